@@ -1,0 +1,52 @@
+package tasks
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes of domain errors; the web layer maps them to HTTP statuses.
+const (
+	ENotFound  = "not_found"
+	EInvalid   = "invalid"
+	EConflict  = "conflict"
+	EForbidden = "forbidden"
+	EInternal  = "internal"
+)
+
+// Error is a domain error with a code and a message fit to show a user.
+type Error struct {
+	Code    string
+	Message string
+}
+
+// Error implements the error interface.
+func (e *Error) Error() string { return e.Message }
+
+// Errorf returns an *Error with the given code and formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of a domain error, or EInternal for any other
+// non-nil error and "" for nil.
+func ErrorCode(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return EInternal
+}
+
+// ErrorMessage returns the user-facing message of a domain error, or a
+// generic one for any other error so internals never reach a page.
+func ErrorMessage(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "Something went wrong on our side. The error has been logged."
+}

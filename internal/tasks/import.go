@@ -1,0 +1,242 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"strings"
+)
+
+// ImportStats counts what an import created and what it found already there.
+type ImportStats struct {
+	Documents         int `json:"documents"`
+	DocumentsExisting int `json:"documents_existing"`
+	Units             int `json:"units"`
+	Summaries         int `json:"summaries"`
+	SummariesExisting int `json:"summaries_existing"`
+	Sentences         int `json:"sentences"`
+	KeyFacts          int `json:"key_facts"`
+	GoldSentences     int `json:"gold_sentences"`
+	GoldSummaries     int `json:"gold_summaries"`
+	AmbiguityLabels   int `json:"ambiguity_labels"`
+}
+
+// Add sums two counts.
+func (a *ImportStats) Add(b ImportStats) {
+	a.Documents += b.Documents
+	a.DocumentsExisting += b.DocumentsExisting
+	a.Units += b.Units
+	a.Summaries += b.Summaries
+	a.SummariesExisting += b.SummariesExisting
+	a.Sentences += b.Sentences
+	a.KeyFacts += b.KeyFacts
+	a.GoldSentences += b.GoldSentences
+	a.GoldSummaries += b.GoldSummaries
+	a.AmbiguityLabels += b.AmbiguityLabels
+}
+
+// Import writes documents into a project in one transaction: all of it or,
+// on any error, nothing. Documents and summaries are matched by external id,
+// so importing the same data again adds nothing twice; key facts are
+// matched by document, topic and text.
+func (s *Store) Import(ctx context.Context, projectID int64, docs []DocumentInput) (ImportStats, error) {
+	var st ImportStats
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		im := importer{ctx: ctx, tx: tx, project: projectID, stats: &st}
+		for i := range docs {
+			if err := im.document(&docs[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return ImportStats{}, err
+	}
+	return st, nil
+}
+
+type importer struct {
+	ctx     context.Context
+	tx      *sql.Tx
+	project int64
+	stats   *ImportStats
+}
+
+func (im *importer) where(d *DocumentInput) string {
+	if d.Source != "" {
+		return d.Source + ": "
+	}
+	return "document " + d.ExternalID + ": "
+}
+
+func (im *importer) document(d *DocumentInput) error {
+	if d.ExternalID == "" {
+		return Errorf(EInvalid, "%sid: missing", im.where(d))
+	}
+	kind := d.Kind
+	if kind == "" {
+		kind = KindProse
+	}
+	if kind != KindProse && kind != KindDialogue {
+		return Errorf(EInvalid, "%skind: %q is not prose or dialogue", im.where(d), kind)
+	}
+	lang := orDefault(d.Language, "en")
+	var docID int64
+	err := im.tx.QueryRowContext(im.ctx, `SELECT id FROM documents WHERE project_id = ? AND external_id = ?`, im.project, d.ExternalID).Scan(&docID)
+	switch {
+	case err == nil:
+		im.stats.DocumentsExisting++
+	case errors.Is(err, sql.ErrNoRows):
+		res, err := im.tx.ExecContext(im.ctx, `INSERT INTO documents (project_id, external_id, kind, language, domain, title) VALUES (?, ?, ?, ?, ?, ?)`,
+			im.project, d.ExternalID, kind, lang, d.Domain, d.Title)
+		if err != nil {
+			return err
+		}
+		if docID, err = res.LastInsertId(); err != nil {
+			return err
+		}
+		im.stats.Documents++
+		if err := im.units(docID, kind, d); err != nil {
+			return err
+		}
+	default:
+		return err
+	}
+	for i := range d.Summaries {
+		if err := im.summary(docID, lang, &d.Summaries[i]); err != nil {
+			return err
+		}
+	}
+	return im.keyFacts(docID, d.KeyFacts)
+}
+
+func (im *importer) units(docID int64, kind string, d *DocumentInput) error {
+	stmt, err := im.tx.PrepareContext(im.ctx, `INSERT INTO document_units (document_id, idx, speaker, text) VALUES (?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	if kind == KindDialogue {
+		for i, t := range d.Turns {
+			if _, err := stmt.ExecContext(im.ctx, docID, i+1, t.Speaker, t.Text); err != nil {
+				return err
+			}
+		}
+		im.stats.Units += len(d.Turns)
+		return nil
+	}
+	for i, s := range d.Sentences {
+		if _, err := stmt.ExecContext(im.ctx, docID, i+1, "", s); err != nil {
+			return err
+		}
+	}
+	im.stats.Units += len(d.Sentences)
+	return nil
+}
+
+func (im *importer) summary(docID int64, docLang string, s *SummaryInput) error {
+	if s.ExternalID == "" {
+		return Errorf(EInvalid, "summary: id: missing")
+	}
+	var n int
+	if err := im.tx.QueryRowContext(im.ctx, `SELECT count(*) FROM summaries WHERE project_id = ? AND external_id = ?`, im.project, s.ExternalID).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		im.stats.SummariesExisting++
+		return nil
+	}
+	if len(s.Sentences) == 0 {
+		return Errorf(EInvalid, "summary %s: sentences: none (split the text before importing)", s.ExternalID)
+	}
+	edits, _ := json.Marshal(nonNil(s.EditTypes))
+	res, err := im.tx.ExecContext(im.ctx, `INSERT INTO summaries (project_id, document_id, external_id, topic, model, language, original, edit_types) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		im.project, docID, s.ExternalID, s.Topic, s.Model, orDefault(s.Language, docLang), s.Original, string(edits))
+	if err != nil {
+		return err
+	}
+	sumID, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	im.stats.Summaries++
+	for i, sent := range s.Sentences {
+		res, err := im.tx.ExecContext(im.ctx, `INSERT INTO summary_sentences (summary_id, idx, text, translation) VALUES (?, ?, ?, ?)`,
+			sumID, i+1, sent.Text, sent.Translation)
+		if err != nil {
+			return err
+		}
+		im.stats.Sentences++
+		if sent.Gold == nil {
+			continue
+		}
+		sentID, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		if err := im.gold(sentID, sent.Gold); err != nil {
+			return Errorf(EInvalid, "summary %s: sentences[%d].gold: %v", s.ExternalID, i, err)
+		}
+	}
+	if s.Gold != nil && s.Gold.Label != "" {
+		if _, err := im.tx.ExecContext(im.ctx, `INSERT INTO gold_summaries (summary_id, label, provenance) VALUES (?, ?, 'imported')`, sumID, s.Gold.Label); err != nil {
+			return Errorf(EInvalid, "summary %s: gold.label: %v", s.ExternalID, err)
+		}
+		im.stats.GoldSummaries++
+	}
+	return nil
+}
+
+func (im *importer) gold(sentID int64, g *GoldInput) error {
+	types, _ := json.Marshal(nonNil(g.ErrorTypes))
+	var amb any
+	if g.Ambiguous != nil {
+		amb = *g.Ambiguous
+		im.stats.AmbiguityLabels++
+	}
+	_, err := im.tx.ExecContext(im.ctx, `INSERT INTO gold_sentences (sentence_id, label, error_types, explanation, ambiguous, ambiguity_type, ambiguity_note, provenance)
+		VALUES (?, ?, ?, ?, ?, ?, ?, 'imported')`, sentID, g.Label, string(types), g.Explanation, amb, g.AmbiguityType, g.AmbiguityNote)
+	if err == nil && g.Label != "" {
+		im.stats.GoldSentences++
+	}
+	return err
+}
+
+func (im *importer) keyFacts(docID int64, facts []KeyFactInput) error {
+	for _, f := range facts {
+		text := strings.TrimSpace(f.Text)
+		if text == "" {
+			continue
+		}
+		var n int
+		if err := im.tx.QueryRowContext(im.ctx, `SELECT count(*) FROM key_facts WHERE document_id = ? AND topic = ? AND text = ?`, docID, f.Topic, text).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			continue
+		}
+		if _, err := im.tx.ExecContext(im.ctx, `INSERT INTO key_facts (document_id, topic, idx, text, category)
+			VALUES (?, ?, (SELECT coalesce(max(idx), 0) + 1 FROM key_facts WHERE document_id = ? AND topic = ?), ?, ?)`,
+			docID, f.Topic, docID, f.Topic, text, f.Category); err != nil {
+			return err
+		}
+		im.stats.KeyFacts++
+	}
+	return nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

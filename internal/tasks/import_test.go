@@ -1,0 +1,83 @@
+package tasks_test
+
+import (
+	"context"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+func sampleDocs() []tasks.DocumentInput {
+	yes := true
+	return []tasks.DocumentInput{
+		{
+			ExternalID: "d1", Kind: tasks.KindProse, Sentences: []string{"The council met on Monday.", "It approved the budget."},
+			Summaries: []tasks.SummaryInput{{
+				ExternalID: "d1-s1", Topic: "Budget", Model: "model_A",
+				Sentences: []tasks.SentenceInput{
+					{Text: "The council approved the budget.", Gold: &tasks.GoldInput{Label: tasks.LabelFaithful}},
+					{Text: "The vote was unanimous.", Gold: &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"extrinsic_information"}, Explanation: "No vote count.", Ambiguous: &yes, AmbiguityType: "vagueness"}},
+				},
+			}},
+			KeyFacts: []tasks.KeyFactInput{{Topic: "Budget", Text: "The budget was approved."}},
+		},
+		{
+			ExternalID: "d2", Kind: tasks.KindDialogue, Turns: []tasks.TurnInput{{Speaker: "Speaker 1", Text: "Hello."}, {Speaker: "Speaker 2", Text: "Hi."}},
+			Summaries: []tasks.SummaryInput{{ExternalID: "d2-s1", Sentences: []tasks.SentenceInput{{Text: "Two people greet."}}, Gold: &tasks.GoldInput{Label: tasks.LabelFaithful}}},
+		},
+	}
+}
+
+func TestImport(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+
+	st, err := s.Import(ctx, p.ID, sampleDocs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := tasks.ImportStats{Documents: 2, Units: 4, Summaries: 2, Sentences: 3, KeyFacts: 1, GoldSentences: 2, GoldSummaries: 1, AmbiguityLabels: 1}
+	if st != want {
+		t.Fatalf("first import = %+v, want %+v", st, want)
+	}
+
+	t.Run("re-import adds nothing", func(t *testing.T) {
+		st, err := s.Import(ctx, p.ID, sampleDocs())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := tasks.ImportStats{DocumentsExisting: 2, SummariesExisting: 2}
+		if st != want {
+			t.Fatalf("re-import = %+v, want %+v", st, want)
+		}
+		o, _ := s.ProjectOverview(ctx, p.ID)
+		if o.Documents != 2 || o.Summaries != 2 || o.Sentences != 3 || o.KeyFacts != 1 || o.GoldSentences != 2 {
+			t.Fatalf("overview after re-import = %+v", o)
+		}
+	})
+
+	t.Run("a bad record writes nothing", func(t *testing.T) {
+		docs := []tasks.DocumentInput{
+			{ExternalID: "d3", Sentences: []string{"New."}, Summaries: []tasks.SummaryInput{{ExternalID: "d3-s1", Sentences: []tasks.SentenceInput{{Text: "New."}}}}},
+			{ExternalID: "d4", Kind: "poem", Sentences: []string{"Bad."}},
+		}
+		if _, err := s.Import(ctx, p.ID, docs); tasks.ErrorCode(err) != tasks.EInvalid {
+			t.Fatalf("err = %v, want invalid", err)
+		}
+		o, _ := s.ProjectOverview(ctx, p.ID)
+		if o.Documents != 2 || o.Summaries != 2 {
+			t.Fatalf("partial write: overview = %+v", o)
+		}
+	})
+
+	t.Run("document rows", func(t *testing.T) {
+		rows, err := s.DocumentRows(ctx, p.ID, 10, 0)
+		if err != nil || len(rows) != 2 {
+			t.Fatalf("rows = %+v, %v", rows, err)
+		}
+		if r := rows[0]; r.ExternalID != "d1" || r.Units != 2 || r.Summaries != 1 || r.Sentences != 2 || r.KeyFacts != 1 || r.Topics != 1 {
+			t.Fatalf("row 0 = %+v", r)
+		}
+	})
+}

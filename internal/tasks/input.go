@@ -1,0 +1,85 @@
+package tasks
+
+// The types in this file describe data on its way into a project: importers
+// build them from files, and Store.Import writes a whole batch in one
+// transaction. They carry no database ids.
+
+// Document kinds.
+const (
+	KindProse    = "prose"
+	KindDialogue = "dialogue"
+)
+
+// Faithfulness label values.
+const (
+	LabelFaithful   = "faithful"
+	LabelUnfaithful = "unfaithful"
+	LabelBorderline = "borderline"
+)
+
+// DocumentInput is one source document with everything attached to it.
+type DocumentInput struct {
+	ExternalID string `json:"id"`
+	Kind       string `json:"kind,omitempty"` // prose (default) or dialogue
+	Language   string `json:"language,omitempty"`
+	Domain     string `json:"domain,omitempty"`
+	Title      string `json:"title,omitempty"`
+	// Text is the prose of a prose document; it is split into sentences
+	// unless Sentences is given.
+	Text string `json:"text,omitempty"`
+	// Sentences is an explicit split of a prose document.
+	Sentences []string `json:"sentences,omitempty"`
+	// Turns are the utterances of a dialogue, each kept whole as one unit.
+	Turns     []TurnInput    `json:"turns,omitempty"`
+	Summaries []SummaryInput `json:"summaries,omitempty"`
+	KeyFacts  []KeyFactInput `json:"key_facts,omitempty"`
+	// Source says where the record came from (file and line), for messages.
+	Source string `json:"-"`
+}
+
+// TurnInput is one dialogue turn.
+type TurnInput struct {
+	Speaker string `json:"speaker"`
+	Text    string `json:"text"`
+}
+
+// SummaryInput is one summary of its document.
+type SummaryInput struct {
+	ExternalID string `json:"id"`
+	Topic      string `json:"topic,omitempty"`
+	Model      string `json:"model,omitempty"`
+	Language   string `json:"language,omitempty"`
+	// Text is split into sentences unless Sentences is given.
+	Text      string          `json:"text,omitempty"`
+	Sentences []SentenceInput `json:"sentences,omitempty"`
+	// Original is the summary this one was edited from (SummEdits).
+	Original string `json:"original,omitempty"`
+	// EditTypes lists the edits applied to Original (SummEdits).
+	EditTypes []string `json:"edit_types,omitempty"`
+	// Gold is a summary-level gold label (SummEdits labels whole summaries).
+	Gold *GoldInput `json:"gold,omitempty"`
+}
+
+// SentenceInput is one summary sentence, optionally with its gold label.
+type SentenceInput struct {
+	Text        string     `json:"text"`
+	Translation string     `json:"translation,omitempty"`
+	Gold        *GoldInput `json:"gold,omitempty"`
+}
+
+// GoldInput is a gold label that arrives with imported data.
+type GoldInput struct {
+	Label         string   `json:"label"` // faithful, unfaithful or borderline
+	ErrorTypes    []string `json:"error_types,omitempty"`
+	Explanation   string   `json:"explanation,omitempty"`
+	Ambiguous     *bool    `json:"ambiguous,omitempty"`
+	AmbiguityType string   `json:"ambiguity_type,omitempty"` // one of AmbiguityTypes
+	AmbiguityNote string   `json:"ambiguity_note,omitempty"`
+}
+
+// KeyFactInput is one key fact of a document (optionally of one topic).
+type KeyFactInput struct {
+	Topic    string `json:"topic,omitempty"`
+	Text     string `json:"text"`
+	Category string `json:"category,omitempty"`
+}

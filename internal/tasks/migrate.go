@@ -1,0 +1,45 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"annotate"
+)
+
+// migrations are the ordered, append-only steps after the base schema.
+// Step i brings the database from version i+1 to i+2. Never edit or reorder
+// a step that has shipped; add a new one.
+var migrations = []string{}
+
+// SchemaVersion of a database this build creates.
+const baseVersion = 1
+
+// CurrentSchemaVersion is the user_version this build brings databases to.
+func CurrentSchemaVersion() int { return baseVersion + len(migrations) }
+
+func (s *Store) migrate(ctx context.Context) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		var v int
+		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+			return err
+		}
+		if v > CurrentSchemaVersion() {
+			return fmt.Errorf("schema version %d is newer than this build knows (%d): use a newer annotate", v, CurrentSchemaVersion())
+		}
+		if v == 0 {
+			if _, err := tx.ExecContext(ctx, annotate.Schema); err != nil {
+				return fmt.Errorf("apply schema: %w", err)
+			}
+			v = baseVersion
+		}
+		for ; v < CurrentSchemaVersion(); v++ {
+			if _, err := tx.ExecContext(ctx, migrations[v-baseVersion]); err != nil {
+				return fmt.Errorf("migration to version %d: %w", v+1, err)
+			}
+		}
+		_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v))
+		return err
+	})
+}

@@ -1,0 +1,73 @@
+package tasks
+
+import "context"
+
+// Overview counts a project's contents for its lead's overview page.
+type Overview struct {
+	Documents     int
+	Summaries     int
+	Sentences     int
+	KeyFacts      int
+	Rounds        int
+	Assignments   int
+	Submitted     int
+	GoldSentences int
+	Members       int
+}
+
+// ProjectOverview returns the counts behind a project's overview page.
+func (s *Store) ProjectOverview(ctx context.Context, projectID int64) (Overview, error) {
+	var o Overview
+	err := s.read.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM documents WHERE project_id = ?1),
+		(SELECT count(*) FROM summaries WHERE project_id = ?1),
+		(SELECT count(*) FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id WHERE s.project_id = ?1),
+		(SELECT count(*) FROM key_facts k JOIN documents d ON d.id = k.document_id WHERE d.project_id = ?1),
+		(SELECT count(*) FROM rounds WHERE project_id = ?1),
+		(SELECT count(*) FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?1 AND a.status != 'released'),
+		(SELECT count(*) FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?1 AND a.status = 'submitted'),
+		(SELECT count(*) FROM gold_sentences g JOIN summary_sentences ss ON ss.id = g.sentence_id JOIN summaries s ON s.id = ss.summary_id WHERE s.project_id = ?1 AND g.label != ''),
+		(SELECT count(*) FROM memberships WHERE project_id = ?1)`, projectID).
+		Scan(&o.Documents, &o.Summaries, &o.Sentences, &o.KeyFacts, &o.Rounds, &o.Assignments, &o.Submitted, &o.GoldSentences, &o.Members)
+	return o, err
+}
+
+// DocumentRow is one line of a project's document list.
+type DocumentRow struct {
+	ID         int64
+	ExternalID string
+	Kind       string
+	Language   string
+	Domain     string
+	Units      int
+	Summaries  int
+	Sentences  int
+	KeyFacts   int
+	Topics     int
+}
+
+// DocumentRows lists a project's documents with their counts, in import
+// order, at most limit rows after offset.
+func (s *Store) DocumentRows(ctx context.Context, projectID int64, limit, offset int) ([]DocumentRow, error) {
+	rows, err := s.read.QueryContext(ctx, `
+		SELECT d.id, d.external_id, d.kind, d.language, d.domain,
+			(SELECT count(*) FROM document_units u WHERE u.document_id = d.id),
+			(SELECT count(*) FROM summaries s WHERE s.document_id = d.id),
+			(SELECT count(*) FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id WHERE s.document_id = d.id),
+			(SELECT count(*) FROM key_facts k WHERE k.document_id = d.id),
+			(SELECT count(DISTINCT topic) FROM summaries s WHERE s.document_id = d.id AND topic != '')
+		FROM documents d WHERE d.project_id = ? ORDER BY d.id LIMIT ? OFFSET ?`, projectID, limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []DocumentRow
+	for rows.Next() {
+		var r DocumentRow
+		if err := rows.Scan(&r.ID, &r.ExternalID, &r.Kind, &r.Language, &r.Domain, &r.Units, &r.Summaries, &r.Sentences, &r.KeyFacts, &r.Topics); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,175 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"regexp"
+)
+
+// Project roles.
+const (
+	RoleLead        = "lead"
+	RoleAdjudicator = "adjudicator"
+	RoleAnnotator   = "annotator"
+)
+
+// Project is one annotation project.
+type Project struct {
+	ID          int64
+	Slug        string
+	Name        string
+	Description string
+	Settings    Settings
+	Guidelines  string
+	CreatedAt   string
+}
+
+var slugPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}$`)
+
+// ValidateSlug checks a project slug: lower-case letters, digits and dashes.
+func ValidateSlug(slug string) error {
+	if !slugPattern.MatchString(slug) {
+		return Errorf(EInvalid, "project slug %q must be 1 to 63 lower-case letters, digits or dashes, starting with a letter or digit", slug)
+	}
+	return nil
+}
+
+// CreateProject adds a project. A taken slug is an EConflict error.
+func (s *Store) CreateProject(ctx context.Context, p Project) (*Project, error) {
+	if err := ValidateSlug(p.Slug); err != nil {
+		return nil, err
+	}
+	if p.Name == "" {
+		p.Name = p.Slug
+	}
+	if err := p.Settings.Validate(); err != nil {
+		return nil, err
+	}
+	settings, err := json.Marshal(p.Settings)
+	if err != nil {
+		return nil, err
+	}
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM projects WHERE slug = ?`, p.Slug).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return Errorf(EConflict, "project %q already exists", p.Slug)
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO projects (slug, name, description, settings, guidelines) VALUES (?, ?, ?, ?, ?)`,
+			p.Slug, p.Name, p.Description, settings, p.Guidelines)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.ProjectBySlug(ctx, p.Slug)
+}
+
+const projectColumns = `id, slug, name, description, settings, guidelines, created_at`
+
+func scanProject(row interface{ Scan(...any) error }) (*Project, error) {
+	var p Project
+	var settings string
+	err := row.Scan(&p.ID, &p.Slug, &p.Name, &p.Description, &settings, &p.Guidelines, &p.CreatedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, Errorf(ENotFound, "project not found")
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.Settings, err = decodeSettings(settings)
+	return &p, err
+}
+
+// ProjectBySlug returns the project with the given slug.
+func (s *Store) ProjectBySlug(ctx context.Context, slug string) (*Project, error) {
+	return scanProject(s.read.QueryRowContext(ctx, `SELECT `+projectColumns+` FROM projects WHERE slug = ?`, slug))
+}
+
+// ProjectWithRole is a project as seen by one user.
+type ProjectWithRole struct {
+	Project
+	Role string // "" for an admin who is not a member
+}
+
+// ProjectsFor lists the projects a user may open: all of them for an
+// admin, else those the user is a member of.
+func (s *Store) ProjectsFor(ctx context.Context, u *User) ([]ProjectWithRole, error) {
+	rows, err := s.read.QueryContext(ctx, `
+		SELECT p.id, p.slug, p.name, p.description, p.settings, p.guidelines, p.created_at, coalesce(m.role, '')
+		FROM projects p LEFT JOIN memberships m ON m.project_id = p.id AND m.user_id = ?
+		WHERE m.user_id IS NOT NULL OR ?
+		ORDER BY p.name`, u.ID, u.IsAdmin)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ProjectWithRole
+	for rows.Next() {
+		var p ProjectWithRole
+		var settings string
+		if err := rows.Scan(&p.ID, &p.Slug, &p.Name, &p.Description, &settings, &p.Guidelines, &p.CreatedAt, &p.Role); err != nil {
+			return nil, err
+		}
+		if p.Settings, err = decodeSettings(settings); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// SetMember gives a user a role in a project, replacing any earlier role.
+func (s *Store) SetMember(ctx context.Context, projectID, userID int64, role string) error {
+	switch role {
+	case RoleLead, RoleAdjudicator, RoleAnnotator:
+	default:
+		return Errorf(EInvalid, "unknown role %q (lead, adjudicator or annotator)", role)
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO memberships (project_id, user_id, role) VALUES (?, ?, ?)
+			ON CONFLICT (project_id, user_id) DO UPDATE SET role = excluded.role`, projectID, userID, role)
+		return err
+	})
+}
+
+// Role returns a user's role in a project, or "" when not a member.
+func (s *Store) Role(ctx context.Context, projectID, userID int64) (string, error) {
+	var role string
+	err := s.read.QueryRowContext(ctx, `SELECT role FROM memberships WHERE project_id = ? AND user_id = ?`, projectID, userID).Scan(&role)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return role, err
+}
+
+// Member is a user with their role in a project.
+type Member struct {
+	User
+	Role string
+}
+
+// Members lists a project's members by role, then username.
+func (s *Store) Members(ctx context.Context, projectID int64) ([]Member, error) {
+	rows, err := s.read.QueryContext(ctx, `
+		SELECT u.id, u.username, u.display_name, u.is_admin, u.disabled, u.created_at, m.role
+		FROM memberships m JOIN users u ON u.id = m.user_id
+		WHERE m.project_id = ? ORDER BY m.role, u.username`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Member
+	for rows.Next() {
+		var m Member
+		if err := rows.Scan(&m.ID, &m.Username, &m.DisplayName, &m.IsAdmin, &m.Disabled, &m.CreatedAt, &m.Role); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}

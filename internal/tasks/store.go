@@ -1,0 +1,115 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"runtime"
+	"time"
+
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Store is the SQLite database of annotate. Writes go through a pool of one
+// connection (SQLite allows one writer at a time; queueing in Go is cheaper
+// than busy-waiting in SQLite); reads use a wider pool, which WAL allows to
+// run beside the writer.
+type Store struct {
+	write *sql.DB
+	read  *sql.DB
+	path  string
+	now   func() time.Time
+}
+
+// Open opens (creating if needed) the database file at path and brings its
+// schema up to date.
+func Open(ctx context.Context, path string) (*Store, error) {
+	write, err := openPool(path, true)
+	if err != nil {
+		return nil, err
+	}
+	write.SetMaxOpenConns(1)
+	write.SetMaxIdleConns(1)
+	write.SetConnMaxLifetime(0)
+	s := &Store{write: write, path: path, now: time.Now}
+	if err := s.migrate(ctx); err != nil {
+		write.Close()
+		return nil, fmt.Errorf("database %s: %w", path, err)
+	}
+	read, err := openPool(path, false)
+	if err != nil {
+		write.Close()
+		return nil, err
+	}
+	read.SetMaxOpenConns(max(4, runtime.NumCPU()*2))
+	s.read = read
+	return s, nil
+}
+
+func openPool(path string, writer bool) (*sql.DB, error) {
+	q := url.Values{}
+	// busy_timeout must come first so the pragmas after it wait for locks.
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	if writer {
+		// Take the write lock at BEGIN, so a transaction never fails
+		// half-way when it upgrades from reading to writing.
+		q.Set("_txlock", "immediate")
+	} else {
+		q.Add("_pragma", "query_only(ON)")
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// Close closes both pools.
+func (s *Store) Close() error {
+	err := s.write.Close()
+	if s.read != nil {
+		if rerr := s.read.Close(); err == nil {
+			err = rerr
+		}
+	}
+	return err
+}
+
+// Path returns the database file's path.
+func (s *Store) Path() string { return s.path }
+
+// SchemaVersion returns PRAGMA user_version of the open database.
+func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	err := s.read.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+	return v, err
+}
+
+// IntegrityCheck runs PRAGMA integrity_check and returns its first line
+// ("ok" for a sound database).
+func (s *Store) IntegrityCheck(ctx context.Context) (string, error) {
+	var res string
+	err := s.write.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&res)
+	return res, err
+}
+
+// tx runs fn in a write transaction and commits it when fn returns nil.
+func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// stamp formats a time the way the schema's defaults do.
+func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }

@@ -1,0 +1,183 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"unicode"
+
+	"golang.org/x/crypto/bcrypt"
+)
+
+// User is an account.
+type User struct {
+	ID          int64
+	Username    string
+	DisplayName string
+	IsAdmin     bool
+	Disabled    bool
+	CreatedAt   string
+}
+
+// MinPasswordLength is the shortest password accepted for an account.
+const MinPasswordLength = 10
+
+// ValidateUsername checks a username: 2 to 64 letters, digits, dot, dash
+// or underscore.
+func ValidateUsername(name string) error {
+	if len(name) < 2 || len(name) > 64 {
+		return Errorf(EInvalid, "username must be 2 to 64 characters long")
+	}
+	for _, r := range name {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._-", r)) {
+			return Errorf(EInvalid, "username may hold only letters, digits, '.', '_' and '-'")
+		}
+	}
+	return nil
+}
+
+func hashPassword(password string) ([]byte, error) {
+	if len(password) < MinPasswordLength {
+		return nil, Errorf(EInvalid, "password must be at least %d characters long", MinPasswordLength)
+	}
+	if len(password) > 72 {
+		return nil, Errorf(EInvalid, "password must be at most 72 bytes long")
+	}
+	return bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+}
+
+// CreateUser adds an account. A taken username is an EConflict error.
+func (s *Store) CreateUser(ctx context.Context, username, displayName, password string, admin bool) (*User, error) {
+	if err := ValidateUsername(username); err != nil {
+		return nil, err
+	}
+	hash, err := hashPassword(password)
+	if err != nil {
+		return nil, err
+	}
+	if displayName == "" {
+		displayName = username
+	}
+	var id int64
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE username = ?`, username).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return Errorf(EConflict, "user %q already exists", username)
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO users (username, display_name, password_hash, is_admin) VALUES (?, ?, ?, ?)`,
+			username, displayName, hash, admin)
+		if err != nil {
+			return err
+		}
+		id, err = res.LastInsertId()
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.UserByID(ctx, id)
+}
+
+const userColumns = `id, username, display_name, is_admin, disabled, created_at`
+
+func scanUser(row interface{ Scan(...any) error }) (*User, error) {
+	var u User
+	err := row.Scan(&u.ID, &u.Username, &u.DisplayName, &u.IsAdmin, &u.Disabled, &u.CreatedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, Errorf(ENotFound, "user not found")
+	}
+	return &u, err
+}
+
+// UserByID returns the account with the given id.
+func (s *Store) UserByID(ctx context.Context, id int64) (*User, error) {
+	return scanUser(s.read.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
+}
+
+// UserByName returns the account with the given username.
+func (s *Store) UserByName(ctx context.Context, username string) (*User, error) {
+	return scanUser(s.read.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE username = ?`, username))
+}
+
+// Users lists every account by username.
+func (s *Store) Users(ctx context.Context) ([]User, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+userColumns+` FROM users ORDER BY username`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []User
+	for rows.Next() {
+		u, err := scanUser(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *u)
+	}
+	return out, rows.Err()
+}
+
+// ErrBadCredentials is returned by Authenticate for an unknown user, a
+// wrong password or a disabled account alike, so a caller cannot tell
+// which usernames exist.
+var ErrBadCredentials = Errorf(EForbidden, "wrong username or password")
+
+// dummyHash keeps Authenticate's timing the same for unknown usernames.
+var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("not a real password"), bcrypt.DefaultCost)
+
+// Authenticate checks a username and password and returns the account.
+func (s *Store) Authenticate(ctx context.Context, username, password string) (*User, error) {
+	var id int64
+	var hash []byte
+	var disabled bool
+	err := s.read.QueryRowContext(ctx, `SELECT id, password_hash, disabled FROM users WHERE username = ?`, username).Scan(&id, &hash, &disabled)
+	if errors.Is(err, sql.ErrNoRows) {
+		bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		return nil, ErrBadCredentials
+	}
+	if err != nil {
+		return nil, err
+	}
+	if bcrypt.CompareHashAndPassword(hash, []byte(password)) != nil || disabled {
+		return nil, ErrBadCredentials
+	}
+	return s.UserByID(ctx, id)
+}
+
+// SetPassword replaces an account's password.
+func (s *Store) SetPassword(ctx context.Context, username, password string) error {
+	hash, err := hashPassword(password)
+	if err != nil {
+		return err
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `UPDATE users SET password_hash = ? WHERE username = ?`, hash, username))
+	})
+}
+
+// SetDisabled disables or re-enables an account. A disabled account cannot
+// log in and its open sessions stop working.
+func (s *Store) SetDisabled(ctx context.Context, username string, disabled bool) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `UPDATE users SET disabled = ? WHERE username = ?`, disabled, username))
+	})
+}
+
+// mustAffect turns an UPDATE that matched no row into ENotFound.
+func mustAffect(res sql.Result, err error) error {
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return Errorf(ENotFound, "not found")
+	}
+	return nil
+}
