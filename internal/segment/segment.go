@@ -1,0 +1,78 @@
+// Package segment splits text into sentences, the units that annotators
+// label and that evidence cites by number.
+//
+// English (and any language without a dedicated rule) goes through the Punkt
+// tokenizer, which knows abbreviations, initials and decimals; Chinese and
+// Japanese are split after their sentence-final punctuation. In every
+// language a blank line ends a sentence, so headings and list items do not
+// run into the paragraph that follows them.
+package segment
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Split returns the sentences of text, trimmed of surrounding whitespace and
+// never empty. The language is a BCP 47 tag or a bare code ("en", "zh-Hans",
+// "ja"); an empty or unknown language is treated as English. Removing all
+// whitespace from the concatenated sentences gives the input with all
+// whitespace removed: Split only chooses boundaries and never drops or
+// rewrites text, except that invalid UTF-8 becomes U+FFFD.
+func Split(text, language string) []string {
+	text = strings.ToValidUTF8(text, "\uFFFD")
+	cjk := isCJK(language)
+	var out []string
+	for _, para := range paragraphs(text, cjk) {
+		var parts []string
+		if cjk {
+			parts = splitCJK(para)
+		} else {
+			parts = splitEnglish(para)
+		}
+		for _, p := range parts {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// isCJK reports whether the language is written without spaces between
+// words and ends sentences with ideographic punctuation.
+func isCJK(language string) bool {
+	primary, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(language)), "-")
+	primary, _, _ = strings.Cut(primary, "_")
+	switch primary {
+	case "zh", "ja", "cmn", "yue":
+		return true
+	}
+	return false
+}
+
+// paragraphs cuts text at blank lines; for CJK text, where hard-wrapped
+// lines are rare, at every line break. The pieces are untrimmed.
+func paragraphs(text string, everyLine bool) []string {
+	lines := strings.SplitAfter(text, "\n")
+	var paras []string
+	var cur strings.Builder
+	flush := func() {
+		if strings.TrimSpace(cur.String()) != "" {
+			paras = append(paras, cur.String())
+		}
+		cur.Reset()
+	}
+	for _, line := range lines {
+		if strings.TrimFunc(line, unicode.IsSpace) == "" {
+			flush()
+			continue
+		}
+		cur.WriteString(line)
+		if everyLine {
+			flush()
+		}
+	}
+	flush()
+	return paras
+}
