@@ -1,0 +1,255 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"sort"
+	"strings"
+)
+
+// Round kinds.
+const (
+	RoundCalibration = "calibration"
+	RoundProduction  = "production"
+)
+
+// Round is a calibration or production round of a project.
+type Round struct {
+	ID        int64
+	ProjectID int64
+	Name      string
+	Kind      string
+	PerItem   int
+	Status    string
+	CreatedAt string
+}
+
+// RoundSpec says what a new round holds.
+type RoundSpec struct {
+	Name string
+	Kind string // RoundCalibration or RoundProduction
+	// PerItem is how many annotators label each summary in a production
+	// round; calibration rounds give every summary to every annotator.
+	PerItem    int
+	Annotators []int64 // user ids; each must be a member of the project
+	Summaries  []int64 // summary ids of the project
+}
+
+// CreateRound adds a round and its assignments in one transaction.
+//
+// Calibration: every annotator gets every summary. Production: each summary
+// goes to PerItem different annotators. Work is dealt out per document, so
+// that one annotator gets all summaries of a document they are given (and
+// reads the document once), to the annotators with the least work so far;
+// ties go to the annotator listed first. Each annotator's queue is ordered
+// by document, then summary.
+func (s *Store) CreateRound(ctx context.Context, projectID int64, spec RoundSpec) (*Round, error) {
+	spec.Name = strings.TrimSpace(spec.Name)
+	if spec.Name == "" {
+		return nil, Errorf(EInvalid, "a round needs a name")
+	}
+	if spec.Kind != RoundCalibration && spec.Kind != RoundProduction {
+		return nil, Errorf(EInvalid, "round kind must be calibration or production, not %q", spec.Kind)
+	}
+	annotators := uniqueIDs(spec.Annotators)
+	if len(annotators) == 0 {
+		return nil, Errorf(EInvalid, "choose at least one annotator")
+	}
+	if spec.Kind == RoundCalibration {
+		spec.PerItem = len(annotators)
+	}
+	if spec.PerItem < 1 {
+		return nil, Errorf(EInvalid, "each summary needs at least one annotator")
+	}
+	if spec.PerItem > len(annotators) {
+		return nil, Errorf(EInvalid, "%d annotators per summary needs at least %d annotators, got %d", spec.PerItem, spec.PerItem, len(annotators))
+	}
+	if len(spec.Summaries) == 0 {
+		return nil, Errorf(EInvalid, "choose at least one summary")
+	}
+	var roundID int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM rounds WHERE project_id = ? AND name = ?`, projectID, spec.Name).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return Errorf(EConflict, "a round named %q already exists", spec.Name)
+		}
+		for _, uid := range annotators {
+			var role string
+			err := tx.QueryRowContext(ctx, `SELECT role FROM memberships WHERE project_id = ? AND user_id = ?`, projectID, uid).Scan(&role)
+			if errors.Is(err, sql.ErrNoRows) {
+				return Errorf(EInvalid, "user %d is not a member of this project", uid)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		docs, err := summariesByDocument(ctx, tx, projectID, uniqueIDs(spec.Summaries))
+		if err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO rounds (project_id, name, kind, per_item) VALUES (?, ?, ?, ?)`, projectID, spec.Name, spec.Kind, spec.PerItem)
+		if err != nil {
+			return err
+		}
+		if roundID, err = res.LastInsertId(); err != nil {
+			return err
+		}
+		return dealAssignments(ctx, tx, roundID, annotators, spec.PerItem, docs)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.RoundByID(ctx, roundID)
+}
+
+// docSummaries is one document's chosen summaries, in id order.
+type docSummaries struct {
+	doc       int64
+	summaries []int64
+}
+
+func summariesByDocument(ctx context.Context, tx *sql.Tx, projectID int64, ids []int64) ([]docSummaries, error) {
+	var out []docSummaries
+	for _, id := range ids {
+		var doc, project int64
+		err := tx.QueryRowContext(ctx, `SELECT document_id, project_id FROM summaries WHERE id = ?`, id).Scan(&doc, &project)
+		if errors.Is(err, sql.ErrNoRows) || (err == nil && project != projectID) {
+			return nil, Errorf(EInvalid, "summary %d is not in this project", id)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(out) == 0 || out[len(out)-1].doc != doc {
+			out = append(out, docSummaries{doc: doc})
+		}
+		out[len(out)-1].summaries = append(out[len(out)-1].summaries, id)
+	}
+	// Merge documents that were not contiguous in the id list.
+	sort.SliceStable(out, func(i, j int) bool { return out[i].doc < out[j].doc })
+	merged := out[:0]
+	for _, d := range out {
+		if len(merged) > 0 && merged[len(merged)-1].doc == d.doc {
+			merged[len(merged)-1].summaries = append(merged[len(merged)-1].summaries, d.summaries...)
+			continue
+		}
+		merged = append(merged, d)
+	}
+	return merged, nil
+}
+
+// dealAssignments gives each document's summaries to perItem annotators,
+// least loaded first, and writes the assignments in queue order.
+func dealAssignments(ctx context.Context, tx *sql.Tx, roundID int64, annotators []int64, perItem int, docs []docSummaries) error {
+	load := make(map[int64]int, len(annotators))
+	next := make(map[int64]int, len(annotators))
+	for _, uid := range annotators {
+		// Continue each annotator's queue after their open work elsewhere.
+		var pos int
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(position), 0) FROM assignments WHERE user_id = ?`, uid).Scan(&pos); err != nil {
+			return err
+		}
+		next[uid] = pos + 1
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO assignments (round_id, summary_id, user_id, position) VALUES (?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	order := make([]int64, len(annotators))
+	for _, d := range docs {
+		copy(order, annotators)
+		sort.SliceStable(order, func(i, j int) bool { return load[order[i]] < load[order[j]] })
+		for _, uid := range order[:perItem] {
+			for _, sid := range d.summaries {
+				if _, err := stmt.ExecContext(ctx, roundID, sid, uid, next[uid]); err != nil {
+					return err
+				}
+				next[uid]++
+				load[uid]++
+			}
+		}
+	}
+	return nil
+}
+
+func uniqueIDs(ids []int64) []int64 {
+	seen := make(map[int64]bool, len(ids))
+	out := make([]int64, 0, len(ids))
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+const roundColumns = `id, project_id, name, kind, per_item, status, created_at`
+
+func scanRound(row interface{ Scan(...any) error }) (*Round, error) {
+	var r Round
+	err := row.Scan(&r.ID, &r.ProjectID, &r.Name, &r.Kind, &r.PerItem, &r.Status, &r.CreatedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, Errorf(ENotFound, "round not found")
+	}
+	return &r, err
+}
+
+// RoundByID returns a round.
+func (s *Store) RoundByID(ctx context.Context, id int64) (*Round, error) {
+	return scanRound(s.read.QueryRowContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE id = ?`, id))
+}
+
+// RoundByName returns a project's round by name.
+func (s *Store) RoundByName(ctx context.Context, projectID int64, name string) (*Round, error) {
+	return scanRound(s.read.QueryRowContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? AND name = ?`, projectID, name))
+}
+
+// Rounds lists a project's rounds, oldest first.
+func (s *Store) Rounds(ctx context.Context, projectID int64) ([]Round, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? ORDER BY id`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Round
+	for rows.Next() {
+		r, err := scanRound(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *r)
+	}
+	return out, rows.Err()
+}
+
+// SummaryIDs lists a project's summary ids grouped by document; with
+// documents non-empty, only the summaries of those external document ids.
+func (s *Store) SummaryIDs(ctx context.Context, projectID int64, documents []string) ([]int64, error) {
+	q := `SELECT s.id FROM summaries s JOIN documents d ON d.id = s.document_id WHERE s.project_id = ?`
+	args := []any{projectID}
+	if len(documents) > 0 {
+		q += ` AND d.external_id IN (` + strings.TrimSuffix(strings.Repeat("?,", len(documents)), ",") + `)`
+		for _, d := range documents {
+			args = append(args, d)
+		}
+	}
+	rows, err := s.read.QueryContext(ctx, q+` ORDER BY d.id, s.id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
