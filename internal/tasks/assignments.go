@@ -1,0 +1,72 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// Assignment statuses.
+const (
+	StatusPending    = "pending"
+	StatusInProgress = "in_progress"
+	StatusSubmitted  = "submitted"
+	StatusReleased   = "released"
+)
+
+// Assignment is one summary for one annotator in one round.
+type Assignment struct {
+	ID            int64
+	RoundID       int64
+	RoundName     string
+	ProjectID     int64
+	ProjectSlug   string
+	SummaryID     int64
+	DocumentID    int64
+	UserID        int64
+	Position      int
+	Status        string
+	Version       int
+	ActiveSeconds int
+	StartedAt     string
+	SubmittedAt   string
+}
+
+const assignmentSelect = `SELECT a.id, a.round_id, r.name, r.project_id, p.slug, a.summary_id, s.document_id, a.user_id,
+	a.position, a.status, a.version, a.active_seconds, coalesce(a.started_at, ''), coalesce(a.submitted_at, '')
+	FROM assignments a JOIN rounds r ON r.id = a.round_id JOIN projects p ON p.id = r.project_id
+	JOIN summaries s ON s.id = a.summary_id`
+
+func scanAssignment(row interface{ Scan(...any) error }) (*Assignment, error) {
+	var a Assignment
+	err := row.Scan(&a.ID, &a.RoundID, &a.RoundName, &a.ProjectID, &a.ProjectSlug, &a.SummaryID, &a.DocumentID, &a.UserID,
+		&a.Position, &a.Status, &a.Version, &a.ActiveSeconds, &a.StartedAt, &a.SubmittedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, Errorf(ENotFound, "assignment not found")
+	}
+	return &a, err
+}
+
+// AssignmentByID returns an assignment.
+func (s *Store) AssignmentByID(ctx context.Context, id int64) (*Assignment, error) {
+	return scanAssignment(s.read.QueryRowContext(ctx, assignmentSelect+` WHERE a.id = ?`, id))
+}
+
+// Queue lists a user's assignments in a project in queue order, leaving
+// out released ones.
+func (s *Store) Queue(ctx context.Context, projectID, userID int64) ([]Assignment, error) {
+	rows, err := s.read.QueryContext(ctx, assignmentSelect+` WHERE r.project_id = ? AND a.user_id = ? AND a.status != 'released' ORDER BY a.position`, projectID, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Assignment
+	for rows.Next() {
+		a, err := scanAssignment(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *a)
+	}
+	return out, rows.Err()
+}

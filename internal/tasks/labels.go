@@ -1,0 +1,261 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// SentenceLabel is one annotator's label on one summary sentence.
+type SentenceLabel struct {
+	SentenceID    int64    `json:"sentence_id"`
+	Label         string   `json:"label"`
+	ErrorTypes    []string `json:"error_types"`
+	Explanation   string   `json:"explanation"`
+	Ambiguous     *bool    `json:"ambiguous"`
+	AmbiguityType string   `json:"ambiguity_type"`
+	AmbiguityNote string   `json:"ambiguity_note"`
+	UnsureNote    string   `json:"unsure_note"`
+	// AssistantVisible says whether the assistant's panel was shown when
+	// this label was saved.
+	AssistantVisible bool `json:"assistant_visible"`
+	// FirstLabel is the label given before the assistant was revealed.
+	FirstLabel string `json:"first_label,omitempty"`
+	// ChangedAfterReveal is true when the label now differs from the one
+	// given before the assistant was revealed.
+	ChangedAfterReveal bool   `json:"changed_after_reveal"`
+	UpdatedAt          string `json:"updated_at,omitempty"`
+}
+
+// maxTextLen bounds free-text fields of a label.
+const maxTextLen = 10000
+
+// Validate checks a label's values against the project's schema. Empty
+// fields are allowed: a label is saved as it is typed and checked for
+// completeness only on submit.
+func (l *SentenceLabel) Validate(set Settings) error {
+	switch l.Label {
+	case "", LabelFaithful, LabelUnfaithful:
+	case LabelBorderline:
+		if !set.Borderline {
+			return Errorf(EInvalid, "this project does not use the borderline label")
+		}
+	default:
+		return Errorf(EInvalid, "label %q is not faithful or unfaithful", l.Label)
+	}
+	codes := map[string]bool{}
+	for _, t := range set.ErrorTaxonomy() {
+		codes[t.Code] = true
+	}
+	l.ErrorTypes = slices.Compact(slices.Sorted(slices.Values(l.ErrorTypes)))
+	for _, c := range l.ErrorTypes {
+		if !codes[c] {
+			return Errorf(EInvalid, "unknown error type %q", c)
+		}
+	}
+	if l.AmbiguityType != "" {
+		if _, ok := AmbiguityType(l.AmbiguityType); !ok {
+			return Errorf(EInvalid, "unknown ambiguity type %q", l.AmbiguityType)
+		}
+	}
+	for name, v := range map[string]string{"explanation": l.Explanation, "ambiguity description": l.AmbiguityNote, "unsure note": l.UnsureNote} {
+		if utf8.RuneCountInString(v) > maxTextLen {
+			return Errorf(EInvalid, "the %s is longer than %d characters", name, maxTextLen)
+		}
+	}
+	return nil
+}
+
+// Missing lists what a label still lacks before its assignment can be
+// submitted, in words for the annotator; nil when complete.
+func (l *SentenceLabel) Missing(set Settings) []string {
+	var out []string
+	if l.Label == "" {
+		return []string{"faithfulness label"}
+	}
+	if l.Label == LabelUnfaithful {
+		if set.ErrorTypes && len(l.ErrorTypes) == 0 {
+			out = append(out, "error type")
+		}
+		if set.Explanation && strings.TrimSpace(l.Explanation) == "" {
+			out = append(out, "explanation")
+		}
+	}
+	if set.Ambiguity && l.Ambiguous != nil && *l.Ambiguous {
+		if l.AmbiguityType == "" {
+			out = append(out, "ambiguity type")
+		}
+		if strings.TrimSpace(l.AmbiguityNote) == "" {
+			out = append(out, "ambiguity description")
+		}
+	}
+	return out
+}
+
+// SaveSentenceLabel stores an annotator's label on one sentence of their
+// assignment, if the assignment is still at version; it returns the new
+// version. A different version means the assignment changed elsewhere
+// (another tab) and the save is refused with EConflict rather than
+// overwriting. Every save is appended to the label history.
+func (s *Store) SaveSentenceLabel(ctx context.Context, assignmentID, userID int64, version int, l SentenceLabel) (int, error) {
+	var newVersion int
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		a, set, err := writableAssignment(ctx, tx, assignmentID, userID)
+		if err != nil {
+			return err
+		}
+		if err := l.Validate(set); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM summary_sentences WHERE id = ? AND summary_id = ?`, l.SentenceID, a.summary).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return Errorf(ENotFound, "sentence not found in this summary")
+		}
+		if newVersion, err = bumpVersion(ctx, tx, assignmentID, version); err != nil {
+			return err
+		}
+		prev, err := loadSentenceLabel(ctx, tx, assignmentID, l.SentenceID)
+		if err != nil {
+			return err
+		}
+		trackReveal(&l, prev)
+		l.UpdatedAt = stamp(s.now())
+		types, _ := json.Marshal(nonNil(l.ErrorTypes))
+		var amb any
+		if l.Ambiguous != nil {
+			amb = *l.Ambiguous
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO sentence_labels (assignment_id, sentence_id, label, error_types, explanation, ambiguous,
+				ambiguity_type, ambiguity_note, unsure_note, assistant_visible, changed_after_reveal, first_label, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (assignment_id, sentence_id) DO UPDATE SET label = excluded.label, error_types = excluded.error_types,
+				explanation = excluded.explanation, ambiguous = excluded.ambiguous, ambiguity_type = excluded.ambiguity_type,
+				ambiguity_note = excluded.ambiguity_note, unsure_note = excluded.unsure_note, assistant_visible = excluded.assistant_visible,
+				changed_after_reveal = excluded.changed_after_reveal, first_label = excluded.first_label, updated_at = excluded.updated_at`,
+			assignmentID, l.SentenceID, l.Label, string(types), l.Explanation, amb, l.AmbiguityType, l.AmbiguityNote, l.UnsureNote,
+			l.AssistantVisible, l.ChangedAfterReveal, l.FirstLabel, l.UpdatedAt); err != nil {
+			return err
+		}
+		data, _ := json.Marshal(l)
+		_, err = tx.ExecContext(ctx, `INSERT INTO sentence_label_history (assignment_id, sentence_id, user_id, data, created_at) VALUES (?, ?, ?, ?, ?)`,
+			assignmentID, l.SentenceID, userID, string(data), l.UpdatedAt)
+		return err
+	})
+	return newVersion, err
+}
+
+// trackReveal carries the anchoring record forward: the label given while
+// the assistant was hidden is kept as FirstLabel, and a later label made
+// with the assistant visible that differs from it is marked as changed.
+func trackReveal(l *SentenceLabel, prev *SentenceLabel) {
+	if prev != nil {
+		l.FirstLabel = prev.FirstLabel
+	}
+	if !l.AssistantVisible {
+		l.FirstLabel = l.Label
+		l.ChangedAfterReveal = false
+		return
+	}
+	l.ChangedAfterReveal = l.FirstLabel != "" && l.Label != l.FirstLabel
+}
+
+type assignmentRef struct {
+	summary int64
+	status  string
+}
+
+// writableAssignment checks that the assignment is the user's and that its
+// round is open, and returns it with its project's settings.
+func writableAssignment(ctx context.Context, tx *sql.Tx, assignmentID, userID int64) (assignmentRef, Settings, error) {
+	var a assignmentRef
+	var owner int64
+	var roundStatus, raw string
+	err := tx.QueryRowContext(ctx, `SELECT a.summary_id, a.status, a.user_id, r.status, p.settings
+		FROM assignments a JOIN rounds r ON r.id = a.round_id JOIN projects p ON p.id = r.project_id WHERE a.id = ?`, assignmentID).
+		Scan(&a.summary, &a.status, &owner, &roundStatus, &raw)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && owner != userID) {
+		return a, Settings{}, Errorf(ENotFound, "assignment not found")
+	}
+	if err != nil {
+		return a, Settings{}, err
+	}
+	if a.status == StatusReleased {
+		return a, Settings{}, Errorf(EConflict, "this assignment was released by a lead and can no longer be changed")
+	}
+	if roundStatus != "open" {
+		return a, Settings{}, Errorf(EConflict, "this round is closed; labels can no longer be changed")
+	}
+	set, err := decodeSettings(raw)
+	return a, set, err
+}
+
+// bumpVersion advances an assignment's version if it is still at version.
+func bumpVersion(ctx context.Context, tx *sql.Tx, assignmentID int64, version int) (int, error) {
+	res, err := tx.ExecContext(ctx, `UPDATE assignments SET version = version + 1,
+		status = CASE WHEN status = 'pending' THEN 'in_progress' ELSE status END,
+		started_at = coalesce(started_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+		WHERE id = ? AND version = ?`, assignmentID, version)
+	if err != nil {
+		return 0, err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return 0, Errorf(EConflict, "this summary was changed in another tab or window; reload to see the latest labels")
+	}
+	return version + 1, nil
+}
+
+func loadSentenceLabel(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, assignmentID, sentenceID int64) (*SentenceLabel, error) {
+	row := q.QueryRowContext(ctx, `SELECT `+sentenceLabelColumns+` FROM sentence_labels WHERE assignment_id = ? AND sentence_id = ?`, assignmentID, sentenceID)
+	l, err := scanSentenceLabel(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return l, err
+}
+
+const sentenceLabelColumns = `sentence_id, label, error_types, explanation, ambiguous, ambiguity_type, ambiguity_note, unsure_note,
+	assistant_visible, first_label, changed_after_reveal, updated_at`
+
+func scanSentenceLabel(row interface{ Scan(...any) error }) (*SentenceLabel, error) {
+	var l SentenceLabel
+	var types string
+	var amb sql.NullBool
+	if err := row.Scan(&l.SentenceID, &l.Label, &types, &l.Explanation, &amb, &l.AmbiguityType, &l.AmbiguityNote, &l.UnsureNote,
+		&l.AssistantVisible, &l.FirstLabel, &l.ChangedAfterReveal, &l.UpdatedAt); err != nil {
+		return nil, err
+	}
+	if amb.Valid {
+		l.Ambiguous = &amb.Bool
+	}
+	if err := json.Unmarshal([]byte(types), &l.ErrorTypes); err != nil {
+		return nil, err
+	}
+	return &l, nil
+}
+
+// SentenceLabels returns an assignment's labels keyed by sentence id.
+func (s *Store) SentenceLabels(ctx context.Context, assignmentID int64) (map[int64]SentenceLabel, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+sentenceLabelColumns+` FROM sentence_labels WHERE assignment_id = ?`, assignmentID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]SentenceLabel{}
+	for rows.Next() {
+		l, err := scanSentenceLabel(rows)
+		if err != nil {
+			return nil, err
+		}
+		out[l.SentenceID] = *l
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,141 @@
+package tasks_test
+
+import (
+	"context"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+// labelFixture makes a one-summary production round for two annotators and
+// returns the store, the two users' assignments and the sentence ids.
+func labelFixture(t *testing.T) (*tasks.Store, []tasks.Assignment, []int64) {
+	t.Helper()
+	s, p, users, sums := roundFixture(t, 1, 1, 2)
+	ctx := context.Background()
+	if _, err := s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "r1", Kind: tasks.RoundProduction, PerItem: 2, Annotators: users, Summaries: sums}); err != nil {
+		t.Fatal(err)
+	}
+	var as []tasks.Assignment
+	for _, u := range users {
+		q, err := s.Queue(ctx, p.ID, u)
+		if err != nil || len(q) != 1 {
+			t.Fatalf("queue of %d = %v, %v", u, q, err)
+		}
+		as = append(as, q[0])
+	}
+	sum, err := s.Summary(ctx, as[0].SummaryID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sentences []int64
+	for _, x := range sum.Sentences {
+		sentences = append(sentences, x.ID)
+	}
+	return s, as, sentences
+}
+
+func TestSaveSentenceLabel(t *testing.T) {
+	s, as, sents := labelFixture(t)
+	ctx := context.Background()
+	a, b := as[0], as[1]
+	v := 0
+
+	t.Run("save and read back", func(t *testing.T) {
+		nv, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, v, tasks.SentenceLabel{SentenceID: sents[0], Label: "unfaithful", ErrorTypes: []string{"contradiction", "contradiction"}, Explanation: "Says the opposite."})
+		if err != nil || nv != v+1 {
+			t.Fatalf("save = %d, %v", nv, err)
+		}
+		v = nv
+		got, _ := s.SentenceLabels(ctx, a.ID)
+		l := got[sents[0]]
+		if l.Label != "unfaithful" || len(l.ErrorTypes) != 1 || l.Explanation != "Says the opposite." {
+			t.Fatalf("read back %+v", l)
+		}
+	})
+	t.Run("stale version is refused", func(t *testing.T) {
+		_, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, v-1, tasks.SentenceLabel{SentenceID: sents[0], Label: "faithful"})
+		if tasks.ErrorCode(err) != tasks.EConflict {
+			t.Fatalf("err = %v, want conflict", err)
+		}
+		got, _ := s.SentenceLabels(ctx, a.ID)
+		if got[sents[0]].Label != "unfaithful" {
+			t.Fatal("stale write overwrote the label")
+		}
+	})
+	t.Run("another annotator's assignment is not found", func(t *testing.T) {
+		_, err := s.SaveSentenceLabel(ctx, a.ID, b.UserID, v, tasks.SentenceLabel{SentenceID: sents[0], Label: "faithful"})
+		if tasks.ErrorCode(err) != tasks.ENotFound {
+			t.Fatalf("err = %v, want not found", err)
+		}
+	})
+	t.Run("invalid values", func(t *testing.T) {
+		for name, l := range map[string]tasks.SentenceLabel{
+			"label":          {SentenceID: sents[0], Label: "maybe"},
+			"borderline off": {SentenceID: sents[0], Label: "borderline"},
+			"error type":     {SentenceID: sents[0], Label: "unfaithful", ErrorTypes: []string{"typo"}},
+			"ambiguity type": {SentenceID: sents[0], AmbiguityType: "sarcasm"},
+			"other sentence": {SentenceID: 9999, Label: "faithful"},
+		} {
+			if _, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, v, l); err == nil {
+				t.Errorf("%s: accepted", name)
+			}
+		}
+	})
+	t.Run("reveal tracking", func(t *testing.T) {
+		steps := []struct {
+			label   string
+			visible bool
+			changed bool
+			first   string
+		}{
+			{"faithful", false, false, "faithful"},
+			{"faithful", true, false, "faithful"},
+			{"unfaithful", true, true, "faithful"},
+			{"faithful", true, false, "faithful"},
+		}
+		for i, st := range steps {
+			nv, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, v, tasks.SentenceLabel{SentenceID: sents[0], Label: st.label, AssistantVisible: st.visible})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v = nv
+			l := mustLabels(t, s, a.ID)[sents[0]]
+			if l.ChangedAfterReveal != st.changed || l.FirstLabel != st.first {
+				t.Errorf("step %d: changed=%v first=%q, want %v %q", i, l.ChangedAfterReveal, l.FirstLabel, st.changed, st.first)
+			}
+		}
+	})
+}
+
+func mustLabels(t *testing.T, s *tasks.Store, id int64) map[int64]tasks.SentenceLabel {
+	t.Helper()
+	m, err := s.SentenceLabels(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestMissing(t *testing.T) {
+	set := tasks.DefaultSettings()
+	yes := true
+	cases := []struct {
+		name string
+		l    tasks.SentenceLabel
+		want int
+	}{
+		{"empty", tasks.SentenceLabel{}, 1},
+		{"faithful", tasks.SentenceLabel{Label: "faithful"}, 0},
+		{"unfaithful bare", tasks.SentenceLabel{Label: "unfaithful"}, 2},
+		{"unfaithful complete", tasks.SentenceLabel{Label: "unfaithful", ErrorTypes: []string{"contradiction"}, Explanation: "x"}, 0},
+		{"ambiguous bare", tasks.SentenceLabel{Label: "faithful", Ambiguous: &yes}, 2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.l.Missing(set); len(got) != tc.want {
+				t.Fatalf("Missing = %v, want %d items", got, tc.want)
+			}
+		})
+	}
+}
