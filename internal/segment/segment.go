@@ -5,7 +5,9 @@
 // tokenizer, which knows abbreviations, initials and decimals; Chinese and
 // Japanese are split after their sentence-final punctuation. In every
 // language a blank line ends a sentence, so headings and list items do not
-// run into the paragraph that follows them.
+// run into the paragraph that follows them, and a line that ends with
+// sentence-final punctuation ends its sentence, as in texts written one
+// sentence per line.
 package segment
 
 import (
@@ -51,8 +53,9 @@ func isCJK(language string) bool {
 	return false
 }
 
-// paragraphs cuts text at blank lines; for CJK text, where hard-wrapped
-// lines are rare, at every line break. The pieces are untrimmed.
+// paragraphs cuts text at blank lines and after lines that end a sentence;
+// for CJK text, where hard-wrapped lines are rare, at every line break. The
+// pieces are untrimmed.
 func paragraphs(text string, everyLine bool) []string {
 	lines := strings.SplitAfter(text, "\n")
 	var paras []string
@@ -69,10 +72,18 @@ func paragraphs(text string, everyLine bool) []string {
 			continue
 		}
 		cur.WriteString(line)
-		if everyLine {
+		if everyLine || endsSentence(line) {
 			flush()
 		}
 	}
 	flush()
 	return paras
+}
+
+// endsSentence reports whether a line ends with ".", "!" or "?", possibly
+// followed by closing quotes or brackets.
+func endsSentence(line string) bool {
+	line = strings.TrimRightFunc(line, unicode.IsSpace)
+	line = strings.TrimRight(line, "\"')]”’")
+	return strings.HasSuffix(line, ".") || strings.HasSuffix(line, "!") || strings.HasSuffix(line, "?")
 }

@@ -58,6 +58,11 @@ func TestSplit(t *testing.T) {
 			want: []string{"Send this page to someone via email", "Activists met in London.", "They painted the road."},
 		},
 		{
+			name: "line ending a sentence splits",
+			text: "Revenue rose to $1.2 billion, up from $1.0 billion.\nAs Vicki mentioned, costs fell",
+			want: []string{"Revenue rose to $1.2 billion, up from $1.0 billion.", "As Vicki mentioned, costs fell"},
+		},
+		{
 			name: "single line break does not split",
 			text: "The motion was\nseconded by Councilmember Price.",
 			want: []string{"The motion was\nseconded by Councilmember Price."},
