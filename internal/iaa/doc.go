@@ -1,0 +1,45 @@
+// Package iaa computes inter-annotator agreement statistics: Cohen's κ
+// (weighted and unweighted, with asymptotic inference), Fleiss' κ, Scott's π,
+// Gwet's AC1, percent agreement, Krippendorff's α at the nominal, ordinal,
+// interval, ratio and MASI (set-valued) levels with a Hayes–Krippendorff
+// bootstrap, and accuracy-type measures against a reference labelling.
+//
+// The functions are flat and pure: they take a ratings matrix ([Ratings]), a
+// units × categories count matrix ([Counts]) or a two-coder contingency table
+// ([][]float64) and return numbers. Missing ratings are NaN in a [Ratings].
+//
+// A statistic that has no value on the data given (one category only, no unit
+// with two ratings, zero expected disagreement, ...) comes back as an error
+// that matches [ErrUndefined] under errors.Is and carries the reason in an
+// [*UndefinedError]; no function returns NaN or panics on real data. Panics
+// are kept for programmer mistakes such as ragged tables or mismatched
+// lengths.
+//
+// References cited in the doc comments:
+//
+//   - Cohen, J. (1960). A coefficient of agreement for nominal scales.
+//     Educational and Psychological Measurement 20, 37–46.
+//   - Cohen, J. (1968). Weighted kappa. Psychological Bulletin 70, 213–220.
+//   - Fleiss, J. L., Cohen, J. & Everitt, B. S. (1969). Large sample standard
+//     errors of kappa and weighted kappa. Psychological Bulletin 72, 323–327.
+//   - Fleiss, J. L. (1971). Measuring nominal scale agreement among many
+//     raters. Psychological Bulletin 76, 378–382.
+//   - Fleiss, J. L., Nee, J. C. M. & Landis, J. R. (1979). Large sample
+//     variance of kappa in the case of different sets of raters.
+//     Psychological Bulletin 86, 974–977.
+//   - Scott, W. A. (1955). Reliability of content analysis: the case of
+//     nominal scale coding. Public Opinion Quarterly 19, 321–325.
+//   - Light, R. J. (1971). Measures of response agreement for qualitative
+//     data. Psychological Bulletin 76, 365–377.
+//   - Gwet, K. L. (2008). Computing inter-rater reliability and its variance
+//     in the presence of high agreement. British Journal of Mathematical and
+//     Statistical Psychology 61, 29–48.
+//   - Gwet, K. L. (2014). Handbook of Inter-Rater Reliability, 4th ed.
+//   - Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability.
+//     Annenberg School for Communication, University of Pennsylvania.
+//   - Hayes, A. F. & Krippendorff, K. (2007). Answering the call for a
+//     standard reliability measure for coding data. Communication Methods
+//     and Measures 1, 77–89.
+//   - Passonneau, R. (2006). Measuring agreement on set-valued items (MASI)
+//     for semantic and pragmatic annotation. LREC 2006.
+package iaa

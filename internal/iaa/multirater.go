@@ -1,0 +1,138 @@
+package iaa
+
+// chance selects the chance-agreement model of a many-coder coefficient.
+type chance int
+
+const (
+	chanceNone   chance = iota // percent agreement: p_e = 0
+	chanceFleiss               // p_e = Σ π_k²  (Fleiss' κ / Scott's π)
+	chanceGwet                 // p_e = Σ π_k(1−π_k)/(q−1)  (Gwet's AC1)
+)
+
+// manyCoders computes (p_a − p_e)/(1 − p_e) from counts with any number of
+// ratings per unit, with Gwet's (2008; 2014, ch. 5) linearised variance.
+// Only units whose rating total is onlyM enter when onlyM > 0.
+//
+// With r_i ratings of unit i, n_ik of them in category k, n the units with
+// r_i ≥ 1 and n₂ those with r_i ≥ 2:
+//
+//	p_a = (1/n₂) Σ_{r_i≥2} Σ_k n_ik(n_ik−1) / (r_i(r_i−1))
+//	π_k = (1/n) Σ_i n_ik / r_i
+//
+// and the variance is (1/(n(n−1))) Σ_i (c*_i − c)², where
+// c_i = (n/n₂)(p_a,i − p_e·[r_i≥2])/(1−p_e) and
+// c*_i = c_i − 2(1−c)(p_e,i − p_e)/(1−p_e), p_e,i being unit i's share of p_e.
+func manyCoders(c Counts, model chance, onlyM int, stat string) (Coefficient, error) {
+	c.check()
+	q := c.Categories
+	keep := func(r int) bool { return r >= 1 && (onlyM == 0 || r == onlyM) }
+	n, n2 := 0, 0
+	pi := make([]float64, q)
+	used := make([]bool, q)
+	for u := range c.Units {
+		row := c.Row(u)
+		r := sum(row)
+		if !keep(r) {
+			continue
+		}
+		n++
+		if r >= 2 {
+			n2++
+		}
+		for k, x := range row {
+			pi[k] += float64(x) / float64(r)
+			if x > 0 {
+				used[k] = true
+			}
+		}
+	}
+	if n2 == 0 {
+		return Coefficient{}, undefined(stat, reasonNoPairable)
+	}
+	ncat := 0
+	for k := range pi {
+		pi[k] /= float64(n)
+		if used[k] {
+			ncat++
+		}
+	}
+	pe := 0.0
+	switch model {
+	case chanceFleiss:
+		if ncat < 2 {
+			return Coefficient{}, undefined(stat, reasonOneCategory)
+		}
+		for _, p := range pi {
+			pe += p * p
+		}
+	case chanceGwet:
+		if q < 2 {
+			return Coefficient{}, undefined(stat, "fewer than two categories")
+		}
+		for _, p := range pi {
+			pe += p * (1 - p)
+		}
+		pe /= float64(q - 1)
+	}
+	unitPa := func(row []int, r int) float64 {
+		if r < 2 {
+			return 0
+		}
+		s := 0
+		for _, x := range row {
+			s += x * (x - 1)
+		}
+		return float64(s) / float64(r*(r-1))
+	}
+	pa := 0.0
+	for u := range c.Units {
+		row := c.Row(u)
+		if r := sum(row); keep(r) {
+			pa += unitPa(row, r)
+		}
+	}
+	pa /= float64(n2)
+	coef := (pa - pe) / (1 - pe)
+
+	if n < 2 {
+		return newCoefficient(coef, 0, n2), nil
+	}
+	v := 0.0
+	for u := range c.Units {
+		row := c.Row(u)
+		r := sum(row)
+		if !keep(r) {
+			continue
+		}
+		pei := 0.0
+		for k, x := range row {
+			switch model {
+			case chanceFleiss:
+				pei += float64(x) * pi[k]
+			case chanceGwet:
+				pei += float64(x) * (1 - pi[k])
+			}
+		}
+		pei /= float64(r)
+		if model == chanceGwet {
+			pei /= float64(q - 1)
+		}
+		per := 0.0
+		if r >= 2 {
+			per = pe
+		}
+		ci := float64(n) / float64(n2) * (unitPa(row, r) - per) / (1 - pe)
+		cx := ci - 2*(1-coef)*(pei-pe)/(1-pe)
+		v += (cx - coef) * (cx - coef)
+	}
+	v /= float64(n) * float64(n-1)
+	return newCoefficient(coef, sqrtPos(v), n2), nil
+}
+
+func sum(xs []int) int {
+	s := 0
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}

@@ -1,0 +1,63 @@
+package iaa
+
+import "errors"
+
+// Pair is Cohen's κ between two coders of a ratings matrix.
+type Pair struct {
+	A, B  int   // coder indexes, A < B
+	N     int   // units both coders rated
+	Kappa Kappa // valid when Err is nil
+	Err   error // an [*UndefinedError] when κ is undefined for this pair
+}
+
+// PairwiseCohen computes Cohen's κ with weighting w for every pair of coders
+// of r (A < B, in index order), over the units each pair rated in common and
+// with the categories of the whole matrix. Pairs with no unit in common or a
+// single category come back with Err set, not dropped.
+func PairwiseCohen(r *Ratings, w Weighting) []Pair {
+	codes, cats := r.codes()
+	weights := w.Matrix(len(cats))
+	var pairs []Pair
+	for a := 0; a < r.Coders; a++ {
+		for b := a + 1; b < r.Coders; b++ {
+			table := contingency(codes, r.Coders, a, b, len(cats))
+			k, err := CohenKappaTable(table, weights)
+			n := 0.0
+			for _, row := range table {
+				for _, x := range row {
+					n += x
+				}
+			}
+			pairs = append(pairs, Pair{A: a, B: b, N: int(n), Kappa: k, Err: err})
+		}
+	}
+	return pairs
+}
+
+// LightKappa is Light's κ: the mean of the pairwise Cohen's κ,
+//
+//	κ_L = (1/P) Σ_{pairs} κ_ab
+//
+// over the P pairs whose κ is defined (Light 1971; as irr's kappam.light).
+// It returns the mean and P, or an [*UndefinedError] when no pair has a
+// defined κ (fewer than two coders, or no pair with a unit in common).
+func LightKappa(pairs []Pair) (mean float64, used int, err error) {
+	for _, p := range pairs {
+		if p.Err == nil {
+			mean += p.Kappa.Value
+			used++
+		}
+	}
+	if used == 0 {
+		reason := "fewer than two coders"
+		if len(pairs) > 0 {
+			reason = "no pair of coders has a defined kappa"
+			var u *UndefinedError
+			if len(pairs) == 1 && errors.As(pairs[0].Err, &u) {
+				reason = u.Reason
+			}
+		}
+		return 0, 0, undefined("Light's kappa", reason)
+	}
+	return mean / float64(used), used, nil
+}

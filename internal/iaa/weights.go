@@ -1,0 +1,73 @@
+package iaa
+
+import "fmt"
+
+// Weighting names a scheme of agreement weights for Cohen's κ on ordered
+// categories. Weights are agreement weights: 1 on the diagonal, less than 1
+// for a disagreement, computed from category positions 0..k-1 (Cicchetti &
+// Allison 1971 for linear, Fleiss & Cohen 1973 for quadratic).
+type Weighting int
+
+const (
+	// Unweighted gives weight 1 to agreement and 0 to any disagreement.
+	Unweighted Weighting = iota
+	// Linear gives weight 1 − |i−j|/(k−1).
+	Linear
+	// Quadratic gives weight 1 − (i−j)²/(k−1)².
+	Quadratic
+)
+
+// String returns "none", "linear" or "quadratic".
+func (w Weighting) String() string {
+	switch w {
+	case Unweighted:
+		return "none"
+	case Linear:
+		return "linear"
+	case Quadratic:
+		return "quadratic"
+	}
+	return fmt.Sprintf("Weighting(%d)", int(w))
+}
+
+// ParseWeighting accepts "none" (or "unweighted" or ""), "linear" and
+// "quadratic".
+func ParseWeighting(s string) (Weighting, error) {
+	switch s {
+	case "", "none", "unweighted":
+		return Unweighted, nil
+	case "linear":
+		return Linear, nil
+	case "quadratic":
+		return Quadratic, nil
+	}
+	return 0, fmt.Errorf("iaa: unknown weights %q (want none, linear or quadratic)", s)
+}
+
+// Matrix returns the k × k agreement weights of the scheme.
+func (w Weighting) Matrix(k int) [][]float64 {
+	m := make([][]float64, k)
+	for i := range m {
+		m[i] = make([]float64, k)
+		for j := range m[i] {
+			d := float64(i - j)
+			if d < 0 {
+				d = -d
+			}
+			span := float64(k - 1)
+			switch {
+			case i == j:
+				m[i][j] = 1
+			case w == Linear:
+				m[i][j] = 1 - d/span
+			case w == Quadratic:
+				m[i][j] = 1 - d*d/(span*span)
+			case w == Unweighted:
+				m[i][j] = 0
+			default:
+				panic(fmt.Sprintf("iaa: unknown Weighting %d", int(w)))
+			}
+		}
+	}
+	return m
+}
