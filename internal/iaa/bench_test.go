@@ -54,10 +54,18 @@ func benchAlpha(b *testing.B, r *iaa.Ratings, level iaa.Level) {
 	b.ReportMetric(float64(r.Units*r.Coders)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mcells/s")
 }
 
-func BenchmarkAlphaNominal1Mx3(b *testing.B)  { benchAlpha(b, benchCategorical(1_000_000, 3, 5), iaa.Nominal) }
-func BenchmarkAlphaOrdinal1Mx3(b *testing.B)  { benchAlpha(b, benchCategorical(1_000_000, 3, 5), iaa.Ordinal) }
-func BenchmarkAlphaInterval1Mx3(b *testing.B) { benchAlpha(b, benchContinuous(1_000_000, 3), iaa.Interval) }
-func BenchmarkAlphaRatio1Mx3(b *testing.B)    { benchAlpha(b, benchCategorical(1_000_000, 3, 5), iaa.Ratio) }
+func BenchmarkAlphaNominal1Mx3(b *testing.B) {
+	benchAlpha(b, benchCategorical(1_000_000, 3, 5), iaa.Nominal)
+}
+func BenchmarkAlphaOrdinal1Mx3(b *testing.B) {
+	benchAlpha(b, benchCategorical(1_000_000, 3, 5), iaa.Ordinal)
+}
+func BenchmarkAlphaInterval1Mx3(b *testing.B) {
+	benchAlpha(b, benchContinuous(1_000_000, 3), iaa.Interval)
+}
+func BenchmarkAlphaRatio1Mx3(b *testing.B) {
+	benchAlpha(b, benchCategorical(1_000_000, 3, 5), iaa.Ratio)
+}
 
 func benchBootstrap(b *testing.B, r *iaa.Ratings, level iaa.Level) {
 	b.ReportAllocs()
