@@ -1,0 +1,45 @@
+package web
+
+import (
+	"fmt"
+
+	"github.com/labstack/echo/v4"
+
+	"annotate/internal/tasks"
+)
+
+// access is what a user may do in one project.
+type access struct {
+	project *tasks.Project
+	role    string // the membership role; "lead" for admins
+}
+
+func (a access) isLead() bool { return a.role == tasks.RoleLead }
+
+// projectAccess loads the project named in the URL and the user's role in
+// it. Non-members get 404, not 403, so project names do not leak. With
+// leadOnly, members who are not leads get 403.
+func (s *Server) projectAccess(c echo.Context, leadOnly bool) (access, error) {
+	ctx := c.Request().Context()
+	u := currentUser(c)
+	p, err := s.store.ProjectBySlug(ctx, c.Param("slug"))
+	if err != nil {
+		return access{}, err
+	}
+	role, err := s.store.Role(ctx, p.ID, u.ID)
+	if err != nil {
+		return access{}, err
+	}
+	if u.IsAdmin {
+		role = tasks.RoleLead
+	}
+	if role == "" {
+		return access{}, tasks.Errorf(tasks.ENotFound, "project not found")
+	}
+	if leadOnly && role != tasks.RoleLead {
+		return access{}, tasks.Errorf(tasks.EForbidden, "only a lead of this project can do that")
+	}
+	return access{project: p, role: role}, nil
+}
+
+func byteLimit(n int64) string { return fmt.Sprintf("%dB", n) }

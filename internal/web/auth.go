@@ -1,0 +1,98 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"annotate/internal/tasks"
+	"annotate/web/templates"
+)
+
+// currentUser returns the logged-in user, or nil.
+func currentUser(c echo.Context) *tasks.User {
+	u, _ := c.Get(ctxUser).(*tasks.User)
+	return u
+}
+
+// loadUser puts the session's user in the context when the account still
+// exists and is enabled; a disabled account's sessions stop working at once.
+func (s *Server) loadUser(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if id := s.sessionUserID(c); id != 0 {
+			u, err := s.store.UserByID(c.Request().Context(), id)
+			if err == nil && !u.Disabled {
+				c.Set(ctxUser, u)
+			}
+		}
+		return next(c)
+	}
+}
+
+// requireUser sends anonymous visitors to the login page.
+func requireUser(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if currentUser(c) != nil {
+			return next(c)
+		}
+		if c.Request().Method != http.MethodGet {
+			return echo.NewHTTPError(http.StatusUnauthorized, "Please log in again.")
+		}
+		return redirect(c, "/login?next="+url.QueryEscape(c.Request().URL.RequestURI()))
+	}
+}
+
+// safeNext keeps a post-login redirect on this site.
+func safeNext(next string) string {
+	if next == "" || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.Contains(next, `\`) {
+		return "/projects"
+	}
+	return next
+}
+
+func (s *Server) getLogin(c echo.Context) error {
+	if currentUser(c) != nil {
+		return c.Redirect(http.StatusSeeOther, safeNext(c.QueryParam("next")))
+	}
+	v := templates.LoginView{Page: s.page(c, "Log in"), Next: c.QueryParam("next")}
+	return s.render(c, http.StatusOK, templates.LoginPage(v))
+}
+
+func (s *Server) postLogin(c echo.Context) error {
+	username := strings.TrimSpace(c.FormValue("username"))
+	password := c.FormValue("password")
+	next := c.FormValue("next")
+	account := strings.ToLower(username)
+	addr := c.RealIP()
+	fail := func(status int, msg string) error {
+		v := templates.LoginView{Page: s.page(c, "Log in"), Username: username, Next: next, Error: msg}
+		return s.render(c, status, templates.LoginPage(v))
+	}
+	if blocked, wait := s.throttle.blocked(account, addr); blocked {
+		mins := int(wait.Minutes()) + 1
+		return fail(http.StatusTooManyRequests, fmt.Sprintf("Too many failed attempts. Try again in %d minutes.", mins))
+	}
+	u, err := s.store.Authenticate(c.Request().Context(), username, password)
+	if err != nil {
+		if tasks.ErrorCode(err) == tasks.EForbidden {
+			s.throttle.fail(account, addr)
+			return fail(http.StatusUnauthorized, "Wrong username or password.")
+		}
+		return err
+	}
+	s.throttle.succeed(account)
+	if err := s.startSession(c, u.ID); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, safeNext(next))
+}
+
+func (s *Server) postLogout(c echo.Context) error {
+	if err := s.endSession(c); err != nil {
+		return err
+	}
+	return redirect(c, "/login")
+}

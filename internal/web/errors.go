@@ -1,0 +1,76 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"annotate/internal/tasks"
+	"annotate/web/templates"
+)
+
+// statusOf maps domain and echo errors to a status and a message fit for a
+// user. Anything unknown is a 500 whose details stay in the log.
+func statusOf(err error) (int, string) {
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		msg := http.StatusText(he.Code)
+		if m, ok := he.Message.(string); ok && he.Code < 500 {
+			msg = m
+		}
+		return he.Code, msg
+	}
+	switch tasks.ErrorCode(err) {
+	case tasks.ENotFound:
+		return http.StatusNotFound, tasks.ErrorMessage(err)
+	case tasks.EInvalid:
+		return http.StatusUnprocessableEntity, tasks.ErrorMessage(err)
+	case tasks.EConflict:
+		return http.StatusConflict, tasks.ErrorMessage(err)
+	case tasks.EForbidden:
+		return http.StatusForbidden, tasks.ErrorMessage(err)
+	}
+	return http.StatusInternalServerError, tasks.ErrorMessage(err)
+}
+
+var headings = map[int]string{
+	http.StatusNotFound:              "Not found",
+	http.StatusForbidden:             "Not allowed",
+	http.StatusConflict:              "Changed elsewhere",
+	http.StatusUnprocessableEntity:   "Please check your input",
+	http.StatusTooManyRequests:       "Too many attempts",
+	http.StatusRequestEntityTooLarge: "Upload too large",
+}
+
+// handleError is echo's error handler: one place that turns every error
+// into a status and a friendly page, and logs only server faults.
+func (s *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	status, msg := statusOf(err)
+	// Middleware such as the request timeout may have cancelled the
+	// request's context by now; the error page must still render.
+	c.SetRequest(c.Request().WithContext(context.WithoutCancel(c.Request().Context())))
+	if status >= 500 {
+		s.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+	}
+	if c.Request().Method == http.MethodHead {
+		c.NoContent(status)
+		return
+	}
+	heading := headings[status]
+	if heading == "" {
+		heading = http.StatusText(status)
+	}
+	if status == http.StatusNotFound && msg == http.StatusText(status) {
+		msg = "There is nothing here, or you do not have access to it."
+	}
+	v := templates.ErrorView{Page: s.page(c, heading), Status: status, Heading: heading, Message: msg}
+	if rerr := s.render(c, status, templates.ErrorPage(v)); rerr != nil {
+		s.log.Error("render error page", "err", rerr)
+		c.String(status, msg)
+	}
+}

@@ -1,0 +1,118 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"mime/multipart"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"annotate/internal/importer"
+	"annotate/internal/tasks"
+	"annotate/web/templates"
+)
+
+var importFormats = []templates.Option{
+	{Value: "", Label: "Detect from the files"},
+	{Value: "native", Label: "Native JSON Lines"},
+	{Value: "tofueval", Label: "TofuEval CSV (with the MADISSE transcripts file)"},
+	{Value: "madisse", Label: "MADISSE ambiguity JSON Lines"},
+	{Value: "summedits", Label: "SummEdits JSON"},
+}
+
+func (s *Server) importView(c echo.Context, a access) templates.ImportView {
+	return templates.ImportView{
+		Page:    s.page(c, "Import", templates.Link{Label: "Projects", Href: "/projects"}, templates.Link{Label: a.project.Name, Href: "/p/" + a.project.Slug}),
+		Slug:    a.project.Slug,
+		Formats: importFormats,
+	}
+}
+
+func (s *Server) getImport(c echo.Context) error {
+	a, err := s.projectAccess(c, true)
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, templates.ImportPage(s.importView(c, a)))
+}
+
+func (s *Server) postImport(c echo.Context) error {
+	a, err := s.projectAccess(c, true)
+	if err != nil {
+		return err
+	}
+	v := s.importView(c, a)
+	v.Format = c.FormValue("format")
+	form, err := c.MultipartForm()
+	if err != nil {
+		v.Errors = []string{"The upload could not be read: " + err.Error()}
+		return s.render(c, http.StatusUnprocessableEntity, templates.ImportPage(v))
+	}
+	headers := form.File["files"]
+	if len(headers) == 0 {
+		v.Errors = []string{"Choose at least one file."}
+		return s.render(c, http.StatusUnprocessableEntity, templates.ImportPage(v))
+	}
+	files := make([]importer.File, 0, len(headers))
+	for _, h := range headers {
+		f, err := h.Open()
+		if err != nil {
+			return err
+		}
+		defer f.(multipart.File).Close()
+		files = append(files, importer.File{Name: h.Filename, R: f, Size: h.Size})
+	}
+	res, err := importer.Parse(v.Format, files)
+	if err != nil {
+		v.Errors = errorLines(err)
+		return s.render(c, http.StatusUnprocessableEntity, templates.ImportPage(v))
+	}
+	v.Warnings = res.Warnings
+	st, err := s.store.Import(c.Request().Context(), a.project.ID, res.Documents)
+	if err != nil {
+		if tasks.ErrorCode(err) == tasks.EInvalid {
+			v.Errors = []string{tasks.ErrorMessage(err)}
+			return s.render(c, http.StatusUnprocessableEntity, templates.ImportPage(v))
+		}
+		return err
+	}
+	v.Result = []templates.Count{
+		{Label: "New documents", Value: st.Documents, TestID: "imported-documents"},
+		{Label: "Documents already there", Value: st.DocumentsExisting, TestID: "existing-documents"},
+		{Label: "New summaries", Value: st.Summaries, TestID: "imported-summaries"},
+		{Label: "Summaries already there", Value: st.SummariesExisting, TestID: "existing-summaries"},
+		{Label: "Summary sentences", Value: st.Sentences, TestID: "imported-sentences"},
+		{Label: "Key facts", Value: st.KeyFacts, TestID: "imported-keyfacts"},
+		{Label: "Gold labels", Value: st.GoldSentences + st.GoldSummaries, TestID: "imported-gold"},
+	}
+	return s.render(c, http.StatusOK, templates.ImportPage(v))
+}
+
+// errorLines splits an error that joins several (one per bad record) into
+// lines for the page, at most 50.
+func errorLines(err error) []string {
+	var lines []string
+	var ies importer.Errors
+	if errors.As(err, &ies) {
+		for _, e := range ies {
+			lines = append(lines, e.Error())
+		}
+	} else if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			lines = append(lines, errorLines(e)...)
+		}
+	} else {
+		var ie *tasks.Error
+		if errors.As(err, &ie) {
+			lines = append(lines, ie.Message)
+		} else {
+			lines = append(lines, strings.Split(strings.TrimSpace(err.Error()), "\n")...)
+		}
+	}
+	if len(lines) > 50 {
+		lines = append(lines[:50], fmt.Sprintf("… and %d more", len(lines)-50))
+	}
+	return lines
+}

@@ -1,0 +1,62 @@
+package web_test
+
+import (
+	"net/http"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+func TestProjectAccess(t *testing.T) {
+	f := newFixture(t)
+	lead := f.user("lea", false)
+	ann := f.user("ann", false)
+	other := f.user("oscar", false)
+	admin := f.user("root", true)
+	f.project("alpha", map[*tasks.User]string{lead: tasks.RoleLead, ann: tasks.RoleAnnotator})
+	f.project("beta", map[*tasks.User]string{other: tasks.RoleLead})
+	_ = admin
+
+	cases := []struct {
+		user, path string
+		status     int
+		testID     string
+	}{
+		{"lea", "/p/alpha", http.StatusOK, "documents"},
+		{"lea", "/p/alpha/import", http.StatusOK, "import-submit"},
+		{"lea", "/p/beta", http.StatusNotFound, "error"},
+		{"ann", "/p/alpha", http.StatusOK, "counts"},
+		{"ann", "/p/alpha/import", http.StatusForbidden, "error"},
+		{"ann", "/p/beta", http.StatusNotFound, "error"},
+		{"ann", "/p/nope", http.StatusNotFound, "error"},
+		{"oscar", "/p/alpha", http.StatusNotFound, "error"},
+		{"root", "/p/alpha", http.StatusOK, "documents"},
+		{"root", "/p/beta/import", http.StatusOK, "import-submit"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.user+" "+tc.path, func(t *testing.T) {
+			b := f.browser()
+			b.login(tc.user, testPassword)
+			p := b.get(tc.path)
+			if p.status != tc.status || !p.testID(tc.testID) {
+				t.Fatalf("status %d (want %d), testid %q present: %v", p.status, tc.status, tc.testID, p.testID(tc.testID))
+			}
+		})
+	}
+
+	t.Run("annotator page hides the document list", func(t *testing.T) {
+		b := f.browser()
+		b.login("ann", testPassword)
+		if p := b.get("/p/alpha"); p.testID("documents") || p.testID("members") {
+			t.Fatal("annotator sees the lead's tables")
+		}
+	})
+	t.Run("project list shows only memberships", func(t *testing.T) {
+		b := f.browser()
+		b.login("ann", testPassword)
+		p := b.get("/projects")
+		if !p.testID("project-alpha") || p.testID("project-beta") {
+			t.Fatalf("project list: alpha %v beta %v", p.testID("project-alpha"), p.testID("project-beta"))
+		}
+	})
+}

@@ -1,0 +1,10 @@
+// Package static embeds the stylesheet, the little JavaScript the pages need
+// and the vendored htmx, so the binary serves them itself.
+package static
+
+import "embed"
+
+// FS holds app.css, app.js and vendor/.
+//
+//go:embed app.css app.js vendor/htmx.min.js
+var FS embed.FS
