@@ -1,0 +1,100 @@
+package assist
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"annotate/internal/tasks"
+)
+
+type ambiguityAnswer struct {
+	Reason    string `json:"reason"`
+	Ambiguous bool   `json:"ambiguous"`
+	Type      string `json:"type"`
+}
+
+func ambiguitySchema() *Schema {
+	codes := []string{noneCode}
+	for _, t := range tasks.AmbiguityTypes {
+		codes = append(codes, t.Code)
+	}
+	return Object(
+		Prop("reason", String("which arguments are sound and whether both readings are reasonable")),
+		Prop("ambiguous", Boolean("whether sound arguments exist on both sides")),
+		Prop("type", Enum("the ambiguity type code, or none", codes...)),
+	)
+}
+
+// checkAmbiguity ties the type to the yes/no answer.
+func checkAmbiguity(answer json.RawMessage) error {
+	var a ambiguityAnswer
+	if err := json.Unmarshal(answer, &a); err != nil {
+		return &ValidationError{Path: "$", Reason: err.Error()}
+	}
+	if a.Ambiguous && a.Type == noneCode {
+		return &ValidationError{Path: "$.type", Reason: "must name an ambiguity type when ambiguous is true"}
+	}
+	return nil
+}
+
+// judgeAmbiguity asks whether sound arguments exist on both sides of the
+// sentence, after MADISSE's best-performing detector: the judge reads the
+// arguments already made and the ambiguity taxonomy. The no-movement signal
+// computed by the debate is kept.
+func (c *Client) judgeAmbiguity(ctx context.Context, m *meter, it Item, sd seeder, res *SentenceResult) error {
+	d := newPromptData(it)
+	d.Arguments = ambiguityArguments(res)
+	var a ambiguityAnswer
+	q := Question{
+		Name:   "ambiguity",
+		System: render("system_ambiguity", d),
+		User:   render("user_ambiguity", d),
+		Schema: ambiguitySchema(),
+		Seed:   sd.requestSeed("ambiguity"),
+		Check:  checkAmbiguity,
+	}
+	if err := c.ask(ctx, m, q, &a); err != nil {
+		return fmt.Errorf("ambiguity: %w", err)
+	}
+	amb := res.Ambiguity
+	if amb == nil {
+		amb = &Ambiguity{}
+	}
+	amb.Judged, amb.Ambiguous, amb.Reason, amb.Type = true, a.Ambiguous, a.Reason, ""
+	if a.Ambiguous {
+		amb.Type = a.Type
+	}
+	res.Ambiguity = amb
+	return nil
+}
+
+// ambiguityArguments lists what each side argued: the two single-protocol
+// cases, or every turn of every debate round, so that a debate settled by
+// agreement still shows the judge the case it started from.
+func ambiguityArguments(res *SentenceResult) []argumentView {
+	var out []argumentView
+	if len(res.Sessions) == 0 {
+		if res.Advocate != nil {
+			a := res.Advocate
+			out = append(out, argumentView{Who: "The Advocate", Label: a.Label, Citations: a.Citations, Reason: a.Reason})
+		}
+		if res.Skeptic != nil {
+			s := res.Skeptic
+			out = append(out, argumentView{Who: "The Skeptic", Label: s.Label, ErrorType: s.ErrorType, Citations: s.Citations, Reason: s.Reason})
+		}
+		return out
+	}
+	for _, s := range res.Sessions {
+		for _, round := range s.Rounds {
+			for _, t := range round {
+				who := fmt.Sprintf("Agent %d in round %d", t.Agent, t.Round)
+				if len(res.Sessions) > 1 {
+					who = fmt.Sprintf("Agent %d of session %d in round %d", t.Agent, t.Session, t.Round)
+				}
+				out = append(out, argumentView{Who: who, Label: t.Label, ErrorType: t.ErrorType, Citations: t.Citations, Reason: t.Reason})
+			}
+		}
+	}
+	return out
+}
