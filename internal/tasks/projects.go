@@ -173,3 +173,8 @@ func (s *Store) Members(ctx context.Context, projectID int64) ([]Member, error) 
 	}
 	return out, rows.Err()
 }
+
+// ProjectByID returns the project with the given id.
+func (s *Store) ProjectByID(ctx context.Context, id int64) (*Project, error) {
+	return scanProject(s.read.QueryRowContext(ctx, `SELECT `+projectColumns+` FROM projects WHERE id = ?`, id))
+}

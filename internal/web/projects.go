@@ -39,7 +39,7 @@ func (s *Server) getProject(c echo.Context) error {
 		IsLead:      a.isLead(),
 	}
 	if !a.isLead() {
-		return s.render(c, http.StatusOK, templates.ProjectPage(v))
+		return s.queuePage(c, p)
 	}
 	o, err := s.store.ProjectOverview(ctx, p.ID)
 	if err != nil {

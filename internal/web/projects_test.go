@@ -25,7 +25,7 @@ func TestProjectAccess(t *testing.T) {
 		{"lea", "/p/alpha", http.StatusOK, "documents"},
 		{"lea", "/p/alpha/import", http.StatusOK, "import-submit"},
 		{"lea", "/p/beta", http.StatusNotFound, "error"},
-		{"ann", "/p/alpha", http.StatusOK, "counts"},
+		{"ann", "/p/alpha", http.StatusOK, "queue-empty"},
 		{"ann", "/p/alpha/import", http.StatusForbidden, "error"},
 		{"ann", "/p/beta", http.StatusNotFound, "error"},
 		{"ann", "/p/nope", http.StatusNotFound, "error"},

@@ -48,6 +48,14 @@ func (s *Server) routes() {
 	u.GET("/p/:slug", s.getProject)
 	u.GET("/p/:slug/import", s.getImport)
 	u.POST("/p/:slug/import", s.postImport)
+
+	// The labelling page: the annotator writes, leads of the project read.
+	u.GET("/a/:id", s.getAssignment)
+	u.POST("/a/:id/s/:sid", s.postSentenceLabel)
+	u.POST("/a/:id/summary", s.postSummaryLabel)
+	u.POST("/a/:id/kf/:kf/:sid", s.postKeyFactLink)
+	u.POST("/a/:id/time", s.postActiveTime)
+	u.POST("/a/:id/submit", s.postSubmit)
 }
 
 // securityHeaders sets headers that every response should carry: no

@@ -1,13 +1,270 @@
-// Page behaviour that plain HTML cannot give. Kept small on purpose.
+// Page behaviour that plain HTML cannot give: the labelling page's keyboard,
+// sentence focus, save status and retries, document search, evidence
+// chips and active-time tracking. Saving itself is done by htmx.
 (function () {
   "use strict";
-  // Let htmx swap in 4xx fragments (validation messages, conflicts) instead
-  // of silently dropping them.
+
+  // Let htmx process refused saves (conflict, invalid): their fragments say
+  // why in the save status.
   document.addEventListener("htmx:beforeSwap", function (e) {
     var status = e.detail.xhr.status;
-    if (status === 409 || status === 422) {
+    if (status === 409 || status === 422 || status === 403 || status === 404) {
       e.detail.shouldSwap = true;
       e.detail.isError = false;
     }
   });
+
+  var ws = document.getElementById("workspace");
+  if (!ws) {
+    return;
+  }
+  var readOnly = ws.dataset.readonly === "true";
+  var statusEl = function () { return document.getElementById("save-status"); };
+  var cards = Array.prototype.slice.call(ws.querySelectorAll(".label-card"));
+  var picks = Array.prototype.slice.call(ws.querySelectorAll(".sentence-pick"));
+  var current = 0;
+
+  function setStatus(text, kind) {
+    var el = statusEl();
+    if (!el) { return; }
+    el.textContent = text;
+    el.className = "ws-status " + (kind || "");
+  }
+
+  // Sentence focus: one label card is shown at a time.
+  function focusSentence(i, moveFocus) {
+    if (i < 0 || i >= cards.length) { return; }
+    current = i;
+    cards.forEach(function (c, k) { c.hidden = k !== i; });
+    picks.forEach(function (p, k) {
+      p.classList.toggle("current", k === i);
+      p.setAttribute("aria-current", k === i ? "true" : "false");
+    });
+    if (moveFocus) {
+      var first = cards[i].querySelector("input[name=label]:checked") || cards[i].querySelector("input[name=label]");
+      if (first) { first.focus({ preventScroll: true }); }
+    }
+    picks[i].scrollIntoView({ block: "nearest" });
+  }
+  picks.forEach(function (p, i) {
+    p.addEventListener("click", function () { focusSentence(i, true); });
+  });
+  // Start at the first sentence without a label.
+  var firstOpen = picks.findIndex(function (p) { return p.querySelector(".mark-none, .mark-partial"); });
+  focusSentence(firstOpen >= 0 ? firstOpen : 0, false);
+
+  function card() { return cards[current]; }
+
+  function choose(value) {
+    var input = card().querySelector("input[name=label][value=" + value + "]");
+    if (!input || input.disabled) { return; }
+    input.checked = true;
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    input.focus({ preventScroll: true });
+  }
+
+  function toggleAmbiguity() {
+    var yes = card().querySelector("input[name=ambiguous][value=yes]");
+    var no = card().querySelector("input[name=ambiguous][value=no]");
+    if (!yes || yes.disabled) { return; }
+    var target = yes.checked ? no : yes;
+    target.checked = true;
+    target.dispatchEvent(new Event("change", { bubbles: true }));
+    target.focus({ preventScroll: true });
+  }
+
+  function toggleErrorType(n) {
+    var box = card().querySelector("input[name=error_types][data-digit='" + n + "']");
+    if (!box || box.disabled || box.offsetParent === null) { return; }
+    box.checked = !box.checked;
+    box.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  // Drawers: guidelines and the key list.
+  var opener = null;
+  function openDrawer(id) {
+    closeDrawers();
+    var d = document.getElementById(id);
+    if (!d) { return; }
+    opener = document.activeElement;
+    d.hidden = false;
+    d.focus();
+  }
+  function closeDrawers() {
+    var open = false;
+    ws.querySelectorAll(".drawer").forEach(function (d) {
+      if (!d.hidden) { open = true; }
+      d.hidden = true;
+    });
+    if (open && opener) { opener.focus({ preventScroll: true }); }
+    return open;
+  }
+  ws.addEventListener("click", function (e) {
+    var t = e.target.closest("[data-action]");
+    if (t) {
+      var a = t.dataset.action;
+      if (a === "guidelines") { openDrawer("guidelines"); }
+      if (a === "keys") { openDrawer("keys-help"); }
+      if (a === "close") { closeDrawers(); }
+    }
+    var chip = e.target.closest(".chip");
+    if (chip) { showUnit(chip.dataset.unit); }
+  });
+
+  // Evidence chips scroll to a document unit and highlight it.
+  function showUnit(n) {
+    var u = document.getElementById("u-" + n);
+    if (!u) { return; }
+    ws.querySelectorAll(".unit.cited").forEach(function (x) { x.classList.remove("cited"); });
+    u.classList.add("cited");
+    u.scrollIntoView({ block: "center", behavior: "smooth" });
+  }
+
+  // Document search: highlight matching units and count them.
+  var search = document.getElementById("doc-search");
+  var units = Array.prototype.slice.call(ws.querySelectorAll(".unit"));
+  var matches = [];
+  var matchAt = -1;
+  if (search) {
+    search.addEventListener("input", function () {
+      var q = search.value.trim().toLowerCase();
+      matches = [];
+      matchAt = -1;
+      units.forEach(function (u) {
+        var hit = q.length > 1 && u.textContent.toLowerCase().indexOf(q) >= 0;
+        u.classList.toggle("match", hit);
+        if (hit) { matches.push(u); }
+      });
+      document.getElementById("doc-search-count").textContent = q.length > 1 ? matches.length + " found" : "";
+    });
+    search.addEventListener("keydown", function (e) {
+      if (e.key === "Enter" && matches.length) {
+        e.preventDefault();
+        matchAt = (matchAt + 1) % matches.length;
+        matches[matchAt].scrollIntoView({ block: "center" });
+      }
+    });
+  }
+
+  function typing(el) {
+    return el && (el.tagName === "TEXTAREA" || el.tagName === "SELECT" ||
+      (el.tagName === "INPUT" && ["text", "search", "number", "password"].indexOf(el.type) >= 0));
+  }
+
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+      var submit = document.getElementById("submit-button");
+      if (submit) { e.preventDefault(); submitWhenSaved(submit.form); }
+      return;
+    }
+    if (e.key === "Escape") {
+      if (closeDrawers()) { return; }
+      if (typing(document.activeElement)) {
+        document.activeElement.blur();
+        picks[current].focus({ preventScroll: true });
+      }
+      return;
+    }
+    if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) { return; }
+    var handled = true;
+    switch (e.key) {
+      case "j": case "ArrowDown": focusSentence(current + 1, true); break;
+      case "k": case "ArrowUp": focusSentence(current - 1, true); break;
+      case "f": choose("faithful"); break;
+      case "u": choose("unfaithful"); break;
+      case "b": choose("borderline"); break;
+      case "a": toggleAmbiguity(); break;
+      case "e":
+        var ex = card().querySelector("textarea[data-role=explanation]");
+        if (ex && !ex.disabled && ex.offsetParent !== null) { ex.focus(); } else { handled = false; }
+        break;
+      case "g": openDrawer("guidelines"); break;
+      case "?": openDrawer("keys-help"); break;
+      case "/": if (search) { search.focus(); } break;
+      default:
+        if (/^[1-9]$/.test(e.key)) { toggleErrorType(e.key); } else { handled = false; }
+    }
+    if (handled) { e.preventDefault(); }
+  });
+
+  // Save status and retries. A save that fails for the network or the
+  // server is shown as failed and sent again with growing pauses; a save
+  // the server refuses (conflict, invalid) is not retried.
+  var pending = 0;
+  var retryDelay = {};
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    if (!ws.contains(e.detail.elt)) { return; }
+    pending++;
+    setStatus("Saving…", "saving");
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (!ws.contains(e.detail.elt)) { return; }
+    pending = Math.max(0, pending - 1);
+    var xhr = e.detail.xhr;
+    var elt = e.detail.elt;
+    var key = elt.getAttribute("hx-post");
+    if (xhr && xhr.status >= 200 && xhr.status < 300) {
+      delete retryDelay[key];
+      return;
+    }
+    if (xhr && xhr.status >= 400 && xhr.status < 500) {
+      if (xhr.status === 401) { setStatus("Not saved: your session ended. Log in again in another tab, then change the label again.", "failed"); }
+      return; // the fragment says why
+    }
+    var wait = Math.min((retryDelay[key] || 1000) * 2, 30000);
+    retryDelay[key] = wait;
+    setStatus("Not saved (" + (xhr && xhr.status ? "server error " + xhr.status : "no connection") + "). Retrying in " + Math.round(wait / 1000) + " s…", "failed");
+    setTimeout(function () { htmx.trigger(elt, "retry"); }, wait);
+  });
+
+  // After the first label the assistant may be revealed for that sentence:
+  // later saves of the card then record that it was visible.
+  document.addEventListener("htmx:oobAfterSwap", function (e) {
+    var t = e.detail.target;
+    if (t && t.id === "save-status" && /Saved/.test(t.textContent)) { t.className = "ws-status saved"; }
+  });
+
+  function submitWhenSaved(form) {
+    if (readOnly) { return; }
+    if (pending > 0) {
+      setStatus("Waiting for the last save…", "saving");
+      setTimeout(function () { submitWhenSaved(form); }, 200);
+      return;
+    }
+    form.submit();
+  }
+  var submitForm = document.getElementById("submit-button");
+  if (submitForm) {
+    submitForm.form.addEventListener("submit", function (e) {
+      if (pending > 0) { e.preventDefault(); submitWhenSaved(submitForm.form); }
+    });
+  }
+
+  // Active time: count seconds while the tab is visible and the annotator
+  // has done something in the last minute; report every 30 s and on hide.
+  if (!readOnly) {
+    var lastActivity = Date.now();
+    var unsent = 0;
+    ["keydown", "mousedown", "mousemove", "scroll", "input"].forEach(function (t) {
+      document.addEventListener(t, function () { lastActivity = Date.now(); }, { passive: true, capture: true });
+    });
+    setInterval(function () {
+      if (document.visibilityState === "visible" && Date.now() - lastActivity < 60000) { unsent++; }
+    }, 1000);
+    var token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRF-Token"] || "";
+    var flush = function (beacon) {
+      if (unsent <= 0) { return; }
+      var body = new FormData();
+      body.append("seconds", String(unsent));
+      body.append("_csrf", token);
+      var url = "/a/" + ws.dataset.assignment + "/time";
+      unsent = 0;
+      if (beacon && navigator.sendBeacon) { navigator.sendBeacon(url, body); return; }
+      fetch(url, { method: "POST", body: body, credentials: "same-origin" }).catch(function () {});
+    };
+    setInterval(function () { flush(false); }, 30000);
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "hidden") { flush(true); }
+    });
+  }
 })();

@@ -1,0 +1,219 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+)
+
+// SummaryLabel is an annotator's judgement of a whole summary.
+type SummaryLabel struct {
+	Relevance     int    `json:"relevance"` // 1..5, 0 = not given
+	NonSummary    bool   `json:"non_summary"`
+	TopicCategory string `json:"topic_category"` // "", main or marginal
+	Comment       string `json:"comment"`
+}
+
+// Validate checks the values of a summary label.
+func (l SummaryLabel) Validate() error {
+	if l.Relevance < 0 || l.Relevance > 5 {
+		return Errorf(EInvalid, "relevance must be between 1 and 5")
+	}
+	switch l.TopicCategory {
+	case "", "main", "marginal":
+	default:
+		return Errorf(EInvalid, "topic category must be main or marginal")
+	}
+	if utf8.RuneCountInString(l.Comment) > maxTextLen {
+		return Errorf(EInvalid, "the comment is longer than %d characters", maxTextLen)
+	}
+	return nil
+}
+
+// SaveSummaryLabel stores an annotator's summary-level label under the same
+// version check as sentence labels.
+func (s *Store) SaveSummaryLabel(ctx context.Context, assignmentID, userID int64, version int, l SummaryLabel) (int, error) {
+	if err := l.Validate(); err != nil {
+		return 0, err
+	}
+	var nv int
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if _, _, err := writableAssignment(ctx, tx, assignmentID, userID); err != nil {
+			return err
+		}
+		var err error
+		if nv, err = bumpVersion(ctx, tx, assignmentID, version); err != nil {
+			return err
+		}
+		var rel any
+		if l.Relevance > 0 {
+			rel = l.Relevance
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO summary_labels (assignment_id, relevance, non_summary, topic_category, comment, updated_at)
+			VALUES (?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+			ON CONFLICT (assignment_id) DO UPDATE SET relevance = excluded.relevance, non_summary = excluded.non_summary,
+				topic_category = excluded.topic_category, comment = excluded.comment, updated_at = excluded.updated_at`,
+			assignmentID, rel, l.NonSummary, l.TopicCategory, l.Comment)
+		return err
+	})
+	return nv, err
+}
+
+// SummaryLabelOf returns an assignment's summary label (zero when none).
+func (s *Store) SummaryLabelOf(ctx context.Context, assignmentID int64) (SummaryLabel, error) {
+	var l SummaryLabel
+	var rel sql.NullInt64
+	err := s.read.QueryRowContext(ctx, `SELECT relevance, non_summary, topic_category, comment FROM summary_labels WHERE assignment_id = ?`, assignmentID).
+		Scan(&rel, &l.NonSummary, &l.TopicCategory, &l.Comment)
+	if errors.Is(err, sql.ErrNoRows) {
+		return l, nil
+	}
+	l.Relevance = int(rel.Int64)
+	return l, err
+}
+
+// SetKeyFactLink records (on) or removes (off) that a sentence carries a
+// key fact, in the annotator's assignment, under the version check.
+func (s *Store) SetKeyFactLink(ctx context.Context, assignmentID, userID int64, version int, keyFactID, sentenceID int64, on bool) (int, error) {
+	var nv int
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		a, _, err := writableAssignment(ctx, tx, assignmentID, userID)
+		if err != nil {
+			return err
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id
+			JOIN key_facts k ON k.document_id = s.document_id WHERE ss.id = ? AND ss.summary_id = ? AND k.id = ?`, sentenceID, a.summary, keyFactID).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return Errorf(ENotFound, "no such key fact or sentence in this summary")
+		}
+		if nv, err = bumpVersion(ctx, tx, assignmentID, version); err != nil {
+			return err
+		}
+		if on {
+			_, err = tx.ExecContext(ctx, `INSERT OR IGNORE INTO keyfact_labels (assignment_id, key_fact_id, sentence_id) VALUES (?, ?, ?)`, assignmentID, keyFactID, sentenceID)
+		} else {
+			_, err = tx.ExecContext(ctx, `DELETE FROM keyfact_labels WHERE assignment_id = ? AND key_fact_id = ? AND sentence_id = ?`, assignmentID, keyFactID, sentenceID)
+		}
+		return err
+	})
+	return nv, err
+}
+
+// KeyFactLinks returns an assignment's key-fact alignment as a set of
+// (key fact, sentence) pairs.
+func (s *Store) KeyFactLinks(ctx context.Context, assignmentID int64) (map[[2]int64]bool, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT key_fact_id, sentence_id FROM keyfact_labels WHERE assignment_id = ?`, assignmentID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[[2]int64]bool{}
+	for rows.Next() {
+		var k, s int64
+		if err := rows.Scan(&k, &s); err != nil {
+			return nil, err
+		}
+		out[[2]int64{k, s}] = true
+	}
+	return out, rows.Err()
+}
+
+// maxActiveStep bounds one report of active time, so a stuck tab cannot
+// add hours at once.
+const maxActiveStep = 120
+
+// AddActiveTime adds seconds of active work to the user's assignment.
+func (s *Store) AddActiveTime(ctx context.Context, assignmentID, userID int64, seconds int) error {
+	if seconds <= 0 {
+		return nil
+	}
+	seconds = min(seconds, maxActiveStep)
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `UPDATE assignments SET active_seconds = active_seconds + ? WHERE id = ? AND user_id = ?`, seconds, assignmentID, userID))
+	})
+}
+
+// Incomplete is what stops an assignment from being submitted.
+type Incomplete struct {
+	Items []string
+}
+
+// Error lists what is missing.
+func (e *Incomplete) Error() string {
+	return fmt.Sprintf("not complete: %d items missing", len(e.Items))
+}
+
+// Submit marks the user's assignment as submitted when every required
+// field is filled; otherwise it returns *Incomplete saying exactly what is
+// missing, sentence by sentence.
+func (s *Store) Submit(ctx context.Context, assignmentID, userID int64) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		a, set, err := writableAssignment(ctx, tx, assignmentID, userID)
+		if err != nil {
+			return err
+		}
+		var missing []string
+		rows, err := tx.QueryContext(ctx, `SELECT ss.idx, l.label, coalesce(l.error_types, '[]'), coalesce(l.explanation, ''), l.ambiguous,
+				coalesce(l.ambiguity_type, ''), coalesce(l.ambiguity_note, '')
+			FROM summary_sentences ss LEFT JOIN sentence_labels l ON l.sentence_id = ss.id AND l.assignment_id = ?
+			WHERE ss.summary_id = ? ORDER BY ss.idx`, assignmentID, a.summary)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var idx int
+			var label sql.NullString
+			var types string
+			var amb sql.NullBool
+			var l SentenceLabel
+			if err := rows.Scan(&idx, &label, &types, &l.Explanation, &amb, &l.AmbiguityType, &l.AmbiguityNote); err != nil {
+				rows.Close()
+				return err
+			}
+			l.Label = label.String
+			if amb.Valid {
+				l.Ambiguous = &amb.Bool
+			}
+			if types != "[]" {
+				l.ErrorTypes = []string{types}
+			}
+			for _, m := range l.Missing(set) {
+				missing = append(missing, fmt.Sprintf("Sentence %d: %s", idx, m))
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if set.Relevance || set.TopicCategory {
+			var topic string
+			if err := tx.QueryRowContext(ctx, `SELECT topic FROM summaries WHERE id = ?`, a.summary).Scan(&topic); err != nil {
+				return err
+			}
+			var rel sql.NullInt64
+			var cat string
+			err := tx.QueryRowContext(ctx, `SELECT relevance, topic_category FROM summary_labels WHERE assignment_id = ?`, assignmentID).Scan(&rel, &cat)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+			if topic != "" && set.Relevance && !rel.Valid {
+				missing = append(missing, "Summary: relevance to the topic")
+			}
+			if topic != "" && set.TopicCategory && cat == "" {
+				missing = append(missing, "Summary: topic category")
+			}
+		}
+		if len(missing) > 0 {
+			return &Incomplete{Items: missing}
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE assignments SET status = 'submitted', version = version + 1,
+			submitted_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), started_at = coalesce(started_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+			WHERE id = ?`, assignmentID)
+		return err
+	})
+}

@@ -1,0 +1,457 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"annotate/internal/tasks"
+	"annotate/web/templates"
+)
+
+// assignmentAccess loads the assignment named in the URL. Its annotator may
+// write; a lead of its project (or an admin) may only read; anyone else
+// gets 404, the same as for an id that does not exist.
+func (s *Server) assignmentAccess(c echo.Context) (*tasks.Assignment, *tasks.Project, bool, error) {
+	ctx := c.Request().Context()
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil {
+		return nil, nil, false, tasks.Errorf(tasks.ENotFound, "assignment not found")
+	}
+	a, err := s.store.AssignmentByID(ctx, id)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	p, err := s.store.ProjectByID(ctx, a.ProjectID)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	u := currentUser(c)
+	if a.UserID == u.ID {
+		return a, p, false, nil
+	}
+	role, err := s.store.Role(ctx, p.ID, u.ID)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if u.IsAdmin || role == tasks.RoleLead {
+		return a, p, true, nil
+	}
+	return nil, nil, false, tasks.Errorf(tasks.ENotFound, "assignment not found")
+}
+
+// ownAssignment is assignmentAccess for writes: only the annotator.
+func (s *Server) ownAssignment(c echo.Context) (*tasks.Assignment, *tasks.Project, error) {
+	a, p, readOnly, err := s.assignmentAccess(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	if readOnly {
+		return nil, nil, tasks.Errorf(tasks.EForbidden, "only the assigned annotator can change these labels")
+	}
+	return a, p, nil
+}
+
+func assignmentURL(id int64) string { return "/a/" + strconv.FormatInt(id, 10) }
+
+func (s *Server) getAssignment(c echo.Context) error {
+	a, p, readOnly, err := s.assignmentAccess(c)
+	if err != nil {
+		return err
+	}
+	v, err := s.workspaceView(c, a, p, readOnly)
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, templates.WorkspacePage(v))
+}
+
+func schemaView(set tasks.Settings) templates.SchemaView {
+	sv := templates.SchemaView{
+		Faithfulness: set.Faithfulness, ErrorTypes: set.ErrorTypes, Explanation: set.Explanation, Borderline: set.Borderline,
+		Ambiguity: set.Ambiguity, KeyFacts: set.KeyFacts, Relevance: set.Relevance, TopicCategory: set.TopicCategory,
+		UnsureNote: set.UnsureNote, AssistantMode: set.AssistantVisibility,
+	}
+	for _, t := range set.ErrorTaxonomy() {
+		sv.ErrorTaxonomy = append(sv.ErrorTaxonomy, templates.TaxonomyView(t))
+	}
+	for _, t := range tasks.AmbiguityTypes {
+		sv.AmbiguityTypes = append(sv.AmbiguityTypes, templates.TaxonomyView(t))
+	}
+	return sv
+}
+
+// assistantShown applies the project's visibility mode to one label.
+func assistantShown(mode string, l tasks.SentenceLabel) bool {
+	switch mode {
+	case tasks.AssistAlways:
+		return true
+	case tasks.AssistAfterLabel:
+		return l.Label != ""
+	}
+	return false
+}
+
+func labelView(l tasks.SentenceLabel, set tasks.Settings) templates.SentenceLabelView {
+	v := templates.SentenceLabelView{
+		Label: l.Label, Explanation: l.Explanation, AmbiguityType: l.AmbiguityType, AmbiguityNote: l.AmbiguityNote,
+		UnsureNote: l.UnsureNote, ErrorTypes: map[string]bool{},
+	}
+	for _, t := range l.ErrorTypes {
+		v.ErrorTypes[t] = true
+	}
+	if l.Ambiguous != nil {
+		v.Ambiguous = map[bool]string{true: "yes", false: "no"}[*l.Ambiguous]
+	}
+	v.Started = l.Label != ""
+	v.Complete = len(l.Missing(set)) == 0
+	return v
+}
+
+func (s *Server) workspaceView(c echo.Context, a *tasks.Assignment, p *tasks.Project, readOnly bool) (templates.WorkspaceView, error) {
+	ctx := c.Request().Context()
+	set := p.Settings
+	sum, err := s.store.Summary(ctx, a.SummaryID)
+	if err != nil {
+		return templates.WorkspaceView{}, err
+	}
+	doc, err := s.store.Document(ctx, sum.DocumentID)
+	if err != nil {
+		return templates.WorkspaceView{}, err
+	}
+	labels, err := s.store.SentenceLabels(ctx, a.ID)
+	if err != nil {
+		return templates.WorkspaceView{}, err
+	}
+	sl, err := s.store.SummaryLabelOf(ctx, a.ID)
+	if err != nil {
+		return templates.WorkspaceView{}, err
+	}
+	queue, err := s.store.Queue(ctx, p.ID, a.UserID)
+	if err != nil {
+		return templates.WorkspaceView{}, err
+	}
+	v := templates.WorkspaceView{
+		Page: s.page(c, "Summary "+strconv.Itoa(a.Position), templates.Link{Label: "Projects", Href: "/projects"},
+			templates.Link{Label: p.Name, Href: "/p/" + p.Slug}),
+		AssignmentID: a.ID, Version: a.Version, ReadOnly: readOnly, Status: a.Status,
+		ProjectSlug: p.Slug, ProjectName: p.Name, Topic: sum.Topic, Dialogue: doc.Kind == tasks.KindDialogue,
+		Schema:     schemaView(set),
+		Summary:    templates.SummaryLabelView{Relevance: sl.Relevance, NonSummary: sl.NonSummary, TopicCategory: sl.TopicCategory, Comment: sl.Comment},
+		Guidelines: renderMarkdown(p.Guidelines),
+		Total:      len(queue),
+	}
+	if readOnly {
+		if u, err := s.store.UserByID(ctx, a.UserID); err == nil {
+			v.Annotator = u.DisplayName
+		}
+	}
+	for i, q := range queue {
+		if q.Status == tasks.StatusSubmitted {
+			v.Done++
+		}
+		if q.ID == a.ID {
+			v.Position = i + 1
+			if i > 0 {
+				v.PrevURL = assignmentURL(queue[i-1].ID)
+			}
+			if i+1 < len(queue) {
+				v.NextURL = assignmentURL(queue[i+1].ID)
+			}
+		}
+	}
+	for _, u := range doc.Units {
+		v.Units = append(v.Units, templates.UnitView{Index: u.Index, Speaker: u.Speaker, Text: u.Text})
+	}
+	assist, err := s.assistFor(ctx, p, doc, sum)
+	if err != nil {
+		return v, err
+	}
+	for _, x := range sum.Sentences {
+		l := labels[x.ID]
+		v.Sentences = append(v.Sentences, templates.SentenceView{
+			ID: x.ID, Index: x.Index, Text: x.Text, Translation: x.Translation,
+			Label:          labelView(l, set),
+			AssistantShown: assistantShown(set.AssistantVisibility, l),
+			Assist:         assist[x.ID],
+		})
+	}
+	if sum.Original != "" {
+		v.Original = wordDiff(sum.Original, sentencesText(sum))
+	}
+	if set.KeyFacts {
+		if v.KeyFacts, err = s.keyFactGroups(c, a, doc, sum); err != nil {
+			return v, err
+		}
+	}
+	return v, nil
+}
+
+func sentencesText(sum *tasks.Summary) string {
+	var b []byte
+	for i, x := range sum.Sentences {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, x.Text...)
+	}
+	return string(b)
+}
+
+func (s *Server) keyFactGroups(c echo.Context, a *tasks.Assignment, doc *tasks.Document, sum *tasks.Summary) ([]templates.KeyFactGroup, error) {
+	ctx := c.Request().Context()
+	facts, err := s.store.KeyFacts(ctx, doc.ID, sum.Topic)
+	if err != nil {
+		return nil, err
+	}
+	links, err := s.store.KeyFactLinks(ctx, a.ID)
+	if err != nil {
+		return nil, err
+	}
+	var out []templates.KeyFactGroup
+	for _, f := range facts {
+		if len(out) == 0 || out[len(out)-1].Category != f.Category {
+			out = append(out, templates.KeyFactGroup{Category: f.Category})
+		}
+		kv := templates.KeyFactView{ID: f.ID, Text: f.Text}
+		for _, x := range sum.Sentences {
+			kv.Links = append(kv.Links, links[[2]int64{f.ID, x.ID}])
+		}
+		g := &out[len(out)-1]
+		g.Facts = append(g.Facts, kv)
+	}
+	return out, nil
+}
+
+func formVersion(c echo.Context) int {
+	v, _ := strconv.Atoi(c.FormValue("version"))
+	return v
+}
+
+func savedMessage(now time.Time) string { return "Saved at " + now.Format("15:04:05") }
+
+// saveFailed answers a refused save with a fragment htmx shows in place of
+// the save status; 5xx errors go to the error handler as usual.
+func (s *Server) saveFailed(c echo.Context, err error) error {
+	status, msg := statusOf(err)
+	if status >= 500 {
+		return err
+	}
+	return s.render(c, status, templates.SaveFailed("Not saved: "+msg))
+}
+
+func (s *Server) postSentenceLabel(c echo.Context) error {
+	a, p, err := s.ownAssignment(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	sid, err := strconv.ParseInt(c.Param("sid"), 10, 64)
+	if err != nil {
+		return tasks.Errorf(tasks.ENotFound, "sentence not found")
+	}
+	form, err := c.FormParams()
+	if err != nil {
+		return err
+	}
+	l := tasks.SentenceLabel{
+		SentenceID:       sid,
+		Label:            form.Get("label"),
+		ErrorTypes:       form["error_types"],
+		Explanation:      form.Get("explanation"),
+		AmbiguityType:    form.Get("ambiguity_type"),
+		AmbiguityNote:    form.Get("ambiguity_note"),
+		UnsureNote:       form.Get("unsure_note"),
+		AssistantVisible: form.Get("assistant_visible") == "true",
+	}
+	switch form.Get("ambiguous") {
+	case "yes":
+		l.Ambiguous = ptr(true)
+	case "no":
+		l.Ambiguous = ptr(false)
+	}
+	if l.Label != tasks.LabelUnfaithful {
+		// Error types and explanation belong to unfaithful labels only;
+		// hidden fields keep their text on the page in case the
+		// annotator switches back.
+		l.ErrorTypes = nil
+	}
+	if l.Ambiguous == nil || !*l.Ambiguous {
+		l.AmbiguityType = ""
+	}
+	mode := p.Settings.AssistantVisibility
+	if mode == tasks.AssistAlways {
+		l.AssistantVisible = true
+	} else if mode == tasks.AssistNever {
+		l.AssistantVisible = false
+	}
+	version, err := s.store.SaveSentenceLabel(ctx, a.ID, a.UserID, formVersion(c), l)
+	if err != nil {
+		return s.saveFailed(c, err)
+	}
+	sv := templates.SentenceView{ID: sid, Label: labelView(l, p.Settings)}
+	reveal := mode == tasks.AssistAfterLabel && !l.AssistantVisible && l.Label != ""
+	v := templates.WorkspaceView{Version: version, AssignmentID: a.ID}
+	if reveal {
+		sum, err := s.store.Summary(ctx, a.SummaryID)
+		if err != nil {
+			return err
+		}
+		doc, err := s.store.Document(ctx, sum.DocumentID)
+		if err != nil {
+			return err
+		}
+		assist, err := s.assistFor(ctx, p, doc, sum)
+		if err != nil {
+			return err
+		}
+		sv.Assist = assist[sid]
+		for _, x := range sum.Sentences {
+			if x.ID == sid {
+				sv.Index = x.Index
+			}
+		}
+	} else {
+		sv.Index = sentenceIndex(c)
+	}
+	return s.render(c, http.StatusOK, templates.SentenceSaved(v, sv, reveal, savedMessage(s.cfg.Now())))
+}
+
+// sentenceIndex is the sentence number the page sent along, used only to
+// keep the mark's test id; 0 when absent.
+func sentenceIndex(c echo.Context) int {
+	n, _ := strconv.Atoi(c.FormValue("index"))
+	return n
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func (s *Server) postSummaryLabel(c echo.Context) error {
+	a, _, err := s.ownAssignment(c)
+	if err != nil {
+		return err
+	}
+	rel, _ := strconv.Atoi(c.FormValue("relevance"))
+	l := tasks.SummaryLabel{Relevance: rel, NonSummary: c.FormValue("non_summary") == "true", TopicCategory: c.FormValue("topic_category"), Comment: c.FormValue("comment")}
+	version, err := s.store.SaveSummaryLabel(c.Request().Context(), a.ID, a.UserID, formVersion(c), l)
+	if err != nil {
+		return s.saveFailed(c, err)
+	}
+	return s.render(c, http.StatusOK, templates.Saved(version, savedMessage(s.cfg.Now())))
+}
+
+func (s *Server) postKeyFactLink(c echo.Context) error {
+	a, _, err := s.ownAssignment(c)
+	if err != nil {
+		return err
+	}
+	kf, err1 := strconv.ParseInt(c.Param("kf"), 10, 64)
+	sid, err2 := strconv.ParseInt(c.Param("sid"), 10, 64)
+	if err1 != nil || err2 != nil {
+		return tasks.Errorf(tasks.ENotFound, "key fact not found")
+	}
+	version, err := s.store.SetKeyFactLink(c.Request().Context(), a.ID, a.UserID, formVersion(c), kf, sid, c.FormValue("on") == "true")
+	if err != nil {
+		return s.saveFailed(c, err)
+	}
+	return s.render(c, http.StatusOK, templates.Saved(version, savedMessage(s.cfg.Now())))
+}
+
+func (s *Server) postActiveTime(c echo.Context) error {
+	a, _, err := s.ownAssignment(c)
+	if err != nil {
+		return err
+	}
+	secs, _ := strconv.Atoi(c.FormValue("seconds"))
+	if err := s.store.AddActiveTime(c.Request().Context(), a.ID, a.UserID, secs); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (s *Server) postSubmit(c echo.Context) error {
+	a, p, err := s.ownAssignment(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	err = s.store.Submit(ctx, a.ID, a.UserID)
+	var inc *tasks.Incomplete
+	if errors.As(err, &inc) {
+		v, verr := s.workspaceView(c, a, p, false)
+		if verr != nil {
+			return verr
+		}
+		v.Missing = inc.Items
+		return s.render(c, http.StatusUnprocessableEntity, templates.WorkspacePage(v))
+	}
+	if err != nil {
+		return err
+	}
+	queue, err := s.store.Queue(ctx, p.ID, a.UserID)
+	if err != nil {
+		return err
+	}
+	if next := nextOpen(queue, a.ID); next != 0 {
+		if err := s.setFlash(c, "ok", "Submitted. Here is the next summary."); err != nil {
+			return err
+		}
+		return redirect(c, assignmentURL(next))
+	}
+	if err := s.setFlash(c, "ok", "Submitted. Your queue in this project is done."); err != nil {
+		return err
+	}
+	return redirect(c, "/p/"+p.Slug)
+}
+
+// nextOpen returns the first unsubmitted assignment after the given one in
+// queue order, else the first unsubmitted one before it, else 0.
+func nextOpen(queue []tasks.Assignment, after int64) int64 {
+	idx := -1
+	for i, q := range queue {
+		if q.ID == after {
+			idx = i
+		}
+	}
+	for k := 1; k <= len(queue); k++ {
+		q := queue[(idx+k+len(queue))%len(queue)]
+		if q.ID != after && q.Status != tasks.StatusSubmitted {
+			return q.ID
+		}
+	}
+	return 0
+}
+
+func (s *Server) queuePage(c echo.Context, p *tasks.Project) error {
+	ctx := c.Request().Context()
+	u := currentUser(c)
+	queue, err := s.store.Queue(ctx, p.ID, u.ID)
+	if err != nil {
+		return err
+	}
+	v := templates.QueueView{Page: s.page(c, p.Name, templates.Link{Label: "Projects", Href: "/projects"}), ProjectSlug: p.Slug, ProjectName: p.Name}
+	docs := map[int64]*tasks.Document{}
+	for _, q := range queue {
+		sum, err := s.store.Summary(ctx, q.SummaryID)
+		if err != nil {
+			return err
+		}
+		d, ok := docs[sum.DocumentID]
+		if !ok {
+			if d, err = s.store.Document(ctx, sum.DocumentID); err != nil {
+				return err
+			}
+			docs[sum.DocumentID] = d
+		}
+		if q.Status == tasks.StatusSubmitted {
+			v.Done++
+		} else if v.NextURL == "" {
+			v.NextURL = assignmentURL(q.ID)
+		}
+		v.Items = append(v.Items, templates.QueueItem{URL: assignmentURL(q.ID), Position: len(v.Items) + 1, Round: q.RoundName, Document: d.ExternalID, Topic: sum.Topic, Status: q.Status})
+	}
+	return s.render(c, http.StatusOK, templates.QueuePage(v))
+}
