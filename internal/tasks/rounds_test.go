@@ -44,7 +44,7 @@ func roundFixture(t *testing.T, docs, perDoc, n int) (*tasks.Store, *tasks.Proje
 
 type assignmentRow struct {
 	summary, doc, user int64
-	position         int
+	position           int
 }
 
 func assignments(t *testing.T, path string, roundID int64) []assignmentRow {
@@ -182,4 +182,3 @@ func TestCreateRoundRejects(t *testing.T) {
 		t.Fatalf("%d rounds, want 1 (rejected specs wrote nothing)", len(rs))
 	}
 }
-

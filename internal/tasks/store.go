@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"time"
 
-
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 

@@ -29,7 +29,7 @@ func newWorkFixture(t *testing.T) *workFixture {
 	p := f.project("alpha", map[*tasks.User]string{lead: tasks.RoleLead, ann: tasks.RoleAnnotator, bob: tasks.RoleAnnotator})
 	doc := tasks.DocumentInput{
 		ExternalID: "doc-1", Kind: tasks.KindDialogue,
-		Turns: []tasks.TurnInput{{Speaker: "Speaker 1", Text: "The council approved the park budget."}, {Speaker: "Speaker 2", Text: "The vote was five to two."}},
+		Turns:    []tasks.TurnInput{{Speaker: "Speaker 1", Text: "The council approved the park budget."}, {Speaker: "Speaker 2", Text: "The vote was five to two."}},
 		KeyFacts: []tasks.KeyFactInput{{Topic: "Parks", Text: "The park budget was approved."}},
 	}
 	for i := 1; i <= 2; i++ {
