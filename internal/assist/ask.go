@@ -49,7 +49,8 @@ func (c *Client) Ask(ctx context.Context, q Question, out any) error {
 	return c.ask(ctx, c.root, q, out)
 }
 
-// cachedAnswer is a request's body, key and answer.
+// cachedAnswer is an answer with its cache key, whether it came from the
+// cache, and the server's finish reason.
 type cachedAnswer struct {
 	key     string
 	content string
@@ -58,6 +59,12 @@ type cachedAnswer struct {
 }
 
 func (c *Client) ask(ctx context.Context, m *meter, q Question, out any) error {
+	if !validSchemaName(q.Name) {
+		return fmt.Errorf("assist: question name %q must be 1-64 letters, digits, _ or -", q.Name)
+	}
+	if q.Schema == nil || q.Schema.Type != "object" {
+		return fmt.Errorf("assist: question %s needs an object schema", q.Name)
+	}
 	msgs := []Message{{Role: "system", Content: q.System}, {Role: "user", Content: q.User}}
 	first, err := c.answer(ctx, m, q, msgs)
 	if err != nil {
@@ -184,4 +191,17 @@ func extractJSON(s string) string {
 		t = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(t), "```"))
 	}
 	return t
+}
+
+// validSchemaName applies the rule OpenAI sets for response_format names.
+func validSchemaName(name string) bool {
+	if name == "" || len(name) > 64 {
+		return false
+	}
+	for _, r := range name {
+		if !(r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
 }

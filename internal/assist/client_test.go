@@ -352,3 +352,22 @@ func TestDroppedConnectionIsRetried(t *testing.T) {
 		t.Errorf("answer %+v, stats %+v", a, s)
 	}
 }
+
+// TestAskChecksTheQuestion proves a malformed question is refused before
+// anything is sent.
+func TestAskChecksTheQuestion(t *testing.T) {
+	f := newFake(t, nil)
+	c := f.client(t, nil, nil)
+	for _, q := range []assist.Question{
+		{Name: "has space", Schema: tinyQuestion().Schema},
+		{Name: "", Schema: tinyQuestion().Schema},
+		{Name: "ok", Schema: assist.String("not an object")},
+	} {
+		if err := c.Ask(ctxT(t), q, &tinyAnswer{}); err == nil {
+			t.Errorf("Ask(%+v) accepted", q)
+		}
+	}
+	if f.count() != 0 {
+		t.Errorf("%d requests sent", f.count())
+	}
+}

@@ -51,11 +51,12 @@ type RunOptions struct {
 // sentence counts and the wall time.
 type RunStats struct {
 	Stats
-	Items     int           `json:"items"`
-	Succeeded int           `json:"succeeded"`
-	Failed    int           `json:"failed"`
-	Skipped   int           `json:"skipped"`
-	Duration  time.Duration `json:"duration"`
+	Items     int `json:"items"`
+	Succeeded int `json:"succeeded"`
+	Failed    int `json:"failed"`
+	Skipped   int `json:"skipped"`
+	// Duration is the wall time (nanoseconds in JSON).
+	Duration time.Duration `json:"duration"`
 }
 
 // Runner judges many sentences as one background job.
