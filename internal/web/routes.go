@@ -56,6 +56,8 @@ func (s *Server) routes() {
 	u.POST("/a/:id/kf/:kf/:sid", s.postKeyFactLink)
 	u.POST("/a/:id/time", s.postActiveTime)
 	u.POST("/a/:id/submit", s.postSubmit)
+
+	s.assistRoutes(u)
 }
 
 // securityHeaders sets headers that every response should carry: no

@@ -1,0 +1,202 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+)
+
+// AnnotatorProgress is one annotator's work in a round.
+type AnnotatorProgress struct {
+	UserID        int64
+	Username      string
+	DisplayName   string
+	Total         int
+	Submitted     int
+	InProgress    int
+	Pending       int
+	Released      int
+	ActiveSeconds int
+}
+
+// RoundProgress counts each annotator's assignments in a round by status.
+func (s *Store) RoundProgress(ctx context.Context, roundID int64) ([]AnnotatorProgress, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT u.id, u.username, u.display_name,
+			sum(a.status != 'released'), sum(a.status = 'submitted'), sum(a.status = 'in_progress'),
+			sum(a.status = 'pending'), sum(a.status = 'released'), sum(a.active_seconds)
+		FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.round_id = ?
+		GROUP BY u.id ORDER BY u.username`, roundID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []AnnotatorProgress
+	for rows.Next() {
+		var p AnnotatorProgress
+		if err := rows.Scan(&p.UserID, &p.Username, &p.DisplayName, &p.Total, &p.Submitted, &p.InProgress, &p.Pending, &p.Released, &p.ActiveSeconds); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// RoundAssignment is one assignment as a lead's round page lists it.
+type RoundAssignment struct {
+	ID            int64
+	Username      string
+	Document      string
+	SummaryID     int64
+	Topic         string
+	Status        string
+	ActiveSeconds int
+	Labelled      int
+	Sentences     int
+	StartedAt     string
+	SubmittedAt   string
+}
+
+// RoundAssignments lists a round's assignments by annotator and queue order.
+func (s *Store) RoundAssignments(ctx context.Context, roundID int64) ([]RoundAssignment, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT a.id, u.username, d.external_id, s.id, s.topic, a.status, a.active_seconds,
+			(SELECT count(*) FROM sentence_labels l WHERE l.assignment_id = a.id AND l.label != ''),
+			(SELECT count(*) FROM summary_sentences ss WHERE ss.summary_id = s.id),
+			coalesce(a.started_at, ''), coalesce(a.submitted_at, '')
+		FROM assignments a JOIN users u ON u.id = a.user_id JOIN summaries s ON s.id = a.summary_id JOIN documents d ON d.id = s.document_id
+		WHERE a.round_id = ? ORDER BY u.username, a.position`, roundID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []RoundAssignment
+	for rows.Next() {
+		var r RoundAssignment
+		if err := rows.Scan(&r.ID, &r.Username, &r.Document, &r.SummaryID, &r.Topic, &r.Status, &r.ActiveSeconds, &r.Labelled, &r.Sentences, &r.StartedAt, &r.SubmittedAt); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// ReleaseAssignment takes a stalled assignment back from its annotator. Its
+// labels are kept as they are; it no longer counts and cannot be changed.
+func (s *Store) ReleaseAssignment(ctx context.Context, roundID, assignmentID int64) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE assignments SET status = 'released', version = version + 1
+			WHERE id = ? AND round_id = ? AND status != 'submitted'`, assignmentID, roundID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return Errorf(EConflict, "only an assignment that is not submitted can be released")
+		}
+		return nil
+	})
+}
+
+// ReassignAssignment releases an assignment and gives its summary to
+// another annotator of the project, at the end of their queue.
+func (s *Store) ReassignAssignment(ctx context.Context, roundID, assignmentID, toUser int64) (int64, error) {
+	var newID int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var summary, project int64
+		var status string
+		err := tx.QueryRowContext(ctx, `SELECT a.summary_id, a.status, r.project_id FROM assignments a JOIN rounds r ON r.id = a.round_id
+			WHERE a.id = ? AND a.round_id = ?`, assignmentID, roundID).Scan(&summary, &status, &project)
+		if err == sql.ErrNoRows {
+			return Errorf(ENotFound, "assignment not found")
+		}
+		if err != nil {
+			return err
+		}
+		if status == StatusSubmitted {
+			return Errorf(EConflict, "a submitted assignment cannot be reassigned")
+		}
+		var role string
+		if err := tx.QueryRowContext(ctx, `SELECT role FROM memberships WHERE project_id = ? AND user_id = ?`, project, toUser).Scan(&role); err != nil {
+			return Errorf(EInvalid, "that user is not a member of this project")
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM assignments WHERE round_id = ? AND summary_id = ? AND user_id = ? AND status != 'released'`, roundID, summary, toUser).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return Errorf(EConflict, "that annotator already has this summary in this round")
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE assignments SET status = 'released', version = version + 1 WHERE id = ?`, assignmentID); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO assignments (round_id, summary_id, user_id, position)
+			VALUES (?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM assignments WHERE user_id = ?))
+			ON CONFLICT (round_id, summary_id, user_id) DO UPDATE SET status = 'pending', version = version + 1`,
+			roundID, summary, toUser, toUser)
+		if err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `SELECT id FROM assignments WHERE round_id = ? AND summary_id = ? AND user_id = ?`, roundID, summary, toUser).Scan(&newID)
+	})
+	return newID, err
+}
+
+// CloseRound closes a round: its labels can no longer change.
+func (s *Store) CloseRound(ctx context.Context, roundID int64) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		return mustAffect(tx.ExecContext(ctx, `UPDATE rounds SET status = 'closed', closed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'open'`, roundID))
+	})
+}
+
+// HistoryEntry is one saved change of a sentence label.
+type HistoryEntry struct {
+	SentenceIndex int
+	Username      string
+	At            string
+	Label         SentenceLabel
+}
+
+// LabelHistory lists every saved change of an assignment's labels, oldest
+// first.
+func (s *Store) LabelHistory(ctx context.Context, assignmentID int64) ([]HistoryEntry, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT ss.idx, u.username, h.created_at, h.data FROM sentence_label_history h
+		JOIN summary_sentences ss ON ss.id = h.sentence_id JOIN users u ON u.id = h.user_id
+		WHERE h.assignment_id = ? ORDER BY h.id`, assignmentID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []HistoryEntry
+	for rows.Next() {
+		var e HistoryEntry
+		var data string
+		if err := rows.Scan(&e.SentenceIndex, &e.Username, &e.At, &data); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(data), &e.Label); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// UpdateSettings replaces a project's label schema and guidelines. It
+// reports how many labels exist, so a caller can warn that old labels keep
+// their values (they stay readable; nothing is rewritten).
+func (s *Store) UpdateSettings(ctx context.Context, projectID int64, set Settings, guidelines string) (int, error) {
+	if err := set.Validate(); err != nil {
+		return 0, err
+	}
+	raw, err := json.Marshal(set)
+	if err != nil {
+		return 0, err
+	}
+	var labels int
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sentence_labels l JOIN assignments a ON a.id = l.assignment_id
+			JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?`, projectID).Scan(&labels); err != nil {
+			return err
+		}
+		return mustAffect(tx.ExecContext(ctx, `UPDATE projects SET settings = ?, guidelines = ? WHERE id = ?`, string(raw), guidelines, projectID))
+	})
+	return labels, err
+}
