@@ -179,6 +179,15 @@ func (s *Store) LabelHistory(ctx context.Context, assignmentID int64) ([]History
 	return out, rows.Err()
 }
 
+// UpdateSettingsPreview counts the sentence labels a settings change would
+// leave with their old values.
+func (s *Store) UpdateSettingsPreview(ctx context.Context, projectID int64) (int, error) {
+	var n int
+	err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM sentence_labels l JOIN assignments a ON a.id = l.assignment_id
+		JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?`, projectID).Scan(&n)
+	return n, err
+}
+
 // UpdateSettings replaces a project's label schema and guidelines. It
 // reports how many labels exist, so a caller can warn that old labels keep
 // their values (they stay readable; nothing is rewritten).

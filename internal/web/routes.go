@@ -48,6 +48,15 @@ func (s *Server) routes() {
 	u.GET("/p/:slug", s.getProject)
 	u.GET("/p/:slug/import", s.getImport)
 	u.POST("/p/:slug/import", s.postImport)
+	u.GET("/p/:slug/settings", s.getSettings)
+	u.POST("/p/:slug/settings", s.postSettings)
+	u.GET("/p/:slug/rounds", s.getRounds)
+	u.POST("/p/:slug/rounds", s.postRounds)
+	u.GET("/p/:slug/rounds/:rid", s.getRound)
+	u.POST("/p/:slug/rounds/:rid/close", s.postCloseRound)
+	u.POST("/p/:slug/rounds/:rid/assignments/:aid/release", s.postReleaseAssignment)
+	u.POST("/p/:slug/rounds/:rid/assignments/:aid/reassign", s.postReassignAssignment)
+	u.GET("/p/:slug/history/:aid", s.getHistory)
 
 	// The labelling page: the annotator writes, leads of the project read.
 	u.GET("/a/:id", s.getAssignment)

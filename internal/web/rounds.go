@@ -1,0 +1,297 @@
+package web
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"annotate/internal/tasks"
+	"annotate/web/templates"
+)
+
+func (s *Server) projectCrumbs(p *tasks.Project) []templates.Link {
+	return []templates.Link{{Label: "Projects", Href: "/projects"}, {Label: p.Name, Href: "/p/" + p.Slug}}
+}
+
+// annotatorOptions lists the project's annotators for forms.
+func (s *Server) annotatorOptions(c echo.Context, p *tasks.Project) ([]templates.Option, error) {
+	members, err := s.store.Members(c.Request().Context(), p.ID)
+	if err != nil {
+		return nil, err
+	}
+	var out []templates.Option
+	for _, m := range members {
+		if m.Role == tasks.RoleAnnotator {
+			out = append(out, templates.Option{Value: strconv.FormatInt(m.ID, 10), Label: m.Username})
+		}
+	}
+	return out, nil
+}
+
+func (s *Server) roundsView(c echo.Context, p *tasks.Project) (templates.RoundsView, error) {
+	ctx := c.Request().Context()
+	v := templates.RoundsView{Page: s.page(c, "Rounds", s.projectCrumbs(p)...), Slug: p.Slug, Errors: map[string]string{}}
+	rounds, err := s.store.Rounds(ctx, p.ID)
+	if err != nil {
+		return v, err
+	}
+	for _, r := range rounds {
+		row := templates.RoundRow{ID: r.ID, Name: r.Name, Kind: r.Kind, PerItem: r.PerItem, Status: r.Status}
+		prog, err := s.store.RoundProgress(ctx, r.ID)
+		if err != nil {
+			return v, err
+		}
+		for _, a := range prog {
+			row.Total += a.Total
+			row.Submitted += a.Submitted
+		}
+		v.Rounds = append(v.Rounds, row)
+	}
+	if v.Annotators, err = s.annotatorOptions(c, p); err != nil {
+		return v, err
+	}
+	o, err := s.store.ProjectOverview(ctx, p.ID)
+	v.Summaries = o.Summaries
+	v.Form = templates.RoundForm{Kind: tasks.RoundProduction, PerItem: 2, Annotators: map[string]bool{}}
+	return v, err
+}
+
+func (s *Server) getRounds(c echo.Context) error {
+	a, err := s.projectAccess(c, true)
+	if err != nil {
+		return err
+	}
+	v, err := s.roundsView(c, a.project)
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, templates.RoundsPage(v))
+}
+
+// roundForm is the new-round form; Validate fills field messages.
+type roundForm struct {
+	Name       string
+	Kind       string
+	PerItem    int
+	Annotators []int64
+	Sample     int
+}
+
+func (f roundForm) Validate() map[string]string {
+	errs := map[string]string{}
+	if strings.TrimSpace(f.Name) == "" {
+		errs["name"] = "Give the round a name."
+	}
+	if len(f.Annotators) == 0 {
+		errs["annotators"] = "Choose at least one annotator."
+	}
+	if f.Kind == tasks.RoundProduction && (f.PerItem < 1 || f.PerItem > len(f.Annotators)) && len(f.Annotators) > 0 {
+		errs["per_item"] = fmt.Sprintf("Choose between 1 and %d annotators per summary.", len(f.Annotators))
+	}
+	return errs
+}
+
+func (s *Server) postRounds(c echo.Context) error {
+	a, err := s.projectAccess(c, true)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	form, err := c.FormParams()
+	if err != nil {
+		return err
+	}
+	f := roundForm{Name: form.Get("name"), Kind: form.Get("kind")}
+	f.PerItem, _ = strconv.Atoi(form.Get("per_item"))
+	f.Sample, _ = strconv.Atoi(form.Get("sample"))
+	if f.Kind != tasks.RoundCalibration {
+		f.Kind = tasks.RoundProduction
+	}
+	for _, id := range form["annotators"] {
+		if n, err := strconv.ParseInt(id, 10, 64); err == nil {
+			f.Annotators = append(f.Annotators, n)
+		}
+	}
+	errs := f.Validate()
+	var r *tasks.Round
+	if len(errs) == 0 {
+		ids, err := s.store.SummaryIDs(ctx, a.project.ID, nil)
+		if err != nil {
+			return err
+		}
+		if f.Sample > 0 && f.Sample < len(ids) {
+			rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
+			rng.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+			ids = ids[:f.Sample]
+		}
+		r, err = s.store.CreateRound(ctx, a.project.ID, tasks.RoundSpec{Name: f.Name, Kind: f.Kind, PerItem: f.PerItem, Annotators: f.Annotators, Summaries: ids})
+		if err != nil {
+			code := tasks.ErrorCode(err)
+			if code != tasks.EInvalid && code != tasks.EConflict {
+				return err
+			}
+			errs["round"] = tasks.ErrorMessage(err)
+		}
+	}
+	if len(errs) > 0 {
+		v, err := s.roundsView(c, a.project)
+		if err != nil {
+			return err
+		}
+		v.Errors = errs
+		v.Form = templates.RoundForm{Name: f.Name, Kind: f.Kind, PerItem: f.PerItem, Sample: f.Sample, Annotators: map[string]bool{}}
+		for _, id := range form["annotators"] {
+			v.Form.Annotators[id] = true
+		}
+		return s.render(c, http.StatusUnprocessableEntity, templates.RoundsPage(v))
+	}
+	if err := s.setFlash(c, "ok", "Round "+r.Name+" started."); err != nil {
+		return err
+	}
+	return redirect(c, fmt.Sprintf("/p/%s/rounds/%d", a.project.Slug, r.ID))
+}
+
+// roundAccess loads the round named in the URL for a lead of its project.
+func (s *Server) roundAccess(c echo.Context) (access, *tasks.Round, error) {
+	a, err := s.projectAccess(c, true)
+	if err != nil {
+		return a, nil, err
+	}
+	id, err := strconv.ParseInt(c.Param("rid"), 10, 64)
+	if err != nil {
+		return a, nil, tasks.Errorf(tasks.ENotFound, "round not found")
+	}
+	r, err := s.store.RoundByID(c.Request().Context(), id)
+	if err != nil {
+		return a, nil, err
+	}
+	if r.ProjectID != a.project.ID {
+		return a, nil, tasks.Errorf(tasks.ENotFound, "round not found")
+	}
+	return a, r, nil
+}
+
+func duration(secs int) string {
+	return (time.Duration(secs) * time.Second).String()
+}
+
+func (s *Server) getRound(c echo.Context) error {
+	a, r, err := s.roundAccess(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	v := templates.RoundView{Page: s.page(c, "Round "+r.Name, append(s.projectCrumbs(a.project), templates.Link{Label: "Rounds", Href: "/p/" + a.project.Slug + "/rounds"})...), Slug: a.project.Slug}
+	v.Round = templates.RoundRow{ID: r.ID, Name: r.Name, Kind: r.Kind, PerItem: r.PerItem, Status: r.Status}
+	prog, err := s.store.RoundProgress(ctx, r.ID)
+	if err != nil {
+		return err
+	}
+	for _, p := range prog {
+		v.Round.Total += p.Total
+		v.Round.Submitted += p.Submitted
+		v.Progress = append(v.Progress, templates.ProgressRow{Username: p.Username, Name: p.DisplayName, Total: p.Total, Submitted: p.Submitted, InProgress: p.InProgress, Pending: p.Pending, Active: duration(p.ActiveSeconds)})
+	}
+	rows, err := s.store.RoundAssignments(ctx, r.ID)
+	if err != nil {
+		return err
+	}
+	for _, x := range rows {
+		v.Assignments = append(v.Assignments, templates.RoundAssignmentRow{ID: x.ID, Username: x.Username, Document: x.Document, Topic: x.Topic, Status: x.Status, Labelled: x.Labelled, Sentences: x.Sentences, Active: duration(x.ActiveSeconds)})
+	}
+	if v.Annotators, err = s.annotatorOptions(c, a.project); err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, templates.RoundPage(v))
+}
+
+func (s *Server) postCloseRound(c echo.Context) error {
+	a, r, err := s.roundAccess(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.CloseRound(c.Request().Context(), r.ID); err != nil {
+		return err
+	}
+	if err := s.setFlash(c, "ok", "Round closed: its labels can no longer change."); err != nil {
+		return err
+	}
+	return redirect(c, fmt.Sprintf("/p/%s/rounds/%d", a.project.Slug, r.ID))
+}
+
+func (s *Server) postReleaseAssignment(c echo.Context) error {
+	a, r, err := s.roundAccess(c)
+	if err != nil {
+		return err
+	}
+	aid, _ := strconv.ParseInt(c.Param("aid"), 10, 64)
+	if err := s.store.ReleaseAssignment(c.Request().Context(), r.ID, aid); err != nil {
+		return err
+	}
+	if err := s.setFlash(c, "ok", "Assignment released; its labels are kept."); err != nil {
+		return err
+	}
+	return redirect(c, fmt.Sprintf("/p/%s/rounds/%d", a.project.Slug, r.ID))
+}
+
+func (s *Server) postReassignAssignment(c echo.Context) error {
+	a, r, err := s.roundAccess(c)
+	if err != nil {
+		return err
+	}
+	aid, _ := strconv.ParseInt(c.Param("aid"), 10, 64)
+	to, _ := strconv.ParseInt(c.FormValue("to"), 10, 64)
+	if _, err := s.store.ReassignAssignment(c.Request().Context(), r.ID, aid, to); err != nil {
+		return err
+	}
+	if err := s.setFlash(c, "ok", "Assignment moved to another annotator."); err != nil {
+		return err
+	}
+	return redirect(c, fmt.Sprintf("/p/%s/rounds/%d", a.project.Slug, r.ID))
+}
+
+func (s *Server) getHistory(c echo.Context) error {
+	a, err := s.projectAccess(c, true)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	aid, _ := strconv.ParseInt(c.Param("aid"), 10, 64)
+	asg, err := s.store.AssignmentByID(ctx, aid)
+	if err != nil {
+		return err
+	}
+	if asg.ProjectID != a.project.ID {
+		return tasks.Errorf(tasks.ENotFound, "assignment not found")
+	}
+	u, err := s.store.UserByID(ctx, asg.UserID)
+	if err != nil {
+		return err
+	}
+	entries, err := s.store.LabelHistory(ctx, aid)
+	if err != nil {
+		return err
+	}
+	v := templates.HistoryView{Page: s.page(c, "Label history", s.projectCrumbs(a.project)...), Annotator: u.DisplayName}
+	for _, e := range entries {
+		amb := ""
+		if e.Label.Ambiguous != nil {
+			amb = map[bool]string{true: "yes: " + e.Label.AmbiguityType, false: "no"}[*e.Label.Ambiguous]
+		}
+		assistant := "hidden"
+		if e.Label.AssistantVisible {
+			assistant = "visible"
+			if e.Label.ChangedAfterReveal {
+				assistant = "visible, changed after reveal"
+			}
+		}
+		v.Entries = append(v.Entries, templates.HistoryRow{At: e.At, Username: e.Username, Sentence: e.SentenceIndex, Label: e.Label.Label,
+			ErrorTypes: strings.Join(e.Label.ErrorTypes, ", "), Explanation: e.Label.Explanation, Ambiguous: amb, Assistant: assistant})
+	}
+	return s.render(c, http.StatusOK, templates.HistoryPage(v))
+}

@@ -1,0 +1,113 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"annotate/internal/tasks"
+	"annotate/web/templates"
+)
+
+// settingsToggles pairs each on/off dimension with its form name and text.
+func settingsToggles(set *tasks.Settings) []struct {
+	name, label string
+	field       *bool
+} {
+	return []struct {
+		name, label string
+		field       *bool
+	}{
+		{"faithfulness", "Faithfulness label", &set.Faithfulness},
+		{"error_types", "Error types (when unfaithful)", &set.ErrorTypes},
+		{"explanation", "Explanation (when unfaithful)", &set.Explanation},
+		{"borderline", "Borderline as a third label", &set.Borderline},
+		{"ambiguity", "Ambiguity with its type", &set.Ambiguity},
+		{"key_facts", "Key-fact alignment", &set.KeyFacts},
+		{"relevance", "Relevance to the topic (1-5)", &set.Relevance},
+		{"topic_category", "Topic category (main / marginal)", &set.TopicCategory},
+		{"unsure_note", "Unsure note", &set.UnsureNote},
+	}
+}
+
+func (s *Server) settingsView(c echo.Context, p *tasks.Project, set tasks.Settings, guidelines string) (templates.SettingsView, error) {
+	labels, err := s.store.UpdateSettingsPreview(c.Request().Context(), p.ID)
+	v := templates.SettingsView{
+		Page: s.page(c, "Settings", s.projectCrumbs(p)...), Slug: p.Slug, Labels: labels,
+		Preset: set.ErrorPreset, Visibility: set.AssistantVisibility, Guidelines: guidelines,
+		Presets: []templates.Option{{Value: "tofueval", Label: "TofuEval (7 types)"}, {Value: "msumbench", Label: "MSumBench (4 types)"}, {Value: "frank", Label: "FRANK (7 types)"}, {Value: "custom", Label: "Custom"}},
+		Visibilities: []templates.Option{
+			{Value: tasks.AssistAfterLabel, Label: "After the annotator's first label on the sentence"},
+			{Value: tasks.AssistAlways, Label: "Always"},
+			{Value: tasks.AssistNever, Label: "Never"},
+		},
+	}
+	for _, t := range settingsToggles(&set) {
+		v.Toggles = append(v.Toggles, templates.Toggle{Name: t.name, Label: t.label, On: *t.field})
+	}
+	var lines []string
+	for _, t := range set.CustomErrors {
+		lines = append(lines, t.Code+" | "+t.Name+" | "+t.Definition)
+	}
+	v.Custom = strings.Join(lines, "\n")
+	return v, err
+}
+
+func (s *Server) getSettings(c echo.Context) error {
+	a, err := s.projectAccess(c, true)
+	if err != nil {
+		return err
+	}
+	v, err := s.settingsView(c, a.project, a.project.Settings, a.project.Guidelines)
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, templates.SettingsPage(v))
+}
+
+// parseCustomErrors reads "code | name | definition" lines.
+func parseCustomErrors(text string) []tasks.TaxonomyType {
+	var out []tasks.TaxonomyType
+	for _, line := range strings.Split(text, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		parts := strings.SplitN(line, "|", 3)
+		for len(parts) < 3 {
+			parts = append(parts, "")
+		}
+		out = append(out, tasks.TaxonomyType{Code: strings.TrimSpace(parts[0]), Name: strings.TrimSpace(parts[1]), Definition: strings.TrimSpace(parts[2])})
+	}
+	return out
+}
+
+func (s *Server) postSettings(c echo.Context) error {
+	a, err := s.projectAccess(c, true)
+	if err != nil {
+		return err
+	}
+	set := a.project.Settings
+	for _, t := range settingsToggles(&set) {
+		*t.field = c.FormValue(t.name) == "true"
+	}
+	set.ErrorPreset = c.FormValue("error_preset")
+	set.CustomErrors = parseCustomErrors(c.FormValue("custom_errors"))
+	set.AssistantVisibility = c.FormValue("assistant_visibility")
+	guidelines := c.FormValue("guidelines")
+	if _, err := s.store.UpdateSettings(c.Request().Context(), a.project.ID, set, guidelines); err != nil {
+		if tasks.ErrorCode(err) != tasks.EInvalid {
+			return err
+		}
+		v, verr := s.settingsView(c, a.project, set, guidelines)
+		if verr != nil {
+			return verr
+		}
+		v.Error = tasks.ErrorMessage(err)
+		return s.render(c, http.StatusUnprocessableEntity, templates.SettingsPage(v))
+	}
+	if err := s.setFlash(c, "ok", "Settings saved."); err != nil {
+		return err
+	}
+	return redirect(c, "/p/"+a.project.Slug+"/settings")
+}

@@ -1,0 +1,106 @@
+package templates
+
+// RoundsView is a project's list of rounds and the form for a new one.
+type RoundsView struct {
+	Page
+	Slug       string
+	Rounds     []RoundRow
+	Annotators []Option
+	Summaries  int
+	Form       RoundForm
+	Errors     map[string]string
+}
+
+// RoundRow is one round in the list.
+type RoundRow struct {
+	ID        int64
+	Name      string
+	Kind      string
+	PerItem   int
+	Status    string
+	Total     int
+	Submitted int
+}
+
+// RoundForm is the new-round form as typed.
+type RoundForm struct {
+	Name       string
+	Kind       string
+	PerItem    int
+	Annotators map[string]bool
+	Sample     int
+}
+
+// RoundView is a round's progress page for leads.
+type RoundView struct {
+	Page
+	Slug        string
+	Round       RoundRow
+	Progress    []ProgressRow
+	Assignments []RoundAssignmentRow
+	Annotators  []Option
+}
+
+// ProgressRow is one annotator's progress in a round.
+type ProgressRow struct {
+	Username   string
+	Name       string
+	Total      int
+	Submitted  int
+	InProgress int
+	Pending    int
+	Active     string
+}
+
+// RoundAssignmentRow is one assignment on the round page.
+type RoundAssignmentRow struct {
+	ID        int64
+	Username  string
+	Document  string
+	Topic     string
+	Status    string
+	Labelled  int
+	Sentences int
+	Active    string
+}
+
+// HistoryView lists every saved change of one assignment's labels.
+type HistoryView struct {
+	Page
+	Annotator string
+	Entries   []HistoryRow
+}
+
+// HistoryRow is one saved change.
+type HistoryRow struct {
+	At          string
+	Username    string
+	Sentence    int
+	Label       string
+	ErrorTypes  string
+	Explanation string
+	Ambiguous   string
+	Assistant   string
+}
+
+// SettingsView is the project's label schema form.
+type SettingsView struct {
+	Page
+	Slug         string
+	Labels       int
+	Toggles      []Toggle
+	Preset       string
+	Presets      []Option
+	Custom       string // one "code | name | definition" per line
+	Visibility   string
+	Visibilities []Option
+	Guidelines   string
+	Error        string
+}
+
+// Toggle is one on/off dimension of the label schema.
+type Toggle struct {
+	Name  string
+	Label string
+	On    bool
+}
