@@ -1,0 +1,233 @@
+package agreement
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"annotate/internal/iaa"
+)
+
+// Options chooses how Compute reads the values and what it adds.
+type Options struct {
+	// Level is nominal (values compared as text), ordinal, interval or ratio
+	// (values parsed as numbers). Empty means nominal.
+	Level string
+	// Weights is none, linear or quadratic, for Cohen's κ; linear and
+	// quadratic weights run over the ordered distinct values and need a
+	// level other than nominal. Empty means none.
+	Weights string
+	// Bootstrap is the number of bootstrap replicates for α's confidence
+	// interval; 0 skips the bootstrap.
+	Bootstrap int
+	// Seed makes the bootstrap reproducible.
+	Seed uint64
+	// MinAlpha is the smallest acceptable α for the bootstrap's
+	// P(α < MinAlpha); 0 means 0.667, Krippendorff's lowest conceivable limit.
+	MinAlpha float64
+}
+
+// maxCells bounds the units × coders matrix Compute builds (8 bytes a cell).
+const maxCells = 1 << 26
+
+// Compute interprets t's values at opts.Level and computes the report. A
+// value that is not a number at a numeric level (or negative at the ratio
+// level) is an error naming the line where it first appears, e.g.
+// `ratings.csv:17: value: "abc" is not a number (level interval)`.
+// Statistics that are undefined on the data are reported as such, not as
+// errors.
+func Compute(t *Table, opts Options) (*Report, error) {
+	if opts.Level == "" {
+		opts.Level = "nominal"
+	}
+	level, err := iaa.ParseLevel(opts.Level)
+	if err != nil || level == iaa.MASI {
+		return nil, fmt.Errorf("unknown level %q (want nominal, ordinal, interval or ratio)", opts.Level)
+	}
+	weights, err := iaa.ParseWeighting(opts.Weights)
+	if err != nil {
+		return nil, fmt.Errorf("unknown weights %q (want none, linear or quadratic)", opts.Weights)
+	}
+	if weights != iaa.Unweighted && level == iaa.Nominal {
+		return nil, fmt.Errorf("weights %s need an ordered level (ordinal, interval or ratio), not nominal", weights)
+	}
+	if opts.Bootstrap < 0 {
+		return nil, fmt.Errorf("bootstrap replicates must not be negative (got %d)", opts.Bootstrap)
+	}
+	if opts.MinAlpha == 0 {
+		opts.MinAlpha = 0.667
+	}
+	vals, err := t.valueNumbers(level)
+	if err != nil {
+		return nil, err
+	}
+	if cells := len(t.Units) * len(t.Coders); cells > maxCells {
+		return nil, fmt.Errorf("%s: %d units × %d coders make more than %d cells to tabulate", t.Name, len(t.Units), len(t.Coders), maxCells)
+	}
+	r := iaa.NewRatings(len(t.Units), len(t.Coders))
+	for _, rw := range t.rows.all {
+		if rw.value >= 0 {
+			r.Set(int(rw.unit), int(rw.coder), vals[rw.value])
+		}
+	}
+
+	rep := &Report{
+		Units: len(t.Units), Coders: len(t.Coders), Ratings: t.rated,
+		Level: level.String(), Weights: weights.String(),
+		Pairwise: []Pair{},
+	}
+	s := &rep.Statistics
+	if s.KrippendorffAlpha, err = alphaStatistic(r, level, opts); err != nil {
+		return nil, err
+	}
+	counts, _ := iaa.CountsOf(r)
+	s.FleissKappa = fleissStatistic(counts)
+	s.PercentAgreement = coefficient(iaa.PercentAgreement(counts))
+	s.ScottPi = coefficient(iaa.ScottPi(counts))
+	s.GwetAC1 = coefficient(iaa.GwetAC1(counts))
+
+	pairs := iaa.PairwiseCohen(r, weights)
+	if mean, used, err := iaa.LightKappa(pairs); err != nil {
+		s.CohenKappaMean = undefinedStatistic(err)
+	} else {
+		s.CohenKappaMean = Statistic{Value: ptr(mean), NPairs: ptr(used)}
+	}
+	for _, p := range pairs {
+		out := Pair{Coders: [2]string{t.Coders[p.A], t.Coders[p.B]}, N: p.N}
+		if p.Err != nil {
+			out.Undefined = reason(p.Err)
+		} else {
+			out.CohenKappa, out.SE = ptr(p.Kappa.Value), ptr(p.Kappa.SE)
+			out.CI95 = &[2]float64{p.Kappa.Low, p.Kappa.High}
+		}
+		rep.Pairwise = append(rep.Pairwise, out)
+	}
+	for _, ns := range s.named() {
+		ns.stat.mustBeFinite()
+	}
+	for i := range rep.Pairwise {
+		rep.Pairwise[i].mustBeFinite()
+	}
+	return rep, nil
+}
+
+// valueNumbers gives each distinct value its number: at the nominal level
+// its rank in text order (so categories are listed alphabetically), at the
+// other levels the value parsed as a decimal number.
+func (t *Table) valueNumbers(level iaa.Level) ([]float64, error) {
+	nums := make([]float64, len(t.values))
+	if level == iaa.Nominal {
+		order := make([]int, len(t.values))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortFunc(order, func(a, b int) int {
+			switch {
+			case t.values[a] < t.values[b]:
+				return -1
+			case t.values[a] > t.values[b]:
+				return 1
+			}
+			return 0
+		})
+		for rank, i := range order {
+			nums[i] = float64(rank)
+		}
+		return nums, nil
+	}
+	for i, s := range t.values {
+		x, err := strconv.ParseFloat(s, 64)
+		switch {
+		case err != nil || math.IsNaN(x) || math.IsInf(x, 0):
+			return nil, fmt.Errorf("%s:%d: value: %q is not a number (level %s)", t.Name, t.valueLine[i], s, level)
+		case level == iaa.Ratio && x < 0:
+			return nil, fmt.Errorf("%s:%d: value: %q is negative; the ratio level needs values ≥ 0", t.Name, t.valueLine[i], s)
+		}
+		nums[i] = x
+	}
+	return nums, nil
+}
+
+func alphaStatistic(r *iaa.Ratings, level iaa.Level, opts Options) (Statistic, error) {
+	if opts.Bootstrap == 0 {
+		a, err := iaa.Alpha(r, level)
+		if err != nil {
+			return undefinedOr(err)
+		}
+		return Statistic{Value: ptr(a)}, nil
+	}
+	b, err := iaa.AlphaBootstrap(r, level, iaa.BootstrapOptions{
+		Replicates: opts.Bootstrap, Seed: opts.Seed, Min: []float64{opts.MinAlpha},
+	})
+	if err != nil {
+		return undefinedOr(err)
+	}
+	return Statistic{
+		Value: ptr(b.Alpha), CI95: &[2]float64{b.Low, b.High},
+		Bootstrap: ptr(b.Replicates), MinAlpha: ptr(opts.MinAlpha), PBelowMin: ptr(b.PBelow[0]),
+	}, nil
+}
+
+func fleissStatistic(c iaa.Counts) Statistic {
+	f, err := iaa.FleissKappa(c)
+	if err != nil {
+		return undefinedStatistic(err)
+	}
+	return Statistic{
+		Value: ptr(f.Kappa), SE: ptr(f.SE), CI95: &[2]float64{f.Low, f.High},
+		NUnits: ptr(f.Units), PerUnit: ptr(f.Raters),
+	}
+}
+
+func coefficient(c iaa.Coefficient, err error) Statistic {
+	if err != nil {
+		return undefinedStatistic(err)
+	}
+	return Statistic{Value: ptr(c.Value), SE: ptr(c.SE), CI95: &[2]float64{c.Low, c.High}, NUnits: ptr(c.Units)}
+}
+
+// undefinedOr turns an undefined statistic into a report entry and passes
+// any other error on.
+func undefinedOr(err error) (Statistic, error) {
+	if errors.Is(err, iaa.ErrUndefined) {
+		return undefinedStatistic(err), nil
+	}
+	return Statistic{}, err
+}
+
+func undefinedStatistic(err error) Statistic { return Statistic{Undefined: reason(err)} }
+
+func reason(err error) string {
+	var u *iaa.UndefinedError
+	if errors.As(err, &u) {
+		return u.Reason
+	}
+	return err.Error()
+}
+
+// mustBeFinite turns a statistic with a NaN or infinite number into an
+// undefined one, so that the JSON stays valid whatever happens upstream.
+func (s *Statistic) mustBeFinite() {
+	if s.Value == nil {
+		return
+	}
+	for _, x := range []*float64{s.Value, s.SE, s.PBelowMin} {
+		if x != nil && !finite(*x) {
+			*s = Statistic{Undefined: "not a finite number"}
+			return
+		}
+	}
+	if s.CI95 != nil && !(finite(s.CI95[0]) && finite(s.CI95[1])) {
+		s.CI95 = nil
+	}
+}
+
+func (p *Pair) mustBeFinite() {
+	if p.CohenKappa != nil && (!finite(*p.CohenKappa) || !finite(*p.SE)) {
+		p.CohenKappa, p.SE, p.CI95, p.Undefined = nil, nil, nil, "not a finite number"
+	}
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

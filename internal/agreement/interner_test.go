@@ -1,0 +1,56 @@
+package agreement
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+func TestInterner(t *testing.T) {
+	tests := []struct {
+		name string
+		n    int
+		hash func(string) uint64 // nil: the default
+	}{
+		{"few", 10, nil},
+		{"many", 200_000, nil},
+		// Every string gets the same tag, so only string comparison tells
+		// them apart.
+		{"all-collide", 2_000, func(string) uint64 { return 42 << 32 }},
+		// Few distinct tags: long probe runs that wrap around the table.
+		{"some-collide", 5_000, func(s string) uint64 { return uint64(len(s)) << 60 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := newInterner()
+			if tt.hash != nil {
+				in.hash = tt.hash
+			}
+			rng := rand.New(rand.NewPCG(1, 1))
+			keys := make([]string, tt.n)
+			for i := range keys {
+				keys[i] = "k" + strconv.Itoa(i)
+			}
+			for i, k := range keys {
+				if got := in.id(k); got != int32(i) {
+					t.Fatalf("first id(%q) = %d, want %d", k, got, i)
+				}
+			}
+			for range 3 * tt.n {
+				i := rng.IntN(tt.n)
+				if got := in.id(keys[i]); got != int32(i) {
+					t.Fatalf("id(%q) = %d, want %d", keys[i], got, i)
+				}
+			}
+			if in.n != tt.n {
+				t.Errorf("%d strings interned, want %d", in.n, tt.n)
+			}
+			list := in.strings()
+			for i, k := range keys {
+				if list[i] != k {
+					t.Fatalf("strings()[%d] = %q, want %q", i, list[i], k)
+				}
+			}
+		})
+	}
+}

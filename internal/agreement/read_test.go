@@ -1,0 +1,85 @@
+package agreement_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"annotate/internal/agreement"
+)
+
+func TestReadRatings(t *testing.T) {
+	// Columns in another order, a BOM, spaces, an empty value and a unit
+	// nobody rated.
+	in := "\ufeffValue, coder ,unit\n" +
+		"yes,ann,s1\n" +
+		" no ,bob,s1\n" +
+		",ann,s2\n" +
+		"yes, bob ,s3\n"
+	tab, err := agreement.ReadRatings(strings.NewReader(in), "r.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := tab.Units, []string{"s1", "s2", "s3"}; !slices.Equal(got, want) {
+		t.Errorf("units = %q, want %q", got, want)
+	}
+	if got, want := tab.Coders, []string{"ann", "bob"}; !slices.Equal(got, want) {
+		t.Errorf("coders = %q, want %q", got, want)
+	}
+	if tab.Ratings() != 3 {
+		t.Errorf("ratings = %d, want 3", tab.Ratings())
+	}
+}
+
+func TestReadRatingsErrors(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"empty-file", "", "r.csv: empty file (want the header unit,coder,value)"},
+		{"blank-lines", "\n\n", "r.csv: empty file (want the header unit,coder,value)"},
+		{"header-after-blank-line", "\nunit,coder\n", `r.csv:2: header: missing column "value"`},
+		{"missing-column", "unit,coder\nu,c\n", `r.csv:1: header: missing column "value" (want unit,coder,value)`},
+		{"unexpected-column", "unit,coder,value,round\n", `r.csv:1: header: unexpected column "round" (want unit,coder,value)`},
+		{"twice", "unit,coder,unit\n", `r.csv:1: header: column "unit" appears twice`},
+		{"field-count", "unit,coder,value\nu1,c1,1\nu2,c1\n", "r.csv:3: wrong number of fields (want as many as the header)"},
+		{"empty-unit", "unit,coder,value\nu1,c1,1\n ,c2,1\n", "r.csv:3: unit: empty"},
+		{"empty-coder", "unit,coder,value\nu1,,1\n", "r.csv:2: coder: empty"},
+		{"bare-quote", "unit,coder,value\nu1,c\"1,1\n", "r.csv:2:"},
+		{"duplicate", "unit,coder,value\nu1,c1,1\nu2,c1,2\nu1,c2,1\nu1,c1,3\n",
+			`r.csv:5: duplicate rating of unit "u1" by coder "c1" (first at line 2)`},
+		{"duplicate-empty", "unit,coder,value\nu1,c1,\nu1,c1,2\n",
+			`r.csv:3: duplicate rating of unit "u1" by coder "c1" (first at line 2)`},
+		{"duplicate-multiline", "unit,coder,value\n\"u\n1\",c1,1\n\"u\n1\",c1,2\n",
+			`r.csv:4: duplicate rating of unit "u\n1" by coder "c1" (first at line 2)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := agreement.ReadRatings(strings.NewReader(tt.in), "r.csv")
+			if err == nil {
+				t.Fatalf("no error, want %q", tt.want)
+			}
+			if !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("error = %q, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestReadRatingsSparseDuplicate(t *testing.T) {
+	// 9,000 units × 9,000 coders is too sparse for the dense check, so the
+	// sorting path finds the duplicate; the earliest repeat is reported.
+	var b strings.Builder
+	b.WriteString("unit,coder,value\n")
+	for i := range 9000 {
+		fmt.Fprintf(&b, "u%d,c%d,1\n", i, i)
+	}
+	b.WriteString("u7,c7,2\n") // line 9002: repeats line 9
+	b.WriteString("u3,c3,2\n") // line 9003: repeats line 5, but later
+	b.WriteString("u7,c7,3\n") // line 9004
+	_, err := agreement.ReadRatings(strings.NewReader(b.String()), "big.csv")
+	want := `big.csv:9002: duplicate rating of unit "u7" by coder "c7" (first at line 9)`
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %q", err, want)
+	}
+}

@@ -1,0 +1,98 @@
+package agreement
+
+// Report is the agreement report on one ratings file. It marshals to JSON of
+// this shape, which is kept stable:
+//
+//	{
+//	  "units": 12,              // distinct units in the file
+//	  "coders": 4,              // distinct coders in the file
+//	  "ratings": 41,            // rows with a value
+//	  "level": "nominal",       // nominal | ordinal | interval | ratio
+//	  "weights": "none",        // Cohen's κ weights: none | linear | quadratic
+//	  "statistics": {
+//	    "krippendorff_alpha": {"value": 0.743, "ci95": [0.58, 0.88], ...},
+//	    "fleiss_kappa":       {"value": ..., "se": ..., "ci95": [...], "n_units": 9, "ratings_per_unit": 4},
+//	    "cohen_kappa_mean":   {"value": ..., "n_pairs": 6},
+//	    "percent_agreement":  {"value": ..., "se": ..., "ci95": [...], "n_units": 11},
+//	    "scott_pi":           {...},
+//	    "gwet_ac1":           {...}
+//	  },
+//	  "pairwise": [{"coders": ["A", "B"], "n": 9, "cohen_kappa": 0.8, "se": ..., "ci95": [...]}, ...]
+//	}
+//
+// A statistic with no value on the data carries {"undefined": "reason"}
+// instead of "value", and so does a pair. No number is ever NaN or infinite.
+type Report struct {
+	Units      int        `json:"units"`
+	Coders     int        `json:"coders"`
+	Ratings    int        `json:"ratings"`
+	Level      string     `json:"level"`
+	Weights    string     `json:"weights"`
+	Statistics Statistics `json:"statistics"`
+	Pairwise   []Pair     `json:"pairwise"`
+}
+
+// Statistics holds the report's coefficients under their JSON names.
+type Statistics struct {
+	// KrippendorffAlpha is α at the report's level over every unit with two
+	// or more ratings; with a bootstrap it carries the percentile ci95, the
+	// replicate count and the probability that α is below MinAlpha.
+	KrippendorffAlpha Statistic `json:"krippendorff_alpha"`
+	// FleissKappa is Fleiss' κ over the units with the most common number of
+	// ratings (n_units of them, ratings_per_unit each), with Gwet's SE.
+	FleissKappa Statistic `json:"fleiss_kappa"`
+	// CohenKappaMean is the mean of the pairwise Cohen's κ (Light's κ) over
+	// the n_pairs pairs where κ is defined, with the report's weights.
+	CohenKappaMean Statistic `json:"cohen_kappa_mean"`
+	// PercentAgreement is the share of agreeing pairs of ratings within units.
+	PercentAgreement Statistic `json:"percent_agreement"`
+	// ScottPi is Scott's π generalised to many coders and missing ratings.
+	ScottPi Statistic `json:"scott_pi"`
+	// GwetAC1 is Gwet's AC1 over the categories observed in the file.
+	GwetAC1 Statistic `json:"gwet_ac1"`
+}
+
+// named lists the statistics in report order with their JSON names.
+func (s *Statistics) named() []namedStatistic {
+	return []namedStatistic{
+		{"krippendorff_alpha", &s.KrippendorffAlpha},
+		{"fleiss_kappa", &s.FleissKappa},
+		{"cohen_kappa_mean", &s.CohenKappaMean},
+		{"percent_agreement", &s.PercentAgreement},
+		{"scott_pi", &s.ScottPi},
+		{"gwet_ac1", &s.GwetAC1},
+	}
+}
+
+type namedStatistic struct {
+	name string
+	stat *Statistic
+}
+
+// Statistic is one coefficient: either Value (with whatever inference is
+// available) or Undefined with the reason. Absent fields are omitted from the
+// JSON.
+type Statistic struct {
+	Value     *float64    `json:"value,omitempty"`
+	SE        *float64    `json:"se,omitempty"`   // large-sample standard error
+	CI95      *[2]float64 `json:"ci95,omitempty"` // 95% confidence interval [low, high]
+	NUnits    *int        `json:"n_units,omitempty"`
+	NPairs    *int        `json:"n_pairs,omitempty"`
+	PerUnit   *int        `json:"ratings_per_unit,omitempty"`
+	Bootstrap *int        `json:"bootstrap,omitempty"`   // bootstrap replicates behind ci95
+	MinAlpha  *float64    `json:"min_alpha,omitempty"`   // the minimum acceptable α
+	PBelowMin *float64    `json:"p_below_min,omitempty"` // bootstrap P(α < min_alpha)
+	Undefined string      `json:"undefined,omitempty"`
+}
+
+// Pair is Cohen's κ between two coders over the N units both rated.
+type Pair struct {
+	Coders     [2]string   `json:"coders"`
+	N          int         `json:"n"`
+	CohenKappa *float64    `json:"cohen_kappa,omitempty"`
+	SE         *float64    `json:"se,omitempty"`
+	CI95       *[2]float64 `json:"ci95,omitempty"`
+	Undefined  string      `json:"undefined,omitempty"`
+}
+
+func ptr[T any](v T) *T { return &v }

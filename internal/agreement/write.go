@@ -1,0 +1,115 @@
+package agreement
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// Write prints the report in the given format: "text" (aligned tables for a
+// terminal), "json" (indented, the shape documented on [Report]) or "csv"
+// (header statistic,value,ci_low,ci_high,undefined and one row per
+// statistic; empty cells where a number does not apply).
+func (r *Report) Write(w io.Writer, format string) error {
+	switch format {
+	case "text":
+		return r.writeText(w)
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	case "csv":
+		return r.writeCSV(w)
+	}
+	return fmt.Errorf("unknown report format %q (want text, json or csv)", format)
+}
+
+func (r *Report) writeCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"statistic", "value", "ci_low", "ci_high", "undefined"})
+	for _, ns := range r.Statistics.named() {
+		s := ns.stat
+		rec := []string{ns.name, num(s.Value), "", "", s.Undefined}
+		if s.CI95 != nil {
+			rec[2], rec[3] = num(&s.CI95[0]), num(&s.CI95[1])
+		}
+		_ = cw.Write(rec)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// num formats a number in full precision for machine reading, "" for none.
+func num(x *float64) string {
+	if x == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*x, 'f', -1, 64)
+}
+
+func (r *Report) writeText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "units\t%d\n", r.Units)
+	fmt.Fprintf(tw, "coders\t%d\n", r.Coders)
+	fmt.Fprintf(tw, "ratings\t%d\n", r.Ratings)
+	fmt.Fprintf(tw, "level\t%s\n", r.Level)
+	fmt.Fprintf(tw, "weights\t%s\n", r.Weights)
+	fmt.Fprintln(tw)
+	fmt.Fprintln(tw, "statistic\tvalue\t95% CI\tSE\tnote")
+	for _, ns := range r.Statistics.named() {
+		s := ns.stat
+		if s.Value == nil {
+			fmt.Fprintf(tw, "%s\t-\t\t\tundefined: %s\n", ns.name, s.Undefined)
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", ns.name, dec(s.Value), interval(s.CI95), dec(s.SE), note(s))
+	}
+	if len(r.Pairwise) > 0 {
+		fmt.Fprintln(tw)
+		fmt.Fprintf(tw, "coder\tcoder\tn\tCohen's kappa\t95%% CI\n")
+		for _, p := range r.Pairwise {
+			k := dec(p.CohenKappa)
+			if p.CohenKappa == nil {
+				k = "undefined: " + p.Undefined
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", p.Coders[0], p.Coders[1], p.N, k, interval(p.CI95))
+		}
+	}
+	return tw.Flush()
+}
+
+// dec formats a number for reading, "" for none.
+func dec(x *float64) string {
+	if x == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*x, 'f', 4, 64)
+}
+
+func interval(ci *[2]float64) string {
+	if ci == nil {
+		return ""
+	}
+	return dec(&ci[0]) + " – " + dec(&ci[1])
+}
+
+func note(s *Statistic) string {
+	var parts []string
+	if s.Bootstrap != nil {
+		parts = append(parts, fmt.Sprintf("bootstrap %d; P(alpha < %s) = %s", *s.Bootstrap,
+			strconv.FormatFloat(*s.MinAlpha, 'f', -1, 64), strconv.FormatFloat(*s.PBelowMin, 'f', 4, 64)))
+	}
+	if s.PerUnit != nil {
+		parts = append(parts, fmt.Sprintf("%d units with %d ratings", *s.NUnits, *s.PerUnit))
+	} else if s.NUnits != nil {
+		parts = append(parts, fmt.Sprintf("%d units", *s.NUnits))
+	}
+	if s.NPairs != nil {
+		parts = append(parts, fmt.Sprintf("%d pairs", *s.NPairs))
+	}
+	return strings.Join(parts, "; ")
+}
