@@ -80,6 +80,13 @@
     box.dispatchEvent(new Event("change", { bubbles: true }));
   }
 
+  // focusGroup moves focus into a radio group of the summary card, where
+  // the arrow keys and Space choose as usual.
+  function focusGroup(name) {
+    var r = ws.querySelector("input[name=" + name + "]:checked") || ws.querySelector("input[name=" + name + "]");
+    if (r && !r.disabled) { r.focus(); r.scrollIntoView({ block: "center" }); }
+  }
+
   // Drawers: guidelines and the key list.
   var opener = null;
   function openDrawer(id) {
@@ -178,6 +185,8 @@
         var ex = card().querySelector("textarea[data-role=explanation]");
         if (ex && !ex.disabled && ex.offsetParent !== null) { ex.focus(); } else { handled = false; }
         break;
+      case "r": focusGroup("relevance"); break;
+      case "t": focusGroup("topic_category"); break;
       case "g": openDrawer("guidelines"); break;
       case "?": openDrawer("keys-help"); break;
       case "/": if (search) { search.focus(); } break;
