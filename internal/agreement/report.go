@@ -23,13 +23,13 @@ package agreement
 // A statistic with no value on the data carries {"undefined": "reason"}
 // instead of "value", and so does a pair. No number is ever NaN or infinite.
 type Report struct {
-	Units      int        `json:"units"`
-	Coders     int        `json:"coders"`
-	Ratings    int        `json:"ratings"`
-	Level      string     `json:"level"`
-	Weights    string     `json:"weights"`
-	Statistics Statistics `json:"statistics"`
-	Pairwise   []Pair     `json:"pairwise"`
+	Units      int        `json:"units"`      // distinct units in the file, rated or not
+	Coders     int        `json:"coders"`     // distinct coders in the file
+	Ratings    int        `json:"ratings"`    // rows with a value
+	Level      string     `json:"level"`      // nominal, ordinal, interval or ratio
+	Weights    string     `json:"weights"`    // Cohen's κ weights: none, linear or quadratic
+	Statistics Statistics `json:"statistics"` // the coefficients
+	Pairwise   []Pair     `json:"pairwise"`   // Cohen's κ for every pair of coders, in file order
 }
 
 // Statistics holds the report's coefficients under their JSON names.
@@ -73,26 +73,26 @@ type namedStatistic struct {
 // available) or Undefined with the reason. Absent fields are omitted from the
 // JSON.
 type Statistic struct {
-	Value     *float64    `json:"value,omitempty"`
-	SE        *float64    `json:"se,omitempty"`   // large-sample standard error
-	CI95      *[2]float64 `json:"ci95,omitempty"` // 95% confidence interval [low, high]
-	NUnits    *int        `json:"n_units,omitempty"`
-	NPairs    *int        `json:"n_pairs,omitempty"`
-	PerUnit   *int        `json:"ratings_per_unit,omitempty"`
-	Bootstrap *int        `json:"bootstrap,omitempty"`   // bootstrap replicates behind ci95
-	MinAlpha  *float64    `json:"min_alpha,omitempty"`   // the minimum acceptable α
-	PBelowMin *float64    `json:"p_below_min,omitempty"` // bootstrap P(α < min_alpha)
-	Undefined string      `json:"undefined,omitempty"`
+	Value     *float64    `json:"value,omitempty"`            // nil when undefined
+	SE        *float64    `json:"se,omitempty"`               // large-sample standard error
+	CI95      *[2]float64 `json:"ci95,omitempty"`             // 95% confidence interval [low, high]
+	NUnits    *int        `json:"n_units,omitempty"`          // units that entered the estimate
+	NPairs    *int        `json:"n_pairs,omitempty"`          // coder pairs averaged
+	PerUnit   *int        `json:"ratings_per_unit,omitempty"` // ratings on each unit used (Fleiss' κ)
+	Bootstrap *int        `json:"bootstrap,omitempty"`        // bootstrap replicates behind ci95
+	MinAlpha  *float64    `json:"min_alpha,omitempty"`        // the minimum acceptable α
+	PBelowMin *float64    `json:"p_below_min,omitempty"`      // bootstrap P(α < min_alpha)
+	Undefined string      `json:"undefined,omitempty"`        // why there is no value
 }
 
 // Pair is Cohen's κ between two coders over the N units both rated.
 type Pair struct {
-	Coders     [2]string   `json:"coders"`
-	N          int         `json:"n"`
-	CohenKappa *float64    `json:"cohen_kappa,omitempty"`
-	SE         *float64    `json:"se,omitempty"`
-	CI95       *[2]float64 `json:"ci95,omitempty"`
-	Undefined  string      `json:"undefined,omitempty"`
+	Coders     [2]string   `json:"coders"`                // the two coder ids
+	N          int         `json:"n"`                     // units both rated
+	CohenKappa *float64    `json:"cohen_kappa,omitempty"` // nil when undefined
+	SE         *float64    `json:"se,omitempty"`          // Fleiss–Cohen–Everitt asymptotic SE
+	CI95       *[2]float64 `json:"ci95,omitempty"`        // κ ± 1.96·SE, clipped to [−1, 1]
+	Undefined  string      `json:"undefined,omitempty"`   // why κ is undefined
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -57,12 +57,15 @@ func benchAlpha(b *testing.B, r *iaa.Ratings, level iaa.Level) {
 func BenchmarkAlphaNominal1Mx3(b *testing.B) {
 	benchAlpha(b, benchCategorical(1_000_000, 3, 5), iaa.Nominal)
 }
+
 func BenchmarkAlphaOrdinal1Mx3(b *testing.B) {
 	benchAlpha(b, benchCategorical(1_000_000, 3, 5), iaa.Ordinal)
 }
+
 func BenchmarkAlphaInterval1Mx3(b *testing.B) {
 	benchAlpha(b, benchContinuous(1_000_000, 3), iaa.Interval)
 }
+
 func BenchmarkAlphaRatio1Mx3(b *testing.B) {
 	benchAlpha(b, benchCategorical(1_000_000, 3, 5), iaa.Ratio)
 }

@@ -12,11 +12,11 @@ import (
 
 // BootstrapOptions configures [AlphaBootstrap].
 type BootstrapOptions struct {
-	Replicates int     // number of resamples (Hayes & Krippendorff suggest 1,000 or more)
-	Seed       uint64  // the same seed gives the same result on any number of goroutines
-	Confidence float64 // two-sided level of the interval; 0 means 0.95
-	Min        []float64
-	Workers    int // goroutines; 0 means runtime.GOMAXPROCS(0)
+	Replicates int       // number of resamples (Hayes & Krippendorff suggest 1,000 or more)
+	Seed       uint64    // the same seed gives the same result on any number of goroutines
+	Confidence float64   // two-sided level of the interval; 0 means 0.95
+	Min        []float64 // minimum acceptable α values q, for AlphaBoot.PBelow
+	Workers    int       // goroutines; 0 means runtime.GOMAXPROCS(0)
 }
 
 // AlphaBoot is Krippendorff's α with a summary of its bootstrap distribution.
@@ -24,8 +24,8 @@ type AlphaBoot struct {
 	Alpha      float64   // α on the data
 	Low, High  float64   // percentile interval at the chosen confidence
 	PBelow     []float64 // PBelow[i] is the share of replicates with α < Min[i]
-	Replicates int
-	Draws      int // pairs drawn per replicate: the number of within-unit pairs
+	Replicates int       // replicates drawn
+	Draws      int       // pairs drawn per replicate: the number of within-unit pairs
 }
 
 // replicatesPerChunk fixes how replicates are grouped for seeding: chunk i

@@ -9,10 +9,10 @@ const z975 = 1.959963984540054
 // Coefficient is an agreement coefficient with a large-sample standard error
 // and a 95% confidence interval Value ± 1.96·SE, clipped to [−1, 1].
 type Coefficient struct {
-	Value     float64
+	Value     float64 // the coefficient
 	SE        float64 // 0 when there are too few units to estimate it
-	Low, High float64
-	Units     int // units that entered the estimate
+	Low, High float64 // 95% interval, clipped to [−1, 1]
+	Units     int     // units that entered the estimate
 }
 
 func newCoefficient(v, se float64, units int) Coefficient {

@@ -4,7 +4,7 @@ import "fmt"
 
 // Kappa is Cohen's κ for two coders with its large-sample inference.
 type Kappa struct {
-	Value float64
+	Value float64 // κ
 	// SE is the asymptotic standard error without assuming κ = 0, for
 	// confidence intervals (Fleiss, Cohen & Everitt 1969).
 	SE float64

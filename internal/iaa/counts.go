@@ -7,8 +7,8 @@ import "fmt"
 // input of the many-coder statistics (Fleiss' κ, Scott's π, Gwet's AC1,
 // percent agreement), which ignore who the coders were.
 type Counts struct {
-	Units, Categories int
-	N                 []int
+	Units, Categories int   // matrix dimensions
+	N                 []int // row by row
 }
 
 // NewCounts builds Counts from rows of equal length; it panics on ragged rows

@@ -4,7 +4,7 @@ import "math"
 
 // Fleiss is Fleiss' κ over the units that share one number of ratings.
 type Fleiss struct {
-	Kappa float64
+	Kappa float64 // κ over the units used
 	// SE0 is the standard error under κ = 0 of Fleiss, Nee & Landis (1979),
 	// as reported by irr's kappam.fleiss; Z = Kappa/SE0 tests κ = 0.
 	SE0, Z float64
@@ -19,8 +19,8 @@ type Fleiss struct {
 
 // CategoryKappa is Fleiss' κ for one category against all others.
 type CategoryKappa struct {
-	Kappa, SE0, Z float64
-	Err           error // an [*UndefinedError] when nobody or everybody used the category
+	Kappa, SE0, Z float64 // κ_j, its null standard error and κ_j/SE0
+	Err           error   // an [*UndefinedError] when nobody or everybody used the category
 }
 
 // FleissKappa computes Fleiss' (1971) κ from a units × categories count

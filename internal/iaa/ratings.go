@@ -15,8 +15,8 @@ import (
 // interval and ratio levels it is the number itself. At the MASI level it is a
 // set of labels encoded by [SetValue].
 type Ratings struct {
-	Units, Coders int
-	Values        []float64
+	Units, Coders int       // matrix dimensions
+	Values        []float64 // row by row, NaN for missing
 }
 
 // NewRatings returns a units × coders matrix with every rating missing.
@@ -53,13 +53,13 @@ func FromColumns(cols ...[]float64) *Ratings {
 
 // Triple is one rating: coder Coder gave unit Unit the value Value.
 type Triple struct {
-	Unit, Coder int
-	Value       float64
+	Unit, Coder int     // indexes into the matrix
+	Value       float64 // NaN for no rating
 }
 
 // DuplicateError reports two ratings of the same unit by the same coder.
 type DuplicateError struct {
-	Unit, Coder int
+	Unit, Coder int // the cell rated twice
 	First, Dup  int // indexes of the two triples in the input
 }
 

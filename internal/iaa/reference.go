@@ -10,8 +10,8 @@ import (
 // reference is Categories[i] and whose label is Categories[j].
 type Confusion struct {
 	Categories []float64 // the values seen in either labelling, ascending
-	Counts     [][]int
-	N          int // items with both a reference and a label
+	Counts     [][]int   // [reference][label]
+	N          int       // items with both a reference and a label
 }
 
 // ConfusionMatrix cross-tabulates labels against ref item by item, skipping
@@ -60,7 +60,7 @@ func Accuracy(c Confusion) (float64, error) {
 // Binary holds the one-versus-rest rates of a confusion matrix for one
 // positive class (for faithfulness judgements, "unfaithful").
 type Binary struct {
-	TP, FP, TN, FN int
+	TP, FP, TN, FN int // true/false positives and negatives
 	// FPR = FP/(FP+TN): negatives labelled positive.
 	FPR float64
 	// FNR = FN/(FN+TP): positives labelled negative.
