@@ -20,6 +20,12 @@
 //   - Cohen, J. (1960). A coefficient of agreement for nominal scales.
 //     Educational and Psychological Measurement 20, 37–46.
 //   - Cohen, J. (1968). Weighted kappa. Psychological Bulletin 70, 213–220.
+//   - Cicchetti, D. V. & Allison, T. (1971). A new procedure for assessing
+//     reliability of scoring EEG sleep recordings. American Journal of EEG
+//     Technology 11, 101–109.
+//   - Fleiss, J. L. & Cohen, J. (1973). The equivalence of weighted kappa and
+//     the intraclass correlation coefficient as measures of reliability.
+//     Educational and Psychological Measurement 33, 613–619.
 //   - Fleiss, J. L., Cohen, J. & Everitt, B. S. (1969). Large sample standard
 //     errors of kappa and weighted kappa. Psychological Bulletin 72, 323–327.
 //   - Fleiss, J. L. (1971). Measuring nominal scale agreement among many

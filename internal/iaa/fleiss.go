@@ -128,7 +128,7 @@ func FleissKappa(c Counts) (Fleiss, error) {
 }
 
 // FleissKappaVarying is Fleiss' κ generalised to units rated by different
-// numbers of coders (Gwet 2014, ch. 5; irrCAC's fleiss.kappa.raw). With r_i
+// numbers of coders (Gwet 2014; as irrCAC's fleiss.kappa.raw). With r_i
 // ratings of unit i, n_ik in category k, n the units with r_i ≥ 1 and n₂
 // those with r_i ≥ 2:
 //

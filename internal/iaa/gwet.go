@@ -1,7 +1,7 @@
 package iaa
 
 // GwetAC1 computes Gwet's first-order agreement coefficient for any number
-// of coders and missing ratings (Gwet 2008; 2014, ch. 5). With p_a and π_k as
+// of coders and missing ratings (Gwet 2008, 2014). With p_a and π_k as
 // in [PercentAgreement] and [FleissKappaVarying] and q = c.Categories:
 //
 //	p_e = (1/(q−1)) Σ_k π_k(1 − π_k),  AC1 = (p_a − p_e)/(1 − p_e)
@@ -21,7 +21,7 @@ func GwetAC1(c Counts) (Coefficient, error) {
 //
 //	π_k = (p_k. + p_.k)/2,  p_e = Σ_k π_k(1−π_k)/(q−1),  AC1 = (p_o − p_e)/(1 − p_e)
 //
-// and Gwet's (2008, eq. 20) variance, written with e_kl = 2(1 − (π_k+π_l)/2)/(q−1):
+// and Gwet's (2008) variance, written with e_kl = 2(1 − (π_k+π_l)/2)/(q−1):
 //
 //	Var = [Σ_kl p_kl ([k=l] − (1−AC1) e_kl)² − (p_o − 2(1−AC1)p_e)²] / (n(1−p_e)²)
 //

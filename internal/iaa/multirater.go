@@ -10,7 +10,7 @@ const (
 )
 
 // manyCoders computes (p_a − p_e)/(1 − p_e) from counts with any number of
-// ratings per unit, with Gwet's (2008; 2014, ch. 5) linearised variance.
+// ratings per unit, with Gwet's (2008; 2014) linearised variance.
 // Only units whose rating total is onlyM enter when onlyM > 0.
 //
 // With r_i ratings of unit i, n_ik of them in category k, n the units with

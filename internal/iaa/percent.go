@@ -6,7 +6,7 @@ package iaa
 //	p_a = (1/n₂) Σ_{r_i≥2} Σ_k n_ik(n_ik−1) / (r_i(r_i−1))
 //
 // For two coders it is the share of units on which they agree. The standard
-// error is Gwet's (2014, ch. 5), computed over all units with a rating.
+// error is Gwet's (2014), computed over all units with a rating.
 // Undefined when no unit has two ratings.
 func PercentAgreement(c Counts) (Coefficient, error) {
 	return manyCoders(c, chanceNone, 0, "percent agreement")

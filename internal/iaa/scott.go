@@ -6,7 +6,7 @@ package iaa
 //
 //	p_o = Σ_k p_kk,  p_e = Σ_k π_k²,  π = (p_o − p_e)/(1 − p_e)
 //
-// (Scott 1955). The standard error is Gwet's (2014, ch. 5; as irrCAC's
+// (Scott 1955). The standard error is Gwet's (2014; as irrCAC's
 // scott2.table):
 //
 //	Var(π) = [Σ_kl p_kl ([k=l] − (1−π)(π_k + π_l))² − (p_o − 2(1−π)p_e)²] / (n(1−p_e)²)
