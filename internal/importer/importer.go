@@ -1,0 +1,388 @@
+// Package importer reads annotation data from files into
+// tasks.DocumentInput values, ready for the store to write in one
+// transaction. It touches no database.
+//
+// Four formats are understood: the project's own JSON Lines ("native",
+// described in docs/import-format.md), the TofuEval MeetingBank CSVs joined
+// with the MADISSE transcripts ("tofueval"), the MADISSE ambiguity file on
+// its own ("madisse") and the SummEdits JSON arrays ("summedits"). Parse
+// checks everything before it returns: on any problem it returns every
+// problem found (up to a bound) as Errors and no documents, so that an
+// import is all or nothing.
+package importer
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"annotate/internal/tasks"
+)
+
+// Format names accepted by Parse.
+const (
+	FormatNative    = "native"
+	FormatTofuEval  = "tofueval"
+	FormatMADISSE   = "madisse"
+	FormatSummEdits = "summedits"
+)
+
+// Formats lists the format names, for flags and help text.
+var Formats = []string{FormatNative, FormatTofuEval, FormatMADISSE, FormatSummEdits}
+
+// File is one input: a name for messages and format hints (a SummEdits
+// file's domain comes from its name) and its content.
+type File struct {
+	Name string
+	R    io.Reader
+	// Size is the length in bytes, for the progress bar; 0 if unknown.
+	Size int64
+}
+
+// Options tune a parse.
+type Options struct {
+	// Progress, when not nil, receives a progress bar per file; pass a
+	// terminal, never a log.
+	Progress io.Writer
+}
+
+// Result is what a successful parse produced.
+type Result struct {
+	// Documents are fully resolved: prose documents have Sentences,
+	// dialogues have Turns, every summary has Sentences, taxonomy values
+	// are codes, and document and summary ids are unique in the input.
+	Documents []tasks.DocumentInput
+	// Warnings say what was imported differently from how it was written
+	// or left out, one line each.
+	Warnings []string
+	// Stats has one entry per input file, in input order.
+	Stats []FileStats
+	// Format is the format that was parsed (detected when none was given).
+	Format string
+	// ErrorTaxonomy is the preset of tasks.ErrorPresets the error types
+	// belong to ("tofueval"), or "" when the input has no error types or
+	// they belong to no preset.
+	ErrorTaxonomy string
+}
+
+// FileStats counts what one file contributed.
+type FileStats struct {
+	File string
+	// Role says what the file was read as, such as "tofueval key points".
+	Role string
+	// Records is the number of records read: lines, rows or array items.
+	Records int
+	// Documents, Summaries, Sentences and KeyFacts count what the file
+	// contributed to the result. For a TofuEval import the documents are
+	// counted with the labels file they come from, and again with the key
+	// points file and the MADISSE file when these contributed to them.
+	Documents, Summaries, Sentences, KeyFacts int
+	// GoldLabels counts gold faithfulness labels, of sentences or of whole
+	// summaries; AmbiguityLabels counts gold ambiguity flags.
+	GoldLabels, AmbiguityLabels int
+	// Skipped counts records that were read but not imported.
+	Skipped int
+}
+
+// String gives the counts on one line.
+func (s FileStats) String() string {
+	return fmt.Sprintf("%s (%s): %d records, %d documents, %d summaries, %d sentences, %d key facts, %d gold labels, %d ambiguity labels, %d skipped",
+		s.File, s.Role, s.Records, s.Documents, s.Summaries, s.Sentences, s.KeyFacts, s.GoldLabels, s.AmbiguityLabels, s.Skipped)
+}
+
+// Parse reads files in the given format, or detects the format from their
+// content when format is "". On any problem it returns Errors.
+func Parse(format string, files []File) (*Result, error) {
+	return ParseWith(format, files, Options{})
+}
+
+// ParseFiles opens the named files and parses them like Parse; messages
+// name each file by its path as given.
+func ParseFiles(format string, paths []string, opts Options) (*Result, error) {
+	var files []File
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		var size int64
+		if info, err := f.Stat(); err == nil {
+			size = info.Size()
+		}
+		files = append(files, File{Name: p, R: f, Size: size})
+	}
+	return ParseWith(format, files, opts)
+}
+
+// ParseWith is Parse with options.
+func ParseWith(format string, files []File, opts Options) (*Result, error) {
+	format = strings.ToLower(strings.TrimSpace(format))
+	switch format {
+	case "", FormatNative, FormatTofuEval, FormatMADISSE, FormatSummEdits:
+	default:
+		return nil, fmt.Errorf("unknown import format %q (one of %s)", format, strings.Join(Formats, ", "))
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no files to import")
+	}
+	c := &collector{}
+	inputs := make([]input, len(files))
+	for i, f := range files {
+		r, done := withProgress(opts.Progress, filepath.Base(f.Name), f.Size, f.R)
+		br := bufio.NewReaderSize(r, sniffSize)
+		skipBOM(br)
+		inputs[i] = input{name: f.Name, r: br, done: done, role: sniff(br)}
+	}
+	defer func() {
+		for _, in := range inputs {
+			in.done()
+		}
+	}()
+	format, err := decideFormat(format, inputs)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Format: format, Stats: make([]FileStats, len(inputs))}
+	for i := range inputs {
+		res.Stats[i] = FileStats{File: inputs[i].name, Role: inputs[i].role.String()}
+		inputs[i].stats = &res.Stats[i]
+	}
+	var docs []parsed
+	switch format {
+	case FormatNative:
+		docs = parseAll(inputs, c, parseNative)
+		res.ErrorTaxonomy = inferPreset(allErrorTypes(docs))
+		if res.ErrorTaxonomy == "" {
+			if types := allErrorTypes(docs); len(types) > 0 {
+				c.warnf("error types %s match no built-in taxonomy; kept as written", strings.Join(types, ", "))
+			}
+		}
+	case FormatSummEdits:
+		docs = parseAll(inputs, c, parseSummEdits)
+	case FormatMADISSE:
+		for _, in := range inputs {
+			var ds []parsed
+			if in.role == roleMADISSESample {
+				ds = parseSample(in.name, in.r, c)
+				res.ErrorTaxonomy = "tofueval"
+			} else {
+				ds = madisseDocuments(in.name, parseMADISSE(in.name, in.r, c))
+			}
+			in.stats.Records = countRecords(ds)
+			docs = append(docs, ds...)
+		}
+	case FormatTofuEval:
+		res.ErrorTaxonomy = "tofueval"
+		docs = parseTofuEval(inputs, c)
+	}
+	r := newResolver(c, res.ErrorTaxonomy)
+	for i := range docs {
+		if c.full() {
+			break
+		}
+		r.document(&docs[i])
+	}
+	if len(c.errs) > 0 {
+		return nil, c.errs
+	}
+	for _, p := range docs {
+		res.Documents = append(res.Documents, p.doc)
+	}
+	countStats(res, docs, format)
+	res.Warnings = c.warns
+	return res, nil
+}
+
+// input is one file being parsed.
+type input struct {
+	name  string
+	r     *bufio.Reader
+	done  func()
+	role  role
+	stats *FileStats
+}
+
+// skipBOM drops a UTF-8 byte order mark.
+func skipBOM(br *bufio.Reader) {
+	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
+		_, _ = br.Discard(3)
+	}
+}
+
+// decideFormat checks that the files fit the requested format, or agree
+// on one when none was requested.
+func decideFormat(format string, inputs []input) (string, error) {
+	if format == FormatNative || format == FormatSummEdits {
+		for i := range inputs {
+			if format == FormatNative {
+				inputs[i].role = roleNative
+			} else {
+				inputs[i].role = roleSummEdits
+			}
+		}
+		return format, nil
+	}
+	var unknown []string
+	found := map[string][]string{}
+	for _, in := range inputs {
+		f := in.role.format()
+		if f == "" {
+			unknown = append(unknown, in.name)
+			continue
+		}
+		found[f] = append(found[f], in.name)
+	}
+	if len(unknown) > 0 {
+		return "", fmt.Errorf("cannot tell the format of %s from the content; name the format (%s)", strings.Join(unknown, ", "), strings.Join(Formats, ", "))
+	}
+	// The MADISSE file joins a TofuEval import as its transcripts.
+	if len(found[FormatTofuEval]) > 0 || format == FormatTofuEval {
+		for _, in := range inputs {
+			if in.role == roleMADISSESample {
+				return "", fmt.Errorf("%s holds MADISSE sample claims, which cannot join a TofuEval import; import it on its own", in.name)
+			}
+		}
+		found[FormatTofuEval] = append(found[FormatTofuEval], found[FormatMADISSE]...)
+		delete(found, FormatMADISSE)
+	}
+	if format != "" {
+		for f, names := range found {
+			if f != format {
+				return "", fmt.Errorf("%s %s not in the %s format (%s %s)", strings.Join(names, ", "), plural(len(names), "is", "are"), format, plural(len(names), "it looks like", "they look like"), f)
+			}
+		}
+		return format, nil
+	}
+	if len(found) > 1 {
+		var parts []string
+		for _, f := range Formats {
+			if names := found[f]; len(names) > 0 {
+				parts = append(parts, f+": "+strings.Join(names, ", "))
+			}
+		}
+		return "", fmt.Errorf("the files are in different formats (%s); import them separately", strings.Join(parts, "; "))
+	}
+	for f := range found {
+		return f, nil
+	}
+	return "", fmt.Errorf("no files to import")
+}
+
+// parseAll applies one parser to every file.
+func parseAll(inputs []input, c *collector, parse func(string, io.Reader, *collector) []parsed) []parsed {
+	var out []parsed
+	for _, in := range inputs {
+		ds := parse(in.name, in.r, c)
+		in.stats.Records = countRecords(ds)
+		out = append(out, ds...)
+	}
+	return out
+}
+
+// parseTofuEval sorts the files of a TofuEval import by role and joins them.
+func parseTofuEval(inputs []input, c *collector) []parsed {
+	var in tofuInputs
+	for _, f := range inputs {
+		switch f.role {
+		case roleTofuFactual:
+			in.factual = append(in.factual, namedRows{f.name, parseFactual(f.name, f.r, c), f.stats})
+		case roleTofuKeyPoints:
+			in.keyPoints = append(in.keyPoints, namedKeyPoints{f.name, parseKeyPoints(f.name, f.r, c), f.stats})
+		case roleMADISSE:
+			in.madisse = append(in.madisse, namedMADISSE{f.name, parseMADISSE(f.name, f.r, c), f.stats})
+		case roleTofuSplit:
+			c.warnf("%s: the dev/test split is not needed for import; ignored", f.name)
+		}
+	}
+	if len(c.errs) > 0 {
+		return nil
+	}
+	return tofuevalDocuments(in, c)
+}
+
+// countRecords counts the records behind parsed documents: one per
+// summary location when known, else one per document.
+func countRecords(ds []parsed) int {
+	n := 0
+	for _, p := range ds {
+		if len(p.summaryAt) > 0 {
+			n += len(p.summaryAt)
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// allErrorTypes lists the distinct error types written in the documents.
+func allErrorTypes(docs []parsed) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(g *tasks.GoldInput) {
+		if g == nil {
+			return
+		}
+		for _, t := range g.ErrorTypes {
+			if t = strings.TrimSpace(t); t != "" && !seen[t] {
+				seen[t] = true
+				out = append(out, t)
+			}
+		}
+	}
+	for _, p := range docs {
+		for _, s := range p.doc.Summaries {
+			add(s.Gold)
+			for _, sent := range s.Sentences {
+				add(sent.Gold)
+			}
+		}
+	}
+	return out
+}
+
+// countStats adds the content counts of the resolved documents to the
+// stats of the files they came from. In a TofuEval import the key facts
+// are counted by the key points file, and the MADISSE file has counted
+// what it contributed.
+func countStats(res *Result, docs []parsed, format string) {
+	byFile := map[string]*FileStats{}
+	for i := range res.Stats {
+		byFile[res.Stats[i].File] = &res.Stats[i]
+	}
+	for _, p := range docs {
+		st := byFile[p.at.File]
+		if st == nil {
+			continue
+		}
+		d := &p.doc
+		st.Documents++
+		if format != FormatTofuEval {
+			st.KeyFacts += len(d.KeyFacts)
+		}
+		for _, s := range d.Summaries {
+			st.Summaries++
+			st.Sentences += len(s.Sentences)
+			countGold(st, s.Gold)
+			for _, sent := range s.Sentences {
+				countGold(st, sent.Gold)
+			}
+		}
+	}
+}
+
+// countGold counts one gold label.
+func countGold(st *FileStats, g *tasks.GoldInput) {
+	if g == nil {
+		return
+	}
+	if g.Label != "" {
+		st.GoldLabels++
+	}
+	if g.Ambiguous != nil {
+		st.AmbiguityLabels++
+	}
+}

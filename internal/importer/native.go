@@ -1,0 +1,174 @@
+package importer
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"sort"
+	"strings"
+
+	"annotate/internal/tasks"
+)
+
+// parseNative reads a native JSON Lines file: one tasks.DocumentInput per
+// line, blank lines ignored, unknown fields rejected.
+func parseNative(name string, r io.Reader, c *collector) []parsed {
+	var out []parsed
+	eachJSONLine(name, r, c, func(line []byte, at *Error) {
+		if doc, ok := decodeNativeLine(line, at, c); ok {
+			out = append(out, parsed{doc: doc, at: *at})
+		}
+	})
+	return out
+}
+
+// decodeNativeLine decodes one line strictly, reporting a failure with the
+// path of the offending field.
+func decodeNativeLine(line []byte, at *Error, c *collector) (tasks.DocumentInput, bool) {
+	var doc tasks.DocumentInput
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(&doc)
+	if err == nil {
+		if _, terr := dec.Token(); terr != io.EOF {
+			c.addf(at, "", "more than one JSON value on the line; each line holds one document")
+			return doc, false
+		}
+		return doc, true
+	}
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) || errors.Is(err, io.ErrUnexpectedEOF) {
+		msg := strings.TrimPrefix(err.Error(), "json: ")
+		if syn != nil {
+			msg = fmt.Sprintf("invalid JSON at column %d: %s", syn.Offset, msg)
+		} else {
+			msg = "invalid JSON: the line ends inside a value"
+		}
+		c.addf(at, "", "%s", msg)
+		return doc, false
+	}
+	// The value is well-formed JSON that does not fit the record: walk it
+	// to name the field.
+	var v any
+	gen := json.NewDecoder(bytes.NewReader(line))
+	gen.UseNumber()
+	if gen.Decode(&v) == nil {
+		if field, msg, ok := misfit(v, reflect.TypeFor[tasks.DocumentInput](), ""); ok {
+			c.addf(at, field, "%s", msg)
+			return doc, false
+		}
+	}
+	c.addf(at, "", "%s", strings.TrimPrefix(err.Error(), "json: "))
+	return doc, false
+}
+
+// misfit finds the first place where the generic JSON value v does not fit
+// the Go type t, as encoding/json would decode it with unknown fields
+// disallowed: a field the type does not have, or a value of the wrong kind.
+func misfit(v any, t reflect.Type, path string) (field, msg string, found bool) {
+	if v == nil {
+		return "", "", false // null leaves any field at its zero value
+	}
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return path, "expected an object, got " + jsonKind(v), true
+		}
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			f, ok := jsonField(t, k)
+			if !ok {
+				return joinField(path, k), "unknown field", true
+			}
+			if field, msg, found := misfit(obj[k], f.Type, joinField(path, k)); found {
+				return field, msg, true
+			}
+		}
+	case reflect.Slice:
+		arr, ok := v.([]any)
+		if !ok {
+			return path, "expected an array, got " + jsonKind(v), true
+		}
+		for i, e := range arr {
+			if field, msg, found := misfit(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); found {
+				return field, msg, true
+			}
+		}
+	case reflect.String:
+		if _, ok := v.(string); !ok {
+			return path, "expected a string, got " + jsonKind(v), true
+		}
+	case reflect.Bool:
+		if _, ok := v.(bool); !ok {
+			return path, "expected true or false, got " + jsonKind(v), true
+		}
+	case reflect.Int, reflect.Int64, reflect.Float64:
+		if _, ok := v.(json.Number); !ok {
+			return path, "expected a number, got " + jsonKind(v), true
+		}
+	}
+	return "", "", false
+}
+
+// jsonField finds the struct field that encoding/json decodes key into:
+// the exact json name, else a case-insensitive match.
+func jsonField(t reflect.Type, key string) (reflect.StructField, bool) {
+	var fold *reflect.StructField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if name == key {
+			return f, true
+		}
+		if fold == nil && strings.EqualFold(name, key) {
+			fold = &f
+		}
+	}
+	if fold != nil {
+		return *fold, true
+	}
+	return reflect.StructField{}, false
+}
+
+// jsonKind names the kind of a generic JSON value for messages.
+func jsonKind(v any) string {
+	switch x := v.(type) {
+	case string:
+		return fmt.Sprintf("string %q", truncate(x, 40))
+	case json.Number:
+		return "number " + x.String()
+	case bool:
+		return fmt.Sprint(x)
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return "null"
+}
+
+// truncate shortens s to at most n runes for messages.
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}

@@ -1,0 +1,253 @@
+package importer
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"annotate/internal/segment"
+	"annotate/internal/tasks"
+)
+
+// parsed is a document on its way out of a parser, with where it came from
+// for messages.
+type parsed struct {
+	doc tasks.DocumentInput
+	at  Error
+	// summaryAt optionally locates each summary more precisely than the
+	// document (a SummEdits record per summary).
+	summaryAt []Error
+}
+
+// where returns the location of summary i.
+func (p *parsed) where(i int) *Error {
+	if i < len(p.summaryAt) {
+		return &p.summaryAt[i]
+	}
+	return &p.at
+}
+
+// resolver completes and checks documents: it fills in defaults, splits
+// text into sentences, normalises taxonomy codes and rejects what the
+// database could not hold. Ids are checked across everything it sees.
+type resolver struct {
+	c *collector
+	// preset is the error taxonomy the input uses; "" keeps error types as
+	// written.
+	preset    string
+	docIDs    map[string]*Error
+	summaryIn map[string]string
+}
+
+func newResolver(c *collector, preset string) *resolver {
+	return &resolver{c: c, preset: preset, docIDs: map[string]*Error{}, summaryIn: map[string]string{}}
+}
+
+// document resolves p.doc in place.
+func (r *resolver) document(p *parsed) {
+	d := &p.doc
+	at := &p.at
+	if at.Line > 0 {
+		d.Source = fmt.Sprintf("%s:%d", at.File, at.Line)
+	} else if at.Record > 0 {
+		d.Source = fmt.Sprintf("%s: record %d", at.File, at.Record)
+	} else {
+		d.Source = at.File
+	}
+	d.ExternalID = strings.TrimSpace(d.ExternalID)
+	if d.ExternalID == "" {
+		r.c.addf(at, "id", "missing document id")
+	} else if first, dup := r.docIDs[d.ExternalID]; dup {
+		r.c.addf(at, "id", "document id %q is used twice (first at %s)", d.ExternalID, locString(first))
+	} else {
+		r.docIDs[d.ExternalID] = at
+	}
+	d.Language = strings.TrimSpace(d.Language)
+	d.Domain = strings.TrimSpace(d.Domain)
+	d.Title = strings.TrimSpace(d.Title)
+	d.Kind = strings.ToLower(strings.TrimSpace(d.Kind))
+	if d.Kind == "" {
+		d.Kind = tasks.KindProse
+		if len(d.Turns) > 0 {
+			d.Kind = tasks.KindDialogue
+		}
+	}
+	switch d.Kind {
+	case tasks.KindProse:
+		r.prose(d, at)
+	case tasks.KindDialogue:
+		r.dialogue(d, at)
+	default:
+		r.c.addf(at, "kind", "%q is not one of prose, dialogue", d.Kind)
+	}
+	for i := range d.Summaries {
+		r.summary(d, i, p.where(i), fmt.Sprintf("summaries[%d]", i))
+	}
+	for i := range d.KeyFacts {
+		k := &d.KeyFacts[i]
+		k.Text = strings.TrimSpace(k.Text)
+		k.Topic = strings.TrimSpace(k.Topic)
+		k.Category = strings.TrimSpace(k.Category)
+		if k.Text == "" {
+			r.c.addf(at, fmt.Sprintf("key_facts[%d].text", i), "empty key fact")
+		}
+	}
+}
+
+// prose makes sure a prose document has its sentences.
+func (r *resolver) prose(d *tasks.DocumentInput, at *Error) {
+	if len(d.Turns) > 0 {
+		r.c.addf(at, "turns", "a prose document has no turns; set kind to dialogue")
+		return
+	}
+	if len(d.Sentences) > 0 {
+		for i, s := range d.Sentences {
+			if d.Sentences[i] = strings.TrimSpace(s); d.Sentences[i] == "" {
+				r.c.addf(at, fmt.Sprintf("sentences[%d]", i), "empty sentence")
+			}
+		}
+		return
+	}
+	if strings.TrimSpace(d.Text) == "" {
+		r.c.addf(at, "text", "a prose document needs text or sentences")
+		return
+	}
+	d.Sentences = segment.Split(d.Text, d.Language)
+}
+
+// dialogue makes sure a dialogue document has its turns, reading them from
+// the text ("Speaker: text" per line) when only text is given.
+func (r *resolver) dialogue(d *tasks.DocumentInput, at *Error) {
+	if len(d.Sentences) > 0 {
+		r.c.addf(at, "sentences", "a dialogue is divided into turns, not sentences")
+		return
+	}
+	if len(d.Turns) == 0 {
+		for _, line := range strings.Split(d.Text, "\n") {
+			if strings.TrimSpace(line) != "" {
+				d.Turns = append(d.Turns, splitTurn(line))
+			}
+		}
+	}
+	if len(d.Turns) == 0 {
+		r.c.addf(at, "turns", "a dialogue document needs turns or text")
+		return
+	}
+	for i := range d.Turns {
+		t := &d.Turns[i]
+		t.Speaker = strings.TrimSpace(t.Speaker)
+		if t.Text = strings.TrimSpace(t.Text); t.Text == "" {
+			r.c.addf(at, fmt.Sprintf("turns[%d].text", i), "empty turn")
+		}
+	}
+}
+
+// summary resolves summary i of d.
+func (r *resolver) summary(d *tasks.DocumentInput, i int, at *Error, path string) {
+	s := &d.Summaries[i]
+	s.ExternalID = strings.TrimSpace(s.ExternalID)
+	if s.ExternalID == "" {
+		r.c.addf(at, path+".id", "missing summary id")
+	} else if doc, dup := r.summaryIn[s.ExternalID]; dup {
+		r.c.addf(at, path+".id", "summary id %q is used twice (also in document %q); summary ids must be unique across the import", s.ExternalID, doc)
+	} else {
+		r.summaryIn[s.ExternalID] = d.ExternalID
+	}
+	s.Topic = strings.TrimSpace(s.Topic)
+	s.Model = strings.TrimSpace(s.Model)
+	if s.Language = strings.TrimSpace(s.Language); s.Language == "" {
+		s.Language = d.Language
+	}
+	s.Original = strings.TrimSpace(s.Original)
+	s.EditTypes = trimAll(s.EditTypes)
+	if len(s.Sentences) == 0 {
+		for _, t := range segment.Split(s.Text, s.Language) {
+			s.Sentences = append(s.Sentences, tasks.SentenceInput{Text: t})
+		}
+		if len(s.Sentences) == 0 {
+			r.c.addf(at, path+".text", "a summary needs text or sentences")
+		}
+	}
+	for j := range s.Sentences {
+		sp := fmt.Sprintf("%s.sentences[%d]", path, j)
+		sent := &s.Sentences[j]
+		if sent.Text = strings.TrimSpace(sent.Text); sent.Text == "" {
+			r.c.addf(at, sp+".text", "empty sentence")
+		}
+		sent.Translation = strings.TrimSpace(sent.Translation)
+		if sent.Gold != nil {
+			r.gold(sent.Gold, at, sp+".gold")
+		}
+	}
+	if s.Gold != nil {
+		r.gold(s.Gold, at, path+".gold")
+	}
+}
+
+// gold checks a gold label and normalises its codes.
+func (r *resolver) gold(g *tasks.GoldInput, at *Error, path string) {
+	g.Label = strings.ToLower(strings.TrimSpace(g.Label))
+	switch g.Label {
+	case tasks.LabelFaithful, tasks.LabelUnfaithful, tasks.LabelBorderline:
+	case "":
+		if g.Ambiguous == nil && strings.TrimSpace(g.AmbiguityType) == "" {
+			r.c.addf(at, path+".label", "missing: a gold label needs a label, an ambiguity flag or both")
+		}
+	default:
+		r.c.addf(at, path+".label", "%q is not one of faithful, unfaithful, borderline", g.Label)
+	}
+	g.Explanation = strings.TrimSpace(g.Explanation)
+	g.AmbiguityNote = strings.TrimSpace(g.AmbiguityNote)
+	g.ErrorTypes = trimAll(g.ErrorTypes)
+	if len(g.ErrorTypes) > 0 && g.Label == tasks.LabelFaithful {
+		r.c.addf(at, path+".error_types", "a faithful sentence has no error types")
+	}
+	if r.preset != "" {
+		for k, e := range g.ErrorTypes {
+			code, ok := ErrorTypeCode(r.preset, e)
+			if !ok {
+				r.c.addf(at, fmt.Sprintf("%s.error_types[%d]", path, k), "%q is not an error type of the %s taxonomy (%s)", e, r.preset, errorTypeNames(r.preset))
+				continue
+			}
+			g.ErrorTypes[k] = code
+		}
+	}
+	g.ErrorTypes = trimAll(g.ErrorTypes)
+	if t := strings.TrimSpace(g.AmbiguityType); t != "" {
+		code, ok := AmbiguityCode(t)
+		if !ok {
+			r.c.addf(at, path+".ambiguity_type", "%q is not an ambiguity type (one of %s)", t, ambiguityCodes())
+		}
+		g.AmbiguityType = code
+		if g.Ambiguous == nil {
+			yes := true
+			g.Ambiguous = &yes
+		} else if !*g.Ambiguous {
+			r.c.addf(at, path+".ambiguity_type", "an ambiguity type is given but ambiguous is false")
+		}
+	} else {
+		g.AmbiguityType = ""
+	}
+}
+
+// trimAll trims every string and drops the empty ones and repeats.
+func trimAll(ss []string) []string {
+	var out []string
+	for _, s := range ss {
+		if s = strings.TrimSpace(s); s != "" && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// locString formats just the location part of an error.
+func locString(e *Error) string {
+	switch {
+	case e.Line > 0:
+		return fmt.Sprintf("%s:%d", e.File, e.Line)
+	case e.Record > 0:
+		return fmt.Sprintf("%s record %d", e.File, e.Record)
+	}
+	return e.File
+}

@@ -1,0 +1,118 @@
+package importer
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"annotate/internal/tasks"
+)
+
+// summEditsRecord is the JSON shape of one SummEdits record.
+type summEditsRecord struct {
+	ID              string          `json:"id"`
+	Doc             string          `json:"doc"`
+	Summary         string          `json:"summary"`
+	Label           json.RawMessage `json:"label"`
+	OriginalSummary string          `json:"original_summary"`
+	EditTypes       []string        `json:"edit_types"`
+	// The "split" field (test or evaluation) is not imported.
+}
+
+// summEditsDomain reads the domain from a file named summedits_<domain>.json.
+func summEditsDomain(name string) string {
+	base := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	if d, ok := strings.CutPrefix(base, "summedits_"); ok {
+		return d
+	}
+	return ""
+}
+
+// parseSummEdits streams a SummEdits JSON array. Every record becomes one
+// summary with a summary-level gold label; records about the same document
+// text share one document.
+func parseSummEdits(name string, r io.Reader, c *collector) []parsed {
+	domain := summEditsDomain(name)
+	prefix := "summedits:"
+	if domain != "" {
+		prefix += domain + ":"
+	}
+	dec := json.NewDecoder(r)
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		c.addf(&Error{File: name}, "", "expected a JSON array of SummEdits records")
+		return nil
+	}
+	var out []parsed
+	index := map[string]int{}
+	for n := 1; dec.More() && !c.full(); n++ {
+		at := &Error{File: name, Record: n}
+		var rec summEditsRecord
+		if err := dec.Decode(&rec); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				// The decoder has consumed the value; go on with the next.
+				c.addf(at, te.Field, "expected %s, got %s", te.Type, te.Value)
+				continue
+			}
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+				c.addf(at, "", "invalid JSON: the file ends inside the array")
+			} else {
+				c.addf(at, "", "invalid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+			}
+			return nil
+		}
+		ok := true
+		for _, f := range []struct{ name, value string }{{"id", rec.ID}, {"doc", rec.Doc}, {"summary", rec.Summary}} {
+			if strings.TrimSpace(f.value) == "" {
+				c.addf(at, f.name, "empty")
+				ok = false
+			}
+		}
+		consistent, valid := flag01(rec.Label)
+		if !valid {
+			c.addf(at, "label", "%s is not 0 (inconsistent) or 1 (consistent)", rawText(rec.Label))
+			ok = false
+		}
+		if !ok {
+			continue
+		}
+		gold := &tasks.GoldInput{Label: tasks.LabelUnfaithful}
+		if consistent {
+			gold.Label = tasks.LabelFaithful
+		}
+		text := strings.TrimSpace(rec.Doc)
+		di, seen := index[text]
+		if !seen {
+			di = len(out)
+			index[text] = di
+			p := parsed{at: *at}
+			p.doc = tasks.DocumentInput{ExternalID: prefix + shortHash(text), Language: "en", Domain: domain}
+			if turns, ok := dialogueTurns(text); ok {
+				p.doc.Kind = tasks.KindDialogue
+				p.doc.Turns = turns
+			} else {
+				p.doc.Kind = tasks.KindProse
+				p.doc.Text = text
+			}
+			out = append(out, p)
+		}
+		p := &out[di]
+		p.doc.Summaries = append(p.doc.Summaries, tasks.SummaryInput{
+			ExternalID: strings.TrimSpace(rec.ID),
+			Text:       rec.Summary,
+			Original:   rec.OriginalSummary,
+			EditTypes:  rec.EditTypes,
+			Gold:       gold,
+		})
+		p.summaryAt = append(p.summaryAt, *at)
+	}
+	if c.full() {
+		return out
+	}
+	if _, err := dec.Token(); err != nil {
+		c.addf(&Error{File: name}, "", "invalid JSON at the end of the array: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	return out
+}
