@@ -1,0 +1,113 @@
+package tasks
+
+import (
+	"context"
+	"errors"
+	"math"
+
+	"annotate/internal/iaa"
+)
+
+// AssistEval judges one run's tentative labels against the gold labels,
+// with "unfaithful" as the positive class (MADISSE Table 3 reports the same
+// numbers). A number whose *Undefined reason is set has no value.
+type AssistEval struct {
+	RunID int64
+	// N counts sentences with both a complete assistant result and a gold
+	// label of faithful or unfaithful (borderline gold is left out).
+	N int
+	// TP, FP, TN and FN count unfaithful (positive) and faithful
+	// (negative) sentences by gold and assistant label.
+	TP, FP, TN, FN int
+	// BalancedAccuracy = 1 − (FPR + FNR)/2.
+	BalancedAccuracy float64
+	// FPR = FP/(FP+TN): faithful sentences the assistant called unfaithful.
+	FPR float64
+	// FNR = FN/(FN+TP): unfaithful sentences the assistant called faithful.
+	FNR float64
+	// RatesUndefined says why BalancedAccuracy, FPR and FNR have no value
+	// (the gold has only one class, or there is no pair at all).
+	RatesUndefined string
+	// Alpha is Krippendorff's α (nominal) between the assistant and gold,
+	// treated as two coders.
+	Alpha          float64
+	AlphaUndefined string
+}
+
+// LabelPair is one sentence's gold label and the assistant's label.
+type LabelPair struct {
+	Gold, Assistant string
+}
+
+// EvalLabels computes an AssistEval from label pairs; pairs whose labels
+// are not both faithful or unfaithful are skipped.
+func EvalLabels(pairs []LabelPair) AssistEval {
+	code := map[string]float64{LabelFaithful: 0, LabelUnfaithful: 1}
+	var gold, asst []float64
+	for _, p := range pairs {
+		g, okG := code[p.Gold]
+		a, okA := code[p.Assistant]
+		if okG && okA {
+			gold, asst = append(gold, g), append(asst, a)
+		}
+	}
+	e := AssistEval{N: len(gold)}
+	if e.N == 0 {
+		const none = "no sentence has both a gold label and an assistant label"
+		e.RatesUndefined, e.AlphaUndefined = none, none
+		return e
+	}
+	b, err := iaa.BinaryRates(iaa.ConfusionMatrix(gold, asst), 1)
+	e.TP, e.FP, e.TN, e.FN = b.TP, b.FP, b.TN, b.FN
+	if err != nil {
+		e.RatesUndefined = undefinedReason(err)
+	} else {
+		e.BalancedAccuracy, e.FPR, e.FNR = b.BalancedAccuracy, b.FPR, b.FNR
+	}
+	alpha, err := iaa.Alpha(iaa.FromColumns(gold, asst), iaa.Nominal)
+	if err != nil || math.IsNaN(alpha) {
+		e.AlphaUndefined = undefinedReason(err)
+	} else {
+		e.Alpha = alpha
+	}
+	return e
+}
+
+// undefinedReason words why a statistic has no value.
+func undefinedReason(err error) string {
+	var u *iaa.UndefinedError
+	if errors.As(err, &u) {
+		return u.Reason
+	}
+	if err != nil {
+		return err.Error()
+	}
+	return "not a number"
+}
+
+// EvalAssistRun compares a run's complete results with the gold labels of
+// the same sentences.
+func (s *Store) EvalAssistRun(ctx context.Context, runID int64) (AssistEval, error) {
+	rows, err := s.read.QueryContext(ctx, `
+		SELECT g.label, o.label FROM assist_outputs o
+		JOIN gold_sentences g ON g.sentence_id = o.sentence_id
+		WHERE o.run_id = ? AND o.status = 'ok'`, runID)
+	if err != nil {
+		return AssistEval{}, err
+	}
+	defer rows.Close()
+	var pairs []LabelPair
+	for rows.Next() {
+		var p LabelPair
+		if err := rows.Scan(&p.Gold, &p.Assistant); err != nil {
+			return AssistEval{}, err
+		}
+		pairs = append(pairs, p)
+	}
+	if err := rows.Err(); err != nil {
+		return AssistEval{}, err
+	}
+	e := EvalLabels(pairs)
+	e.RunID = runID
+	return e, nil
+}

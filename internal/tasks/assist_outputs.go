@@ -1,0 +1,230 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// AssistOutput is the assistant's result for one summary sentence in one
+// run. Output is the engine's result as JSON (assist.SentenceResult); this
+// package stores it without reading it.
+type AssistOutput struct {
+	SentenceID int64
+	// Label is the Adjudicator's tentative label, kept in its own column
+	// for evaluation queries; empty for a failed result.
+	Label  string
+	Status string // "ok" or "failed"
+	Output []byte
+}
+
+// AssistOutputOK is the status of a complete sentence result.
+const AssistOutputOK = "ok"
+
+func upsertAssistOutput(ctx context.Context, tx *sql.Tx, runID int64, o AssistOutput) error {
+	if o.Status == "" {
+		o.Status = AssistOutputOK
+	}
+	switch o.Label {
+	case "", LabelFaithful, LabelUnfaithful:
+	default:
+		return Errorf(EInvalid, "assistant label %q is not faithful or unfaithful", o.Label)
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO assist_outputs (run_id, sentence_id, label, status, output) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (run_id, sentence_id) DO UPDATE SET label = excluded.label, status = excluded.status, output = excluded.output,
+			created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
+		runID, o.SentenceID, o.Label, o.Status, string(o.Output))
+	return err
+}
+
+// SaveAssistOutput stores one sentence's result in a run, replacing an
+// earlier result for the same sentence (a rerun retries failed sentences).
+func (s *Store) SaveAssistOutput(ctx context.Context, runID int64, o AssistOutput) error {
+	return s.tx(ctx, func(tx *sql.Tx) error { return upsertAssistOutput(ctx, tx, runID, o) })
+}
+
+// AssistDone returns the sentences of a run that have a complete result,
+// which a resumed run skips.
+func (s *Store) AssistDone(ctx context.Context, runID int64) (map[int64]bool, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT sentence_id FROM assist_outputs WHERE run_id = ? AND status = 'ok'`, runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
+}
+
+// PanelOutput is the output the assistant panel shows for one sentence.
+type PanelOutput struct {
+	RunID  int64
+	Sample bool
+	Output []byte
+}
+
+// AssistPanel returns, for each sentence of a summary that has one, the
+// complete result to show beside it: from the newest run that is not a
+// sample, else from a sample run.
+func (s *Store) AssistPanel(ctx context.Context, summaryID int64) (map[int64]PanelOutput, error) {
+	rows, err := s.read.QueryContext(ctx, `
+		SELECT o.sentence_id, r.id, r.sample, o.output
+		FROM assist_outputs o
+		JOIN assist_runs r ON r.id = o.run_id
+		JOIN summary_sentences ss ON ss.id = o.sentence_id
+		WHERE ss.summary_id = ? AND o.status = 'ok'
+		ORDER BY o.sentence_id, r.sample, r.id DESC`, summaryID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]PanelOutput{}
+	for rows.Next() {
+		var sid int64
+		var p PanelOutput
+		var output string
+		if err := rows.Scan(&sid, &p.RunID, &p.Sample, &output); err != nil {
+			return nil, err
+		}
+		if _, seen := out[sid]; !seen {
+			p.Output = []byte(output)
+			out[sid] = p
+		}
+	}
+	return out, rows.Err()
+}
+
+// ExportedOutput is one stored result with the external ids that place it:
+// the document's and the summary's external ids and the sentence's 1-based
+// index.
+type ExportedOutput struct {
+	AssistOutput
+	DocumentID string
+	SummaryID  string
+	Index      int
+}
+
+// EachAssistOutput calls fn for every result of a run, in document,
+// summary and sentence order, one row at a time so that an export runs in
+// constant memory. An error from fn stops the walk and is returned.
+func (s *Store) EachAssistOutput(ctx context.Context, runID int64, fn func(ExportedOutput) error) error {
+	rows, err := s.read.QueryContext(ctx, `
+		SELECT o.sentence_id, o.label, o.status, o.output, d.external_id, sm.external_id, ss.idx
+		FROM assist_outputs o
+		JOIN summary_sentences ss ON ss.id = o.sentence_id
+		JOIN summaries sm ON sm.id = ss.summary_id
+		JOIN documents d ON d.id = sm.document_id
+		WHERE o.run_id = ?
+		ORDER BY d.id, sm.id, ss.idx`, runID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var e ExportedOutput
+		var output string
+		if err := rows.Scan(&e.SentenceID, &e.Label, &e.Status, &output, &e.DocumentID, &e.SummaryID, &e.Index); err != nil {
+			return err
+		}
+		e.Output = []byte(output)
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// AssistTarget is what an import checks a result against: the summary's
+// document, how many units that document has, and the summary's sentence
+// ids in order.
+type AssistTarget struct {
+	DocumentID  string
+	Units       int
+	SentenceIDs []int64
+}
+
+// AssistTargets maps each summary external id of a project to its target.
+func (s *Store) AssistTargets(ctx context.Context, projectID int64) (map[string]*AssistTarget, error) {
+	rows, err := s.read.QueryContext(ctx, `
+		SELECT sm.external_id, d.external_id, (SELECT count(*) FROM document_units u WHERE u.document_id = d.id), ss.id
+		FROM summaries sm
+		JOIN documents d ON d.id = sm.document_id
+		JOIN summary_sentences ss ON ss.summary_id = sm.id
+		WHERE sm.project_id = ?
+		ORDER BY sm.id, ss.idx`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]*AssistTarget{}
+	for rows.Next() {
+		var sum, doc string
+		var units int
+		var sid int64
+		if err := rows.Scan(&sum, &doc, &units, &sid); err != nil {
+			return nil, err
+		}
+		t := out[sum]
+		if t == nil {
+			t = &AssistTarget{DocumentID: doc, Units: units}
+			out[sum] = t
+		}
+		t.SentenceIDs = append(t.SentenceIDs, sid)
+	}
+	return out, rows.Err()
+}
+
+// AssistRunImport is one run read from a file with its results.
+type AssistRunImport struct {
+	Run     AssistRun
+	Outputs []AssistOutput
+}
+
+// ImportAssistRuns writes runs read from a file in one transaction: all of
+// them or, on any error, none. Each run gets status imported; its sentence
+// ids must belong to the project.
+func (s *Store) ImportAssistRuns(ctx context.Context, projectID int64, runs []AssistRunImport) ([]int64, error) {
+	var ids []int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		for _, ri := range runs {
+			r := ri.Run
+			r.ProjectID, r.Status = projectID, RunImported
+			if r.Total == 0 {
+				r.Total = len(ri.Outputs)
+			}
+			id, err := insertAssistRun(ctx, tx, &r, s.now())
+			if err != nil {
+				return err
+			}
+			for _, o := range ri.Outputs {
+				if err := sentenceInProject(ctx, tx, projectID, o.SentenceID); err != nil {
+					return err
+				}
+				if err := upsertAssistOutput(ctx, tx, id, o); err != nil {
+					return err
+				}
+			}
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+func sentenceInProject(ctx context.Context, tx *sql.Tx, projectID, sentenceID int64) error {
+	var p int64
+	err := tx.QueryRowContext(ctx, `SELECT sm.project_id FROM summary_sentences ss JOIN summaries sm ON sm.id = ss.summary_id WHERE ss.id = ?`, sentenceID).Scan(&p)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && p != projectID) {
+		return Errorf(EInvalid, "sentence %d is not in this project", sentenceID)
+	}
+	return err
+}

@@ -1,0 +1,256 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Statuses of an assistant run.
+const (
+	RunQueued    = "queued"
+	RunRunning   = "running"
+	RunDone      = "done"
+	RunFailed    = "failed"
+	RunCancelled = "cancelled"
+	// RunImported marks a run read from a file rather than computed here.
+	RunImported = "imported"
+)
+
+// AssistRun is one run of the assistant over a project's summary sentences:
+// its configuration, its state and what it cost. Model must only reach
+// leads' pages.
+type AssistRun struct {
+	ID        int64
+	ProjectID int64
+	// Name is a label for people; runs made here have none, imported runs
+	// carry the name given in the file.
+	Name     string
+	Protocol string
+	Model    string
+	// Settings is the engine's settings as JSON; this package keeps it
+	// opaque.
+	Settings      string
+	PromptVersion string
+	Status        string
+	// Sample marks shipped demonstration output that no model produced.
+	Sample bool
+	// Total is the number of sentences the run covers.
+	Total      int
+	Usage      AssistUsage
+	Error      string
+	CreatedAt  string
+	FinishedAt string
+	// Outputs and Failed count the sentence results saved so far, and of
+	// them those that failed.
+	Outputs int
+	Failed  int
+}
+
+// Title names the run for people: its name, or "run N".
+func (r *AssistRun) Title() string {
+	if r.Name != "" {
+		return r.Name
+	}
+	return "run " + strconv.FormatInt(r.ID, 10)
+}
+
+// Active reports whether the run is queued or running.
+func (r *AssistRun) Active() bool { return r.Status == RunQueued || r.Status == RunRunning }
+
+// Resumable reports whether the run can be continued: it was computed here
+// and stopped before the end.
+func (r *AssistRun) Resumable() bool { return r.Status == RunFailed || r.Status == RunCancelled }
+
+// AssistUsage counts what a run spent at the model endpoint.
+type AssistUsage struct {
+	Calls            int64
+	CacheHits        int64
+	PromptTokens     int64
+	CompletionTokens int64
+	// Failures counts questions that got no usable answer.
+	Failures int64
+}
+
+// Add sums two counts.
+func (u *AssistUsage) Add(b AssistUsage) {
+	u.Calls += b.Calls
+	u.CacheHits += b.CacheHits
+	u.PromptTokens += b.PromptTokens
+	u.CompletionTokens += b.CompletionTokens
+	u.Failures += b.Failures
+}
+
+func validRunStatus(s string) bool {
+	switch s {
+	case RunQueued, RunRunning, RunDone, RunFailed, RunCancelled, RunImported:
+		return true
+	}
+	return false
+}
+
+// CreateAssistRun records a new run; an empty status means queued.
+func (s *Store) CreateAssistRun(ctx context.Context, r AssistRun) (*AssistRun, error) {
+	var id int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		id, err = insertAssistRun(ctx, tx, &r, s.now())
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.AssistRunByID(ctx, id)
+}
+
+func insertAssistRun(ctx context.Context, tx *sql.Tx, r *AssistRun, now time.Time) (int64, error) {
+	if r.Status == "" {
+		r.Status = RunQueued
+	}
+	if !validRunStatus(r.Status) {
+		return 0, Errorf(EInvalid, "unknown run status %q", r.Status)
+	}
+	if strings.TrimSpace(r.Protocol) == "" {
+		return 0, Errorf(EInvalid, "a run needs a protocol")
+	}
+	if r.Settings == "" {
+		r.Settings = "{}"
+	}
+	var finished any
+	if r.Status == RunImported {
+		finished = stamp(now)
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO assist_runs (project_id, name, protocol, model, settings, prompt_version, status, sample, total,
+			calls, cache_hits, prompt_tokens, completion_tokens, failures, error, finished_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.ProjectID, r.Name, r.Protocol, r.Model, r.Settings, r.PromptVersion, r.Status, r.Sample, r.Total,
+		r.Usage.Calls, r.Usage.CacheHits, r.Usage.PromptTokens, r.Usage.CompletionTokens, r.Usage.Failures, r.Error, finished)
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
+}
+
+const assistRunColumns = `r.id, r.project_id, r.name, r.protocol, r.model, r.settings, r.prompt_version, r.status, r.sample, r.total,
+	r.calls, r.cache_hits, r.prompt_tokens, r.completion_tokens, r.failures, r.error, r.created_at, coalesce(r.finished_at, ''),
+	(SELECT count(*) FROM assist_outputs o WHERE o.run_id = r.id),
+	(SELECT count(*) FROM assist_outputs o WHERE o.run_id = r.id AND o.status <> 'ok')`
+
+func scanAssistRun(row interface{ Scan(...any) error }) (*AssistRun, error) {
+	var r AssistRun
+	err := row.Scan(&r.ID, &r.ProjectID, &r.Name, &r.Protocol, &r.Model, &r.Settings, &r.PromptVersion, &r.Status, &r.Sample, &r.Total,
+		&r.Usage.Calls, &r.Usage.CacheHits, &r.Usage.PromptTokens, &r.Usage.CompletionTokens, &r.Usage.Failures, &r.Error,
+		&r.CreatedAt, &r.FinishedAt, &r.Outputs, &r.Failed)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, Errorf(ENotFound, "assistant run not found")
+	}
+	return &r, err
+}
+
+// AssistRunByID returns a run with its output counts.
+func (s *Store) AssistRunByID(ctx context.Context, id int64) (*AssistRun, error) {
+	return scanAssistRun(s.read.QueryRowContext(ctx, `SELECT `+assistRunColumns+` FROM assist_runs r WHERE r.id = ?`, id))
+}
+
+// AssistRuns lists a project's runs, newest first.
+func (s *Store) AssistRuns(ctx context.Context, projectID int64) ([]AssistRun, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+assistRunColumns+` FROM assist_runs r WHERE r.project_id = ? ORDER BY r.id DESC`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []AssistRun
+	for rows.Next() {
+		r, err := scanAssistRun(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *r)
+	}
+	return out, rows.Err()
+}
+
+// HasSampleAssistRun reports whether a project already holds a sample run.
+func (s *Store) HasSampleAssistRun(ctx context.Context, projectID int64) (bool, error) {
+	var n int
+	err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM assist_runs WHERE project_id = ? AND sample`, projectID).Scan(&n)
+	return n > 0, err
+}
+
+// StartAssistRun marks a run as running, clearing any earlier error, so it
+// can be started or resumed. Imported runs cannot run.
+func (s *Store) StartAssistRun(ctx context.Context, id int64) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		var status string
+		err := tx.QueryRowContext(ctx, `SELECT status FROM assist_runs WHERE id = ?`, id).Scan(&status)
+		if errors.Is(err, sql.ErrNoRows) {
+			return Errorf(ENotFound, "assistant run not found")
+		}
+		if err != nil {
+			return err
+		}
+		if status == RunImported {
+			return Errorf(EInvalid, "run %d was imported from a file and cannot be run again", id)
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE assist_runs SET status = 'running', error = '', finished_at = NULL WHERE id = ?`, id)
+		return err
+	})
+}
+
+// FinishAssistRun records how a run (or one stretch of a resumed run)
+// ended: its final status (done, failed or cancelled), the reason for a
+// failure or cancellation, and the usage to add to its counters.
+func (s *Store) FinishAssistRun(ctx context.Context, id int64, status, reason string, add AssistUsage) error {
+	switch status {
+	case RunDone, RunFailed, RunCancelled:
+	default:
+		return Errorf(EInvalid, "a run cannot finish with status %q", status)
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE assist_runs SET status = ?, error = ?, finished_at = ?,
+				calls = calls + ?, cache_hits = cache_hits + ?, prompt_tokens = prompt_tokens + ?,
+				completion_tokens = completion_tokens + ?, failures = failures + ?
+			WHERE id = ?`,
+			status, reason, stamp(s.now()), add.Calls, add.CacheHits, add.PromptTokens, add.CompletionTokens, add.Failures, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return Errorf(ENotFound, "assistant run not found")
+		}
+		return nil
+	})
+}
+
+// CancelAssistRun marks a queued or running run as cancelled; it is for
+// runs no process is working on (a run in progress is cancelled through
+// its context and finishes itself). Other runs are left alone.
+func (s *Store) CancelAssistRun(ctx context.Context, id int64) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE assist_runs SET status = 'cancelled', error = 'cancelled by a lead', finished_at = ?
+			WHERE id = ? AND status IN ('queued', 'running')`, stamp(s.now()), id)
+		return err
+	})
+}
+
+// InterruptAssistRuns marks every queued or running run as failed, saying
+// how to resume it. The server calls it on start: no run can be in progress
+// in a process that has just begun. It returns how many runs it marked.
+func (s *Store) InterruptAssistRuns(ctx context.Context) (int, error) {
+	var n int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE assist_runs
+			SET status = 'failed', finished_at = ?,
+				error = 'interrupted; resume with annotate assist run --resume ' || id
+			WHERE status IN ('queued', 'running')`, stamp(s.now()))
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return int(n), err
+}

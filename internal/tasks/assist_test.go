@@ -1,0 +1,301 @@
+package tasks_test
+
+import (
+	"context"
+	"math"
+	"slices"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+func TestLLMCache(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	c := s.LLMCache()
+	if _, ok, err := c.Get(ctx, "k"); ok || err != nil {
+		t.Fatalf("Get on empty cache = %v, %v", ok, err)
+	}
+	if err := c.Put(ctx, "k", []byte(`{"a":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Put(ctx, "k", []byte(`{"a":2}`)); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := c.Get(ctx, "k")
+	if !ok || err != nil || string(got) != `{"a":2}` {
+		t.Fatalf("Get = %q, %v, %v; want the replaced value", got, ok, err)
+	}
+	if n, _ := c.Len(ctx); n != 1 {
+		t.Fatalf("Len = %d, want 1", n)
+	}
+}
+
+// assistProject is a project with the two documents of sampleDocs and
+// guidelines holding a numbered list.
+func assistProject(t *testing.T, s *tasks.Store) *tasks.Project {
+	t.Helper()
+	ctx := context.Background()
+	p, err := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings(),
+		Guidelines: "## Rules\n\nRead first.\n\n1. Check every claim\n   against the document.\n2) No outside knowledge.\n\n- not a guideline\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Import(ctx, p.ID, sampleDocs()); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestAssistWork(t *testing.T) {
+	s := openStore(t)
+	p := assistProject(t, s)
+	w, err := s.AssistWork(context.Background(), p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Check every claim against the document.", "No outside knowledge."}; !slices.Equal(w.Guidelines, want) {
+		t.Errorf("guidelines = %q, want %q", w.Guidelines, want)
+	}
+	if len(w.ErrorTypes) != 7 {
+		t.Errorf("%d error types, want the 7 of the TofuEval preset", len(w.ErrorTypes))
+	}
+	var keys []string
+	for _, x := range w.Sentences {
+		keys = append(keys, x.Key())
+	}
+	if want := []string{"d1/d1-s1/1", "d1/d1-s1/2", "d2/d2-s1/1"}; !slices.Equal(keys, want) {
+		t.Fatalf("keys = %q, want %q", keys, want)
+	}
+	x := w.Sentences[1]
+	if len(x.Units) != 2 || x.Units[1].Text != "It approved the budget." || x.Topic != "Budget" {
+		t.Errorf("sentence 2 = %+v", x)
+	}
+	if !slices.Equal(x.Summary, []string{"The council approved the budget.", "The vote was unanimous."}) {
+		t.Errorf("summary = %q", x.Summary)
+	}
+	if len(x.KeyFacts) != 1 || x.KeyFacts[0].Text != "The budget was approved." {
+		t.Errorf("key facts = %+v", x.KeyFacts)
+	}
+	if y := w.Sentences[2]; len(y.Summary) != 1 || y.Units[0].Speaker != "Speaker 1" || len(y.KeyFacts) != 0 {
+		t.Errorf("sentence 3 = %+v", y)
+	}
+}
+
+func TestNumberedItems(t *testing.T) {
+	cases := []struct {
+		name, in string
+		want     []string
+	}{
+		{"none", "Just prose.\n\n- a bullet\n", nil},
+		{"continuation", "1. One\ncontinues\n2. Two\n\nAfter.", []string{"One continues", "Two"}},
+		{"heading ends an item", "1. One\n## Next\ntext", []string{"One"}},
+		{"crlf", "1. A\r\n2. B\r\n", []string{"A", "B"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := tasks.NumberedItems(c.in); !slices.Equal(got, c.want) {
+				t.Fatalf("NumberedItems(%q) = %q, want %q", c.in, got, c.want)
+			}
+		})
+	}
+}
+
+func TestAssistRunLifecycle(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	p := assistProject(t, s)
+	w, _ := s.AssistWork(ctx, p.ID)
+	r, err := s.CreateAssistRun(ctx, tasks.AssistRun{ProjectID: p.ID, Protocol: "single", Model: "m1", Total: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != tasks.RunQueued || r.Title() != "run 1" {
+		t.Fatalf("new run = %+v", r)
+	}
+	if err := s.StartAssistRun(ctx, r.ID); err != nil {
+		t.Fatal(err)
+	}
+	s1, s2 := w.Sentences[0].SentenceID, w.Sentences[1].SentenceID
+	must(t, s.SaveAssistOutput(ctx, r.ID, tasks.AssistOutput{SentenceID: s1, Label: "faithful", Output: []byte(`{"n":1}`)}))
+	must(t, s.SaveAssistOutput(ctx, r.ID, tasks.AssistOutput{SentenceID: s2, Status: "failed", Output: []byte(`{"n":2}`)}))
+	done, err := s.AssistDone(ctx, r.ID)
+	if err != nil || !done[s1] || done[s2] {
+		t.Fatalf("done = %v, %v; want only the complete sentence", done, err)
+	}
+	t.Run("a rerun replaces a failed output", func(t *testing.T) {
+		must(t, s.SaveAssistOutput(ctx, r.ID, tasks.AssistOutput{SentenceID: s2, Label: "unfaithful", Output: []byte(`{"n":3}`)}))
+		done, _ := s.AssistDone(ctx, r.ID)
+		if !done[s2] {
+			t.Fatal("sentence 2 still not done")
+		}
+	})
+	t.Run("interrupted on server start", func(t *testing.T) {
+		n, err := s.InterruptAssistRuns(ctx)
+		if err != nil || n != 1 {
+			t.Fatalf("InterruptAssistRuns = %d, %v", n, err)
+		}
+		got, _ := s.AssistRunByID(ctx, r.ID)
+		if got.Status != tasks.RunFailed || got.Error != "interrupted; resume with annotate assist run --resume 1" || !got.Resumable() {
+			t.Fatalf("after interrupt = %+v", got)
+		}
+	})
+	t.Run("finish adds usage", func(t *testing.T) {
+		must(t, s.StartAssistRun(ctx, r.ID))
+		must(t, s.FinishAssistRun(ctx, r.ID, tasks.RunDone, "", tasks.AssistUsage{Calls: 5, CacheHits: 2, PromptTokens: 100, CompletionTokens: 10}))
+		must(t, s.FinishAssistRun(ctx, r.ID, tasks.RunDone, "", tasks.AssistUsage{Calls: 1, PromptTokens: 7}))
+		got, _ := s.AssistRunByID(ctx, r.ID)
+		want := tasks.AssistUsage{Calls: 6, CacheHits: 2, PromptTokens: 107, CompletionTokens: 10}
+		if got.Status != tasks.RunDone || got.Usage != want || got.Outputs != 2 || got.Failed != 0 || got.FinishedAt == "" {
+			t.Fatalf("finished run = %+v", got)
+		}
+	})
+	if _, err := s.AssistRunByID(ctx, 99); tasks.ErrorCode(err) != tasks.ENotFound {
+		t.Fatalf("missing run: err = %v, want not found", err)
+	}
+}
+
+func TestAssistPanelPrefersNewestRealRun(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	p := assistProject(t, s)
+	w, _ := s.AssistWork(ctx, p.ID)
+	s1, s2 := w.Sentences[0].SentenceID, w.Sentences[1].SentenceID
+	run := func(sample bool) int64 {
+		r, err := s.CreateAssistRun(ctx, tasks.AssistRun{ProjectID: p.ID, Protocol: "single", Sample: sample})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.ID
+	}
+	older, sample, newer := run(false), run(true), run(false)
+	must(t, s.SaveAssistOutput(ctx, sample, tasks.AssistOutput{SentenceID: s1, Label: "faithful", Output: []byte(`"sample-1"`)}))
+	must(t, s.SaveAssistOutput(ctx, sample, tasks.AssistOutput{SentenceID: s2, Label: "faithful", Output: []byte(`"sample-2"`)}))
+	must(t, s.SaveAssistOutput(ctx, older, tasks.AssistOutput{SentenceID: s1, Label: "faithful", Output: []byte(`"older-1"`)}))
+	must(t, s.SaveAssistOutput(ctx, newer, tasks.AssistOutput{SentenceID: s1, Label: "faithful", Output: []byte(`"newer-1"`)}))
+	must(t, s.SaveAssistOutput(ctx, newer, tasks.AssistOutput{SentenceID: s2, Status: "failed", Output: []byte(`"newer-2-failed"`)}))
+	sums, _ := s.SummaryIDs(ctx, p.ID, nil)
+	got, err := s.AssistPanel(ctx, sums[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := got[s1]; string(o.Output) != `"newer-1"` || o.Sample || o.RunID != newer {
+		t.Errorf("sentence 1 shows %s (run %d, sample %v), want the newest real run", o.Output, o.RunID, o.Sample)
+	}
+	if o := got[s2]; string(o.Output) != `"sample-2"` || !o.Sample {
+		t.Errorf("sentence 2 shows %s, want the sample (the real run failed there)", o.Output)
+	}
+}
+
+func TestImportAssistRunsIsAtomic(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	p := assistProject(t, s)
+	other, _ := s.CreateProject(ctx, tasks.Project{Slug: "other", Settings: tasks.DefaultSettings()})
+	w, _ := s.AssistWork(ctx, p.ID)
+	good := tasks.AssistRunImport{Run: tasks.AssistRun{Name: "elsewhere", Protocol: "single", Model: "m"},
+		Outputs: []tasks.AssistOutput{{SentenceID: w.Sentences[0].SentenceID, Label: "faithful", Output: []byte("{}")}}}
+	bad := tasks.AssistRunImport{Run: tasks.AssistRun{Protocol: "single"},
+		Outputs: []tasks.AssistOutput{{SentenceID: w.Sentences[0].SentenceID, Label: "maybe", Output: []byte("{}")}}}
+	if _, err := s.ImportAssistRuns(ctx, p.ID, []tasks.AssistRunImport{good, bad}); tasks.ErrorCode(err) != tasks.EInvalid {
+		t.Fatalf("err = %v, want invalid", err)
+	}
+	if _, err := s.ImportAssistRuns(ctx, other.ID, []tasks.AssistRunImport{good}); tasks.ErrorCode(err) != tasks.EInvalid {
+		t.Fatalf("a sentence of another project: err = %v, want invalid", err)
+	}
+	if runs, _ := s.AssistRuns(ctx, p.ID); len(runs) != 0 {
+		t.Fatalf("a failed import left %d runs", len(runs))
+	}
+	ids, err := s.ImportAssistRuns(ctx, p.ID, []tasks.AssistRunImport{good})
+	if err != nil || len(ids) != 1 {
+		t.Fatalf("import = %v, %v", ids, err)
+	}
+	r, _ := s.AssistRunByID(ctx, ids[0])
+	if r.Status != tasks.RunImported || r.Total != 1 || r.Outputs != 1 || r.Title() != "elsewhere" || r.FinishedAt == "" {
+		t.Fatalf("imported run = %+v", r)
+	}
+	if err := s.StartAssistRun(ctx, r.ID); tasks.ErrorCode(err) != tasks.EInvalid {
+		t.Fatalf("starting an imported run: err = %v, want invalid", err)
+	}
+}
+
+// TestEvalLabels checks the numbers on a hand-made set of eight sentences
+// plus one borderline gold label that must be left out:
+//
+//	gold unfaithful: assistant unfaithful ×2 (TP), faithful ×1 (FN)
+//	gold faithful:   assistant faithful ×4 (TN), unfaithful ×1 (FP)
+//
+// FPR = 1/5 = 0.2, FNR = 1/3, BAcc = 1 − (0.2 + 1/3)/2 = 0.7333….
+// Krippendorff's α (nominal, gold and assistant as two coders): n = 16
+// pairable values, 6 unfaithful and 10 faithful; two units disagree, so
+// D_o = (2 units × 2 ordered pairs)/16 = 0.25 and D_e = 2·6·10/(16·15) =
+// 0.5, hence α = 1 − 0.25/0.5 = 0.5.
+func TestEvalLabels(t *testing.T) {
+	var pairs []tasks.LabelPair
+	add := func(n int, gold, asst string) {
+		for range n {
+			pairs = append(pairs, tasks.LabelPair{Gold: gold, Assistant: asst})
+		}
+	}
+	add(2, "unfaithful", "unfaithful")
+	add(1, "unfaithful", "faithful")
+	add(4, "faithful", "faithful")
+	add(1, "faithful", "unfaithful")
+	add(1, "borderline", "faithful")
+	e := tasks.EvalLabels(pairs)
+	const tol = 1e-9
+	if e.N != 8 || e.TP != 2 || e.FN != 1 || e.TN != 4 || e.FP != 1 {
+		t.Fatalf("counts = %+v", e)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{{"FPR", e.FPR, 0.2}, {"FNR", e.FNR, 1.0 / 3}, {"BAcc", e.BalancedAccuracy, 1 - (0.2+1.0/3)/2}, {"alpha", e.Alpha, 0.5}} {
+		if math.Abs(c.got-c.want) > tol {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	if e.RatesUndefined != "" || e.AlphaUndefined != "" {
+		t.Errorf("undefined reasons set: %+v", e)
+	}
+
+	t.Run("one gold class", func(t *testing.T) {
+		e := tasks.EvalLabels([]tasks.LabelPair{{"faithful", "faithful"}, {"faithful", "unfaithful"}})
+		if e.RatesUndefined == "" {
+			t.Fatalf("rates defined with no unfaithful gold: %+v", e)
+		}
+	})
+	t.Run("no pairs", func(t *testing.T) {
+		e := tasks.EvalLabels(nil)
+		if e.N != 0 || e.RatesUndefined == "" || e.AlphaUndefined == "" {
+			t.Fatalf("empty eval = %+v", e)
+		}
+	})
+}
+
+func TestEvalAssistRun(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	p := assistProject(t, s)
+	w, _ := s.AssistWork(ctx, p.ID)
+	r, _ := s.CreateAssistRun(ctx, tasks.AssistRun{ProjectID: p.ID, Protocol: "single"})
+	// Gold from sampleDocs: d1-s1 sentence 1 faithful, sentence 2
+	// unfaithful; d2-s1 has no sentence gold.
+	for i, label := range []string{"faithful", "faithful", "unfaithful"} {
+		must(t, s.SaveAssistOutput(ctx, r.ID, tasks.AssistOutput{SentenceID: w.Sentences[i].SentenceID, Label: label, Output: []byte("{}")}))
+	}
+	e, err := s.EvalAssistRun(ctx, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.RunID != r.ID || e.N != 2 || e.TN != 1 || e.FN != 1 || e.FPR != 0 || e.FNR != 1 || e.BalancedAccuracy != 0.5 {
+		t.Fatalf("eval = %+v", e)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
