@@ -71,7 +71,7 @@ func (s *Store) AssistWork(ctx context.Context, projectID int64) (*AssistWork, e
 	defer rows.Close()
 	var (
 		curSummary int64 = -1
-		first      int // index in w.Sentences of the current summary's first sentence
+		first      int   // index in w.Sentences of the current summary's first sentence
 		texts      []string
 	)
 	// closeSummary gives the sentences of the summary just read the full
