@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"slices"
+	"strings"
 )
 
 // role is what one input file is, as told by its content.
@@ -139,4 +141,63 @@ func topKeys(b []byte) (keys []string, firstLineWhole bool) {
 			expectKey = true
 		}
 	}
+}
+
+// decideFormat checks that the files fit the requested format, or agree
+// on one when none was requested.
+func decideFormat(format string, inputs []input) (string, error) {
+	if format == FormatNative || format == FormatSummEdits {
+		for i := range inputs {
+			if format == FormatNative {
+				inputs[i].role = roleNative
+			} else {
+				inputs[i].role = roleSummEdits
+			}
+		}
+		return format, nil
+	}
+	var unknown []string
+	found := map[string][]string{}
+	for _, in := range inputs {
+		f := in.role.format()
+		if f == "" {
+			unknown = append(unknown, in.name)
+			continue
+		}
+		found[f] = append(found[f], in.name)
+	}
+	if len(unknown) > 0 {
+		return "", fmt.Errorf("cannot tell the format of %s from the content; name the format (%s)", strings.Join(unknown, ", "), strings.Join(Formats, ", "))
+	}
+	// The MADISSE file joins a TofuEval import as its transcripts.
+	if len(found[FormatTofuEval]) > 0 || format == FormatTofuEval {
+		for _, in := range inputs {
+			if in.role == roleMADISSESample {
+				return "", fmt.Errorf("%s holds MADISSE sample claims, which cannot join a TofuEval import; import it on its own", in.name)
+			}
+		}
+		found[FormatTofuEval] = append(found[FormatTofuEval], found[FormatMADISSE]...)
+		delete(found, FormatMADISSE)
+	}
+	if format != "" {
+		for f, names := range found {
+			if f != format {
+				return "", fmt.Errorf("%s %s not in the %s format (%s %s)", strings.Join(names, ", "), plural(len(names), "is", "are"), format, plural(len(names), "it looks like", "they look like"), f)
+			}
+		}
+		return format, nil
+	}
+	if len(found) > 1 {
+		var parts []string
+		for _, f := range Formats {
+			if names := found[f]; len(names) > 0 {
+				parts = append(parts, f+": "+strings.Join(names, ", "))
+			}
+		}
+		return "", fmt.Errorf("the files are in different formats (%s); import them separately", strings.Join(parts, "; "))
+	}
+	for f := range found {
+		return f, nil
+	}
+	return "", fmt.Errorf("no files to import")
 }

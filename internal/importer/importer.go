@@ -68,33 +68,10 @@ type Result struct {
 	ErrorTaxonomy string
 }
 
-// FileStats counts what one file contributed.
-type FileStats struct {
-	File string
-	// Role says what the file was read as, such as "tofueval key points".
-	Role string
-	// Records is the number of records read: lines, rows or array items.
-	Records int
-	// Documents, Summaries, Sentences and KeyFacts count what the file
-	// contributed to the result. For a TofuEval import the documents are
-	// counted with the labels file they come from, and again with the key
-	// points file and the MADISSE file when these contributed to them.
-	Documents, Summaries, Sentences, KeyFacts int
-	// GoldLabels counts gold faithfulness labels, of sentences or of whole
-	// summaries; AmbiguityLabels counts gold ambiguity flags.
-	GoldLabels, AmbiguityLabels int
-	// Skipped counts records that were read but not imported.
-	Skipped int
-}
-
-// String gives the counts on one line.
-func (s FileStats) String() string {
-	return fmt.Sprintf("%s (%s): %d records, %d documents, %d summaries, %d sentences, %d key facts, %d gold labels, %d ambiguity labels, %d skipped",
-		s.File, s.Role, s.Records, s.Documents, s.Summaries, s.Sentences, s.KeyFacts, s.GoldLabels, s.AmbiguityLabels, s.Skipped)
-}
-
 // Parse reads files in the given format, or detects the format from their
-// content when format is "". On any problem it returns Errors.
+// content when format is "". Problems in the content are returned as
+// Errors; an unknown format name, no files, or files whose format cannot be
+// told or that mix formats give a plain error.
 func Parse(format string, files []File) (*Result, error) {
 	return ParseWith(format, files, Options{})
 }
@@ -213,65 +190,6 @@ func skipBOM(br *bufio.Reader) {
 	}
 }
 
-// decideFormat checks that the files fit the requested format, or agree
-// on one when none was requested.
-func decideFormat(format string, inputs []input) (string, error) {
-	if format == FormatNative || format == FormatSummEdits {
-		for i := range inputs {
-			if format == FormatNative {
-				inputs[i].role = roleNative
-			} else {
-				inputs[i].role = roleSummEdits
-			}
-		}
-		return format, nil
-	}
-	var unknown []string
-	found := map[string][]string{}
-	for _, in := range inputs {
-		f := in.role.format()
-		if f == "" {
-			unknown = append(unknown, in.name)
-			continue
-		}
-		found[f] = append(found[f], in.name)
-	}
-	if len(unknown) > 0 {
-		return "", fmt.Errorf("cannot tell the format of %s from the content; name the format (%s)", strings.Join(unknown, ", "), strings.Join(Formats, ", "))
-	}
-	// The MADISSE file joins a TofuEval import as its transcripts.
-	if len(found[FormatTofuEval]) > 0 || format == FormatTofuEval {
-		for _, in := range inputs {
-			if in.role == roleMADISSESample {
-				return "", fmt.Errorf("%s holds MADISSE sample claims, which cannot join a TofuEval import; import it on its own", in.name)
-			}
-		}
-		found[FormatTofuEval] = append(found[FormatTofuEval], found[FormatMADISSE]...)
-		delete(found, FormatMADISSE)
-	}
-	if format != "" {
-		for f, names := range found {
-			if f != format {
-				return "", fmt.Errorf("%s %s not in the %s format (%s %s)", strings.Join(names, ", "), plural(len(names), "is", "are"), format, plural(len(names), "it looks like", "they look like"), f)
-			}
-		}
-		return format, nil
-	}
-	if len(found) > 1 {
-		var parts []string
-		for _, f := range Formats {
-			if names := found[f]; len(names) > 0 {
-				parts = append(parts, f+": "+strings.Join(names, ", "))
-			}
-		}
-		return "", fmt.Errorf("the files are in different formats (%s); import them separately", strings.Join(parts, "; "))
-	}
-	for f := range found {
-		return f, nil
-	}
-	return "", fmt.Errorf("no files to import")
-}
-
 // parseAll applies one parser to every file.
 func parseAll(inputs []input, c *collector, parse func(string, io.Reader, *collector) []parsed) []parsed {
 	var out []parsed
@@ -342,47 +260,4 @@ func allErrorTypes(docs []parsed) []string {
 		}
 	}
 	return out
-}
-
-// countStats adds the content counts of the resolved documents to the
-// stats of the files they came from. In a TofuEval import the key facts
-// are counted by the key points file, and the MADISSE file has counted
-// what it contributed.
-func countStats(res *Result, docs []parsed, format string) {
-	byFile := map[string]*FileStats{}
-	for i := range res.Stats {
-		byFile[res.Stats[i].File] = &res.Stats[i]
-	}
-	for _, p := range docs {
-		st := byFile[p.at.File]
-		if st == nil {
-			continue
-		}
-		d := &p.doc
-		st.Documents++
-		if format != FormatTofuEval {
-			st.KeyFacts += len(d.KeyFacts)
-		}
-		for _, s := range d.Summaries {
-			st.Summaries++
-			st.Sentences += len(s.Sentences)
-			countGold(st, s.Gold)
-			for _, sent := range s.Sentences {
-				countGold(st, sent.Gold)
-			}
-		}
-	}
-}
-
-// countGold counts one gold label.
-func countGold(st *FileStats, g *tasks.GoldInput) {
-	if g == nil {
-		return
-	}
-	if g.Label != "" {
-		st.GoldLabels++
-	}
-	if g.Ambiguous != nil {
-		st.AmbiguityLabels++
-	}
 }

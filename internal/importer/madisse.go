@@ -1,14 +1,11 @@
 package importer
 
 import (
-	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"annotate/internal/tasks"
@@ -260,81 +257,4 @@ func mediasumDomain(id string) string {
 		return "mediasum"
 	}
 	return ""
-}
-
-// eachJSONLine calls fn for every non-blank line of a JSON Lines file.
-func eachJSONLine(name string, r io.Reader, c *collector, fn func(line []byte, at *Error)) {
-	br := bufio.NewReaderSize(r, 1<<16)
-	for lineNo := 1; !c.full(); lineNo++ {
-		line, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			fn(line, &Error{File: name, Line: lineNo})
-		}
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			c.addf(&Error{File: name, Line: lineNo}, "", "reading: %v", err)
-			return
-		}
-	}
-}
-
-// flag01 reads a 0/1 flag written as a number, a string or a boolean.
-func flag01(raw json.RawMessage) (bool, bool) {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return false, false
-	}
-	switch x := v.(type) {
-	case bool:
-		return x, true
-	case float64:
-		if x == 0 || x == 1 {
-			return x == 1, true
-		}
-	case string:
-		switch strings.TrimSpace(x) {
-		case "0":
-			return false, true
-		case "1":
-			return true, true
-		}
-	}
-	return false, false
-}
-
-// rawText shows a raw JSON value in a message.
-func rawText(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return "a missing value"
-	}
-	return truncate(string(raw), 40)
-}
-
-// jsonMessage turns a decoding error into a message naming the field when
-// encoding/json knows it.
-func jsonMessage(err error) string {
-	if te, ok := err.(*json.UnmarshalTypeError); ok && te.Field != "" {
-		return fmt.Sprintf("%s: expected %s, got %s", te.Field, te.Type, te.Value)
-	}
-	return strings.TrimPrefix(err.Error(), "json: ")
-}
-
-// plural picks the word for n.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// sortedKeys returns the keys of m in order, for deterministic messages.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
