@@ -17,11 +17,16 @@ import (
 // same line format is read back by import, so that runs computed elsewhere
 // can be loaded.
 type ExportRecord struct {
-	ProjectID  string         `json:"project_id"`
-	DocumentID string         `json:"document_id"`
-	SummaryID  string         `json:"summary_id"`
-	SentenceID string         `json:"sentence_id"`
-	Result     SentenceResult `json:"result"`
+	ProjectID  string `json:"project_id"`
+	DocumentID string `json:"document_id"`
+	SummaryID  string `json:"summary_id"`
+	SentenceID string `json:"sentence_id"`
+	// Run names the run the record belongs to, so that a file holding
+	// several runs can be read back into as many runs.
+	Run string `json:"run,omitempty"`
+	// Sample marks demonstration output that no model produced.
+	Sample bool           `json:"sample,omitempty"`
+	Result SentenceResult `json:"result"`
 }
 
 // Validate reports the first structural problem of the record. Citation
