@@ -67,6 +67,7 @@ func (s *Server) routes() {
 	u.POST("/a/:id/submit", s.postSubmit)
 
 	s.assistRoutes(u)
+	s.reportRoutes(u)
 }
 
 // securityHeaders sets headers that every response should carry: no
