@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"golang.org/x/term"
+
+	"annotate/internal/importer"
+	"annotate/internal/tasks"
+)
+
+func runImport(ctx context.Context, e env, args []string) error {
+	fs := newFlags(e, "import", "import --project SLUG [--format native|tofueval|madisse|summedits] [--create] FILE...")
+	db := dbFlag(e, fs)
+	slug := fs.String("project", "", "the project to import into (required)")
+	format := fs.String("format", "", "input format; empty detects it from the files")
+	create := fs.Bool("create", false, "create the project if it does not exist")
+	name := fs.String("name", "", "with --create: the project's name")
+	if err := parse(e, fs, args); err != nil {
+		return helpOK(err)
+	}
+	if *slug == "" || fs.NArg() == 0 {
+		fmt.Fprintln(e.stderr, "annotate import: --project and at least one FILE are required")
+		return errUsage
+	}
+	var progress io.Writer
+	if f, ok := e.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		progress = f
+	}
+	res, err := importer.ParseFiles(*format, fs.Args(), importer.Options{Progress: progress})
+	if err != nil {
+		return err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(e.stderr, "warning:", w)
+	}
+	store, err := tasks.Open(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	p, err := store.ProjectBySlug(ctx, *slug)
+	if tasks.ErrorCode(err) == tasks.ENotFound && *create {
+		settings := tasks.DefaultSettings()
+		if res.ErrorTaxonomy != "" {
+			settings.ErrorPreset = res.ErrorTaxonomy
+		}
+		p, err = store.CreateProject(ctx, tasks.Project{Slug: *slug, Name: *name, Settings: settings})
+		if err == nil {
+			fmt.Fprintf(e.stdout, "created project %s\n", p.Slug)
+		}
+	} else if tasks.ErrorCode(err) == tasks.ENotFound {
+		return fmt.Errorf("project %q does not exist (add --create to create it)", *slug)
+	}
+	if err != nil {
+		return err
+	}
+	st, err := store.Import(ctx, p.ID, res.Documents)
+	if err != nil {
+		return err
+	}
+	printStats(e.stdout, st)
+	return nil
+}
+
+func printStats(w io.Writer, st tasks.ImportStats) {
+	fmt.Fprintf(w, "imported: %d documents (%d already there), %d document units, %d summaries (%d already there), %d summary sentences, %d key facts, %d gold sentence labels, %d gold summary labels, %d ambiguity labels\n",
+		st.Documents, st.DocumentsExisting, st.Units, st.Summaries, st.SummariesExisting, st.Sentences, st.KeyFacts, st.GoldSentences, st.GoldSummaries, st.AmbiguityLabels)
+}

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// runCmd runs the program in-process and returns its output.
+func runCmd(t *testing.T, stdin string, envs map[string]string, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), args, func(k string) string { return envs[k] }, strings.NewReader(stdin), &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+func TestHelp(t *testing.T) {
+	out, _, err := runCmd(t, "", nil, "help")
+	if err != nil || !strings.Contains(out, "serve") || !strings.Contains(out, "import") {
+		t.Fatalf("help: %v\n%s", err, out)
+	}
+	out, _, err = runCmd(t, "", nil, "import", "-h")
+	if err != nil || !strings.Contains(out, "--project") && !strings.Contains(out, "-project") {
+		t.Fatalf("import -h: %v\n%s", err, out)
+	}
+	if _, _, err := runCmd(t, "", nil, "frobnicate"); err == nil {
+		t.Fatal("unknown command accepted")
+	}
+}
+
+func TestDemoIsIdempotent(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "x.db")
+	out1, _, err := runCmd(t, "", nil, "demo", "--db", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`lead\s+\(lead\)\s+password: \S{16}`).MatchString(out1) {
+		t.Fatalf("first run printed no lead password:\n%s", out1)
+	}
+	out2, _, err := runCmd(t, "", map[string]string{"ANNOTATE_DB": db}, "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out2, "password:") || strings.Contains(out2, "documents,") {
+		t.Fatalf("second run created something again:\n%s", out2)
+	}
+	projects, _, err := runCmd(t, "", nil, "user", "list", "--db", db)
+	if err != nil || strings.Count(projects, "\n") != 5 { // header + 4 accounts
+		t.Fatalf("user list after two demo runs: %v\n%s", err, projects)
+	}
+}
+
+func TestUserCommands(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "u.db")
+	if _, _, err := runCmd(t, "a long enough password\n", nil, "user", "add", "maria", "--admin", "--db", db); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCmd(t, "short\n", nil, "user", "add", "bob", "--db", db); err == nil {
+		t.Fatal("short password accepted")
+	}
+	if _, _, err := runCmd(t, "", nil, "user", "add", "carl", "--db", db); err == nil {
+		t.Fatal("empty stdin accepted as a password")
+	}
+	if _, _, err := runCmd(t, "another long password\n", nil, "user", "set-password", "maria", "--db", db); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCmd(t, "", nil, "user", "disable", "ghost", "--db", db); err == nil || !strings.Contains(err.Error(), "ghost") {
+		t.Fatalf("disable ghost: %v", err)
+	}
+	out, _, _ := runCmd(t, "", nil, "user", "list", "--db", db)
+	if !strings.Contains(out, "maria") || !strings.Contains(out, "true") {
+		t.Fatalf("list:\n%s", out)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestServeDemo boots the real program on a loopback port, as the README's
+// first command does, and logs in as the demo lead.
+func TestServeDemo(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "serve.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--demo", "--db", db, "--addr", "127.0.0.1:0"}, func(string) string { return "" }, strings.NewReader(""), &out, io.Discard)
+	}()
+	addrRe := regexp.MustCompile(`serving .* on (http://127\.0\.0\.1:\d+)`)
+	var base string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if m := addrRe.FindStringSubmatch(out.String()); m != nil {
+			base = m[1]
+			break
+		}
+	}
+	if base == "" {
+		cancel()
+		t.Fatalf("server did not start:\n%s", out.String())
+	}
+	pw := regexp.MustCompile(`lead\s+\(lead\)\s+password: (\S+)`).FindStringSubmatch(out.String())
+	if pw == nil {
+		cancel()
+		t.Fatalf("no demo password printed:\n%s", out.String())
+	}
+
+	c := newClient(t, base)
+	c.login("lead", pw[1])
+	body := c.get("/p/demo")
+	if !strings.Contains(body, `data-testid="count-summaries"`) {
+		t.Fatalf("demo project page lacks counts:\n%.500s", body)
+	}
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve returned %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not stop after cancel")
+	}
+	if !strings.Contains(out.String(), "stopped") {
+		t.Fatalf("no clean stop:\n%s", out.String())
+	}
+}
+
+// client is a tiny cookie-keeping HTTP client for the serve test.
+type client struct {
+	t    *testing.T
+	base string
+	hc   *http.Client
+}
+
+func newClient(t *testing.T, base string) *client {
+	jar := newJar()
+	return &client{t: t, base: base, hc: &http.Client{Jar: jar, Timeout: 10 * time.Second}}
+}
+
+func (c *client) get(path string) string {
+	c.t.Helper()
+	resp, err := c.hc.Get(c.base + path)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		c.t.Fatalf("GET %s: %d", path, resp.StatusCode)
+	}
+	return string(b)
+}
+
+func (c *client) login(user, pw string) {
+	c.t.Helper()
+	tok := regexp.MustCompile(`name="_csrf" value="([^"]+)"`).FindStringSubmatch(c.get("/login"))
+	if tok == nil {
+		c.t.Fatal("no csrf token on login page")
+	}
+	resp, err := c.hc.PostForm(c.base+"/login", map[string][]string{"_csrf": {tok[1]}, "username": {user}, "password": {pw}})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.Request.URL.Path != "/projects" {
+		c.t.Fatalf("login ended at %s (status %d)", resp.Request.URL.Path, resp.StatusCode)
+	}
+}

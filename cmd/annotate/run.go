@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// errUsage marks an error whose message was already printed with usage.
+var errUsage = errors.New("usage")
+
+func exitCode(err error) int {
+	if errors.Is(err, errUsage) {
+		return 2
+	}
+	return 1
+}
+
+// env is the program's view of its environment, so tests can pass a map.
+type env struct {
+	getenv func(string) string
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// command is one subcommand.
+type command struct {
+	summary string
+	run     func(ctx context.Context, e env, args []string) error
+}
+
+var commands map[string]command
+
+func init() {
+	commands = map[string]command{
+		"serve":     {"run the web server", runServe},
+		"demo":      {"create the demo project and its accounts (idempotent)", runDemo},
+		"import":    {"import documents and summaries into a project", runImport},
+		"user":      {"manage accounts: add, list, set-password, disable, enable, member", runUser},
+		"version":   {"print the version", runVersion},
+		"agreement": {"compute inter-annotator agreement for a ratings file", runAgreement},
+		"assign":    {"start a calibration or production round and deal out its assignments", runAssign},
+	}
+}
+
+// run is the whole program behind main: it parses args and runs a
+// subcommand. Tests call it directly.
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	e := env{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				return c.run(ctx, e, []string{"-h"})
+			}
+		}
+		printHelp(stdout)
+		if len(args) == 0 {
+			return errUsage
+		}
+		return nil
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "annotate: unknown command %q\n\n", args[0])
+		printHelp(stderr)
+		return errUsage
+	}
+	return c.run(ctx, e, args[1:])
+}
+
+func printHelp(w io.Writer) {
+	fmt.Fprint(w, `annotate: human evaluation of LLM summaries, sentence by sentence.
+
+Usage: annotate COMMAND [flags]
+
+Commands:
+`)
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprint(w, `
+Run "annotate COMMAND -h" for a command's flags.
+Every command takes --db PATH (default ./annotate.db, env ANNOTATE_DB).
+`)
+}
+
+// newFlags makes a flag set whose -h prints the usage to stdout and whose
+// errors go to stderr.
+func newFlags(e env, name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: annotate %s\n\n", usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse runs fs.Parse, printing help to stdout for -h.
+func parse(e env, fs *flag.FlagSet, args []string) error {
+	for _, a := range args {
+		if a == "-h" || a == "--help" || a == "-help" {
+			fs.SetOutput(e.stdout)
+			fs.Usage()
+			return flag.ErrHelp
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	return nil
+}
+
+// dbFlag adds --db with its environment default.
+func dbFlag(e env, fs *flag.FlagSet) *string {
+	def := e.getenv("ANNOTATE_DB")
+	if def == "" {
+		def = "annotate.db"
+	}
+	return fs.String("db", def, "SQLite database file (env ANNOTATE_DB)")
+}
+
+// helpOK turns flag.ErrHelp into success.
+func helpOK(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	return err
+}
+
+func trimLines(s string) string { return strings.TrimSpace(s) }

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"annotate/internal/tasks"
+	"annotate/internal/web"
+)
+
+func runServe(ctx context.Context, e env, args []string) error {
+	fs := newFlags(e, "serve", "serve [--db PATH] [--addr HOST:PORT] [--demo] [--secure-cookies]")
+	db := dbFlag(e, fs)
+	defAddr := e.getenv("ANNOTATE_ADDR")
+	if defAddr == "" {
+		defAddr = "127.0.0.1:8080"
+	}
+	addr := fs.String("addr", defAddr, "address to listen on (env ANNOTATE_ADDR)")
+	demoFlag := fs.Bool("demo", false, "create the demo project and its accounts first (idempotent)")
+	secure := fs.Bool("secure-cookies", false, "mark cookies Secure (set when served over HTTPS, e.g. behind a proxy)")
+	if err := parse(e, fs, args); err != nil {
+		return helpOK(err)
+	}
+	store, err := tasks.Open(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if *demoFlag {
+		if err := setupDemo(ctx, store, e.stdout); err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+	}
+	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
+	srv, err := web.New(ctx, store, web.Config{SecureCookies: *secure, Logger: logger})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	fmt.Fprintf(e.stdout, "annotate: serving %s on http://%s\n", *db, ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	// Finish in-flight requests, then stop.
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdownCtx); err != nil {
+		return err
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	fmt.Fprintln(e.stdout, "annotate: stopped")
+	return nil
+}

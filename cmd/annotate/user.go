@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"golang.org/x/term"
+
+	"annotate/internal/tasks"
+)
+
+const userUsage = `user SUBCOMMAND [flags]
+
+Subcommands:
+  add NAME [--admin] [--display "Full Name"]   add an account; the password is read from stdin
+  list                                         list accounts
+  set-password NAME                            replace a password, read from stdin
+  disable NAME | enable NAME                   stop or allow an account's logins
+  member NAME --project SLUG --role ROLE       give NAME a role (lead, adjudicator, annotator) in a project
+
+Passwords are never taken from the command line, where other users could read them.`
+
+func runUser(ctx context.Context, e env, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprintf(e.stdout, "Usage: annotate %s\n", userUsage)
+		if len(args) == 0 {
+			return errUsage
+		}
+		return nil
+	}
+	sub, rest := args[0], args[1:]
+	fs := newFlags(e, "user "+sub, userUsage)
+	db := dbFlag(e, fs)
+	admin := fs.Bool("admin", false, "with add: make the account an administrator")
+	display := fs.String("display", "", "with add: the name shown in pages")
+	project := fs.String("project", "", "with member: the project slug")
+	role := fs.String("role", "", "with member: lead, adjudicator or annotator")
+	name, rest := leadingName(rest)
+	if err := parse(e, fs, rest); err != nil {
+		return helpOK(err)
+	}
+	if name == "" && fs.NArg() > 0 {
+		name = fs.Arg(0)
+	}
+	if sub != "list" && name == "" {
+		fmt.Fprintf(e.stderr, "annotate user %s: a username is required\n", sub)
+		return errUsage
+	}
+	store, err := tasks.Open(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	switch sub {
+	case "add":
+		pw, err := readPassword(e, "Password for "+name+": ")
+		if err != nil {
+			return err
+		}
+		u, err := store.CreateUser(ctx, name, *display, pw, *admin)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "added user %s (id %d)\n", u.Username, u.ID)
+	case "list":
+		users, err := store.Users(ctx)
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "USERNAME\tNAME\tADMIN\tDISABLED\tCREATED")
+		for _, u := range users {
+			fmt.Fprintf(tw, "%s\t%s\t%v\t%v\t%s\n", u.Username, u.DisplayName, u.IsAdmin, u.Disabled, u.CreatedAt)
+		}
+		return tw.Flush()
+	case "set-password":
+		pw, err := readPassword(e, "New password for "+name+": ")
+		if err != nil {
+			return err
+		}
+		if err := store.SetPassword(ctx, name, pw); err != nil {
+			return userErr(name, err)
+		}
+		fmt.Fprintf(e.stdout, "password of %s changed\n", name)
+	case "disable", "enable":
+		if err := store.SetDisabled(ctx, name, sub == "disable"); err != nil {
+			return userErr(name, err)
+		}
+		fmt.Fprintf(e.stdout, "%s %sd\n", name, sub)
+	case "member":
+		if *project == "" || *role == "" {
+			return fmt.Errorf("user member: --project and --role are required")
+		}
+		p, err := store.ProjectBySlug(ctx, *project)
+		if err != nil {
+			return fmt.Errorf("project %q: %w", *project, err)
+		}
+		u, err := store.UserByName(ctx, name)
+		if err != nil {
+			return userErr(name, err)
+		}
+		if err := store.SetMember(ctx, p.ID, u.ID, *role); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "%s is now %s in %s\n", name, *role, p.Slug)
+	default:
+		fmt.Fprintf(e.stderr, "annotate user: unknown subcommand %q\n\nUsage: annotate %s\n", sub, userUsage)
+		return errUsage
+	}
+	return nil
+}
+
+// leadingName takes a username given before the flags.
+func leadingName(args []string) (string, []string) {
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		return args[0], args[1:]
+	}
+	return "", args
+}
+
+func userErr(name string, err error) error {
+	if tasks.ErrorCode(err) == tasks.ENotFound {
+		return fmt.Errorf("no user %q", name)
+	}
+	return err
+}
+
+// readPassword reads a password from the terminal without echo, or the
+// first line of stdin when it is not a terminal.
+func readPassword(e env, prompt string) (string, error) {
+	if f, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		fmt.Fprint(e.stderr, prompt)
+		b, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(e.stderr)
+		if err != nil {
+			return "", err
+		}
+		return string(b), nil
+	}
+	line, err := bufio.NewReader(e.stdin).ReadString('\n')
+	if err != nil && line == "" {
+		return "", errors.New("no password on standard input")
+	}
+	return strings.TrimRight(line, "\r\n"), nil
+}
