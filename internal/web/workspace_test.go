@@ -145,7 +145,7 @@ func TestWorkspaceSaveConflictAndSubmit(t *testing.T) {
 	if m == nil || m[1] != "1" {
 		t.Fatalf("no new version in the response: %s", p.body)
 	}
-	if !strings.Contains(p.body, `id="assist-`) {
+	if !strings.Contains(p.body, `hx-swap-oob="true" id="assist-`) {
 		t.Fatal("the first label did not reveal the assistant (mode after_first_label)")
 	}
 

@@ -87,6 +87,30 @@
     if (r && !r.disabled) { r.focus(); r.scrollIntoView({ block: "center" }); }
   }
 
+  // Completeness and conciseness (MSumBench): the share of key facts some
+  // sentence carries, and the share of sentences that carry some key fact.
+  function updateScores() {
+    var rows = ws.querySelectorAll(".kf-grid tbody tr");
+    var out1 = document.getElementById("completeness");
+    var out2 = document.getElementById("conciseness");
+    if (!rows.length || !out1 || !out2) { return; }
+    var covered = 0, carrying = {};
+    rows.forEach(function (r) {
+      var any = false;
+      r.querySelectorAll(".kf-link").forEach(function (b) {
+        if (b.checked) { any = true; carrying[b.dataset.sentenceIndex] = true; }
+      });
+      if (any) { covered++; }
+    });
+    var pct = function (a, b) { return b ? Math.round(100 * a / b) + "%" : "–"; };
+    out1.textContent = pct(covered, rows.length) + " (" + covered + " of " + rows.length + " facts)";
+    out2.textContent = pct(Object.keys(carrying).length, cards.length) + " (" + Object.keys(carrying).length + " of " + cards.length + " sentences)";
+  }
+  ws.addEventListener("change", function (e) {
+    if (e.target.classList.contains("kf-link")) { updateScores(); }
+  });
+  updateScores();
+
   // Drawers: guidelines and the key list.
   var opener = null;
   function openDrawer(id) {

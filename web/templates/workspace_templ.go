@@ -904,7 +904,7 @@ func SentenceSaved(v WorkspaceView, s SentenceView, reveal bool, message string)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = assistPanel(v, s).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = assistPanel(v, s, true).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
