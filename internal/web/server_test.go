@@ -19,7 +19,7 @@ import (
 
 // fixture is a real server on a loopback port over a real database file.
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	store *tasks.Store
 	srv   *httptest.Server
 	ctx   context.Context
@@ -27,7 +27,7 @@ type fixture struct {
 
 const testPassword = "a long enough password"
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	store, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "web.db"))

@@ -1,0 +1,53 @@
+package web_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+// BenchmarkWorkspacePage measures GET /a/ID end to end over loopback: the
+// session, the SQLite reads, the lexical evidence for each sentence and the
+// render, for a 5,000-word dialogue and a 10-sentence summary.
+func BenchmarkWorkspacePage(b *testing.B) {
+	f := newFixture(b)
+	ann := f.user("ann", false)
+	p := f.project("bench", map[*tasks.User]string{ann: tasks.RoleAnnotator})
+	words := strings.Join(strings.Fields(strings.Repeat("the council discussed the budget for parks and schools ", 3))[:20], " ")
+	doc := tasks.DocumentInput{ExternalID: "d", Kind: tasks.KindDialogue}
+	for i := 0; i < 250; i++ {
+		doc.Turns = append(doc.Turns, tasks.TurnInput{Speaker: fmt.Sprintf("Speaker %d", i%5), Text: fmt.Sprintf("%s %d", words, i)})
+	}
+	sum := tasks.SummaryInput{ExternalID: "s", Topic: "Parks"}
+	for i := 0; i < 10; i++ {
+		sum.Sentences = append(sum.Sentences, tasks.SentenceInput{Text: fmt.Sprintf("The council approved budget item %d for the parks.", i)})
+	}
+	doc.Summaries = []tasks.SummaryInput{sum}
+	for i := 0; i < 8; i++ {
+		doc.KeyFacts = append(doc.KeyFacts, tasks.KeyFactInput{Topic: "Parks", Text: fmt.Sprintf("Budget item %d was approved.", i)})
+	}
+	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
+		b.Fatal(err)
+	}
+	ids, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: ids}); err != nil {
+		b.Fatal(err)
+	}
+	q, _ := f.store.Queue(f.ctx, p.ID, ann.ID)
+	br := f.browser()
+	br.login("ann", testPassword)
+	path := fmt.Sprintf("/a/%d", q[0].ID)
+	if pg := br.get(path); pg.status != http.StatusOK {
+		b.Fatalf("status %d", pg.status)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if pg := br.get(path); pg.status != http.StatusOK {
+			b.Fatalf("status %d", pg.status)
+		}
+	}
+}
