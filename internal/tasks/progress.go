@@ -84,12 +84,12 @@ func (s *Store) RoundAssignments(ctx context.Context, roundID int64) ([]RoundAss
 func (s *Store) ReleaseAssignment(ctx context.Context, roundID, assignmentID int64) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE assignments SET status = 'released', version = version + 1
-			WHERE id = ? AND round_id = ? AND status != 'submitted'`, assignmentID, roundID)
+			WHERE id = ? AND round_id = ? AND status IN ('pending', 'in_progress')`, assignmentID, roundID)
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return Errorf(EConflict, "only an assignment that is not submitted can be released")
+			return Errorf(EConflict, "only an assignment that is neither submitted nor released can be released")
 		}
 		return nil
 	})
@@ -142,7 +142,11 @@ func (s *Store) ReassignAssignment(ctx context.Context, roundID, assignmentID, t
 // CloseRound closes a round: its labels can no longer change.
 func (s *Store) CloseRound(ctx context.Context, roundID int64) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE rounds SET status = 'closed', closed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'open'`, roundID))
+		err := mustAffect(tx.ExecContext(ctx, `UPDATE rounds SET status = 'closed', closed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'open'`, roundID))
+		if ErrorCode(err) == ENotFound {
+			return Errorf(EConflict, "this round is already closed")
+		}
+		return err
 	})
 }
 
