@@ -1,0 +1,301 @@
+package loadgen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Options bound and shape a load run.
+type Options struct {
+	// BaseURL of the server; only loopback addresses are accepted.
+	BaseURL    string
+	Project    string // default "bench"
+	Annotators int    // concurrent annotators, accounts AnnotatorName(1..N)
+	Password   string
+	// Duration and MaxRequests bound the run; it stops at whichever
+	// comes first, or when every annotator's queue is done.
+	Duration    time.Duration
+	MaxRequests int
+	// Think is the mean pause between an annotator's actions.
+	Think time.Duration
+	Seed  uint64
+}
+
+// Ack is a sentence label the server acknowledged with 200.
+type Ack struct {
+	User       string
+	Assignment int64
+	Sentence   int64
+	Label      string
+}
+
+// Result is what a run measured.
+type Result struct {
+	Elapsed  time.Duration
+	Requests int64
+	Routes   map[string]*RouteStats
+	Acks     []Ack
+	Errors   []string // the first errors, for the report
+	Failed   int64    // requests that failed or got an unexpected status
+}
+
+// RouteStats are one route's latencies and failures.
+type RouteStats struct {
+	Latencies []time.Duration
+	Errors    int
+}
+
+// CheckLoopback refuses any target that is not on this machine.
+func CheckLoopback(base string) error {
+	u, err := url.Parse(base)
+	if err != nil {
+		return err
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return nil
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("load runs only against loopback addresses (127.0.0.0/8, ::1, localhost), not %q", host)
+	}
+	return nil
+}
+
+type recorder struct {
+	mu       sync.Mutex
+	res      *Result
+	requests atomic.Int64
+	max      int64
+}
+
+func (r *recorder) record(route string, d time.Duration, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := r.res.Routes[route]
+	if st == nil {
+		st = &RouteStats{}
+		r.res.Routes[route] = st
+	}
+	st.Latencies = append(st.Latencies, d)
+	if err != nil {
+		st.Errors++
+		r.res.Failed++
+		if len(r.res.Errors) < 20 {
+			r.res.Errors = append(r.res.Errors, route+": "+err.Error())
+		}
+	}
+}
+
+func (r *recorder) ack(a Ack) {
+	r.mu.Lock()
+	r.res.Acks = append(r.res.Acks, a)
+	r.mu.Unlock()
+}
+
+// errBudget stops an annotator when the run's request budget is spent.
+var errBudget = errors.New("request budget spent")
+
+// Run plays opts.Annotators annotators until the time or request budget
+// runs out, and returns what it measured. It stops by itself.
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	if err := CheckLoopback(opts.BaseURL); err != nil {
+		return nil, err
+	}
+	if opts.Project == "" {
+		opts.Project = "bench"
+	}
+	if opts.Duration <= 0 {
+		opts.Duration = 30 * time.Second
+	}
+	if opts.MaxRequests <= 0 {
+		opts.MaxRequests = 100000
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.Duration)
+	defer cancel()
+	rec := &recorder{res: &Result{Routes: map[string]*RouteStats{}}, max: int64(opts.MaxRequests)}
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := 1; i <= opts.Annotators; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a := newAnnotator(opts, rec, AnnotatorName(i), uint64(i)+opts.Seed*1000)
+			a.work(ctx)
+		}()
+	}
+	wg.Wait()
+	rec.res.Elapsed = time.Since(start)
+	rec.res.Requests = rec.requests.Load()
+	return rec.res, nil
+}
+
+type annotator struct {
+	opts   Options
+	rec    *recorder
+	user   string
+	client *http.Client
+	rng    *rand.Rand
+	csrf   string
+}
+
+func newAnnotator(opts Options, rec *recorder, user string, seed uint64) *annotator {
+	jar, _ := cookiejar.New(nil)
+	return &annotator{opts: opts, rec: rec, user: user, rng: rand.New(rand.NewPCG(seed, 11)), client: &http.Client{
+		Jar:           jar,
+		Timeout:       10 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}}
+}
+
+var (
+	csrfInput   = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
+	continueRe  = regexp.MustCompile(`href="(/a/\d+)"[^>]*data-testid="continue"`)
+	sentencesRe = regexp.MustCompile(`hx-post="/a/\d+/s/(\d+)"`)
+	versionRe   = regexp.MustCompile(`id="version" name="version" value="(\d+)"`)
+	assignRe    = regexp.MustCompile(`^/a/(\d+)$`)
+)
+
+// do sends one request, times it under route and checks the status.
+func (a *annotator) do(ctx context.Context, route, method, path string, form url.Values, want int) (*http.Response, string, error) {
+	if a.rec.requests.Add(1) > a.rec.max {
+		return nil, "", errBudget
+	}
+	var body io.Reader
+	if form != nil {
+		form.Set("_csrf", a.csrf)
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequestWithContext(ctx, method, a.opts.BaseURL+path, body)
+	if err != nil {
+		return nil, "", err
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if strings.Contains(route, "/s/") || strings.HasSuffix(route, "/summary") {
+		req.Header.Set("HX-Request", "true")
+	}
+	t0 := time.Now()
+	resp, err := a.client.Do(req)
+	var text string
+	if err == nil {
+		b, rerr := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		text, err = string(b), rerr
+		if err == nil && resp.StatusCode != want {
+			err = fmt.Errorf("status %d, want %d", resp.StatusCode, want)
+		}
+	}
+	if ctx.Err() != nil {
+		return nil, "", ctx.Err() // the run ended; not a server error
+	}
+	a.rec.record(route, time.Since(t0), err)
+	return resp, text, err
+}
+
+func (a *annotator) think(ctx context.Context) bool {
+	if a.opts.Think <= 0 {
+		return ctx.Err() == nil
+	}
+	d := time.Duration(float64(a.opts.Think) * (0.5 + a.rng.Float64()))
+	select {
+	case <-ctx.Done():
+		return false
+	case <-time.After(d):
+		return true
+	}
+}
+
+func (a *annotator) work(ctx context.Context) {
+	_, page, err := a.do(ctx, "GET /login", http.MethodGet, "/login", nil, http.StatusOK)
+	if err != nil {
+		return
+	}
+	if m := csrfInput.FindStringSubmatch(page); m != nil {
+		a.csrf = m[1]
+	}
+	if _, _, err := a.do(ctx, "POST /login", http.MethodPost, "/login", url.Values{"username": {a.user}, "password": {a.opts.Password}}, http.StatusSeeOther); err != nil {
+		return
+	}
+	_, page, err = a.do(ctx, "GET /p/:slug", http.MethodGet, "/p/"+a.opts.Project, nil, http.StatusOK)
+	if err != nil {
+		return
+	}
+	m := continueRe.FindStringSubmatch(page)
+	if m == nil {
+		return // nothing to do
+	}
+	next := m[1]
+	for next != "" && a.think(ctx) {
+		next = a.label(ctx, next)
+	}
+}
+
+// label works through one assignment and returns the next one's path.
+func (a *annotator) label(ctx context.Context, path string) string {
+	_, page, err := a.do(ctx, "GET /a/:id", http.MethodGet, path, nil, http.StatusOK)
+	if err != nil {
+		return ""
+	}
+	if m := csrfInput.FindStringSubmatch(page); m != nil {
+		a.csrf = m[1]
+	}
+	id, _ := strconv.ParseInt(assignRe.FindStringSubmatch(path)[1], 10, 64)
+	vm := versionRe.FindStringSubmatch(page)
+	if vm == nil {
+		return ""
+	}
+	version := vm[1]
+	for _, sm := range sentencesRe.FindAllStringSubmatch(page, -1) {
+		if !a.think(ctx) {
+			return ""
+		}
+		label := "faithful"
+		form := url.Values{"version": {version}, "ambiguous": {"no"}}
+		if a.rng.IntN(5) == 0 {
+			label = "unfaithful"
+			form.Set("error_types", "extrinsic_information")
+			form.Set("explanation", "Not supported by the document.")
+		}
+		form.Set("label", label)
+		_, resp, err := a.do(ctx, "POST /a/:id/s/:sid", http.MethodPost, path+"/s/"+sm[1], form, http.StatusOK)
+		if err != nil {
+			return ""
+		}
+		sid, _ := strconv.ParseInt(sm[1], 10, 64)
+		a.rec.ack(Ack{User: a.user, Assignment: id, Sentence: sid, Label: label})
+		if v := versionRe.FindStringSubmatch(resp); v != nil {
+			version = v[1]
+		}
+	}
+	_, resp, err := a.do(ctx, "POST /a/:id/summary", http.MethodPost, path+"/summary", url.Values{"version": {version}, "relevance": {"4"}, "topic_category": {"main"}}, http.StatusOK)
+	if err != nil {
+		return ""
+	}
+	if v := versionRe.FindStringSubmatch(resp); v != nil {
+		version = v[1]
+	}
+	r, _, err := a.do(ctx, "POST /a/:id/submit", http.MethodPost, path+"/submit", url.Values{}, http.StatusSeeOther)
+	if err != nil {
+		return ""
+	}
+	loc := r.Header.Get("Location")
+	if assignRe.MatchString(loc) {
+		return loc
+	}
+	return ""
+}
