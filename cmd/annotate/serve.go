@@ -23,6 +23,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 	addr := fs.String("addr", defAddr, "address to listen on (env ANNOTATE_ADDR)")
 	demoFlag := fs.Bool("demo", false, "create the demo project and its accounts first (idempotent)")
 	secure := fs.Bool("secure-cookies", false, "mark cookies Secure (set when served over HTTPS, e.g. behind a proxy)")
+	pprofAddr := fs.String("pprof", "", "serve Go's profiler on this loopback address (e.g. 127.0.0.1:6060); off by default")
 	if err := parse(e, fs, args); err != nil {
 		return helpOK(err)
 	}
@@ -52,6 +53,11 @@ func runServe(ctx context.Context, e env, args []string) error {
 		WriteTimeout:      2 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	if *pprofAddr != "" {
+		if err := servePprof(*pprofAddr, e); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(e.stdout, "annotate: serving %s on http://%s\n", *db, ln.Addr())
 	errc := make(chan error, 1)

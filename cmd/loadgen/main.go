@@ -103,6 +103,13 @@ func load(ctx context.Context, args []string, out io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	var since int64
+	if *db != "" {
+		var err error
+		if since, err = loadgen.Baseline(ctx, *db); err != nil {
+			return err
+		}
+	}
 	res, err := loadgen.Run(ctx, o)
 	if err != nil {
 		return err
@@ -113,7 +120,7 @@ func load(ctx context.Context, args []string, out io.Writer) error {
 	if *db == "" {
 		return nil
 	}
-	v, err := loadgen.Verify(ctx, *db, res.Acks, 0)
+	v, err := loadgen.Verify(ctx, *db, res.Acks, 0, since)
 	if err != nil {
 		return err
 	}

@@ -109,7 +109,7 @@ func TestKillDuringLoad(t *testing.T) {
 	if again.base == "" {
 		t.Fatal("no restart")
 	}
-	v, err := loadgen.Verify(ctx, db, res.Acks, 1)
+	v, err := loadgen.Verify(ctx, db, res.Acks, 1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,10 @@ func (v Verification) OK() bool { return len(v.Problems) == 0 && v.Integrity == 
 // killed), the current label is the last acknowledged one unless such a
 // save followed, no label sits under another annotator's assignment, and
 // PRAGMA integrity_check passes.
-func Verify(ctx context.Context, path string, acks []Ack, unacked int) (Verification, error) {
+//
+// since is the label history's highest id before the run (see Baseline),
+// so that saves made before the run are not counted.
+func Verify(ctx context.Context, path string, acks []Ack, unacked int, since int64) (Verification, error) {
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=query_only(ON)")
 	if err != nil {
 		return Verification{}, err
@@ -62,7 +65,7 @@ func Verify(ctx context.Context, path string, acks []Ack, unacked int) (Verifica
 		}
 		var rows, mine int
 		if err := db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(u.username = ?), 0) FROM sentence_label_history h JOIN users u ON u.id = h.user_id
-			WHERE h.assignment_id = ? AND h.sentence_id = ?`, ack.User, k.a, k.s).Scan(&rows, &mine); err != nil {
+			WHERE h.assignment_id = ? AND h.sentence_id = ? AND h.id > ?`, ack.User, k.a, k.s, since).Scan(&rows, &mine); err != nil {
 			return v, err
 		}
 		if mine != rows {
@@ -80,4 +83,17 @@ func Verify(ctx context.Context, path string, acks []Ack, unacked int) (Verifica
 		}
 	}
 	return v, nil
+}
+
+// Baseline returns the highest label-history id in the database at path,
+// to be passed to Verify after a run.
+func Baseline(ctx context.Context, path string) (int64, error) {
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=query_only(ON)")
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	var id int64
+	err = db.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM sentence_label_history`).Scan(&id)
+	return id, err
 }

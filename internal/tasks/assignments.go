@@ -70,3 +70,36 @@ func (s *Store) Queue(ctx context.Context, projectID, userID int64) ([]Assignmen
 	}
 	return out, rows.Err()
 }
+
+// QueueEntry is one assignment in a user's queue with what the queue page
+// shows of it.
+type QueueEntry struct {
+	Assignment
+	Document string
+	Topic    string
+}
+
+// QueueEntries is Queue with each assignment's document id and topic, in
+// one query.
+func (s *Store) QueueEntries(ctx context.Context, projectID, userID int64) ([]QueueEntry, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT a.id, a.round_id, r.name, r.project_id, p.slug, a.summary_id, s.document_id, a.user_id,
+			a.position, a.status, a.version, a.active_seconds, coalesce(a.started_at, ''), coalesce(a.submitted_at, ''), d.external_id, s.topic
+		FROM assignments a JOIN rounds r ON r.id = a.round_id JOIN projects p ON p.id = r.project_id
+		JOIN summaries s ON s.id = a.summary_id JOIN documents d ON d.id = s.document_id
+		WHERE r.project_id = ? AND a.user_id = ? AND a.status != 'released' ORDER BY a.position`, projectID, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []QueueEntry
+	for rows.Next() {
+		var q QueueEntry
+		a := &q.Assignment
+		if err := rows.Scan(&a.ID, &a.RoundID, &a.RoundName, &a.ProjectID, &a.ProjectSlug, &a.SummaryID, &a.DocumentID, &a.UserID,
+			&a.Position, &a.Status, &a.Version, &a.ActiveSeconds, &a.StartedAt, &a.SubmittedAt, &q.Document, &q.Topic); err != nil {
+			return nil, err
+		}
+		out = append(out, q)
+	}
+	return out, rows.Err()
+}

@@ -426,32 +426,18 @@ func nextOpen(queue []tasks.Assignment, after int64) int64 {
 }
 
 func (s *Server) queuePage(c echo.Context, p *tasks.Project) error {
-	ctx := c.Request().Context()
-	u := currentUser(c)
-	queue, err := s.store.Queue(ctx, p.ID, u.ID)
+	queue, err := s.store.QueueEntries(c.Request().Context(), p.ID, currentUser(c).ID)
 	if err != nil {
 		return err
 	}
 	v := templates.QueueView{Page: s.page(c, p.Name, templates.Link{Label: "Projects", Href: "/projects"}), ProjectSlug: p.Slug, ProjectName: p.Name}
-	docs := map[int64]*tasks.Document{}
 	for _, q := range queue {
-		sum, err := s.store.Summary(ctx, q.SummaryID)
-		if err != nil {
-			return err
-		}
-		d, ok := docs[sum.DocumentID]
-		if !ok {
-			if d, err = s.store.Document(ctx, sum.DocumentID); err != nil {
-				return err
-			}
-			docs[sum.DocumentID] = d
-		}
 		if q.Status == tasks.StatusSubmitted {
 			v.Done++
 		} else if v.NextURL == "" {
 			v.NextURL = assignmentURL(q.ID)
 		}
-		v.Items = append(v.Items, templates.QueueItem{URL: assignmentURL(q.ID), Position: len(v.Items) + 1, Round: q.RoundName, Document: d.ExternalID, Topic: sum.Topic, Status: q.Status})
+		v.Items = append(v.Items, templates.QueueItem{URL: assignmentURL(q.ID), Position: len(v.Items) + 1, Round: q.RoundName, Document: q.Document, Topic: q.Topic, Status: q.Status})
 	}
 	return s.render(c, http.StatusOK, templates.QueuePage(v))
 }
