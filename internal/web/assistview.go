@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 
 	"annotate/internal/assist"
 	"annotate/internal/tasks"
@@ -13,24 +14,125 @@ import (
 const evidenceLimit = 4
 
 // assistFor returns what the assistant panel shows for each sentence of a
-// summary, keyed by sentence id: for now the evidence the lexical finder
-// ranks, which needs no LLM.
+// summary, keyed by sentence id: the newest run's Advocate, Skeptic,
+// Adjudicator and ambiguity verdict where a run has judged the sentence,
+// and always the evidence the lexical finder ranks, which needs no LLM.
+// Nothing here names the model: annotators see this panel.
 func (s *Server) assistFor(ctx context.Context, p *tasks.Project, doc *tasks.Document, sum *tasks.Summary) (map[int64]templates.AssistView, error) {
 	out := map[int64]templates.AssistView{}
 	if p.Settings.AssistantVisibility == tasks.AssistNever {
 		return out, nil
+	}
+	outputs, err := s.store.AssistPanel(ctx, sum.ID)
+	if err != nil {
+		return nil, err
 	}
 	units := make([]assist.Unit, len(doc.Units))
 	for i, u := range doc.Units {
 		units[i] = assist.Unit{Speaker: u.Speaker, Text: u.Text}
 	}
 	finder := assist.NewFinder(units)
+	names := errorTypeNames(p.Settings)
 	for _, x := range sum.Sentences {
 		var v templates.AssistView
 		for _, e := range finder.Premise(x.Text, evidenceLimit) {
 			v.Evidence = append(v.Evidence, e.Unit)
 		}
+		if o, ok := outputs[x.ID]; ok {
+			var r assist.SentenceResult
+			if err := json.Unmarshal(o.Output, &r); err != nil {
+				s.log.Error("unreadable assistant output", "run", o.RunID, "sentence", x.ID, "err", err)
+			} else if r.Status == assist.StatusOK {
+				fillPanel(&v, r, names, len(doc.Units))
+				v.Sample = o.Sample
+			}
+		}
 		out[x.ID] = v
 	}
 	return out, nil
+}
+
+// errorTypeNames maps the codes of the project's error taxonomy, and of the
+// presets a run may have used, to the names people read.
+func errorTypeNames(set tasks.Settings) map[string]string {
+	names := map[string]string{}
+	for _, preset := range tasks.ErrorPresets {
+		for _, t := range preset {
+			names[t.Code] = t.Name
+		}
+	}
+	for _, t := range set.ErrorTaxonomy() {
+		names[t.Code] = t.Name
+	}
+	return names
+}
+
+// fillPanel copies a run's result into the panel: labels, error type
+// names, citations within the document, reasons and the ambiguity verdict.
+func fillPanel(v *templates.AssistView, r assist.SentenceResult, names map[string]string, units int) {
+	v.HasRun = true
+	side := func(sd *assist.Side) templates.SideView {
+		if sd == nil {
+			return templates.SideView{}
+		}
+		return templates.SideView{Label: string(sd.Label), ErrorType: typeName(names, sd.ErrorType), Citations: inRange(sd.Citations, units), Reason: sd.Reason}
+	}
+	v.Advocate, v.Skeptic = side(r.Advocate), side(r.Skeptic)
+	if a := r.Adjudicator; a != nil {
+		v.Adjudicator = templates.SideView{Label: string(a.Label), ErrorType: typeName(names, a.ErrorType), Citations: inRange(a.Citations, units), Reason: a.Report}
+	}
+	if len(r.Evidence) > 0 {
+		v.Evidence = inRange(r.Evidence, units)
+	}
+	v.Ambiguity = ambiguityText(r.Ambiguity)
+}
+
+func typeName(names map[string]string, code string) string {
+	if code == "" || code == "none" {
+		return ""
+	}
+	if n, ok := names[code]; ok {
+		return n
+	}
+	return code
+}
+
+// inRange drops citations outside the document, which a result imported
+// for a since-edited document could hold; chips must point at real units.
+func inRange(cites []int, units int) []int {
+	var out []int
+	for _, n := range cites {
+		if n >= 1 && n <= units {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// ambiguityText words the ambiguity verdict: the judge's answer with the
+// type's name, and the debate's no-movement signal.
+func ambiguityText(a *assist.Ambiguity) string {
+	if a == nil {
+		return ""
+	}
+	var text string
+	switch {
+	case a.Judged && a.Ambiguous:
+		text = "ambiguous"
+		if t, ok := tasks.AmbiguityType(a.Type); ok {
+			text += " (" + t.Name + ")"
+		}
+		if a.Reason != "" {
+			text += ": " + a.Reason
+		}
+	case a.Judged:
+		text = "not ambiguous"
+	}
+	if a.NoMovement {
+		if text != "" {
+			text += "; "
+		}
+		text += "no agent moved from its opening stance"
+	}
+	return text
 }

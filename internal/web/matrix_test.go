@@ -70,6 +70,14 @@ var matrix = []matrixEntry{
 	{route: "POST /p/:slug/rounds", want: access{anon, no, gone, no, bad, bad}, form: func(*matrixFixture) url.Values { return url.Values{"name": {"x"}} }},
 	{route: "GET /p/:slug/rounds/:rid", want: leadPage},
 	{route: "GET /p/:slug/history/:aid", want: leadPage},
+	{route: "GET /p/:slug/assist", want: leadPage},
+	// This server has no model endpoint, so a lead's start is refused with 422.
+	{route: "POST /p/:slug/assist/runs", want: access{anon, no, gone, no, bad, bad}, form: func(*matrixFixture) url.Values {
+		return url.Values{"protocol": {"single"}, "model": {"m"}}
+	}},
+	{route: "GET /p/:slug/assist/runs/:rid", want: leadPage, path: func(m *matrixFixture) string { return m.assistRunPath("") }},
+	{route: "POST /p/:slug/assist/runs/:rid/cancel", want: access{anon, no, gone, no, see, conf}, path: func(m *matrixFixture) string { return m.assistRunPath("/cancel") }},
+	{route: "POST /p/:slug/assist/runs/:rid/resume", want: access{anon, no, gone, no, bad, bad}, path: func(m *matrixFixture) string { return m.assistRunPath("/resume") }},
 	{route: "GET /a/:id", want: access{see, gone, gone, ok, ok, ok}},
 	{route: "POST /a/:id/s/:sid", want: access{anon, gone, gone, ok, no, no}, form: func(m *matrixFixture) url.Values {
 		return url.Values{"label": {"faithful"}, "version": {m.version()}}

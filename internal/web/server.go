@@ -26,6 +26,9 @@ type Config struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Assist starts assistant runs for leads; nil means runs are started
+	// from the command line only.
+	Assist AssistRunner
 }
 
 // Server serves annotate's pages.
@@ -36,6 +39,7 @@ type Server struct {
 	sessions *sessions.CookieStore
 	throttle *throttle
 	log      *slog.Logger
+	runs     *runManager
 }
 
 // New builds a server over an open store. Session keys are taken from the
@@ -72,6 +76,10 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 		sessions: cs,
 		throttle: newThrottle(cfg.Now),
 		log:      cfg.Logger,
+		runs:     newRunManager(cfg.Assist, cfg.Logger),
+	}
+	if err := s.interruptRuns(ctx); err != nil {
+		return nil, err
 	}
 	s.echo = echo.New()
 	s.echo.HideBanner = true

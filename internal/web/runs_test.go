@@ -1,0 +1,374 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"annotate/internal/assist"
+	"annotate/internal/tasks"
+	"annotate/internal/web"
+)
+
+// fakeRunner is an AssistRunner that judges sentences one at a time, each
+// only when the test releases it, so that a run stays live while the test
+// looks at it.
+type fakeRunner struct {
+	store   *tasks.Store
+	release chan struct{}
+	mu      sync.Mutex
+	ended   map[int64]chan struct{}
+}
+
+func (f *fakeRunner) DefaultModel() string { return "runner-default-model" }
+
+func (f *fakeRunner) Create(ctx context.Context, projectID int64, protocol, model string) (*tasks.AssistRun, error) {
+	return f.store.CreateAssistRun(ctx, tasks.AssistRun{ProjectID: projectID, Protocol: protocol, Model: model, Total: 2})
+}
+
+func (f *fakeRunner) Execute(ctx context.Context, runID int64, progress func(assist.Progress)) (assist.RunStats, error) {
+	f.mu.Lock()
+	end := make(chan struct{})
+	f.ended[runID] = end
+	f.mu.Unlock()
+	defer close(end)
+	if err := f.store.StartAssistRun(ctx, runID); err != nil {
+		return assist.RunStats{}, err
+	}
+	record := context.WithoutCancel(ctx)
+	for i := range 2 {
+		select {
+		case <-f.release:
+		case <-ctx.Done():
+			return assist.RunStats{}, errorsJoin(ctx.Err(), f.store.FinishAssistRun(record, runID, tasks.RunCancelled, context.Cause(ctx).Error(), tasks.AssistUsage{Calls: int64(i)}))
+		}
+		progress(assist.Progress{Total: 2, Done: i + 1})
+	}
+	return assist.RunStats{}, f.store.FinishAssistRun(record, runID, tasks.RunDone, "", tasks.AssistUsage{Calls: 2})
+}
+
+// waitEnd waits until run id's Execute has returned.
+func (f *fakeRunner) waitEnd(t *testing.T, id int64) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		f.mu.Lock()
+		end := f.ended[id]
+		f.mu.Unlock()
+		if end != nil {
+			select {
+			case <-end:
+				return
+			case <-time.After(5 * time.Second):
+				t.Fatalf("run %d did not end", id)
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("run %d never started", id)
+}
+
+func errorsJoin(a, b error) error {
+	if b != nil {
+		return b
+	}
+	return a
+}
+
+// runsFixture is a server with an assistant runner, a project "alpha" with
+// one document and summary, lead lea, annotator ann and outsider eve.
+type runsFixture struct {
+	*fixture
+	server  *web.Server
+	runner  *fakeRunner
+	project *tasks.Project
+}
+
+func newRunsFixture(t *testing.T) *runsFixture {
+	t.Helper()
+	ctx := context.Background()
+	store, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "runs.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	runner := &fakeRunner{store: store, release: make(chan struct{}), ended: map[int64]chan struct{}{}}
+	s, err := web.New(ctx, store, web.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Assist: runner})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(func() { srv.Close(); s.Close() })
+	f := &runsFixture{fixture: &fixture{t: t, store: store, srv: srv, ctx: ctx}, server: s, runner: runner}
+	lea, ann := f.user("lea", false), f.user("ann", false)
+	f.user("eve", false)
+	f.project = f.fixture.project("alpha", map[*tasks.User]string{lea: tasks.RoleLead, ann: tasks.RoleAnnotator})
+	doc := tasks.DocumentInput{ExternalID: "doc-1", Sentences: []string{"The council approved the park budget.", "The vote was five to two."},
+		Summaries: []tasks.SummaryInput{{ExternalID: "s1", Sentences: []tasks.SentenceInput{
+			{Text: "The council approved the budget.", Gold: &tasks.GoldInput{Label: "faithful"}},
+			{Text: "The vote was unanimous.", Gold: &tasks.GoldInput{Label: "unfaithful"}},
+		}}}}
+	if _, err := store.Import(ctx, f.project.ID, []tasks.DocumentInput{doc}); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// waitIdle waits until the server no longer counts run id as live: its
+// row stops polling.
+func (f *runsFixture) waitIdle(t *testing.T, b *browser, id int64) {
+	t.Helper()
+	for range 200 {
+		if row := b.get(fmt.Sprintf("/p/alpha/assist/runs/%d", id)); !strings.Contains(row.body, "hx-trigger") {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("run %d is still live", id)
+}
+
+func (f *runsFixture) as(name string) *browser {
+	b := f.browser()
+	b.login(name, testPassword)
+	return b
+}
+
+func TestAssistPageAccess(t *testing.T) {
+	f := newRunsFixture(t)
+	cases := []struct {
+		user   string
+		status int
+	}{{"lea", http.StatusOK}, {"ann", http.StatusForbidden}, {"eve", http.StatusNotFound}}
+	for _, c := range cases {
+		t.Run(c.user, func(t *testing.T) {
+			b := f.as(c.user)
+			p := b.get("/p/alpha/assist")
+			if p.status != c.status {
+				t.Fatalf("GET status %d, want %d", p.status, c.status)
+			}
+			if c.status == http.StatusOK {
+				if !p.testID("run-form") || !strings.Contains(p.body, `value="runner-default-model"`) {
+					t.Fatal("the lead sees no start form with the default model")
+				}
+				return
+			}
+			if strings.Contains(p.body, "runner-default-model") {
+				t.Fatal("a model name reached a non-lead")
+			}
+			tok := b.csrf("/projects")
+			if p := b.post("/p/alpha/assist/runs", url.Values{"_csrf": {tok}, "protocol": {"single"}, "model": {"m"}}); p.status != c.status {
+				t.Fatalf("POST status %d, want %d", p.status, c.status)
+			}
+		})
+	}
+	t.Run("anonymous", func(t *testing.T) {
+		if p := f.browser().get("/p/alpha/assist"); p.status != http.StatusSeeOther {
+			t.Fatalf("status %d, want a redirect to the login", p.status)
+		}
+	})
+	if runs, _ := f.store.AssistRuns(f.ctx, f.project.ID); len(runs) != 0 {
+		t.Fatalf("refused requests created %d runs", len(runs))
+	}
+}
+
+func TestAssistRunFromThePage(t *testing.T) {
+	f := newRunsFixture(t)
+	lea := f.as("lea")
+	tok := lea.csrf("/p/alpha/assist")
+
+	t.Run("invalid form", func(t *testing.T) {
+		p := lea.post("/p/alpha/assist/runs", url.Values{"_csrf": {tok}, "protocol": {"trilogue"}, "model": {""}})
+		if p.status != http.StatusUnprocessableEntity || !strings.Contains(p.body, "Choose the single-round or the debate protocol.") || !strings.Contains(p.body, "Name the model to ask.") {
+			t.Fatalf("status %d", p.status)
+		}
+	})
+
+	p := lea.post("/p/alpha/assist/runs", url.Values{"_csrf": {tok}, "protocol": {"debate"}, "model": {"page-model"}})
+	if p.status != http.StatusSeeOther || p.header.Get("Location") != "/p/alpha/assist" {
+		t.Fatalf("start: %d %s", p.status, p.header.Get("Location"))
+	}
+	f.runner.release <- struct{}{} // the first sentence
+	row := lea.get("/p/alpha/assist/runs/1")
+	if row.status != http.StatusOK || !strings.Contains(row.body, `hx-trigger="every 2s"`) || !strings.Contains(row.body, "1 / 2") || !strings.Contains(row.body, "page-model") {
+		t.Fatalf("live row: %d\n%s", row.status, row.body)
+	}
+	if ann := f.as("ann"); ann.get("/p/alpha/assist/runs/1").status != http.StatusForbidden {
+		t.Fatal("an annotator can watch a run")
+	}
+
+	t.Run("annotators cannot cancel", func(t *testing.T) {
+		ann := f.as("ann")
+		if p := ann.post("/p/alpha/assist/runs/1/cancel", url.Values{"_csrf": {ann.csrf("/projects")}}); p.status != http.StatusForbidden {
+			t.Fatalf("status %d", p.status)
+		}
+	})
+
+	p = lea.post("/p/alpha/assist/runs/1/cancel", url.Values{"_csrf": {tok}})
+	if p.status != http.StatusSeeOther {
+		t.Fatalf("cancel: %d", p.status)
+	}
+	f.runner.waitEnd(t, 1)
+	f.waitIdle(t, lea, 1)
+	r, _ := f.store.AssistRunByID(f.ctx, 1)
+	if r.Status != tasks.RunCancelled || r.Error != "cancelled by a lead" {
+		t.Fatalf("after cancel: %+v", r)
+	}
+	row = lea.get("/p/alpha/assist/runs/1")
+	if strings.Contains(row.body, "hx-trigger") || !row.testID("resume-1") {
+		t.Fatalf("the ended row still polls or offers no resume:\n%s", row.body)
+	}
+
+	t.Run("resume and finish", func(t *testing.T) {
+		p := lea.post("/p/alpha/assist/runs/1/resume", url.Values{"_csrf": {tok}})
+		if p.status != http.StatusSeeOther {
+			t.Fatalf("resume: %d", p.status)
+		}
+		f.runner.release <- struct{}{}
+		f.runner.release <- struct{}{}
+		f.runner.waitEnd(t, 1)
+		f.waitIdle(t, lea, 1)
+		page := lea.get("/p/alpha/assist")
+		if !strings.Contains(page.body, `data-testid="run-status-1">done<`) {
+			t.Fatalf("run not shown as done:\n%s", page.body)
+		}
+		if p := lea.post("/p/alpha/assist/runs/1/resume", url.Values{"_csrf": {tok}}); p.status != http.StatusConflict {
+			t.Fatalf("resuming a finished run: %d", p.status)
+		}
+	})
+	t.Run("a run of another project is not found", func(t *testing.T) {
+		other := f.fixture.project("beta", map[*tasks.User]string{})
+		r, _ := f.store.CreateAssistRun(f.ctx, tasks.AssistRun{ProjectID: other.ID, Protocol: "single"})
+		if p := lea.get(fmt.Sprintf("/p/alpha/assist/runs/%d", r.ID)); p.status != http.StatusNotFound {
+			t.Fatalf("status %d", p.status)
+		}
+	})
+}
+
+func TestServerStartInterruptsRuns(t *testing.T) {
+	ctx := context.Background()
+	store, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "i.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	p, _ := store.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+	r, _ := store.CreateAssistRun(ctx, tasks.AssistRun{ProjectID: p.ID, Protocol: "single"})
+	if err := store.StartAssistRun(ctx, r.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := web.New(ctx, store, web.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := store.AssistRunByID(ctx, r.ID)
+	if got.Status != tasks.RunFailed || !strings.Contains(got.Error, "--resume 1") {
+		t.Fatalf("after start: %+v", got)
+	}
+}
+
+// panelResult is a complete result as a run stores it, naming its model.
+func panelResult(model string) assist.SentenceResult {
+	no := false
+	return assist.SentenceResult{
+		Protocol: assist.ProtocolSingle, Target: 1, Model: model, PromptVersion: assist.PromptVersion, Status: assist.StatusOK,
+		Settings: assist.Settings{Protocol: assist.ProtocolSingle, EvidenceCap: 5},
+		Advocate: &assist.Side{Label: assist.Faithful, Citations: []int{1}, Reason: "Advocate-reason: turn [1] supports it."},
+		Skeptic:  &assist.Side{Label: assist.Unfaithful, ErrorType: "extrinsic_information", Citations: []int{2, 9}, Reason: "Skeptic-reason: nothing says unanimous."},
+		Adjudicator: &assist.Verdict{Label: assist.Unfaithful, ErrorType: "extrinsic_information", Report: "Adjudicator-report: the Skeptic holds.",
+			Citations: []int{2}, AdvocateHolds: &no},
+		Ambiguity: &assist.Ambiguity{Judged: true, Ambiguous: true, Type: "vagueness", Reason: "unanimous is vague"},
+		Evidence:  []int{2},
+	}
+}
+
+// TestPanelNeverNamesTheModel shows a run's output on the labelling page
+// and checks that annotators and leads see the arguments but the model
+// name only on the lead's assistant page.
+func TestPanelNeverNamesTheModel(t *testing.T) {
+	w := newWorkFixture(t)
+	set := w.project.Settings
+	set.AssistantVisibility = tasks.AssistAlways
+	if _, err := w.store.UpdateSettings(w.ctx, w.project.ID, set, ""); err != nil {
+		t.Fatal(err)
+	}
+	a := w.assign["ann"][0]
+	const model = "hidden-llm-9000"
+	r, err := w.store.CreateAssistRun(w.ctx, tasks.AssistRun{ProjectID: w.project.ID, Protocol: "single", Model: model, Total: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(panelResult(model))
+	if err := w.store.SaveAssistOutput(w.ctx, r.ID, tasks.AssistOutput{SentenceID: w.sentences[a.SummaryID][1], Label: "unfaithful", Output: data}); err != nil {
+		t.Fatal(err)
+	}
+	for _, user := range []string{"ann", "lea"} {
+		t.Run(user, func(t *testing.T) {
+			p := w.as(user).get(fmt.Sprintf("/a/%d", a.ID))
+			if p.status != http.StatusOK {
+				t.Fatalf("status %d", p.status)
+			}
+			for _, want := range []string{"Advocate-reason", "Skeptic-reason", "Adjudicator-report", "Extrinsic Information", "ambiguous (Vagueness): unanimous is vague", `data-testid="chip-2"`} {
+				if !strings.Contains(p.body, want) {
+					t.Errorf("the panel lacks %q", want)
+				}
+			}
+			if strings.Contains(p.body, `data-testid="chip-9"`) {
+				t.Error("a citation outside the document became a chip")
+			}
+			if strings.Contains(p.body, model) || strings.Contains(p.body, "secret-model-name") {
+				t.Fatal("the labelling page names a model")
+			}
+		})
+	}
+	if p := w.as("lea").get("/p/alpha/assist"); !strings.Contains(p.body, model) {
+		t.Fatal("the lead's assistant page does not name the run's model")
+	}
+}
+
+func TestPanelMarksSampleOutput(t *testing.T) {
+	w := newWorkFixture(t)
+	set := w.project.Settings
+	set.AssistantVisibility = tasks.AssistAlways
+	if _, err := w.store.UpdateSettings(w.ctx, w.project.ID, set, ""); err != nil {
+		t.Fatal(err)
+	}
+	a := w.assign["ann"][0]
+	r, _ := w.store.CreateAssistRun(w.ctx, tasks.AssistRun{ProjectID: w.project.ID, Protocol: "single", Model: "sample", Sample: true, Status: tasks.RunImported})
+	data, _ := json.Marshal(panelResult("sample"))
+	if err := w.store.SaveAssistOutput(w.ctx, r.ID, tasks.AssistOutput{SentenceID: w.sentences[a.SummaryID][1], Label: "unfaithful", Output: data}); err != nil {
+		t.Fatal(err)
+	}
+	p := w.as("ann").get(fmt.Sprintf("/a/%d", a.ID))
+	if !strings.Contains(p.body, "sample output") {
+		t.Fatal("sample output is not marked as such")
+	}
+}
+
+func (w *workFixture) as(name string) *browser {
+	b := w.browser()
+	b.login(name, testPassword)
+	return b
+}
+
+// assistRunPath is the path of a queued run of project alpha, created on
+// first use, followed by suffix; the authorization matrix uses it.
+func (m *matrixFixture) assistRunPath(suffix string) string {
+	runs, _ := m.store.AssistRuns(m.ctx, m.project.ID)
+	if len(runs) == 0 {
+		r, err := m.store.CreateAssistRun(m.ctx, tasks.AssistRun{ProjectID: m.project.ID, Protocol: "single", Model: "m"})
+		if err != nil {
+			m.t.Fatal(err)
+		}
+		runs = append(runs, *r)
+	}
+	return fmt.Sprintf("/p/alpha/assist/runs/%d%s", runs[0].ID, suffix)
+}
