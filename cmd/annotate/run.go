@@ -45,6 +45,7 @@ func init() {
 		"version":   {"print the version", runVersion},
 		"agreement": {"compute inter-annotator agreement for a ratings file", runAgreement},
 		"assign":    {"start a calibration or production round and deal out its assignments", runAssign},
+		"assist":    {"run the assistant over a project, export, import and judge its runs", runAssist},
 	}
 }
 

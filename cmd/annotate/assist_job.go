@@ -1,0 +1,233 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"annotate/internal/assist"
+	"annotate/internal/tasks"
+	"annotate/internal/web"
+)
+
+// assistJob creates and executes assistant runs over a project's sentences,
+// keeping answers in the store's cache and results in assist_outputs. The
+// command line and the web server (as its web.AssistRunner) share it, so a
+// run behaves the same wherever it was started.
+type assistJob struct {
+	store *tasks.Store
+	// llm is the endpoint; its Model is the default for new runs and is
+	// replaced by each run's own model.
+	llm assist.Config
+	// concurrency bounds the sentences in progress at once.
+	concurrency int
+}
+
+var _ web.AssistRunner = (*assistJob)(nil)
+
+// DefaultModel implements web.AssistRunner.
+func (j *assistJob) DefaultModel() string { return j.llm.Model }
+
+// Create implements web.AssistRunner: a queued run over every sentence.
+func (j *assistJob) Create(ctx context.Context, projectID int64, protocol, model string) (*tasks.AssistRun, error) {
+	return j.create(ctx, projectID, protocol, model, 0)
+}
+
+// create records a queued run over the first limit sentences of a project
+// (all of them when limit is 0).
+func (j *assistJob) create(ctx context.Context, projectID int64, protocol, model string, limit int) (*tasks.AssistRun, error) {
+	p, err := j.store.ProjectByID(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	settings := assist.Settings{
+		Protocol:  assist.Protocol(protocol),
+		Ambiguity: true,
+		KeyFacts:  p.Settings.KeyFacts,
+		// A fixed seed makes stances, shuffles and request seeds the same
+		// on every rerun, which is what lets the cache answer them.
+		Seed:        1,
+		Temperature: j.llm.Temperature,
+		MaxTokens:   j.llm.MaxTokens,
+	}.Defaults()
+	if err := settings.Validate(); err != nil {
+		return nil, tasks.Errorf(tasks.EInvalid, "%v (single or debate)", err)
+	}
+	if model == "" {
+		return nil, tasks.Errorf(tasks.EInvalid, "no model named: pass --llm-model or set ANNOTATE_LLM_MODEL")
+	}
+	o, err := j.store.ProjectOverview(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	total := o.Sentences
+	if limit > 0 {
+		total = min(total, limit)
+	}
+	if total == 0 {
+		return nil, tasks.Errorf(tasks.EInvalid, "project %s has no summary sentences to judge", p.Slug)
+	}
+	raw, err := json.Marshal(settings)
+	if err != nil {
+		return nil, err
+	}
+	return j.store.CreateAssistRun(ctx, tasks.AssistRun{
+		ProjectID: projectID, Protocol: protocol, Model: model, Settings: string(raw),
+		PromptVersion: assist.PromptVersion, Total: total,
+	})
+}
+
+// Execute implements web.AssistRunner: it runs or resumes a stored run,
+// skipping sentences that already have a complete result, and records the
+// run's final status and usage. Cancelling ctx stops it promptly; the
+// finished sentences stay saved and the run is marked cancelled with the
+// cancellation's cause.
+func (j *assistJob) Execute(ctx context.Context, runID int64, progress func(assist.Progress)) (assist.RunStats, error) {
+	run, err := j.store.AssistRunByID(ctx, runID)
+	if err != nil {
+		return assist.RunStats{}, err
+	}
+	if run.Status == tasks.RunImported {
+		return assist.RunStats{}, tasks.Errorf(tasks.EInvalid, "run %d was imported from a file and cannot be run", runID)
+	}
+	var settings assist.Settings
+	if err := json.Unmarshal([]byte(run.Settings), &settings); err != nil {
+		return assist.RunStats{}, fmt.Errorf("run %d: settings: %w", runID, err)
+	}
+	work, err := j.store.AssistWork(ctx, run.ProjectID)
+	if err != nil {
+		return assist.RunStats{}, err
+	}
+	items, ids := workItems(work)
+	if run.Total > 0 && run.Total < len(items) {
+		items = items[:run.Total]
+	}
+	done, err := j.store.AssistDone(ctx, runID)
+	if err != nil {
+		return assist.RunStats{}, err
+	}
+	if err := j.store.StartAssistRun(ctx, runID); err != nil {
+		return assist.RunStats{}, err
+	}
+	// From here on the run must end with a recorded status, even when ctx
+	// is cancelled.
+	record := context.WithoutCancel(ctx)
+	cfg := j.llm
+	cfg.Model = run.Model
+	client, err := assist.NewClient(cfg, j.store.LLMCache())
+	if err != nil {
+		return assist.RunStats{}, errors.Join(err, j.store.FinishAssistRun(record, runID, tasks.RunFailed, err.Error(), tasks.AssistUsage{}))
+	}
+	sink := &storeSink{store: j.store, ctx: record, runID: runID, ids: ids, done: done}
+	stats, runErr := assist.NewRunner(client).Run(ctx, items, assist.RunOptions{
+		Settings: settings, Concurrency: j.concurrency, Sink: sink, Progress: progress,
+	})
+	status, reason := runOutcome(ctx, runID, stats, runErr, sink.firstFailure())
+	usage := tasks.AssistUsage{Calls: stats.Calls, CacheHits: stats.CacheHits, PromptTokens: stats.PromptTokens,
+		CompletionTokens: stats.CompletionTokens, Failures: stats.Failures}
+	if err := j.store.FinishAssistRun(record, runID, status, reason, usage); err != nil {
+		return stats, errors.Join(runErr, err)
+	}
+	return stats, runErr
+}
+
+// runOutcome decides a run's final status and the reason shown with it.
+func runOutcome(ctx context.Context, runID int64, stats assist.RunStats, err error, firstFailure string) (string, string) {
+	resume := "resume with annotate assist run --resume " + strconv.FormatInt(runID, 10)
+	switch {
+	case ctx.Err() != nil:
+		cause := context.Cause(ctx)
+		if errors.Is(cause, context.Canceled) || errors.Is(cause, context.DeadlineExceeded) {
+			return tasks.RunCancelled, "interrupted; " + resume
+		}
+		return tasks.RunCancelled, cause.Error()
+	case err != nil:
+		return tasks.RunFailed, err.Error() + "; " + resume
+	case stats.Failed > 0 && stats.Succeeded == 0 && stats.Skipped == 0:
+		return tasks.RunFailed, fmt.Sprintf("all %d sentences failed; the first: %s", stats.Failed, firstFailure)
+	}
+	return tasks.RunDone, ""
+}
+
+// workItems turns a project's work into run items keyed by external ids,
+// and maps each key to its sentence id. Items of one document share one
+// converted unit list.
+func workItems(w *tasks.AssistWork) ([]assist.ItemRef, map[string]int64) {
+	items := make([]assist.ItemRef, 0, len(w.Sentences))
+	ids := make(map[string]int64, len(w.Sentences))
+	units := map[string][]assist.Unit{}
+	for _, x := range w.Sentences {
+		u, ok := units[x.DocumentID]
+		if !ok {
+			u = make([]assist.Unit, len(x.Units))
+			for i, du := range x.Units {
+				u[i] = assist.Unit{Speaker: du.Speaker, Text: du.Text}
+			}
+			units[x.DocumentID] = u
+		}
+		var facts []assist.KeyFact
+		for i, k := range x.KeyFacts {
+			facts = append(facts, assist.KeyFact{ID: "k" + strconv.Itoa(i+1), Text: k.Text, Category: k.Category})
+		}
+		key := x.Key()
+		ids[key] = x.SentenceID
+		items = append(items, assist.ItemRef{Key: key, Item: assist.Item{
+			DocUnits: u, Summary: x.Summary, Target: x.Index - 1, Topic: x.Topic,
+			ErrorTypes: w.ErrorTypes, Guidelines: w.Guidelines, KeyFacts: facts,
+		}})
+	}
+	return items, ids
+}
+
+// storeSink is the run's assist.Sink over the store: a sentence is done
+// when the run already holds a complete result for it, and every result is
+// saved as soon as it comes back, so a crashed run loses only the
+// sentences in flight.
+type storeSink struct {
+	store *tasks.Store
+	// ctx outlives the run's cancellation: a result that came back is
+	// worth saving.
+	ctx   context.Context
+	runID int64
+	ids   map[string]int64
+	done  map[int64]bool // read only
+
+	mu    sync.Mutex
+	first string
+}
+
+// Done implements assist.Sink.
+func (s *storeSink) Done(key string) bool { return s.done[s.ids[key]] }
+
+// Save implements assist.Sink.
+func (s *storeSink) Save(key string, r assist.SentenceResult) error {
+	id, ok := s.ids[key]
+	if !ok {
+		return fmt.Errorf("no sentence for key %q", key)
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	label := ""
+	if r.Status == assist.StatusOK && r.Adjudicator != nil {
+		label = string(r.Adjudicator.Label)
+	}
+	if r.Status != assist.StatusOK {
+		s.mu.Lock()
+		if s.first == "" {
+			s.first = r.Error
+		}
+		s.mu.Unlock()
+	}
+	return s.store.SaveAssistOutput(s.ctx, s.runID, tasks.AssistOutput{SentenceID: id, Label: label, Status: string(r.Status), Output: data})
+}
+
+func (s *storeSink) firstFailure() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.first
+}
