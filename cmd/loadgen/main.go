@@ -99,6 +99,7 @@ func load(ctx context.Context, args []string, out io.Writer) error {
 	fs.DurationVar(&o.Duration, "duration", 60*time.Second, "stop after this long")
 	fs.IntVar(&o.MaxRequests, "max-requests", 200000, "stop after this many requests")
 	fs.DurationVar(&o.Think, "think", 200*time.Millisecond, "mean pause between an annotator's actions")
+	fs.DurationVar(&o.Ramp, "ramp", 10*time.Second, "spread the annotators' logins over this time")
 	db := fs.String("db", "", "database file of the server, to verify acknowledged saves after the run")
 	if err := fs.Parse(args); err != nil {
 		return err

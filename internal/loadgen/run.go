@@ -31,6 +31,9 @@ type Options struct {
 	MaxRequests int
 	// Think is the mean pause between an annotator's actions.
 	Think time.Duration
+	// Ramp spreads the annotators' logins evenly over this time, as people
+	// arrive over a morning rather than in one instant.
+	Ramp time.Duration
 	Seed  uint64
 }
 
@@ -131,8 +134,17 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	var wg sync.WaitGroup
 	for i := 1; i <= opts.Annotators; i++ {
 		wg.Add(1)
+		delay := time.Duration(0)
+		if opts.Ramp > 0 {
+			delay = opts.Ramp * time.Duration(i-1) / time.Duration(opts.Annotators)
+		}
 		go func() {
 			defer wg.Done()
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(delay):
+			}
 			a := newAnnotator(opts, rec, AnnotatorName(i), uint64(i)+opts.Seed*1000)
 			a.work(ctx)
 		}()

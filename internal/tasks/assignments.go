@@ -49,13 +49,13 @@ func scanAssignment(row interface{ Scan(...any) error }) (*Assignment, error) {
 
 // AssignmentByID returns an assignment.
 func (s *Store) AssignmentByID(ctx context.Context, id int64) (*Assignment, error) {
-	return scanAssignment(s.read.QueryRowContext(ctx, assignmentSelect+` WHERE a.id = ?`, id))
+	return scanAssignment(s.queryRow(ctx, assignmentSelect+` WHERE a.id = ?`, id))
 }
 
 // Queue lists a user's assignments in a project in queue order, leaving
 // out released ones.
 func (s *Store) Queue(ctx context.Context, projectID, userID int64) ([]Assignment, error) {
-	rows, err := s.read.QueryContext(ctx, assignmentSelect+` WHERE r.project_id = ? AND a.user_id = ? AND a.status != 'released' ORDER BY a.position`, projectID, userID)
+	rows, err := s.query(ctx, assignmentSelect+` WHERE r.project_id = ? AND a.user_id = ? AND a.status != 'released' ORDER BY a.position`, projectID, userID)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ type QueueEntry struct {
 // QueueEntries is Queue with each assignment's document id and topic, in
 // one query.
 func (s *Store) QueueEntries(ctx context.Context, projectID, userID int64) ([]QueueEntry, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT a.id, a.round_id, r.name, r.project_id, p.slug, a.summary_id, s.document_id, a.user_id,
+	rows, err := s.query(ctx, `SELECT a.id, a.round_id, r.name, r.project_id, p.slug, a.summary_id, s.document_id, a.user_id,
 			a.position, a.status, a.version, a.active_seconds, coalesce(a.started_at, ''), coalesce(a.submitted_at, ''), d.external_id, s.topic
 		FROM assignments a JOIN rounds r ON r.id = a.round_id JOIN projects p ON p.id = r.project_id
 		JOIN summaries s ON s.id = a.summary_id JOIN documents d ON d.id = s.document_id

@@ -62,7 +62,7 @@ type KeyFact struct {
 // Document returns a document with its units.
 func (s *Store) Document(ctx context.Context, id int64) (*Document, error) {
 	var d Document
-	err := s.read.QueryRowContext(ctx, `SELECT id, project_id, external_id, kind, language, domain, title FROM documents WHERE id = ?`, id).
+	err := s.queryRow(ctx, `SELECT id, project_id, external_id, kind, language, domain, title FROM documents WHERE id = ?`, id).
 		Scan(&d.ID, &d.ProjectID, &d.ExternalID, &d.Kind, &d.Language, &d.Domain, &d.Title)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, Errorf(ENotFound, "document not found")
@@ -70,7 +70,7 @@ func (s *Store) Document(ctx context.Context, id int64) (*Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT id, idx, speaker, text FROM document_units WHERE document_id = ? ORDER BY idx`, id)
+	rows, err := s.query(ctx, `SELECT id, idx, speaker, text FROM document_units WHERE document_id = ? ORDER BY idx`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func (s *Store) Document(ctx context.Context, id int64) (*Document, error) {
 func (s *Store) Summary(ctx context.Context, id int64) (*Summary, error) {
 	var m Summary
 	var edits string
-	err := s.read.QueryRowContext(ctx, `SELECT id, project_id, document_id, external_id, topic, model, language, original, edit_types FROM summaries WHERE id = ?`, id).
+	err := s.queryRow(ctx, `SELECT id, project_id, document_id, external_id, topic, model, language, original, edit_types FROM summaries WHERE id = ?`, id).
 		Scan(&m.ID, &m.ProjectID, &m.DocumentID, &m.ExternalID, &m.Topic, &m.Model, &m.Language, &m.Original, &edits)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, Errorf(ENotFound, "summary not found")
@@ -100,7 +100,7 @@ func (s *Store) Summary(ctx context.Context, id int64) (*Summary, error) {
 	if err := json.Unmarshal([]byte(edits), &m.EditTypes); err != nil {
 		return nil, err
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT id, idx, text, translation FROM summary_sentences WHERE summary_id = ? ORDER BY idx`, id)
+	rows, err := s.query(ctx, `SELECT id, idx, text, translation FROM summary_sentences WHERE summary_id = ? ORDER BY idx`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func (s *Store) Summary(ctx context.Context, id int64) (*Summary, error) {
 // KeyFacts returns a document's key facts for a topic (the facts with no
 // topic are included for every topic).
 func (s *Store) KeyFacts(ctx context.Context, documentID int64, topic string) ([]KeyFact, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT id, idx, topic, text, category FROM key_facts WHERE document_id = ? AND (topic = ? OR topic = '') ORDER BY category, topic, idx`, documentID, topic)
+	rows, err := s.query(ctx, `SELECT id, idx, topic, text, category FROM key_facts WHERE document_id = ? AND (topic = ? OR topic = '') ORDER BY category, topic, idx`, documentID, topic)
 	if err != nil {
 		return nil, err
 	}

@@ -244,7 +244,7 @@ func scanSentenceLabel(row interface{ Scan(...any) error }) (*SentenceLabel, err
 
 // SentenceLabels returns an assignment's labels keyed by sentence id.
 func (s *Store) SentenceLabels(ctx context.Context, assignmentID int64) (map[int64]SentenceLabel, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+sentenceLabelColumns+` FROM sentence_labels WHERE assignment_id = ?`, assignmentID)
+	rows, err := s.query(ctx, `SELECT `+sentenceLabelColumns+` FROM sentence_labels WHERE assignment_id = ?`, assignmentID)
 	if err != nil {
 		return nil, err
 	}

@@ -87,7 +87,7 @@ func scanProject(row interface{ Scan(...any) error }) (*Project, error) {
 
 // ProjectBySlug returns the project with the given slug.
 func (s *Store) ProjectBySlug(ctx context.Context, slug string) (*Project, error) {
-	return scanProject(s.read.QueryRowContext(ctx, `SELECT `+projectColumns+` FROM projects WHERE slug = ?`, slug))
+	return scanProject(s.queryRow(ctx, `SELECT `+projectColumns+` FROM projects WHERE slug = ?`, slug))
 }
 
 // ProjectWithRole is a project as seen by one user.
@@ -99,7 +99,7 @@ type ProjectWithRole struct {
 // ProjectsFor lists the projects a user may open: all of them for an
 // admin, else those the user is a member of.
 func (s *Store) ProjectsFor(ctx context.Context, u *User) ([]ProjectWithRole, error) {
-	rows, err := s.read.QueryContext(ctx, `
+	rows, err := s.query(ctx, `
 		SELECT p.id, p.slug, p.name, p.description, p.settings, p.guidelines, p.created_at, coalesce(m.role, '')
 		FROM projects p LEFT JOIN memberships m ON m.project_id = p.id AND m.user_id = ?
 		WHERE m.user_id IS NOT NULL OR ?
@@ -140,7 +140,7 @@ func (s *Store) SetMember(ctx context.Context, projectID, userID int64, role str
 // Role returns a user's role in a project, or "" when not a member.
 func (s *Store) Role(ctx context.Context, projectID, userID int64) (string, error) {
 	var role string
-	err := s.read.QueryRowContext(ctx, `SELECT role FROM memberships WHERE project_id = ? AND user_id = ?`, projectID, userID).Scan(&role)
+	err := s.queryRow(ctx, `SELECT role FROM memberships WHERE project_id = ? AND user_id = ?`, projectID, userID).Scan(&role)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
@@ -155,7 +155,7 @@ type Member struct {
 
 // Members lists a project's members by role, then username.
 func (s *Store) Members(ctx context.Context, projectID int64) ([]Member, error) {
-	rows, err := s.read.QueryContext(ctx, `
+	rows, err := s.query(ctx, `
 		SELECT u.id, u.username, u.display_name, u.is_admin, u.disabled, u.created_at, m.role
 		FROM memberships m JOIN users u ON u.id = m.user_id
 		WHERE m.project_id = ? ORDER BY m.role, u.username`, projectID)
@@ -176,5 +176,5 @@ func (s *Store) Members(ctx context.Context, projectID int64) ([]Member, error) 
 
 // ProjectByID returns the project with the given id.
 func (s *Store) ProjectByID(ctx context.Context, id int64) (*Project, error) {
-	return scanProject(s.read.QueryRowContext(ctx, `SELECT `+projectColumns+` FROM projects WHERE id = ?`, id))
+	return scanProject(s.queryRow(ctx, `SELECT `+projectColumns+` FROM projects WHERE id = ?`, id))
 }

@@ -16,8 +16,10 @@ import (
 // than busy-waiting in SQLite); reads use a wider pool, which WAL allows to
 // run beside the writer.
 type Store struct {
-	write *sql.DB
-	read  *sql.DB
+	write      *sql.DB
+	read       *sql.DB
+	readStmts  stmtCache
+	writeStmts stmtCache
 	path  string
 	now   func() time.Time
 }
@@ -43,7 +45,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, err
 	}
 	read.SetMaxOpenConns(max(4, runtime.NumCPU()*2))
+	read.SetMaxIdleConns(max(4, runtime.NumCPU()*2))
 	s.read = read
+	s.readStmts.db = read
+	s.writeStmts.db = write
 	return s, nil
 }
 
@@ -70,6 +75,8 @@ func openPool(path string, writer bool) (*sql.DB, error) {
 
 // Close closes both pools.
 func (s *Store) Close() error {
+	s.readStmts.close()
+	s.writeStmts.close()
 	err := s.write.Close()
 	if s.read != nil {
 		if rerr := s.read.Close(); err == nil {

@@ -65,7 +65,7 @@ func (s *Store) SaveSummaryLabel(ctx context.Context, assignmentID, userID int64
 func (s *Store) SummaryLabelOf(ctx context.Context, assignmentID int64) (SummaryLabel, error) {
 	var l SummaryLabel
 	var rel sql.NullInt64
-	err := s.read.QueryRowContext(ctx, `SELECT relevance, non_summary, topic_category, comment FROM summary_labels WHERE assignment_id = ?`, assignmentID).
+	err := s.queryRow(ctx, `SELECT relevance, non_summary, topic_category, comment FROM summary_labels WHERE assignment_id = ?`, assignmentID).
 		Scan(&rel, &l.NonSummary, &l.TopicCategory, &l.Comment)
 	if errors.Is(err, sql.ErrNoRows) {
 		return l, nil
@@ -107,7 +107,7 @@ func (s *Store) SetKeyFactLink(ctx context.Context, assignmentID, userID int64, 
 // KeyFactLinks returns an assignment's key-fact alignment as a set of
 // (key fact, sentence) pairs.
 func (s *Store) KeyFactLinks(ctx context.Context, assignmentID int64) (map[[2]int64]bool, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT key_fact_id, sentence_id FROM keyfact_labels WHERE assignment_id = ?`, assignmentID)
+	rows, err := s.query(ctx, `SELECT key_fact_id, sentence_id FROM keyfact_labels WHERE assignment_id = ?`, assignmentID)
 	if err != nil {
 		return nil, err
 	}

@@ -95,17 +95,17 @@ func scanUser(row interface{ Scan(...any) error }) (*User, error) {
 
 // UserByID returns the account with the given id.
 func (s *Store) UserByID(ctx context.Context, id int64) (*User, error) {
-	return scanUser(s.read.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
+	return scanUser(s.queryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
 }
 
 // UserByName returns the account with the given username.
 func (s *Store) UserByName(ctx context.Context, username string) (*User, error) {
-	return scanUser(s.read.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE username = ?`, username))
+	return scanUser(s.queryRow(ctx, `SELECT `+userColumns+` FROM users WHERE username = ?`, username))
 }
 
 // Users lists every account by username.
 func (s *Store) Users(ctx context.Context) ([]User, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+userColumns+` FROM users ORDER BY username`)
+	rows, err := s.query(ctx, `SELECT `+userColumns+` FROM users ORDER BY username`)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func (s *Store) Authenticate(ctx context.Context, username, password string) (*U
 	var id int64
 	var hash []byte
 	var disabled bool
-	err := s.read.QueryRowContext(ctx, `SELECT id, password_hash, disabled FROM users WHERE username = ?`, username).Scan(&id, &hash, &disabled)
+	err := s.queryRow(ctx, `SELECT id, password_hash, disabled FROM users WHERE username = ?`, username).Scan(&id, &hash, &disabled)
 	if errors.Is(err, sql.ErrNoRows) {
 		bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
 		return nil, ErrBadCredentials
