@@ -27,17 +27,10 @@ func (s *Server) assistFor(ctx context.Context, p *tasks.Project, doc *tasks.Doc
 	if err != nil {
 		return nil, err
 	}
-	units := make([]assist.Unit, len(doc.Units))
-	for i, u := range doc.Units {
-		units[i] = assist.Unit{Speaker: u.Speaker, Text: u.Text}
-	}
-	finder := assist.NewFinder(units)
+	evidence := s.evidence.get(doc, sum)
 	names := errorTypeNames(p.Settings)
 	for _, x := range sum.Sentences {
-		var v templates.AssistView
-		for _, e := range finder.Premise(x.Text, evidenceLimit) {
-			v.Evidence = append(v.Evidence, e.Unit)
-		}
+		v := templates.AssistView{Evidence: evidence[x.ID]}
 		if o, ok := outputs[x.ID]; ok {
 			var r assist.SentenceResult
 			if err := json.Unmarshal(o.Output, &r); err != nil {

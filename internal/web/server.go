@@ -40,6 +40,7 @@ type Server struct {
 	throttle *throttle
 	log      *slog.Logger
 	runs     *runManager
+	evidence evidenceCache
 }
 
 // New builds a server over an open store. Session keys are taken from the

@@ -1,0 +1,62 @@
+package web
+
+import (
+	"sync"
+
+	"annotate/internal/assist"
+	"annotate/internal/tasks"
+)
+
+// evidenceCacheSize bounds the cached summaries; past it the cache starts
+// over, which is cheaper than tracking use.
+const evidenceCacheSize = 4096
+
+// evidenceCache keeps the lexical evidence of each summary's sentences:
+// building the finder over a long document is the costliest step of the
+// labelling page, and neither the document nor the sentences change once
+// imported.
+type evidenceCache struct {
+	mu sync.Mutex
+	m  map[int64]map[int64][]int // summary id -> sentence id -> units
+}
+
+// get returns the evidence units of each sentence of sum, computing and
+// keeping them on first use. A summary whose sentences differ from the
+// cached ones (its split was edited) is computed again.
+func (c *evidenceCache) get(doc *tasks.Document, sum *tasks.Summary) map[int64][]int {
+	c.mu.Lock()
+	ev, ok := c.m[sum.ID]
+	c.mu.Unlock()
+	if ok && len(ev) == len(sum.Sentences) {
+		fresh := true
+		for _, x := range sum.Sentences {
+			if _, ok := ev[x.ID]; !ok {
+				fresh = false
+				break
+			}
+		}
+		if fresh {
+			return ev
+		}
+	}
+	units := make([]assist.Unit, len(doc.Units))
+	for i, u := range doc.Units {
+		units[i] = assist.Unit{Speaker: u.Speaker, Text: u.Text}
+	}
+	finder := assist.NewFinder(units)
+	ev = make(map[int64][]int, len(sum.Sentences))
+	for _, x := range sum.Sentences {
+		found := []int{}
+		for _, e := range finder.Premise(x.Text, evidenceLimit) {
+			found = append(found, e.Unit)
+		}
+		ev[x.ID] = found
+	}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= evidenceCacheSize {
+		c.m = map[int64]map[int64][]int{}
+	}
+	c.m[sum.ID] = ev
+	c.mu.Unlock()
+	return ev
+}
