@@ -67,6 +67,7 @@ func printEvalTable(w io.Writer, runs []tasks.AssistRun, evals []tasks.AssistEva
 		status := r.Status
 		if r.Sample {
 			status += " (sample)"
+			notes = append(notes, fmt.Sprintf("run %d: sample output made from the gold labels; its scores say nothing about a model", r.ID))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t\n", runTitle(&r), r.Protocol, r.Model, status, e.N, bacc, fpr, fnr, alpha)
 	}

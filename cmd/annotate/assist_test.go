@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,7 +19,9 @@ import (
 	"testing"
 	"time"
 
+	"annotate/internal/demo"
 	"annotate/internal/tasks"
+	"annotate/internal/web"
 )
 
 // chatServer is a chat-completions endpoint on loopback that answers every
@@ -390,5 +396,95 @@ func TestAssistRunNeedsAnEndpoint(t *testing.T) {
 	out, _, err := runCmd(t, "", nil, "assist", "-h")
 	if err != nil || !strings.Contains(out, "eval") {
 		t.Fatalf("assist -h: %v\n%s", err, out)
+	}
+}
+
+// TestImportSampleRun imports the demo's sample run through the same checks
+// as assist import, once: a second call changes nothing.
+func TestImportSampleRun(t *testing.T) {
+	ctx := context.Background()
+	store := openDB(t, filepath.Join(t.TempDir(), "demo.db"))
+	if err := setupDemo(ctx, store, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := store.ProjectBySlug(ctx, demoSlug)
+	var out bytes.Buffer
+	if err := importSampleRun(ctx, store, p, demo.SampleRun(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "sample run (not from a model)") {
+		t.Fatalf("printed %q", out.String())
+	}
+	out.Reset()
+	if err := importSampleRun(ctx, store, p, demo.SampleRun(), &out); err != nil || out.Len() != 0 {
+		t.Fatalf("second import: %v, printed %q", err, out.String())
+	}
+	runs, _ := store.AssistRuns(ctx, p.ID)
+	o, _ := store.ProjectOverview(ctx, p.ID)
+	if len(runs) != 1 || !runs[0].Sample || runs[0].Status != tasks.RunImported || runs[0].Outputs != o.Sentences {
+		t.Fatalf("runs = %+v; the project has %d sentences", runs, o.Sentences)
+	}
+}
+
+// TestAssistRunFromTheWeb starts a run from the lead's page of a server
+// wired the way serve wires it, against the chat server, and waits for it
+// to finish in the background.
+func TestAssistRunFromTheWeb(t *testing.T) {
+	ctx := context.Background()
+	llm := newChatServer(t, 0)
+	db := assistDB(t)
+	store := openDB(t, db)
+	lea, err := store.CreateUser(ctx, "lea", "", "a long enough password", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := store.ProjectBySlug(ctx, "p")
+	if err := store.SetMember(ctx, p.ID, lea.ID, tasks.RoleLead); err != nil {
+		t.Fatal(err)
+	}
+	envs := llmEnv(llm)
+	e := env{getenv: func(k string) string { return envs[k] }}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	runner := assistRunner(e, addLLMFlags(e, fs), store, 2)
+	if runner == nil || runner.DefaultModel() != "fake-model" {
+		t.Fatalf("runner = %v", runner)
+	}
+	srv, err := web.New(ctx, store, web.Config{Assist: runner, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	defer func() { hs.Close(); srv.Close() }()
+
+	c := newClient(t, hs.URL)
+	c.login("lea", "a long enough password")
+	tok := regexp.MustCompile(`name="_csrf" value="([^"]+)"`).FindStringSubmatch(c.get("/p/p/assist"))
+	resp, err := c.hc.PostForm(hs.URL+"/p/p/assist/runs", url.Values{"_csrf": {tok[1]}, "protocol": {"debate"}, "model": {"fake-model"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Request.URL.Path != "/p/p/assist" {
+		t.Fatalf("start: %d at %s", resp.StatusCode, resp.Request.URL.Path)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		r, err := store.AssistRunByID(ctx, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status == tasks.RunDone {
+			if r.Outputs != 4 || r.Protocol != "debate" || r.Usage.Calls != int64(llm.count()) {
+				t.Fatalf("finished run = %+v; server saw %d requests", r, llm.count())
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("run still %s after 10 s: %+v", r.Status, r)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if page := c.get("/p/p/assist"); !strings.Contains(page, `data-testid="run-status-1">done<`) || !strings.Contains(page, `data-testid="eval-1"`) {
+		t.Fatal("the page does not show the finished run and its scores")
 	}
 }
