@@ -34,7 +34,7 @@ type Options struct {
 	// Ramp spreads the annotators' logins evenly over this time, as people
 	// arrive over a morning rather than in one instant.
 	Ramp time.Duration
-	Seed  uint64
+	Seed uint64
 }
 
 // Ack is a sentence label the server acknowledged with 200.

@@ -20,8 +20,8 @@ type Store struct {
 	read       *sql.DB
 	readStmts  stmtCache
 	writeStmts stmtCache
-	path  string
-	now   func() time.Time
+	path       string
+	now        func() time.Time
 }
 
 // Open opens (creating if needed) the database file at path and brings its
