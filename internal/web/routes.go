@@ -68,6 +68,7 @@ func (s *Server) routes() {
 
 	s.assistRoutes(u)
 	s.reportRoutes(u)
+	s.adjudicationRoutes(u)
 }
 
 // securityHeaders sets headers that every response should carry: no
