@@ -69,6 +69,7 @@ func (s *Server) routes() {
 	s.assistRoutes(u)
 	s.reportRoutes(u)
 	s.adjudicationRoutes(u)
+	s.exportRoutes(u)
 }
 
 // securityHeaders sets headers that every response should carry: no
