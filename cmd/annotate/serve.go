@@ -14,7 +14,7 @@ import (
 )
 
 func runServe(ctx context.Context, e env, args []string) error {
-	fs := newFlags(e, "serve", "serve [--db PATH] [--addr HOST:PORT] [--demo] [--secure-cookies]")
+	fs := newFlags(e, "serve", "serve [--db PATH] [--addr HOST:PORT] [--demo] [--secure-cookies] [--llm-url URL --llm-model NAME]")
 	db := dbFlag(e, fs)
 	defAddr := e.getenv("ANNOTATE_ADDR")
 	if defAddr == "" {
@@ -24,6 +24,8 @@ func runServe(ctx context.Context, e env, args []string) error {
 	demoFlag := fs.Bool("demo", false, "create the demo project and its accounts first (idempotent)")
 	secure := fs.Bool("secure-cookies", false, "mark cookies Secure (set when served over HTTPS, e.g. behind a proxy)")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler on this loopback address (e.g. 127.0.0.1:6060); off by default")
+	llm := addLLMFlags(e, fs)
+	llmConcurrency := fs.Int("llm-concurrency", 4, "sentences, and requests, in progress at once in an assistant run started from the web")
 	if err := parse(e, fs, args); err != nil {
 		return helpOK(err)
 	}
@@ -38,10 +40,21 @@ func runServe(ctx context.Context, e env, args []string) error {
 		}
 	}
 	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
-	srv, err := web.New(ctx, store, web.Config{SecureCookies: *secure, Logger: logger})
+	if *llmConcurrency < 1 {
+		fmt.Fprintln(e.stderr, "annotate serve: --llm-concurrency must be at least 1")
+		return errUsage
+	}
+	runner := assistRunner(e, llm, store, *llmConcurrency)
+	if runner == nil {
+		fmt.Fprintln(e.stdout, "annotate: no model endpoint (--llm-url or ANNOTATE_LLM_URL); assistant runs can be imported or started from the command line")
+	}
+	srv, err := web.New(ctx, store, web.Config{SecureCookies: *secure, Logger: logger, Assist: runner})
 	if err != nil {
 		return err
 	}
+	// Stop assistant runs and let them record how far they got before the
+	// store closes.
+	defer srv.Close()
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
