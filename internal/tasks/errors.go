@@ -38,6 +38,9 @@ func ErrorCode(err error) string {
 	if errors.As(err, &e) {
 		return e.Code
 	}
+	if u := unavailable(err); u != nil {
+		return u.Code
+	}
 	return EInternal
 }
 
@@ -47,6 +50,9 @@ func ErrorMessage(err error) string {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Message
+	}
+	if u := unavailable(err); u != nil {
+		return u.Message
 	}
 	return "Something went wrong on our side. The error has been logged."
 }

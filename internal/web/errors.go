@@ -31,6 +31,11 @@ func statusOf(err error) (int, string) {
 		return http.StatusConflict, tasks.ErrorMessage(err)
 	case tasks.EForbidden:
 		return http.StatusForbidden, tasks.ErrorMessage(err)
+	case tasks.EUnavailable:
+		return http.StatusServiceUnavailable, tasks.ErrorMessage(err)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return http.StatusServiceUnavailable, "The server took too long to answer, so this request was stopped. Please try again."
 	}
 	return http.StatusInternalServerError, tasks.ErrorMessage(err)
 }
@@ -42,12 +47,19 @@ var headings = map[int]string{
 	http.StatusUnprocessableEntity:   "Please check your input",
 	http.StatusTooManyRequests:       "Too many attempts",
 	http.StatusRequestEntityTooLarge: "Upload too large",
+	http.StatusServiceUnavailable:    "Try again in a moment",
 }
 
 // handleError is echo's error handler: one place that turns every error
 // into a status and a friendly page, and logs only server faults.
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
+		return
+	}
+	// A caller that went away cannot be answered; its request is not a
+	// server fault.
+	if tasks.Canceled(err) && c.Request().Context().Err() == context.Canceled {
+		s.log.Debug("client went away", "method", c.Request().Method, "path", c.Request().URL.Path)
 		return
 	}
 	status, msg := statusOf(err)
@@ -57,8 +69,16 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if status >= 500 {
 		s.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 	}
+	if status == http.StatusServiceUnavailable {
+		c.Response().Header().Set("Retry-After", "2")
+	}
 	if c.Request().Method == http.MethodHead {
 		c.NoContent(status)
+		return
+	}
+	// A page's background save shows the message in its save status.
+	if c.Request().Header.Get("HX-Request") == "true" && status >= 500 {
+		c.String(status, msg)
 		return
 	}
 	heading := headings[status]

@@ -246,7 +246,9 @@
     }
     var wait = Math.min((retryDelay[key] || 1000) * 2, 30000);
     retryDelay[key] = wait;
-    setStatus("Not saved (" + (xhr && xhr.status ? "server error " + xhr.status : "no connection") + "). Retrying in " + Math.round(wait / 1000) + " s…", "failed");
+    var why = xhr && xhr.status ? "server error " + xhr.status : "no connection";
+    var said = xhr && /^text\/plain/.test(xhr.getResponseHeader("Content-Type") || "") ? xhr.responseText : "";
+    setStatus((said ? said + " " : "Not saved (" + why + "). ") + "Retrying in " + Math.round(wait / 1000) + " s…", "failed");
     setTimeout(function () { htmx.trigger(elt, "retry"); }, wait);
   });
 

@@ -1,0 +1,53 @@
+package tasks
+
+import (
+	"context"
+	"errors"
+
+	"modernc.org/sqlite"
+)
+
+// EUnavailable is the code of an error where the database could not take
+// a request now: the disk is full, another process held the write lock
+// past the busy timeout, or the file could not be read or written. The
+// request may succeed later; nothing of it was written.
+const EUnavailable = "unavailable"
+
+// Primary SQLite result codes this package tells apart.
+const (
+	sqliteBusy      = 5
+	sqliteLocked    = 6
+	sqliteReadOnly  = 8
+	sqliteInterrupt = 9
+	sqliteIOErr     = 10
+	sqliteFull      = 13
+)
+
+// unavailable describes a database error a user can act on, or returns
+// nil for any other error.
+func unavailable(err error) *Error {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return nil
+	}
+	switch se.Code() & 0xff {
+	case sqliteFull:
+		return Errorf(EUnavailable, "The server's disk is full, so this change was not saved. Your earlier work is safe; tell the project's administrator.")
+	case sqliteBusy, sqliteLocked:
+		return Errorf(EUnavailable, "The database is busy with other work, so this change was not saved. Please try again in a moment.")
+	case sqliteIOErr, sqliteReadOnly:
+		return Errorf(EUnavailable, "The server could not write to its database, so this change was not saved. Your earlier work is safe; tell the project's administrator.")
+	}
+	return nil
+}
+
+// Canceled reports whether err is the end of a request whose caller went
+// away (its context was cancelled, or SQLite was interrupted because of
+// it): nobody is left to show an error to.
+func Canceled(err error) bool {
+	if errors.Is(err, context.Canceled) {
+		return true
+	}
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqliteInterrupt
+}
