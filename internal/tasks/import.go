@@ -127,6 +127,9 @@ func (im *importer) units(docID int64, kind string, d *DocumentInput) error {
 		im.stats.Units += len(d.Turns)
 		return nil
 	}
+	if len(d.Sentences) == 0 {
+		return Errorf(EInvalid, "document %s: sentences: none (split the text before importing)", d.ExternalID)
+	}
 	for i, s := range d.Sentences {
 		if _, err := stmt.ExecContext(im.ctx, docID, i+1, "", s); err != nil {
 			return err
