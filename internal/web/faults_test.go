@@ -1,15 +1,22 @@
 package web_test
 
 import (
+	"bytes"
 	"database/sql"
 	"fmt"
+	"io"
+	"log/slog"
+	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
 	_ "modernc.org/sqlite"
+
+	"annotate/internal/web"
 )
 
 // TestDiskFullKeepsServing fills the database to its limit: the save that
@@ -114,5 +121,46 @@ func TestLockedDatabase(t *testing.T) {
 	})
 	if p := b.save(a, sents[1], "1", url.Values{"label": {"faithful"}}); p.status != http.StatusOK {
 		t.Fatalf("save after the lock: %d %s", p.status, p.body)
+	}
+}
+
+// TestUploadLimit sends an import larger than the server's limit: it is
+// refused with 413 and a page that says so, and nothing is imported.
+func TestUploadLimit(t *testing.T) {
+	w := newWorkFixture(t)
+	s, err := web.New(w.ctx, w.store, web.Config{MaxUploadBytes: 4096, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := httptest.NewServer(s.Handler())
+	defer small.Close()
+	w.srv = small
+	b := w.browser()
+	b.login("lea", testPassword)
+	tok := b.csrf("/p/alpha/import")
+
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	mw.WriteField("_csrf", tok)
+	mw.WriteField("format", "native")
+	fw, _ := mw.CreateFormFile("files", "big.jsonl")
+	line := `{"id":"big-%d","sentences":["One sentence."],"summaries":[{"id":"s","sentences":[{"text":"One."}]}]}` + "\n"
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(fw, line, i)
+	}
+	mw.Close()
+	// Browsers send a Content-Length with a form upload, so the limit
+	// answers before the body is read.
+	req, _ := http.NewRequest(http.MethodPost, small.URL+"/p/alpha/import", &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	if p := b.do(req); p.status != http.StatusRequestEntityTooLarge || !strings.Contains(p.body, "Upload too large") {
+		t.Fatalf("oversized upload: %d", p.status)
+	}
+	o, err := w.store.ProjectOverview(w.ctx, w.project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Documents != 1 {
+		t.Fatalf("documents after a refused upload: %d, want 1", o.Documents)
 	}
 }

@@ -46,6 +46,10 @@ func (s *Server) postImport(c echo.Context) error {
 	v := s.importView(c, a)
 	v.Format = c.FormValue("format")
 	form, err := c.MultipartForm()
+	var he *echo.HTTPError
+	if errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge {
+		return echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("The upload is larger than this server accepts (%d MiB). Split the file and import the parts; importing the same records twice adds nothing.", s.cfg.MaxUploadBytes>>20))
+	}
 	if err != nil {
 		v.Errors = []string{"The upload could not be read: " + err.Error()}
 		return s.render(c, http.StatusUnprocessableEntity, templates.ImportPage(v))

@@ -257,37 +257,8 @@ func (s *Server) postSentenceLabel(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	l := tasks.SentenceLabel{
-		SentenceID:       sid,
-		Label:            form.Get("label"),
-		ErrorTypes:       form["error_types"],
-		Explanation:      form.Get("explanation"),
-		AmbiguityType:    form.Get("ambiguity_type"),
-		AmbiguityNote:    form.Get("ambiguity_note"),
-		UnsureNote:       form.Get("unsure_note"),
-		AssistantVisible: form.Get("assistant_visible") == "true",
-	}
-	switch form.Get("ambiguous") {
-	case "yes":
-		l.Ambiguous = ptr(true)
-	case "no":
-		l.Ambiguous = ptr(false)
-	}
-	if l.Label != tasks.LabelUnfaithful {
-		// Error types and explanation belong to unfaithful labels only;
-		// hidden fields keep their text on the page in case the
-		// annotator switches back.
-		l.ErrorTypes = nil
-	}
-	if l.Ambiguous == nil || !*l.Ambiguous {
-		l.AmbiguityType = ""
-	}
+	l := sentenceLabelForm(sid, form, p.Settings.AssistantVisibility)
 	mode := p.Settings.AssistantVisibility
-	if mode == tasks.AssistAlways {
-		l.AssistantVisible = true
-	} else if mode == tasks.AssistNever {
-		l.AssistantVisible = false
-	}
 	version, err := s.store.SaveSentenceLabel(ctx, a.ID, a.UserID, formVersion(c), l)
 	if err != nil {
 		return s.saveFailed(c, err)

@@ -1,0 +1,51 @@
+package web
+
+import (
+	"net/url"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+// FuzzSentenceLabelForm feeds raw form bodies to the label form reader and
+// the store's validation: nothing may panic, and a label that validates
+// keeps only what applies to it (error types only when unfaithful, an
+// ambiguity type only when ambiguous, each error type known and once).
+// The seed corpus is in testdata/fuzz/FuzzSentenceLabelForm.
+func FuzzSentenceLabelForm(f *testing.F) {
+	f.Add("label=faithful&ambiguous=no&version=3", "after_first_label")
+	f.Fuzz(func(t *testing.T, body, mode string) {
+		form, err := url.ParseQuery(body)
+		if err != nil {
+			return
+		}
+		l := sentenceLabelForm(7, form, mode)
+		if l.SentenceID != 7 {
+			t.Fatalf("sentence id %d", l.SentenceID)
+		}
+		if mode == tasks.AssistAlways && !l.AssistantVisible || mode == tasks.AssistNever && l.AssistantVisible {
+			t.Fatalf("mode %s but assistant visible %v", mode, l.AssistantVisible)
+		}
+		set := tasks.DefaultSettings()
+		if err := l.Validate(set); err != nil {
+			return
+		}
+		if l.Label != tasks.LabelUnfaithful && len(l.ErrorTypes) > 0 {
+			t.Fatalf("label %q kept error types %v", l.Label, l.ErrorTypes)
+		}
+		if (l.Ambiguous == nil || !*l.Ambiguous) && l.AmbiguityType != "" {
+			t.Fatalf("not ambiguous but type %q", l.AmbiguityType)
+		}
+		known := map[string]bool{}
+		for _, e := range set.ErrorTaxonomy() {
+			known[e.Code] = true
+		}
+		seen := map[string]bool{}
+		for _, e := range l.ErrorTypes {
+			if !known[e] || seen[e] {
+				t.Fatalf("validated label has error types %v", l.ErrorTypes)
+			}
+			seen[e] = true
+		}
+	})
+}
