@@ -1,0 +1,47 @@
+package tasks
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// GoldChange is one entry of the gold history: a sentence's gold as it
+// was after one change.
+type GoldChange struct {
+	ID            int64
+	SentenceID    int64
+	SummaryID     int64
+	SentenceIndex int
+	Document      string // the document's external id
+	By            string // display name; "" for automatic changes
+	At            string
+	Gold          Gold
+}
+
+// GoldHistory lists the gold changes of a project, newest first, at most
+// limit of them; with summaryID non-zero, only that summary's.
+func (s *Store) GoldHistory(ctx context.Context, projectID, summaryID int64, limit int) ([]GoldChange, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT h.id, h.sentence_id, ss.summary_id, ss.idx, d.external_id, coalesce(u.display_name, ''), h.created_at, h.data
+		FROM gold_history h JOIN summary_sentences ss ON ss.id = h.sentence_id JOIN summaries sm ON sm.id = ss.summary_id
+		JOIN documents d ON d.id = sm.document_id LEFT JOIN users u ON u.id = h.decided_by
+		WHERE sm.project_id = ?1 AND (?2 = 0 OR ss.summary_id = ?2)
+		ORDER BY h.id DESC LIMIT ?3`, projectID, summaryID, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []GoldChange
+	for rows.Next() {
+		var c GoldChange
+		var data string
+		if err := rows.Scan(&c.ID, &c.SentenceID, &c.SummaryID, &c.SentenceIndex, &c.Document, &c.By, &c.At, &data); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(data), &c.Gold); err != nil {
+			return nil, err
+		}
+		c.Gold.DecidedByName = c.By
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}

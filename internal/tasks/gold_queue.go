@@ -1,0 +1,172 @@
+package tasks
+
+import (
+	"context"
+	"slices"
+	"sort"
+)
+
+// PendingSentence is a sentence waiting for adjudication: its gold is
+// unresolved.
+type PendingSentence struct {
+	SentenceID int64
+	SummaryID  int64
+	Index      int
+	Text       string
+	Document   string // the document's external id
+	Topic      string
+	Tally      Tally
+	// Reopened is true when a person sent the sentence back; majorities
+	// are not accepted for it in bulk.
+	Reopened bool
+	// Rounds are the ids of the rounds that gave its summary out.
+	Rounds []int64
+}
+
+// InRound reports whether the sentence's summary was given out in a round.
+func (p PendingSentence) InRound(roundID int64) bool { return slices.Contains(p.Rounds, roundID) }
+
+// MajorityReady reports whether AcceptMajority would decide the sentence.
+func (p PendingSentence) MajorityReady() bool {
+	_, ok := p.Tally.Majority()
+	return ok && !p.Reopened
+}
+
+// QueueFilter narrows the adjudication queue: to one round (0 for all)
+// and to sentences split on one dimension ("" for any).
+type QueueFilter struct {
+	RoundID   int64
+	Dimension string
+}
+
+// Keep reports whether a pending sentence passes the filter.
+func (f QueueFilter) Keep(p PendingSentence) bool {
+	if f.RoundID != 0 && !p.InRound(f.RoundID) {
+		return false
+	}
+	return f.Dimension == "" || p.Tally.Disagrees(f.Dimension)
+}
+
+// PendingSentences lists the project's sentences waiting for adjudication,
+// most split first (see Tally.Score), then by summary and sentence.
+func (s *Store) PendingSentences(ctx context.Context, projectID int64) ([]PendingSentence, error) {
+	return pendingSentences(ctx, s.read, projectID)
+}
+
+const pendingCond = `SELECT g.sentence_id FROM gold_sentences g JOIN summary_sentences ss ON ss.id = g.sentence_id
+	JOIN summaries sm ON sm.id = ss.summary_id WHERE sm.project_id = ? AND g.provenance = 'unresolved'`
+
+func pendingSentences(ctx context.Context, q querier, projectID int64) ([]PendingSentence, error) {
+	rows, err := q.QueryContext(ctx, `SELECT ss.id, ss.summary_id, ss.idx, ss.text, d.external_id, sm.topic, g.decided_by IS NOT NULL
+		FROM gold_sentences g JOIN summary_sentences ss ON ss.id = g.sentence_id JOIN summaries sm ON sm.id = ss.summary_id
+		JOIN documents d ON d.id = sm.document_id
+		WHERE sm.project_id = ? AND g.provenance = 'unresolved'`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	var out []PendingSentence
+	for rows.Next() {
+		var p PendingSentence
+		if err := rows.Scan(&p.SentenceID, &p.SummaryID, &p.Index, &p.Text, &p.Document, &p.Topic, &p.Reopened); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(out) == 0 {
+		return nil, err
+	}
+	votes, err := loadVotes(ctx, q, `l.sentence_id IN (`+pendingCond+`)`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	rounds, err := summaryRounds(ctx, q, projectID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].Tally = TallyVotes(labelsOf(votes[out[i].SentenceID]))
+		out[i].Rounds = rounds[out[i].SummaryID]
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		at, al := a.Tally.Score()
+		bt, bl := b.Tally.Score()
+		switch {
+		case at != bt:
+			return at > bt
+		case al != bl:
+			return al > bl
+		case a.SummaryID != b.SummaryID:
+			return a.SummaryID < b.SummaryID
+		}
+		return a.Index < b.Index
+	})
+	return out, nil
+}
+
+// summaryRounds maps each summary of a project to the rounds that gave it
+// out (released assignments aside).
+func summaryRounds(ctx context.Context, q querier, projectID int64) (map[int64][]int64, error) {
+	rows, err := q.QueryContext(ctx, `SELECT DISTINCT a.summary_id, a.round_id FROM assignments a JOIN rounds r ON r.id = a.round_id
+		WHERE r.project_id = ? AND a.status != 'released' ORDER BY a.summary_id, a.round_id`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64][]int64{}
+	for rows.Next() {
+		var sum, round int64
+		if err := rows.Scan(&sum, &round); err != nil {
+			return nil, err
+		}
+		out[sum] = append(out[sum], round)
+	}
+	return out, rows.Err()
+}
+
+// RoundGold counts the gold of the sentences of a round's summaries by
+// provenance.
+type RoundGold struct {
+	Round
+	Sentences   int
+	Unanimous   int
+	Majority    int
+	Adjudicated int
+	Imported    int
+	// Pending sentences are unresolved: they wait for adjudication.
+	Pending int
+	// Waiting sentences have no gold yet: their labels are not all in, or
+	// the round has not been resolved since.
+	Waiting int
+}
+
+// RoundGoldCounts returns the gold counts of each round of a project,
+// oldest round first. A summary given out in two rounds counts in both.
+func (s *Store) RoundGoldCounts(ctx context.Context, projectID int64) ([]RoundGold, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT r.id, r.project_id, r.name, r.kind, r.per_item, r.status, r.created_at,
+			count(ss.id), coalesce(sum(g.provenance = 'unanimous'), 0), coalesce(sum(g.provenance = 'majority'), 0),
+			coalesce(sum(g.provenance = 'adjudicated'), 0), coalesce(sum(g.provenance = 'imported'), 0),
+			coalesce(sum(g.provenance = 'unresolved'), 0), coalesce(sum(ss.id IS NOT NULL AND g.sentence_id IS NULL), 0)
+		FROM rounds r
+		LEFT JOIN (SELECT DISTINCT round_id, summary_id FROM assignments WHERE status != 'released') x ON x.round_id = r.id
+		LEFT JOIN summary_sentences ss ON ss.summary_id = x.summary_id
+		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id
+		WHERE r.project_id = ? GROUP BY r.id ORDER BY r.id`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []RoundGold
+	for rows.Next() {
+		var g RoundGold
+		r := &g.Round
+		if err := rows.Scan(&r.ID, &r.ProjectID, &r.Name, &r.Kind, &r.PerItem, &r.Status, &r.CreatedAt,
+			&g.Sentences, &g.Unanimous, &g.Majority, &g.Adjudicated, &g.Imported, &g.Pending, &g.Waiting); err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,164 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// Auto-resolution turns the labels of a summary into gold where the
+// annotators agree. A summary is ready in a round once every assignment of
+// it in that round is submitted (released ones do not count) and at least
+// one is. For each of its sentences, the votes (see Vote) are tallied:
+// when at least two annotators agree on the label, the error-type set and
+// the ambiguity answer with its type, the sentence gets gold with
+// provenance unanimous; otherwise it is unresolved and waits in the
+// adjudication queue.
+//
+// Resolution runs when a lead resolves a round, and whenever the
+// adjudication queue is opened for the summaries that became ready since
+// (ResolveReady); ResolveSummary is there for a caller that resolves a
+// summary the moment its last assignment is submitted. It is idempotent:
+// running it again changes nothing unless labels changed. It replaces only
+// gold it owns (unanimous, and unresolved that nobody reopened); imported,
+// majority and adjudicated gold and reopened sentences are left alone.
+// Annotators' labels are only read.
+
+// ResolveStats says what a resolution did.
+type ResolveStats struct {
+	Summaries int // summaries looked at
+	Unanimous int // sentences that became unanimous
+	Pending   int // sentences that became unresolved
+}
+
+// readySummaries selects the summaries that are ready in some round, with
+// round_id and project conditions appended by callers.
+const readySummaries = `SELECT a.summary_id FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE %s
+	GROUP BY a.round_id, a.summary_id
+	HAVING sum(a.status = 'submitted') > 0 AND sum(a.status IN ('pending', 'in_progress')) = 0`
+
+func summaryIDList(ctx context.Context, q querier, query string, args ...any) ([]int64, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	seen := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out, rows.Err()
+}
+
+// ResolveRound resolves every summary that is ready in a round of the
+// project.
+func (s *Store) ResolveRound(ctx context.Context, projectID, roundID int64) (ResolveStats, error) {
+	var st ResolveStats
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM rounds WHERE id = ? AND project_id = ?`, roundID, projectID).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return Errorf(ENotFound, "round not found")
+		}
+		ids, err := summaryIDList(ctx, tx, fmt.Sprintf(readySummaries, "a.round_id = ?")+` ORDER BY a.summary_id`, roundID)
+		if err != nil {
+			return err
+		}
+		st, err = s.resolveSummaries(ctx, tx, ids)
+		return err
+	})
+	return st, err
+}
+
+// ResolveSummary resolves one summary if it is ready in some round, and
+// does nothing otherwise.
+func (s *Store) ResolveSummary(ctx context.Context, summaryID int64) (ResolveStats, error) {
+	var st ResolveStats
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		ids, err := summaryIDList(ctx, tx, fmt.Sprintf(readySummaries, "a.summary_id = ?"), summaryID)
+		if err != nil {
+			return err
+		}
+		st, err = s.resolveSummaries(ctx, tx, ids)
+		return err
+	})
+	return st, err
+}
+
+// ResolveReady resolves the project's ready summaries that have a sentence
+// without any gold yet: the ones that became ready since the last
+// resolution. The check runs on the read pool, so that opening the queue
+// takes the write lock only when there is something to resolve. Labels
+// changed after their assignment was submitted are picked up by
+// ResolveRound, which looks at every ready summary.
+func (s *Store) ResolveReady(ctx context.Context, projectID int64) (ResolveStats, error) {
+	ids, err := summaryIDList(ctx, s.read, `SELECT x.summary_id FROM (`+fmt.Sprintf(readySummaries, "r.project_id = ?")+`) x
+		WHERE EXISTS (SELECT 1 FROM summary_sentences ss WHERE ss.summary_id = x.summary_id
+			AND NOT EXISTS (SELECT 1 FROM gold_sentences g WHERE g.sentence_id = ss.id))
+		ORDER BY x.summary_id`, projectID)
+	if err != nil || len(ids) == 0 {
+		return ResolveStats{}, err
+	}
+	var st ResolveStats
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		st, err = s.resolveSummaries(ctx, tx, ids)
+		return err
+	})
+	return st, err
+}
+
+// resolveSummaries applies auto-resolution to each summary, writing only
+// what changes.
+func (s *Store) resolveSummaries(ctx context.Context, tx *sql.Tx, ids []int64) (ResolveStats, error) {
+	st := ResolveStats{Summaries: len(ids)}
+	for _, id := range ids {
+		votes, err := loadVotes(ctx, tx, `a.summary_id = ?`, id)
+		if err != nil {
+			return st, err
+		}
+		gold, err := summaryGold(ctx, tx, id)
+		if err != nil {
+			return st, err
+		}
+		for sid, vs := range votes {
+			cur, has := gold[sid]
+			if has && !cur.automatic() {
+				continue
+			}
+			t := TallyVotes(labelsOf(vs))
+			if t.N == 0 {
+				continue
+			}
+			want := Gold{SentenceID: sid, Provenance: ProvUnresolved, GoldValues: GoldValues{ErrorTypes: []string{}}}
+			if v, ok := t.Agreed(); ok {
+				want.GoldValues, want.Provenance = v, ProvUnanimous
+			}
+			if has && cur.Provenance == want.Provenance && cur.GoldValues.equal(want.GoldValues) {
+				continue
+			}
+			wrote, err := s.writeGold(ctx, tx, want, true)
+			if err != nil {
+				return st, err
+			}
+			if wrote && want.Provenance == ProvUnanimous {
+				st.Unanimous++
+			} else if wrote {
+				st.Pending++
+			}
+		}
+		if err := s.deriveSummaryGold(ctx, tx, id); err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}

@@ -1,0 +1,108 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// provRank orders provenances from the most to the least automatic; a
+// summary's gold takes the least automatic provenance of its sentences.
+var provRank = map[string]int{ProvImported: 0, ProvUnanimous: 1, ProvMajority: 2, ProvAdjudicated: 3}
+
+// SummaryLabelFrom derives a summary's label from its sentences' gold
+// labels: unfaithful if any sentence is, else borderline if any is, else
+// faithful. A summary is faithful only if all its sentences are.
+func SummaryLabelFrom(labels []string) string {
+	out := LabelFaithful
+	for _, l := range labels {
+		switch l {
+		case LabelUnfaithful:
+			return LabelUnfaithful
+		case LabelBorderline:
+			out = LabelBorderline
+		}
+	}
+	return out
+}
+
+// deriveSummaryGold keeps gold_summaries in step with a summary's sentence
+// gold. When every sentence has a gold label, the summary gets the label
+// SummaryLabelFrom gives and the least automatic provenance of its
+// sentences; otherwise a derived summary label is withdrawn. Imported
+// summary gold is never replaced, and summaries whose sentence gold is all
+// imported are left as the import made them.
+func (s *Store) deriveSummaryGold(ctx context.Context, tx *sql.Tx, summaryID int64) error {
+	var curLabel, curProv string
+	err := tx.QueryRowContext(ctx, `SELECT label, provenance FROM gold_summaries WHERE summary_id = ?`, summaryID).Scan(&curLabel, &curProv)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	if curProv == ProvImported {
+		return nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT coalesce(g.label, ''), coalesce(g.provenance, '') FROM summary_sentences ss
+		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id WHERE ss.summary_id = ?`, summaryID)
+	if err != nil {
+		return err
+	}
+	var labels []string
+	complete, rank := true, 0
+	for rows.Next() {
+		var label, prov string
+		if err := rows.Scan(&label, &prov); err != nil {
+			rows.Close()
+			return err
+		}
+		if label == "" {
+			complete = false
+		}
+		labels = append(labels, label)
+		rank = max(rank, provRank[prov])
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if !complete || len(labels) == 0 {
+		if curProv != "" {
+			_, err := tx.ExecContext(ctx, `DELETE FROM gold_summaries WHERE summary_id = ?`, summaryID)
+			return err
+		}
+		return nil
+	}
+	if rank == 0 {
+		return nil
+	}
+	prov := ProvUnanimous
+	for p, r := range provRank {
+		if r == rank {
+			prov = p
+		}
+	}
+	label := SummaryLabelFrom(labels)
+	if label == curLabel && prov == curProv {
+		return nil
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO gold_summaries (summary_id, label, provenance, decided_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (summary_id) DO UPDATE SET label = excluded.label, provenance = excluded.provenance,
+			decided_by = NULL, decided_at = excluded.decided_at, note = ''`, summaryID, label, prov, stamp(s.now()))
+	return err
+}
+
+// SummaryGoldLabel is a summary's gold label with its provenance.
+type SummaryGoldLabel struct {
+	Label      string
+	Provenance string
+}
+
+// SummaryGoldOf returns a summary's gold label, or ENotFound when it has
+// none yet.
+func (s *Store) SummaryGoldOf(ctx context.Context, summaryID int64) (SummaryGoldLabel, error) {
+	var g SummaryGoldLabel
+	err := s.read.QueryRowContext(ctx, `SELECT label, provenance FROM gold_summaries WHERE summary_id = ?`, summaryID).Scan(&g.Label, &g.Provenance)
+	if errors.Is(err, sql.ErrNoRows) {
+		return g, Errorf(ENotFound, "this summary has no gold label yet")
+	}
+	return g, err
+}
