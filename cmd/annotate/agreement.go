@@ -3,32 +3,61 @@ package main
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"annotate/internal/agreement"
+	"annotate/internal/report"
+	"annotate/internal/tasks"
 )
 
 func runAgreement(ctx context.Context, e env, args []string) error {
 	fs := newFlags(e, "agreement", `agreement --ratings FILE [--level nominal|ordinal|interval|ratio] [--weights none|linear|quadratic]
                  [--bootstrap N --seed S] [--min-alpha Q] [--format text|json|csv]
+       annotate agreement --project SLUG [--round NAME] [--dimension NAME] [--bootstrap N --seed S]
+                 [--format text|json|csv] [--table NAME] [--db PATH]
 
 FILE is CSV with the header unit,coder,value: one rating per row; an empty
 value or a missing row means no rating. Values are compared as text at the
-nominal level and as numbers at the other levels.`)
+nominal level and as numbers at the other levels.
+
+With --project, the report covers the project's labels: every dimension at
+sentence and summary level, each annotator against the others and gold, the
+assistant's effect, the trend over rounds and the disagreement list (see
+docs/reports.md). --round limits it to one round; without it each
+annotator's latest assignment of a summary counts. --dimension keeps one
+dimension (e.g. faithfulness, or faithfulness@summary). --format csv
+writes one table, chosen by --table.`)
 	ratings := fs.String("ratings", "", "ratings CSV file (unit,coder,value); - reads standard input")
+	project := fs.String("project", "", "report on this project (its slug) instead of a ratings file")
+	round := fs.String("round", "", "with --project: the round to report on (default: all rounds)")
+	dimension := fs.String("dimension", "", "with --project: keep one dimension, NAME or NAME@sentence|summary")
+	csvTable := fs.String("table", "dimensions", "with --project --format csv: "+strings.Join(report.Tables, ", "))
+	db := dbFlag(e, fs)
 	level := fs.String("level", "nominal", "measurement level: nominal, ordinal, interval or ratio")
 	weights := fs.String("weights", "none", "weights for Cohen's kappa: none, linear or quadratic")
-	boot := fs.Int("bootstrap", 0, "bootstrap replicates for alpha's 95% interval (0 = none)")
+	boot := fs.Int("bootstrap", 0, fmt.Sprintf("bootstrap replicates for alpha's 95%% interval (0 = none; %d with --project)", report.DefaultBootstrap))
 	seed := fs.Uint64("seed", 1, "bootstrap seed")
 	minAlpha := fs.Float64("min-alpha", 0.667, "report the bootstrap probability that alpha is below this")
 	format := fs.String("format", "text", "output: text, json or csv")
 	if err := parse(e, fs, args); err != nil {
 		return helpOK(err)
 	}
+	if *project != "" {
+		if *ratings != "" {
+			fmt.Fprintln(e.stderr, "annotate agreement: give --ratings FILE or --project SLUG, not both")
+			return errUsage
+		}
+		if !flagSet(fs, "bootstrap") {
+			*boot = report.DefaultBootstrap
+		}
+		return projectAgreement(ctx, e, *db, *project, report.Options{Round: *round, Dimension: *dimension, Bootstrap: *boot, Seed: *seed}, *format, *csvTable)
+	}
 	if *ratings == "" {
-		fmt.Fprintln(e.stderr, "annotate agreement: --ratings FILE is required")
+		fmt.Fprintln(e.stderr, "annotate agreement: --ratings FILE or --project SLUG is required")
 		return errUsage
 	}
 	in, name := e.stdin, "stdin"
@@ -53,4 +82,48 @@ nominal level and as numbers at the other levels.`)
 		return err
 	}
 	return w.Flush()
+}
+
+// projectAgreement prints the agreement report of a project.
+func projectAgreement(ctx context.Context, e env, db, slug string, opt report.Options, format, table string) error {
+	if opt.Bootstrap < 0 {
+		return fmt.Errorf("bootstrap replicates must not be negative (got %d)", opt.Bootstrap)
+	}
+	if format != "text" && format != "json" && format != "csv" {
+		return fmt.Errorf("unknown report format %q (want text, json or csv)", format)
+	}
+	store, err := tasks.Open(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	p, err := store.ProjectBySlug(ctx, slug)
+	if err != nil {
+		return fmt.Errorf("project %q: %w", slug, err)
+	}
+	data, err := store.ReportData(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	rep, err := report.Build(p.Slug, data, p.Settings, opt)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(e.stdout)
+	if format == "csv" {
+		err = rep.WriteCSV(w, table)
+	} else {
+		err = rep.Write(w, format)
+	}
+	if err != nil {
+		return err
+	}
+	return w.Flush()
+}
+
+// flagSet reports whether the command line set the named flag.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

@@ -1,0 +1,249 @@
+package report
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"annotate/internal/agreement"
+	"annotate/internal/tasks"
+)
+
+// Options chooses what a report covers.
+type Options struct {
+	// Round is the name of the round to report on; "" covers every round,
+	// taking each annotator's latest assignment of a summary.
+	Round string
+	// Dimension keeps only one dimension: a name (both levels, e.g.
+	// "faithfulness") or a name and level ("faithfulness@summary"). ""
+	// keeps all.
+	Dimension string
+	// Bootstrap is the number of replicates behind each α interval; 0
+	// leaves α without one.
+	Bootstrap int
+	// Seed makes the bootstrap reproducible.
+	Seed uint64
+}
+
+// DefaultBootstrap is the number of bootstrap replicates the command line
+// and the web pages use unless told otherwise.
+const DefaultBootstrap = 1000
+
+// index holds the project's labels keyed for the report's lookups.
+type index struct {
+	data             *tasks.ReportData
+	settings         tasks.Settings
+	labels           map[int64][]tasks.ReportLabel         // by assignment
+	labelOf          map[int64]map[int64]tasks.ReportLabel // by assignment, then sentence
+	sentences        map[int64]*tasks.ReportSentence
+	summarySentences map[int64][]int64 // sentence ids of a summary, in order
+	summaryLabels    map[int64]tasks.ReportSummaryLabel
+	links            map[int64]map[[2]int64]bool // by assignment: (key fact, sentence)
+}
+
+func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
+	x := &index{
+		data: d, settings: set,
+		labels: map[int64][]tasks.ReportLabel{}, labelOf: map[int64]map[int64]tasks.ReportLabel{},
+		sentences: map[int64]*tasks.ReportSentence{}, summarySentences: map[int64][]int64{},
+		summaryLabels: map[int64]tasks.ReportSummaryLabel{}, links: map[int64]map[[2]int64]bool{},
+	}
+	for _, l := range d.Labels {
+		x.labels[l.AssignmentID] = append(x.labels[l.AssignmentID], l)
+		if x.labelOf[l.AssignmentID] == nil {
+			x.labelOf[l.AssignmentID] = map[int64]tasks.ReportLabel{}
+		}
+		x.labelOf[l.AssignmentID][l.SentenceID] = l
+	}
+	for i := range d.Sentences {
+		s := &d.Sentences[i]
+		x.sentences[s.ID] = s
+		x.summarySentences[s.SummaryID] = append(x.summarySentences[s.SummaryID], s.ID)
+	}
+	for _, l := range d.SummaryLabels {
+		x.summaryLabels[l.AssignmentID] = l
+	}
+	for _, k := range d.KeyFactLinks {
+		if x.links[k.AssignmentID] == nil {
+			x.links[k.AssignmentID] = map[[2]int64]bool{}
+		}
+		x.links[k.AssignmentID][[2]int64{k.KeyFactID, k.SentenceID}] = true
+	}
+	return x
+}
+
+// goldLabel is a sentence's gold as a label, nil when it has none.
+func (x *index) goldLabel(sid int64) *label {
+	s := x.sentences[sid]
+	if s == nil || s.Gold == nil {
+		return nil
+	}
+	g := s.Gold
+	return &label{Label: g.Label, ErrorTypes: g.ErrorTypes, Ambiguous: g.Ambiguous, AmbiguityType: g.AmbiguityType}
+}
+
+// scope is the assignments a report (or one round of the trend) covers and
+// the annotators behind them, one coder each.
+type scope struct {
+	assignments []tasks.ReportAssignment
+	coders      []string
+	coderOf     map[string]int
+}
+
+// scope selects the assignments of one round, or with round 0 each
+// annotator's latest assignment of each summary across rounds.
+func (x *index) scope(round int64) *scope {
+	sc := &scope{coderOf: map[string]int{}}
+	if round != 0 {
+		for _, a := range x.data.Assignments {
+			if a.RoundID == round {
+				sc.assignments = append(sc.assignments, a)
+			}
+		}
+	} else {
+		latest := map[[2]int64]int{}
+		for _, a := range x.data.Assignments {
+			k := [2]int64{a.UserID, a.SummaryID}
+			if i, ok := latest[k]; !ok || a.RoundID > sc.assignments[i].RoundID {
+				if ok {
+					sc.assignments[i] = a
+				} else {
+					latest[k] = len(sc.assignments)
+					sc.assignments = append(sc.assignments, a)
+				}
+			}
+		}
+	}
+	for _, a := range sc.assignments {
+		if _, ok := sc.coderOf[a.Username]; !ok {
+			sc.coderOf[a.Username] = 0
+			sc.coders = append(sc.coders, a.Username)
+		}
+	}
+	slices.Sort(sc.coders)
+	for i, c := range sc.coders {
+		sc.coderOf[c] = i
+	}
+	return sc
+}
+
+// Build computes the report of a project from its labels: the figures of
+// the chosen round (or all rounds), the trend over every round and the
+// disagreement list. An unknown round is ENotFound, an unknown dimension
+// EInvalid.
+func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options) (*Report, error) {
+	x := newIndex(d, set)
+	rep := &Report{
+		Project: project, Round: opt.Round, Bootstrap: opt.Bootstrap,
+		Rounds: []RoundInfo{}, Annotators: []string{}, Dimensions: []Dimension{}, PerAnnotator: []Annotator{},
+		Trend: []TrendRound{}, Disagreements: []Disagreement{},
+	}
+	var roundID int64
+	for _, r := range d.Rounds {
+		rep.Rounds = append(rep.Rounds, RoundInfo{Name: r.Name, Kind: r.Kind, Status: r.Status})
+		if r.Name == opt.Round {
+			roundID = r.ID
+		}
+	}
+	if opt.Round != "" && roundID == 0 {
+		return nil, tasks.Errorf(tasks.ENotFound, "round %q not found", opt.Round)
+	}
+	sc := x.scope(roundID)
+	rep.Annotators = append(rep.Annotators, sc.coders...)
+	all := x.extract(sc)
+	dims, err := keep(all, opt.Dimension)
+	if err != nil {
+		return nil, err
+	}
+	boot := bootstrap{replicates: opt.Bootstrap, seed: opt.Seed}
+	for _, rt := range dims {
+		rep.Dimensions = append(rep.Dimensions, dimension(rt, sc.coders, boot))
+	}
+	rep.PerAnnotator = annotators(dims, sc, x)
+	rep.Assistant = x.assistant(sc)
+	for _, r := range d.Rounds {
+		tr := TrendRound{Round: r.Name, Kind: r.Kind, Dimensions: []TrendPoint{}}
+		rsc := x.scope(r.ID)
+		rdims, _ := keep(x.extract(rsc), opt.Dimension)
+		for _, rt := range rdims {
+			st, _ := statistics(rt, bootstrap{})
+			units, _, n := counts(rt)
+			tr.Dimensions = append(tr.Dimensions, TrendPoint{Dimension: rt.spec.name, Level: rt.spec.level, Units: units, Ratings: n, Statistics: st})
+		}
+		rep.Trend = append(rep.Trend, tr)
+	}
+	rep.Disagreements, rep.DisagreementsTotal = x.disagreements(sc)
+	return rep, nil
+}
+
+// keep filters dimensions by name or name@level.
+func keep(all []ratings, want string) ([]ratings, error) {
+	if want == "" {
+		return all, nil
+	}
+	var names []string
+	var kept []ratings
+	for _, rt := range all {
+		if rt.spec.name == want || rt.spec.key() == want {
+			kept = append(kept, rt)
+		}
+		if !slices.Contains(names, rt.spec.name) {
+			names = append(names, rt.spec.name)
+		}
+	}
+	if len(kept) == 0 {
+		return nil, tasks.Errorf(tasks.EInvalid, "unknown dimension %q (this project has %s; add @sentence or @summary for one level)", want, strings.Join(names, ", "))
+	}
+	return kept, nil
+}
+
+// counts returns the units with a rating, those with two or more, and the
+// ratings of a matrix.
+func counts(rt ratings) (units, pairable, n int) {
+	r := rt.r
+	for u := range r.Units {
+		m := 0
+		for _, v := range r.Unit(u) {
+			if v == v {
+				m++
+			}
+		}
+		if m > 0 {
+			units++
+		}
+		if m > 1 {
+			pairable++
+		}
+		n += m
+	}
+	return units, pairable, n
+}
+
+func dimension(rt ratings, coders []string, boot bootstrap) Dimension {
+	d := Dimension{Name: rt.spec.name, Title: rt.spec.title, Level: rt.spec.level, Scale: rt.spec.scale, Values: []ValueUse{}, Pairwise: []agreement.Pair{}}
+	d.Units, d.Pairable, d.Ratings = counts(rt)
+	use := map[float64]int{}
+	for _, v := range rt.r.Values {
+		if v == v {
+			use[v]++
+		}
+	}
+	for _, v := range slices.Sorted(maps.Keys(use)) {
+		d.Values = append(d.Values, ValueUse{Value: rt.spec.valueName(v), Ratings: use[v]})
+	}
+	st, pairs := statistics(rt, boot)
+	d.Statistics = st
+	for _, p := range pairs {
+		out := agreement.Pair{Coders: [2]string{coders[p.A], coders[p.B]}, N: p.N}
+		if p.Err != nil {
+			out.Undefined = undefined(p.Err).Undefined
+		} else if isFinite(p.Kappa.Value) && isFinite(p.Kappa.SE) {
+			out.CohenKappa, out.SE = ptr(p.Kappa.Value), ptr(p.Kappa.SE)
+			out.CI95 = &[2]float64{p.Kappa.Low, p.Kappa.High}
+		} else {
+			out.Undefined = "not a finite number"
+		}
+		d.Pairwise = append(d.Pairwise, out)
+	}
+	return d
+}

@@ -1,0 +1,235 @@
+package report
+
+import "annotate/internal/agreement"
+
+// Report is the agreement report of one project and round (or all rounds).
+// It marshals to JSON with the field names below, which are kept stable.
+// Every number is finite: a statistic without a value carries
+// {"undefined": "reason"} instead.
+type Report struct {
+	Project    string      `json:"project"`    // the project's slug
+	Round      string      `json:"round"`      // the round reported on; "" for all rounds
+	Rounds     []RoundInfo `json:"rounds"`     // every round of the project, oldest first
+	Annotators []string    `json:"annotators"` // usernames of the annotators with labels in scope, sorted
+	Bootstrap  int         `json:"bootstrap"`  // replicates behind each α interval (0: none)
+	// Dimensions holds one entry per label dimension and level.
+	Dimensions []Dimension `json:"dimensions"`
+	// PerAnnotator holds each annotator against the rest and against gold.
+	PerAnnotator []Annotator `json:"per_annotator"`
+	// Assistant is the assistant's effect on the labels in scope.
+	Assistant Assistant `json:"assistant"`
+	// Trend holds the statistics of every round, oldest first.
+	Trend []TrendRound `json:"trend"`
+	// Disagreements lists the sentences annotators split on most, worst
+	// first (at most MaxDisagreements); DisagreementsTotal counts them all.
+	Disagreements      []Disagreement `json:"disagreements"`
+	DisagreementsTotal int            `json:"disagreements_total"`
+}
+
+// RoundInfo names a round of the project.
+type RoundInfo struct {
+	Name   string `json:"name"`
+	Kind   string `json:"kind"`   // calibration or production
+	Status string `json:"status"` // open or closed
+}
+
+// Dimension is the agreement on one label dimension at one level.
+type Dimension struct {
+	// Name identifies the dimension: faithfulness, error_type:CODE (one
+	// error type against the rest), error_types (the set, MASI), ambiguity,
+	// ambiguity_type, key_facts, relevance or topic_category.
+	Name  string `json:"name"`
+	Title string `json:"title"` // the name for people
+	// Level is sentence (one unit per summary sentence; for key facts, per
+	// key fact and sentence) or summary (one unit per summary; for key
+	// facts, per key fact and summary).
+	Level string `json:"level"`
+	// Scale is how values compare: nominal, ordinal or masi (sets of labels).
+	Scale    string     `json:"scale"`
+	Units    int        `json:"units"`          // units with at least one rating
+	Pairable int        `json:"pairable_units"` // units with two or more ratings
+	Ratings  int        `json:"ratings"`        // ratings in all
+	Values   []ValueUse `json:"values"`         // how often each value was given
+	// Statistics are those of `annotate agreement --ratings`: α at the
+	// dimension's scale with a bootstrap interval, Fleiss' κ, the mean
+	// pairwise Cohen's κ (quadratic weights for ordinal scales), percent
+	// agreement, Scott's π and Gwet's AC1. For sets the κ-type statistics
+	// compare whole sets (exact match); α uses the MASI distance.
+	Statistics agreement.Statistics `json:"statistics"`
+	// Pairwise is Cohen's κ for every pair of annotators, by username.
+	Pairwise []agreement.Pair `json:"pairwise"`
+}
+
+// Key is the dimension's name and level, as in "faithfulness@sentence".
+func (d *Dimension) Key() string { return d.Name + "@" + d.Level }
+
+// ValueUse counts the ratings with one value.
+type ValueUse struct {
+	Value   string `json:"value"`
+	Ratings int    `json:"ratings"`
+}
+
+// Annotator is one annotator's agreement with the others and with gold.
+type Annotator struct {
+	Name       string                `json:"annotator"`
+	Labels     int                   `json:"sentence_labels"` // sentences labelled in scope
+	Dimensions []AnnotatorDimension  `json:"dimensions"`
+	Disagree   []DisagreementPattern `json:"disagree_most"` // where they part from the others most, worst first
+}
+
+// AnnotatorDimension is one annotator on one dimension.
+type AnnotatorDimension struct {
+	Dimension string `json:"dimension"`
+	Level     string `json:"level"`
+	// Agreement is the mean, over the units this annotator and at least
+	// one other rated, of the share of the others' ratings that equal
+	// theirs (1 − MASI distance for sets), with a normal 95% interval over
+	// units.
+	Agreement agreement.Statistic `json:"agreement_with_rest"`
+	// KappaMajority is Cohen's κ between this annotator and the plurality
+	// value of the others, on units where the others have a single
+	// plurality value (not for sets).
+	KappaMajority agreement.Statistic `json:"kappa_vs_majority"`
+	// AlphaWithout is α of the group without this annotator: if it is
+	// higher than the dimension's α, this annotator lowers agreement.
+	AlphaWithout agreement.Statistic `json:"alpha_without"`
+	// Gold compares the annotator with gold, when the dimension has gold.
+	Gold *GoldAgreement `json:"gold,omitempty"`
+}
+
+// GoldAgreement is an annotator (or the assistant) against gold labels.
+type GoldAgreement struct {
+	N        int                 `json:"n"` // units with both a label and gold
+	Accuracy Rate                `json:"accuracy"`
+	Kappa    agreement.Statistic `json:"cohen_kappa"`
+	// BalancedAccuracy is the mean of the recalls of the positive class
+	// (unfaithful, yes, present) and the rest; binary dimensions only.
+	BalancedAccuracy *agreement.Statistic `json:"balanced_accuracy,omitempty"`
+	Confusion        Confusion            `json:"confusion"`
+}
+
+// Confusion is a confusion matrix: Counts[i][j] units whose gold is
+// Values[i] and whose label is Values[j].
+type Confusion struct {
+	Values []string `json:"values"`
+	Counts [][]int  `json:"counts"`
+}
+
+// DisagreementPattern is a way one annotator departs from the others: on
+// Count of the Of units compared, they gave Theirs where the others'
+// plurality was Others.
+type DisagreementPattern struct {
+	Dimension string `json:"dimension"`
+	Level     string `json:"level"`
+	Theirs    string `json:"theirs"`
+	Others    string `json:"others"`
+	Count     int    `json:"count"`
+	Of        int    `json:"of"`
+}
+
+// Rate is a proportion K/N with its Wilson 95% interval, or Undefined with
+// the reason when N is 0.
+type Rate struct {
+	K         int         `json:"k"`
+	N         int         `json:"n"`
+	Value     *float64    `json:"value,omitempty"`
+	CI95      *[2]float64 `json:"ci95,omitempty"`
+	Undefined string      `json:"undefined,omitempty"`
+}
+
+// Assistant is the assistant's effect on the sentence labels in scope.
+type Assistant struct {
+	// Note says why the figures are empty, when they are.
+	Note string `json:"note,omitempty"`
+	// Labels counts the sentence labels in scope; WithAssistant those of a
+	// sentence with a tentative label from the assistant; WithGold those
+	// of a sentence with gold.
+	Labels        int `json:"labels"`
+	WithAssistant int `json:"with_assistant"`
+	WithGold      int `json:"with_gold"`
+	// Assistant is the assistant's own tentative label against gold.
+	Assistant *GoldAgreement `json:"assistant_vs_gold,omitempty"`
+	// Splits compares labels saved with the assistant hidden, visible
+	// after a first label, and visible from the start.
+	Splits []AssistSplit `json:"splits"`
+	// Reveal follows labels first given blind and then seen with the
+	// assistant.
+	Reveal Reveal `json:"reveal"`
+}
+
+// AssistSplit is the labels saved under one assistant condition.
+type AssistSplit struct {
+	Condition string `json:"condition"` // hidden, after_first_label or visible
+	Labels    int    `json:"labels"`
+	// GoldAccuracy is the share of labels equal to gold.
+	GoldAccuracy Rate `json:"gold_accuracy"`
+	// AssistantAgreement is the share of labels equal to the assistant's.
+	AssistantAgreement Rate `json:"assistant_agreement"`
+	// FollowedWrong is, where the assistant's label differs from gold, the
+	// share of labels equal to the assistant's.
+	FollowedWrong Rate `json:"followed_when_wrong"`
+}
+
+// Reveal follows labels given first with the assistant hidden and saved
+// again after it was revealed.
+type Reveal struct {
+	Revealed int `json:"revealed"` // labels with a first, blind label and a later one seen with the assistant
+	// Changed is the share of those whose final label differs from the first.
+	Changed Rate `json:"changed"`
+	// ToAssistant, TowardGold and AwayFromGold count the changes that
+	// moved to the assistant's label, to gold, and from gold.
+	ToAssistant  int `json:"changed_to_assistant"`
+	TowardGold   int `json:"changed_toward_gold"`
+	AwayFromGold int `json:"changed_away_from_gold"`
+	// FirstAgree and FinalAgree are the shares of first and final labels
+	// equal to the assistant's, on sentences where it has one.
+	FirstAgree Rate `json:"first_agrees_with_assistant"`
+	FinalAgree Rate `json:"final_agrees_with_assistant"`
+}
+
+// TrendRound is the point estimates of every dimension in one round.
+type TrendRound struct {
+	Round      string       `json:"round"`
+	Kind       string       `json:"kind"`
+	Dimensions []TrendPoint `json:"dimensions"`
+}
+
+// TrendPoint is one dimension's statistics in one round, without bootstrap.
+type TrendPoint struct {
+	Dimension  string               `json:"dimension"`
+	Level      string               `json:"level"`
+	Units      int                  `json:"units"`
+	Ratings    int                  `json:"ratings"`
+	Statistics agreement.Statistics `json:"statistics"`
+}
+
+// Disagreement is one sentence the annotators split on.
+type Disagreement struct {
+	SentenceID int64  `json:"sentence_id"`
+	Document   string `json:"document"` // external ids
+	Summary    string `json:"summary"`
+	Index      int    `json:"index"` // 1-based sentence number
+	Text       string `json:"text"`
+	// Split is the share of pairs of faithfulness labels that disagree.
+	Split float64 `json:"split"`
+	// ErrorDistance is the mean MASI distance between the error-type sets.
+	ErrorDistance float64 `json:"error_distance"`
+	// AmbiguitySplit is the share of pairs of ambiguity flags that disagree.
+	AmbiguitySplit float64 `json:"ambiguity_split"`
+	Votes          []Vote  `json:"votes"`       // faithfulness labels and who gave them
+	ErrorTypes     []Vote  `json:"error_types"` // error types and who chose them
+	Gold           string  `json:"gold,omitempty"`
+	Assistant      string  `json:"assistant,omitempty"`
+	// Assignment is the id of one rater's assignment of the summary, for a
+	// link to the labelling page (read-only for leads).
+	Assignment int64 `json:"assignment"`
+}
+
+// Vote is a value and the annotators who gave it.
+type Vote struct {
+	Value      string   `json:"value"`
+	Annotators []string `json:"annotators"`
+}
+
+// MaxDisagreements bounds the disagreement list of a report.
+const MaxDisagreements = 100

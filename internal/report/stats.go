@@ -1,0 +1,151 @@
+package report
+
+import (
+	"errors"
+	"math"
+
+	"annotate/internal/agreement"
+	"annotate/internal/iaa"
+)
+
+// minAlpha is the smallest α the bootstrap's P(α < min) is reported for:
+// Krippendorff's lowest conceivable limit for tentative conclusions.
+const minAlpha = 0.667
+
+// bootstrap says how α's interval is drawn.
+type bootstrap struct {
+	replicates int
+	seed       uint64
+}
+
+// statistics computes the statistics set of one dimension and Cohen's κ of
+// every pair of coders.
+func statistics(rt ratings, boot bootstrap) (agreement.Statistics, []iaa.Pair) {
+	var s agreement.Statistics
+	r := rt.r
+	s.KrippendorffAlpha = alphaStatistic(r, rt.spec.iaaLevel(), boot)
+	counts, _ := iaa.CountsOf(r)
+	if f, err := iaa.FleissKappa(counts); err != nil {
+		s.FleissKappa = undefined(err)
+	} else {
+		s.FleissKappa = agreement.Statistic{Value: ptr(f.Kappa), SE: ptr(f.SE), CI95: &[2]float64{f.Low, f.High}, NUnits: ptr(f.Units), PerUnit: ptr(f.Raters)}
+	}
+	s.PercentAgreement = coefficient(iaa.PercentAgreement(counts))
+	s.ScottPi = coefficient(iaa.ScottPi(counts))
+	s.GwetAC1 = coefficient(iaa.GwetAC1(counts))
+	pairs := iaa.PairwiseCohen(r, rt.spec.weights())
+	if mean, used, err := iaa.LightKappa(pairs); err != nil {
+		s.CohenKappaMean = undefined(err)
+	} else {
+		s.CohenKappaMean = agreement.Statistic{Value: ptr(mean), NPairs: ptr(used)}
+	}
+	for _, st := range []*agreement.Statistic{&s.KrippendorffAlpha, &s.FleissKappa, &s.CohenKappaMean, &s.PercentAgreement, &s.ScottPi, &s.GwetAC1} {
+		finite(st)
+	}
+	return s, pairs
+}
+
+func alphaStatistic(r *iaa.Ratings, level iaa.Level, boot bootstrap) agreement.Statistic {
+	if boot.replicates == 0 {
+		a, err := iaa.Alpha(r, level)
+		if err != nil {
+			return undefined(err)
+		}
+		return agreement.Statistic{Value: ptr(a)}
+	}
+	b, err := iaa.AlphaBootstrap(r, level, iaa.BootstrapOptions{Replicates: boot.replicates, Seed: boot.seed, Min: []float64{minAlpha}})
+	if err != nil {
+		return undefined(err)
+	}
+	return agreement.Statistic{Value: ptr(b.Alpha), CI95: &[2]float64{b.Low, b.High},
+		Bootstrap: ptr(b.Replicates), MinAlpha: ptr(minAlpha), PBelowMin: ptr(b.PBelow[0])}
+}
+
+func coefficient(c iaa.Coefficient, err error) agreement.Statistic {
+	if err != nil {
+		return undefined(err)
+	}
+	return agreement.Statistic{Value: ptr(c.Value), SE: ptr(c.SE), CI95: &[2]float64{c.Low, c.High}, NUnits: ptr(c.Units)}
+}
+
+func kappaStatistic(k iaa.Kappa, err error) agreement.Statistic {
+	if err != nil {
+		return undefined(err)
+	}
+	st := agreement.Statistic{Value: ptr(k.Value), SE: ptr(k.SE), CI95: &[2]float64{k.Low, k.High}, NUnits: ptr(int(k.N))}
+	finite(&st)
+	return st
+}
+
+// undefined turns an error into an undefined statistic with its reason.
+func undefined(err error) agreement.Statistic {
+	var u *iaa.UndefinedError
+	if errors.As(err, &u) {
+		return agreement.Statistic{Undefined: u.Reason}
+	}
+	return agreement.Statistic{Undefined: err.Error()}
+}
+
+// finite makes a statistic with a NaN or infinite number undefined, so no
+// such number reaches a page or the JSON.
+func finite(s *agreement.Statistic) {
+	if s.Value == nil {
+		return
+	}
+	for _, x := range []*float64{s.Value, s.SE, s.PBelowMin} {
+		if x != nil && !isFinite(*x) {
+			*s = agreement.Statistic{Undefined: "not a finite number"}
+			return
+		}
+	}
+	if s.CI95 != nil && !(isFinite(s.CI95[0]) && isFinite(s.CI95[1])) {
+		s.CI95 = nil
+	}
+}
+
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+func ptr[T any](v T) *T { return &v }
+
+// z975 is the 0.975 quantile of the standard normal distribution.
+const z975 = 1.959963984540054
+
+// rate is K/N with the Wilson score 95% interval (Wilson 1927), which
+// stays inside [0, 1] and behaves at K = 0 or K = N.
+func rate(k, n int, none string) Rate {
+	if n == 0 {
+		return Rate{Undefined: none}
+	}
+	p := float64(k) / float64(n)
+	z2 := z975 * z975
+	nf := float64(n)
+	centre := (p + z2/(2*nf)) / (1 + z2/nf)
+	half := z975 / (1 + z2/nf) * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
+	return Rate{K: k, N: n, Value: ptr(p), CI95: &[2]float64{math.Max(0, centre-half), math.Min(1, centre+half)}}
+}
+
+// meanStatistic is the mean of per-unit values with a normal 95% interval
+// (mean ± 1.96·sd/√n, clipped to [0, 1]).
+func meanStatistic(xs []float64, none string) agreement.Statistic {
+	n := len(xs)
+	if n == 0 {
+		return agreement.Statistic{Undefined: none}
+	}
+	var sum float64
+	for _, x := range xs {
+		sum += x
+	}
+	mean := sum / float64(n)
+	st := agreement.Statistic{Value: ptr(mean), NUnits: ptr(n)}
+	if n > 1 {
+		var ss float64
+		for _, x := range xs {
+			ss += (x - mean) * (x - mean)
+		}
+		se := math.Sqrt(ss / float64(n-1) / float64(n))
+		st.SE = ptr(se)
+		st.CI95 = &[2]float64{math.Max(0, mean-z975*se), math.Min(1, mean+z975*se)}
+	}
+	finite(&st)
+	return st
+}

@@ -1,0 +1,316 @@
+package report
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"annotate/internal/agreement"
+)
+
+// Tables are the names of the CSV tables [Report.WriteCSV] writes.
+var Tables = []string{"dimensions", "pairwise", "annotators", "gold", "assistant", "trend", "disagreements"}
+
+// Write prints the report as "text" (aligned tables for a terminal),
+// "json" (indented, the shape of [Report]) or "csv" (the dimensions table;
+// see [Report.WriteCSV] for the others).
+func (r *Report) Write(w io.Writer, format string) error {
+	switch format {
+	case "text":
+		return r.writeText(w)
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	case "csv":
+		return r.WriteCSV(w, "dimensions")
+	}
+	return fmt.Errorf("unknown report format %q (want text, json or csv)", format)
+}
+
+// statColumns are the statistics of a dimension in report order.
+var statColumns = []string{"krippendorff_alpha", "fleiss_kappa", "cohen_kappa_mean", "percent_agreement", "scott_pi", "gwet_ac1"}
+
+// Named lists a dimension's statistics with their JSON names, in report
+// order.
+func Named(s *agreement.Statistics) []NamedStatistic {
+	return []NamedStatistic{
+		{"krippendorff_alpha", &s.KrippendorffAlpha},
+		{"fleiss_kappa", &s.FleissKappa},
+		{"cohen_kappa_mean", &s.CohenKappaMean},
+		{"percent_agreement", &s.PercentAgreement},
+		{"scott_pi", &s.ScottPi},
+		{"gwet_ac1", &s.GwetAC1},
+	}
+}
+
+// NamedStatistic is a statistic with its JSON name.
+type NamedStatistic struct {
+	Name string
+	Stat *agreement.Statistic
+}
+
+// WriteCSV writes one table of the report (one of [Tables]) as CSV with a
+// header row. Numbers are in full precision; a cell that does not apply is
+// empty, and an undefined statistic leaves its value empty and gives the
+// reason in its _undefined column.
+func (r *Report) WriteCSV(w io.Writer, table string) error {
+	cw := csv.NewWriter(w)
+	switch table {
+	case "dimensions":
+		head := []string{"dimension", "level", "scale", "units", "pairable_units", "ratings"}
+		for _, n := range statColumns {
+			head = append(head, n, n+"_ci_low", n+"_ci_high", n+"_undefined")
+		}
+		_ = cw.Write(head)
+		for _, d := range r.Dimensions {
+			rec := []string{d.Name, d.Level, d.Scale, itoa(d.Units), itoa(d.Pairable), itoa(d.Ratings)}
+			for _, ns := range Named(&d.Statistics) {
+				rec = append(rec, statCells(ns.Stat)...)
+			}
+			_ = cw.Write(rec)
+		}
+	case "pairwise":
+		_ = cw.Write([]string{"dimension", "level", "annotator_a", "annotator_b", "n", "cohen_kappa", "ci_low", "ci_high", "undefined"})
+		for _, d := range r.Dimensions {
+			for _, p := range d.Pairwise {
+				rec := []string{d.Name, d.Level, p.Coders[0], p.Coders[1], itoa(p.N), num(p.CohenKappa), "", "", p.Undefined}
+				if p.CI95 != nil {
+					rec[6], rec[7] = num(&p.CI95[0]), num(&p.CI95[1])
+				}
+				_ = cw.Write(rec)
+			}
+		}
+	case "annotators":
+		head := []string{"annotator", "dimension", "level"}
+		for _, n := range []string{"agreement_with_rest", "kappa_vs_majority", "alpha_without"} {
+			head = append(head, n, n+"_ci_low", n+"_ci_high", n+"_undefined")
+		}
+		_ = cw.Write(head)
+		for _, a := range r.PerAnnotator {
+			for _, d := range a.Dimensions {
+				rec := []string{a.Name, d.Dimension, d.Level}
+				for _, st := range []*agreement.Statistic{&d.Agreement, &d.KappaMajority, &d.AlphaWithout} {
+					rec = append(rec, statCells(st)...)
+				}
+				_ = cw.Write(rec)
+			}
+		}
+	case "gold":
+		_ = cw.Write([]string{"annotator", "dimension", "level", "n", "accuracy", "accuracy_ci_low", "accuracy_ci_high",
+			"cohen_kappa", "cohen_kappa_ci_low", "cohen_kappa_ci_high", "cohen_kappa_undefined", "balanced_accuracy"})
+		for _, a := range r.PerAnnotator {
+			for _, d := range a.Dimensions {
+				if g := d.Gold; g != nil {
+					rec := []string{a.Name, d.Dimension, d.Level, itoa(g.N)}
+					rec = append(rec, rateCells(g.Accuracy)...)
+					rec = append(rec, statCells(&g.Kappa)...)
+					if g.BalancedAccuracy != nil {
+						rec = append(rec, num(g.BalancedAccuracy.Value))
+					} else {
+						rec = append(rec, "")
+					}
+					_ = cw.Write(rec)
+				}
+			}
+		}
+	case "assistant":
+		_ = cw.Write([]string{"condition", "labels", "measure", "k", "n", "value", "ci_low", "ci_high", "undefined"})
+		for _, s := range r.Assistant.Splits {
+			for _, m := range []struct {
+				name string
+				r    Rate
+			}{{"gold_accuracy", s.GoldAccuracy}, {"assistant_agreement", s.AssistantAgreement}, {"followed_when_wrong", s.FollowedWrong}} {
+				rec := []string{s.Condition, itoa(s.Labels), m.name, itoa(m.r.K), itoa(m.r.N)}
+				rec = append(rec, rateCells(m.r)...)
+				rec = append(rec, m.r.Undefined)
+				_ = cw.Write(rec)
+			}
+		}
+	case "trend":
+		head := []string{"round", "kind", "dimension", "level", "units", "ratings"}
+		for _, n := range statColumns {
+			head = append(head, n, n+"_undefined")
+		}
+		_ = cw.Write(head)
+		for _, t := range r.Trend {
+			for _, p := range t.Dimensions {
+				rec := []string{t.Round, t.Kind, p.Dimension, p.Level, itoa(p.Units), itoa(p.Ratings)}
+				for _, ns := range Named(&p.Statistics) {
+					rec = append(rec, num(ns.Stat.Value), ns.Stat.Undefined)
+				}
+				_ = cw.Write(rec)
+			}
+		}
+	case "disagreements":
+		_ = cw.Write([]string{"document", "summary", "sentence", "text", "split", "error_distance", "ambiguity_split", "votes", "error_types", "gold", "assistant"})
+		for _, d := range r.Disagreements {
+			_ = cw.Write([]string{d.Document, d.Summary, itoa(d.Index), d.Text, ftoa(d.Split), ftoa(d.ErrorDistance), ftoa(d.AmbiguitySplit),
+				votes(d.Votes), votes(d.ErrorTypes), d.Gold, d.Assistant})
+		}
+	default:
+		return fmt.Errorf("unknown table %q (want one of %s)", table, strings.Join(Tables, ", "))
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func statCells(s *agreement.Statistic) []string {
+	rec := []string{num(s.Value), "", "", s.Undefined}
+	if s.CI95 != nil {
+		rec[1], rec[2] = num(&s.CI95[0]), num(&s.CI95[1])
+	}
+	return rec
+}
+
+func rateCells(r Rate) []string {
+	rec := []string{num(r.Value), "", ""}
+	if r.CI95 != nil {
+		rec[1], rec[2] = num(&r.CI95[0]), num(&r.CI95[1])
+	}
+	return rec
+}
+
+// votes formats votes as "faithful: ann1 ann2; unfaithful: ann3".
+func votes(vs []Vote) string {
+	var parts []string
+	for _, v := range vs {
+		parts = append(parts, v.Value+": "+strings.Join(v.Annotators, " "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func ftoa(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// num formats a number in full precision, "" for none.
+func num(x *float64) string {
+	if x == nil {
+		return ""
+	}
+	return ftoa(*x)
+}
+
+// dec formats a number for reading, "-" for none.
+func dec(x *float64) string {
+	if x == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(*x, 'f', 3, 64)
+}
+
+// Format writes a statistic for people: "0.712 [0.55, 0.84]" or
+// "undefined: reason".
+func Format(s *agreement.Statistic) string {
+	if s.Value == nil {
+		return "undefined: " + s.Undefined
+	}
+	out := dec(s.Value)
+	if s.CI95 != nil {
+		out += " [" + dec(&s.CI95[0]) + ", " + dec(&s.CI95[1]) + "]"
+	}
+	return out
+}
+
+// FormatRate writes a rate for people: "0.80 (8/10) [0.49, 0.94]".
+func FormatRate(r Rate) string {
+	if r.Value == nil {
+		return "undefined: " + r.Undefined
+	}
+	out := fmt.Sprintf("%s (%d/%d)", dec(r.Value), r.K, r.N)
+	if r.CI95 != nil {
+		out += " [" + dec(&r.CI95[0]) + ", " + dec(&r.CI95[1]) + "]"
+	}
+	return out
+}
+
+func (r *Report) writeText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	round := r.Round
+	if round == "" {
+		round = "all rounds (each annotator's latest assignment of a summary)"
+	}
+	fmt.Fprintf(tw, "project\t%s\n", r.Project)
+	fmt.Fprintf(tw, "round\t%s\n", round)
+	fmt.Fprintf(tw, "annotators\t%s\n", strings.Join(r.Annotators, ", "))
+	fmt.Fprintf(tw, "bootstrap\t%d replicates for alpha's 95%% interval\n\n", r.Bootstrap)
+	fmt.Fprintln(tw, "dimension\tlevel\tunits\tratings\talpha [95% CI]\tFleiss kappa\tmean Cohen kappa\t% agreement\tGwet AC1")
+	for _, d := range r.Dimensions {
+		s := &d.Statistics
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", d.Name, d.Level, d.Units, d.Ratings,
+			Format(&s.KrippendorffAlpha), short(&s.FleissKappa), short(&s.CohenKappaMean), short(&s.PercentAgreement), short(&s.GwetAC1))
+	}
+	for _, d := range r.Dimensions {
+		if len(d.Pairwise) == 0 || (d.Name != "faithfulness" && len(r.Dimensions) > 2) {
+			continue
+		}
+		fmt.Fprintf(tw, "\npairwise Cohen kappa, %s@%s\n", d.Name, d.Level)
+		fmt.Fprintln(tw, "annotator\tannotator\tn\tkappa [95% CI]")
+		for _, p := range d.Pairwise {
+			st := agreement.Statistic{Value: p.CohenKappa, CI95: p.CI95, Undefined: p.Undefined}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", p.Coders[0], p.Coders[1], p.N, Format(&st))
+		}
+	}
+	fmt.Fprintln(tw, "\nannotator\tdimension\tlevel\tagreement with rest\tkappa vs majority\talpha without\taccuracy vs gold")
+	for _, a := range r.PerAnnotator {
+		for _, d := range a.Dimensions {
+			if d.Dimension != "faithfulness" && len(r.Dimensions) > 2 {
+				continue
+			}
+			gold := "-"
+			if d.Gold != nil {
+				gold = FormatRate(d.Gold.Accuracy)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.Name, d.Dimension, d.Level, Format(&d.Agreement), short(&d.KappaMajority), short(&d.AlphaWithout), gold)
+		}
+	}
+	as := &r.Assistant
+	fmt.Fprintf(tw, "\nassistant\t%d labels, %d with an assistant label, %d with gold\n", as.Labels, as.WithAssistant, as.WithGold)
+	if as.Note != "" {
+		fmt.Fprintf(tw, "\t%s\n", as.Note)
+	}
+	fmt.Fprintln(tw, "condition\tlabels\taccuracy vs gold\tagrees with assistant\tfollowed when wrong")
+	for _, s := range as.Splits {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", s.Condition, s.Labels, FormatRate(s.GoldAccuracy), FormatRate(s.AssistantAgreement), FormatRate(s.FollowedWrong))
+	}
+	if len(r.Trend) > 0 {
+		fmt.Fprintln(tw, "\nround\tkind\tdimension\tlevel\tunits\talpha\tAC1")
+		for _, t := range r.Trend {
+			for _, p := range t.Dimensions {
+				if p.Dimension != "faithfulness" && len(r.Dimensions) > 2 {
+					continue
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", t.Round, t.Kind, p.Dimension, p.Level, p.Units, short(&p.Statistics.KrippendorffAlpha), short(&p.Statistics.GwetAC1))
+			}
+		}
+	}
+	fmt.Fprintf(tw, "\ndisagreements\t%d sentences (worst 10 below)\n", r.DisagreementsTotal)
+	for i, d := range r.Disagreements {
+		if i == 10 {
+			break
+		}
+		fmt.Fprintf(tw, "%s/%s #%d\tsplit %.2f\t%s\t%s\n", d.Document, d.Summary, d.Index, d.Split, votes(d.Votes), clip(d.Text, 60))
+	}
+	return tw.Flush()
+}
+
+// short writes a statistic's value alone, or "undefined".
+func short(s *agreement.Statistic) string {
+	if s.Value == nil {
+		return "undefined"
+	}
+	return dec(s.Value)
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

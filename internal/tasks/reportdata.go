@@ -1,0 +1,287 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+)
+
+// ReportData is everything the agreement report of a project reads: the
+// labels of every assignment that was not released, the sentences they
+// label with their gold, the key facts of each summary and the assistant's
+// tentative labels. It is loaded by [Store.ReportData] in a handful of
+// queries on the read pool, whatever the size of the project.
+type ReportData struct {
+	Rounds        []Round              // oldest first
+	Assignments   []ReportAssignment   // not released, in id order
+	Labels        []ReportLabel        // sentence labels of those assignments
+	SummaryLabels []ReportSummaryLabel // summary labels of those assignments
+	KeyFactLinks  []ReportKeyFactLink  // key-fact alignments of those assignments
+	Sentences     []ReportSentence     // sentences of the assigned summaries, by summary and index
+	// SummaryKeyFacts lists, for each assigned summary, the ids of the key
+	// facts an annotator could align (its document's, for its topic).
+	SummaryKeyFacts map[int64][]int64
+	// Assistant is the tentative label the assistant panel shows for a
+	// sentence: from the newest run that is not a sample, else a sample run.
+	Assistant map[int64]string
+	// GoldSummaries holds summary-level gold labels where one was set.
+	GoldSummaries map[int64]string
+}
+
+// ReportAssignment is one annotator's assignment of one summary in a round.
+type ReportAssignment struct {
+	ID, RoundID, SummaryID, UserID int64
+	Username                       string
+	Status                         string
+}
+
+// ReportLabel is the current label of one sentence in one assignment.
+type ReportLabel struct {
+	AssignmentID, SentenceID int64
+	Label                    string
+	ErrorTypes               []string
+	Ambiguous                *bool
+	AmbiguityType            string
+	AssistantVisible         bool
+	FirstLabel               string
+	ChangedAfterReveal       bool
+}
+
+// ReportSummaryLabel is the summary-level label of one assignment.
+type ReportSummaryLabel struct {
+	AssignmentID  int64
+	Relevance     *int
+	TopicCategory string
+}
+
+// ReportKeyFactLink says that, in one assignment, sentence SentenceID
+// carries key fact KeyFactID.
+type ReportKeyFactLink struct {
+	AssignmentID, KeyFactID, SentenceID int64
+}
+
+// ReportSentence is a summary sentence with where it sits and its gold
+// label, if any.
+type ReportSentence struct {
+	ID, SummaryID    int64
+	Index            int
+	Text             string
+	SummaryExternal  string
+	DocumentExternal string
+	// Gold is nil when the sentence has no gold or its gold is unresolved.
+	Gold *ReportGold
+}
+
+// ReportGold is the gold label of a sentence.
+type ReportGold struct {
+	Label         string
+	ErrorTypes    []string
+	Ambiguous     *bool
+	AmbiguityType string
+}
+
+// The assignments a report counts: every assignment of the project that was
+// not released (released work was handed to someone else).
+const reportAssignments = `SELECT a.id FROM assignments a JOIN rounds r ON r.id = a.round_id
+	WHERE r.project_id = ?1 AND a.status != 'released'`
+
+// ReportData loads the labels of a project for its agreement report, in
+// one read transaction so that the figures come from one snapshot.
+func (s *Store) ReportData(ctx context.Context, projectID int64) (*ReportData, error) {
+	tx, err := s.read.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	d := &ReportData{SummaryKeyFacts: map[int64][]int64{}, Assistant: map[int64]string{}, GoldSummaries: map[int64]string{}}
+	steps := []func(context.Context, *sql.Tx, int64, *ReportData) error{
+		reportRounds, reportAssignmentRows, reportLabels, reportSummaryLabels,
+		reportKeyFactLinks, reportSentences, reportKeyFacts, reportAssistant, reportGoldSummaries,
+	}
+	for _, step := range steps {
+		if err := step(ctx, tx, projectID, d); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// eachRow runs a query and calls scan for every row.
+func eachRow(ctx context.Context, tx *sql.Tx, query string, projectID int64, scan func(*sql.Rows) error) error {
+	rows, err := tx.QueryContext(ctx, query, projectID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+func reportRounds(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportData) error {
+	return eachRow(ctx, tx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? ORDER BY id`, projectID, func(rows *sql.Rows) error {
+		r, err := scanRound(rows)
+		if err == nil {
+			d.Rounds = append(d.Rounds, *r)
+		}
+		return err
+	})
+}
+
+func reportAssignmentRows(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportData) error {
+	return eachRow(ctx, tx, `
+		SELECT a.id, a.round_id, a.summary_id, a.user_id, u.username, a.status
+		FROM assignments a JOIN rounds r ON r.id = a.round_id JOIN users u ON u.id = a.user_id
+		WHERE r.project_id = ?1 AND a.status != 'released'
+		ORDER BY a.id`, projectID, func(rows *sql.Rows) error {
+		var a ReportAssignment
+		err := rows.Scan(&a.ID, &a.RoundID, &a.SummaryID, &a.UserID, &a.Username, &a.Status)
+		d.Assignments = append(d.Assignments, a)
+		return err
+	})
+}
+
+func reportLabels(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportData) error {
+	return eachRow(ctx, tx, `
+		SELECT l.assignment_id, l.sentence_id, l.label, l.error_types, l.ambiguous, l.ambiguity_type,
+			l.assistant_visible, l.first_label, l.changed_after_reveal
+		FROM sentence_labels l
+		WHERE l.assignment_id IN (`+reportAssignments+`)
+		ORDER BY l.assignment_id, l.sentence_id`, projectID, func(rows *sql.Rows) error {
+		var l ReportLabel
+		var types string
+		var amb sql.NullBool
+		if err := rows.Scan(&l.AssignmentID, &l.SentenceID, &l.Label, &types, &amb, &l.AmbiguityType,
+			&l.AssistantVisible, &l.FirstLabel, &l.ChangedAfterReveal); err != nil {
+			return err
+		}
+		l.ErrorTypes = decodeTypes(types)
+		if amb.Valid {
+			l.Ambiguous = &amb.Bool
+		}
+		d.Labels = append(d.Labels, l)
+		return nil
+	})
+}
+
+func reportSummaryLabels(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportData) error {
+	return eachRow(ctx, tx, `
+		SELECT assignment_id, relevance, topic_category FROM summary_labels
+		WHERE assignment_id IN (`+reportAssignments+`)
+		ORDER BY assignment_id`, projectID, func(rows *sql.Rows) error {
+		var l ReportSummaryLabel
+		var rel sql.NullInt64
+		if err := rows.Scan(&l.AssignmentID, &rel, &l.TopicCategory); err != nil {
+			return err
+		}
+		if rel.Valid {
+			v := int(rel.Int64)
+			l.Relevance = &v
+		}
+		d.SummaryLabels = append(d.SummaryLabels, l)
+		return nil
+	})
+}
+
+func reportKeyFactLinks(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportData) error {
+	return eachRow(ctx, tx, `
+		SELECT assignment_id, key_fact_id, sentence_id FROM keyfact_labels
+		WHERE assignment_id IN (`+reportAssignments+`)
+		ORDER BY assignment_id, key_fact_id, sentence_id`, projectID, func(rows *sql.Rows) error {
+		var k ReportKeyFactLink
+		err := rows.Scan(&k.AssignmentID, &k.KeyFactID, &k.SentenceID)
+		d.KeyFactLinks = append(d.KeyFactLinks, k)
+		return err
+	})
+}
+
+// assignedSummaries is the set of summaries the report's assignments cover.
+const assignedSummaries = `SELECT a.summary_id FROM assignments a JOIN rounds r ON r.id = a.round_id
+	WHERE r.project_id = ?1 AND a.status != 'released'`
+
+func reportSentences(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportData) error {
+	return eachRow(ctx, tx, `
+		SELECT ss.id, ss.summary_id, ss.idx, ss.text, s.external_id, d.external_id,
+			g.label, g.error_types, g.ambiguous, g.ambiguity_type
+		FROM summary_sentences ss
+		JOIN summaries s ON s.id = ss.summary_id
+		JOIN documents d ON d.id = s.document_id
+		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id AND g.provenance != 'unresolved'
+		WHERE ss.summary_id IN (`+assignedSummaries+`)
+		ORDER BY ss.summary_id, ss.idx`, projectID, func(rows *sql.Rows) error {
+		var x ReportSentence
+		var label, types, ambType sql.NullString
+		var amb sql.NullBool
+		if err := rows.Scan(&x.ID, &x.SummaryID, &x.Index, &x.Text, &x.SummaryExternal, &x.DocumentExternal,
+			&label, &types, &amb, &ambType); err != nil {
+			return err
+		}
+		if label.Valid {
+			g := &ReportGold{Label: label.String, ErrorTypes: decodeTypes(types.String), AmbiguityType: ambType.String}
+			if amb.Valid {
+				g.Ambiguous = &amb.Bool
+			}
+			x.Gold = g
+		}
+		d.Sentences = append(d.Sentences, x)
+		return nil
+	})
+}
+
+func reportKeyFacts(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportData) error {
+	// The same key facts the labelling page offers: the document's, for
+	// the summary's topic or for no topic.
+	return eachRow(ctx, tx, `
+		SELECT s.id, k.id FROM summaries s
+		JOIN key_facts k ON k.document_id = s.document_id AND (k.topic = s.topic OR k.topic = '')
+		WHERE s.id IN (`+assignedSummaries+`)
+		ORDER BY s.id, k.id`, projectID, func(rows *sql.Rows) error {
+		var sum, kf int64
+		err := rows.Scan(&sum, &kf)
+		d.SummaryKeyFacts[sum] = append(d.SummaryKeyFacts[sum], kf)
+		return err
+	})
+}
+
+func reportAssistant(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportData) error {
+	// The order matches AssistPanel: real runs before samples, newest first.
+	return eachRow(ctx, tx, `
+		SELECT o.sentence_id, o.label FROM assist_outputs o JOIN assist_runs r ON r.id = o.run_id
+		WHERE r.project_id = ?1 AND o.status = 'ok' AND o.label != ''
+		ORDER BY o.sentence_id, r.sample, r.id DESC`, projectID, func(rows *sql.Rows) error {
+		var sid int64
+		var label string
+		if err := rows.Scan(&sid, &label); err != nil {
+			return err
+		}
+		if _, seen := d.Assistant[sid]; !seen {
+			d.Assistant[sid] = label
+		}
+		return nil
+	})
+}
+
+func reportGoldSummaries(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportData) error {
+	return eachRow(ctx, tx, `
+		SELECT g.summary_id, g.label FROM gold_summaries g JOIN summaries s ON s.id = g.summary_id
+		WHERE s.project_id = ?1 AND g.provenance != 'unresolved'`, projectID, func(rows *sql.Rows) error {
+		var sid int64
+		var label string
+		err := rows.Scan(&sid, &label)
+		d.GoldSummaries[sid] = label
+		return err
+	})
+}
+
+// decodeTypes reads an error_types column; a malformed value counts as no
+// types rather than failing the whole report.
+func decodeTypes(raw string) []string {
+	var out []string
+	if raw == "" || json.Unmarshal([]byte(raw), &out) != nil {
+		return nil
+	}
+	return out
+}
