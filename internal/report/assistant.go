@@ -1,7 +1,5 @@
 package report
 
-
-
 // Conditions under which a label was last saved.
 const (
 	condHidden  = "hidden"            // the assistant was not shown
@@ -125,4 +123,3 @@ func b2i(b bool) int {
 	}
 	return 0
 }
-

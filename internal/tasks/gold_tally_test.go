@@ -11,7 +11,9 @@ import (
 func yes() *bool { b := true; return &b }
 func no() *bool  { b := false; return &b }
 
-func faithful() tasks.SentenceLabel { return tasks.SentenceLabel{Label: tasks.LabelFaithful, Ambiguous: no()} }
+func faithful() tasks.SentenceLabel {
+	return tasks.SentenceLabel{Label: tasks.LabelFaithful, Ambiguous: no()}
+}
 
 func unfaithful(types ...string) tasks.SentenceLabel {
 	return tasks.SentenceLabel{Label: tasks.LabelUnfaithful, ErrorTypes: types, Explanation: "because", Ambiguous: no()}
