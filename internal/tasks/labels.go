@@ -103,7 +103,8 @@ func (l *SentenceLabel) Missing(set Settings) []string {
 // overwriting. Every save is appended to the label history.
 func (s *Store) SaveSentenceLabel(ctx context.Context, assignmentID, userID int64, version int, l SentenceLabel) (int, error) {
 	var newVersion int
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(sqlTx *sql.Tx) error {
+		tx := cachedTx{sqlTx, &s.writeStmts}
 		a, set, err := writableAssignment(ctx, tx, assignmentID, userID)
 		if err != nil {
 			return err
@@ -173,7 +174,7 @@ type assignmentRef struct {
 
 // writableAssignment checks that the assignment is the user's and that its
 // round is open, and returns it with its project's settings.
-func writableAssignment(ctx context.Context, tx *sql.Tx, assignmentID, userID int64) (assignmentRef, Settings, error) {
+func writableAssignment(ctx context.Context, tx execQuerier, assignmentID, userID int64) (assignmentRef, Settings, error) {
 	var a assignmentRef
 	var owner int64
 	var roundStatus, raw string
@@ -197,7 +198,7 @@ func writableAssignment(ctx context.Context, tx *sql.Tx, assignmentID, userID in
 }
 
 // bumpVersion advances an assignment's version if it is still at version.
-func bumpVersion(ctx context.Context, tx *sql.Tx, assignmentID int64, version int) (int, error) {
+func bumpVersion(ctx context.Context, tx execQuerier, assignmentID int64, version int) (int, error) {
 	res, err := tx.ExecContext(ctx, `UPDATE assignments SET version = version + 1,
 		status = CASE WHEN status = 'pending' THEN 'in_progress' ELSE status END,
 		started_at = coalesce(started_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))

@@ -13,17 +13,28 @@ type stmtCache struct {
 	mu    sync.Mutex
 	db    *sql.DB
 	stmts map[string]*sql.Stmt
+	// wanted holds queries a transaction ran unprepared (see cachedTx).
+	wanted map[string]bool
 }
 
 func (c *stmtCache) get(ctx context.Context, query string) (*sql.Stmt, error) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if st, ok := c.stmts[query]; ok {
+	st, ok := c.stmts[query]
+	c.mu.Unlock()
+	if ok {
 		return st, nil
 	}
+	// Prepare without the lock: preparing waits for a connection, and a
+	// transaction holding the write connection may need the lock (lookup).
 	st, err := c.db.PrepareContext(ctx, query)
 	if err != nil {
 		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if prev, ok := c.stmts[query]; ok {
+		st.Close()
+		return prev, nil
 	}
 	if c.stmts == nil {
 		c.stmts = map[string]*sql.Stmt{}
@@ -59,11 +70,62 @@ func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows
 	return st.QueryContext(ctx, args...)
 }
 
-// txStmt returns the cached prepared statement for query bound to tx.
-func (s *Store) txStmt(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, error) {
-	st, err := s.writeStmts.get(ctx, query)
-	if err != nil {
-		return nil, err
+// execQuerier is what the write helpers need of a transaction: *sql.Tx
+// has it, and so does cachedTx.
+type execQuerier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// cachedTx runs a write transaction's statements through the store's
+// prepared statements. The write pool has one connection and the
+// transaction holds it, so a statement cannot be prepared mid-transaction:
+// a miss runs the text directly and is noted, and Store.tx prepares the
+// noted statements once the connection is free again.
+type cachedTx struct {
+	*sql.Tx
+	cache *stmtCache
+}
+
+// QueryRowContext runs a one-row query with a prepared statement.
+func (t cachedTx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := t.cache.lookup(query); st != nil {
+		return t.Tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
 	}
-	return tx.StmtContext(ctx, st), nil
+	return t.Tx.QueryRowContext(ctx, query, args...)
+}
+
+// ExecContext runs a statement with a prepared statement.
+func (t cachedTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := t.cache.lookup(query); st != nil {
+		return t.Tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	}
+	return t.Tx.ExecContext(ctx, query, args...)
+}
+
+// lookup returns the prepared statement for query, or nil after noting
+// the query for prepareWanted.
+func (c *stmtCache) lookup(query string) *sql.Stmt {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st, ok := c.stmts[query]; ok {
+		return st
+	}
+	if c.wanted == nil {
+		c.wanted = map[string]bool{}
+	}
+	c.wanted[query] = true
+	return nil
+}
+
+// prepareWanted prepares the statements lookup missed. It must run when
+// no transaction holds the pool's connection.
+func (c *stmtCache) prepareWanted(ctx context.Context) {
+	c.mu.Lock()
+	wanted := c.wanted
+	c.wanted = nil
+	c.mu.Unlock()
+	for q := range wanted {
+		c.get(ctx, q) // a failure only means the text runs unprepared
+	}
 }

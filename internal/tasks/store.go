@@ -114,7 +114,9 @@ func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if err := fn(tx); err != nil {
 		return err
 	}
-	return tx.Commit()
+	err = tx.Commit()
+	s.writeStmts.prepareWanted(ctx)
+	return err
 }
 
 // stamp formats a time the way the schema's defaults do.

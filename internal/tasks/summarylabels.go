@@ -39,7 +39,8 @@ func (s *Store) SaveSummaryLabel(ctx context.Context, assignmentID, userID int64
 		return 0, err
 	}
 	var nv int
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(sqlTx *sql.Tx) error {
+		tx := cachedTx{sqlTx, &s.writeStmts}
 		if _, _, err := writableAssignment(ctx, tx, assignmentID, userID); err != nil {
 			return err
 		}
@@ -78,7 +79,8 @@ func (s *Store) SummaryLabelOf(ctx context.Context, assignmentID int64) (Summary
 // key fact, in the annotator's assignment, under the version check.
 func (s *Store) SetKeyFactLink(ctx context.Context, assignmentID, userID int64, version int, keyFactID, sentenceID int64, on bool) (int, error) {
 	var nv int
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(sqlTx *sql.Tx) error {
+		tx := cachedTx{sqlTx, &s.writeStmts}
 		a, _, err := writableAssignment(ctx, tx, assignmentID, userID)
 		if err != nil {
 			return err
@@ -152,7 +154,8 @@ func (e *Incomplete) Error() string {
 // field is filled; otherwise it returns *Incomplete saying exactly what is
 // missing, sentence by sentence.
 func (s *Store) Submit(ctx context.Context, assignmentID, userID int64) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return s.tx(ctx, func(sqlTx *sql.Tx) error {
+		tx := cachedTx{sqlTx, &s.writeStmts}
 		a, set, err := writableAssignment(ctx, tx, assignmentID, userID)
 		if err != nil {
 			return err

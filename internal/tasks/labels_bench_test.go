@@ -1,0 +1,52 @@
+package tasks_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+// BenchmarkSaveSentenceLabel measures one label save, the write an
+// annotator makes most: check the assignment, bump its version, upsert
+// the label and append it to the history, in one transaction on a real
+// database file.
+func BenchmarkSaveSentenceLabel(b *testing.B) {
+	ctx := context.Background()
+	s, err := tasks.Open(ctx, filepath.Join(b.TempDir(), "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	u, _ := s.CreateUser(ctx, "ann", "", "a long enough password", false)
+	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "b", Settings: tasks.DefaultSettings()})
+	if err := s.SetMember(ctx, p.ID, u.ID, tasks.RoleAnnotator); err != nil {
+		b.Fatal(err)
+	}
+	doc := tasks.DocumentInput{ExternalID: "d", Sentences: []string{"The council met.", "It voted."},
+		Summaries: []tasks.SummaryInput{{ExternalID: "s", Sentences: []tasks.SentenceInput{{Text: "The council met."}, {Text: "It voted."}}}}}
+	if _, err := s.Import(ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
+		b.Fatal(err)
+	}
+	sums, _ := s.SummaryIDs(ctx, p.ID, nil)
+	if _, err := s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{u.ID}, Summaries: sums}); err != nil {
+		b.Fatal(err)
+	}
+	q, _ := s.Queue(ctx, p.ID, u.ID)
+	sum, _ := s.Summary(ctx, q[0].SummaryID)
+	labels := []tasks.SentenceLabel{
+		{Label: "faithful"},
+		{Label: "unfaithful", ErrorTypes: []string{"contradiction"}, Explanation: "The document says the opposite."},
+	}
+	version := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		l := labels[i%2]
+		l.SentenceID = sum.Sentences[i%2].ID
+		if version, err = s.SaveSentenceLabel(ctx, q[0].ID, u.ID, version, l); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
