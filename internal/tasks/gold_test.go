@@ -1,0 +1,428 @@
+package tasks_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+// goldFixture is a project with one document, two summaries of three
+// sentences and a calibration round for three annotators.
+type goldFixture struct {
+	t      *testing.T
+	ctx    context.Context
+	s      *tasks.Store
+	p      *tasks.Project
+	round  *tasks.Round
+	users  []*tasks.User
+	lead   *tasks.User
+	sums   []int64
+	sents  map[int64][]int64  // summary -> sentence ids
+	assign map[[2]int64]int64 // (user, summary) -> assignment id
+}
+
+func newGoldFixture(t *testing.T) *goldFixture {
+	t.Helper()
+	ctx := context.Background()
+	s := openStore(t)
+	p, err := s.CreateProject(ctx, tasks.Project{Slug: "gold", Settings: tasks.DefaultSettings()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := tasks.DocumentInput{ExternalID: "d1", Sentences: []string{"The council met.", "It approved the budget.", "The vote was close."}}
+	for k := 1; k <= 2; k++ {
+		doc.Summaries = append(doc.Summaries, tasks.SummaryInput{ExternalID: fmt.Sprintf("s%d", k),
+			Sentences: []tasks.SentenceInput{{Text: "The council met."}, {Text: "It approved the budget."}, {Text: "The vote was unanimous."}}})
+	}
+	if _, err := s.Import(ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
+		t.Fatal(err)
+	}
+	f := &goldFixture{t: t, ctx: ctx, s: s, p: p, sents: map[int64][]int64{}, assign: map[[2]int64]int64{}}
+	var ids []int64
+	for _, name := range []string{"ann", "bob", "cat"} {
+		u, err := s.CreateUser(ctx, name, "", "a long enough password", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.SetMember(ctx, p.ID, u.ID, tasks.RoleAnnotator)
+		f.users = append(f.users, u)
+		ids = append(ids, u.ID)
+	}
+	f.lead, _ = s.CreateUser(ctx, "lea", "", "a long enough password", false)
+	s.SetMember(ctx, p.ID, f.lead.ID, tasks.RoleLead)
+	f.sums, _ = s.SummaryIDs(ctx, p.ID, nil)
+	if f.round, err = s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "cal", Kind: tasks.RoundCalibration, Annotators: ids, Summaries: f.sums}); err != nil {
+		t.Fatal(err)
+	}
+	for _, sid := range f.sums {
+		sum, _ := s.Summary(ctx, sid)
+		for _, x := range sum.Sentences {
+			f.sents[sid] = append(f.sents[sid], x.ID)
+		}
+	}
+	for _, u := range f.users {
+		q, _ := s.Queue(ctx, p.ID, u.ID)
+		for _, a := range q {
+			f.assign[[2]int64{u.ID, a.SummaryID}] = a.ID
+		}
+	}
+	return f
+}
+
+// label saves one user's labels on every sentence of a summary and, with
+// submit, submits the assignment.
+func (f *goldFixture) label(user int, summary int, submit bool, labels ...tasks.SentenceLabel) {
+	f.t.Helper()
+	u := f.users[user]
+	sid := f.sums[summary]
+	aid := f.assign[[2]int64{u.ID, sid}]
+	a, err := f.s.AssignmentByID(f.ctx, aid)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	v := a.Version
+	for i, l := range labels {
+		l.SentenceID = f.sents[sid][i]
+		if v, err = f.s.SaveSentenceLabel(f.ctx, aid, u.ID, v, l); err != nil {
+			f.t.Fatalf("label %s sentence %d: %v", u.Username, i+1, err)
+		}
+	}
+	if submit {
+		if err := f.s.Submit(f.ctx, aid, u.ID); err != nil {
+			f.t.Fatalf("submit %s: %v", u.Username, err)
+		}
+	}
+}
+
+func (f *goldFixture) gold(summary, sentence int) (tasks.Gold, bool) {
+	f.t.Helper()
+	g, err := f.s.SummaryGold(f.ctx, f.sums[summary])
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	x, ok := g[f.sents[f.sums[summary]][sentence]]
+	return x, ok
+}
+
+func (f *goldFixture) historyLen() int {
+	f.t.Helper()
+	h, err := f.s.GoldHistory(f.ctx, f.p.ID, 0, 1000)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return len(h)
+}
+
+// splitSummary labels summary 0: sentence 1 all faithful, sentence 2 two
+// unfaithful (same type) against one faithful, sentence 3 one to one to
+// one on error types.
+func (f *goldFixture) splitSummary(submitLast bool) {
+	f.label(0, 0, true, faithful(), unfaithful("contradiction"), unfaithful("contradiction"))
+	f.label(1, 0, true, faithful(), unfaithful("contradiction"), unfaithful("mis_referencing"))
+	f.label(2, 0, submitLast, faithful(), faithful(), unfaithful("reasoning_error"))
+}
+
+func TestResolveWaitsForEveryAssignment(t *testing.T) {
+	f := newGoldFixture(t)
+	f.splitSummary(false)
+	st, err := f.s.ResolveRound(f.ctx, f.p.ID, f.round.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := f.gold(0, 0); ok || st.Summaries != 0 {
+		t.Fatalf("resolved a summary with an unsubmitted assignment: %+v", st)
+	}
+	// Releasing the unsubmitted assignment makes the summary ready with
+	// the two labels that are in.
+	if err := f.s.ReleaseAssignment(f.ctx, f.round.ID, f.assign[[2]int64{f.users[2].ID, f.sums[0]}]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.s.ResolveRound(f.ctx, f.p.ID, f.round.ID); err != nil {
+		t.Fatal(err)
+	}
+	g, ok := f.gold(0, 1)
+	if !ok || g.Provenance != tasks.ProvUnanimous || g.Label != tasks.LabelUnfaithful {
+		t.Fatalf("sentence 2 after release: %+v (present %v), want unanimous unfaithful from the two submitted labels", g, ok)
+	}
+}
+
+func TestResolveRound(t *testing.T) {
+	f := newGoldFixture(t)
+	f.splitSummary(true)
+	st, err := f.s.ResolveRound(f.ctx, f.p.ID, f.round.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Summaries != 1 || st.Unanimous != 1 || st.Pending != 2 {
+		t.Fatalf("stats %+v, want 1 summary, 1 unanimous, 2 pending", st)
+	}
+	g1, _ := f.gold(0, 0)
+	if g1.Provenance != tasks.ProvUnanimous || g1.Label != tasks.LabelFaithful || g1.Ambiguous == nil || *g1.Ambiguous || g1.DecidedBy != 0 {
+		t.Fatalf("sentence 1 gold %+v, want unanimous faithful, not ambiguous, decided by nobody", g1)
+	}
+	for i := 1; i <= 2; i++ {
+		if g, _ := f.gold(0, i); g.Provenance != tasks.ProvUnresolved || g.Label != "" {
+			t.Fatalf("sentence %d gold %+v, want unresolved without a label", i+1, g)
+		}
+	}
+	if _, err := f.s.SummaryGoldOf(f.ctx, f.sums[0]); tasks.ErrorCode(err) != tasks.ENotFound {
+		t.Fatalf("summary gold with pending sentences: %v", err)
+	}
+
+	t.Run("idempotent", func(t *testing.T) {
+		before := f.historyLen()
+		st, err := f.s.ResolveRound(f.ctx, f.p.ID, f.round.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after := f.historyLen(); after != before || st.Unanimous+st.Pending != 0 {
+			t.Fatalf("second resolution wrote %d history entries (%+v)", after-before, st)
+		}
+	})
+
+	t.Run("counts", func(t *testing.T) {
+		counts, err := f.s.RoundGoldCounts(f.ctx, f.p.ID)
+		if err != nil || len(counts) != 1 {
+			t.Fatalf("counts %v, %v", counts, err)
+		}
+		c := counts[0]
+		// Summary 1 has nobody's labels yet: its three sentences wait.
+		if c.Sentences != 6 || c.Unanimous != 1 || c.Pending != 2 || c.Waiting != 3 || c.Majority+c.Adjudicated+c.Imported != 0 {
+			t.Fatalf("counts %+v", c)
+		}
+	})
+
+	t.Run("queue most split first", func(t *testing.T) {
+		q, err := f.s.PendingSentences(f.ctx, f.p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(q) != 2 {
+			t.Fatalf("queue has %d sentences, want 2", len(q))
+		}
+		// Sentence 3: labels 2:1 but error types 1:1 among the two who
+		// said unfaithful (split 0.5); sentence 2: labels 2:1 (1/3).
+		if q[0].Index != 3 || q[1].Index != 2 {
+			t.Fatalf("queue order %d, %d; want 3, 2", q[0].Index, q[1].Index)
+		}
+		filtered := 0
+		for _, p := range q {
+			if (tasks.QueueFilter{RoundID: f.round.ID, Dimension: tasks.DimErrorTypes}).Keep(p) {
+				filtered++
+				if p.Index != 3 {
+					t.Errorf("error-type filter kept sentence %d", p.Index)
+				}
+			}
+		}
+		if filtered != 1 {
+			t.Fatalf("error-type filter kept %d sentences, want 1", filtered)
+		}
+		if (tasks.QueueFilter{RoundID: f.round.ID + 1}).Keep(q[0]) {
+			t.Fatal("round filter kept a sentence of another round")
+		}
+		if !q[1].MajorityReady() || q[0].MajorityReady() {
+			t.Fatalf("majority ready: sentence 2 %v, sentence 3 %v; want true, false", q[1].MajorityReady(), q[0].MajorityReady())
+		}
+	})
+}
+
+func TestResolveReadyFindsNewlyReadySummaries(t *testing.T) {
+	f := newGoldFixture(t)
+	f.splitSummary(true)
+	st, err := f.s.ResolveReady(f.ctx, f.p.ID)
+	if err != nil || st.Summaries != 1 {
+		t.Fatalf("ResolveReady = %+v, %v; want one summary", st, err)
+	}
+	if st, _ := f.s.ResolveReady(f.ctx, f.p.ID); st.Summaries != 0 {
+		t.Fatalf("second ResolveReady looked at %d summaries, want 0", st.Summaries)
+	}
+	if _, err := f.s.ResolveSummary(f.ctx, f.sums[1]); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := f.gold(1, 0); ok {
+		t.Fatal("ResolveSummary resolved a summary nobody has submitted")
+	}
+}
+
+func TestAcceptMajority(t *testing.T) {
+	f := newGoldFixture(t)
+	f.splitSummary(true)
+	f.s.ResolveRound(f.ctx, f.p.ID, f.round.ID)
+	n, err := f.s.AcceptMajority(f.ctx, f.p.ID, f.round.ID, f.lead.ID)
+	if err != nil || n != 1 {
+		t.Fatalf("AcceptMajority = %d, %v; want 1", n, err)
+	}
+	g, _ := f.gold(0, 1)
+	if g.Provenance != tasks.ProvMajority || g.Label != tasks.LabelUnfaithful || len(g.ErrorTypes) != 1 || g.ErrorTypes[0] != "contradiction" || g.DecidedBy != f.lead.ID {
+		t.Fatalf("sentence 2 gold %+v, want majority unfaithful/contradiction by the lead", g)
+	}
+	if g, _ := f.gold(0, 2); g.Provenance != tasks.ProvUnresolved {
+		t.Fatalf("sentence 3 without a majority became %q", g.Provenance)
+	}
+	// Auto-resolution does not undo an accepted majority.
+	f.s.ResolveRound(f.ctx, f.p.ID, f.round.ID)
+	if g, _ := f.gold(0, 1); g.Provenance != tasks.ProvMajority {
+		t.Fatalf("resolution replaced majority gold with %q", g.Provenance)
+	}
+	if _, err := f.s.AcceptMajority(f.ctx, f.p.ID, f.round.ID+100, f.lead.ID); tasks.ErrorCode(err) != tasks.ENotFound {
+		t.Fatalf("unknown round: %v", err)
+	}
+}
+
+func TestSetGoldReopenAndHistory(t *testing.T) {
+	f := newGoldFixture(t)
+	f.splitSummary(true)
+	f.s.ResolveRound(f.ctx, f.p.ID, f.round.ID)
+	f.s.AcceptMajority(f.ctx, f.p.ID, f.round.ID, f.lead.ID)
+	s3 := f.sents[f.sums[0]][2]
+	rawBefore, _ := f.s.SentenceLabels(f.ctx, f.assign[[2]int64{f.users[0].ID, f.sums[0]}])
+	versions, _ := f.s.GoldVersions(f.ctx, f.sums[0])
+
+	t.Run("invalid decisions are refused", func(t *testing.T) {
+		for name, d := range map[string]tasks.GoldDecision{
+			"no label":          {},
+			"no error type":     {GoldValues: tasks.GoldValues{Label: tasks.LabelUnfaithful}},
+			"unknown type":      {GoldValues: tasks.GoldValues{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"nope"}}},
+			"ambiguous no type": {GoldValues: tasks.GoldValues{Label: tasks.LabelFaithful, Ambiguous: yes()}},
+		} {
+			if _, err := f.s.SetGold(f.ctx, f.p.ID, s3, f.lead.ID, versions[s3], d); tasks.ErrorCode(err) != tasks.EInvalid {
+				t.Errorf("%s: %v, want invalid", name, err)
+			}
+		}
+	})
+
+	d := tasks.GoldDecision{GoldValues: tasks.GoldValues{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"reasoning_error"}, Ambiguous: yes(), AmbiguityType: "vagueness"},
+		Note: "  'Unanimous' overstates a close vote.  "}
+	g, err := f.s.SetGold(f.ctx, f.p.ID, s3, f.lead.ID, versions[s3], d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Provenance != tasks.ProvAdjudicated || g.DecidedBy != f.lead.ID || g.DecidedByName != "lea" || g.DecidedAt == "" ||
+		g.Note != "'Unanimous' overstates a close vote." || g.AmbiguityType != "vagueness" || g.ErrorTypes[0] != "reasoning_error" {
+		t.Fatalf("adjudicated gold %+v", g)
+	}
+	sg, err := f.s.SummaryGoldOf(f.ctx, f.sums[0])
+	if err != nil || sg.Label != tasks.LabelUnfaithful || sg.Provenance != tasks.ProvAdjudicated {
+		t.Fatalf("summary gold %+v, %v; want unfaithful, adjudicated", sg, err)
+	}
+
+	t.Run("a stale version is a conflict", func(t *testing.T) {
+		if _, err := f.s.SetGold(f.ctx, f.p.ID, s3, f.lead.ID, versions[s3], d); tasks.ErrorCode(err) != tasks.EConflict {
+			t.Fatalf("stale save: %v, want conflict", err)
+		}
+	})
+	t.Run("resolution leaves adjudicated gold alone", func(t *testing.T) {
+		f.s.ResolveRound(f.ctx, f.p.ID, f.round.ID)
+		if g, _ := f.gold(0, 2); g.Provenance != tasks.ProvAdjudicated {
+			t.Fatalf("provenance %q after resolution", g.Provenance)
+		}
+	})
+	t.Run("another project's sentence is not found", func(t *testing.T) {
+		if _, err := f.s.SetGold(f.ctx, f.p.ID+1, s3, f.lead.ID, -1, d); tasks.ErrorCode(err) != tasks.ENotFound {
+			t.Fatalf("%v, want not found", err)
+		}
+	})
+
+	// Reopen the unanimous first sentence: the lead thinks everyone missed
+	// something. Resolution must not resolve it again.
+	s1 := f.sents[f.sums[0]][0]
+	versions, _ = f.s.GoldVersions(f.ctx, f.sums[0])
+	if err := f.s.Reopen(f.ctx, f.p.ID, s1, f.lead.ID, versions[s1], "Check the date"); err != nil {
+		t.Fatal(err)
+	}
+	f.s.ResolveRound(f.ctx, f.p.ID, f.round.ID)
+	g1, _ := f.gold(0, 0)
+	if g1.Provenance != tasks.ProvUnresolved || !g1.Reopened() || g1.Label != "" || g1.Note != "Check the date" {
+		t.Fatalf("reopened gold %+v", g1)
+	}
+	if _, err := f.s.SummaryGoldOf(f.ctx, f.sums[0]); tasks.ErrorCode(err) != tasks.ENotFound {
+		t.Fatalf("summary gold after reopening: %v, want withdrawn", err)
+	}
+	if err := f.s.Reopen(f.ctx, f.p.ID, s1, f.lead.ID, -1, ""); tasks.ErrorCode(err) != tasks.EConflict {
+		t.Fatalf("reopening twice: %v, want conflict", err)
+	}
+	q, _ := f.s.PendingSentences(f.ctx, f.p.ID)
+	var reopened *tasks.PendingSentence
+	for i := range q {
+		if q[i].SentenceID == s1 {
+			reopened = &q[i]
+		}
+	}
+	if reopened == nil || !reopened.Reopened || reopened.MajorityReady() {
+		t.Fatalf("reopened sentence in the queue: %+v", reopened)
+	}
+
+	h, err := f.s.GoldHistory(f.ctx, f.p.ID, f.sums[0], 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var provs []string
+	for _, c := range h {
+		if c.SentenceID == s1 {
+			provs = append(provs, c.Gold.Provenance)
+		}
+	}
+	// Newest first: reopened, then the unanimous resolution.
+	if len(provs) != 2 || provs[0] != tasks.ProvUnresolved || provs[1] != tasks.ProvUnanimous || h[0].By != "lea" {
+		t.Fatalf("history of sentence 1: %v (newest by %q)", provs, h[0].By)
+	}
+
+	rawAfter, _ := f.s.SentenceLabels(f.ctx, f.assign[[2]int64{f.users[0].ID, f.sums[0]}])
+	for id, l := range rawBefore {
+		if a := rawAfter[id]; a.Label != l.Label || a.UpdatedAt != l.UpdatedAt || fmt.Sprint(a.ErrorTypes) != fmt.Sprint(l.ErrorTypes) {
+			t.Fatalf("raw label of sentence %d changed: %+v -> %+v", id, l, a)
+		}
+	}
+}
+
+func TestResolveKeepsImportedGold(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "imp", Settings: tasks.DefaultSettings()})
+	doc := tasks.DocumentInput{ExternalID: "d", Sentences: []string{"A."}, Summaries: []tasks.SummaryInput{{ExternalID: "s",
+		Sentences: []tasks.SentenceInput{{Text: "A.", Gold: &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}}}, {Text: "B."}}}}}
+	if _, err := s.Import(ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, n := range []string{"u1", "u2"} {
+		u, _ := s.CreateUser(ctx, n, "", "a long enough password", false)
+		s.SetMember(ctx, p.ID, u.ID, tasks.RoleAnnotator)
+		ids = append(ids, u.ID)
+	}
+	sums, _ := s.SummaryIDs(ctx, p.ID, nil)
+	r, err := s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundCalibration, Annotators: ids, Summaries: sums})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, _ := s.Summary(ctx, sums[0])
+	for _, uid := range ids {
+		q, _ := s.Queue(ctx, p.ID, uid)
+		v := 0
+		for _, x := range sum.Sentences {
+			l := faithful()
+			l.SentenceID = x.ID
+			v, _ = s.SaveSentenceLabel(ctx, q[0].ID, uid, v, l)
+		}
+		if err := s.Submit(ctx, q[0].ID, uid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.ResolveRound(ctx, p.ID, r.ID); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := s.SummaryGold(ctx, sums[0])
+	if g[sum.Sentences[0].ID].Provenance != tasks.ProvImported || g[sum.Sentences[0].ID].Label != tasks.LabelUnfaithful {
+		t.Fatalf("imported gold became %+v", g[sum.Sentences[0].ID])
+	}
+	if g[sum.Sentences[1].ID].Provenance != tasks.ProvUnanimous {
+		t.Fatalf("sentence without imported gold: %+v", g[sum.Sentences[1].ID])
+	}
+	// Imported unfaithful plus unanimous faithful: the summary is unfaithful.
+	sg, err := s.SummaryGoldOf(ctx, sums[0])
+	if err != nil || sg.Label != tasks.LabelUnfaithful || sg.Provenance != tasks.ProvUnanimous {
+		t.Fatalf("summary gold %+v, %v", sg, err)
+	}
+}
