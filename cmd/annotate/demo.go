@@ -64,6 +64,9 @@ func setupDemo(ctx context.Context, store *tasks.Store, out io.Writer) error {
 	if st.Documents > 0 {
 		fmt.Fprintf(out, "demo project %q: %d documents, %d summaries, %d sentences, %d key facts\n", p.Slug, st.Documents, st.Summaries, st.Sentences, st.KeyFacts)
 	}
+	if err := importSampleRun(ctx, store, p, demo.SampleRun(), out); err != nil {
+		return fmt.Errorf("demo sample run: %w", err)
+	}
 	var created []string
 	var annotators []int64
 	for _, a := range demoAccounts {
