@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"annotate/internal/assist"
 )
@@ -154,19 +153,11 @@ func longDocument(words int) ([]assist.Unit, []string) {
 	return doc, sentences
 }
 
-// TestEvidenceIsFast proves a 5,000-word document and 10 sentences take well
-// under 10 ms (checked loosely here; see the benchmark for figures).
-func TestEvidenceIsFast(t *testing.T) {
+// TestEvidenceOnLongDocument finds, in a 5,000-word document, the two units
+// each summary sentence was stitched from (BenchmarkFindEvidence measures
+// the time).
+func TestEvidenceOnLongDocument(t *testing.T) {
 	doc, sentences := longDocument(5000)
-	assist.FindEvidence(doc, sentences, 5) // warm up
-	start := time.Now()
-	const reps = 20
-	for range reps {
-		assist.FindEvidence(doc, sentences, 5)
-	}
-	if per := time.Since(start) / reps; per > 10*time.Millisecond && !raceEnabled {
-		t.Errorf("one document took %s", per)
-	}
 	got := assist.FindEvidence(doc, sentences, 5)
 	for i, ev := range got {
 		want := []int{(i*37)%len(doc) + 1, (i*91+5)%len(doc) + 1}
