@@ -11,7 +11,8 @@ import (
 // "summary" come first, one per summary; rows of level "model" follow, one
 // per model in name order, with the mean of each score over the model's
 // summaries where it is defined and the share of faithful summaries among
-// those with a gold label.
+// those with a gold label. A summary's label is its summary-level gold, or
+// the one its sentences' gold gives once complete (tasks.ExportSummary.Label).
 var scoreColumns = []string{
 	"level", "document_id", "summary_id", "topic", "model", "sentences", "label", "provenance",
 	"faithfulness", "completeness", "conciseness",
@@ -44,19 +45,18 @@ func (m *modelScores) mean(i int) *float64 {
 
 // scores writes the per-summary rows as it reads them and keeps one small
 // accumulator per model for the model rows. The provenance filter keeps
-// summaries by the provenance of their summary-level gold.
+// summaries by the provenance of their label (NoGold when they have none).
 func (x *run) scores(ctx context.Context) error {
 	models := map[string]*modelScores{}
 	err := x.r.EachSummary(ctx, func(s *tasks.ExportSummary) error {
-		prov := goldProv(s.Gold)
+		label, prov := s.Label()
+		if prov == "" {
+			prov = NoGold
+		}
 		if !x.keep(prov) {
 			return nil
 		}
 		sc := s.Scores()
-		var label string
-		if s.Gold != nil {
-			label = s.Gold.Label
-		}
 		m := models[s.Model]
 		if m == nil {
 			m = &modelScores{}

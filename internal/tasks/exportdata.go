@@ -64,6 +64,8 @@ type ExportSummary struct {
 	Gold                               *ExportGold // summary-level gold; nil when none
 	Sentences                          int         // |S|
 	GoldSentences, FaithfulSentences   int         // sentences with a resolved gold label; of them faithful
+	UnfaithfulSentences                int         // of them unfaithful
+	provRank                           int         // the least automatic sentence provenance (see provRank)
 	KeyFacts                           int         // |K|: the document's key facts for the summary's topic or none
 	Alignments                         int         // submitted assignments whose key-fact alignments count
 	CoveredKeyFacts, CoveringSentences int         // |{k : (k, s) in E}|, |{s : (k, s) in E}|
@@ -89,6 +91,33 @@ func (s *ExportSummary) Scores() SummaryScores {
 		out.Conciseness = ratio(s.CoveringSentences, s.Sentences)
 	}
 	return out
+}
+
+// Label returns the summary's gold label and its provenance: the stored
+// summary-level gold when there is one, else the label its sentences give
+// (see SummaryLabelFrom) once every sentence has a resolved gold label,
+// with the least automatic provenance among them; ("", "") otherwise.
+func (s *ExportSummary) Label() (label, provenance string) {
+	if s.Gold != nil {
+		return s.Gold.Label, s.Gold.Provenance
+	}
+	if s.Sentences == 0 || s.GoldSentences != s.Sentences {
+		return "", ""
+	}
+	switch {
+	case s.UnfaithfulSentences > 0:
+		label = LabelUnfaithful
+	case s.FaithfulSentences < s.Sentences:
+		label = LabelBorderline
+	default:
+		label = LabelFaithful
+	}
+	for p, r := range provRank {
+		if r == s.provRank {
+			provenance = p
+		}
+	}
+	return label, provenance
 }
 
 // ExportGold is a gold label as an export writes it: the values, where
@@ -166,6 +195,10 @@ var exportQueries = map[string]string{
 				WHERE ss.summary_id = s.id AND gs.label != '' AND gs.provenance != 'unresolved'),
 			(SELECT count(*) FROM summary_sentences ss JOIN gold_sentences gs ON gs.sentence_id = ss.id
 				WHERE ss.summary_id = s.id AND gs.label = 'faithful' AND gs.provenance != 'unresolved'),
+			(SELECT count(*) FROM summary_sentences ss JOIN gold_sentences gs ON gs.sentence_id = ss.id
+				WHERE ss.summary_id = s.id AND gs.label = 'unfaithful' AND gs.provenance != 'unresolved'),
+			(SELECT coalesce(max(CASE gs.provenance WHEN 'unanimous' THEN 1 WHEN 'majority' THEN 2 WHEN 'adjudicated' THEN 3 ELSE 0 END), 0)
+				FROM summary_sentences ss JOIN gold_sentences gs ON gs.sentence_id = ss.id WHERE ss.summary_id = s.id),
 			(SELECT count(*) FROM key_facts k WHERE k.document_id = s.document_id AND (k.topic = s.topic OR k.topic = ''))
 		FROM summaries s JOIN documents d ON d.id = s.document_id
 		LEFT JOIN gold_summaries g ON g.summary_id = s.id LEFT JOIN users u ON u.id = g.decided_by
@@ -238,7 +271,7 @@ func (r *ExportReader) documentSummaries(ctx context.Context, docID int64, fn fu
 		if err := rows.Scan(&s.ID, &s.DocumentID, &s.Document, &s.DocumentKind, &s.DocumentLanguage, &s.DocumentDomain, &s.DocumentTitle,
 			&s.External, &s.Topic, &s.Model, &s.Language, &s.Original, &edits,
 			&gLabel, &gProv, &gBy, &gByName, &gAt, &gNote,
-			&s.Sentences, &s.GoldSentences, &s.FaithfulSentences, &s.KeyFacts); err != nil {
+			&s.Sentences, &s.GoldSentences, &s.FaithfulSentences, &s.UnfaithfulSentences, &s.provRank, &s.KeyFacts); err != nil {
 			return err
 		}
 		s.EditTypes = decodeTypes(edits)
