@@ -49,7 +49,7 @@ func fixtureDocs() []tasks.DocumentInput {
 	return []tasks.DocumentInput{
 		{ExternalID: "d1", Kind: tasks.KindProse, Domain: "news", Title: "Harbour budget",
 			Sentences: []string{"The council met on Monday.", "It approved the harbour budget.", "The vote was seven to two."},
-			KeyFacts: []tasks.KeyFactInput{{Text: "The council approved the budget.", Category: "event"}, {Text: "The vote was seven to two.", Category: "count"}},
+			KeyFacts:  []tasks.KeyFactInput{{Text: "The council approved the budget.", Category: "event"}, {Text: "The vote was seven to two.", Category: "count"}},
 			Summaries: []tasks.SummaryInput{
 				{ExternalID: "s1", Model: "model_A", Sentences: []tasks.SentenceInput{{Text: "The council met on Monday."}, {Text: "It approved the budget unanimously."}, {Text: "The budget grows by ten percent."}}},
 				{ExternalID: "s2", Model: "model_B", Sentences: []tasks.SentenceInput{{Text: "The council met, says the \"clerk\"."}, {Text: "The vote was close."}}},
