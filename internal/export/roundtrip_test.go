@@ -3,7 +3,9 @@ package export_test
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -128,5 +130,46 @@ func TestOnlyGoldExportsImport(t *testing.T) {
 	_, err := importer.Parse("", []importer.File{{Name: "raw.jsonl", R: bytes.NewReader(f.write(export.Options{What: export.Raw}))}})
 	if err == nil || !strings.Contains(err.Error(), `raw.jsonl:1: what: this is a "raw" export; only gold exports can be imported`) {
 		t.Fatalf("importing a raw export: %v", err)
+	}
+}
+
+// TestTofuEvalColumnsMatchTheRelease reads our TofuEval export the way the
+// released files are read: same header, and labels and error types that
+// the TofuEval importer understands.
+func TestTofuEvalColumnsMatchTheRelease(t *testing.T) {
+	f := newFixture(t)
+	release, err := os.Open("../importer/testdata/tofueval/meetingbank_factual_eval_test.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release.Close()
+	want, err := csv.NewReader(release).Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(f.write(export.Options{What: export.TofuEval}))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(rows[0], ",") != strings.Join(want, ",") {
+		t.Fatalf("header %v, want the release's %v", rows[0], want)
+	}
+	types := 0
+	for _, r := range rows[1:] {
+		if r[6] != "yes" && r[6] != "no" {
+			t.Errorf("sent_label %q", r[6])
+		}
+		for _, name := range strings.Split(r[8], ", ") {
+			if name == "" {
+				continue
+			}
+			types++
+			if _, ok := importer.ErrorTypeCode("tofueval", name); !ok {
+				t.Errorf("type %q is not a TofuEval error type", name)
+			}
+		}
+	}
+	if len(rows) != 1+7 || types != 2 {
+		t.Errorf("%d rows with %d error types, want 7 sentences with a yes/no gold label and 2 types", len(rows)-1, types)
 	}
 }
