@@ -184,6 +184,11 @@ const submittedOf = `SELECT id FROM assignments WHERE summary_id = ?1 AND status
 const exportGoldColumns = `g.label, g.error_types, g.explanation, g.ambiguous, g.ambiguity_type, g.ambiguity_note,
 	g.provenance, coalesce(g.decided_by, 0), coalesce(u.username, ''), g.decided_at, g.note`
 
+// exportQueries are prepared once per export. In "labels", the assistant's
+// label is looked up with a CROSS JOIN, which keeps SQLite's join order:
+// the project's few runs outside, each output found through its
+// (run_id, sentence_id) index; a plain JOIN let SQLite scan every output
+// for every row.
 var exportQueries = map[string]string{
 	"documents": `SELECT d.id FROM documents d WHERE d.project_id = ?1
 		AND EXISTS (SELECT 1 FROM summaries s WHERE s.document_id = d.id AND ` + inScope + `) ORDER BY d.id`,
@@ -217,7 +222,7 @@ var exportQueries = map[string]string{
 			coalesce(l.ambiguity_type, ''), coalesce(l.ambiguity_note, ''), coalesce(l.unsure_note, ''), coalesce(l.first_label, ''),
 			coalesce(l.assistant_visible, 0), coalesce(l.changed_after_reveal, 0), coalesce(l.updated_at, ''),
 			sl.relevance, coalesce(sl.non_summary, 0), coalesce(sl.topic_category, ''), coalesce(sl.comment, ''),
-			coalesce((SELECT o.label FROM assist_runs ar JOIN assist_outputs o ON o.run_id = ar.id AND o.sentence_id = ss.id
+			coalesce((SELECT o.label FROM assist_runs ar CROSS JOIN assist_outputs o ON o.run_id = ar.id AND o.sentence_id = ss.id
 				WHERE ar.project_id = ?3 AND o.status = 'ok' AND o.label != '' ORDER BY ar.sample, ar.id DESC LIMIT 1), ''),
 			coalesce(g.label, ''), coalesce(g.provenance, '')
 		FROM assignments a JOIN rounds r ON r.id = a.round_id JOIN users u ON u.id = a.user_id
