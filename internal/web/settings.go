@@ -28,6 +28,7 @@ func settingsToggles(set *tasks.Settings) []struct {
 		{"relevance", "Relevance to the topic (1-5)", &set.Relevance},
 		{"topic_category", "Topic category (main / marginal)", &set.TopicCategory},
 		{"unsure_note", "Unsure note", &set.UnsureNote},
+		{"anonymous_adjudication", "Hide annotator names on the adjudication page", &set.AnonymousAdjudication},
 	}
 }
 

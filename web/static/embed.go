@@ -4,7 +4,8 @@ package static
 
 import "embed"
 
-// FS holds app.css, app.js and vendor/.
+// FS holds app.css, app.js, the adjudication page's adjudicate.css and
+// adjudicate.js, and vendor/.
 //
-//go:embed app.css app.js vendor/htmx.min.js
+//go:embed app.css app.js adjudicate.css adjudicate.js vendor/htmx.min.js
 var FS embed.FS

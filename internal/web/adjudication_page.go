@@ -1,0 +1,289 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"annotate/internal/assist"
+	"annotate/internal/tasks"
+	"annotate/web/templates"
+)
+
+// cardState is what a refused or just-made decision puts on one
+// sentence's card: the values the adjudicator sent and why they were not
+// recorded.
+type cardState struct {
+	form     templates.SentenceLabelView
+	note     string
+	sent     bool // form and note hold a decision that was sent
+	err      string
+	conflict bool
+	saved    bool
+}
+
+// adjSummary loads the summary named in the URL; it must belong to the
+// project.
+func (s *Server) adjSummary(c echo.Context, p *tasks.Project) (*tasks.Summary, error) {
+	id, err := pathID(c, "sum", "summary")
+	if err != nil {
+		return nil, err
+	}
+	sum, err := s.store.Summary(c.Request().Context(), id)
+	if err != nil {
+		return nil, err
+	}
+	if sum.ProjectID != p.ID {
+		return nil, tasks.Errorf(tasks.ENotFound, "summary not found")
+	}
+	return sum, nil
+}
+
+func (s *Server) getAdjudication(c echo.Context) error {
+	a, err := s.adjudicationAccess(c)
+	if err != nil {
+		return err
+	}
+	sum, err := s.adjSummary(c, a.project)
+	if err != nil {
+		return err
+	}
+	v, err := s.adjudicationView(c, a.project, sum, nil)
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, templates.AdjudicationPage(v))
+}
+
+// adjudicationView fills the adjudication page of a summary; states
+// override what individual cards show.
+func (s *Server) adjudicationView(c echo.Context, p *tasks.Project, sum *tasks.Summary, states map[int64]cardState) (templates.AdjudicationView, error) {
+	ctx := c.Request().Context()
+	set := p.Settings
+	doc, err := s.store.Document(ctx, sum.DocumentID)
+	if err != nil {
+		return templates.AdjudicationView{}, err
+	}
+	votes, err := s.store.SummaryVotes(ctx, sum.ID)
+	if err != nil {
+		return templates.AdjudicationView{}, err
+	}
+	gold, err := s.store.SummaryGold(ctx, sum.ID)
+	if err != nil {
+		return templates.AdjudicationView{}, err
+	}
+	versions, err := s.store.GoldVersions(ctx, sum.ID)
+	if err != nil {
+		return templates.AdjudicationView{}, err
+	}
+	panels, err := s.adjudicationAssist(ctx, doc, sum, set)
+	if err != nil {
+		return templates.AdjudicationView{}, err
+	}
+	history, err := s.store.GoldHistory(ctx, p.ID, sum.ID, 200)
+	if err != nil {
+		return templates.AdjudicationView{}, err
+	}
+	title := "Adjudicate " + doc.ExternalID
+	v := templates.AdjudicationView{
+		Page: s.page(c, title, append(s.projectCrumbs(p), templates.Link{Label: "Adjudication", Href: adjQueueURL(p.Slug)})...),
+		Slug: p.Slug, SummaryID: sum.ID, Document: doc.ExternalID, Topic: sum.Topic,
+		Schema: schemaView(set), Anonymous: set.AnonymousAdjudication, QueueURL: adjQueueURL(p.Slug),
+	}
+	switch sg, err := s.store.SummaryGoldOf(ctx, sum.ID); {
+	case err == nil:
+		v.SummaryGold = sg.Label + " (" + sg.Provenance + ")"
+	case tasks.ErrorCode(err) != tasks.ENotFound:
+		return v, err
+	}
+	for _, u := range doc.Units {
+		v.Units = append(v.Units, templates.UnitView{Index: u.Index, Speaker: u.Speaker, Text: u.Text})
+	}
+	names := errorTypeNames(set)
+	who := annotatorNames(votes, set.AnonymousAdjudication)
+	for _, x := range sum.Sentences {
+		as := templates.AdjSentence{ID: x.ID, Index: x.Index, Text: x.Text, Version: versions[x.ID], Assist: panels[x.ID]}
+		vs := votes[x.ID]
+		for _, vt := range vs {
+			l := vt.Label
+			as.Votes = append(as.Votes, templates.AdjVote{
+				Annotator: who[vt.UserID], Round: vt.RoundName, Label: l.Label, ErrorTypes: splitNames(l.ErrorTypes, names),
+				Explanation: l.Explanation, Ambiguity: ambiguityAnswer(l.Ambiguous, l.AmbiguityType), AmbNote: l.AmbiguityNote, UnsureNote: l.UnsureNote,
+			})
+		}
+		sort.SliceStable(as.Votes, func(i, j int) bool { return as.Votes[i].Annotator < as.Votes[j].Annotator })
+		tally := tasks.TallyVotes(labelsOfVotes(vs))
+		for _, d := range tasks.Dimensions {
+			if c := tallyCounts(tally, d); len(c) > 0 {
+				as.Tally = append(as.Tally, templates.AdjTallyRow{Dimension: dimensionNames[d], Counts: countsText(d, c, names), Split: tally.Disagrees(d)})
+			}
+		}
+		as.Suggest = suggestion(tally, names)
+		g, has := gold[x.ID]
+		if has {
+			as.Gold = goldView(g, names)
+			if g.Label != "" {
+				as.Form = goldForm(g.GoldValues)
+				as.Note = g.Note
+			}
+		}
+		if st, ok := states[x.ID]; ok {
+			if st.sent && st.err != "" {
+				as.Form, as.Note = st.form, st.note
+			}
+			as.Error, as.Conflict, as.Saved = st.err, st.conflict, st.saved
+		}
+		v.Sentences = append(v.Sentences, as)
+	}
+	for _, h := range history {
+		v.History = append(v.History, templates.AdjHistoryRow{
+			At: h.At, Sentence: h.SentenceIndex, Provenance: h.Gold.Provenance, Label: h.Gold.Label,
+			ErrorTypes: typeNames(h.Gold.ErrorTypes, names), Ambiguity: goldAmbiguity(h.Gold), By: orAuto(h.By), Note: h.Gold.Note,
+		})
+	}
+	return v, nil
+}
+
+// annotatorNames gives each annotator of a summary the name the page
+// shows: the display name, or with anonymous adjudication "Annotator A",
+// "Annotator B" ... in the order of their user ids, the same for every
+// sentence of the page.
+func annotatorNames(votes map[int64][]tasks.Vote, anonymous bool) map[int64]string {
+	names := map[int64]string{}
+	for _, vs := range votes {
+		for _, v := range vs {
+			names[v.UserID] = v.DisplayName
+		}
+	}
+	if !anonymous {
+		return names
+	}
+	ids := make([]int64, 0, len(names))
+	for id := range names {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for i, id := range ids {
+		names[id] = anonName(i)
+	}
+	return names
+}
+
+func labelsOfVotes(vs []tasks.Vote) []tasks.SentenceLabel {
+	out := make([]tasks.SentenceLabel, len(vs))
+	for i, v := range vs {
+		out[i] = v.Label
+	}
+	return out
+}
+
+func tallyCounts(t tasks.Tally, dim string) []tasks.VoteCount {
+	switch dim {
+	case tasks.DimLabel:
+		return t.Labels
+	case tasks.DimErrorTypes:
+		return t.ErrorTypes
+	}
+	return t.Ambiguity
+}
+
+func splitNames(codes []string, names map[string]string) []string {
+	out := make([]string, 0, len(codes))
+	for _, c := range codes {
+		out = append(out, typeName(names, c))
+	}
+	return out
+}
+
+// suggestion words the most frequent value of each dimension and says
+// whether it is a strict majority on all of them.
+func suggestion(t tasks.Tally, names map[string]string) templates.AdjSuggestion {
+	if t.N == 0 {
+		return templates.AdjSuggestion{}
+	}
+	sg := t.Suggest()
+	gv := sg.Values
+	out := templates.AdjSuggestion{Has: true, Label: gv.Label, ErrorTypes: gv.ErrorTypes, TypeNames: typeNames(gv.ErrorTypes, names), AmbType: gv.AmbiguityType}
+	out.Majority = sg.Majority[tasks.DimLabel] && sg.Majority[tasks.DimErrorTypes] && sg.Majority[tasks.DimAmbiguity]
+	parts := []string{gv.Label}
+	if out.TypeNames != "" {
+		parts = append(parts, out.TypeNames)
+	}
+	if gv.Ambiguous != nil {
+		out.Ambiguous = map[bool]string{true: "yes", false: "no"}[*gv.Ambiguous]
+		parts = append(parts, ambiguityAnswerWords(gv.Ambiguous, gv.AmbiguityType))
+	}
+	out.Text = strings.Join(parts, "; ")
+	return out
+}
+
+func ambiguityAnswerWords(amb *bool, typ string) string {
+	if amb != nil && *amb {
+		return "ambiguous (" + ambiguityName(typ) + ")"
+	}
+	return "not ambiguous"
+}
+
+func goldAmbiguity(g tasks.Gold) string {
+	if g.Ambiguous == nil {
+		return ""
+	}
+	return ambiguityAnswerWords(g.Ambiguous, g.AmbiguityType)
+}
+
+func orAuto(by string) string {
+	if by == "" {
+		return "automatic"
+	}
+	return by
+}
+
+func goldView(g tasks.Gold, names map[string]string) templates.AdjGold {
+	return templates.AdjGold{Has: true, Provenance: g.Provenance, Label: g.Label, ErrorTypes: typeNames(g.ErrorTypes, names),
+		Ambiguity: goldAmbiguity(g), By: orAuto(g.DecidedByName), At: g.DecidedAt, Note: g.Note, Reopened: g.Reopened()}
+}
+
+// goldForm shows gold values in the decision form.
+func goldForm(g tasks.GoldValues) templates.SentenceLabelView {
+	v := templates.SentenceLabelView{Label: g.Label, Explanation: g.Explanation, AmbiguityType: g.AmbiguityType, AmbiguityNote: g.AmbiguityNote, ErrorTypes: map[string]bool{}}
+	for _, t := range g.ErrorTypes {
+		v.ErrorTypes[t] = true
+	}
+	if g.Ambiguous != nil {
+		v.Ambiguous = map[bool]string{true: "yes", false: "no"}[*g.Ambiguous]
+	}
+	return v
+}
+
+// adjudicationAssist is the assistant's report on each sentence for the
+// adjudicator: the newest run's sides and verdict when one exists, else
+// the lexical evidence. Unlike the labelling page it ignores the project's
+// visibility mode, which is about anchoring annotators; like it, it never
+// names the model.
+func (s *Server) adjudicationAssist(ctx context.Context, doc *tasks.Document, sum *tasks.Summary, set tasks.Settings) (map[int64]templates.AssistView, error) {
+	outputs, err := s.store.AssistPanel(ctx, sum.ID)
+	if err != nil {
+		return nil, err
+	}
+	evidence := s.evidence.get(doc, sum)
+	names := errorTypeNames(set)
+	out := map[int64]templates.AssistView{}
+	for _, x := range sum.Sentences {
+		v := templates.AssistView{Evidence: evidence[x.ID]}
+		if o, ok := outputs[x.ID]; ok {
+			var r assist.SentenceResult
+			if err := json.Unmarshal(o.Output, &r); err != nil {
+				s.log.Error("unreadable assistant output", "run", o.RunID, "sentence", x.ID, "err", err)
+			} else if r.Status == assist.StatusOK {
+				fillPanel(&v, r, names, len(doc.Units))
+				v.Sample = o.Sample
+			}
+		}
+		out[x.ID] = v
+	}
+	return out, nil
+}

@@ -1,0 +1,147 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"annotate/internal/tasks"
+	"annotate/web/templates"
+)
+
+// getAdjudicationQueue shows the gold counts of each round and the
+// sentences waiting for adjudication, most split first, filtered by round
+// and dimension. Opening it resolves the summaries that became ready since
+// the last resolution, so the queue is never behind the submissions.
+func (s *Server) getAdjudicationQueue(c echo.Context) error {
+	a, err := s.adjudicationAccess(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	p := a.project
+	if _, err := s.store.ResolveReady(ctx, p.ID); err != nil {
+		return err
+	}
+	f := tasks.QueueFilter{Dimension: c.QueryParam("dim")}
+	if _, ok := dimensionNames[f.Dimension]; !ok {
+		f.Dimension = ""
+	}
+	f.RoundID, _ = strconv.ParseInt(c.QueryParam("round"), 10, 64)
+	counts, err := s.store.RoundGoldCounts(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	pending, err := s.store.PendingSentences(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	v := templates.AdjQueueView{Page: s.page(c, "Adjudication", s.projectCrumbs(p)...), Slug: p.Slug,
+		Dimension: f.Dimension, Pending: len(pending)}
+	for _, d := range tasks.Dimensions {
+		v.Dimensions = append(v.Dimensions, templates.Option{Value: d, Label: dimensionNames[d]})
+	}
+	known := false
+	for _, r := range counts {
+		row := templates.AdjRoundRow{ID: r.ID, Name: r.Name, Kind: r.Kind, Status: r.Status, Sentences: r.Sentences,
+			Unanimous: r.Unanimous, Majority: r.Majority, Adjudicated: r.Adjudicated, Imported: r.Imported, Pending: r.Pending, Waiting: r.Waiting}
+		for _, x := range pending {
+			if x.InRound(r.ID) && x.MajorityReady() {
+				row.MajorityReady++
+			}
+		}
+		known = known || r.ID == f.RoundID
+		v.Rounds = append(v.Rounds, row)
+	}
+	if !known {
+		f.RoundID = 0
+	}
+	v.RoundID = f.RoundID
+	names := errorTypeNames(p.Settings)
+	for _, x := range pending {
+		if !f.Keep(x) {
+			continue
+		}
+		top, _ := x.Tally.Score()
+		split := make([]string, 0, 3)
+		for _, d := range x.Tally.Disagreeing() {
+			split = append(split, dimensionNames[d])
+		}
+		v.Items = append(v.Items, templates.AdjQueueItem{
+			URL:      fmt.Sprintf("%s#s-%d", adjSummaryURL(p.Slug, x.SummaryID), x.SentenceID),
+			Document: x.Document, Topic: x.Topic, Index: x.Index, Text: x.Text,
+			Votes: countsText(tasks.DimLabel, x.Tally.Labels, names), Split: strings.Join(split, ", "),
+			Score: fmt.Sprintf("%.0f%%", 100*top), Reopened: x.Reopened, Majority: x.MajorityReady(),
+		})
+	}
+	return s.render(c, http.StatusOK, templates.AdjQueuePage(v))
+}
+
+// queueRound reads the round a queue action names; it must be one of the
+// project's.
+func (s *Server) queueRound(c echo.Context, p *tasks.Project) (*tasks.Round, error) {
+	id, err := strconv.ParseInt(c.FormValue("round"), 10, 64)
+	if err != nil || id <= 0 {
+		return nil, tasks.Errorf(tasks.EInvalid, "round: choose a round of this project")
+	}
+	r, err := s.store.RoundByID(c.Request().Context(), id)
+	if err != nil || r.ProjectID != p.ID {
+		return nil, tasks.Errorf(tasks.EInvalid, "round: choose a round of this project")
+	}
+	return r, nil
+}
+
+// postResolve resolves one round's ready summaries again (labels changed
+// after submission are picked up), or with no round, the summaries that
+// became ready since the last resolution.
+func (s *Server) postResolve(c echo.Context) error {
+	a, err := s.adjudicationAccess(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	var st tasks.ResolveStats
+	what := "ready summaries"
+	if c.FormValue("round") == "" {
+		st, err = s.store.ResolveReady(ctx, a.project.ID)
+	} else {
+		var r *tasks.Round
+		if r, err = s.queueRound(c, a.project); err != nil {
+			return err
+		}
+		what = "round " + r.Name
+		st, err = s.store.ResolveRound(ctx, a.project.ID, r.ID)
+	}
+	if err != nil {
+		return err
+	}
+	msg := fmt.Sprintf("Resolved %s: %d summaries looked at, %d sentences became unanimous, %d went to the queue.", what, st.Summaries, st.Unanimous, st.Pending)
+	if err := s.setFlash(c, "ok", msg); err != nil {
+		return err
+	}
+	return redirect(c, adjQueueURL(a.project.Slug))
+}
+
+// postAcceptMajority accepts the strict majority of every pending sentence
+// of a round that has one; reopened sentences are left for a person.
+func (s *Server) postAcceptMajority(c echo.Context) error {
+	a, err := s.adjudicationAccess(c)
+	if err != nil {
+		return err
+	}
+	r, err := s.queueRound(c, a.project)
+	if err != nil {
+		return err
+	}
+	n, err := s.store.AcceptMajority(c.Request().Context(), a.project.ID, r.ID, currentUser(c).ID)
+	if err != nil {
+		return err
+	}
+	if err := s.setFlash(c, "ok", fmt.Sprintf("Accepted the majority for %d sentences of round %s.", n, r.Name)); err != nil {
+		return err
+	}
+	return redirect(c, adjQueueURL(a.project.Slug))
+}

@@ -1,0 +1,177 @@
+package templates
+
+// AdjQueueView is a project's adjudication queue: gold counts per round
+// and the sentences waiting for a decision, most split first.
+type AdjQueueView struct {
+	Page
+	Slug   string
+	Rounds []AdjRoundRow
+	// Filter as chosen; RoundID 0 and Dimension "" mean any.
+	RoundID    int64
+	Dimension  string
+	Dimensions []Option
+	Items      []AdjQueueItem
+	// Pending is the number of sentences waiting before the filter.
+	Pending int
+}
+
+// AdjRoundRow is one round's gold by provenance.
+type AdjRoundRow struct {
+	ID          int64
+	Name        string
+	Kind        string
+	Status      string
+	Sentences   int
+	Unanimous   int
+	Majority    int
+	Adjudicated int
+	Imported    int
+	Pending     int
+	Waiting     int
+	// MajorityReady counts pending sentences a strict majority would decide.
+	MajorityReady int
+}
+
+// AdjQueueItem is one sentence waiting for adjudication.
+type AdjQueueItem struct {
+	URL      string
+	Document string
+	Topic    string
+	Index    int
+	Text     string
+	// Votes reads like "faithful 2 · unfaithful 1".
+	Votes string
+	// Split names the dimensions the annotators differ on.
+	Split    string
+	Score    string // the largest minority share, as a percentage
+	Reopened bool
+	Majority bool
+}
+
+// AdjudicationView is the adjudication page of one summary.
+type AdjudicationView struct {
+	Page
+	Slug      string
+	SummaryID int64
+	Document  string
+	Topic     string
+	Units     []UnitView
+	Schema    SchemaView
+	// Anonymous is set when annotator names are hidden.
+	Anonymous   bool
+	SummaryGold string // e.g. "unfaithful (adjudicated)"; "" when none
+	Sentences   []AdjSentence
+	History     []AdjHistoryRow
+	QueueURL    string
+}
+
+// AdjSentence is one summary sentence with the annotators' votes, the
+// assistant's report, the suggestion, the gold and the decision form.
+type AdjSentence struct {
+	ID      int64
+	Index   int
+	Text    string
+	Votes   []AdjVote
+	Tally   []AdjTallyRow
+	Suggest AdjSuggestion
+	Assist  AssistView
+	Gold    AdjGold
+	// Version is the gold version the form sends back.
+	Version int
+	// Form holds the values the decision form shows: the gold, else the
+	// suggestion, else what the adjudicator last sent.
+	Form SentenceLabelView
+	Note string
+	// Error is a refused decision's message; Conflict marks a decision
+	// refused because someone else decided meanwhile.
+	Error    string
+	Conflict bool
+	// Saved says the decision was just recorded.
+	Saved bool
+}
+
+// AdjVote is one annotator's label of a sentence.
+type AdjVote struct {
+	Annotator   string
+	Round       string
+	Label       string
+	ErrorTypes  []string // names
+	Explanation string
+	Ambiguity   string // "no", "not answered" or "yes: Type"
+	AmbNote     string
+	UnsureNote  string
+}
+
+// AdjTallyRow is the count of each value of one dimension.
+type AdjTallyRow struct {
+	Dimension string
+	Counts    string
+	Split     bool
+}
+
+// AdjSuggestion is the most frequent value of each dimension.
+type AdjSuggestion struct {
+	Has        bool
+	Label      string
+	ErrorTypes []string // codes
+	TypeNames  string
+	Ambiguous  string // "yes", "no" or ""
+	AmbType    string
+	Text       string // the suggestion in words
+	Majority   bool   // a strict majority on every dimension
+}
+
+// AdjGold is a sentence's current gold with its provenance.
+type AdjGold struct {
+	Has        bool
+	Provenance string
+	Label      string
+	ErrorTypes string
+	Ambiguity  string
+	By         string
+	At         string
+	Note       string
+	Reopened   bool
+}
+
+// AdjHistoryRow is one gold change of the summary.
+type AdjHistoryRow struct {
+	At         string
+	Sentence   int
+	Provenance string
+	Label      string
+	ErrorTypes string
+	Ambiguity  string
+	By         string
+	Note       string
+}
+
+// goldMarkClass and goldMarkText show a sentence's gold state on the
+// adjudication page; the text carries the meaning.
+func goldMarkClass(g AdjGold) string {
+	switch {
+	case !g.Has || g.Label == "":
+		return "mark-none"
+	}
+	return "mark-" + g.Label
+}
+
+func goldMarkText(g AdjGold) string {
+	switch {
+	case !g.Has:
+		return "— no gold"
+	case g.Label == "":
+		return "○ to decide"
+	case g.Label == "faithful":
+		return "✓ " + g.Provenance
+	case g.Label == "unfaithful":
+		return "✗ " + g.Provenance
+	}
+	return "~ " + g.Provenance
+}
+
+// adjURL is the path of a decision on one sentence: action is "gold" or
+// "reopen".
+func adjURL(v AdjudicationView, s AdjSentence, action string) string {
+	return "/p/" + v.Slug + "/adjudication/s/" + id64(v.SummaryID) + "/" + action + "/" + id64(s.ID)
+}
