@@ -107,7 +107,7 @@ func (s *Server) adjudicationView(c echo.Context, p *tasks.Project, sum *tasks.S
 	who := annotatorNames(votes, set.AnonymousAdjudication)
 	for _, x := range sum.Sentences {
 		as := templates.AdjSentence{ID: x.ID, Index: x.Index, Text: x.Text, Version: versions[x.ID], Assist: panels[x.ID]}
-		vs := votes[x.ID]
+		vs := votes[x.ID] // in user id order, the same on every card
 		for _, vt := range vs {
 			l := vt.Label
 			as.Votes = append(as.Votes, templates.AdjVote{
@@ -115,7 +115,6 @@ func (s *Server) adjudicationView(c echo.Context, p *tasks.Project, sum *tasks.S
 				Explanation: l.Explanation, Ambiguity: ambiguityAnswer(l.Ambiguous, l.AmbiguityType), AmbNote: l.AmbiguityNote, UnsureNote: l.UnsureNote,
 			})
 		}
-		sort.SliceStable(as.Votes, func(i, j int) bool { return as.Votes[i].Annotator < as.Votes[j].Annotator })
 		tally := tasks.TallyVotes(labelsOfVotes(vs))
 		for _, d := range tasks.Dimensions {
 			if c := tallyCounts(tally, d); len(c) > 0 {

@@ -244,6 +244,9 @@ func TestAdjudicationPage(t *testing.T) {
 	}
 
 	t.Run("anonymised", func(t *testing.T) {
+		if !strings.Contains(lea.get("/p/alpha/settings").body, `name="anonymous_adjudication"`) {
+			t.Fatal("the settings page has no switch for anonymous adjudication")
+		}
 		set := f.project.Settings
 		set.AnonymousAdjudication = true
 		if _, err := f.store.UpdateSettings(f.ctx, f.project.ID, set, ""); err != nil {
