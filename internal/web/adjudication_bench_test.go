@@ -1,0 +1,77 @@
+package web_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+// BenchmarkAdjudicationQueue measures GET /p/ID/adjudication end to end
+// over loopback for a calibration round of 200 three-sentence summaries
+// labelled by three annotators, with two of every three sentences split:
+// 400 sentences waiting, ranked and listed.
+func BenchmarkAdjudicationQueue(b *testing.B) {
+	f := newFixture(b)
+	lead := f.user("lea", false)
+	members := map[*tasks.User]string{lead: tasks.RoleLead}
+	var users []*tasks.User
+	for _, n := range []string{"ann", "bob", "cat"} {
+		u := f.user(n, false)
+		users = append(users, u)
+		members[u] = tasks.RoleAnnotator
+	}
+	p := f.project("bench", members)
+	doc := tasks.DocumentInput{ExternalID: "d", Sentences: []string{"The council met.", "It approved the budget.", "The vote was close."}}
+	for i := 0; i < 200; i++ {
+		doc.Summaries = append(doc.Summaries, tasks.SummaryInput{ExternalID: fmt.Sprintf("s%d", i),
+			Sentences: []tasks.SentenceInput{{Text: "The council met."}, {Text: "It approved the budget."}, {Text: "The vote was unanimous."}}})
+	}
+	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
+		b.Fatal(err)
+	}
+	ids, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	var uids []int64
+	for _, u := range users {
+		uids = append(uids, u.ID)
+	}
+	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundCalibration, Annotators: uids, Summaries: ids}); err != nil {
+		b.Fatal(err)
+	}
+	no := false
+	for k, u := range users {
+		q, _ := f.store.Queue(f.ctx, p.ID, u.ID)
+		for _, a := range q {
+			sum, _ := f.store.Summary(f.ctx, a.SummaryID)
+			v := a.Version
+			for i, x := range sum.Sentences {
+				l := tasks.SentenceLabel{SentenceID: x.ID, Label: tasks.LabelFaithful, Ambiguous: &no}
+				if i > 0 && k == i {
+					l = tasks.SentenceLabel{SentenceID: x.ID, Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: &no}
+				}
+				var err error
+				if v, err = f.store.SaveSentenceLabel(f.ctx, a.ID, u.ID, v, l); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := f.store.Submit(f.ctx, a.ID, u.ID); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	br := f.browser()
+	br.login("lea", testPassword)
+	pg := br.get("/p/bench/adjudication")
+	if pg.status != http.StatusOK || !strings.Contains(pg.body, "400 shown of 400 sentences waiting") {
+		b.Fatalf("status %d; %s", pg.status, pg.testText("queue-count"))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if pg := br.get("/p/bench/adjudication"); pg.status != http.StatusOK {
+			b.Fatalf("status %d", pg.status)
+		}
+	}
+}
