@@ -4,7 +4,7 @@ package static
 
 import "embed"
 
-// FS holds app.css, app.js and vendor/.
+// FS holds app.css, app.js, report.css and vendor/.
 //
-//go:embed app.css app.js vendor/htmx.min.js
+//go:embed app.css app.js report.css vendor/htmx.min.js
 var FS embed.FS
