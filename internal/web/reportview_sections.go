@@ -30,7 +30,7 @@ func annotatorRows(rep *report.Report, focus string, titles map[string]string) (
 				continue
 			}
 			row := templates.AnnotatorRow{
-				Name: a.Name, Dimension: titles[d.Dimension] + ", " + d.Level, Labels: a.Labels,
+				Key: a.Name + "-" + d.Dimension + "@" + d.Level, Name: a.Name, Dimension: titles[d.Dimension] + ", " + d.Level, Labels: a.Labels,
 				Agreement:     statCell("agreement_with_rest", &d.Agreement),
 				KappaMajority: statCell("kappa_vs_majority", &d.KappaMajority),
 				AlphaWithout:  statCell("alpha_without", &d.AlphaWithout),

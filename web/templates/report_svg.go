@@ -113,7 +113,7 @@ func NewHeatmap(id, title, measure string, names []string, pairs []HeatPair) Hea
 	}
 	for i, a := range names {
 		for j, b := range names {
-			c := HeatCell{X: heatLeft + float64(j)*heatCell, Y: heatTop + float64(i)*heatCell, Size: heatCell - 2, TestID: "heat-" + a + "-" + b}
+			c := HeatCell{X: heatLeft + float64(j)*heatCell, Y: heatTop + float64(i)*heatCell, Size: heatCell - 2, TestID: id + "-" + a + "-" + b}
 			p := cell[i][j]
 			switch {
 			case i == j:

@@ -57,6 +57,7 @@ type StatCell struct {
 
 // AnnotatorRow is one annotator on one dimension of the focus.
 type AnnotatorRow struct {
+	Key           string // annotator and dimension key, for test ids
 	Name          string
 	Dimension     string // title and level
 	Labels        int
