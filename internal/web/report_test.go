@@ -8,6 +8,7 @@ import (
 	"errors"
 	"html"
 	"io"
+	"math"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -128,6 +129,14 @@ func TestReportPageShowsTheReportNumbers(t *testing.T) {
 					checkStat(t, where, row, "agreement_with_rest", &d.Agreement)
 					checkStat(t, where, row, "kappa_vs_majority", &d.KappaMajority)
 					checkStat(t, where, row, "alpha_without", &d.AlphaWithout)
+					group := dimOf(t, rep, "faithfulness@"+d.Level).Statistics.KrippendorffAlpha.Value
+					lowers := d.AlphaWithout.Value != nil && group != nil && math.Round(*d.AlphaWithout.Value*1000) > math.Round(*group*1000)
+					if strings.Contains(row, "agrees more without them") != lowers {
+						t.Errorf("%s: the page says the group agrees more without them: %v, want %v", where, !lowers, lowers)
+					}
+					if round == "c1" && a.Name == "ann_c" && d.Level == "sentence" && !lowers {
+						t.Error("ann_c lowers α in round c1 (0.686 without, 0.363 with)")
+					}
 					if d.Gold == nil {
 						t.Fatalf("%s: no gold comparison", where)
 					}
@@ -155,6 +164,17 @@ func TestReportPageShowsTheReportNumbers(t *testing.T) {
 			}
 		})
 	}
+}
+
+func dimOf(t *testing.T, rep *report.Report, key string) *report.Dimension {
+	t.Helper()
+	for i := range rep.Dimensions {
+		if rep.Dimensions[i].Key() == key {
+			return &rep.Dimensions[i]
+		}
+	}
+	t.Fatalf("no dimension %s", key)
+	return nil
 }
 
 func TestReportDisagreementsLinkToTheLabellingPage(t *testing.T) {

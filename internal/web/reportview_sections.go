@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -10,10 +11,6 @@ import (
 	"annotate/internal/tasks"
 	"annotate/web/templates"
 )
-
-// visibleGain is how much higher α must be without an annotator for the
-// page to say so: a difference the three printed decimals can show.
-const visibleGain = 0.0005
 
 // annotatorRows shapes each annotator on the focus dimension (both levels)
 // and lists where each departs most from the others on any dimension.
@@ -39,7 +36,8 @@ func annotatorRows(rep *report.Report, focus string, titles map[string]string) (
 			if g != nil {
 				row.GroupAlpha = dec3(*g)
 			}
-			row.Lowers = w != nil && g != nil && *w > *g+visibleGain
+			// Only a difference the three printed decimals show counts.
+			row.Lowers = w != nil && g != nil && math.Round(*w*1000) > math.Round(*g*1000)
 			if g := d.Gold; g != nil {
 				row.HasGold, row.GoldN = true, g.N
 				row.GoldAccuracy = rateCell("gold_accuracy", g.Accuracy)
