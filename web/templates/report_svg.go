@@ -63,7 +63,7 @@ type HeatPair struct {
 const (
 	heatCell   = 58.0
 	heatLeft   = 130.0
-	heatTop    = 46.0
+	heatTop    = 78.0
 	heatLegend = 70.0
 )
 
@@ -98,7 +98,8 @@ func NewHeatmap(id, title, measure string, names []string, pairs []HeatPair) Hea
 	for i, n := range names {
 		index[n] = i
 		h.Rows = append(h.Rows, AxisLabel{X: heatLeft - 8, Y: heatTop + (float64(i)+0.5)*heatCell + 4, Text: clipText(n, 16), Full: n, Anchor: "end"})
-		h.Cols = append(h.Cols, AxisLabel{X: heatLeft + (float64(i)+0.5)*heatCell, Y: heatTop - 10, Text: clipText(n, 8), Full: n, Anchor: "middle"})
+		// Column names slant upwards so that long ones do not collide.
+		h.Cols = append(h.Cols, AxisLabel{X: heatLeft + (float64(i)+0.5)*heatCell - 4, Y: heatTop - 8, Text: clipText(n, 12), Full: n, Anchor: "start"})
 	}
 	cell := make([][]*HeatPair, len(names))
 	for i := range cell {
