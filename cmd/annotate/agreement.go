@@ -30,12 +30,13 @@ assistant's effect, the trend over rounds and the disagreement list (see
 docs/reports.md). --round limits it to one round; without it each
 annotator's latest assignment of a summary counts. --dimension keeps one
 dimension (e.g. faithfulness, or faithfulness@summary). --format csv
-writes one table, chosen by --table.`)
+writes one table, chosen by --table; --table ratings writes the labels of
+one --dimension NAME@LEVEL as a unit,coder,value file that --ratings reads.`)
 	ratings := fs.String("ratings", "", "ratings CSV file (unit,coder,value); - reads standard input")
 	project := fs.String("project", "", "report on this project (its slug) instead of a ratings file")
 	round := fs.String("round", "", "with --project: the round to report on (default: all rounds)")
 	dimension := fs.String("dimension", "", "with --project: keep one dimension, NAME or NAME@sentence|summary")
-	csvTable := fs.String("table", "dimensions", "with --project --format csv: "+strings.Join(report.Tables, ", "))
+	csvTable := fs.String("table", "dimensions", "with --project --format csv: "+strings.Join(report.Tables, ", ")+", or ratings (one --dimension NAME@LEVEL as a unit,coder,value file for --ratings)")
 	db := dbFlag(e, fs)
 	level := fs.String("level", "nominal", "measurement level: nominal, ordinal, interval or ratio")
 	weights := fs.String("weights", "none", "weights for Cohen's kappa: none, linear or quadratic")
@@ -105,11 +106,17 @@ func projectAgreement(ctx context.Context, e env, db, slug string, opt report.Op
 	if err != nil {
 		return err
 	}
+	w := bufio.NewWriter(e.stdout)
+	if format == "csv" && table == "ratings" {
+		if err := report.WriteRatings(w, data, p.Settings, opt); err != nil {
+			return err
+		}
+		return w.Flush()
+	}
 	rep, err := report.Build(p.Slug, data, p.Settings, opt)
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(e.stdout)
 	if format == "csv" {
 		err = rep.WriteCSV(w, table)
 	} else {

@@ -46,6 +46,7 @@ func init() {
 		"agreement": {"compute inter-annotator agreement for a ratings file", runAgreement},
 		"assign":    {"start a calibration or production round and deal out its assignments", runAssign},
 		"assist":    {"run the assistant over a project, export, import and judge its runs", runAssist},
+		"export":    {"export gold labels, raw labels, TofuEval CSV or scores of a project", runExport},
 	}
 }
 

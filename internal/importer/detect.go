@@ -70,6 +70,8 @@ func sniff(br *bufio.Reader) role {
 		keys, firstLineWhole := topKeys(head)
 		has := func(k string) bool { return slices.Contains(keys, k) }
 		switch {
+		case has("kind") && has("exported_at") && firstLineWhole:
+			return roleNative // the header of an export
 		case has("claim") && has("doc"):
 			return roleMADISSESample
 		case has("summary") && has("doc"), has("ambiguity"), has("sub-category"):

@@ -18,10 +18,61 @@ import (
 func parseNative(name string, r io.Reader, c *collector) []parsed {
 	var out []parsed
 	eachJSONLine(name, r, c, func(line []byte, at *Error) {
+		if exportHeader(line, at, c) {
+			return
+		}
 		if doc, ok := decodeNativeLine(line, at, c); ok {
 			out = append(out, parsed{doc: doc, at: *at})
 		}
 	})
+	return joinContinuations(out)
+}
+
+// exportHeader reports whether line is the header record that starts an
+// export (kind "export"; see docs/export.md). A gold export's header is
+// skipped; other exports cannot be imported, which is reported.
+func exportHeader(line []byte, at *Error, c *collector) bool {
+	var h struct {
+		Kind string `json:"kind"`
+		What string `json:"what"`
+	}
+	if json.Unmarshal(line, &h) != nil || h.Kind != "export" {
+		return false
+	}
+	if h.What != "gold" {
+		c.addf(at, "what", "this is a %q export; only gold exports can be imported", h.What)
+	}
+	return true
+}
+
+// joinContinuations folds a record that repeats an earlier document's id
+// and carries no content of its own (no text, sentences or turns) into
+// that earlier document, as more of its summaries and key facts. A gold
+// export writes one record per summary and the document's content only
+// in the first.
+func joinContinuations(docs []parsed) []parsed {
+	first := map[string]int{}
+	out := docs[:0]
+	for _, p := range docs {
+		id := strings.TrimSpace(p.doc.ExternalID)
+		i, seen := first[id]
+		if seen && id != "" && p.doc.Text == "" && len(p.doc.Sentences) == 0 && len(p.doc.Turns) == 0 {
+			q := &out[i]
+			for len(q.summaryAt) < len(q.doc.Summaries) {
+				q.summaryAt = append(q.summaryAt, q.at)
+			}
+			for range p.doc.Summaries {
+				q.summaryAt = append(q.summaryAt, p.at)
+			}
+			q.doc.Summaries = append(q.doc.Summaries, p.doc.Summaries...)
+			q.doc.KeyFacts = append(q.doc.KeyFacts, p.doc.KeyFacts...)
+			continue
+		}
+		if !seen {
+			first[id] = len(out)
+		}
+		out = append(out, p)
+	}
 	return out
 }
 

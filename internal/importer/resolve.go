@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"annotate/internal/segment"
 	"annotate/internal/tasks"
@@ -187,10 +188,12 @@ func (r *resolver) summary(d *tasks.DocumentInput, i int, at *Error, path string
 // gold checks a gold label and normalises its codes.
 func (r *resolver) gold(g *tasks.GoldInput, at *Error, path string) {
 	g.Label = strings.ToLower(strings.TrimSpace(g.Label))
+	g.Provenance = strings.ToLower(strings.TrimSpace(g.Provenance))
+	r.provenance(g, at, path)
 	switch g.Label {
 	case tasks.LabelFaithful, tasks.LabelUnfaithful, tasks.LabelBorderline:
 	case "":
-		if g.Ambiguous == nil && strings.TrimSpace(g.AmbiguityType) == "" {
+		if g.Ambiguous == nil && strings.TrimSpace(g.AmbiguityType) == "" && g.Provenance != tasks.ProvUnresolved {
 			r.c.addf(at, path+".label", "missing: a gold label needs a label, an ambiguity flag or both")
 		}
 	default:
@@ -227,6 +230,31 @@ func (r *resolver) gold(g *tasks.GoldInput, at *Error, path string) {
 		}
 	} else {
 		g.AmbiguityType = ""
+	}
+}
+
+// provenance checks the provenance fields a gold export writes: a known
+// provenance, no label on unresolved gold, and a decision time in the
+// stored form.
+func (r *resolver) provenance(g *tasks.GoldInput, at *Error, path string) {
+	switch g.Provenance {
+	case "", tasks.ProvImported, tasks.ProvUnanimous, tasks.ProvMajority, tasks.ProvAdjudicated:
+	case tasks.ProvUnresolved:
+		if g.Label != "" {
+			r.c.addf(at, path+".label", "unresolved gold has no label (got %q)", g.Label)
+		}
+	default:
+		r.c.addf(at, path+".provenance", "%q is not one of %s", g.Provenance, strings.Join(tasks.GoldProvenances, ", "))
+	}
+	g.DecidedBy = strings.TrimSpace(g.DecidedBy)
+	g.Note = strings.TrimSpace(g.Note)
+	if g.DecidedAt = strings.TrimSpace(g.DecidedAt); g.DecidedAt != "" {
+		t, err := time.Parse(time.RFC3339Nano, g.DecidedAt)
+		if err != nil {
+			r.c.addf(at, path+".decided_at", "%q is not a time such as 2025-03-01T12:00:00.000Z", g.DecidedAt)
+			return
+		}
+		g.DecidedAt = t.UTC().Format("2006-01-02T15:04:05.000Z")
 	}
 }
 

@@ -184,12 +184,43 @@ func (im *importer) summary(docID int64, docLang string, s *SummaryInput) error 
 		}
 	}
 	if s.Gold != nil && s.Gold.Label != "" {
-		if _, err := im.tx.ExecContext(im.ctx, `INSERT INTO gold_summaries (summary_id, label, provenance) VALUES (?, ?, 'imported')`, sumID, s.Gold.Label); err != nil {
+		by, err := im.decider(s.Gold.DecidedBy)
+		if err != nil {
+			return err
+		}
+		if _, err := im.tx.ExecContext(im.ctx, `INSERT INTO gold_summaries (summary_id, label, provenance, decided_by, decided_at, note)
+			VALUES (?, ?, ?, ?, coalesce(?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), ?)`,
+			sumID, s.Gold.Label, orDefault(s.Gold.Provenance, ProvImported), by, nullString(s.Gold.DecidedAt), s.Gold.Note); err != nil {
 			return Errorf(EInvalid, "summary %s: gold.label: %v", s.ExternalID, err)
 		}
 		im.stats.GoldSummaries++
 	}
 	return nil
+}
+
+// decider finds the account a gold label names as its decider; a name
+// this database does not know leaves the decision without one.
+func (im *importer) decider(username string) (any, error) {
+	if username == "" {
+		return nil, nil
+	}
+	var id int64
+	err := im.tx.QueryRowContext(im.ctx, `SELECT id FROM users WHERE username = ?`, username).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return id, nil
+}
+
+// nullString makes "" NULL, so that a column default applies.
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 func (im *importer) gold(sentID int64, g *GoldInput) error {
@@ -199,8 +230,14 @@ func (im *importer) gold(sentID int64, g *GoldInput) error {
 		amb = *g.Ambiguous
 		im.stats.AmbiguityLabels++
 	}
-	_, err := im.tx.ExecContext(im.ctx, `INSERT INTO gold_sentences (sentence_id, label, error_types, explanation, ambiguous, ambiguity_type, ambiguity_note, provenance)
-		VALUES (?, ?, ?, ?, ?, ?, ?, 'imported')`, sentID, g.Label, string(types), g.Explanation, amb, g.AmbiguityType, g.AmbiguityNote)
+	by, err := im.decider(g.DecidedBy)
+	if err != nil {
+		return err
+	}
+	_, err = im.tx.ExecContext(im.ctx, `INSERT INTO gold_sentences (sentence_id, label, error_types, explanation, ambiguous, ambiguity_type, ambiguity_note,
+			provenance, decided_by, decided_at, note)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, coalesce(?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), ?)`, sentID, g.Label, string(types), g.Explanation, amb,
+		g.AmbiguityType, g.AmbiguityNote, orDefault(g.Provenance, ProvImported), by, nullString(g.DecidedAt), g.Note)
 	if err == nil && g.Label != "" {
 		im.stats.GoldSentences++
 	}

@@ -58,6 +58,17 @@ type SummaryInput struct {
 	EditTypes []string `json:"edit_types,omitempty"`
 	// Gold is a summary-level gold label (SummEdits labels whole summaries).
 	Gold *GoldInput `json:"gold,omitempty"`
+	// Scores are computed by a gold export and ignored on import: they
+	// follow from the sentence gold and the key-fact alignments.
+	Scores *SummaryScores `json:"scores,omitempty"`
+}
+
+// SummaryScores are the MSumBench scores of a summary; nil when undefined
+// (see docs/export.md).
+type SummaryScores struct {
+	Faithfulness *float64 `json:"faithfulness"`
+	Completeness *float64 `json:"completeness"`
+	Conciseness  *float64 `json:"conciseness"`
 }
 
 // SentenceInput is one summary sentence, optionally with its gold label.
@@ -75,7 +86,19 @@ type GoldInput struct {
 	Ambiguous     *bool    `json:"ambiguous,omitempty"`
 	AmbiguityType string   `json:"ambiguity_type,omitempty"` // one of AmbiguityTypes
 	AmbiguityNote string   `json:"ambiguity_note,omitempty"`
+	// Provenance is where the gold came from (ProvImported when empty).
+	// A gold export writes it so that importing the export keeps it;
+	// ProvUnresolved gold carries no label.
+	Provenance string `json:"provenance,omitempty"`
+	// DecidedBy is the username of who decided; it is linked to the
+	// account of that name when the database has one.
+	DecidedBy string `json:"decided_by,omitempty"`
+	DecidedAt string `json:"decided_at,omitempty"` // UTC, as stored
+	Note      string `json:"note,omitempty"`
 }
+
+// GoldProvenances lists the provenance values a gold label can have.
+var GoldProvenances = []string{ProvImported, ProvUnanimous, ProvMajority, ProvAdjudicated, ProvUnresolved}
 
 // KeyFactInput is one key fact of a document (optionally of one topic).
 type KeyFactInput struct {

@@ -1,7 +1,86 @@
 package web
 
-import "github.com/labstack/echo/v4"
+import (
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"annotate/internal/export"
+	"annotate/internal/tasks"
+	"annotate/web/templates"
+)
 
 // exportRoutes registers the export downloads (gold, raw, tofueval,
 // scores). Called from routes with the logged-in group.
-func (s *Server) exportRoutes(u *echo.Group) {}
+func (s *Server) exportRoutes(u *echo.Group) {
+	u.GET("/p/:slug/export", s.getExport)
+	u.GET("/p/:slug/export/download", s.getExportDownload)
+}
+
+// getExport shows the export form to leads of the project.
+func (s *Server) getExport(c echo.Context) error {
+	a, err := s.projectAccess(c, true)
+	if err != nil {
+		return err
+	}
+	rounds, err := s.store.Rounds(c.Request().Context(), a.project.ID)
+	if err != nil {
+		return err
+	}
+	v := templates.ExportView{Page: s.page(c, "Export", s.projectCrumbs(a.project)...), Slug: a.project.Slug,
+		Provenances: append(append([]string{}, tasks.GoldProvenances...), export.NoGold)}
+	for _, r := range rounds {
+		v.Rounds = append(v.Rounds, r.Name)
+	}
+	for _, k := range export.Kinds {
+		v.Kinds = append(v.Kinds, templates.ExportKind{Value: k, Formats: strings.Join(export.Formats(k), " or ")})
+	}
+	return s.render(c, http.StatusOK, templates.ExportPage(v))
+}
+
+// getExportDownload streams an export as an attachment. The query names
+// what (gold, raw, tofueval, scores), format, round, provenance (repeated
+// or comma-separated) and anonymise. Options are checked before anything
+// is sent, so a bad one gets an error page; the export's header travels
+// in X-Export-* response headers as well as, for JSON Lines, in the file.
+func (s *Server) getExportDownload(c echo.Context) error {
+	a, err := s.projectAccess(c, true)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	q := c.Request().URL.Query()
+	var provs []string
+	for _, p := range q["provenance"] {
+		provs = append(provs, strings.Split(p, ",")...)
+	}
+	anon, _ := strconv.ParseBool(q.Get("anonymise"))
+	x, err := export.New(ctx, s.store, a.project, export.Options{What: q.Get("what"), Format: q.Get("format"), Round: q.Get("round"),
+		Provenance: provs, Anonymise: anon})
+	if err != nil {
+		return err
+	}
+	h := x.Header()
+	res := c.Response()
+	res.Header().Set(echo.HeaderContentType, x.ContentType())
+	res.Header().Set(echo.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": x.Filename()}))
+	res.Header().Set("Cache-Control", "no-store")
+	res.Header().Set("X-Export-What", h.What)
+	res.Header().Set("X-Export-Project", h.Project)
+	res.Header().Set("X-Export-Round", h.Round)
+	res.Header().Set("X-Export-Provenance", strings.Join(h.Provenance, ","))
+	res.Header().Set("X-Export-Anonymised", strconv.FormatBool(h.Anonymised))
+	res.Header().Set("X-Export-Time", h.ExportedAt)
+	res.Header().Set("X-Export-Schema-Version", strconv.Itoa(h.SchemaVersion))
+	res.Header().Set("X-Export-Version", strconv.Itoa(h.Version))
+	res.WriteHeader(http.StatusOK)
+	if err := x.Write(ctx, res); err != nil {
+		// The status is sent; all that is left is to stop and say why in
+		// the log.
+		s.log.Error("export failed part-way", "project", h.Project, "what", h.What, "err", err)
+	}
+	return nil
+}

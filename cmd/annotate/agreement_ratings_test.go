@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+// TestRatingsFileFromDemo labels the demo's calibration round as its three
+// annotators would (one leaves sentences out), writes the faithfulness
+// labels as a ratings file with --table ratings, and checks that
+// "agreement --ratings" on that file gives the α of the project report.
+func TestRatingsFileFromDemo(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "demo.db")
+	store := openDB(t, db)
+	if err := setupDemo(ctx, store, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := store.ProjectBySlug(ctx, demoSlug)
+	saved, skipped := 0, 0
+	for i, name := range []string{"ann1", "ann2", "ann3"} {
+		u, err := store.UserByName(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := store.Queue(ctx, p.ID, u.ID)
+		if err != nil || len(q) == 0 {
+			t.Fatalf("%s queue: %v, %d items", name, err, len(q))
+		}
+		for _, a := range q {
+			sum, err := store.Summary(ctx, a.SummaryID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			version := a.Version
+			for j, s := range sum.Sentences {
+				if i == 2 && j%3 == 1 {
+					skipped++ // ann3 leaves every third sentence unlabelled
+					continue
+				}
+				l := tasks.SentenceLabel{SentenceID: s.ID, Label: tasks.LabelFaithful}
+				if (int(s.ID)+i)%4 == 0 {
+					l = tasks.SentenceLabel{SentenceID: s.ID, Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "not in the transcript"}
+				}
+				if version, err = store.SaveSentenceLabel(ctx, a.ID, u.ID, version, l); err != nil {
+					t.Fatalf("%s sentence %d: %v", name, s.ID, err)
+				}
+				saved++
+			}
+		}
+	}
+	store.Close()
+
+	args := []string{"agreement", "--db", db, "--project", "demo", "--dimension", "faithfulness@sentence"}
+	out, errOut, err := runCmd(t, "", nil, append(args, "--format", "csv", "--table", "ratings")...)
+	if err != nil {
+		t.Fatalf("ratings: %v\n%s", err, errOut)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != saved+1 || strings.Join(rows[0], ",") != "unit,coder,value" {
+		t.Fatalf("ratings file has %d rows (want %d ratings and a header), header %v", len(rows), saved, rows[0])
+	}
+	for _, r := range rows[1:] {
+		if !strings.HasPrefix(r[0], "s") || (r[2] != "faithful" && r[2] != "unfaithful") {
+			t.Fatalf("row %v", r)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "ratings.csv")
+	os.WriteFile(file, []byte(out), 0o644)
+
+	fromFile, _, err := runCmd(t, "", nil, "agreement", "--ratings", file, "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Statistics struct {
+			KrippendorffAlpha struct{ Value *float64 } `json:"krippendorff_alpha"`
+		} `json:"statistics"`
+	}
+	if err := json.Unmarshal([]byte(fromFile), &f); err != nil {
+		t.Fatalf("%v\n%s", err, fromFile)
+	}
+	fromProject, _, err := runCmd(t, "", nil, append(args, "--format", "json", "--bootstrap", "0")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pr struct {
+		Dimensions []struct {
+			Statistics struct {
+				KrippendorffAlpha struct{ Value *float64 } `json:"krippendorff_alpha"`
+			} `json:"statistics"`
+		} `json:"dimensions"`
+	}
+	if err := json.Unmarshal([]byte(fromProject), &pr); err != nil {
+		t.Fatal(err)
+	}
+	if len(pr.Dimensions) != 1 || f.Statistics.KrippendorffAlpha.Value == nil || pr.Dimensions[0].Statistics.KrippendorffAlpha.Value == nil {
+		t.Fatalf("alpha missing: file %s\nproject %s", fromFile, fromProject)
+	}
+	a, b := *f.Statistics.KrippendorffAlpha.Value, *pr.Dimensions[0].Statistics.KrippendorffAlpha.Value
+	if math.Abs(a-b) > 1e-12 {
+		t.Errorf("alpha from the ratings file %v, from the project %v", a, b)
+	}
+	t.Logf("%d ratings (%d left out), alpha %.4f", saved, skipped, a)
+
+	if _, _, err := runCmd(t, "", nil, "agreement", "--db", db, "--project", "demo", "--dimension", "faithfulness", "--format", "csv", "--table", "ratings"); err == nil || !strings.Contains(err.Error(), "one dimension at one level") {
+		t.Errorf("both levels: err = %v", err)
+	}
+}

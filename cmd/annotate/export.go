@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"annotate/internal/export"
+	"annotate/internal/tasks"
+)
+
+func runExport(ctx context.Context, e env, args []string) error {
+	fs := newFlags(e, "export", `export --project SLUG --what gold|raw|tofueval|scores [--round NAME] [--provenance LIST]
+                [--format jsonl|csv] [--anonymise] [--out FILE] [--db PATH]
+
+gold      one JSON Lines record per summary in the native import format: the
+          sentences' gold labels with provenance, the summary label and its
+          faithfulness, completeness and conciseness scores (or one CSV row
+          per sentence). Importing it rebuilds the same gold.
+raw       one row per sentence and annotator with every label, times, and
+          whether the assistant was visible and followed.
+tofueval  TofuEval's factual-consistency CSV columns (CSV only).
+scores    per summary and per model scores and the share of faithful
+          summaries (CSV by default).
+
+A JSON Lines export starts with a header record ("kind": "export") naming
+the project, round, export time and schema version; a CSV export written
+with --out gets the header beside it as FILE.meta.json, and on standard
+output it is printed to standard error. See docs/export.md.`)
+	db := dbFlag(e, fs)
+	slug := fs.String("project", "", "the project to export (its slug; required)")
+	what := fs.String("what", "", "what to export: "+strings.Join(export.Kinds, ", ")+" (required)")
+	round := fs.String("round", "", "keep one round (its name): its summaries and, for raw, its labels")
+	prov := fs.String("provenance", "", "keep gold of these provenances, comma-separated: "+strings.Join(tasks.GoldProvenances, ", ")+", "+export.NoGold)
+	format := fs.String("format", "", "jsonl or csv (default: jsonl for gold and raw, csv for tofueval and scores)")
+	anon := fs.Bool("anonymise", false, "name people A1, A2, ... instead of by username")
+	out := fs.String("out", "", "write to FILE instead of standard output")
+	if err := parse(e, fs, args); err != nil {
+		return helpOK(err)
+	}
+	if *slug == "" || *what == "" {
+		fmt.Fprintln(e.stderr, "annotate export: --project and --what are required")
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(e.stderr, "annotate export: unexpected argument %q\n", fs.Arg(0))
+		return errUsage
+	}
+	store, err := tasks.Open(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	p, err := store.ProjectBySlug(ctx, *slug)
+	if err != nil {
+		return fmt.Errorf("project %q: %w", *slug, err)
+	}
+	var provs []string
+	if *prov != "" {
+		provs = strings.Split(*prov, ",")
+	}
+	x, err := export.New(ctx, store, p, export.Options{What: *what, Format: *format, Round: *round, Provenance: provs, Anonymise: *anon})
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		if x.Header().Format == export.CSV {
+			meta, _ := json.Marshal(x.Header())
+			fmt.Fprintf(e.stderr, "%s\n", meta)
+		}
+		return x.Write(ctx, e.stdout)
+	}
+	return writeExportFile(ctx, x, *out)
+}
+
+// writeExportFile writes the export to a temporary file beside path and
+// renames it into place, so that a failed export leaves no partial file;
+// a CSV export gets its header as path.meta.json.
+func writeExportFile(ctx context.Context, x *export.Export, path string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := x.Write(ctx, tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if x.Header().Format == export.CSV {
+		meta, _ := json.MarshalIndent(x.Header(), "", "  ")
+		if err := os.WriteFile(path+".meta.json", append(meta, '\n'), 0o644); err != nil {
+			return err
+		}
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,219 @@
+package export_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"annotate/internal/export"
+	"annotate/internal/tasks"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// write runs one export of the fixture and returns its bytes.
+func (f *fixture) write(opt export.Options) []byte {
+	f.t.Helper()
+	opt.Now = exportTime
+	e, err := export.New(f.ctx, f.store, f.project, opt)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := e.Write(f.ctx, &buf); err != nil {
+		f.t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestGolden(t *testing.T) {
+	f := newFixture(t)
+	cases := []struct {
+		file string
+		opt  export.Options
+	}{
+		{"gold.jsonl", export.Options{What: export.Gold}},
+		{"gold.csv", export.Options{What: export.Gold, Format: export.CSV}},
+		{"gold-decided.jsonl", export.Options{What: export.Gold, Provenance: []string{"majority", "adjudicated"}}},
+		{"gold-round-extra.jsonl", export.Options{What: export.Gold, Round: "extra"}},
+		{"raw.jsonl", export.Options{What: export.Raw}},
+		{"raw.csv", export.Options{What: export.Raw, Format: export.CSV}},
+		{"raw-anonymised-cal.csv", export.Options{What: export.Raw, Format: export.CSV, Anonymise: true, Round: "cal"}},
+		{"tofueval.csv", export.Options{What: export.TofuEval}},
+		{"scores.csv", export.Options{What: export.Scores}},
+		{"scores.jsonl", export.Options{What: export.Scores, Format: export.JSONL}},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			f.t = t
+			got := f.write(c.opt)
+			path := filepath.Join("testdata", c.file)
+			if *update {
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s differs from the golden file; got:\n%s", c.file, got)
+			}
+		})
+	}
+}
+
+// lines decodes a JSON Lines export.
+func lines(t *testing.T, b []byte) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func TestHeaderNamesTheExport(t *testing.T) {
+	f := newFixture(t)
+	recs := lines(t, f.write(export.Options{What: export.Raw, Round: "cal", Provenance: []string{"unanimous"}}))
+	h := recs[0]
+	want := map[string]any{"kind": "export", "what": "raw", "project": "alpha", "round": "cal", "exported_at": "2026-01-04T08:00:00Z",
+		"schema_version": float64(tasks.CurrentSchemaVersion())}
+	for k, v := range want {
+		if h[k] != v {
+			t.Errorf("header %s = %v, want %v", k, h[k], v)
+		}
+	}
+	for _, r := range recs[1:] {
+		if r["kind"] != nil {
+			t.Fatalf("a data record has a kind: %v", r)
+		}
+	}
+}
+
+// goldProvenances lists the sentence provenances of a gold JSONL export,
+// by summary.
+func goldProvenances(t *testing.T, b []byte) map[string][]string {
+	out := map[string][]string{}
+	for _, r := range lines(t, b)[1:] {
+		for _, s := range r["summaries"].([]any) {
+			sum := s.(map[string]any)
+			for _, x := range sum["sentences"].([]any) {
+				p := "-"
+				if g, ok := x.(map[string]any)["gold"].(map[string]any); ok {
+					p = g["provenance"].(string)
+				}
+				out[sum["id"].(string)] = append(out[sum["id"].(string)], p)
+			}
+		}
+	}
+	return out
+}
+
+func TestFixtureHasEveryProvenance(t *testing.T) {
+	f := newFixture(t)
+	got := goldProvenances(t, f.write(export.Options{What: export.Gold}))
+	want := map[string]string{
+		"s1": "unanimous majority adjudicated",
+		"s2": "unresolved unanimous",
+		"s3": "unanimous unanimous",
+		"s4": "imported",
+	}
+	for sum, w := range want {
+		if g := strings.Join(got[sum], " "); g != w {
+			t.Errorf("%s: provenances %q, want %q", sum, g, w)
+		}
+	}
+}
+
+func TestFilters(t *testing.T) {
+	f := newFixture(t)
+	cases := []struct {
+		name string
+		opt  export.Options
+		want map[string]string
+	}{
+		{"round keeps its summaries", export.Options{What: export.Gold, Round: "extra"}, map[string]string{"s4": "imported"}},
+		{"provenance drops other gold", export.Options{What: export.Gold, Provenance: []string{"adjudicated"}},
+			map[string]string{"s1": "- - adjudicated"}},
+		{"several provenances", export.Options{What: export.Gold, Provenance: []string{"unresolved", "imported"}},
+			map[string]string{"s2": "unresolved -", "s4": "imported"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := goldProvenances(t, f.write(c.opt))
+			if len(got) != len(c.want) {
+				t.Errorf("summaries %v, want %v", got, c.want)
+			}
+			for sum, w := range c.want {
+				if g := strings.Join(got[sum], " "); g != w {
+					t.Errorf("%s: %q, want %q", sum, g, w)
+				}
+			}
+		})
+	}
+	t.Run("raw round keeps that round's assignments", func(t *testing.T) {
+		recs := lines(t, f.write(export.Options{What: export.Raw, Round: "extra"}))[1:]
+		if len(recs) != 1 || recs[0]["summary_id"] != "s4" || recs[0]["annotator"] != "ann" || recs[0]["labelled"] != true {
+			t.Errorf("raw rows of round extra: %v", recs)
+		}
+	})
+	t.Run("raw provenance filter", func(t *testing.T) {
+		recs := lines(t, f.write(export.Options{What: export.Raw, Provenance: []string{"majority"}}))[1:]
+		if len(recs) != 3 {
+			t.Fatalf("%d rows, want the 3 labels of the majority sentence", len(recs))
+		}
+		for _, r := range recs {
+			if r["gold_provenance"] != "majority" || r["sentence_idx"] != float64(2) {
+				t.Errorf("row %v", r)
+			}
+		}
+	})
+}
+
+func TestOptionErrorsNameTheField(t *testing.T) {
+	f := newFixture(t)
+	cases := []struct {
+		opt        export.Options
+		code, text string
+	}{
+		{export.Options{What: "everything"}, tasks.EInvalid, "what:"},
+		{export.Options{What: export.TofuEval, Format: export.JSONL}, tasks.EInvalid, "format:"},
+		{export.Options{What: export.Gold, Format: "xml"}, tasks.EInvalid, "format:"},
+		{export.Options{What: export.Gold, Provenance: []string{"voted"}}, tasks.EInvalid, "provenance:"},
+		{export.Options{What: export.Gold, Round: "nope"}, tasks.ENotFound, "round:"},
+	}
+	for _, c := range cases {
+		_, err := export.New(f.ctx, f.store, f.project, c.opt)
+		if tasks.ErrorCode(err) != c.code || !strings.Contains(err.Error(), c.text) {
+			t.Errorf("%+v: error %v, want %s naming %q", c.opt, err, c.code, c.text)
+		}
+	}
+}
+
+func TestAnonymisedExportNamesNobody(t *testing.T) {
+	f := newFixture(t)
+	for _, what := range []string{export.Raw, export.Gold} {
+		out := string(f.write(export.Options{What: what, Anonymise: true}))
+		for _, name := range []string{"ann", "bob", "cat", "lea"} {
+			if strings.Contains(out, `"`+name+`"`) {
+				t.Errorf("%s export names %s", what, name)
+			}
+		}
+		// ann, bob and cat annotate; lea decided the majority and the
+		// adjudicated gold.
+		want := map[string]string{export.Raw: `"annotator":"A1"`, export.Gold: `"decided_by":"A4"`}[what]
+		if !strings.Contains(out, want) {
+			t.Errorf("%s export has no %s", what, want)
+		}
+	}
+}

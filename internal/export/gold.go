@@ -1,0 +1,111 @@
+package export
+
+import (
+	"context"
+
+	"annotate/internal/tasks"
+)
+
+// goldColumns are the columns of the gold CSV: one row per sentence.
+var goldColumns = []string{
+	"document_id", "summary_id", "topic", "model", "sentence_idx", "sentence",
+	"label", "error_types", "explanation", "ambiguous", "ambiguity_type", "ambiguity_note",
+	"provenance", "decided_by", "decided_at", "note",
+	"summary_label", "summary_provenance", "faithfulness", "completeness", "conciseness",
+}
+
+// gold writes the gold export. As JSON Lines, each record is a document
+// of the native import format holding one summary: the first record of a
+// document carries its content and key facts, later ones only its id, so
+// that importing the file rebuilds the documents once. As CSV, one row per
+// sentence.
+func (x *run) gold(ctx context.Context) error {
+	var lastDoc int64
+	return x.r.EachSummary(ctx, func(s *tasks.ExportSummary) error {
+		sents, err := x.r.Sentences(ctx, s.ID)
+		if err != nil {
+			return err
+		}
+		kept := false
+		for _, st := range sents {
+			kept = kept || x.keep(goldProv(st.Gold))
+		}
+		if !kept {
+			return nil
+		}
+		scores := s.Scores()
+		if x.opt.Format == CSV {
+			return x.goldRows(s, sents, scores)
+		}
+		rec := tasks.DocumentInput{ExternalID: s.Document}
+		if s.DocumentID != lastDoc {
+			lastDoc = s.DocumentID
+			if err := x.documentContent(ctx, s, &rec); err != nil {
+				return err
+			}
+		}
+		sum := tasks.SummaryInput{ExternalID: s.External, Topic: s.Topic, Model: s.Model, Language: s.Language,
+			Original: s.Original, EditTypes: s.EditTypes, Scores: &scores}
+		if s.Gold != nil && x.keep(s.Gold.Provenance) {
+			sum.Gold = x.goldInput(s.Gold)
+		}
+		for _, st := range sents {
+			in := tasks.SentenceInput{Text: st.Text, Translation: st.Translation}
+			if st.Gold != nil && x.keep(st.Gold.Provenance) {
+				in.Gold = x.goldInput(st.Gold)
+			}
+			sum.Sentences = append(sum.Sentences, in)
+		}
+		rec.Summaries = []tasks.SummaryInput{sum}
+		return x.out.record(rec)
+	})
+}
+
+// documentContent fills the document's own fields, units and key facts.
+func (x *run) documentContent(ctx context.Context, s *tasks.ExportSummary, rec *tasks.DocumentInput) error {
+	d, err := x.r.Document(ctx, s.DocumentID)
+	if err != nil {
+		return err
+	}
+	rec.Kind, rec.Language, rec.Domain, rec.Title = s.DocumentKind, s.DocumentLanguage, s.DocumentDomain, s.DocumentTitle
+	if s.DocumentKind == tasks.KindDialogue {
+		rec.Turns = d.Units
+	} else {
+		for _, u := range d.Units {
+			rec.Sentences = append(rec.Sentences, u.Text)
+		}
+	}
+	rec.KeyFacts = d.KeyFacts
+	return nil
+}
+
+// goldInput is a stored gold label in the import format.
+func (x *run) goldInput(g *tasks.ExportGold) *tasks.GoldInput {
+	return &tasks.GoldInput{Label: g.Label, ErrorTypes: g.ErrorTypes, Explanation: g.Explanation, Ambiguous: g.Ambiguous,
+		AmbiguityType: g.AmbiguityType, AmbiguityNote: g.AmbiguityNote, Provenance: g.Provenance,
+		DecidedBy: x.person(g.DecidedByID, g.DecidedBy), DecidedAt: g.DecidedAt, Note: g.Note}
+}
+
+func (x *run) goldRows(s *tasks.ExportSummary, sents []tasks.ExportSentence, scores tasks.SummaryScores) error {
+	var sumLabel, sumProv string
+	if s.Gold != nil && x.keep(s.Gold.Provenance) {
+		sumLabel, sumProv = s.Gold.Label, s.Gold.Provenance
+	}
+	for _, st := range sents {
+		if !x.keep(goldProv(st.Gold)) {
+			continue
+		}
+		vals := []any{s.Document, s.External, s.Topic, s.Model, st.Index, st.Text}
+		if g := st.Gold; g != nil {
+			vals = append(vals, g.Label, g.ErrorTypes, g.Explanation, g.Ambiguous, g.AmbiguityType, g.AmbiguityNote,
+				g.Provenance, x.person(g.DecidedByID, g.DecidedBy), g.DecidedAt, g.Note)
+		} else {
+			vals = append(vals, "", []string{}, "", (*bool)(nil), "", "", NoGold, "", "", "")
+		}
+		vals = append(vals, sumLabel, sumProv, scores.Faithfulness, scores.Completeness, scores.Conciseness)
+		if err := x.out.row(vals); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,64 @@
+package export
+
+import (
+	"context"
+
+	"annotate/internal/tasks"
+)
+
+// rawColumns are the columns of the raw export: one row per sentence ×
+// assignment.
+var rawColumns = []string{
+	"round", "annotator", "assignment_status", "document_id", "summary_id", "topic", "model", "sentence_idx", "sentence",
+	"labelled", "label", "error_types", "explanation", "ambiguous", "ambiguity_type", "ambiguity_note", "unsure_note",
+	"first_label", "assistant_visible", "changed_after_reveal", "assistant_label", "followed_assistant", "updated_at",
+	"started_at", "submitted_at", "active_seconds",
+	"relevance", "non_summary", "topic_category", "comment",
+	"gold_label", "gold_provenance",
+}
+
+// raw writes every annotator's label on every sentence of the summaries
+// in scope, including sentences an annotator has not labelled yet.
+func (x *run) raw(ctx context.Context) error {
+	return x.r.EachSummary(ctx, func(s *tasks.ExportSummary) error {
+		var text map[int64]string
+		return x.r.EachLabel(ctx, s.ID, func(l *tasks.ExportLabel) error {
+			prov := l.GoldProvenance
+			if !x.keep(prov) {
+				return nil
+			}
+			if text == nil {
+				sents, err := x.r.Sentences(ctx, s.ID)
+				if err != nil {
+					return err
+				}
+				text = make(map[int64]string, len(sents))
+				for _, st := range sents {
+					text[st.ID] = st.Text
+				}
+			}
+			if prov == "" {
+				prov = NoGold
+			}
+			return x.out.row([]any{
+				l.Round, x.person(l.UserID, l.Username), l.Status, s.Document, s.External, s.Topic, s.Model, l.SentenceIndex, text[l.SentenceID],
+				l.Labelled, l.Label, l.ErrorTypes, l.Explanation, l.Ambiguous, l.AmbiguityType, l.AmbiguityNote, l.UnsureNote,
+				l.FirstLabel, l.AssistantVisible, l.ChangedAfterReveal, l.AssistantLabel, followed(l), l.UpdatedAt,
+				l.StartedAt, l.SubmittedAt, l.ActiveSeconds,
+				l.Relevance, l.NonSummary, l.TopicCategory, l.Comment,
+				l.GoldLabel, prov,
+			})
+		})
+	})
+}
+
+// followed says whether the annotator's label is the assistant's: nil when
+// the assistant was not visible, had no label, or the sentence is not
+// labelled.
+func followed(l *tasks.ExportLabel) *bool {
+	if !l.AssistantVisible || l.AssistantLabel == "" || l.Label == "" {
+		return nil
+	}
+	v := l.Label == l.AssistantLabel
+	return &v
+}

@@ -1,0 +1,175 @@
+package export_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"annotate/internal/export"
+	"annotate/internal/importer"
+	"annotate/internal/tasks"
+)
+
+// importInto parses an export as the native import format and imports it
+// into a new project "alpha" of a fresh database that has the same
+// accounts (so that deciders are linked again).
+func importInto(t *testing.T, data []byte) (*tasks.Store, *tasks.Project) {
+	t.Helper()
+	ctx := context.Background()
+	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "fresh.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	p, err := s.CreateProject(ctx, tasks.Project{Slug: "alpha", Name: "Alpha", Settings: tasks.DefaultSettings()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"ann", "bob", "cat", "lea"} {
+		if _, err := s.CreateUser(ctx, name, "", "a long enough password", false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := importer.Parse("", []importer.File{{Name: "gold.jsonl", R: bytes.NewReader(data)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Format != importer.FormatNative {
+		t.Fatalf("detected %s, want native", res.Format)
+	}
+	if _, err := s.Import(ctx, p.ID, res.Documents); err != nil {
+		t.Fatal(err)
+	}
+	return s, p
+}
+
+// withoutAlignment drops the two scores that come from annotators'
+// key-fact alignments, which an import does not carry.
+func withoutAlignment(t *testing.T, b []byte) string {
+	t.Helper()
+	var out []string
+	for _, rec := range lines(t, b)[1:] {
+		for _, s := range rec["summaries"].([]any) {
+			sc := s.(map[string]any)["scores"].(map[string]any)
+			delete(sc, "completeness")
+			delete(sc, "conciseness")
+		}
+		line, _ := json.Marshal(rec)
+		out = append(out, string(line))
+	}
+	return strings.Join(out, "\n")
+}
+
+func TestGoldRoundTrip(t *testing.T) {
+	f := newFixture(t)
+	first := f.write(export.Options{What: export.Gold})
+	s, p := importInto(t, first)
+
+	e, err := export.New(f.ctx, s, p, export.Options{What: export.Gold, Now: exportTime})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var again bytes.Buffer
+	if err := e.Write(f.ctx, &again); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := withoutAlignment(t, again.Bytes()), withoutAlignment(t, first); got != want {
+		t.Fatalf("the re-exported gold differs:\n got %s\nwant %s", got, want)
+	}
+
+	// The store's own view of the imported gold, not through the exporter.
+	ids, err := s.SummaryIDs(f.ctx, p.ID, nil)
+	if err != nil || len(ids) != 4 {
+		t.Fatalf("summaries %v, %v", ids, err)
+	}
+	sum, _ := s.Summary(f.ctx, ids[0])
+	gold, err := s.SummaryGold(f.ctx, sum.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lea, _ := s.UserByName(f.ctx, "lea")
+	adj := gold[sum.Sentences[2].ID]
+	if adj.Provenance != tasks.ProvAdjudicated || adj.DecidedBy != lea.ID || adj.DecidedAt != "2026-01-03T12:00:00.000Z" ||
+		adj.Note != "Neither reasoning nor contradiction: the figure is invented." || strings.Join(adj.ErrorTypes, ",") != "extrinsic_information" {
+		t.Errorf("adjudicated gold after import: %+v", adj)
+	}
+	if g := gold[sum.Sentences[1].ID]; g.Provenance != tasks.ProvMajority || g.Label != tasks.LabelUnfaithful {
+		t.Errorf("majority gold after import: %+v", g)
+	}
+	if sg, err := s.SummaryGoldOf(f.ctx, sum.ID); err != nil || sg.Label != tasks.LabelUnfaithful || sg.Provenance != tasks.ProvAdjudicated {
+		t.Errorf("summary gold after import: %+v, %v", sg, err)
+	}
+	unresolved, _ := s.Summary(f.ctx, ids[1])
+	gold, _ = s.SummaryGold(f.ctx, unresolved.ID)
+	if g := gold[unresolved.Sentences[0].ID]; g.Provenance != tasks.ProvUnresolved || g.Label != "" {
+		t.Errorf("unresolved gold after import: %+v", g)
+	}
+	if _, err := s.SummaryGoldOf(f.ctx, unresolved.ID); tasks.ErrorCode(err) != tasks.ENotFound {
+		t.Errorf("a summary with unresolved sentences got summary gold: %v", err)
+	}
+}
+
+func TestImportingAnAnonymisedGoldExportLeavesDecidersOut(t *testing.T) {
+	f := newFixture(t)
+	s, p := importInto(t, f.write(export.Options{What: export.Gold, Anonymise: true}))
+	ids, _ := s.SummaryIDs(f.ctx, p.ID, nil)
+	sum, _ := s.Summary(f.ctx, ids[0])
+	gold, _ := s.SummaryGold(f.ctx, sum.ID)
+	if g := gold[sum.Sentences[2].ID]; g.Provenance != tasks.ProvAdjudicated || g.DecidedBy != 0 {
+		t.Errorf("gold decided by a pseudonym: %+v", g)
+	}
+}
+
+func TestOnlyGoldExportsImport(t *testing.T) {
+	f := newFixture(t)
+	_, err := importer.Parse("", []importer.File{{Name: "raw.jsonl", R: bytes.NewReader(f.write(export.Options{What: export.Raw}))}})
+	if err == nil || !strings.Contains(err.Error(), `raw.jsonl:1: what: this is a "raw" export; only gold exports can be imported`) {
+		t.Fatalf("importing a raw export: %v", err)
+	}
+}
+
+// TestTofuEvalColumnsMatchTheRelease reads our TofuEval export the way the
+// released files are read: same header, and labels and error types that
+// the TofuEval importer understands.
+func TestTofuEvalColumnsMatchTheRelease(t *testing.T) {
+	f := newFixture(t)
+	release, err := os.Open("../importer/testdata/tofueval/meetingbank_factual_eval_test.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release.Close()
+	want, err := csv.NewReader(release).Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(f.write(export.Options{What: export.TofuEval}))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(rows[0], ",") != strings.Join(want, ",") {
+		t.Fatalf("header %v, want the release's %v", rows[0], want)
+	}
+	types := 0
+	for _, r := range rows[1:] {
+		if r[6] != "yes" && r[6] != "no" {
+			t.Errorf("sent_label %q", r[6])
+		}
+		for _, name := range strings.Split(r[8], ", ") {
+			if name == "" {
+				continue
+			}
+			types++
+			if _, ok := importer.ErrorTypeCode("tofueval", name); !ok {
+				t.Errorf("type %q is not a TofuEval error type", name)
+			}
+		}
+	}
+	if len(rows) != 1+7 || types != 2 {
+		t.Errorf("%d rows with %d error types, want 7 sentences with a yes/no gold label and 2 types", len(rows)-1, types)
+	}
+}

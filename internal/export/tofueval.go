@@ -1,0 +1,58 @@
+package export
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"annotate/internal/tasks"
+)
+
+// tofuColumns are the columns of TofuEval's meetingbank_factual_eval CSVs,
+// in their order, so that scripts written for those files read ours.
+var tofuColumns = []string{"doc_id", "annotation_id", "topic", "model_name", "sent_idx", "summ_sent", "sent_label", "exp", "type"}
+
+// tofueval writes one row per sentence whose gold label is faithful
+// ("yes") or unfaithful ("no"); borderline, unresolved and missing gold
+// have no TofuEval form and are left out. Error types are written by the
+// names of the project's taxonomy, joined by ", " as TofuEval does;
+// annotation_id is the document's number in this database.
+func (x *run) tofueval(ctx context.Context) error {
+	names := map[string]string{}
+	for _, t := range x.project.Settings.ErrorTaxonomy() {
+		names[t.Code] = t.Name
+	}
+	return x.r.EachSummary(ctx, func(s *tasks.ExportSummary) error {
+		sents, err := x.r.Sentences(ctx, s.ID)
+		if err != nil {
+			return err
+		}
+		for _, st := range sents {
+			g := st.Gold
+			if g == nil || !x.keep(g.Provenance) {
+				continue
+			}
+			var label string
+			switch g.Label {
+			case tasks.LabelFaithful:
+				label = "yes"
+			case tasks.LabelUnfaithful:
+				label = "no"
+			default:
+				continue
+			}
+			types := make([]string, len(g.ErrorTypes))
+			for i, c := range g.ErrorTypes {
+				types[i] = c
+				if n, ok := names[c]; ok {
+					types[i] = n
+				}
+			}
+			row := []any{s.Document, strconv.FormatInt(s.DocumentID, 10), s.Topic, s.Model, st.Index, st.Text, label, g.Explanation, strings.Join(types, ", ")}
+			if err := x.out.row(row); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,73 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+
+	"annotate/internal/tasks"
+)
+
+// WriteRatings writes the labels of one dimension at one level as a
+// ratings file (CSV with the header unit,coder,value, one row per rating),
+// the input of "annotate agreement --ratings". opt.Dimension must name one
+// level ("faithfulness@sentence"); opt.Round limits the labels as in Build.
+//
+// Units are named s<id> for a summary sentence, m<id> for a summary and
+// k<key fact>-s<sentence> or m<summary>-k<key fact> for key-fact
+// alignments. Nominal values are written by name, ordinal ones as numbers,
+// and a set of error types as its names joined by "+" ("none" for the
+// empty set), which compares as text.
+func WriteRatings(w io.Writer, d *tasks.ReportData, set tasks.Settings, opt Options) error {
+	x := newIndex(d, set)
+	var roundID int64
+	for _, r := range d.Rounds {
+		if r.Name == opt.Round {
+			roundID = r.ID
+		}
+	}
+	if opt.Round != "" && roundID == 0 {
+		return tasks.Errorf(tasks.ENotFound, "round %q not found", opt.Round)
+	}
+	sc := x.scope(roundID)
+	dims, err := keep(x.extract(sc), opt.Dimension)
+	if err != nil {
+		return err
+	}
+	if len(dims) != 1 {
+		var keys []string
+		for _, rt := range dims {
+			keys = append(keys, rt.spec.key())
+		}
+		return tasks.Errorf(tasks.EInvalid, "a ratings file holds one dimension at one level; choose one with --dimension (for example %v)", keys)
+	}
+	rt := dims[0]
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"unit", "coder", "value"})
+	for u, k := range rt.keys {
+		name := unitName(rt.spec, k)
+		for c, v := range rt.r.Unit(u) {
+			if v != v {
+				continue
+			}
+			cw.Write([]string{name, sc.coders[c], rt.spec.valueName(v)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// unitName names a unit of a dimension in a ratings file.
+func unitName(s *spec, k unitKey) string {
+	id := func(p string, n int64) string { return p + strconv.FormatInt(n, 10) }
+	switch {
+	case k.b == 0 && s.level == LevelSentence:
+		return id("s", k.a)
+	case k.b == 0:
+		return id("m", k.a)
+	case s.level == LevelSentence:
+		return fmt.Sprintf("k%d-s%d", k.a, k.b)
+	}
+	return fmt.Sprintf("m%d-k%d", k.a, k.b)
+}

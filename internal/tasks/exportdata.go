@@ -1,0 +1,419 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+)
+
+// ExportScope says which part of a project an export reads.
+type ExportScope struct {
+	ProjectID int64
+	// RoundID, when not 0, keeps the summaries with an assignment in that
+	// round that was not released, and only that round's labels.
+	RoundID int64
+}
+
+// ExportReader reads a project for an export inside one read transaction,
+// so that the whole export comes from one snapshot. Rows are handed out one
+// at a time through nested cursors (documents, then their summaries, then
+// their sentences or labels), all walking indexes, so memory stays bounded
+// by the largest document whatever the size of the project. Close it when
+// done.
+type ExportReader struct {
+	tx    *sql.Tx
+	scope ExportScope
+	stmts map[string]*sql.Stmt
+}
+
+// BeginExport opens an ExportReader.
+func (s *Store) BeginExport(ctx context.Context, scope ExportScope) (*ExportReader, error) {
+	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	r := &ExportReader{tx: tx, scope: scope, stmts: map[string]*sql.Stmt{}}
+	for name, q := range exportQueries {
+		st, err := tx.PrepareContext(ctx, q)
+		if err != nil {
+			r.Close()
+			return nil, err
+		}
+		r.stmts[name] = st
+	}
+	return r, nil
+}
+
+// Close ends the read transaction.
+func (r *ExportReader) Close() error {
+	for _, st := range r.stmts {
+		st.Close()
+	}
+	return r.tx.Rollback()
+}
+
+// ExportSummary is one summary in an export with its document, its
+// summary-level gold and the counts its scores are computed from.
+type ExportSummary struct {
+	ID, DocumentID                     int64
+	Document                           string // the document's external id
+	DocumentKind, DocumentLanguage     string
+	DocumentDomain, DocumentTitle      string
+	External, Topic, Model, Language   string
+	Original                           string
+	EditTypes                          []string
+	Gold                               *ExportGold // summary-level gold; nil when none
+	Sentences                          int         // |S|
+	GoldSentences, FaithfulSentences   int         // sentences with a resolved gold label; of them faithful
+	UnfaithfulSentences                int         // of them unfaithful
+	provRank                           int         // the least automatic sentence provenance (see provRank)
+	KeyFacts                           int         // |K|: the document's key facts for the summary's topic or none
+	Alignments                         int         // submitted assignments whose key-fact alignments count
+	CoveredKeyFacts, CoveringSentences int         // |{k : (k, s) in E}|, |{s : (k, s) in E}|
+}
+
+// Scores computes the summary's faithfulness, completeness and conciseness
+// (PROTOCOL.md, after FineSurE). The gold alignment E holds an edge (k, s)
+// when a strict majority of the submitted assignments marked it.
+// Faithfulness is nil until every sentence has a resolved gold label;
+// completeness and conciseness are nil when the summary has no key facts
+// or no submitted assignment.
+func (s *ExportSummary) Scores() SummaryScores {
+	var out SummaryScores
+	ratio := func(a, b int) *float64 {
+		v := float64(a) / float64(b)
+		return &v
+	}
+	if s.Sentences > 0 && s.GoldSentences == s.Sentences {
+		out.Faithfulness = ratio(s.FaithfulSentences, s.Sentences)
+	}
+	if s.KeyFacts > 0 && s.Alignments > 0 && s.Sentences > 0 {
+		out.Completeness = ratio(s.CoveredKeyFacts, s.KeyFacts)
+		out.Conciseness = ratio(s.CoveringSentences, s.Sentences)
+	}
+	return out
+}
+
+// Label returns the summary's gold label and its provenance: the stored
+// summary-level gold when there is one, else the label its sentences give
+// (see SummaryLabelFrom) once every sentence has a resolved gold label,
+// with the least automatic provenance among them; ("", "") otherwise.
+func (s *ExportSummary) Label() (label, provenance string) {
+	if s.Gold != nil {
+		return s.Gold.Label, s.Gold.Provenance
+	}
+	if s.Sentences == 0 || s.GoldSentences != s.Sentences {
+		return "", ""
+	}
+	switch {
+	case s.UnfaithfulSentences > 0:
+		label = LabelUnfaithful
+	case s.FaithfulSentences < s.Sentences:
+		label = LabelBorderline
+	default:
+		label = LabelFaithful
+	}
+	for p, r := range provRank {
+		if r == s.provRank {
+			provenance = p
+		}
+	}
+	return label, provenance
+}
+
+// ExportGold is a gold label as an export writes it: the values, where
+// they came from, and who decided when.
+type ExportGold struct {
+	GoldValues
+	Provenance  string
+	DecidedByID int64
+	DecidedBy   string // username; "" for automatic and imported gold
+	DecidedAt   string
+	Note        string
+}
+
+// ExportSentence is one summary sentence with its gold, if any.
+type ExportSentence struct {
+	ID          int64
+	Index       int
+	Text        string
+	Translation string
+	Gold        *ExportGold
+}
+
+// ExportDocument is a document's content: its units and key facts.
+type ExportDocument struct {
+	Units    []TurnInput // Speaker is "" for prose sentences
+	KeyFacts []KeyFactInput
+}
+
+// ExportLabel is one annotator's label on one sentence (one row of a raw
+// export); Labelled is false when the annotator has not labelled it.
+type ExportLabel struct {
+	Round                        string
+	AssignmentID, UserID         int64
+	Username, Status             string
+	ActiveSeconds                int
+	StartedAt, SubmittedAt       string
+	SentenceID                   int64
+	SentenceIndex                int
+	Labelled                     bool
+	Label                        string
+	ErrorTypes                   []string
+	Explanation                  string
+	Ambiguous                    *bool
+	AmbiguityType, AmbiguityNote string
+	UnsureNote, FirstLabel       string
+	AssistantVisible             bool
+	ChangedAfterReveal           bool
+	UpdatedAt                    string
+	Relevance                    *int
+	NonSummary                   bool
+	TopicCategory, Comment       string
+	// AssistantLabel is the tentative label the assistant panel shows for
+	// the sentence (newest real run, else a sample run); "" when none.
+	AssistantLabel            string
+	GoldLabel, GoldProvenance string
+}
+
+// inScope is the round condition on a summary s, with ?2 the round.
+const inScope = `(?2 = 0 OR s.id IN (SELECT summary_id FROM assignments WHERE round_id = ?2 AND status != 'released'))`
+
+// submittedOf selects the submitted assignments of summary ?1 in scope.
+const submittedOf = `SELECT id FROM assignments WHERE summary_id = ?1 AND status = 'submitted' AND (?2 = 0 OR round_id = ?2)`
+
+const exportGoldColumns = `g.label, g.error_types, g.explanation, g.ambiguous, g.ambiguity_type, g.ambiguity_note,
+	g.provenance, coalesce(g.decided_by, 0), coalesce(u.username, ''), g.decided_at, g.note`
+
+// exportQueries are prepared once per export. In "labels", the assistant's
+// label is looked up with a CROSS JOIN, which keeps SQLite's join order:
+// the project's few runs outside, each output found through its
+// (run_id, sentence_id) index; a plain JOIN let SQLite scan every output
+// for every row.
+var exportQueries = map[string]string{
+	"documents": `SELECT d.id FROM documents d WHERE d.project_id = ?1
+		AND EXISTS (SELECT 1 FROM summaries s WHERE s.document_id = d.id AND ` + inScope + `) ORDER BY d.id`,
+	"summaries": `SELECT s.id, s.document_id, d.external_id, d.kind, d.language, d.domain, d.title,
+			s.external_id, s.topic, s.model, s.language, s.original, s.edit_types,
+			g.label, g.provenance, coalesce(g.decided_by, 0), coalesce(u.username, ''), g.decided_at, g.note,
+			(SELECT count(*) FROM summary_sentences ss WHERE ss.summary_id = s.id),
+			(SELECT count(*) FROM summary_sentences ss JOIN gold_sentences gs ON gs.sentence_id = ss.id
+				WHERE ss.summary_id = s.id AND gs.label != '' AND gs.provenance != 'unresolved'),
+			(SELECT count(*) FROM summary_sentences ss JOIN gold_sentences gs ON gs.sentence_id = ss.id
+				WHERE ss.summary_id = s.id AND gs.label = 'faithful' AND gs.provenance != 'unresolved'),
+			(SELECT count(*) FROM summary_sentences ss JOIN gold_sentences gs ON gs.sentence_id = ss.id
+				WHERE ss.summary_id = s.id AND gs.label = 'unfaithful' AND gs.provenance != 'unresolved'),
+			(SELECT coalesce(max(CASE gs.provenance WHEN 'unanimous' THEN 1 WHEN 'majority' THEN 2 WHEN 'adjudicated' THEN 3 ELSE 0 END), 0)
+				FROM summary_sentences ss JOIN gold_sentences gs ON gs.sentence_id = ss.id WHERE ss.summary_id = s.id),
+			(SELECT count(*) FROM key_facts k WHERE k.document_id = s.document_id AND (k.topic = s.topic OR k.topic = ''))
+		FROM summaries s JOIN documents d ON d.id = s.document_id
+		LEFT JOIN gold_summaries g ON g.summary_id = s.id LEFT JOIN users u ON u.id = g.decided_by
+		WHERE s.document_id = ?1 AND ` + inScope + ` ORDER BY s.id`,
+	"alignment": `WITH a AS (` + submittedOf + `),
+		e AS (SELECT kl.key_fact_id AS k, kl.sentence_id AS s FROM keyfact_labels kl WHERE kl.assignment_id IN (SELECT id FROM a)
+			GROUP BY kl.key_fact_id, kl.sentence_id HAVING count(*) * 2 > (SELECT count(*) FROM a))
+		SELECT (SELECT count(*) FROM a), (SELECT count(DISTINCT k) FROM e), (SELECT count(DISTINCT s) FROM e)`,
+	"sentences": `SELECT ss.id, ss.idx, ss.text, ss.translation, g.sentence_id IS NOT NULL, ` + exportGoldColumns + `
+		FROM summary_sentences ss LEFT JOIN gold_sentences g ON g.sentence_id = ss.id LEFT JOIN users u ON u.id = g.decided_by
+		WHERE ss.summary_id = ? ORDER BY ss.idx`,
+	"units":    `SELECT speaker, text FROM document_units WHERE document_id = ? ORDER BY idx`,
+	"keyfacts": `SELECT topic, text, category FROM key_facts WHERE document_id = ? ORDER BY topic, idx`,
+	"labels": `SELECT r.name, a.id, a.user_id, u.username, a.status, a.active_seconds, coalesce(a.started_at, ''), coalesce(a.submitted_at, ''),
+			ss.id, ss.idx, l.id IS NOT NULL, coalesce(l.label, ''), coalesce(l.error_types, '[]'), coalesce(l.explanation, ''), l.ambiguous,
+			coalesce(l.ambiguity_type, ''), coalesce(l.ambiguity_note, ''), coalesce(l.unsure_note, ''), coalesce(l.first_label, ''),
+			coalesce(l.assistant_visible, 0), coalesce(l.changed_after_reveal, 0), coalesce(l.updated_at, ''),
+			sl.relevance, coalesce(sl.non_summary, 0), coalesce(sl.topic_category, ''), coalesce(sl.comment, ''),
+			coalesce((SELECT o.label FROM assist_runs ar CROSS JOIN assist_outputs o ON o.run_id = ar.id AND o.sentence_id = ss.id
+				WHERE ar.project_id = ?3 AND o.status = 'ok' AND o.label != '' ORDER BY ar.sample, ar.id DESC LIMIT 1), ''),
+			coalesce(g.label, ''), coalesce(g.provenance, '')
+		FROM assignments a JOIN rounds r ON r.id = a.round_id JOIN users u ON u.id = a.user_id
+		JOIN summary_sentences ss ON ss.summary_id = a.summary_id
+		LEFT JOIN sentence_labels l ON l.assignment_id = a.id AND l.sentence_id = ss.id
+		LEFT JOIN summary_labels sl ON sl.assignment_id = a.id
+		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id
+		WHERE a.summary_id = ?1 AND (?2 = 0 OR a.round_id = ?2)
+		ORDER BY ss.idx, a.id`,
+	"people": `SELECT id FROM (
+			SELECT a.user_id AS id FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?1 AND (?2 = 0 OR a.round_id = ?2)
+			UNION SELECT g.decided_by FROM gold_sentences g JOIN summary_sentences ss ON ss.id = g.sentence_id
+				JOIN summaries s ON s.id = ss.summary_id WHERE s.project_id = ?1 AND g.decided_by IS NOT NULL
+			UNION SELECT g.decided_by FROM gold_summaries g JOIN summaries s ON s.id = g.summary_id
+				WHERE s.project_id = ?1 AND g.decided_by IS NOT NULL)
+		ORDER BY id`,
+}
+
+// EachSummary calls fn for every summary in scope, document by document in
+// the order they were created, and each document's summaries in order.
+func (r *ExportReader) EachSummary(ctx context.Context, fn func(*ExportSummary) error) error {
+	docs, err := r.stmts["documents"].QueryContext(ctx, r.scope.ProjectID, r.scope.RoundID)
+	if err != nil {
+		return err
+	}
+	defer docs.Close()
+	for docs.Next() {
+		var docID int64
+		if err := docs.Scan(&docID); err != nil {
+			return err
+		}
+		if err := r.documentSummaries(ctx, docID, fn); err != nil {
+			return err
+		}
+	}
+	return docs.Err()
+}
+
+func (r *ExportReader) documentSummaries(ctx context.Context, docID int64, fn func(*ExportSummary) error) error {
+	rows, err := r.stmts["summaries"].QueryContext(ctx, docID, r.scope.RoundID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s ExportSummary
+		var edits string
+		var gLabel, gProv, gAt, gNote sql.NullString
+		var gBy int64
+		var gByName string
+		if err := rows.Scan(&s.ID, &s.DocumentID, &s.Document, &s.DocumentKind, &s.DocumentLanguage, &s.DocumentDomain, &s.DocumentTitle,
+			&s.External, &s.Topic, &s.Model, &s.Language, &s.Original, &edits,
+			&gLabel, &gProv, &gBy, &gByName, &gAt, &gNote,
+			&s.Sentences, &s.GoldSentences, &s.FaithfulSentences, &s.UnfaithfulSentences, &s.provRank, &s.KeyFacts); err != nil {
+			return err
+		}
+		s.EditTypes = decodeTypes(edits)
+		if gLabel.Valid {
+			s.Gold = &ExportGold{GoldValues: GoldValues{Label: gLabel.String, ErrorTypes: []string{}}, Provenance: gProv.String,
+				DecidedByID: gBy, DecidedBy: gByName, DecidedAt: gAt.String, Note: gNote.String}
+		}
+		if err := r.stmts["alignment"].QueryRowContext(ctx, s.ID, r.scope.RoundID).Scan(&s.Alignments, &s.CoveredKeyFacts, &s.CoveringSentences); err != nil {
+			return err
+		}
+		if err := fn(&s); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// Sentences returns a summary's sentences with their gold, in order.
+func (r *ExportReader) Sentences(ctx context.Context, summaryID int64) ([]ExportSentence, error) {
+	rows, err := r.stmts["sentences"].QueryContext(ctx, summaryID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ExportSentence
+	for rows.Next() {
+		var x ExportSentence
+		var has bool
+		var label, types, expl, ambType, ambNote, prov, at, note sql.NullString
+		var amb sql.NullBool
+		var by sql.NullInt64
+		var byName sql.NullString
+		if err := rows.Scan(&x.ID, &x.Index, &x.Text, &x.Translation, &has, &label, &types, &expl, &amb, &ambType, &ambNote,
+			&prov, &by, &byName, &at, &note); err != nil {
+			return nil, err
+		}
+		if has {
+			g := &ExportGold{GoldValues: GoldValues{Label: label.String, ErrorTypes: nonNil(decodeTypes(types.String)), Explanation: expl.String,
+				AmbiguityType: ambType.String, AmbiguityNote: ambNote.String},
+				Provenance: prov.String, DecidedByID: by.Int64, DecidedBy: byName.String, DecidedAt: at.String, Note: note.String}
+			if amb.Valid {
+				g.Ambiguous = &amb.Bool
+			}
+			x.Gold = g
+		}
+		out = append(out, x)
+	}
+	return out, rows.Err()
+}
+
+// Document returns a document's units and key facts.
+func (r *ExportReader) Document(ctx context.Context, documentID int64) (ExportDocument, error) {
+	var d ExportDocument
+	rows, err := r.stmts["units"].QueryContext(ctx, documentID)
+	if err != nil {
+		return d, err
+	}
+	for rows.Next() {
+		var u TurnInput
+		if err := rows.Scan(&u.Speaker, &u.Text); err != nil {
+			rows.Close()
+			return d, err
+		}
+		d.Units = append(d.Units, u)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return d, err
+	}
+	rows, err = r.stmts["keyfacts"].QueryContext(ctx, documentID)
+	if err != nil {
+		return d, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k KeyFactInput
+		if err := rows.Scan(&k.Topic, &k.Text, &k.Category); err != nil {
+			return d, err
+		}
+		d.KeyFacts = append(d.KeyFacts, k)
+	}
+	return d, rows.Err()
+}
+
+// EachLabel calls fn for every sentence × assignment of a summary in scope
+// (released assignments included, with their status), by sentence and
+// then assignment. The ExportLabel passed is reused between calls.
+func (r *ExportReader) EachLabel(ctx context.Context, summaryID int64, fn func(*ExportLabel) error) error {
+	rows, err := r.stmts["labels"].QueryContext(ctx, summaryID, r.scope.RoundID, r.scope.ProjectID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var l ExportLabel
+	for rows.Next() {
+		l = ExportLabel{}
+		var types string
+		var amb sql.NullBool
+		var rel sql.NullInt64
+		if err := rows.Scan(&l.Round, &l.AssignmentID, &l.UserID, &l.Username, &l.Status, &l.ActiveSeconds, &l.StartedAt, &l.SubmittedAt,
+			&l.SentenceID, &l.SentenceIndex, &l.Labelled, &l.Label, &types, &l.Explanation, &amb,
+			&l.AmbiguityType, &l.AmbiguityNote, &l.UnsureNote, &l.FirstLabel,
+			&l.AssistantVisible, &l.ChangedAfterReveal, &l.UpdatedAt,
+			&rel, &l.NonSummary, &l.TopicCategory, &l.Comment, &l.AssistantLabel, &l.GoldLabel, &l.GoldProvenance); err != nil {
+			return err
+		}
+		l.ErrorTypes = nonNil(decodeTypes(types))
+		if amb.Valid {
+			l.Ambiguous = &amb.Bool
+		}
+		if rel.Valid {
+			v := int(rel.Int64)
+			l.Relevance = &v
+		}
+		if err := fn(&l); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// People lists, in id order, the users an export may name: the
+// annotators of the assignments in scope and everyone who decided gold in
+// the project. Anonymised exports number them in this order.
+func (r *ExportReader) People(ctx context.Context) ([]int64, error) {
+	rows, err := r.stmts["people"].QueryContext(ctx, r.scope.ProjectID, r.scope.RoundID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
