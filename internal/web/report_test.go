@@ -1,0 +1,455 @@
+package web_test
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"html"
+	"io"
+	"math"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"annotate/internal/agreement"
+	"annotate/internal/report"
+	"annotate/internal/tasks"
+)
+
+// section returns the HTML from the element with the test id to the end
+// of its table row (or of the element named by end).
+func section(t *testing.T, body, testID, end string) string {
+	t.Helper()
+	i := strings.Index(body, `data-testid="`+testID+`"`)
+	if i < 0 {
+		t.Fatalf("no element %q on the page", testID)
+	}
+	j := strings.Index(body[i:], end)
+	if j < 0 {
+		t.Fatalf("element %q does not end with %s", testID, end)
+	}
+	return body[i : i+j]
+}
+
+var (
+	valueRe     = regexp.MustCompile(`data-testid="value">([^<]*)<`)
+	ciRe        = regexp.MustCompile(`data-testid="ci">([^<]*)<`)
+	undefinedRe = regexp.MustCompile(`data-testid="undefined">undefined: ([^<]*)<`)
+)
+
+// cell reads a statistic cell of a row: its value and interval, or the
+// reason it is undefined.
+func cell(t *testing.T, row, name string) (value, ci, undefined string) {
+	t.Helper()
+	c := section(t, row, "stat-"+name, "</td>")
+	if m := valueRe.FindStringSubmatch(c); m != nil {
+		value = m[1]
+	}
+	if m := ciRe.FindStringSubmatch(c); m != nil {
+		ci = m[1]
+	}
+	if m := undefinedRe.FindStringSubmatch(c); m != nil {
+		undefined = html.UnescapeString(strings.TrimSpace(m[1]))
+	}
+	return value, ci, undefined
+}
+
+func d3(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
+
+// checkStat compares a statistic cell with the report's statistic.
+func checkStat(t *testing.T, where, row, name string, st *agreement.Statistic) {
+	t.Helper()
+	v, ci, u := cell(t, row, name)
+	if st.Value == nil {
+		if v != "" || u != st.Undefined || u == "" {
+			t.Errorf("%s %s: page shows %q / undefined %q, want undefined %q", where, name, v, u, st.Undefined)
+		}
+		return
+	}
+	if v != d3(*st.Value) {
+		t.Errorf("%s %s = %q, want %s", where, name, v, d3(*st.Value))
+	}
+	if st.CI95 != nil {
+		if want := "[" + d3(st.CI95[0]) + ", " + d3(st.CI95[1]) + "]"; ci != want {
+			t.Errorf("%s %s interval = %q, want %q", where, name, ci, want)
+		}
+	}
+}
+
+// badNumber matches how Go prints NaN and the infinities (not words such
+// as "Information").
+var badNumber = regexp.MustCompile(`(?i)\bNaN\b|\bInf(inity)?\b`)
+
+// noBadNumbers fails when output holds NaN or an infinity.
+func noBadNumbers(t *testing.T, what, body string) {
+	t.Helper()
+	if m := badNumber.FindString(body); m != "" {
+		t.Errorf("%s contains %q", what, m)
+	}
+}
+
+func TestReportPageShowsTheReportNumbers(t *testing.T) {
+	r := newReportFixture(t)
+	b := r.lead(t)
+	for _, round := range []string{"c1", ""} {
+		t.Run("round "+round, func(t *testing.T) {
+			rep := r.build(t, round, "")
+			p := b.get("/p/rep/report?round=" + round)
+			if p.status != http.StatusOK {
+				t.Fatalf("status %d: %s", p.status, p.body)
+			}
+			noBadNumbers(t, "the page", p.body)
+			if strings.Contains(p.body, "secret-model-name") {
+				t.Error("the page shows a model name")
+			}
+			for i := range rep.Dimensions {
+				d := &rep.Dimensions[i]
+				row := section(t, p.body, "dim-"+d.Key(), "</tr>")
+				if got := section(t, row, "units", "<"); !strings.HasSuffix(got, ">"+strconv.Itoa(d.Units)) {
+					t.Errorf("%s units: %q, want %d", d.Key(), got, d.Units)
+				}
+				if got := section(t, row, "ratings", "<"); !strings.HasSuffix(got, ">"+strconv.Itoa(d.Ratings)) {
+					t.Errorf("%s ratings: %q, want %d", d.Key(), got, d.Ratings)
+				}
+				for _, ns := range report.Named(&d.Statistics) {
+					checkStat(t, d.Key(), row, ns.Name, ns.Stat)
+				}
+			}
+			for _, a := range rep.PerAnnotator {
+				for _, d := range a.Dimensions {
+					if d.Dimension != "faithfulness" {
+						continue
+					}
+					row := section(t, p.body, "annotator-"+a.Name+"-faithfulness@"+d.Level, "</tr>")
+					where := a.Name + " " + d.Level
+					checkStat(t, where, row, "agreement_with_rest", &d.Agreement)
+					checkStat(t, where, row, "kappa_vs_majority", &d.KappaMajority)
+					checkStat(t, where, row, "alpha_without", &d.AlphaWithout)
+					group := dimOf(t, rep, "faithfulness@"+d.Level).Statistics.KrippendorffAlpha.Value
+					lowers := d.AlphaWithout.Value != nil && group != nil && math.Round(*d.AlphaWithout.Value*1000) > math.Round(*group*1000)
+					if strings.Contains(row, "agrees more without them") != lowers {
+						t.Errorf("%s: the page says the group agrees more without them: %v, want %v", where, !lowers, lowers)
+					}
+					if round == "c1" && a.Name == "ann_c" && d.Level == "sentence" && !lowers {
+						t.Error("ann_c lowers α in round c1 (0.686 without, 0.363 with)")
+					}
+					if d.Gold == nil {
+						t.Fatalf("%s: no gold comparison", where)
+					}
+					acc := d.Gold.Accuracy
+					checkStat(t, where, row, "gold_accuracy", &agreement.Statistic{Value: acc.Value, CI95: acc.CI95, Undefined: acc.Undefined})
+					checkStat(t, where, row, "gold_kappa", &d.Gold.Kappa)
+				}
+			}
+			faith := rep.Dimensions[0]
+			if faith.Key() != "faithfulness@sentence" {
+				t.Fatalf("first dimension %s", faith.Key())
+			}
+			for _, pr := range faith.Pairwise {
+				c := section(t, p.body, "heatmap-faithfulness-sentence-"+pr.Coders[0]+"-"+pr.Coders[1], "</g>")
+				want := "n/a"
+				if pr.CohenKappa != nil {
+					want = strconv.FormatFloat(*pr.CohenKappa, 'f', 2, 64)
+				}
+				if !strings.Contains(c, ">"+want+"</text>") {
+					t.Errorf("heatmap %v prints %q, want %s", pr.Coders, c, want)
+				}
+			}
+			if round == "c1" && !strings.Contains(p.body, strconv.Itoa(rep.DisagreementsTotal)+" sentences with a split") {
+				t.Errorf("the page does not count %d disagreements", rep.DisagreementsTotal)
+			}
+		})
+	}
+}
+
+func dimOf(t *testing.T, rep *report.Report, key string) *report.Dimension {
+	t.Helper()
+	for i := range rep.Dimensions {
+		if rep.Dimensions[i].Key() == key {
+			return &rep.Dimensions[i]
+		}
+	}
+	t.Fatalf("no dimension %s", key)
+	return nil
+}
+
+func TestReportDisagreementsLinkToTheLabellingPage(t *testing.T) {
+	r := newReportFixture(t)
+	b := r.lead(t)
+	rep := r.build(t, "c1", "")
+	p := b.get("/p/rep/report?round=c1")
+	list := section(t, p.body, "disagreements", "</table>")
+	links := regexp.MustCompile(`href="(/a/\d+#mark-\d+)"`).FindAllStringSubmatch(list, -1)
+	if len(links) != len(rep.Disagreements) || len(links) == 0 {
+		t.Fatalf("%d links for %d disagreements", len(links), len(rep.Disagreements))
+	}
+	for i, d := range rep.Disagreements {
+		if want := "/a/" + strconv.FormatInt(d.Assignment, 10) + "#mark-" + strconv.FormatInt(d.SentenceID, 10); links[i][1] != want {
+			t.Errorf("link %d = %s, want %s (worst first)", i, links[i][1], want)
+		}
+	}
+	if !strings.Contains(list, "sum&lt;1&gt;") || strings.Contains(list, "sum<1>") {
+		t.Error("the summary id is not escaped")
+	}
+	// The lead can open what the link points to, read-only.
+	if q := b.get(strings.Split(links[0][1], "#")[0]); q.status != http.StatusOK || !strings.Contains(q.body, `data-readonly="true"`) {
+		t.Errorf("the linked labelling page: status %d", q.status)
+	}
+}
+
+var svgRe = regexp.MustCompile(`(?s)<svg\b.*?</svg>`)
+
+func TestReportFiguresAreWellFormedSVG(t *testing.T) {
+	r := newReportFixture(t)
+	b := r.lead(t)
+	p := b.get("/p/rep/report")
+	svgs := svgRe.FindAllString(p.body, -1)
+	// Faithfulness heatmaps and trend charts at sentence and summary level.
+	if len(svgs) != 4 {
+		t.Fatalf("%d SVG figures, want 4", len(svgs))
+	}
+	for i, s := range svgs {
+		ids, titles, cells, points := map[string]bool{}, 0, 0, 0
+		dec := xml.NewDecoder(strings.NewReader(s))
+		var root *xml.StartElement
+		for {
+			tok, err := dec.Token()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatalf("figure %d is not well-formed XML: %v\n%s", i, err, s)
+			}
+			if se, ok := tok.(xml.StartElement); ok {
+				if root == nil {
+					root = &se
+				}
+				for _, a := range se.Attr {
+					if a.Name.Local == "id" {
+						ids[a.Value] = true
+					}
+				}
+				switch se.Name.Local {
+				case "title":
+					titles++
+				case "rect":
+					cells++
+				case "circle":
+					points++
+				}
+			}
+		}
+		attr := map[string]string{}
+		for _, a := range root.Attr {
+			attr[a.Name.Local] = a.Value
+		}
+		if attr["role"] != "img" {
+			t.Errorf("figure %d has role %q", i, attr["role"])
+		}
+		for _, id := range strings.Fields(attr["aria-labelledby"]) {
+			if !ids[id] {
+				t.Errorf("figure %d is labelled by %q, which it lacks", i, id)
+			}
+		}
+		if strings.HasPrefix(attr["data-testid"], "heatmap-") {
+			// 3×3 cells and the legend bar; a title per cell, per axis label and the figure's.
+			if cells != 10 || titles != 1+9+6 {
+				t.Errorf("heatmap %d: %d rects, %d titles", i, cells, titles)
+			}
+			if !strings.Contains(s, "colour scale") {
+				t.Errorf("heatmap %d has no legend", i)
+			}
+		} else {
+			if points == 0 || titles < 1+points || !strings.Contains(s, ">Calibration round</text>") || !strings.Contains(s, ">c2</text>") {
+				t.Errorf("chart %d: %d points, %d titles, or no axis labels", i, points, titles)
+			}
+		}
+		noBadNumbers(t, "figure", s)
+	}
+	// The trend chart draws one point per defined statistic and round.
+	rep := r.build(t, "", "faithfulness@sentence")
+	want := 0
+	for _, tr := range rep.Trend {
+		for _, ns := range report.Named(&tr.Dimensions[0].Statistics) {
+			if ns.Stat.Value != nil {
+				want++
+			}
+		}
+	}
+	chart := svgRe.FindString(p.body[strings.Index(p.body, `data-testid="trend-faithfulness-sentence"`)-300:])
+	if got := strings.Count(chart, "<circle"); got != want {
+		t.Errorf("trend chart has %d points, want %d", got, want)
+	}
+}
+
+func TestReportDownloads(t *testing.T) {
+	r := newReportFixture(t)
+	b := r.lead(t)
+	rep := r.build(t, "c1", "")
+	for _, table := range report.Tables {
+		t.Run(table, func(t *testing.T) {
+			p := b.get("/p/rep/report.csv?round=c1&table=" + table)
+			if p.status != http.StatusOK || !strings.HasPrefix(p.header.Get("Content-Type"), "text/csv") {
+				t.Fatalf("status %d, type %s", p.status, p.header.Get("Content-Type"))
+			}
+			if !strings.Contains(p.header.Get("Content-Disposition"), "rep-agreement-"+table+".csv") {
+				t.Errorf("disposition %q", p.header.Get("Content-Disposition"))
+			}
+			rows, err := csv.NewReader(strings.NewReader(p.body)).ReadAll()
+			if err != nil {
+				t.Fatalf("CSV does not parse: %v", err)
+			}
+			var want bytes.Buffer
+			if err := rep.WriteCSV(&want, table); err != nil {
+				t.Fatal(err)
+			}
+			wantRows, _ := csv.NewReader(&want).ReadAll()
+			if len(rows) < 2 || len(rows) != len(wantRows) {
+				t.Fatalf("%d rows, want %d (header and data)", len(rows), len(wantRows))
+			}
+			for i := range rows {
+				if strings.Join(rows[i], "\x1f") != strings.Join(wantRows[i], "\x1f") {
+					t.Errorf("row %d = %v, want %v", i, rows[i], wantRows[i])
+				}
+			}
+			noBadNumbers(t, "CSV", p.body)
+		})
+	}
+	t.Run("json", func(t *testing.T) {
+		p := b.get("/p/rep/report.json?round=c1")
+		if p.status != http.StatusOK || !strings.HasPrefix(p.header.Get("Content-Type"), "application/json") {
+			t.Fatalf("status %d, type %s", p.status, p.header.Get("Content-Type"))
+		}
+		var got report.Report
+		if err := json.Unmarshal([]byte(p.body), &got); err != nil {
+			t.Fatalf("JSON does not decode: %v", err)
+		}
+		var want bytes.Buffer
+		if err := rep.Write(&want, "json"); err != nil {
+			t.Fatal(err)
+		}
+		if p.body != want.String() {
+			t.Error("the JSON download differs from the report package's JSON")
+		}
+		if got.Round != "c1" || len(got.Dimensions) != len(rep.Dimensions) || got.DisagreementsTotal != rep.DisagreementsTotal {
+			t.Errorf("decoded report: round %q, %d dimensions, %d disagreements", got.Round, len(got.Dimensions), got.DisagreementsTotal)
+		}
+		noBadNumbers(t, "JSON", p.body)
+	})
+}
+
+func TestReportFilters(t *testing.T) {
+	r := newReportFixture(t)
+	b := r.lead(t)
+	t.Run("one dimension", func(t *testing.T) {
+		p := b.get("/p/rep/report?dimension=relevance")
+		if p.status != http.StatusOK {
+			t.Fatalf("status %d", p.status)
+		}
+		if !p.testID("dim-relevance@summary") || p.testID("dim-faithfulness@sentence") {
+			t.Error("the dimension filter does not keep relevance alone")
+		}
+		if !strings.Contains(p.body, `<option value="faithfulness">`) || !strings.Contains(p.body, `<option value="relevance" selected>`) {
+			t.Error("the dimension menu lost the other dimensions or the choice")
+		}
+		if !strings.Contains(p.body, "Annotators: Relevance") || !p.testID("heatmap-relevance-summary") {
+			t.Error("the annotator section does not follow the chosen dimension")
+		}
+		if !strings.Contains(p.body, "/p/rep/report.csv?dimension=relevance&amp;table=dimensions") {
+			t.Error("downloads do not keep the filter")
+		}
+	})
+	cases := []struct {
+		path, field string
+		status      int
+	}{
+		{"/p/rep/report?dimension=colour", "dimension", http.StatusUnprocessableEntity},
+		{"/p/rep/report.json?dimension=colour", "dimension", http.StatusUnprocessableEntity},
+		{"/p/rep/report?round=nope", "round", http.StatusNotFound},
+		{"/p/rep/report.csv?round=nope&table=trend", "round", http.StatusNotFound},
+		{"/p/rep/report.csv", "table", http.StatusUnprocessableEntity},
+		{"/p/rep/report.csv?table=everything", "table", http.StatusUnprocessableEntity},
+	}
+	for _, tc := range cases {
+		t.Run(tc.path, func(t *testing.T) {
+			p := b.get(tc.path)
+			if p.status != tc.status || !strings.Contains(p.body, tc.field) {
+				t.Errorf("status %d, want %d with a message naming %q:\n%s", p.status, tc.status, tc.field, p.body)
+			}
+		})
+	}
+}
+
+func TestReportAnonymisedAnnotators(t *testing.T) {
+	r := newReportFixture(t)
+	set := r.project.Settings
+	set.AnonymousAdjudication = true
+	if _, err := r.store.UpdateSettings(r.ctx, r.project.ID, set, ""); err != nil {
+		t.Fatal(err)
+	}
+	b := r.lead(t)
+	for _, path := range []string{"/p/rep/report?round=c1", "/p/rep/report.json?round=c1", "/p/rep/report.csv?round=c1&table=disagreements", "/p/rep/report.csv?table=pairwise"} {
+		p := b.get(path)
+		if p.status != http.StatusOK {
+			t.Fatalf("%s: status %d", path, p.status)
+		}
+		for _, name := range []string{"ann_a", "ann_b", "ann_c"} {
+			if strings.Contains(p.body, name) {
+				t.Errorf("%s names %s", path, name)
+			}
+		}
+		if !strings.Contains(p.body, "Annotator 3") {
+			t.Errorf("%s does not number the annotators", path)
+		}
+	}
+	p := b.get("/p/rep/report?round=c1")
+	if !p.testID("heatmap-faithfulness-sentence-Annotator 1-Annotator 2") {
+		t.Error("the heatmap does not use the numbers")
+	}
+}
+
+func TestReportOfAProjectWithoutLabels(t *testing.T) {
+	f := newFixture(t)
+	lead := f.user("lea", false)
+	f.project("empty", map[*tasks.User]string{lead: tasks.RoleLead})
+	b := f.browser()
+	b.login("lea", testPassword)
+	p := b.get("/p/empty/report")
+	if p.status != http.StatusOK {
+		t.Fatalf("status %d", p.status)
+	}
+	noBadNumbers(t, "the page", p.body)
+	v, _, u := cell(t, section(t, p.body, "dim-faithfulness@sentence", "</tr>"), "krippendorff_alpha")
+	if v != "" || u == "" {
+		t.Errorf("α on no labels: value %q, reason %q", v, u)
+	}
+	if !p.testID("trend-empty") || !p.testID("disagreements-empty") || !p.testID("assistant-note") {
+		t.Error("the empty sections do not say so")
+	}
+	for _, tb := range report.Tables {
+		if q := b.get("/p/empty/report.csv?table=" + tb); q.status != http.StatusOK {
+			t.Errorf("%s: status %d", tb, q.status)
+		}
+	}
+}
+
+func TestProjectPageLinksTheReportForLeads(t *testing.T) {
+	r := newReportFixture(t)
+	if p := r.lead(t).get("/p/rep"); !p.testID("report-link") || !strings.Contains(p.body, `href="/p/rep/report"`) {
+		t.Error("the lead's project page has no report link")
+	}
+	ann := r.browser()
+	ann.login("ann_a", testPassword)
+	if p := ann.get("/p/rep"); p.testID("report-link") {
+		t.Error("an annotator sees the report link")
+	}
+	for _, path := range []string{"/p/rep/report", "/p/rep/report.json", "/p/rep/report.csv?table=pairwise"} {
+		if p := ann.get(path); p.status != http.StatusForbidden || strings.Contains(p.body, "ann_b") {
+			t.Errorf("annotator on %s: status %d", path, p.status)
+		}
+	}
+}
