@@ -11,7 +11,10 @@ import (
 // migrations are the ordered, append-only steps after the base schema.
 // Step i brings the database from version i+1 to i+2. Never edit or reorder
 // a step that has shipped; add a new one.
-var migrations = []string{}
+var migrations = []string{
+	// 2: the adjudication queue and gold resolution find labels by sentence.
+	`CREATE INDEX IF NOT EXISTS sentence_labels_sentence ON sentence_labels(sentence_id)`,
+}
 
 // SchemaVersion of a database this build creates.
 const baseVersion = 1

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -46,7 +47,7 @@ func TestExportDownload(t *testing.T) {
 				t.Errorf("%s = %q, want %q", k, got, v)
 			}
 		}
-		if p.header.Get("X-Export-Schema-Version") != "1" || p.header.Get("X-Export-Time") == "" {
+		if p.header.Get("X-Export-Schema-Version") != strconv.Itoa(tasks.CurrentSchemaVersion()) || p.header.Get("X-Export-Time") == "" {
 			t.Errorf("headers %v", p.header)
 		}
 		rows, err := csv.NewReader(strings.NewReader(p.body)).ReadAll()
