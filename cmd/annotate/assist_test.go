@@ -52,6 +52,22 @@ func (c *chatServer) count() int {
 	return c.requests
 }
 
+// settled returns the request count once it has stopped changing for
+// 100 ms (at most 3 s): a request a cancelled run had already sent can
+// reach the handler after the run returned.
+func (c *chatServer) settled() int {
+	n := c.count()
+	for end := time.Now().Add(3 * time.Second); time.Now().Before(end); {
+		time.Sleep(100 * time.Millisecond)
+		m := c.count()
+		if m == n {
+			return n
+		}
+		n = m
+	}
+	return n
+}
+
 func (c *chatServer) serve(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
 		http.NotFound(w, r)
@@ -284,7 +300,7 @@ func TestAssistRunCancelAndResume(t *testing.T) {
 		t.Fatalf("after cancel: %+v", r)
 	}
 	kept := r.Outputs
-	before := llm.count()
+	before := llm.settled()
 
 	res, _, err := runCmd(t, "", envs, append(args, "--resume", "1")...)
 	if err != nil {
