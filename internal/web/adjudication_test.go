@@ -201,6 +201,14 @@ func TestAdjudicationAccess(t *testing.T) {
 			}
 		})
 	}
+	t.Run("the project page links the queue for adjudicators only", func(t *testing.T) {
+		if p := f.as("ada").get("/p/alpha"); p.status != http.StatusOK || !p.testID("adjudication-link") {
+			t.Errorf("adjudicator: status %d, link shown %v", p.status, p.testID("adjudication-link"))
+		}
+		if p := f.as("ann").get("/p/alpha"); p.status != http.StatusOK || p.testID("adjudication-link") {
+			t.Errorf("annotator: status %d, link shown %v", p.status, p.testID("adjudication-link"))
+		}
+	})
 	t.Run("ada decides", func(t *testing.T) {
 		b := f.as("ada")
 		tok := b.csrf(f.pagePath())

@@ -39,7 +39,7 @@ func (s *Server) getProject(c echo.Context) error {
 		IsLead:      a.isLead(),
 	}
 	if !a.isLead() {
-		return s.queuePage(c, p)
+		return s.queuePage(c, p, a.role)
 	}
 	o, err := s.store.ProjectOverview(ctx, p.ID)
 	if err != nil {

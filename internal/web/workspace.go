@@ -396,12 +396,13 @@ func nextOpen(queue []tasks.Assignment, after int64) int64 {
 	return 0
 }
 
-func (s *Server) queuePage(c echo.Context, p *tasks.Project) error {
+func (s *Server) queuePage(c echo.Context, p *tasks.Project, role string) error {
 	queue, err := s.store.QueueEntries(c.Request().Context(), p.ID, currentUser(c).ID)
 	if err != nil {
 		return err
 	}
-	v := templates.QueueView{Page: s.page(c, p.Name, templates.Link{Label: "Projects", Href: "/projects"}), ProjectSlug: p.Slug, ProjectName: p.Name}
+	v := templates.QueueView{Page: s.page(c, p.Name, templates.Link{Label: "Projects", Href: "/projects"}), ProjectSlug: p.Slug, ProjectName: p.Name,
+		Adjudicator: role == tasks.RoleAdjudicator}
 	for _, q := range queue {
 		if q.Status == tasks.StatusSubmitted {
 			v.Done++

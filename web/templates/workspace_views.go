@@ -141,6 +141,8 @@ type QueueView struct {
 	Items       []QueueItem
 	Done        int
 	NextURL     string
+	// Adjudicator links the adjudication queue for a member with that role.
+	Adjudicator bool
 }
 
 // QueueItem is one assignment in a queue.
