@@ -13,7 +13,8 @@ import (
 
 // TestBrowserAdjudicateWithKeyboard: a lead opens the queue, follows the
 // disagreement to its summary, decides the gold with the keyboard only and
-// sees the provenance and the history entry.
+// sees the provenance and the history entry, then downloads the gold set
+// from the Export page and finds the decision in it.
 func TestBrowserAdjudicateWithKeyboard(t *testing.T) {
 	f := newAdjFixture(t)
 	ctx := newBrowser(t)
@@ -72,5 +73,28 @@ func TestBrowserAdjudicateWithKeyboard(t *testing.T) {
 	ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`document.querySelector("#card-%d input[name=label][value=faithful]").checked`, f.sents[0])))
 	if err != nil || !ok {
 		t.Fatalf("m did not fill in the suggestion (%v)", err)
+	}
+
+	// The lead downloads the gold set from the Export page and finds the
+	// decision in it.
+	if err := chromedp.Do(ctx, chromedp.Navigate(f.srv.URL+"/p/alpha/export"), chromedp.WaitVisible(css(`[data-testid="export-form"]`))); err != nil {
+		t.Fatal(err)
+	}
+	type fetched struct{ Status, Disposition, Body string }
+	res, err := chromedp.Run(ctx, chromedp.Evaluate[fetched](`(async () => {
+		const form = document.querySelector('[data-testid="export-form"]');
+		const data = new FormData(form);
+		data.set('what', 'gold'); data.set('format', 'jsonl');
+		const r = await fetch(form.action + '?' + new URLSearchParams(data).toString());
+		return {Status: String(r.status), Disposition: r.headers.get('Content-Disposition') || '', Body: await r.text()};
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != "200" || !strings.Contains(res.Disposition, "alpha-gold-") {
+		t.Fatalf("gold download: status %s, %q", res.Status, res.Disposition)
+	}
+	if !strings.Contains(res.Body, `"provenance":"adjudicated"`) || !strings.Contains(res.Body, `"note":"The vote was five to two."`) || !strings.Contains(res.Body, `"decided_by":"lea"`) {
+		t.Fatalf("the downloaded gold set lacks the decision:\n%s", res.Body)
 	}
 }
