@@ -1,15 +1,12 @@
 package web
 
 import (
-	"context"
-	"encoding/json"
 	"net/http"
 	"sort"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
-	"annotate/internal/assist"
 	"annotate/internal/tasks"
 	"annotate/web/templates"
 )
@@ -80,7 +77,9 @@ func (s *Server) adjudicationView(c echo.Context, p *tasks.Project, sum *tasks.S
 	if err != nil {
 		return templates.AdjudicationView{}, err
 	}
-	panels, err := s.adjudicationAssist(ctx, doc, sum, set)
+	// The adjudicator sees the assistant whatever the visibility mode,
+	// which is about anchoring annotators; the model is never named.
+	panels, err := s.assistPanels(ctx, doc, sum, set)
 	if err != nil {
 		return templates.AdjudicationView{}, err
 	}
@@ -256,33 +255,4 @@ func goldForm(g tasks.GoldValues) templates.SentenceLabelView {
 		v.Ambiguous = map[bool]string{true: "yes", false: "no"}[*g.Ambiguous]
 	}
 	return v
-}
-
-// adjudicationAssist is the assistant's report on each sentence for the
-// adjudicator: the newest run's sides and verdict when one exists, else
-// the lexical evidence. Unlike the labelling page it ignores the project's
-// visibility mode, which is about anchoring annotators; like it, it never
-// names the model.
-func (s *Server) adjudicationAssist(ctx context.Context, doc *tasks.Document, sum *tasks.Summary, set tasks.Settings) (map[int64]templates.AssistView, error) {
-	outputs, err := s.store.AssistPanel(ctx, sum.ID)
-	if err != nil {
-		return nil, err
-	}
-	evidence := s.evidence.get(doc, sum)
-	names := errorTypeNames(set)
-	out := map[int64]templates.AssistView{}
-	for _, x := range sum.Sentences {
-		v := templates.AssistView{Evidence: evidence[x.ID]}
-		if o, ok := outputs[x.ID]; ok {
-			var r assist.SentenceResult
-			if err := json.Unmarshal(o.Output, &r); err != nil {
-				s.log.Error("unreadable assistant output", "run", o.RunID, "sentence", x.ID, "err", err)
-			} else if r.Status == assist.StatusOK {
-				fillPanel(&v, r, names, len(doc.Units))
-				v.Sample = o.Sample
-			}
-		}
-		out[x.ID] = v
-	}
-	return out, nil
 }

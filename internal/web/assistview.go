@@ -19,16 +19,23 @@ const evidenceLimit = 4
 // and always the evidence the lexical finder ranks, which needs no LLM.
 // Nothing here names the model: annotators see this panel.
 func (s *Server) assistFor(ctx context.Context, p *tasks.Project, doc *tasks.Document, sum *tasks.Summary) (map[int64]templates.AssistView, error) {
-	out := map[int64]templates.AssistView{}
 	if p.Settings.AssistantVisibility == tasks.AssistNever {
-		return out, nil
+		return map[int64]templates.AssistView{}, nil
 	}
+	return s.assistPanels(ctx, doc, sum, p.Settings)
+}
+
+// assistPanels builds the panel of every sentence of a summary from the
+// newest run's outputs and the lexical evidence, whatever the project's
+// visibility mode; callers decide who may see it.
+func (s *Server) assistPanels(ctx context.Context, doc *tasks.Document, sum *tasks.Summary, set tasks.Settings) (map[int64]templates.AssistView, error) {
 	outputs, err := s.store.AssistPanel(ctx, sum.ID)
 	if err != nil {
 		return nil, err
 	}
 	evidence := s.evidence.get(doc, sum)
-	names := errorTypeNames(p.Settings)
+	names := errorTypeNames(set)
+	out := map[int64]templates.AssistView{}
 	for _, x := range sum.Sentences {
 		v := templates.AssistView{Evidence: evidence[x.ID]}
 		if o, ok := outputs[x.ID]; ok {
