@@ -53,17 +53,24 @@ func adjSentence(c echo.Context, sum *tasks.Summary) (int64, error) {
 	return 0, tasks.Errorf(tasks.ENotFound, "sentence not found in this summary")
 }
 
-// postGold records an adjudicator's decision on one sentence.
-func (s *Server) postGold(c echo.Context) error {
+// adjTarget checks the caller may adjudicate and finds the summary and
+// the sentence the URL names.
+func (s *Server) adjTarget(c echo.Context) (access, *tasks.Summary, int64, error) {
 	a, err := s.adjudicationAccess(c)
 	if err != nil {
-		return err
+		return a, nil, 0, err
 	}
 	sum, err := s.adjSummary(c, a.project)
 	if err != nil {
-		return err
+		return a, nil, 0, err
 	}
 	sid, err := adjSentence(c, sum)
+	return a, sum, sid, err
+}
+
+// postGold records an adjudicator's decision on one sentence.
+func (s *Server) postGold(c echo.Context) error {
+	a, sum, sid, err := s.adjTarget(c)
 	if err != nil {
 		return err
 	}
@@ -81,15 +88,7 @@ func (s *Server) postGold(c echo.Context) error {
 
 // postReopen sends a sentence back to the queue.
 func (s *Server) postReopen(c echo.Context) error {
-	a, err := s.adjudicationAccess(c)
-	if err != nil {
-		return err
-	}
-	sum, err := s.adjSummary(c, a.project)
-	if err != nil {
-		return err
-	}
-	sid, err := adjSentence(c, sum)
+	a, sum, sid, err := s.adjTarget(c)
 	if err != nil {
 		return err
 	}
