@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"annotate/internal/tasks"
 )
@@ -40,7 +41,7 @@ func WriteRatings(w io.Writer, d *tasks.ReportData, set tasks.Settings, opt Opti
 		for _, rt := range dims {
 			keys = append(keys, rt.spec.key())
 		}
-		return tasks.Errorf(tasks.EInvalid, "a ratings file holds one dimension at one level; choose one with --dimension (for example %v)", keys)
+		return tasks.Errorf(tasks.EInvalid, "a ratings file holds one dimension at one level; choose one with --dimension NAME@LEVEL, one of: %s", strings.Join(keys, ", "))
 	}
 	rt := dims[0]
 	cw := csv.NewWriter(w)
