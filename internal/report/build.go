@@ -247,3 +247,17 @@ func dimension(rt ratings, coders []string, boot bootstrap) Dimension {
 	}
 	return d
 }
+
+// DimensionNames lists the dimensions a project's report can show, each
+// name once with its title, in report order, without computing any
+// statistic (for a menu of dimensions).
+func DimensionNames(d *tasks.ReportData, set tasks.Settings) [][2]string {
+	x := newIndex(d, set)
+	var out [][2]string
+	for _, rt := range x.extract(x.scope(0)) {
+		if !slices.ContainsFunc(out, func(n [2]string) bool { return n[0] == rt.spec.name }) {
+			out = append(out, [2]string{rt.spec.name, rt.spec.title})
+		}
+	}
+	return out
+}

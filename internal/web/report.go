@@ -60,13 +60,7 @@ func (s *Server) getReport(c echo.Context) error {
 		return err
 	}
 	// The dimension menu lists every dimension, also when one is chosen.
-	all := rep
-	if opt.Dimension != "" {
-		if all, err = report.Build(a.project.Slug, data, a.project.Settings, report.Options{Round: opt.Round}); err != nil {
-			return err
-		}
-	}
-	v := s.reportView(c, a.project, rep, reportDimensionNames(all), opt)
+	v := s.reportView(c, a.project, rep, report.DimensionNames(data, a.project.Settings), opt)
 	return s.render(c, http.StatusOK, templates.ReportPage(v))
 }
 
@@ -115,18 +109,6 @@ func (s *Server) getReportJSON(c echo.Context) error {
 // attachment makes the browser save the response under name.
 func attachment(c echo.Context, name string) {
 	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+strings.ReplaceAll(name, `"`, "")+`"`)
-}
-
-// reportDimensionNames lists a report's dimension names once each, in order,
-// with their titles.
-func reportDimensionNames(rep *report.Report) [][2]string {
-	var out [][2]string
-	for _, d := range rep.Dimensions {
-		if !slices.ContainsFunc(out, func(x [2]string) bool { return x[0] == d.Name }) {
-			out = append(out, [2]string{d.Name, d.Title})
-		}
-	}
-	return out
 }
 
 // reportQuery is the query string that keeps a report's filters.
