@@ -44,7 +44,7 @@ func hashPassword(password string) ([]byte, error) {
 	if len(password) > 72 {
 		return nil, Errorf(EInvalid, "password must be at most 72 bytes long")
 	}
-	return bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+	return bcrypt.GenerateFromPassword([]byte(password), PasswordCost())
 }
 
 // CreateUser adds an account. A taken username is an EConflict error.
@@ -126,9 +126,6 @@ func (s *Store) Users(ctx context.Context) ([]User, error) {
 // which usernames exist.
 var ErrBadCredentials = Errorf(EForbidden, "wrong username or password")
 
-// dummyHash keeps Authenticate's timing the same for unknown usernames.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("not a real password"), bcrypt.DefaultCost)
-
 // Authenticate checks a username and password and returns the account.
 func (s *Store) Authenticate(ctx context.Context, username, password string) (*User, error) {
 	var id int64
@@ -136,7 +133,7 @@ func (s *Store) Authenticate(ctx context.Context, username, password string) (*U
 	var disabled bool
 	err := s.queryRow(ctx, `SELECT id, password_hash, disabled FROM users WHERE username = ?`, username).Scan(&id, &hash, &disabled)
 	if errors.Is(err, sql.ErrNoRows) {
-		bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
 		return nil, ErrBadCredentials
 	}
 	if err != nil {

@@ -1,0 +1,16 @@
+package export_test
+
+import (
+	"os"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+// TestMain hashes test passwords at bcrypt's lowest cost: fixtures create
+// many accounts and log in often, and the default cost made hashing most
+// of the package's test time.
+func TestMain(m *testing.M) {
+	tasks.SetPasswordCostForTests(4)
+	os.Exit(m.Run())
+}
