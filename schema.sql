@@ -244,3 +244,19 @@ CREATE TABLE secrets (
     name  TEXT PRIMARY KEY,
     value BLOB NOT NULL
 );
+
+-- Logged-in sessions. The cookie holds a random token; only its SHA-256 is
+-- stored, so a copy of the database cannot be used to log in.
+CREATE TABLE IF NOT EXISTS sessions (
+    id           INTEGER PRIMARY KEY,
+    token_hash   BLOB NOT NULL UNIQUE,
+    user_id      INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    csrf         TEXT NOT NULL,
+    data         TEXT NOT NULL DEFAULT '{}',
+    address      TEXT NOT NULL DEFAULT '',
+    user_agent   TEXT NOT NULL DEFAULT '',
+    created_at   TEXT NOT NULL,
+    last_seen_at TEXT NOT NULL,
+    expires_at   TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_user ON sessions(user_id);

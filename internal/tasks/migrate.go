@@ -14,6 +14,21 @@ import (
 var migrations = []string{
 	// 2: the adjudication queue and gold resolution find labels by sentence.
 	`CREATE INDEX IF NOT EXISTS sentence_labels_sentence ON sentence_labels(sentence_id)`,
+	// 3: server-side sessions, revocable; the cookie holds a token whose hash is kept here.
+	`CREATE TABLE IF NOT EXISTS sessions (
+    id           INTEGER PRIMARY KEY,
+    token_hash   BLOB NOT NULL UNIQUE,
+    user_id      INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    csrf         TEXT NOT NULL,
+    data         TEXT NOT NULL DEFAULT '{}',
+    address      TEXT NOT NULL DEFAULT '',
+    user_agent   TEXT NOT NULL DEFAULT '',
+    created_at   TEXT NOT NULL,
+    last_seen_at TEXT NOT NULL,
+    expires_at   TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_user ON sessions(user_id);
+DELETE FROM secrets WHERE name IN ('session-hash-key', 'session-block-key');`,
 }
 
 // SchemaVersion of a database this build creates.

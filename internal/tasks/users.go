@@ -145,22 +145,31 @@ func (s *Store) Authenticate(ctx context.Context, username, password string) (*U
 	return s.UserByID(ctx, id)
 }
 
-// SetPassword replaces an account's password.
+// SetPassword replaces an account's password and ends all its sessions.
 func (s *Store) SetPassword(ctx context.Context, username, password string) error {
 	hash, err := hashPassword(password)
 	if err != nil {
 		return err
 	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE users SET password_hash = ? WHERE username = ?`, hash, username))
+		if err := mustAffect(tx.ExecContext(ctx, `UPDATE users SET password_hash = ? WHERE username = ?`, hash, username)); err != nil {
+			return err
+		}
+		return endUserSessions(ctx, tx, username)
 	})
 }
 
-// SetDisabled disables or re-enables an account. A disabled account cannot
-// log in and its open sessions stop working.
+// SetDisabled disables or re-enables an account. Disabling ends its
+// sessions, so enabling it again does not bring them back.
 func (s *Store) SetDisabled(ctx context.Context, username string, disabled bool) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE users SET disabled = ? WHERE username = ?`, disabled, username))
+		if err := mustAffect(tx.ExecContext(ctx, `UPDATE users SET disabled = ? WHERE username = ?`, disabled, username)); err != nil {
+			return err
+		}
+		if disabled {
+			return endUserSessions(ctx, tx, username)
+		}
+		return nil
 	})
 }
 

@@ -12,12 +12,6 @@ import (
 	"annotate/web/templates"
 )
 
-// currentUser returns the logged-in user, or nil.
-func currentUser(c echo.Context) *tasks.User {
-	u, _ := c.Get(ctxUser).(*tasks.User)
-	return u
-}
-
 // loadUser puts the session's user in the context when the account still
 // exists and is enabled; a disabled account's sessions stop working at once.
 func (s *Server) loadUser(next echo.HandlerFunc) echo.HandlerFunc {
@@ -25,8 +19,23 @@ func (s *Server) loadUser(next echo.HandlerFunc) echo.HandlerFunc {
 		if id := s.sessionUserID(c); id != 0 {
 			u, err := s.store.UserByID(c.Request().Context(), id)
 			if err == nil && !u.Disabled {
-				c.Set(ctxUser, u)
+				setCurrentUser(c, u)
 			}
+		}
+		return next(c)
+	}
+}
+
+// csrf refuses a state-changing request whose CSRF token does not match
+// the session's.
+func (s *Server) csrf(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		switch c.Request().Method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+			return next(c)
+		}
+		if err := s.checkCSRF(c); err != nil {
+			return err
 		}
 		return next(c)
 	}

@@ -26,7 +26,7 @@ func (s *Server) page(c echo.Context, title string, crumbs ...templates.Link) te
 	if u := currentUser(c); u != nil {
 		p.User = &templates.UserView{Username: u.Username, DisplayName: u.DisplayName, IsAdmin: u.IsAdmin}
 	}
-	p.CSRF, _ = c.Get(ctxCSRFHeader).(string)
+	p.CSRF = s.csrfToken(c)
 	p.FlashKind, p.Flash = s.takeFlash(c)
 	return p
 }

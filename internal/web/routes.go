@@ -19,19 +19,8 @@ func (s *Server) routes() {
 	e.Use(securityHeaders)
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: byteLimit(s.cfg.MaxUploadBytes)}))
 	e.Use(middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{Timeout: 60 * time.Second}))
-	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{
-		TokenLookup:    "form:_csrf,header:X-CSRF-Token",
-		CookieName:     "_csrf",
-		CookiePath:     "/",
-		CookieHTTPOnly: true,
-		CookieSecure:   s.cfg.SecureCookies,
-		CookieSameSite: http.SameSiteLaxMode,
-		ContextKey:     ctxCSRFHeader,
-		ErrorHandler: func(err error, c echo.Context) error {
-			return echo.NewHTTPError(http.StatusForbidden, "This form has expired or did not come from this site. Reload the page and try again.")
-		},
-	}))
 	e.Use(s.loadUser)
+	e.Use(s.csrf)
 
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", staticHandler(http.FS(static.FS)))))
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok") })

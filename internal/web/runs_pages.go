@@ -196,7 +196,7 @@ func (s *Server) getRunRow(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	csrf, _ := c.Get(ctxCSRFHeader).(string)
+	csrf := s.csrfToken(c)
 	return s.render(c, http.StatusOK, templates.RunRowFragment(s.runRow(a.project, r), csrf))
 }
 

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
 
 	"annotate/internal/tasks"
@@ -26,6 +25,10 @@ type Config struct {
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// SessionMaxAge is how long a login lasts at most (default 14 days).
+	SessionMaxAge time.Duration
+	// SessionIdle ends a session unused for this long (default 24 hours).
+	SessionIdle time.Duration
 	// Assist starts assistant runs for leads; nil means runs are started
 	// from the command line only.
 	Assist AssistRunner
@@ -36,7 +39,7 @@ type Server struct {
 	store    *tasks.Store
 	cfg      Config
 	echo     *echo.Echo
-	sessions *sessions.CookieStore
+	sessions *dbStore
 	throttle *throttle
 	log      *slog.Logger
 	runs     *runManager
@@ -55,21 +58,24 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 	if cfg.MaxUploadBytes == 0 {
 		cfg.MaxUploadBytes = 64 << 20
 	}
-	hashKey, err := store.Secret(ctx, "session-hash-key", 64)
+	if cfg.SessionMaxAge == 0 {
+		cfg.SessionMaxAge = 14 * 24 * time.Hour
+	}
+	if cfg.SessionIdle == 0 {
+		cfg.SessionIdle = 24 * time.Hour
+	}
+	csrfKey, err := store.Secret(ctx, "csrf-key", 32)
 	if err != nil {
 		return nil, err
 	}
-	blockKey, err := store.Secret(ctx, "session-block-key", 32)
-	if err != nil {
-		return nil, err
-	}
-	cs := sessions.NewCookieStore(hashKey, blockKey)
-	cs.Options = &sessions.Options{
-		Path:     "/",
-		MaxAge:   14 * 24 * 3600,
-		HttpOnly: true,
-		Secure:   cfg.SecureCookies,
-		SameSite: http.SameSiteLaxMode,
+	cs := &dbStore{
+		store:      store,
+		cookieName: sessionName,
+		secure:     cfg.SecureCookies,
+		now:        cfg.Now,
+		maxAge:     cfg.SessionMaxAge,
+		idle:       cfg.SessionIdle,
+		csrfKey:    csrfKey,
 	}
 	s := &Server{
 		store:    store,

@@ -1,27 +1,42 @@
 package web
 
 import (
+	"crypto/subtle"
+	"net/http"
+
 	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
+
+	"annotate/internal/tasks"
 )
 
 // The one place that knows the session's raw keys; handlers use the typed
 // accessors below.
 const (
-	sessionName   = "annotate"
-	keyUserID     = "uid"
-	keyFlash      = "flash"
-	keyFlashKind  = "flash_kind"
-	ctxUser       = "user"
-	ctxCSRFHeader = "csrf"
+	sessionName  = "annotate"
+	keyUserID    = "_uid"
+	keyFlash     = "flash"
+	keyFlashKind = "flash_kind"
+	ctxUser      = "user"
 )
 
 func (s *Server) session(c echo.Context) *sessions.Session {
-	// A cookie that no longer decodes (keys rotated, tampered) yields a
-	// fresh session, which is what we want.
+	// A session that cannot be read (database error) is treated as
+	// anonymous; the error shows up on the next write.
 	sess, _ := s.sessions.Get(c.Request(), sessionName)
 	return sess
 }
+
+// currentUser returns the user the request acts for, or nil. It is the one
+// accessor for "who is calling": the session middleware sets it, and so may
+// any other authentication (an API token).
+func currentUser(c echo.Context) *tasks.User {
+	u, _ := c.Get(ctxUser).(*tasks.User)
+	return u
+}
+
+// setCurrentUser records who the request acts for.
+func setCurrentUser(c echo.Context, u *tasks.User) { c.Set(ctxUser, u) }
 
 // sessionUserID returns the logged-in user's id, or 0.
 func (s *Server) sessionUserID(c echo.Context) int64 {
@@ -29,21 +44,65 @@ func (s *Server) sessionUserID(c echo.Context) int64 {
 	return id
 }
 
-// startSession logs a user in on a fresh session (new cookie value), so a
-// session fixed before login cannot be reused.
+// sessionID returns the id of the logged-in session (its row), or 0.
+func (s *Server) sessionID(c echo.Context) int64 {
+	id, _ := s.session(c).Values[keyRowID].(int64)
+	return id
+}
+
+// startSession logs a user in on a new session: a new token, a new CSRF
+// token, and the visitor's previous session (if any) ended, so a session
+// fixed before login cannot be reused.
 func (s *Server) startSession(c echo.Context, userID int64) error {
 	sess := s.session(c)
-	sess.Values = map[any]any{keyUserID: userID}
+	if old, _ := sess.Values[keyRowID].(int64); old != 0 {
+		if err := s.store.DeleteSession(c.Request().Context(), old, 0); err != nil {
+			return err
+		}
+	}
+	agent := c.Request().UserAgent()
+	if len(agent) > 256 {
+		agent = agent[:256]
+	}
+	sess.ID = ""
+	sess.Values = map[any]any{keyUserID: userID, keyAddress: c.RealIP(), keyAgent: tasks.CleanText(agent)}
 	sess.IsNew = true
 	return sess.Save(c.Request(), c.Response())
 }
 
-// endSession logs the user out and expires the cookie.
+// endSession logs the user out: the session's row is deleted and the
+// cookie expired.
 func (s *Server) endSession(c echo.Context) error {
 	sess := s.session(c)
-	sess.Values = map[any]any{}
-	sess.Options.MaxAge = -1
+	sess.Options = &sessions.Options{MaxAge: -1}
 	return sess.Save(c.Request(), c.Response())
+}
+
+// csrfToken returns the token the request's forms must carry, giving an
+// anonymous visitor a session token first if needed.
+func (s *Server) csrfToken(c echo.Context) string {
+	sess := s.session(c)
+	if sess.ID == "" {
+		if err := sess.Save(c.Request(), c.Response()); err != nil {
+			return ""
+		}
+	}
+	return s.sessions.csrfToken(sess)
+}
+
+// checkCSRF compares the token sent in the X-CSRF-Token header or the
+// _csrf form field of the body (never the query string) with the session's.
+func (s *Server) checkCSRF(c echo.Context) error {
+	sess := s.session(c)
+	want := s.sessions.csrfToken(sess)
+	got := c.Request().Header.Get("X-CSRF-Token")
+	if got == "" {
+		got = c.Request().PostFormValue("_csrf")
+	}
+	if want == "" || got == "" || subtle.ConstantTimeCompare([]byte(want), []byte(got)) != 1 {
+		return echo.NewHTTPError(http.StatusForbidden, "This form has expired or did not come from this site. Reload the page and try again.")
+	}
+	return nil
 }
 
 // setFlash stores a message shown once on the next page.

@@ -1,0 +1,148 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// Session is a logged-in browser session. The cookie's token is never
+// stored; TokenHash is its SHA-256.
+type Session struct {
+	ID         int64
+	UserID     int64
+	CSRF       string
+	Data       string
+	Address    string
+	UserAgent  string
+	CreatedAt  time.Time
+	LastSeenAt time.Time
+	ExpiresAt  time.Time
+}
+
+const sessionColumns = `id, user_id, csrf, data, address, user_agent, created_at, last_seen_at, expires_at`
+
+func scanSession(row interface{ Scan(...any) error }) (*Session, error) {
+	var ss Session
+	var created, seen, expires string
+	err := row.Scan(&ss.ID, &ss.UserID, &ss.CSRF, &ss.Data, &ss.Address, &ss.UserAgent, &created, &seen, &expires)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, Errorf(ENotFound, "session not found")
+	}
+	if err != nil {
+		return nil, err
+	}
+	ss.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
+	ss.LastSeenAt, _ = time.Parse(time.RFC3339Nano, seen)
+	ss.ExpiresAt, _ = time.Parse(time.RFC3339Nano, expires)
+	return &ss, nil
+}
+
+// CreateSession records a new session for a user and returns its id.
+func (s *Store) CreateSession(ctx context.Context, tokenHash []byte, ss Session) (int64, error) {
+	var id int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO sessions (token_hash, user_id, csrf, data, address, user_agent, created_at, last_seen_at, expires_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, tokenHash, ss.UserID, ss.CSRF, ss.Data, ss.Address, ss.UserAgent,
+			stamp(ss.CreatedAt), stamp(ss.LastSeenAt), stamp(ss.ExpiresAt))
+		if err != nil {
+			return err
+		}
+		id, err = res.LastInsertId()
+		return err
+	})
+	return id, err
+}
+
+// SessionByTokenHash returns the session whose token hashes to h.
+func (s *Store) SessionByTokenHash(ctx context.Context, h []byte) (*Session, error) {
+	return scanSession(s.queryRow(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE token_hash = ?`, h))
+}
+
+// UpdateSession stores a session's data and when it was last seen.
+func (s *Store) UpdateSession(ctx context.Context, id int64, data string, lastSeen time.Time) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE sessions SET data = ?, last_seen_at = ? WHERE id = ?`, data, stamp(lastSeen), id)
+		return err
+	})
+}
+
+// DeleteSession ends one session. With userID non-zero, only a session of
+// that user is ended (a user ending their own sessions); ENotFound
+// otherwise.
+func (s *Store) DeleteSession(ctx context.Context, id, userID int64) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if userID == 0 {
+			_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id)
+			return err
+		}
+		return mustAffect(tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ? AND user_id = ?`, id, userID))
+	})
+}
+
+// EndUserSessions ends every session of a user except keep (0 for none)
+// and returns how many ended.
+func (s *Store) EndUserSessions(ctx context.Context, userID, keep int64) (int, error) {
+	var n int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = ? AND id != ?`, userID, keep)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return int(n), err
+}
+
+// endUserSessions ends every session of the named user inside tx.
+func endUserSessions(ctx context.Context, tx *sql.Tx, username string) error {
+	_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = (SELECT id FROM users WHERE username = ?)`, username)
+	return err
+}
+
+// UserSessions lists a user's sessions, most recently seen first.
+func (s *Store) UserSessions(ctx context.Context, userID int64) ([]Session, error) {
+	rows, err := s.query(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE user_id = ? ORDER BY last_seen_at DESC, id DESC`, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Session
+	for rows.Next() {
+		ss, err := scanSession(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *ss)
+	}
+	return out, rows.Err()
+}
+
+// DeleteExpiredSessions removes sessions past their expiry or idle for
+// longer than idle.
+func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time, idle time.Duration) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at < ? OR last_seen_at < ?`, stamp(now), stamp(now.Add(-idle)))
+		return err
+	})
+}
+
+// RotateSessionKeys replaces the server's secrets with new random ones and
+// ends every session: every user logs in again.
+func (s *Store) RotateSessionKeys(ctx context.Context) (int, error) {
+	var n int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM secrets`); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `DELETE FROM sessions`)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return int(n), err
+}
