@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -54,12 +55,24 @@ func requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// safeNext keeps a post-login redirect on this site.
+// safeNext keeps a post-login redirect on this site: only a path on this
+// site is accepted (no scheme, no host, no control characters or
+// backslashes, which browsers drop or turn into slashes), else /projects.
 func safeNext(next string) string {
-	if next == "" || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.Contains(next, `\`) {
-		return "/projects"
+	const home = "/projects"
+	if len(next) > 2048 || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") {
+		return home
 	}
-	return next
+	for _, r := range next {
+		if r < 0x20 || r == 0x7f || r == '\\' || r == utf8.RuneError {
+			return home
+		}
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" || !strings.HasPrefix(u.Path, "/") || strings.HasPrefix(u.Path, "//") {
+		return home
+	}
+	return u.RequestURI()
 }
 
 func (s *Server) getLogin(c echo.Context) error {
