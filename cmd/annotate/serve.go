@@ -14,7 +14,7 @@ import (
 )
 
 func runServe(ctx context.Context, e env, args []string) error {
-	fs := newFlags(e, "serve", "serve [--db PATH] [--addr HOST:PORT] [--demo] [--secure-cookies] [--llm-url URL --llm-model NAME]")
+	fs := newFlags(e, "serve", "serve [--db PATH] [--addr HOST:PORT] [--demo] [--secure-cookies] [--trusted-proxy CIDR,...] [--llm-url URL --llm-model NAME]")
 	db := dbFlag(e, fs)
 	defAddr := e.getenv("ANNOTATE_ADDR")
 	if defAddr == "" {
@@ -23,11 +23,17 @@ func runServe(ctx context.Context, e env, args []string) error {
 	addr := fs.String("addr", defAddr, "address to listen on (env ANNOTATE_ADDR)")
 	demoFlag := fs.Bool("demo", false, "create the demo project and its accounts first (idempotent)")
 	secure := fs.Bool("secure-cookies", false, "mark cookies Secure (set when served over HTTPS, e.g. behind a proxy)")
+	proxies := fs.String("trusted-proxy", e.getenv("ANNOTATE_TRUSTED_PROXY"), "comma-separated CIDR ranges of reverse proxies whose X-Forwarded-For is believed (env ANNOTATE_TRUSTED_PROXY); without it the client address is the socket's")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler on this loopback address (e.g. 127.0.0.1:6060); off by default")
 	llm := addLLMFlags(e, fs)
 	llmConcurrency := fs.Int("llm-concurrency", 4, "sentences, and requests, in progress at once in an assistant run started from the web")
 	if err := parse(e, fs, args); err != nil {
 		return helpOK(err)
+	}
+	trusted, err := web.ParseTrustedProxies(*proxies)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "annotate serve: --trusted-proxy: %v\n", err)
+		return errUsage
 	}
 	store, err := tasks.Open(ctx, *db)
 	if err != nil {
@@ -48,7 +54,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 	if runner == nil {
 		fmt.Fprintln(e.stdout, "annotate: no model endpoint (--llm-url or ANNOTATE_LLM_URL); assistant runs can be imported or started from the command line")
 	}
-	srv, err := web.New(ctx, store, web.Config{SecureCookies: *secure, Logger: logger, Assist: runner})
+	srv, err := web.New(ctx, store, web.Config{SecureCookies: *secure, Logger: logger, Assist: runner, TrustedProxies: trusted})
 	if err != nil {
 		return err
 	}

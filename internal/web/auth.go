@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -8,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
+	"golang.org/x/sync/semaphore"
 
 	"annotate/internal/tasks"
 	"annotate/web/templates"
@@ -97,7 +99,12 @@ func (s *Server) postLogin(c echo.Context) error {
 		mins := int(wait.Minutes()) + 1
 		return fail(http.StatusTooManyRequests, fmt.Sprintf("Too many failed attempts. Try again in %d minutes.", mins))
 	}
+	release, err := s.loginSlot(c)
+	if err != nil {
+		return err
+	}
 	u, err := s.store.Authenticate(c.Request().Context(), username, password)
+	release()
 	if err != nil {
 		if tasks.ErrorCode(err) == tasks.EForbidden {
 			s.throttle.fail(account, addr)
@@ -117,4 +124,48 @@ func (s *Server) postLogout(c echo.Context) error {
 		return err
 	}
 	return redirect(c, "/login")
+}
+
+// errLoginBusy answers a login that found no free password-check slot in
+// time.
+var errLoginBusy = echo.NewHTTPError(http.StatusServiceUnavailable, "The server is busy logging other people in. Please try again in a few seconds.")
+
+func newLoginSemaphore(n int) *semaphore.Weighted { return semaphore.NewWeighted(int64(n)) }
+
+// acquireLogin waits for one of the bounded password-check slots. A client
+// that gave up while waiting is dropped before anything is hashed; when no
+// slot frees up within LoginWait the answer is errLoginBusy, not a long
+// wait.
+func (s *Server) acquireLogin(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if s.logins.TryAcquire(1) {
+		return nil
+	}
+	wait, cancel := context.WithTimeout(ctx, s.cfg.LoginWait)
+	defer cancel()
+	if err := s.logins.Acquire(wait, 1); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return errLoginBusy
+	}
+	if err := ctx.Err(); err != nil {
+		s.logins.Release(1)
+		return err
+	}
+	return nil
+}
+
+// loginSlot takes a password-check slot for the request and returns the
+// function that gives it back.
+func (s *Server) loginSlot(c echo.Context) (release func(), err error) {
+	if err := s.acquireLogin(c.Request().Context()); err != nil {
+		if err == errLoginBusy {
+			c.Response().Header().Set("Retry-After", "5")
+		}
+		return nil, err
+	}
+	return func() { s.logins.Release(1) }, nil
 }

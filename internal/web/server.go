@@ -5,11 +5,16 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	"runtime"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"golang.org/x/sync/semaphore"
 
 	"annotate/internal/tasks"
 )
@@ -29,6 +34,14 @@ type Config struct {
 	SessionMaxAge time.Duration
 	// SessionIdle ends a session unused for this long (default 24 hours).
 	SessionIdle time.Duration
+	// TrustedProxies are the proxies whose X-Forwarded-For header is
+	// believed; without any, the client address is the socket's.
+	TrustedProxies []*net.IPNet
+	// MaxConcurrentLogins bounds password checks running at once (default:
+	// the number of CPUs, at least 2); LoginWait is how long a login waits
+	// for one before the server answers 503 busy (default 3 s).
+	MaxConcurrentLogins int
+	LoginWait           time.Duration
 	// Assist starts assistant runs for leads; nil means runs are started
 	// from the command line only.
 	Assist AssistRunner
@@ -41,6 +54,7 @@ type Server struct {
 	echo     *echo.Echo
 	sessions *dbStore
 	throttle *throttle
+	logins   *semaphore.Weighted
 	log      *slog.Logger
 	runs     *runManager
 	evidence evidenceCache
@@ -57,6 +71,12 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 	}
 	if cfg.MaxUploadBytes == 0 {
 		cfg.MaxUploadBytes = 64 << 20
+	}
+	if cfg.MaxConcurrentLogins <= 0 {
+		cfg.MaxConcurrentLogins = max(2, runtime.NumCPU())
+	}
+	if cfg.LoginWait <= 0 {
+		cfg.LoginWait = 3 * time.Second
 	}
 	if cfg.SessionMaxAge == 0 {
 		cfg.SessionMaxAge = 14 * 24 * time.Hour
@@ -81,7 +101,8 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 		store:    store,
 		cfg:      cfg,
 		sessions: cs,
-		throttle: newThrottle(cfg.Now),
+		throttle: newThrottle(cfg.Now, throttleMaxKeys),
+		logins:   newLoginSemaphore(cfg.MaxConcurrentLogins),
 		log:      cfg.Logger,
 		runs:     newRunManager(cfg.Assist, cfg.Logger),
 	}
@@ -92,9 +113,54 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError
+	s.echo.IPExtractor = clientIP(cfg.TrustedProxies)
 	s.routes()
 	return s, nil
 }
 
 // Handler returns the server's HTTP handler.
 func (s *Server) Handler() http.Handler { return s.echo }
+
+// clientIP decides where a request comes from: the socket's address, or,
+// when the socket is one of the trusted proxies, the nearest address in
+// X-Forwarded-For that is not a trusted proxy. X-Real-IP is never read.
+func clientIP(trusted []*net.IPNet) echo.IPExtractor {
+	if len(trusted) == 0 {
+		return echo.ExtractIPDirect()
+	}
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, n := range trusted {
+		opts = append(opts, echo.TrustIPRange(n))
+	}
+	return echo.ExtractIPFromXFFHeader(opts...)
+}
+
+// ParseTrustedProxies reads a comma-separated list of CIDR ranges or
+// single addresses, as given to --trusted-proxy.
+func ParseTrustedProxies(list string) ([]*net.IPNet, error) {
+	var out []*net.IPNet
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if !strings.Contains(f, "/") {
+			ip := net.ParseIP(f)
+			if ip == nil {
+				return nil, fmt.Errorf("trusted proxy %q: not an address or CIDR range", f)
+			}
+			bits := 128
+			if ip.To4() != nil {
+				ip, bits = ip.To4(), 32
+			}
+			out = append(out, &net.IPNet{IP: ip, Mask: net.CIDRMask(bits, bits)})
+			continue
+		}
+		_, n, err := net.ParseCIDR(f)
+		if err != nil {
+			return nil, fmt.Errorf("trusted proxy %q: %w", f, err)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
