@@ -1,8 +1,6 @@
 package web
 
 import (
-	"fmt"
-
 	"github.com/labstack/echo/v4"
 
 	"annotate/internal/tasks"
@@ -41,5 +39,3 @@ func (s *Server) projectAccess(c echo.Context, leadOnly bool) (access, error) {
 	}
 	return access{project: p, role: role}, nil
 }
-
-func byteLimit(n int64) string { return fmt.Sprintf("%dB", n) }

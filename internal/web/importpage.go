@@ -47,8 +47,9 @@ func (s *Server) postImport(c echo.Context) error {
 	v.Format = c.FormValue("format")
 	form, err := c.MultipartForm()
 	var he *echo.HTTPError
-	if errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge {
-		return echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("The upload is larger than this server accepts (%d MiB). Split the file and import the parts; importing the same records twice adds nothing.", s.cfg.MaxUploadBytes>>20))
+	var mbe *http.MaxBytesError
+	if errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge || errors.As(err, &mbe) {
+		return s.uploadTooLarge()
 	}
 	if err != nil {
 		v.Errors = []string{"The upload could not be read: " + err.Error()}

@@ -17,9 +17,9 @@ func (s *Server) routes() {
 	e := s.echo
 	e.Use(middleware.Recover())
 	e.Use(securityHeaders)
-	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: byteLimit(s.cfg.MaxUploadBytes)}))
 	e.Use(middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{Timeout: 60 * time.Second}))
 	e.Use(s.loadUser)
+	e.Use(s.limitBody)
 	e.Use(s.csrf)
 
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", staticHandler(http.FS(static.FS)))))
@@ -36,7 +36,7 @@ func (s *Server) routes() {
 	u.GET("/projects", s.getProjects)
 	u.GET("/p/:slug", s.getProject)
 	u.GET("/p/:slug/import", s.getImport)
-	u.POST("/p/:slug/import", s.postImport)
+	u.POST(importRoute, s.postImport, s.uploadGate)
 	u.GET("/p/:slug/settings", s.getSettings)
 	u.POST("/p/:slug/settings", s.postSettings)
 	u.GET("/p/:slug/rounds", s.getRounds)

@@ -95,9 +95,13 @@ func (s *Server) csrfToken(c echo.Context) string {
 func (s *Server) checkCSRF(c echo.Context) error {
 	sess := s.session(c)
 	want := s.sessions.csrfToken(sess)
-	got := c.Request().Header.Get("X-CSRF-Token")
+	r := c.Request()
+	got := r.Header.Get("X-CSRF-Token")
 	if got == "" {
-		got = c.Request().PostFormValue("_csrf")
+		if err := parseBody(r); err != nil {
+			return err
+		}
+		got = r.PostForm.Get("_csrf")
 	}
 	if want == "" || got == "" || subtle.ConstantTimeCompare([]byte(want), []byte(got)) != 1 {
 		return echo.NewHTTPError(http.StatusForbidden, "This form has expired or did not come from this site. Reload the page and try again.")
