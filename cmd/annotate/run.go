@@ -47,6 +47,7 @@ func init() {
 		"assign":    {"start a calibration or production round and deal out its assignments", runAssign},
 		"assist":    {"run the assistant over a project, export, import and judge its runs", runAssist},
 		"export":    {"export gold labels, raw labels, TofuEval CSV or scores of a project", runExport},
+		"keys":      {"rotate the server's secret keys, ending every session", runKeys},
 	}
 }
 
@@ -121,6 +122,27 @@ func parse(e env, fs *flag.FlagSet, args []string) error {
 		return errUsage
 	}
 	return nil
+}
+
+// parseAnywhere parses flags given before, between or after positional
+// arguments (annotate user member ann1 --project demo) and returns the
+// positional ones; everything after "--" is positional.
+func parseAnywhere(e env, fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := parse(e, fs, args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
 }
 
 // dbFlag adds --db with its environment default.

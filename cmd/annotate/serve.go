@@ -40,6 +40,9 @@ func runServe(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer store.Close()
+	if w := store.PermissionWarning(); w != "" {
+		fmt.Fprintln(e.stderr, "annotate: warning:", w)
+	}
 	if *demoFlag {
 		if err := setupDemo(ctx, store, e.stdout); err != nil {
 			return fmt.Errorf("demo: %w", err)

@@ -24,9 +24,12 @@ type Store struct {
 	now        func() time.Time
 }
 
-// Open opens (creating if needed) the database file at path and brings its
-// schema up to date.
+// Open opens (creating if needed, readable by its owner only) the database
+// file at path and brings its schema up to date.
 func Open(ctx context.Context, path string) (*Store, error) {
+	if err := createPrivate(path); err != nil {
+		return nil, err
+	}
 	write, err := openPool(path, true)
 	if err != nil {
 		return nil, err
