@@ -47,6 +47,7 @@ func init() {
 		"assign":    {"start a calibration or production round and deal out its assignments", runAssign},
 		"assist":    {"run the assistant over a project, export, import and judge its runs", runAssist},
 		"export":    {"export gold labels, raw labels, TofuEval CSV or scores of a project", runExport},
+		"backup":    {"write a consistent copy of a live database", runBackup},
 		"keys":      {"rotate the server's secret keys, ending every session", runKeys},
 	}
 }
