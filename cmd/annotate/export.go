@@ -37,6 +37,7 @@ output it is printed to standard error. See docs/export.md.`)
 	prov := fs.String("provenance", "", "keep gold of these provenances, comma-separated: "+strings.Join(tasks.GoldProvenances, ", ")+", "+export.NoGold)
 	format := fs.String("format", "", "jsonl or csv (default: jsonl for gold and raw, csv for tofueval and scores)")
 	anon := fs.Bool("anonymise", false, "name people A1, A2, ... instead of by username")
+	keepFormulas := fs.Bool("keep-formulas", false, "CSV: write cells beginning with = + - @ tab or CR as stored, instead of prefixing an apostrophe so spreadsheets do not run them")
 	out := fs.String("out", "", "write to FILE instead of standard output")
 	if err := parse(e, fs, args); err != nil {
 		return helpOK(err)
@@ -62,7 +63,7 @@ output it is printed to standard error. See docs/export.md.`)
 	if *prov != "" {
 		provs = strings.Split(*prov, ",")
 	}
-	x, err := export.New(ctx, store, p, export.Options{What: *what, Format: *format, Round: *round, Provenance: provs, Anonymise: *anon})
+	x, err := export.New(ctx, store, p, export.Options{What: *what, Format: *format, Round: *round, Provenance: provs, Anonymise: *anon, KeepFormulas: *keepFormulas})
 	if err != nil {
 		return err
 	}

@@ -1,13 +1,14 @@
 package agreement
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"annotate/internal/csvsafe"
 )
 
 // Write prints the report in the given format: "text" (aligned tables for a
@@ -29,7 +30,7 @@ func (r *Report) Write(w io.Writer, format string) error {
 }
 
 func (r *Report) writeCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	_ = cw.Write([]string{"statistic", "value", "ci_low", "ci_high", "undefined"})
 	for _, ns := range r.Statistics.named() {
 		s := ns.stat

@@ -54,7 +54,11 @@ type Options struct {
 	// Anonymise replaces usernames by pseudonyms A1, A2, ... numbered by
 	// account id among the people the export names.
 	Anonymise bool
-	Now       time.Time // the export time; zero means now
+	// KeepFormulas writes CSV cells as stored. By default a cell beginning
+	// with =, +, -, @, tab or carriage return (and not a number) gets a
+	// leading apostrophe so that spreadsheets do not run it as a formula.
+	KeepFormulas bool
+	Now          time.Time // the export time; zero means now
 }
 
 // Header names what an export holds. It is the first line of a JSON Lines
@@ -187,7 +191,7 @@ func (e *Export) Write(ctx context.Context, w io.Writer) error {
 	if x.names, err = e.names(ctx, r); err != nil {
 		return err
 	}
-	out, err := newSink(w, e.opt.Format, e.header)
+	out, err := newSink(w, e.opt.Format, e.header, e.opt.KeepFormulas)
 	if err != nil {
 		return err
 	}

@@ -3,12 +3,13 @@ package export
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+
+	"annotate/internal/csvsafe"
 )
 
 // sink writes an export's records in its format. Tabular kinds hand it
@@ -20,11 +21,12 @@ type sink interface {
 	flush() error
 }
 
-func newSink(w io.Writer, format string, h Header) (sink, error) {
+func newSink(w io.Writer, format string, h Header, keepFormulas bool) (sink, error) {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	cols := columnsOf(h.What)
 	if format == CSV {
-		s := &csvSink{bw: bw, w: csv.NewWriter(bw), cells: make([]string, len(cols))}
+		s := &csvSink{bw: bw, w: csvsafe.NewWriter(bw), cells: make([]string, len(cols))}
+		s.w.KeepFormulas = keepFormulas
 		return s, s.w.Write(cols)
 	}
 	s := &jsonlSink{bw: bw, cols: cols}
@@ -75,7 +77,7 @@ func (s *jsonlSink) flush() error { return s.bw.Flush() }
 // csvSink writes RFC 4180 CSV with a header row of the columns.
 type csvSink struct {
 	bw    *bufio.Writer
-	w     *csv.Writer
+	w     *csvsafe.Writer
 	cells []string
 }
 

@@ -1,12 +1,12 @@
 package report
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
+	"annotate/internal/csvsafe"
 	"annotate/internal/tasks"
 )
 
@@ -44,7 +44,7 @@ func WriteRatings(w io.Writer, d *tasks.ReportData, set tasks.Settings, opt Opti
 		return tasks.Errorf(tasks.EInvalid, "a ratings file holds one dimension at one level; choose one with --dimension NAME@LEVEL, one of: %s", strings.Join(keys, ", "))
 	}
 	rt := dims[0]
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	cw.Write([]string{"unit", "coder", "value"})
 	for u, k := range rt.keys {
 		name := unitName(rt.spec, k)

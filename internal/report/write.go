@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"annotate/internal/agreement"
+	"annotate/internal/csvsafe"
 )
 
 // Tables are the names of the CSV tables [Report.WriteCSV] writes.
@@ -59,7 +59,7 @@ type NamedStatistic struct {
 // empty, and an undefined statistic leaves its value empty and gives the
 // reason in its _undefined column.
 func (r *Report) WriteCSV(w io.Writer, table string) error {
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	switch table {
 	case "dimensions":
 		head := []string{"dimension", "level", "scale", "units", "pairable_units", "ratings"}
