@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"annotate/internal/redact"
 )
 
 // Config configures a Client. The zero value of each optional field means
@@ -246,13 +248,13 @@ func (c *Client) attempt(ctx context.Context, m *meter, body []byte) (completion
 		return completion{}, c.transportError(actx, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		e := &HTTPError{StatusCode: resp.StatusCode, Message: serverMessage(data)}
+		e := &HTTPError{StatusCode: resp.StatusCode, Message: redact.Text(serverMessage(data), c.cfg.APIKey)}
 		e.RetryAfter, e.hasRetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 		return completion{}, e
 	}
 	var cr chatResponse
 	if err := json.Unmarshal(data, &cr); err != nil {
-		return completion{}, fmt.Errorf("%w: %v", errBadBody, err)
+		return completion{}, fmt.Errorf("%w: %v", errBadBody, redact.Text(err.Error(), c.cfg.APIKey))
 	}
 	if cr.Usage != nil {
 		m.tokens(cr.Usage.PromptTokens, cr.Usage.CompletionTokens)
@@ -264,6 +266,9 @@ func (c *Client) attempt(ctx context.Context, m *meter, body []byte) (completion
 	content := ch.Message.Content
 	if content == "" && ch.Message.Refusal != "" {
 		content = ch.Message.Refusal
+	}
+	if c.cfg.APIKey != "" {
+		content = strings.ReplaceAll(content, c.cfg.APIKey, redact.Mark)
 	}
 	return completion{Content: content, FinishReason: ch.FinishReason}, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+
+	"annotate/internal/redact"
 )
 
 // AssistOutput is the assistant's result for one summary sentence in one
@@ -33,7 +35,7 @@ func upsertAssistOutput(ctx context.Context, tx *sql.Tx, runID int64, o AssistOu
 	_, err := tx.ExecContext(ctx, `INSERT INTO assist_outputs (run_id, sentence_id, label, status, output) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (run_id, sentence_id) DO UPDATE SET label = excluded.label, status = excluded.status, output = excluded.output,
 			created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
-		runID, o.SentenceID, o.Label, o.Status, string(o.Output))
+		runID, o.SentenceID, o.Label, o.Status, redact.Text(string(o.Output)))
 	return err
 }
 

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"annotate/internal/redact"
 )
 
 // Statuses of an assistant run.
@@ -214,7 +216,7 @@ func (s *Store) FinishAssistRun(ctx context.Context, id int64, status, reason st
 				calls = calls + ?, cache_hits = cache_hits + ?, prompt_tokens = prompt_tokens + ?,
 				completion_tokens = completion_tokens + ?, failures = failures + ?
 			WHERE id = ?`,
-			status, reason, stamp(s.now()), add.Calls, add.CacheHits, add.PromptTokens, add.CompletionTokens, add.Failures, id)
+			status, redact.Text(reason), stamp(s.now()), add.Calls, add.CacheHits, add.PromptTokens, add.CompletionTokens, add.Failures, id)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"annotate/internal/redact"
 	"annotate/internal/tasks"
 	"annotate/web/templates"
 )
@@ -59,7 +60,7 @@ func (s *Server) runRow(p *tasks.Project, r *tasks.AssistRun) templates.RunRow {
 		Slug: p.Slug, ID: r.ID, Title: r.Title(), Protocol: r.Protocol, Model: r.Model, Status: r.Status, Sample: r.Sample,
 		Done: r.Outputs, Total: r.Total, Failed: r.Failed,
 		Calls: r.Usage.Calls, CacheHits: r.Usage.CacheHits, PromptTokens: r.Usage.PromptTokens, CompletionTokens: r.Usage.CompletionTokens,
-		Created: shortTime(r.CreatedAt), Error: r.Error,
+		Created: shortTime(r.CreatedAt), Error: redact.Text(r.Error),
 	}
 	if prog, ok := s.runs.progress(r.ID); ok {
 		row.Live = true
