@@ -1,7 +1,9 @@
 package web
 
 import (
+	"io/fs"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -16,7 +18,7 @@ import (
 func (s *Server) routes() {
 	e := s.echo
 	e.Use(middleware.Recover())
-	e.Use(securityHeaders)
+	e.Use(securityHeaders(s.cfg.SecureCookies))
 	e.Use(middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{Timeout: 60 * time.Second}))
 	e.Use(s.loadUser)
 	e.Use(s.limitBody)
@@ -62,22 +64,51 @@ func (s *Server) routes() {
 }
 
 // securityHeaders sets headers that every response should carry: no
-// sniffing, no framing, no third-party scripts.
-func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		h := c.Response().Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Referrer-Policy", "same-origin")
-		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'")
-		return next(c)
+// sniffing, no framing, no third-party scripts, nothing kept by caches
+// (pages hold labels and CSRF tokens; the static handler overrides it),
+// and, over HTTPS, HSTS.
+func securityHeaders(https bool) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			h := c.Response().Header()
+			h.Set("X-Content-Type-Options", "nosniff")
+			h.Set("X-Frame-Options", "DENY")
+			h.Set("Referrer-Policy", "same-origin")
+			h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; form-action 'self'")
+			h.Set("Cache-Control", "no-store")
+			if https {
+				h.Set("Strict-Transport-Security", "max-age=63072000")
+			}
+			return next(c)
+		}
 	}
 }
 
+// staticHandler serves the embedded files; directories are not listed.
 func staticHandler(fsys http.FileSystem) http.Handler {
-	fs := http.FileServer(fsys)
+	files := http.FileServer(noDirs{fsys})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "" || strings.HasSuffix(r.URL.Path, "/") {
+			http.NotFound(w, r)
+			return
+		}
 		w.Header().Set("Cache-Control", "public, max-age=3600")
-		fs.ServeHTTP(w, r)
+		files.ServeHTTP(w, r)
 	})
+}
+
+// noDirs is a file system whose directories cannot be opened, so the file
+// server lists none.
+type noDirs struct{ http.FileSystem }
+
+func (n noDirs) Open(name string) (http.File, error) {
+	f, err := n.FileSystem.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || st.IsDir() {
+		f.Close()
+		return nil, fs.ErrNotExist
+	}
+	return f, nil
 }

@@ -90,7 +90,7 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 	}
 	cs := &dbStore{
 		store:      store,
-		cookieName: sessionName,
+		cookieName: cookieName(cfg.SecureCookies),
 		secure:     cfg.SecureCookies,
 		now:        cfg.Now,
 		maxAge:     cfg.SessionMaxAge,

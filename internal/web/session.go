@@ -20,6 +20,16 @@ const (
 	ctxUser      = "user"
 )
 
+// cookieName is the session cookie's name: with the __Host- prefix over
+// HTTPS, which browsers accept only when Secure, Path=/ and without a
+// Domain, so no sibling site can set or overwrite it.
+func cookieName(secure bool) string {
+	if secure {
+		return "__Host-" + sessionName
+	}
+	return sessionName
+}
+
 func (s *Server) session(c echo.Context) *sessions.Session {
 	// A session that cannot be read (database error) is treated as
 	// anonymous; the error shows up on the next write.
