@@ -260,3 +260,10 @@ CREATE TABLE IF NOT EXISTS sessions (
     expires_at   TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS sessions_user ON sessions(user_id);
+
+-- When each assignment last reported active time, so that one report can
+-- add no more than the wall time since the previous one.
+CREATE TABLE IF NOT EXISTS assignment_activity (
+    assignment_id  INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
+    last_report_at TEXT NOT NULL
+);

@@ -102,6 +102,21 @@ func (l *SentenceLabel) Missing(set Settings) []string {
 // (another tab) and the save is refused with EConflict rather than
 // overwriting. Every save is appended to the label history.
 func (s *Store) SaveSentenceLabel(ctx context.Context, assignmentID, userID int64, version int, l SentenceLabel) (int, error) {
+	_, v, err := s.saveSentenceLabel(ctx, assignmentID, userID, version, l, false)
+	return v, err
+}
+
+// SaveSentenceLabelFromPage saves a label sent by the labelling page and
+// returns it as stored. Whether the assistant was visible is decided here,
+// from the project's visibility mode and the sentence's label history,
+// never taken from the client: with after_first_label it was visible once
+// a label had been saved for the sentence. (SaveSentenceLabel records the
+// caller's AssistantVisible, for imports and tools.)
+func (s *Store) SaveSentenceLabelFromPage(ctx context.Context, assignmentID, userID int64, version int, l SentenceLabel) (SentenceLabel, int, error) {
+	return s.saveSentenceLabel(ctx, assignmentID, userID, version, l, true)
+}
+
+func (s *Store) saveSentenceLabel(ctx context.Context, assignmentID, userID int64, version int, l SentenceLabel, decideVisible bool) (SentenceLabel, int, error) {
 	var newVersion int
 	err := s.tx(ctx, func(sqlTx *sql.Tx) error {
 		tx := cachedTx{sqlTx, &s.writeStmts}
@@ -126,6 +141,9 @@ func (s *Store) SaveSentenceLabel(ctx context.Context, assignmentID, userID int6
 		if err != nil {
 			return err
 		}
+		if decideVisible {
+			l.AssistantVisible = AssistantShown(set.AssistantVisibility, prev)
+		}
 		trackReveal(&l, prev)
 		l.UpdatedAt = stamp(s.now())
 		types, _ := json.Marshal(nonNil(l.ErrorTypes))
@@ -149,7 +167,20 @@ func (s *Store) SaveSentenceLabel(ctx context.Context, assignmentID, userID int6
 			assignmentID, l.SentenceID, userID, string(data), l.UpdatedAt)
 		return err
 	})
-	return newVersion, err
+	return l, newVersion, err
+}
+
+// AssistantShown reports whether the labelling page shows the assistant's
+// panel for a sentence whose saved label is prev (nil for none) under the
+// visibility mode.
+func AssistantShown(mode string, prev *SentenceLabel) bool {
+	switch mode {
+	case AssistAlways:
+		return true
+	case AssistAfterLabel:
+		return prev != nil && prev.Label != ""
+	}
+	return false
 }
 
 // trackReveal carries the anchoring record forward: the label given while

@@ -29,6 +29,11 @@ var migrations = []string{
 );
 CREATE INDEX IF NOT EXISTS sessions_user ON sessions(user_id);
 DELETE FROM secrets WHERE name IN ('session-hash-key', 'session-block-key');`,
+	// 4: when each assignment last reported active time.
+	`CREATE TABLE IF NOT EXISTS assignment_activity (
+    assignment_id  INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
+    last_report_at TEXT NOT NULL
+);`,
 }
 
 // SchemaVersion of a database this build creates.

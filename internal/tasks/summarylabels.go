@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
+	"time"
 	"unicode/utf8"
 )
 
@@ -129,14 +131,43 @@ func (s *Store) KeyFactLinks(ctx context.Context, assignmentID int64) (map[[2]in
 // add hours at once.
 const maxActiveStep = 120
 
-// AddActiveTime adds seconds of active work to the user's assignment.
+// AddActiveTime adds seconds of active work to the user's assignment. One
+// report adds at most maxActiveStep seconds and no more than the wall time
+// since the assignment's previous report, so reports sent in a burst add
+// nothing; a submitted or released assignment
+// takes none (EConflict).
 func (s *Store) AddActiveTime(ctx context.Context, assignmentID, userID int64, seconds int) error {
 	if seconds <= 0 {
 		return nil
 	}
-	seconds = min(seconds, maxActiveStep)
+	now := s.now()
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		return mustAffect(tx.ExecContext(ctx, `UPDATE assignments SET active_seconds = active_seconds + ? WHERE id = ? AND user_id = ?`, seconds, assignmentID, userID))
+		var status, last string
+		err := tx.QueryRowContext(ctx, `SELECT a.status, coalesce(x.last_report_at, '')
+			FROM assignments a LEFT JOIN assignment_activity x ON x.assignment_id = a.id WHERE a.id = ? AND a.user_id = ?`,
+			assignmentID, userID).Scan(&status, &last)
+		if errors.Is(err, sql.ErrNoRows) {
+			return Errorf(ENotFound, "assignment not found")
+		}
+		if err != nil {
+			return err
+		}
+		if status == StatusSubmitted || status == StatusReleased {
+			return Errorf(EConflict, "this assignment is %s; its active time is final", status)
+		}
+		add := min(seconds, maxActiveStep)
+		if t, err := time.Parse(time.RFC3339Nano, last); err == nil {
+			add = min(add, int(math.Ceil(now.Sub(t).Seconds())))
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO assignment_activity (assignment_id, last_report_at) VALUES (?, ?)
+			ON CONFLICT (assignment_id) DO UPDATE SET last_report_at = excluded.last_report_at`, assignmentID, stamp(now)); err != nil {
+			return err
+		}
+		if add <= 0 {
+			return nil
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE assignments SET active_seconds = active_seconds + ? WHERE id = ?`, add, assignmentID)
+		return err
 	})
 }
 

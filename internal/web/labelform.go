@@ -10,18 +10,17 @@ import (
 // Fields that do not apply are dropped: error types unless the label is
 // unfaithful (the page keeps them in hidden fields in case the annotator
 // switches back), the ambiguity type unless the sentence is ambiguous.
-// Whether the assistant was visible follows the project's mode when the
-// mode decides it. Validation is the store's business.
-func sentenceLabelForm(sid int64, form url.Values, mode string) tasks.SentenceLabel {
+// Whether the assistant was visible is the store's decision, not the
+// form's, and so is validation.
+func sentenceLabelForm(sid int64, form url.Values) tasks.SentenceLabel {
 	l := tasks.SentenceLabel{
-		SentenceID:       sid,
-		Label:            form.Get("label"),
-		ErrorTypes:       form["error_types"],
-		Explanation:      form.Get("explanation"),
-		AmbiguityType:    form.Get("ambiguity_type"),
-		AmbiguityNote:    form.Get("ambiguity_note"),
-		UnsureNote:       form.Get("unsure_note"),
-		AssistantVisible: form.Get("assistant_visible") == "true",
+		SentenceID:    sid,
+		Label:         form.Get("label"),
+		ErrorTypes:    form["error_types"],
+		Explanation:   form.Get("explanation"),
+		AmbiguityType: form.Get("ambiguity_type"),
+		AmbiguityNote: form.Get("ambiguity_note"),
+		UnsureNote:    form.Get("unsure_note"),
 	}
 	switch form.Get("ambiguous") {
 	case "yes":
@@ -34,12 +33,6 @@ func sentenceLabelForm(sid int64, form url.Values, mode string) tasks.SentenceLa
 	}
 	if l.Ambiguous == nil || !*l.Ambiguous {
 		l.AmbiguityType = ""
-	}
-	switch mode {
-	case tasks.AssistAlways:
-		l.AssistantVisible = true
-	case tasks.AssistNever:
-		l.AssistantVisible = false
 	}
 	return l
 }

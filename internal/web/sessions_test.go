@@ -151,3 +151,15 @@ func rawDB(t *testing.T, f *fixture) *sql.DB {
 	t.Cleanup(func() { db.Close() })
 	return db
 }
+
+// writeDB opens the fixture's database file directly for a change the
+// pages cannot make in one step.
+func writeDB(t *testing.T, f *fixture) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+f.store.Path()+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}

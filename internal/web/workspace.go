@@ -257,9 +257,8 @@ func (s *Server) postSentenceLabel(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	l := sentenceLabelForm(sid, form, p.Settings.AssistantVisibility)
 	mode := p.Settings.AssistantVisibility
-	version, err := s.store.SaveSentenceLabel(ctx, a.ID, a.UserID, formVersion(c), l)
+	l, version, err := s.store.SaveSentenceLabelFromPage(ctx, a.ID, a.UserID, formVersion(c), sentenceLabelForm(sid, form))
 	if err != nil {
 		return s.saveFailed(c, err)
 	}
