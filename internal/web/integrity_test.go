@@ -74,4 +74,3 @@ func TestRecordedDataIsDecidedByTheServer(t *testing.T) {
 		}
 	})
 }
-
