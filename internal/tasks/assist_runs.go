@@ -97,6 +97,11 @@ func validRunStatus(s string) bool {
 // CreateAssistRun records a new run; an empty status means queued.
 func (s *Store) CreateAssistRun(ctx context.Context, r AssistRun) (*AssistRun, error) {
 	var id int64
+	for _, f := range []struct{ name, v string }{{"run name", r.Name}, {"model", r.Model}, {"prompt version", r.PromptVersion}} {
+		if err := CheckText(f.name, f.v, MaxNameLen*2, false); err != nil {
+			return nil, err
+		}
+	}
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var err error
 		id, err = insertAssistRun(ctx, tx, &r, s.now())

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"slices"
 	"strings"
-	"unicode/utf8"
 )
 
 // Provenance of a gold value: where it came from.
@@ -89,8 +88,8 @@ func (d *GoldDecision) Validate(set Settings) error {
 	if d.Ambiguous != nil && *d.Ambiguous && d.AmbiguityType == "" {
 		return Errorf(EInvalid, "an ambiguous gold label needs an ambiguity type")
 	}
-	if utf8.RuneCountInString(d.Note) > maxTextLen {
-		return Errorf(EInvalid, "the note is longer than %d characters", maxTextLen)
+	if err := CheckText("note", d.Note, MaxNoteLen, true); err != nil {
+		return err
 	}
 	d.Note = strings.TrimSpace(d.Note)
 	return nil
@@ -299,8 +298,8 @@ func (s *Store) SetGold(ctx context.Context, projectID, sentenceID, userID int64
 // Auto-resolution does not resolve a reopened sentence again; only an
 // adjudicator's decision does.
 func (s *Store) Reopen(ctx context.Context, projectID, sentenceID, userID int64, version int, note string) error {
-	if utf8.RuneCountInString(note) > maxTextLen {
-		return Errorf(EInvalid, "the note is longer than %d characters", maxTextLen)
+	if err := CheckText("reopen note", note, MaxNoteLen, true); err != nil {
+		return err
 	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		t, err := goldSentence(ctx, tx, projectID, sentenceID)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"slices"
 	"strings"
-	"unicode/utf8"
 )
 
 // SentenceLabel is one annotator's label on one summary sentence.
@@ -32,7 +31,6 @@ type SentenceLabel struct {
 }
 
 // maxTextLen bounds free-text fields of a label.
-const maxTextLen = 10000
 
 // Validate checks a label's values against the project's schema. Empty
 // fields are allowed: a label is saved as it is typed and checked for
@@ -62,9 +60,9 @@ func (l *SentenceLabel) Validate(set Settings) error {
 			return Errorf(EInvalid, "unknown ambiguity type %q", l.AmbiguityType)
 		}
 	}
-	for name, v := range map[string]string{"explanation": l.Explanation, "ambiguity description": l.AmbiguityNote, "unsure note": l.UnsureNote} {
-		if utf8.RuneCountInString(v) > maxTextLen {
-			return Errorf(EInvalid, "the %s is longer than %d characters", name, maxTextLen)
+	for _, f := range []struct{ name, v string }{{"explanation", l.Explanation}, {"ambiguity description", l.AmbiguityNote}, {"unsure note", l.UnsureNote}} {
+		if err := CheckText(f.name, f.v, MaxNoteLen, true); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -199,6 +199,9 @@ func (s *Store) UpdateSettings(ctx context.Context, projectID int64, set Setting
 	if err := set.Validate(); err != nil {
 		return 0, err
 	}
+	if err := CheckText("guidelines", guidelines, MaxGuidelinesLen, true); err != nil {
+		return 0, err
+	}
 	raw, err := json.Marshal(set)
 	if err != nil {
 		return 0, err

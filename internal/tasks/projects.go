@@ -44,6 +44,15 @@ func (s *Store) CreateProject(ctx context.Context, p Project) (*Project, error) 
 	if p.Name == "" {
 		p.Name = p.Slug
 	}
+	if err := CheckText("project name", p.Name, MaxNameLen, false); err != nil {
+		return nil, err
+	}
+	if err := CheckText("project description", p.Description, MaxShortTextLen, true); err != nil {
+		return nil, err
+	}
+	if err := CheckText("guidelines", p.Guidelines, MaxGuidelinesLen, true); err != nil {
+		return nil, err
+	}
 	if err := p.Settings.Validate(); err != nil {
 		return nil, err
 	}

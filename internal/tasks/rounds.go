@@ -46,6 +46,9 @@ type RoundSpec struct {
 // by document, then summary.
 func (s *Store) CreateRound(ctx context.Context, projectID int64, spec RoundSpec) (*Round, error) {
 	spec.Name = strings.TrimSpace(spec.Name)
+	if err := CheckText("round name", spec.Name, MaxNameLen, false); err != nil {
+		return nil, err
+	}
 	if spec.Name == "" {
 		return nil, Errorf(EInvalid, "a round needs a name")
 	}

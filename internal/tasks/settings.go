@@ -63,10 +63,21 @@ func (s Settings) Validate() error {
 		if len(s.CustomErrors) == 0 {
 			return Errorf(EInvalid, "a custom error taxonomy needs at least one type")
 		}
+		if len(s.CustomErrors) > MaxCustomErrors {
+			return Errorf(EInvalid, "custom error taxonomy: %d types, at most %d allowed", len(s.CustomErrors), MaxCustomErrors)
+		}
 		seen := map[string]bool{}
 		for i, t := range s.CustomErrors {
 			if t.Code == "" || t.Name == "" {
 				return Errorf(EInvalid, "custom error type %d needs a code and a name", i+1)
+			}
+			for _, f := range []struct {
+				name, v string
+				max     int
+			}{{"code", t.Code, MaxNameLen}, {"name", t.Name, MaxNameLen}, {"group", t.Group, MaxNameLen}, {"definition", t.Definition, MaxShortTextLen}} {
+				if err := CheckText(fmt.Sprintf("custom error type %d %s", i+1, f.name), f.v, f.max, false); err != nil {
+					return err
+				}
 			}
 			if seen[t.Code] {
 				return Errorf(EInvalid, "custom error type code %q is used twice", t.Code)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"time"
-	"unicode/utf8"
 )
 
 // SummaryLabel is an annotator's judgement of a whole summary.
@@ -28,8 +27,8 @@ func (l SummaryLabel) Validate() error {
 	default:
 		return Errorf(EInvalid, "topic category must be main or marginal")
 	}
-	if utf8.RuneCountInString(l.Comment) > maxTextLen {
-		return Errorf(EInvalid, "the comment is longer than %d characters", maxTextLen)
+	if err := CheckText("comment", l.Comment, MaxNoteLen, true); err != nil {
+		return err
 	}
 	return nil
 }

@@ -59,6 +59,9 @@ func (s *Store) CreateUser(ctx context.Context, username, displayName, password 
 	if displayName == "" {
 		displayName = username
 	}
+	if err := CheckText("display name", displayName, MaxNameLen, false); err != nil {
+		return nil, err
+	}
 	var id int64
 	err = s.tx(ctx, func(tx *sql.Tx) error {
 		var n int

@@ -86,6 +86,8 @@ func (f roundForm) Validate() map[string]string {
 	errs := map[string]string{}
 	if strings.TrimSpace(f.Name) == "" {
 		errs["name"] = "Give the round a name."
+	} else if err := tasks.CheckText("round name", f.Name, tasks.MaxNameLen, false); err != nil {
+		errs["name"] = tasks.ErrorMessage(err)
 	}
 	if len(f.Annotators) == 0 {
 		errs["annotators"] = "Choose at least one annotator."
