@@ -23,6 +23,7 @@ Subcommands:
   disable NAME | enable NAME                   stop or allow an account's logins
   member NAME --project SLUG --role ROLE       give NAME a role (lead, adjudicator, annotator) in a project
 
+Flags may come before or after the username.
 Passwords are never taken from the command line, where other users could read them.`
 
 func runUser(ctx context.Context, e env, args []string) error {
@@ -40,15 +41,20 @@ func runUser(ctx context.Context, e env, args []string) error {
 	display := fs.String("display", "", "with add: the name shown in pages")
 	project := fs.String("project", "", "with member: the project slug")
 	role := fs.String("role", "", "with member: lead, adjudicator or annotator")
-	name, rest := leadingName(rest)
-	if err := parse(e, fs, rest); err != nil {
+	pos, err := parseAnywhere(e, fs, rest)
+	if err != nil {
 		return helpOK(err)
 	}
-	if name == "" && fs.NArg() > 0 {
-		name = fs.Arg(0)
+	name := ""
+	if len(pos) > 0 {
+		name = pos[0]
 	}
 	if sub != "list" && name == "" {
 		fmt.Fprintf(e.stderr, "annotate user %s: a username is required\n", sub)
+		return errUsage
+	}
+	if len(pos) > 1 || sub == "list" && len(pos) > 0 {
+		fmt.Fprintf(e.stderr, "annotate user %s: unexpected argument %q\n", sub, pos[len(pos)-1])
 		return errUsage
 	}
 	store, err := tasks.Open(ctx, *db)
@@ -113,14 +119,6 @@ func runUser(ctx context.Context, e env, args []string) error {
 		return errUsage
 	}
 	return nil
-}
-
-// leadingName takes a username given before the flags.
-func leadingName(args []string) (string, []string) {
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		return args[0], args[1:]
-	}
-	return "", args
 }
 
 func userErr(name string, err error) error {
