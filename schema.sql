@@ -267,3 +267,12 @@ CREATE TABLE IF NOT EXISTS assignment_activity (
     assignment_id  INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
     last_report_at TEXT NOT NULL
 );
+
+-- One-time links an administrator hands out to set a password. Only the
+-- link token's SHA-256 is stored; a link works once, until it expires.
+CREATE TABLE IF NOT EXISTS password_resets (
+    token_hash BLOB PRIMARY KEY,
+    user_id    INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    created_by INTEGER REFERENCES users(id) ON DELETE SET NULL,
+    expires_at TEXT NOT NULL
+);

@@ -34,6 +34,13 @@ DELETE FROM secrets WHERE name IN ('session-hash-key', 'session-block-key');`,
     assignment_id  INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
     last_report_at TEXT NOT NULL
 );`,
+	// 5: one-time password links made by administrators.
+	`CREATE TABLE IF NOT EXISTS password_resets (
+    token_hash BLOB PRIMARY KEY,
+    user_id    INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    created_by INTEGER REFERENCES users(id) ON DELETE SET NULL,
+    expires_at TEXT NOT NULL
+);`,
 }
 
 // SchemaVersion of a database this build creates.

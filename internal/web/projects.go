@@ -70,8 +70,11 @@ func (s *Server) getProject(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	me := currentUser(c)
+	v.Roles = rolesFor(me)
 	for _, m := range members {
-		v.Members = append(v.Members, templates.MemberRow{Username: m.Username, DisplayName: m.DisplayName, Role: m.Role})
+		v.Members = append(v.Members, templates.MemberRow{ID: m.ID, Username: m.Username, DisplayName: m.DisplayName, Role: m.Role,
+			Removable: m.ID != me.ID && mayManage(me, m.Role)})
 	}
 	return s.render(c, http.StatusOK, templates.ProjectPage(v))
 }

@@ -61,6 +61,7 @@ func (s *Server) routes() {
 	s.reportRoutes(u)
 	s.adjudicationRoutes(u)
 	s.exportRoutes(u)
+	s.accountRoutes(e, u)
 }
 
 // securityHeaders sets headers that every response should carry: no

@@ -62,6 +62,8 @@ type ProjectView struct {
 	Documents   []DocumentRow
 	MoreDocs    int
 	Members     []MemberRow
+	// Roles are the roles the viewer may give when adding a member.
+	Roles []string
 }
 
 // Count is a labelled number on an overview.
@@ -86,9 +88,12 @@ type DocumentRow struct {
 
 // MemberRow is one project member.
 type MemberRow struct {
+	ID          int64
 	Username    string
 	DisplayName string
 	Role        string
+	// Removable is set when the viewer may take this member out.
+	Removable bool
 }
 
 // ImportView is the upload page and its outcome.
