@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 )
 
@@ -156,7 +155,7 @@ func (s *Store) AddActiveTime(ctx context.Context, assignmentID, userID int64, s
 		}
 		add := min(seconds, maxActiveStep)
 		if t, err := time.Parse(time.RFC3339Nano, last); err == nil {
-			add = min(add, int(math.Ceil(now.Sub(t).Seconds())))
+			add = min(add, int(now.Sub(t).Seconds()))
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO assignment_activity (assignment_id, last_report_at) VALUES (?, ?)
 			ON CONFLICT (assignment_id) DO UPDATE SET last_report_at = excluded.last_report_at`, assignmentID, stamp(now)); err != nil {
