@@ -122,8 +122,9 @@ CREATE TABLE assignments (
 );
 CREATE INDEX assignments_user ON assignments(user_id, status);
 CREATE INDEX assignments_summary ON assignments(summary_id);
--- An annotator's queue in order: position and neighbours of one assignment.
-CREATE INDEX assignments_queue ON assignments(user_id, position);
+-- An annotator's queue in order, covering what the labelling page counts
+-- (done, total, position) and the neighbours it links to.
+CREATE INDEX assignments_queue ON assignments(user_id, position, status, round_id);
 
 -- The current label of one annotator on one sentence; every change is also
 -- appended to sentence_label_history.

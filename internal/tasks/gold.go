@@ -139,7 +139,7 @@ func goldOf(ctx context.Context, q querier, sentenceID int64) (*Gold, error) {
 // SummaryGold returns the gold of a summary's sentences, keyed by
 // sentence id; sentences without gold are absent.
 func (s *Store) SummaryGold(ctx context.Context, summaryID int64) (map[int64]Gold, error) {
-	return summaryGold(ctx, s.read, summaryID)
+	return summaryGold(ctx, s.reader(ctx), summaryID)
 }
 
 func summaryGold(ctx context.Context, q querier, summaryID int64) (map[int64]Gold, error) {
@@ -232,7 +232,7 @@ func goldVersion(ctx context.Context, q querier, sentenceID int64) (int, error) 
 // summary. SummaryGold carries the same versions with the gold itself,
 // read together; a page showing gold should take them from there.
 func (s *Store) GoldVersions(ctx context.Context, summaryID int64) (map[int64]int, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT ss.id, coalesce(g.version, 0)
+	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT ss.id, coalesce(g.version, 0)
 		FROM summary_sentences ss LEFT JOIN gold_sentences g ON g.sentence_id = ss.id WHERE ss.summary_id = ?`, summaryID)
 	if err != nil {
 		return nil, err

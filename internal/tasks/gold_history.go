@@ -27,7 +27,7 @@ func (s *Store) GoldHistory(ctx context.Context, projectID, summaryID int64, lim
 	if summaryID == 0 {
 		where = `sm.project_id = ?1 AND ?2 = 0`
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT h.id, h.sentence_id, ss.summary_id, ss.idx, d.external_id, coalesce(u.display_name, ''), h.created_at, h.data
+	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT h.id, h.sentence_id, ss.summary_id, ss.idx, d.external_id, coalesce(u.display_name, ''), h.created_at, h.data
 		FROM gold_history h JOIN summary_sentences ss ON ss.id = h.sentence_id JOIN summaries sm ON sm.id = ss.summary_id
 		JOIN documents d ON d.id = sm.document_id LEFT JOIN users u ON u.id = h.decided_by
 		WHERE `+where+`

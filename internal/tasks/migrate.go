@@ -17,7 +17,7 @@ var migrations = []string{
 	`CREATE INDEX IF NOT EXISTS sentence_labels_sentence ON sentence_labels(sentence_id)`,
 	// 3: an index for every lookup and foreign key the pages use, and a
 	// gold version kept on the row instead of counted from its history.
-	`CREATE INDEX IF NOT EXISTS assignments_queue ON assignments(user_id, position);
+	`CREATE INDEX IF NOT EXISTS assignments_queue ON assignments(user_id, position, status, round_id);
 	CREATE INDEX IF NOT EXISTS sentence_label_history_sentence ON sentence_label_history(sentence_id);
 	CREATE INDEX IF NOT EXISTS keyfact_labels_sentence ON keyfact_labels(sentence_id, key_fact_id);
 	CREATE INDEX IF NOT EXISTS keyfact_labels_key_fact ON keyfact_labels(key_fact_id);

@@ -265,6 +265,10 @@ func (w *planWorld) hotPaths(t *testing.T) {
 	must(err)
 	_, err = s.KeyFactLinks(ctx, a.ID)
 	must(err)
+	_, err = s.QueueNav(ctx, a)
+	must(err)
+	_, err = s.NextOpen(ctx, a)
+	must(err)
 	v := a.Version
 	for _, x := range sum.Sentences {
 		v, err = s.SaveSentenceLabel(ctx, a.ID, ann.ID, v, tasks.SentenceLabel{SentenceID: x.ID, Label: "faithful", ErrorTypes: []string{}, Ambiguous: new(bool)})

@@ -143,7 +143,7 @@ func (s *Store) Path() string { return s.path }
 // SchemaVersion returns PRAGMA user_version of the open database.
 func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 	var v int
-	err := s.read.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+	err := s.reader(ctx).QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
 	return v, err
 }
 

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -31,11 +32,15 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 		f.Dimension = ""
 	}
 	f.RoundID, _ = strconv.ParseInt(c.QueryParam("round"), 10, 64)
-	counts, err := s.store.RoundGoldCounts(ctx, p.ID)
-	if err != nil {
+	var counts []tasks.RoundGold
+	var pending []tasks.PendingSentence
+	err = s.store.Snapshot(ctx, func(ctx context.Context) (err error) {
+		if counts, err = s.store.RoundGoldCounts(ctx, p.ID); err != nil {
+			return err
+		}
+		pending, err = s.store.PendingSentences(ctx, p.ID)
 		return err
-	}
-	pending, err := s.store.PendingSentences(ctx, p.ID)
+	})
 	if err != nil {
 		return err
 	}
