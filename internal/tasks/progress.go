@@ -91,7 +91,13 @@ func (s *Store) ReleaseAssignment(ctx context.Context, roundID, assignmentID int
 		if n, _ := res.RowsAffected(); n == 0 {
 			return Errorf(EConflict, "only an assignment that is neither submitted nor released can be released")
 		}
-		return nil
+		// Releasing the last open assignment of a summary makes it ready.
+		var summary int64
+		if err := tx.QueryRowContext(ctx, `SELECT summary_id FROM assignments WHERE id = ?`, assignmentID).Scan(&summary); err != nil {
+			return err
+		}
+		_, err = s.resolveIfReady(ctx, tx, summary)
+		return err
 	})
 }
 

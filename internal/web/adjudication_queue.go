@@ -15,8 +15,9 @@ import (
 
 // getAdjudicationQueue shows the gold counts of each round and the
 // sentences waiting for adjudication, most split first, filtered by round
-// and dimension. Opening it resolves the summaries that became ready since
-// the last resolution, so the queue is never behind the submissions.
+// and dimension. It only reads, from one snapshot: a summary's gold is
+// resolved when its last assignment is submitted (see tasks.Submit), so
+// the queue is never behind the submissions.
 func (s *Server) getAdjudicationQueue(c echo.Context) error {
 	a, err := s.adjudicationAccess(c)
 	if err != nil {
@@ -24,9 +25,6 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	p := a.project
-	if _, err := s.store.ResolveReady(ctx, p.ID); err != nil {
-		return err
-	}
 	f := tasks.QueueFilter{Dimension: c.QueryParam("dim")}
 	if _, ok := dimensionNames[f.Dimension]; !ok {
 		f.Dimension = ""
