@@ -35,6 +35,9 @@ type Options struct {
 	// arrive over a morning rather than in one instant.
 	Ramp time.Duration
 	Seed uint64
+	// OnAck, if set, is called with the running count after each
+	// acknowledged save (from the annotators' goroutines).
+	OnAck func(n int)
 }
 
 // Ack is a sentence label the server acknowledged with 200.
@@ -83,6 +86,7 @@ type recorder struct {
 	res      *Result
 	requests atomic.Int64
 	max      int64
+	onAck    func(int)
 }
 
 func (r *recorder) record(route string, d time.Duration, err error) {
@@ -106,7 +110,11 @@ func (r *recorder) record(route string, d time.Duration, err error) {
 func (r *recorder) ack(a Ack) {
 	r.mu.Lock()
 	r.res.Acks = append(r.res.Acks, a)
+	n := len(r.res.Acks)
 	r.mu.Unlock()
+	if r.onAck != nil {
+		r.onAck(n)
+	}
 }
 
 // errBudget stops an annotator when the run's request budget is spent.
@@ -129,7 +137,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Duration)
 	defer cancel()
-	rec := &recorder{res: &Result{Routes: map[string]*RouteStats{}}, max: int64(opts.MaxRequests)}
+	rec := &recorder{res: &Result{Routes: map[string]*RouteStats{}}, max: int64(opts.MaxRequests), onAck: opts.OnAck}
 	start := time.Now()
 	var wg sync.WaitGroup
 	for i := 1; i <= opts.Annotators; i++ {
