@@ -35,6 +35,12 @@ type Options struct {
 	// arrive over a morning rather than in one instant.
 	Ramp time.Duration
 	Seed uint64
+	// Leads play project leads beside the annotators (accounts
+	// LeadName(1..Leads)): each opens the adjudication queue, an
+	// adjudication page from it, the agreement report and a gold export of
+	// the calibration round, pausing LeadThink between them.
+	Leads     int
+	LeadThink time.Duration
 	// OnAck, if set, is called with the running count after each
 	// acknowledged save (from the annotators' goroutines).
 	OnAck func(n int)
@@ -157,6 +163,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			a.work(ctx)
 		}()
 	}
+	for i := 1; i <= opts.Leads; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l := newAnnotator(opts, rec, LeadName(i), uint64(i)+opts.Seed*1000+500)
+			l.client.Timeout = time.Minute // reports and exports take longer than pages
+			l.lead(ctx)
+		}()
+	}
 	wg.Wait()
 	rec.res.Elapsed = time.Since(start)
 	rec.res.Requests = rec.requests.Load()
@@ -206,7 +221,7 @@ func (a *annotator) do(ctx context.Context, route, method, path string, form url
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
-	if strings.Contains(route, "/s/") || strings.HasSuffix(route, "/summary") {
+	if method == http.MethodPost && (strings.Contains(route, "/s/") || strings.HasSuffix(route, "/summary")) {
 		req.Header.Set("HX-Request", "true")
 	}
 	t0 := time.Now()
