@@ -100,7 +100,6 @@ func (s *jsonlSink) row(vals []any) error {
 	return err
 }
 
-
 // csvSink writes RFC 4180 CSV with a header row of the columns.
 type csvSink struct {
 	bw    *bufio.Writer
