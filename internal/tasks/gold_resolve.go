@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"time"
 )
 
 // Auto-resolution turns the labels of a summary into gold where the
@@ -116,6 +117,12 @@ const resolveBatch = 20
 // changed after their assignment was submitted are picked up by
 // ResolveRound, which looks at every ready summary.
 func (s *Store) ResolveReady(ctx context.Context, projectID int64) (ResolveStats, error) {
+	return s.resolveReady(ctx, projectID, false)
+}
+
+// resolveReady is ResolveReady; paced, it rests after each batch as long
+// as the batch took, leaving the writer to others at least half the time.
+func (s *Store) resolveReady(ctx context.Context, projectID int64, paced bool) (ResolveStats, error) {
 	ids, err := summaryIDList(ctx, s.read, `SELECT x.summary_id FROM (`+fmt.Sprintf(readySummaries, "r.project_id = ?")+`) x
 		WHERE EXISTS (SELECT 1 FROM summary_sentences ss WHERE ss.summary_id = x.summary_id
 			AND NOT EXISTS (SELECT 1 FROM gold_sentences g WHERE g.sentence_id = ss.id))
@@ -127,6 +134,7 @@ func (s *Store) ResolveReady(ctx context.Context, projectID int64) (ResolveStats
 	for len(ids) > 0 {
 		batch := ids[:min(resolveBatch, len(ids))]
 		ids = ids[len(batch):]
+		t0 := time.Now()
 		err := s.tx(ctx, func(tx *sql.Tx) error {
 			b, err := s.resolveSummaries(ctx, tx, batch)
 			st.Summaries += b.Summaries
@@ -136,6 +144,13 @@ func (s *Store) ResolveReady(ctx context.Context, projectID int64) (ResolveStats
 		})
 		if err != nil {
 			return st, err
+		}
+		if paced && len(ids) > 0 {
+			select {
+			case <-ctx.Done():
+				return st, ctx.Err()
+			case <-time.After(time.Since(t0)):
+			}
 		}
 	}
 	return st, nil
@@ -187,9 +202,10 @@ func (s *Store) resolveSummaries(ctx context.Context, tx *sql.Tx, ids []int64) (
 	return st, nil
 }
 
-// ResolveAllReady runs ResolveReady for every project: the catch-up a
-// server does at start for summaries that became ready before resolution
-// ran at submission.
+// ResolveAllReady runs ResolveReady for every project, pacing itself so
+// that the writer is free at least half the time: the catch-up a server
+// does at start, beside its traffic, for summaries that became ready
+// before resolution ran at submission.
 func (s *Store) ResolveAllReady(ctx context.Context) (ResolveStats, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT id FROM projects ORDER BY id`)
 	if err != nil {
@@ -207,7 +223,7 @@ func (s *Store) ResolveAllReady(ctx context.Context) (ResolveStats, error) {
 	rows.Close()
 	var st ResolveStats
 	for _, id := range ids {
-		b, err := s.ResolveReady(ctx, id)
+		b, err := s.resolveReady(ctx, id, true)
 		st.Summaries += b.Summaries
 		st.Unanimous += b.Unanimous
 		st.Pending += b.Pending
