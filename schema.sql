@@ -1,6 +1,12 @@
 -- The whole schema of annotate. Applied in one transaction on a fresh
--- database; PRAGMA user_version records it. Later changes go in
--- migrations.go as ordered, append-only steps.
+-- database, which then records the current PRAGMA user_version. Every
+-- change is made here AND appended as a step to migrations in
+-- internal/tasks/migrate.go, which brings older databases to the same
+-- schema (TestMigratedSchemaIsFresh compares the two).
+--
+-- Every column a query looks rows up by, and every foreign key whose
+-- parent can be deleted, has an index (TestHotQueriesUseIndexes checks the
+-- queries of the pages).
 
 CREATE TABLE users (
     id            INTEGER PRIMARY KEY,
@@ -116,6 +122,9 @@ CREATE TABLE assignments (
 );
 CREATE INDEX assignments_user ON assignments(user_id, status);
 CREATE INDEX assignments_summary ON assignments(summary_id);
+-- An annotator's queue in order, covering what the labelling page counts
+-- (done, total, position) and the neighbours it links to.
+CREATE INDEX assignments_queue ON assignments(user_id, position, status, round_id);
 
 -- The current label of one annotator on one sentence; every change is also
 -- appended to sentence_label_history.
@@ -136,6 +145,7 @@ CREATE TABLE sentence_labels (
     updated_at           TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     UNIQUE (assignment_id, sentence_id)
 );
+CREATE INDEX sentence_labels_sentence ON sentence_labels(sentence_id);
 
 CREATE TABLE sentence_label_history (
     id            INTEGER PRIMARY KEY,
@@ -146,6 +156,7 @@ CREATE TABLE sentence_label_history (
     created_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 CREATE INDEX sentence_label_history_assignment ON sentence_label_history(assignment_id, sentence_id);
+CREATE INDEX sentence_label_history_sentence ON sentence_label_history(sentence_id);
 
 CREATE TABLE summary_labels (
     assignment_id  INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
@@ -164,6 +175,8 @@ CREATE TABLE keyfact_labels (
     created_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     PRIMARY KEY (assignment_id, key_fact_id, sentence_id)
 );
+CREATE INDEX keyfact_labels_sentence ON keyfact_labels(sentence_id, key_fact_id);
+CREATE INDEX keyfact_labels_key_fact ON keyfact_labels(key_fact_id);
 
 -- Gold per sentence, with provenance: imported, unanimous, majority,
 -- adjudicated or unresolved.
@@ -178,8 +191,13 @@ CREATE TABLE gold_sentences (
     provenance     TEXT NOT NULL CHECK (provenance IN ('imported', 'unanimous', 'majority', 'adjudicated', 'unresolved')),
     decided_by     INTEGER REFERENCES users(id),
     decided_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    note           TEXT NOT NULL DEFAULT ''
+    note           TEXT NOT NULL DEFAULT '',
+    -- The number of changes in gold_history; an adjudicator's decision
+    -- names the version it saw (see tasks.SetGold).
+    version        INTEGER NOT NULL DEFAULT 0
 );
+-- The adjudication queue: the sentences waiting for a person.
+CREATE INDEX gold_sentences_unresolved ON gold_sentences(sentence_id) WHERE provenance = 'unresolved';
 
 CREATE TABLE gold_history (
     id          INTEGER PRIMARY KEY,
@@ -188,6 +206,7 @@ CREATE TABLE gold_history (
     decided_by  INTEGER REFERENCES users(id),
     created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
+CREATE INDEX gold_history_sentence ON gold_history(sentence_id);
 
 -- Gold for a whole summary (SummEdits labels summaries, not sentences).
 CREATE TABLE gold_summaries (
@@ -220,6 +239,7 @@ CREATE TABLE assist_runs (
     created_at        TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     finished_at       TEXT
 );
+CREATE INDEX assist_runs_project ON assist_runs(project_id);
 
 CREATE TABLE assist_outputs (
     id          INTEGER PRIMARY KEY,
@@ -231,6 +251,7 @@ CREATE TABLE assist_outputs (
     created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     UNIQUE (run_id, sentence_id)
 );
+CREATE INDEX assist_outputs_sentence ON assist_outputs(sentence_id);
 
 -- Responses of the LLM endpoint keyed by a hash of the exact request.
 CREATE TABLE llm_cache (

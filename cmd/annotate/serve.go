@@ -84,6 +84,19 @@ func runServe(ctx context.Context, e env, args []string) error {
 	fmt.Fprintf(e.stdout, "annotate: serving %s on http://%s\n", *db, ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
+	// Resolve, in small transactions beside the traffic, summaries that
+	// became ready before gold was resolved at submission.
+	resolveCtx, stopResolve := context.WithCancel(ctx)
+	resolved := make(chan struct{})
+	go func() {
+		defer close(resolved)
+		if st, err := store.ResolveAllReady(resolveCtx); err != nil && resolveCtx.Err() == nil {
+			logger.Warn("resolving ready summaries", "err", err)
+		} else if st.Summaries > 0 {
+			logger.Info("resolved ready summaries", "summaries", st.Summaries, "unanimous", st.Unanimous, "pending", st.Pending)
+		}
+	}()
+	defer func() { stopResolve(); <-resolved }()
 	select {
 	case err := <-errc:
 		return err

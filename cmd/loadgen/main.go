@@ -1,7 +1,8 @@
 // Command loadgen seeds a large benchmark project and plays many
 // annotators against a running annotate server on this machine.
 //
-//	loadgen seed --db bench.db [--documents 2000 --annotators 60 --per-item 2]
+//	loadgen seed --db bench.db [--documents 2000 --annotators 60 --per-item 2 --runs 3 --calibration 200 --leads 3]
+//	loadgen seed --db big.db --annotators 100 --per-annotator 2000   # the 10x corpus
 //	annotate serve --db bench.db --addr 127.0.0.1:8090 &
 //	loadgen run --url http://127.0.0.1:8090 --annotators 100 --duration 60s --db bench.db
 //
@@ -59,9 +60,24 @@ func seed(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&o.Summaries, "summaries", 5, "summaries per document")
 	fs.IntVar(&o.Annotators, "annotators", 60, "annotator accounts (bench001...)")
 	fs.IntVar(&o.PerItem, "per-item", 2, "annotators per summary")
-	fs.StringVar(&o.Password, "password", "bench-password", "password of every annotator account")
+	fs.StringVar(&o.Password, "password", "bench-password", "password of every annotator and lead account")
+	fs.IntVar(&o.Runs, "runs", 3, "assistant runs with an output for every sentence (0 for none)")
+	fs.IntVar(&o.Calibration, "calibration", 200, "summaries of an earlier calibration round, labelled and submitted (0 for none)")
+	fs.IntVar(&o.CalibrationAnnotators, "calibration-annotators", 3, "annotators of the calibration round")
+	fs.BoolVar(&o.Unresolved, "unresolved", false, "leave the calibration round ready but unresolved (as before resolution at submission)")
+	fs.IntVar(&o.Leads, "leads", 3, "lead accounts (lead01...; 0 for none)")
+	perAnnotator := fs.Int("per-annotator", 0, "size the corpus to this many production assignments per annotator (overrides --documents; 2000 with 100 annotators is the 10x corpus)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	// 0 on the command line means none; in SeedOptions it means the default.
+	for _, v := range []*int{&o.Runs, &o.Calibration, &o.Leads} {
+		if *v == 0 {
+			*v = -1
+		}
+	}
+	if *perAnnotator > 0 {
+		o.Documents = (*perAnnotator*o.Annotators + o.PerItem*o.Summaries - 1) / (o.PerItem * o.Summaries)
 	}
 	store, err := tasks.Open(ctx, *db)
 	if err != nil {
@@ -100,6 +116,8 @@ func load(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&o.MaxRequests, "max-requests", 200000, "stop after this many requests")
 	fs.DurationVar(&o.Think, "think", 200*time.Millisecond, "mean pause between an annotator's actions")
 	fs.DurationVar(&o.Ramp, "ramp", 10*time.Second, "spread the annotators' logins over this time")
+	fs.IntVar(&o.Leads, "leads", 0, "leads opening the adjudication queue and pages, the report and exports meanwhile (accounts lead01...)")
+	fs.DurationVar(&o.LeadThink, "lead-think", 2*time.Second, "mean pause between a lead's page views")
 	db := fs.String("db", "", "database file of the server, to verify acknowledged saves after the run")
 	if err := fs.Parse(args); err != nil {
 		return err

@@ -83,7 +83,7 @@ type Header struct {
 const HeaderKind = "export"
 
 // formatVersion is Header.Version: bumped when a format changes shape.
-const formatVersion = 1
+const formatVersion = 2
 
 // Export is a checked export, ready to write.
 type Export struct {
@@ -92,6 +92,7 @@ type Export struct {
 	roundID int64
 	opt     Options
 	header  Header
+	records int
 }
 
 // New checks the options against the project: a known kind and format,
@@ -209,8 +210,16 @@ func (e *Export) Write(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return out.flush()
+	if err := out.end(); err != nil {
+		return err
+	}
+	e.records = out.count()
+	return nil
 }
+
+// Records is the number of data records (JSON Lines) or rows (CSV, not
+// counting the column names) the last complete Write wrote.
+func (e *Export) Records() int { return e.records }
 
 // run is one export being written.
 type run struct {

@@ -93,18 +93,33 @@ func TestHeaderNamesTheExport(t *testing.T) {
 			t.Errorf("header %s = %v, want %v", k, h[k], v)
 		}
 	}
-	for _, r := range recs[1:] {
+	end := recs[len(recs)-1]
+	if end["kind"] != export.EndKind || end["records"] != float64(len(recs)-2) {
+		t.Errorf("last record %v, want the end record counting %d records", end, len(recs)-2)
+	}
+	for _, r := range recs[1 : len(recs)-1] {
 		if r["kind"] != nil {
 			t.Fatalf("a data record has a kind: %v", r)
 		}
 	}
 }
 
+// data is the data records of a JSON Lines export: between the header and
+// the end record.
+func data(t *testing.T, b []byte) []map[string]any {
+	t.Helper()
+	recs := lines(t, b)
+	if len(recs) < 2 || recs[len(recs)-1]["kind"] != export.EndKind {
+		t.Fatalf("the export does not end with its end record")
+	}
+	return recs[1 : len(recs)-1]
+}
+
 // goldProvenances lists the sentence provenances of a gold JSONL export,
 // by summary.
 func goldProvenances(t *testing.T, b []byte) map[string][]string {
 	out := map[string][]string{}
-	for _, r := range lines(t, b)[1:] {
+	for _, r := range data(t, b) {
 		for _, s := range r["summaries"].([]any) {
 			sum := s.(map[string]any)
 			for _, x := range sum["sentences"].([]any) {
@@ -162,13 +177,13 @@ func TestFilters(t *testing.T) {
 		})
 	}
 	t.Run("raw round keeps that round's assignments", func(t *testing.T) {
-		recs := lines(t, f.write(export.Options{What: export.Raw, Round: "extra"}))[1:]
+		recs := data(t, f.write(export.Options{What: export.Raw, Round: "extra"}))
 		if len(recs) != 1 || recs[0]["summary_id"] != "s4" || recs[0]["annotator"] != "ann" || recs[0]["labelled"] != true {
 			t.Errorf("raw rows of round extra: %v", recs)
 		}
 	})
 	t.Run("raw provenance filter", func(t *testing.T) {
-		recs := lines(t, f.write(export.Options{What: export.Raw, Provenance: []string{"majority"}}))[1:]
+		recs := data(t, f.write(export.Options{What: export.Raw, Provenance: []string{"majority"}}))
 		if len(recs) != 3 {
 			t.Fatalf("%d rows, want the 3 labels of the majority sentence", len(recs))
 		}

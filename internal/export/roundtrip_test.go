@@ -53,7 +53,7 @@ func importInto(t *testing.T, data []byte) (*tasks.Store, *tasks.Project) {
 func withoutAlignment(t *testing.T, b []byte) string {
 	t.Helper()
 	var out []string
-	for _, rec := range lines(t, b)[1:] {
+	for _, rec := range data(t, b) {
 		for _, s := range rec["summaries"].([]any) {
 			sc := s.(map[string]any)["scores"].(map[string]any)
 			delete(sc, "completeness")

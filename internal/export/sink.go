@@ -18,7 +18,11 @@ import (
 type sink interface {
 	row(vals []any) error
 	record(v any) error
-	flush() error
+	// end finishes the export; a JSON Lines export ends with a record
+	// saying how many records came before it (see End).
+	end() error
+	// count is the number of data records or rows written so far.
+	count() int
 }
 
 func newSink(w io.Writer, format string, h Header, keepFormulas bool) (sink, error) {
@@ -30,8 +34,21 @@ func newSink(w io.Writer, format string, h Header, keepFormulas bool) (sink, err
 		return s, s.w.Write(cols)
 	}
 	s := &jsonlSink{bw: bw, cols: cols}
-	return s, s.record(h)
+	err := s.record(h)
+	s.n = 0 // the header is not a data record
+	return s, err
 }
+
+// End is the last record of a JSON Lines export: its kind is "end" and
+// Records is the number of data records between the header and it. A file
+// without it, or with another count, was cut short.
+type End struct {
+	Kind    string `json:"kind"` // always EndKind
+	Records int    `json:"records"`
+}
+
+// EndKind is End.Kind.
+const EndKind = "end"
 
 // jsonlSink writes one JSON value per line; rows become objects whose keys
 // are the columns, in column order.
@@ -39,9 +56,21 @@ type jsonlSink struct {
 	bw   *bufio.Writer
 	cols []string
 	buf  bytes.Buffer
+	n    int
+}
+
+func (s *jsonlSink) count() int { return s.n }
+
+func (s *jsonlSink) end() error {
+	if err := s.record(End{Kind: EndKind, Records: s.n}); err != nil {
+		return err
+	}
+	s.n--
+	return s.bw.Flush()
 }
 
 func (s *jsonlSink) record(v any) error {
+	s.n++
 	s.buf.Reset()
 	enc := json.NewEncoder(&s.buf)
 	enc.SetEscapeHTML(false)
@@ -53,6 +82,7 @@ func (s *jsonlSink) record(v any) error {
 }
 
 func (s *jsonlSink) row(vals []any) error {
+	s.n++
 	s.buf.Reset()
 	s.buf.WriteByte('{')
 	enc := json.NewEncoder(&s.buf)
@@ -72,14 +102,15 @@ func (s *jsonlSink) row(vals []any) error {
 	return err
 }
 
-func (s *jsonlSink) flush() error { return s.bw.Flush() }
-
 // csvSink writes RFC 4180 CSV with a header row of the columns.
 type csvSink struct {
 	bw    *bufio.Writer
 	w     *csvsafe.Writer
 	cells []string
+	n     int
 }
+
+func (s *csvSink) count() int { return s.n }
 
 func (s *csvSink) record(any) error { return fmt.Errorf("a CSV export writes rows, not records") }
 
@@ -87,10 +118,13 @@ func (s *csvSink) row(vals []any) error {
 	for i, v := range vals {
 		s.cells[i] = cell(v)
 	}
+	s.n++
 	return s.w.Write(s.cells)
 }
 
-func (s *csvSink) flush() error {
+// end flushes; CSV has no place for a trailer, so a download carries the
+// count in the X-Export-Records trailer (see docs/export.md).
+func (s *csvSink) end() error {
 	s.w.Flush()
 	if err := s.w.Error(); err != nil {
 		return err

@@ -17,32 +17,90 @@ import (
 // line, blank lines ignored, unknown fields rejected.
 func parseNative(name string, r io.Reader, c *collector) []parsed {
 	var out []parsed
+	var ex exportFrame
+	var last Error
 	eachJSONLine(name, r, c, func(line []byte, at *Error) {
-		if exportHeader(line, at, c) {
+		last = *at
+		if ex.line(line, at, c) {
 			return
 		}
+		ex.records++
 		if doc, ok := decodeNativeLine(line, at, c); ok {
 			out = append(out, parsed{doc: doc, at: *at})
 		}
 	})
+	ex.finish(&last, c)
 	return joinContinuations(out)
+}
+
+// exportFrame follows the header and end records of an export (see
+// docs/export.md): from export_version 2 on, an export ends with a record
+// counting the records before it, and a file without it was cut short.
+type exportFrame struct {
+	version int  // export_version of the header; 0 without one
+	records int  // data records since the header
+	ended   bool // the end record was read
+}
+
+// line reports whether line is a header or end record, checking it.
+func (f *exportFrame) line(line []byte, at *Error, c *collector) bool {
+	var end struct {
+		Kind    string `json:"kind"`
+		Records *int   `json:"records"`
+	}
+	if json.Unmarshal(line, &end) == nil && end.Kind == "end" {
+		switch {
+		case f.version == 0:
+			c.addf(at, "kind", "an end record without an export header")
+		case f.ended:
+			c.addf(at, "kind", "a second end record")
+		case end.Records == nil || *end.Records != f.records:
+			c.addf(at, "records", "the export says it has %s records, but %d came before this line: it is not the file that was exported", countText(end.Records), f.records)
+		}
+		f.ended = true
+		return true
+	}
+	if f.ended {
+		c.addf(at, "", "a record after the export's end record")
+		return true
+	}
+	if v, ok := exportHeader(line, at, c); ok {
+		f.version = max(v, 1)
+		return true
+	}
+	return false
+}
+
+func countText(n *int) string {
+	if n == nil {
+		return "no count of"
+	}
+	return fmt.Sprint(*n)
+}
+
+// finish reports an export of version 2 or later without its end record.
+func (f *exportFrame) finish(at *Error, c *collector) {
+	if f.version >= 2 && !f.ended {
+		c.addf(at, "", "the export has no end record: the file was cut short (download or copy it again)")
+	}
 }
 
 // exportHeader reports whether line is the header record that starts an
 // export (kind "export"; see docs/export.md). A gold export's header is
 // skipped; other exports cannot be imported, which is reported.
-func exportHeader(line []byte, at *Error, c *collector) bool {
+func exportHeader(line []byte, at *Error, c *collector) (int, bool) {
 	var h struct {
-		Kind string `json:"kind"`
-		What string `json:"what"`
+		Kind    string `json:"kind"`
+		What    string `json:"what"`
+		Version int    `json:"export_version"`
 	}
 	if json.Unmarshal(line, &h) != nil || h.Kind != "export" {
-		return false
+		return 0, false
 	}
 	if h.What != "gold" {
 		c.addf(at, "what", "this is a %q export; only gold exports can be imported", h.What)
 	}
-	return true
+	return h.Version, true
 }
 
 // joinContinuations folds a record that repeats an earlier document's id

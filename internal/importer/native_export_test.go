@@ -39,6 +39,23 @@ func TestNativeReadsAGoldExport(t *testing.T) {
 	}
 }
 
+const (
+	headV2 = `{"kind":"export","export_version":2,"what":"gold","format":"jsonl","project":"p","exported_at":"2026-01-04T08:00:00Z","schema_version":3}`
+	doc1   = `{"id":"d1","sentences":["A."],"summaries":[{"id":"s1","sentences":[{"text":"A."}]}]}`
+)
+
+// TestNativeReadsACompleteExport: an export of version 2 ends with a record
+// counting the records before it.
+func TestNativeReadsACompleteExport(t *testing.T) {
+	res, err := parseString(t, "", "gold.jsonl", headV2+"\n"+doc1+"\n"+`{"kind":"end","records":1}`+"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Documents) != 1 {
+		t.Fatalf("%d documents, want 1", len(res.Documents))
+	}
+}
+
 func TestNativeGoldExportErrors(t *testing.T) {
 	cases := []struct {
 		name, in, want string
@@ -57,6 +74,12 @@ func TestNativeGoldExportErrors(t *testing.T) {
 			`x.jsonl:2: summaries[0].text: a summary needs text or sentences`},
 		{"a raw export", `{"kind":"export","what":"raw","exported_at":"2026-01-04T08:00:00Z"}`,
 			`x.jsonl:1: what: this is a "raw" export; only gold exports can be imported`},
+		{"a version 2 export cut short", headV2 + "\n" + doc1,
+			`x.jsonl:2: the export has no end record: the file was cut short`},
+		{"an end record with another count", headV2 + "\n" + doc1 + "\n" + `{"kind":"end","records":2}`,
+			`x.jsonl:3: records: the export says it has 2 records, but 1 came before this line`},
+		{"a record after the end", headV2 + "\n" + doc1 + "\n" + `{"kind":"end","records":1}` + "\n" + doc1,
+			`x.jsonl:4: a record after the export's end record`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -59,9 +60,15 @@ func startServer(t *testing.T, bin, db string) *server {
 	return nil
 }
 
+// killAfter is how many acknowledged saves the crash test waits for
+// before it kills the server: enough that the kill lands among many
+// committed transactions and in the middle of others.
+const killAfter = 300
+
 // TestKillDuringLoad kills the server with SIGKILL in the middle of a load
-// run, restarts it on the same database, and checks that every save it
-// acknowledged before dying is there and the database is sound.
+// run, once it has acknowledged killAfter saves, restarts it on the same
+// database, and checks that every save it acknowledged before dying is
+// there and the database is sound.
 func TestKillDuringLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the server")
@@ -83,24 +90,36 @@ func TestKillDuringLoad(t *testing.T) {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan *loadgen.Result, 1)
+	enough := make(chan struct{})
+	var once sync.Once
 	go func() {
 		res, err := loadgen.Run(runCtx, loadgen.Options{BaseURL: srv.base, Annotators: annotators, Password: "crash-test-password",
-			Duration: 20 * time.Second, MaxRequests: 20000, Think: 5 * time.Millisecond})
+			Duration: 2 * time.Minute, MaxRequests: 20000, Think: time.Millisecond,
+			OnAck: func(n int) {
+				if n >= killAfter {
+					once.Do(func() { close(enough) })
+				}
+			}})
 		if err != nil {
 			t.Error(err)
 		}
 		done <- res
 	}()
-	time.Sleep(1500 * time.Millisecond)
+	select {
+	case <-enough:
+	case res := <-done:
+		t.Fatalf("the run ended after %d acknowledged saves, before the %d the test kills after", len(res.Acks), killAfter)
+	}
 	if err := srv.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	srv.cmd.Wait()
-	time.Sleep(200 * time.Millisecond)
+	// The annotators' requests now fail; stop them and take what was
+	// acknowledged.
 	cancel()
 	res := <-done
-	if res == nil || len(res.Acks) == 0 {
-		t.Fatal("no save was acknowledged before the kill; the run is too short to test anything")
+	if len(res.Acks) < killAfter {
+		t.Fatalf("%d saves acknowledged, want at least %d", len(res.Acks), killAfter)
 	}
 
 	// The restarted server opens the database (recovering the WAL) and

@@ -35,6 +35,15 @@ type Options struct {
 	// arrive over a morning rather than in one instant.
 	Ramp time.Duration
 	Seed uint64
+	// Leads play project leads beside the annotators (accounts
+	// LeadName(1..Leads)): each opens the adjudication queue, an
+	// adjudication page from it, the agreement report and a gold export of
+	// the calibration round, pausing LeadThink between them.
+	Leads     int
+	LeadThink time.Duration
+	// OnAck, if set, is called with the running count after each
+	// acknowledged save (from the annotators' goroutines).
+	OnAck func(n int)
 }
 
 // Ack is a sentence label the server acknowledged with 200.
@@ -83,6 +92,7 @@ type recorder struct {
 	res      *Result
 	requests atomic.Int64
 	max      int64
+	onAck    func(int)
 }
 
 func (r *recorder) record(route string, d time.Duration, err error) {
@@ -106,7 +116,11 @@ func (r *recorder) record(route string, d time.Duration, err error) {
 func (r *recorder) ack(a Ack) {
 	r.mu.Lock()
 	r.res.Acks = append(r.res.Acks, a)
+	n := len(r.res.Acks)
 	r.mu.Unlock()
+	if r.onAck != nil {
+		r.onAck(n)
+	}
 }
 
 // errBudget stops an annotator when the run's request budget is spent.
@@ -129,7 +143,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Duration)
 	defer cancel()
-	rec := &recorder{res: &Result{Routes: map[string]*RouteStats{}}, max: int64(opts.MaxRequests)}
+	rec := &recorder{res: &Result{Routes: map[string]*RouteStats{}}, max: int64(opts.MaxRequests), onAck: opts.OnAck}
 	start := time.Now()
 	var wg sync.WaitGroup
 	for i := 1; i <= opts.Annotators; i++ {
@@ -147,6 +161,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			}
 			a := newAnnotator(opts, rec, AnnotatorName(i), uint64(i)+opts.Seed*1000)
 			a.work(ctx)
+		}()
+	}
+	for i := 1; i <= opts.Leads; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l := newAnnotator(opts, rec, LeadName(i), uint64(i)+opts.Seed*1000+500)
+			l.client.Timeout = time.Minute // reports and exports take longer than pages
+			l.lead(ctx)
 		}()
 	}
 	wg.Wait()
@@ -198,7 +221,7 @@ func (a *annotator) do(ctx context.Context, route, method, path string, form url
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
-	if strings.Contains(route, "/s/") || strings.HasSuffix(route, "/summary") {
+	if method == http.MethodPost && (strings.Contains(route, "/s/") || strings.HasSuffix(route, "/summary")) {
 		req.Header.Set("HX-Request", "true")
 	}
 	t0 := time.Now()

@@ -23,8 +23,25 @@ type SeedOptions struct {
 	Summaries  int    // per document, default 5
 	Annotators int    // default 60
 	PerItem    int    // annotators per summary, default 2
-	Password   string // of every annotator account
+	Password   string // of every annotator and lead account
 	Seed       uint64
+	// Runs is the number of assistant runs with an output for every
+	// sentence; -1 for none, 0 means the default 3.
+	Runs int
+	// Calibration is the number of summaries of an earlier calibration
+	// round, labelled and submitted by CalibrationAnnotators annotators
+	// (one sentence in seven split); -1 for no such round, 0 means the
+	// default 200.
+	Calibration           int
+	CalibrationAnnotators int // default 3
+	// Unresolved leaves the calibration round's summaries ready but not
+	// resolved, as a database from before resolution at submission has
+	// them; otherwise they are resolved into gold (unanimous, or waiting
+	// for adjudication).
+	Unresolved bool
+	// Leads is the number of lead accounts (LeadName), default 3; -1 for
+	// none.
+	Leads int
 }
 
 func (o *SeedOptions) defaults() {
@@ -52,6 +69,18 @@ func (o *SeedOptions) defaults() {
 	if o.Password == "" {
 		o.Password = "bench-password"
 	}
+	if o.Runs == 0 {
+		o.Runs = 3
+	}
+	if o.Calibration == 0 {
+		o.Calibration = 200
+	}
+	if o.CalibrationAnnotators == 0 {
+		o.CalibrationAnnotators = 3
+	}
+	if o.Leads == 0 {
+		o.Leads = 3
+	}
 }
 
 // AnnotatorName is the username of the i-th benchmark annotator (from 1).
@@ -75,8 +104,9 @@ func sentence(rng *rand.Rand, words int) string {
 
 // Seed creates the benchmark project in an open store: documents of
 // MinWords to MaxWords words in dialogue turns, summaries of 3 to 8
-// sentences, key facts, the annotator accounts and a production round
-// giving each summary to PerItem annotators.
+// sentences, key facts, the annotator and lead accounts, assistant runs,
+// an earlier calibration round with its labels and gold, and a production
+// round giving each summary to PerItem annotators.
 func Seed(ctx context.Context, store *tasks.Store, o SeedOptions) error {
 	o.defaults()
 	rng := rand.New(rand.NewPCG(o.Seed, 7))
@@ -125,6 +155,23 @@ func Seed(ctx context.Context, store *tasks.Store, o SeedOptions) error {
 	ids, err := store.SummaryIDs(ctx, p.ID, nil)
 	if err != nil {
 		return err
+	}
+	for i := 1; i <= o.Leads; i++ {
+		u, err := store.CreateUser(ctx, LeadName(i), "", o.Password, false)
+		if err != nil {
+			return err
+		}
+		if err := store.SetMember(ctx, p.ID, u.ID, tasks.RoleLead); err != nil {
+			return err
+		}
+	}
+	if err := seedRuns(ctx, store, p.ID, o.Runs); err != nil {
+		return err
+	}
+	if o.Calibration > 0 {
+		if err := seedCalibration(ctx, store, p.ID, ids[:min(o.Calibration, len(ids))], users[:min(o.CalibrationAnnotators, len(users))], !o.Unresolved); err != nil {
+			return err
+		}
 	}
 	_, err = store.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "production-1", Kind: tasks.RoundProduction, PerItem: o.PerItem, Annotators: users, Summaries: ids})
 	return err

@@ -103,3 +103,47 @@ func (s *Store) QueueEntries(ctx context.Context, projectID, userID int64) ([]Qu
 	}
 	return out, rows.Err()
 }
+
+// QueueNav is where one assignment sits in its annotator's queue in its
+// project: what the labelling page shows around it.
+type QueueNav struct {
+	Position int   // 1-based; 0 for a released assignment, which is in no queue
+	Total    int   // assignments in the queue (released ones aside)
+	Done     int   // of which submitted
+	Prev     int64 // the assignment before it, 0 if none
+	Next     int64 // the assignment after it, 0 if none
+}
+
+// queueScope selects an annotator's queue in a project (?1 user, ?2
+// project); the assignments_queue index covers it.
+const queueScope = `FROM assignments x WHERE x.user_id = ?1 AND x.status != 'released'
+	AND x.round_id IN (SELECT id FROM rounds WHERE project_id = ?2)`
+
+// QueueNav counts the queue of a's annotator and finds a's neighbours in
+// one query over the queue index, without loading the queue.
+func (s *Store) QueueNav(ctx context.Context, a *Assignment) (QueueNav, error) {
+	var n QueueNav
+	err := s.queryRow(ctx, `SELECT c.total, c.done, c.position,
+			coalesce((SELECT x.id `+queueScope+` AND (x.position, x.id) < (?3, ?4) ORDER BY x.position DESC, x.id DESC LIMIT 1), 0),
+			coalesce((SELECT x.id `+queueScope+` AND (x.position, x.id) > (?3, ?4) ORDER BY x.position, x.id LIMIT 1), 0)
+		FROM (SELECT count(*) AS total, coalesce(sum(x.status = 'submitted'), 0) AS done,
+			coalesce(sum((x.position, x.id) <= (?3, ?4)), 0) AS position `+queueScope+`) c`,
+		a.UserID, a.ProjectID, a.Position, a.ID).Scan(&n.Total, &n.Done, &n.Position, &n.Prev, &n.Next)
+	if a.Status == StatusReleased {
+		n.Position, n.Prev, n.Next = 0, 0, 0
+	}
+	return n, err
+}
+
+// NextOpen returns the first unsubmitted assignment after a in its
+// annotator's queue, else the first one before it, else 0.
+func (s *Store) NextOpen(ctx context.Context, a *Assignment) (int64, error) {
+	var id int64
+	err := s.queryRow(ctx, `SELECT coalesce(
+			(SELECT x.id `+queueScope+` AND x.status IN ('pending', 'in_progress') AND (x.position, x.id) > (?3, ?4)
+				ORDER BY x.position, x.id LIMIT 1),
+			(SELECT x.id `+queueScope+` AND x.status IN ('pending', 'in_progress') AND x.id != ?4
+				ORDER BY x.position, x.id LIMIT 1), 0)`,
+		a.UserID, a.ProjectID, a.Position, a.ID).Scan(&id)
+	return id, err
+}

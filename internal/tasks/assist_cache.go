@@ -20,7 +20,7 @@ func (s *Store) LLMCache() *LLMCache { return &LLMCache{s: s} }
 // Get returns the answer stored under key and whether there was one.
 func (c *LLMCache) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	var v []byte
-	err := c.s.read.QueryRowContext(ctx, `SELECT value FROM llm_cache WHERE key = ?`, key).Scan(&v)
+	err := c.s.reader(ctx).QueryRowContext(ctx, `SELECT value FROM llm_cache WHERE key = ?`, key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}
@@ -42,6 +42,6 @@ func (c *LLMCache) Put(ctx context.Context, key string, value []byte) error {
 // Len returns the number of stored answers.
 func (c *LLMCache) Len(ctx context.Context) (int, error) {
 	var n int
-	err := c.s.read.QueryRowContext(ctx, `SELECT count(*) FROM llm_cache`).Scan(&n)
+	err := c.s.reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM llm_cache`).Scan(&n)
 	return n, err
 }

@@ -88,7 +88,7 @@ func undefinedReason(err error) string {
 // EvalAssistRun compares a run's complete results with the gold labels of
 // the same sentences.
 func (s *Store) EvalAssistRun(ctx context.Context, runID int64) (AssistEval, error) {
-	rows, err := s.read.QueryContext(ctx, `
+	rows, err := s.reader(ctx).QueryContext(ctx, `
 		SELECT g.label, o.label FROM assist_outputs o
 		JOIN gold_sentences g ON g.sentence_id = o.sentence_id
 		WHERE o.run_id = ? AND o.status = 'ok'`, runID)

@@ -48,7 +48,7 @@ func (s *Store) SaveAssistOutput(ctx context.Context, runID int64, o AssistOutpu
 // AssistDone returns the sentences of a run that have a complete result,
 // which a resumed run skips.
 func (s *Store) AssistDone(ctx context.Context, runID int64) (map[int64]bool, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT sentence_id FROM assist_outputs WHERE run_id = ? AND status = 'ok'`, runID)
+	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT sentence_id FROM assist_outputs WHERE run_id = ? AND status = 'ok'`, runID)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +75,7 @@ type PanelOutput struct {
 // complete result to show beside it: from the newest run that is not a
 // sample, else from a sample run.
 func (s *Store) AssistPanel(ctx context.Context, summaryID int64) (map[int64]PanelOutput, error) {
-	rows, err := s.read.QueryContext(ctx, `
+	rows, err := s.reader(ctx).QueryContext(ctx, `
 		SELECT o.sentence_id, r.id, r.sample, o.output
 		FROM assist_outputs o
 		JOIN assist_runs r ON r.id = o.run_id
@@ -116,7 +116,7 @@ type ExportedOutput struct {
 // summary and sentence order, one row at a time so that an export runs in
 // constant memory. An error from fn stops the walk and is returned.
 func (s *Store) EachAssistOutput(ctx context.Context, runID int64, fn func(ExportedOutput) error) error {
-	rows, err := s.read.QueryContext(ctx, `
+	rows, err := s.reader(ctx).QueryContext(ctx, `
 		SELECT o.sentence_id, o.label, o.status, o.output, d.external_id, sm.external_id, ss.idx
 		FROM assist_outputs o
 		JOIN summary_sentences ss ON ss.id = o.sentence_id
@@ -153,7 +153,7 @@ type AssistTarget struct {
 
 // AssistTargets maps each summary external id of a project to its target.
 func (s *Store) AssistTargets(ctx context.Context, projectID int64) (map[string]*AssistTarget, error) {
-	rows, err := s.read.QueryContext(ctx, `
+	rows, err := s.reader(ctx).QueryContext(ctx, `
 		SELECT sm.external_id, d.external_id, (SELECT count(*) FROM document_units u WHERE u.document_id = d.id), ss.id
 		FROM summaries sm
 		JOIN documents d ON d.id = sm.document_id

@@ -159,12 +159,12 @@ func scanAssistRun(row interface{ Scan(...any) error }) (*AssistRun, error) {
 
 // AssistRunByID returns a run with its output counts.
 func (s *Store) AssistRunByID(ctx context.Context, id int64) (*AssistRun, error) {
-	return scanAssistRun(s.read.QueryRowContext(ctx, `SELECT `+assistRunColumns+` FROM assist_runs r WHERE r.id = ?`, id))
+	return scanAssistRun(s.reader(ctx).QueryRowContext(ctx, `SELECT `+assistRunColumns+` FROM assist_runs r WHERE r.id = ?`, id))
 }
 
 // AssistRuns lists a project's runs, newest first.
 func (s *Store) AssistRuns(ctx context.Context, projectID int64) ([]AssistRun, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+assistRunColumns+` FROM assist_runs r WHERE r.project_id = ? ORDER BY r.id DESC`, projectID)
+	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT `+assistRunColumns+` FROM assist_runs r WHERE r.project_id = ? ORDER BY r.id DESC`, projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +183,7 @@ func (s *Store) AssistRuns(ctx context.Context, projectID int64) ([]AssistRun, e
 // HasSampleAssistRun reports whether a project already holds a sample run.
 func (s *Store) HasSampleAssistRun(ctx context.Context, projectID int64) (bool, error) {
 	var n int
-	err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM assist_runs WHERE project_id = ? AND sample`, projectID).Scan(&n)
+	err := s.reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM assist_runs WHERE project_id = ? AND sample`, projectID).Scan(&n)
 	return n > 0, err
 }
 

@@ -58,7 +58,7 @@ func (s *Store) AssistWork(ctx context.Context, projectID int64) (*AssistWork, e
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.read.QueryContext(ctx, `
+	rows, err := s.reader(ctx).QueryContext(ctx, `
 		SELECT sm.id, sm.document_id, d.external_id, sm.external_id, sm.topic, ss.id, ss.idx, ss.text
 		FROM summaries sm
 		JOIN documents d ON d.id = sm.document_id
@@ -104,7 +104,7 @@ func (s *Store) AssistWork(ctx context.Context, projectID int64) (*AssistWork, e
 // projectUnits returns the units of every document of a project by
 // document id.
 func (s *Store) projectUnits(ctx context.Context, projectID int64) (map[int64][]Unit, error) {
-	rows, err := s.read.QueryContext(ctx, `
+	rows, err := s.reader(ctx).QueryContext(ctx, `
 		SELECT u.document_id, u.id, u.idx, u.speaker, u.text
 		FROM document_units u JOIN documents d ON d.id = u.document_id
 		WHERE d.project_id = ? ORDER BY u.document_id, u.idx`, projectID)
@@ -127,7 +127,7 @@ func (s *Store) projectUnits(ctx context.Context, projectID int64) (map[int64][]
 // projectKeyFacts returns the key facts of every document of a project by
 // document id, in the order Store.KeyFacts uses.
 func (s *Store) projectKeyFacts(ctx context.Context, projectID int64) (map[int64][]KeyFact, error) {
-	rows, err := s.read.QueryContext(ctx, `
+	rows, err := s.reader(ctx).QueryContext(ctx, `
 		SELECT k.document_id, k.id, k.idx, k.topic, k.text, k.category
 		FROM key_facts k JOIN documents d ON d.id = k.document_id
 		WHERE d.project_id = ? ORDER BY k.document_id, k.category, k.topic, k.idx`, projectID)

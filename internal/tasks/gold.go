@@ -45,6 +45,9 @@ type Gold struct {
 	DecidedByName string `json:"-"`
 	DecidedAt     string `json:"decided_at"`
 	Note          string `json:"note"`
+	// Version counts the changes of this gold (see SetGold); a sentence
+	// without gold is at version 0.
+	Version int `json:"-"`
 }
 
 // Reopened reports whether a person sent this sentence back to
@@ -102,7 +105,7 @@ type querier interface {
 }
 
 const goldColumns = `g.sentence_id, g.label, g.error_types, g.explanation, g.ambiguous, g.ambiguity_type, g.ambiguity_note,
-	g.provenance, coalesce(g.decided_by, 0), coalesce(u.display_name, ''), g.decided_at, g.note`
+	g.provenance, coalesce(g.decided_by, 0), coalesce(u.display_name, ''), g.decided_at, g.note, g.version`
 
 const goldFrom = ` FROM gold_sentences g LEFT JOIN users u ON u.id = g.decided_by`
 
@@ -111,7 +114,7 @@ func scanGold(row interface{ Scan(...any) error }) (*Gold, error) {
 	var types string
 	var amb sql.NullBool
 	if err := row.Scan(&g.SentenceID, &g.Label, &types, &g.Explanation, &amb, &g.AmbiguityType, &g.AmbiguityNote,
-		&g.Provenance, &g.DecidedBy, &g.DecidedByName, &g.DecidedAt, &g.Note); err != nil {
+		&g.Provenance, &g.DecidedBy, &g.DecidedByName, &g.DecidedAt, &g.Note, &g.Version); err != nil {
 		return nil, err
 	}
 	if amb.Valid {
@@ -135,7 +138,7 @@ func goldOf(ctx context.Context, q querier, sentenceID int64) (*Gold, error) {
 // SummaryGold returns the gold of a summary's sentences, keyed by
 // sentence id; sentences without gold are absent.
 func (s *Store) SummaryGold(ctx context.Context, summaryID int64) (map[int64]Gold, error) {
-	return summaryGold(ctx, s.read, summaryID)
+	return summaryGold(ctx, s.reader(ctx), summaryID)
 }
 
 func summaryGold(ctx context.Context, q querier, summaryID int64) (map[int64]Gold, error) {
@@ -171,12 +174,12 @@ func (s *Store) writeGold(ctx context.Context, tx *sql.Tx, g Gold, onlyAutomatic
 	}
 	g.DecidedAt = stamp(s.now())
 	q := `INSERT INTO gold_sentences (sentence_id, label, error_types, explanation, ambiguous, ambiguity_type, ambiguity_note,
-			provenance, decided_by, decided_at, note)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			provenance, decided_by, decided_at, note, version)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
 		ON CONFLICT (sentence_id) DO UPDATE SET label = excluded.label, error_types = excluded.error_types,
 			explanation = excluded.explanation, ambiguous = excluded.ambiguous, ambiguity_type = excluded.ambiguity_type,
 			ambiguity_note = excluded.ambiguity_note, provenance = excluded.provenance, decided_by = excluded.decided_by,
-			decided_at = excluded.decided_at, note = excluded.note`
+			decided_at = excluded.decided_at, note = excluded.note, version = gold_sentences.version + 1`
 	if onlyAutomatic {
 		q += ` WHERE gold_sentences.provenance = 'unanimous' OR (gold_sentences.provenance = 'unresolved' AND gold_sentences.decided_by IS NULL)`
 	}
@@ -215,20 +218,21 @@ func goldSentence(ctx context.Context, tx *sql.Tx, projectID, sentenceID int64) 
 	return t, err
 }
 
-// goldVersion is the number of gold changes of a sentence; a page sends
-// back the version it showed so that two adjudicators cannot overwrite
-// each other's decision unseen.
+// goldVersion is the number of gold changes of a sentence, kept on its
+// gold row; a page sends back the version it showed so that two
+// adjudicators cannot overwrite each other's decision unseen.
 func goldVersion(ctx context.Context, q querier, sentenceID int64) (int, error) {
 	var n int
-	err := q.QueryRowContext(ctx, `SELECT count(*) FROM gold_history WHERE sentence_id = ?`, sentenceID).Scan(&n)
+	err := q.QueryRowContext(ctx, `SELECT coalesce((SELECT version FROM gold_sentences WHERE sentence_id = ?), 0)`, sentenceID).Scan(&n)
 	return n, err
 }
 
 // GoldVersions returns the gold version (see SetGold) of each sentence of a
-// summary.
+// summary. SummaryGold carries the same versions with the gold itself,
+// read together; a page showing gold should take them from there.
 func (s *Store) GoldVersions(ctx context.Context, summaryID int64) (map[int64]int, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT ss.id, (SELECT count(*) FROM gold_history h WHERE h.sentence_id = ss.id)
-		FROM summary_sentences ss WHERE ss.summary_id = ?`, summaryID)
+	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT ss.id, coalesce(g.version, 0)
+		FROM summary_sentences ss LEFT JOIN gold_sentences g ON g.sentence_id = ss.id WHERE ss.summary_id = ?`, summaryID)
 	if err != nil {
 		return nil, err
 	}

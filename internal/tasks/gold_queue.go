@@ -50,7 +50,7 @@ func (f QueueFilter) Keep(p PendingSentence) bool {
 // PendingSentences lists the project's sentences waiting for adjudication,
 // most split first (see Tally.Score), then by summary and sentence.
 func (s *Store) PendingSentences(ctx context.Context, projectID int64) ([]PendingSentence, error) {
-	return pendingSentences(ctx, s.read, projectID)
+	return pendingSentences(ctx, s.reader(ctx), projectID)
 }
 
 const pendingCond = `SELECT g.sentence_id FROM gold_sentences g JOIN summary_sentences ss ON ss.id = g.sentence_id
@@ -145,7 +145,7 @@ type RoundGold struct {
 // RoundGoldCounts returns the gold counts of each round of a project,
 // oldest round first. A summary given out in two rounds counts in both.
 func (s *Store) RoundGoldCounts(ctx context.Context, projectID int64) ([]RoundGold, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT r.id, r.project_id, r.name, r.kind, r.per_item, r.status, r.created_at,
+	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT r.id, r.project_id, r.name, r.kind, r.per_item, r.status, r.created_at,
 			count(ss.id), coalesce(sum(g.provenance = 'unanimous'), 0), coalesce(sum(g.provenance = 'majority'), 0),
 			coalesce(sum(g.provenance = 'adjudicated'), 0), coalesce(sum(g.provenance = 'imported'), 0),
 			coalesce(sum(g.provenance = 'unresolved'), 0), coalesce(sum(ss.id IS NOT NULL AND g.sentence_id IS NULL), 0)

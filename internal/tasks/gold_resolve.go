@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"time"
 )
 
 // Auto-resolution turns the labels of a summary into gold where the
@@ -15,10 +16,12 @@ import (
 // provenance unanimous; otherwise it is unresolved and waits in the
 // adjudication queue.
 //
-// Resolution runs when a lead resolves a round, and whenever the
-// adjudication queue is opened for the summaries that became ready since
-// (ResolveReady); ResolveSummary is there for a caller that resolves a
-// summary the moment its last assignment is submitted. It is idempotent:
+// Resolution runs for a summary in the transaction that makes it ready
+// (the submission of its last assignment, or the release or move of the
+// last one open), so the adjudication queue is never behind and never has
+// to resolve on a page view; a lead can resolve a round again
+// (ResolveRound), and ResolveReady catches up, in small transactions, on
+// summaries that became ready before this was so. It is idempotent:
 // running it again changes nothing unless labels changed. It replaces only
 // gold it owns (unanimous, and unresolved that nobody reopened); imported,
 // majority and adjudicated gold and reopened sentences are left alone.
@@ -84,24 +87,42 @@ func (s *Store) ResolveRound(ctx context.Context, projectID, roundID int64) (Res
 // does nothing otherwise.
 func (s *Store) ResolveSummary(ctx context.Context, summaryID int64) (ResolveStats, error) {
 	var st ResolveStats
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		ids, err := summaryIDList(ctx, tx, fmt.Sprintf(readySummaries, "a.summary_id = ?"), summaryID)
-		if err != nil {
-			return err
-		}
-		st, err = s.resolveSummaries(ctx, tx, ids)
+	err := s.tx(ctx, func(tx *sql.Tx) (err error) {
+		st, err = s.resolveIfReady(ctx, tx, summaryID)
 		return err
 	})
 	return st, err
 }
 
+// resolveIfReady resolves one summary inside a write transaction if it is
+// ready in some round.
+func (s *Store) resolveIfReady(ctx context.Context, tx *sql.Tx, summaryID int64) (ResolveStats, error) {
+	ids, err := summaryIDList(ctx, tx, fmt.Sprintf(readySummaries, "a.summary_id = ?"), summaryID)
+	if err != nil {
+		return ResolveStats{}, err
+	}
+	return s.resolveSummaries(ctx, tx, ids)
+}
+
+// resolveBatch is how many summaries ResolveReady resolves per write
+// transaction, so that saves queued behind it wait milliseconds, not
+// seconds.
+const resolveBatch = 20
+
 // ResolveReady resolves the project's ready summaries that have a sentence
 // without any gold yet: the ones that became ready since the last
-// resolution. The check runs on the read pool, so that opening the queue
-// takes the write lock only when there is something to resolve. Labels
+// resolution. The check runs on the read pool, and the resolution in
+// transactions of resolveBatch summaries, so that other writers wait for
+// one batch at most. Labels
 // changed after their assignment was submitted are picked up by
 // ResolveRound, which looks at every ready summary.
 func (s *Store) ResolveReady(ctx context.Context, projectID int64) (ResolveStats, error) {
+	return s.resolveReady(ctx, projectID, false)
+}
+
+// resolveReady is ResolveReady; paced, it rests after each batch as long
+// as the batch took, leaving the writer to others at least half the time.
+func (s *Store) resolveReady(ctx context.Context, projectID int64, paced bool) (ResolveStats, error) {
 	ids, err := summaryIDList(ctx, s.read, `SELECT x.summary_id FROM (`+fmt.Sprintf(readySummaries, "r.project_id = ?")+`) x
 		WHERE EXISTS (SELECT 1 FROM summary_sentences ss WHERE ss.summary_id = x.summary_id
 			AND NOT EXISTS (SELECT 1 FROM gold_sentences g WHERE g.sentence_id = ss.id))
@@ -110,11 +131,29 @@ func (s *Store) ResolveReady(ctx context.Context, projectID int64) (ResolveStats
 		return ResolveStats{}, err
 	}
 	var st ResolveStats
-	err = s.tx(ctx, func(tx *sql.Tx) error {
-		st, err = s.resolveSummaries(ctx, tx, ids)
-		return err
-	})
-	return st, err
+	for len(ids) > 0 {
+		batch := ids[:min(resolveBatch, len(ids))]
+		ids = ids[len(batch):]
+		t0 := time.Now()
+		err := s.tx(ctx, func(tx *sql.Tx) error {
+			b, err := s.resolveSummaries(ctx, tx, batch)
+			st.Summaries += b.Summaries
+			st.Unanimous += b.Unanimous
+			st.Pending += b.Pending
+			return err
+		})
+		if err != nil {
+			return st, err
+		}
+		if paced && len(ids) > 0 {
+			select {
+			case <-ctx.Done():
+				return st, ctx.Err()
+			case <-time.After(time.Since(t0)):
+			}
+		}
+	}
+	return st, nil
 }
 
 // resolveSummaries applies auto-resolution to each summary, writing only
@@ -161,4 +200,36 @@ func (s *Store) resolveSummaries(ctx context.Context, tx *sql.Tx, ids []int64) (
 		}
 	}
 	return st, nil
+}
+
+// ResolveAllReady runs ResolveReady for every project, pacing itself so
+// that the writer is free at least half the time: the catch-up a server
+// does at start, beside its traffic, for summaries that became ready
+// before resolution ran at submission.
+func (s *Store) ResolveAllReady(ctx context.Context) (ResolveStats, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT id FROM projects ORDER BY id`)
+	if err != nil {
+		return ResolveStats{}, err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return ResolveStats{}, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	var st ResolveStats
+	for _, id := range ids {
+		b, err := s.resolveReady(ctx, id, true)
+		st.Summaries += b.Summaries
+		st.Unanimous += b.Unanimous
+		st.Pending += b.Pending
+		if err != nil {
+			return st, err
+		}
+	}
+	return st, rows.Err()
 }

@@ -100,7 +100,7 @@ type SummaryGoldLabel struct {
 // none yet.
 func (s *Store) SummaryGoldOf(ctx context.Context, summaryID int64) (SummaryGoldLabel, error) {
 	var g SummaryGoldLabel
-	err := s.read.QueryRowContext(ctx, `SELECT label, provenance FROM gold_summaries WHERE summary_id = ?`, summaryID).Scan(&g.Label, &g.Provenance)
+	err := s.reader(ctx).QueryRowContext(ctx, `SELECT label, provenance FROM gold_summaries WHERE summary_id = ?`, summaryID).Scan(&g.Label, &g.Provenance)
 	if errors.Is(err, sql.ErrNoRows) {
 		return g, Errorf(ENotFound, "this summary has no gold label yet")
 	}

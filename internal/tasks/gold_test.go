@@ -2,6 +2,7 @@ package tasks_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"testing"
 
@@ -151,12 +152,14 @@ func TestResolveWaitsForEveryAssignment(t *testing.T) {
 func TestResolveRound(t *testing.T) {
 	f := newGoldFixture(t)
 	f.splitSummary(true)
+	// The last submission resolved the summary; resolving the round
+	// again finds nothing to change.
 	st, err := f.s.ResolveRound(f.ctx, f.p.ID, f.round.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Summaries != 1 || st.Unanimous != 1 || st.Pending != 2 {
-		t.Fatalf("stats %+v, want 1 summary, 1 unanimous, 2 pending", st)
+	if st.Summaries != 1 || st.Unanimous != 0 || st.Pending != 0 {
+		t.Fatalf("stats %+v, want 1 summary looked at and nothing new", st)
 	}
 	g1, _ := f.gold(0, 0)
 	if g1.Provenance != tasks.ProvUnanimous || g1.Label != tasks.LabelFaithful || g1.Ambiguous == nil || *g1.Ambiguous || g1.DecidedBy != 0 {
@@ -231,9 +234,25 @@ func TestResolveRound(t *testing.T) {
 func TestResolveReadyFindsNewlyReadySummaries(t *testing.T) {
 	f := newGoldFixture(t)
 	f.splitSummary(true)
-	st, err := f.s.ResolveReady(f.ctx, f.p.ID)
-	if err != nil || st.Summaries != 1 {
-		t.Fatalf("ResolveReady = %+v, %v; want one summary", st, err)
+	if g, ok := f.gold(0, 0); !ok || g.Provenance != tasks.ProvUnanimous {
+		t.Fatalf("after the last submission sentence 1 has gold %+v (present %v), want unanimous", g, ok)
+	}
+	if st, _ := f.s.ResolveReady(f.ctx, f.p.ID); st.Summaries != 0 {
+		t.Fatalf("ResolveReady after submission looked at %d summaries, want 0", st.Summaries)
+	}
+	// A summary that became ready before resolution ran at submission
+	// (its gold rows absent) is caught up.
+	db, err := sql.Open("sqlite", f.s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`DELETE FROM gold_sentences`); err != nil {
+		t.Fatal(err)
+	}
+	st, err := f.s.ResolveAllReady(f.ctx)
+	if err != nil || st.Summaries != 1 || st.Unanimous != 1 || st.Pending != 2 {
+		t.Fatalf("ResolveAllReady = %+v, %v; want 1 summary, 1 unanimous, 2 pending", st, err)
 	}
 	if st, _ := f.s.ResolveReady(f.ctx, f.p.ID); st.Summaries != 0 {
 		t.Fatalf("second ResolveReady looked at %d summaries, want 0", st.Summaries)

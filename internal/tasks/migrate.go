@@ -10,7 +10,8 @@ import (
 
 // migrations are the ordered, append-only steps after the base schema.
 // Step i brings the database from version i+1 to i+2. Never edit or reorder
-// a step that has shipped; add a new one.
+// a step that has shipped; add a new one, and make the same change in
+// schema.sql, which a fresh database gets whole.
 var migrations = []string{
 	// 2: the adjudication queue and gold resolution find labels by sentence.
 	`CREATE INDEX IF NOT EXISTS sentence_labels_sentence ON sentence_labels(sentence_id)`,
@@ -41,6 +42,19 @@ DELETE FROM secrets WHERE name IN ('session-hash-key', 'session-block-key');`,
     created_by INTEGER REFERENCES users(id) ON DELETE SET NULL,
     expires_at TEXT NOT NULL
 );`,
+	// 6: an index for every lookup and foreign key the pages use, and a
+	// gold version kept on the row instead of counted from its history.
+	`CREATE INDEX IF NOT EXISTS assignments_queue ON assignments(user_id, position, status, round_id);
+	CREATE INDEX IF NOT EXISTS sentence_label_history_sentence ON sentence_label_history(sentence_id);
+	CREATE INDEX IF NOT EXISTS keyfact_labels_sentence ON keyfact_labels(sentence_id, key_fact_id);
+	CREATE INDEX IF NOT EXISTS keyfact_labels_key_fact ON keyfact_labels(key_fact_id);
+	CREATE INDEX IF NOT EXISTS gold_history_sentence ON gold_history(sentence_id);
+	CREATE INDEX IF NOT EXISTS gold_sentences_unresolved ON gold_sentences(sentence_id) WHERE provenance = 'unresolved';
+	CREATE INDEX IF NOT EXISTS assist_runs_project ON assist_runs(project_id);
+	CREATE INDEX IF NOT EXISTS assist_outputs_sentence ON assist_outputs(sentence_id);
+	ALTER TABLE gold_sentences ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+	UPDATE gold_sentences SET version = (SELECT count(*) FROM gold_history h WHERE h.sentence_id = gold_sentences.sentence_id);
+	ANALYZE;`,
 }
 
 // SchemaVersion of a database this build creates.
@@ -59,10 +73,12 @@ func (s *Store) migrate(ctx context.Context) error {
 			return fmt.Errorf("schema version %d is newer than this build knows (%d): use a newer annotate", v, CurrentSchemaVersion())
 		}
 		if v == 0 {
+			// schema.sql is the whole current schema: a fresh database
+			// needs no migration.
 			if _, err := tx.ExecContext(ctx, annotate.Schema); err != nil {
 				return fmt.Errorf("apply schema: %w", err)
 			}
-			v = baseVersion
+			v = CurrentSchemaVersion()
 		}
 		for ; v < CurrentSchemaVersion(); v++ {
 			if _, err := tx.ExecContext(ctx, migrations[v-baseVersion]); err != nil {

@@ -18,7 +18,7 @@ type Overview struct {
 // ProjectOverview returns the counts behind a project's overview page.
 func (s *Store) ProjectOverview(ctx context.Context, projectID int64) (Overview, error) {
 	var o Overview
-	err := s.read.QueryRowContext(ctx, `SELECT
+	err := s.reader(ctx).QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM documents WHERE project_id = ?1),
 		(SELECT count(*) FROM summaries WHERE project_id = ?1),
 		(SELECT count(*) FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id WHERE s.project_id = ?1),
@@ -49,7 +49,7 @@ type DocumentRow struct {
 // DocumentRows lists a project's documents with their counts, in import
 // order, at most limit rows after offset.
 func (s *Store) DocumentRows(ctx context.Context, projectID int64, limit, offset int) ([]DocumentRow, error) {
-	rows, err := s.read.QueryContext(ctx, `
+	rows, err := s.reader(ctx).QueryContext(ctx, `
 		SELECT d.id, d.external_id, d.kind, d.language, d.domain,
 			(SELECT count(*) FROM document_units u WHERE u.document_id = d.id),
 			(SELECT count(*) FROM summaries s WHERE s.document_id = d.id),

@@ -21,7 +21,7 @@ type AnnotatorProgress struct {
 
 // RoundProgress counts each annotator's assignments in a round by status.
 func (s *Store) RoundProgress(ctx context.Context, roundID int64) ([]AnnotatorProgress, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT u.id, u.username, u.display_name,
+	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT u.id, u.username, u.display_name,
 			sum(a.status != 'released'), sum(a.status = 'submitted'), sum(a.status = 'in_progress'),
 			sum(a.status = 'pending'), sum(a.status = 'released'), sum(a.active_seconds)
 		FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.round_id = ?
@@ -58,7 +58,7 @@ type RoundAssignment struct {
 
 // RoundAssignments lists a round's assignments by annotator and queue order.
 func (s *Store) RoundAssignments(ctx context.Context, roundID int64) ([]RoundAssignment, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT a.id, u.username, d.external_id, s.id, s.topic, a.status, a.active_seconds,
+	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT a.id, u.username, d.external_id, s.id, s.topic, a.status, a.active_seconds,
 			(SELECT count(*) FROM sentence_labels l WHERE l.assignment_id = a.id AND l.label != ''),
 			(SELECT count(*) FROM summary_sentences ss WHERE ss.summary_id = s.id),
 			coalesce(a.started_at, ''), coalesce(a.submitted_at, '')
@@ -91,7 +91,13 @@ func (s *Store) ReleaseAssignment(ctx context.Context, roundID, assignmentID int
 		if n, _ := res.RowsAffected(); n == 0 {
 			return Errorf(EConflict, "only an assignment that is neither submitted nor released can be released")
 		}
-		return nil
+		// Releasing the last open assignment of a summary makes it ready.
+		var summary int64
+		if err := tx.QueryRowContext(ctx, `SELECT summary_id FROM assignments WHERE id = ?`, assignmentID).Scan(&summary); err != nil {
+			return err
+		}
+		_, err = s.resolveIfReady(ctx, tx, summary)
+		return err
 	})
 }
 
@@ -161,7 +167,7 @@ type HistoryEntry struct {
 // LabelHistory lists every saved change of an assignment's labels, oldest
 // first.
 func (s *Store) LabelHistory(ctx context.Context, assignmentID int64) ([]HistoryEntry, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT ss.idx, u.username, h.created_at, h.data FROM sentence_label_history h
+	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT ss.idx, u.username, h.created_at, h.data FROM sentence_label_history h
 		JOIN summary_sentences ss ON ss.id = h.sentence_id JOIN users u ON u.id = h.user_id
 		WHERE h.assignment_id = ? ORDER BY h.id`, assignmentID)
 	if err != nil {
@@ -187,7 +193,7 @@ func (s *Store) LabelHistory(ctx context.Context, assignmentID int64) ([]History
 // leave with their old values.
 func (s *Store) UpdateSettingsPreview(ctx context.Context, projectID int64) (int, error) {
 	var n int
-	err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM sentence_labels l JOIN assignments a ON a.id = l.assignment_id
+	err := s.reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM sentence_labels l JOIN assignments a ON a.id = l.assignment_id
 		JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?`, projectID).Scan(&n)
 	return n, err
 }

@@ -204,17 +204,17 @@ func scanRound(row interface{ Scan(...any) error }) (*Round, error) {
 
 // RoundByID returns a round.
 func (s *Store) RoundByID(ctx context.Context, id int64) (*Round, error) {
-	return scanRound(s.read.QueryRowContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE id = ?`, id))
+	return scanRound(s.reader(ctx).QueryRowContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE id = ?`, id))
 }
 
 // RoundByName returns a project's round by name.
 func (s *Store) RoundByName(ctx context.Context, projectID int64, name string) (*Round, error) {
-	return scanRound(s.read.QueryRowContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? AND name = ?`, projectID, name))
+	return scanRound(s.reader(ctx).QueryRowContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? AND name = ?`, projectID, name))
 }
 
 // Rounds lists a project's rounds, oldest first.
 func (s *Store) Rounds(ctx context.Context, projectID int64) ([]Round, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? ORDER BY id`, projectID)
+	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? ORDER BY id`, projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -241,7 +241,7 @@ func (s *Store) SummaryIDs(ctx context.Context, projectID int64, documents []str
 			args = append(args, d)
 		}
 	}
-	rows, err := s.read.QueryContext(ctx, q+` ORDER BY d.id, s.id`, args...)
+	rows, err := s.reader(ctx).QueryContext(ctx, q+` ORDER BY d.id, s.id`, args...)
 	if err != nil {
 		return nil, err
 	}

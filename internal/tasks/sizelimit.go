@@ -29,10 +29,10 @@ func (s *Store) LimitSize(ctx context.Context, maxBytes int64) error {
 // times page size), without the write-ahead log.
 func (s *Store) Size(ctx context.Context) (int64, error) {
 	var pages, pageSize int64
-	if err := s.read.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages); err != nil {
+	if err := s.reader(ctx).QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages); err != nil {
 		return 0, err
 	}
-	if err := s.read.QueryRowContext(ctx, "PRAGMA page_size").Scan(&pageSize); err != nil {
+	if err := s.reader(ctx).QueryRowContext(ctx, "PRAGMA page_size").Scan(&pageSize); err != nil {
 		return 0, err
 	}
 	return pages * pageSize, nil

@@ -53,7 +53,14 @@ func (c *stmtCache) close() {
 }
 
 // queryRow runs a one-row read through a cached prepared statement.
+// Inside a Snapshot it runs in the snapshot's transaction.
 func (s *Store) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	if tx := s.snapshotTx(ctx); tx != nil {
+		if st := s.readStmts.lookup(query); st != nil {
+			return tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+		}
+		return tx.QueryRowContext(ctx, query, args...)
+	}
 	st, err := s.readStmts.get(ctx, query)
 	if err != nil {
 		return s.read.QueryRowContext(ctx, query, args...)
@@ -61,8 +68,17 @@ func (s *Store) queryRow(ctx context.Context, query string, args ...any) *sql.Ro
 	return st.QueryRowContext(ctx, args...)
 }
 
-// query runs a read through a cached prepared statement.
+// query runs a read through a cached prepared statement, inside a
+// Snapshot in the snapshot's transaction. A snapshot holds a connection
+// of the read pool, so it never waits for another to prepare a statement:
+// a miss runs the text and is prepared when the snapshot ends.
 func (s *Store) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if tx := s.snapshotTx(ctx); tx != nil {
+		if st := s.readStmts.lookup(query); st != nil {
+			return tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+		}
+		return tx.QueryContext(ctx, query, args...)
+	}
 	st, err := s.readStmts.get(ctx, query)
 	if err != nil {
 		return nil, err

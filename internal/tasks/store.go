@@ -22,7 +22,13 @@ type Store struct {
 	writeStmts stmtCache
 	path       string
 	now        func() time.Time
+	stop       chan struct{} // closed by Close; ends the optimizer
+	stopped    chan struct{}
 }
+
+// optimizeEvery is how often an open store runs PRAGMA optimize, which
+// refreshes the planner's statistics of tables that changed a lot.
+const optimizeEvery = time.Hour
 
 // Open opens (creating if needed, readable by its owner only) the database
 // file at path and brings its schema up to date.
@@ -52,8 +58,48 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	s.read = read
 	s.readStmts.db = read
 	s.writeStmts.db = write
+	// At open: analyze what has never been analyzed, with a bounded
+	// effort (analysis_limit), so that a large database gets planner
+	// statistics without a long pause.
+	if err := s.optimize(ctx, "PRAGMA optimize=0x10002"); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("database %s: %w", path, err)
+	}
+	s.stop, s.stopped = make(chan struct{}), make(chan struct{})
+	go s.optimizeLoop()
 	return s, nil
 }
+
+func (s *Store) optimize(ctx context.Context, pragma string) error {
+	conn, err := s.write.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA analysis_limit=400"); err != nil {
+		return err
+	}
+	_, err = conn.ExecContext(ctx, pragma)
+	return err
+}
+
+func (s *Store) optimizeLoop() {
+	defer close(s.stopped)
+	t := time.NewTicker(optimizeEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+			s.optimize(context.Background(), "PRAGMA optimize") // a failure only leaves older statistics
+		}
+	}
+}
+
+// driverName is the database/sql driver the store opens; tests swap in a
+// wrapper that records the queries.
+var driverName = "sqlite"
 
 func openPool(path string, writer bool) (*sql.DB, error) {
 	q := url.Values{}
@@ -69,7 +115,7 @@ func openPool(path string, writer bool) (*sql.DB, error) {
 	} else {
 		q.Add("_pragma", "query_only(ON)")
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := sql.Open(driverName, "file:"+path+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
@@ -78,6 +124,11 @@ func openPool(path string, writer bool) (*sql.DB, error) {
 
 // Close closes both pools.
 func (s *Store) Close() error {
+	if s.stop != nil {
+		close(s.stop)
+		<-s.stopped
+		s.stop = nil
+	}
 	s.readStmts.close()
 	s.writeStmts.close()
 	err := s.write.Close()
@@ -95,7 +146,7 @@ func (s *Store) Path() string { return s.path }
 // SchemaVersion returns PRAGMA user_version of the open database.
 func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 	var v int
-	err := s.read.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+	err := s.reader(ctx).QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
 	return v, err
 }
 

@@ -246,6 +246,12 @@ func (s *Store) Submit(ctx context.Context, assignmentID, userID int64) error {
 		_, err = tx.ExecContext(ctx, `UPDATE assignments SET status = 'submitted', version = version + 1,
 			submitted_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), started_at = coalesce(started_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 			WHERE id = ?`, assignmentID)
+		if err != nil {
+			return err
+		}
+		// The last submission of a summary resolves its gold (one
+		// summary: a few statements).
+		_, err = s.resolveIfReady(ctx, sqlTx, a.summary)
 		return err
 	})
 }

@@ -129,7 +129,11 @@ func (s *Server) decided(c echo.Context, p *tasks.Project, sum *tasks.Summary, s
 		}
 		return redirect(c, fmt.Sprintf("%s#s-%d", adjSummaryURL(p.Slug, sum.ID), sid))
 	}
-	v, verr := s.adjudicationView(c, p, sum, map[int64]cardState{sid: st})
+	var v templates.AdjudicationView
+	verr := s.snapshot(c, func() (err error) {
+		v, err = s.adjudicationView(c, p, sum, map[int64]cardState{sid: st})
+		return err
+	})
 	if verr != nil {
 		return verr
 	}

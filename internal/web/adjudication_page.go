@@ -41,15 +41,19 @@ func (s *Server) adjSummary(c echo.Context, p *tasks.Project) (*tasks.Summary, e
 }
 
 func (s *Server) getAdjudication(c echo.Context) error {
-	a, err := s.adjudicationAccess(c)
-	if err != nil {
+	var v templates.AdjudicationView
+	err := s.snapshot(c, func() error {
+		a, err := s.adjudicationAccess(c)
+		if err != nil {
+			return err
+		}
+		sum, err := s.adjSummary(c, a.project)
+		if err != nil {
+			return err
+		}
+		v, err = s.adjudicationView(c, a.project, sum, nil)
 		return err
-	}
-	sum, err := s.adjSummary(c, a.project)
-	if err != nil {
-		return err
-	}
-	v, err := s.adjudicationView(c, a.project, sum, nil)
+	})
 	if err != nil {
 		return err
 	}
@@ -57,7 +61,10 @@ func (s *Server) getAdjudication(c echo.Context) error {
 }
 
 // adjudicationView fills the adjudication page of a summary; states
-// override what individual cards show.
+// override what individual cards show. Callers run it in a snapshot, so
+// that the gold shown and the version each card sends back with a decision
+// are from the same state: a decision made elsewhere meanwhile makes the
+// next one a conflict instead of being overwritten unseen.
 func (s *Server) adjudicationView(c echo.Context, p *tasks.Project, sum *tasks.Summary, states map[int64]cardState) (templates.AdjudicationView, error) {
 	ctx := c.Request().Context()
 	set := p.Settings
@@ -70,10 +77,6 @@ func (s *Server) adjudicationView(c echo.Context, p *tasks.Project, sum *tasks.S
 		return templates.AdjudicationView{}, err
 	}
 	gold, err := s.store.SummaryGold(ctx, sum.ID)
-	if err != nil {
-		return templates.AdjudicationView{}, err
-	}
-	versions, err := s.store.GoldVersions(ctx, sum.ID)
 	if err != nil {
 		return templates.AdjudicationView{}, err
 	}
@@ -105,7 +108,7 @@ func (s *Server) adjudicationView(c echo.Context, p *tasks.Project, sum *tasks.S
 	names := errorTypeNames(set)
 	who := annotatorNames(votes, set.AnonymousAdjudication)
 	for _, x := range sum.Sentences {
-		as := templates.AdjSentence{ID: x.ID, Index: x.Index, Text: x.Text, Version: versions[x.ID], Assist: panels[x.ID]}
+		as := templates.AdjSentence{ID: x.ID, Index: x.Index, Text: x.Text, Version: gold[x.ID].Version, Assist: panels[x.ID]}
 		vs := votes[x.ID] // in user id order, the same on every card
 		for _, vt := range vs {
 			l := vt.Label

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -14,8 +15,9 @@ import (
 
 // getAdjudicationQueue shows the gold counts of each round and the
 // sentences waiting for adjudication, most split first, filtered by round
-// and dimension. Opening it resolves the summaries that became ready since
-// the last resolution, so the queue is never behind the submissions.
+// and dimension. It only reads, from one snapshot: a summary's gold is
+// resolved when its last assignment is submitted (see tasks.Submit), so
+// the queue is never behind the submissions.
 func (s *Server) getAdjudicationQueue(c echo.Context) error {
 	a, err := s.adjudicationAccess(c)
 	if err != nil {
@@ -23,19 +25,20 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	p := a.project
-	if _, err := s.store.ResolveReady(ctx, p.ID); err != nil {
-		return err
-	}
 	f := tasks.QueueFilter{Dimension: c.QueryParam("dim")}
 	if _, ok := dimensionNames[f.Dimension]; !ok {
 		f.Dimension = ""
 	}
 	f.RoundID, _ = strconv.ParseInt(c.QueryParam("round"), 10, 64)
-	counts, err := s.store.RoundGoldCounts(ctx, p.ID)
-	if err != nil {
+	var counts []tasks.RoundGold
+	var pending []tasks.PendingSentence
+	err = s.store.Snapshot(ctx, func(ctx context.Context) (err error) {
+		if counts, err = s.store.RoundGoldCounts(ctx, p.ID); err != nil {
+			return err
+		}
+		pending, err = s.store.PendingSentences(ctx, p.ID)
 		return err
-	}
-	pending, err := s.store.PendingSentences(ctx, p.ID)
+	})
 	if err != nil {
 		return err
 	}

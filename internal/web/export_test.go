@@ -58,6 +58,10 @@ func TestExportDownload(t *testing.T) {
 		if len(rows) != 1+8 || rows[0][0] != "round" {
 			t.Fatalf("%d rows:\n%s", len(rows), p.body)
 		}
+		// A complete download says so after the body.
+		if p.trailer.Get("X-Export-Records") != "8" || p.trailer.Get("X-Export-Complete") != "true" {
+			t.Errorf("trailers %v, want 8 records, complete", p.trailer)
+		}
 		labelled := 0
 		for _, r := range rows[1:] {
 			if r[9] == "true" {

@@ -1,10 +1,12 @@
 package web
 
 import (
+	"errors"
 	"mime"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -18,6 +20,13 @@ import (
 func (s *Server) exportRoutes(u *echo.Group) {
 	u.GET("/p/:slug/export", s.getExport)
 	u.GET("/p/:slug/export/download", s.getExportDownload)
+}
+
+// streamingRoute tells the request timeout to leave the export downloads
+// alone: they stream as long as the export takes, and stop when the client
+// goes away.
+func streamingRoute(c echo.Context) bool {
+	return strings.HasSuffix(c.Path(), "/export/download")
 }
 
 // getExport shows the export form to leads of the project.
@@ -46,6 +55,12 @@ func (s *Server) getExport(c echo.Context) error {
 // or comma-separated) and anonymise. Options are checked before anything
 // is sent, so a bad one gets an error page; the export's header travels
 // in X-Export-* response headers as well as, for JSON Lines, in the file.
+//
+// The download is not subject to the request timeout nor the server's
+// write timeout. A complete download ends with the X-Export-Records and
+// X-Export-Complete trailers (and, in JSON Lines, the end record); one
+// that fails part-way is cut off without the end of the chunked body, so
+// the client sees a broken transfer, never a short file that looks whole.
 func (s *Server) getExportDownload(c echo.Context) error {
 	a, err := s.projectAccess(c, true)
 	if err != nil {
@@ -76,11 +91,20 @@ func (s *Server) getExportDownload(c echo.Context) error {
 	res.Header().Set("X-Export-Time", h.ExportedAt)
 	res.Header().Set("X-Export-Schema-Version", strconv.Itoa(h.SchemaVersion))
 	res.Header().Set("X-Export-Version", strconv.Itoa(h.Version))
+	res.Header().Set("Trailer", "X-Export-Records, X-Export-Complete")
+	// No deadline on writing the body; a stalled client is still dropped
+	// by the TCP keepalive and the request context.
+	if err := http.NewResponseController(res).SetWriteDeadline(time.Time{}); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return err
+	}
 	res.WriteHeader(http.StatusOK)
 	if err := x.Write(ctx, res); err != nil {
-		// The status is sent; all that is left is to stop and say why in
-		// the log.
+		// The status is sent: log why, and abort the response so the
+		// client's transfer fails instead of ending normally.
 		s.log.Error("export failed part-way", "project", h.Project, "what", h.What, "err", err)
+		panic(http.ErrAbortHandler)
 	}
+	res.Header().Set("X-Export-Records", strconv.Itoa(x.Records()))
+	res.Header().Set("X-Export-Complete", "true")
 	return nil
 }

@@ -19,7 +19,7 @@ func (s *Server) routes() {
 	e := s.echo
 	e.Use(middleware.Recover())
 	e.Use(securityHeaders(s.cfg.SecureCookies))
-	e.Use(middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{Timeout: 60 * time.Second}))
+	e.Use(middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{Timeout: 60 * time.Second, Skipper: streamingRoute}))
 	e.Use(s.loadUser)
 	e.Use(s.limitBody)
 	e.Use(s.csrf)

@@ -86,6 +86,8 @@ type page struct {
 	status int
 	body   string
 	header http.Header
+	// trailer holds the trailers sent after the body.
+	trailer http.Header
 }
 
 func (b *browser) do(req *http.Request) page {
@@ -96,7 +98,7 @@ func (b *browser) do(req *http.Request) page {
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
-	return page{status: resp.StatusCode, body: string(body), header: resp.Header}
+	return page{status: resp.StatusCode, body: string(body), header: resp.Header, trailer: resp.Trailer}
 }
 
 func (b *browser) get(path string) page {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -58,11 +59,15 @@ func (s *Server) ownAssignment(c echo.Context) (*tasks.Assignment, *tasks.Projec
 func assignmentURL(id int64) string { return "/a/" + strconv.FormatInt(id, 10) }
 
 func (s *Server) getAssignment(c echo.Context) error {
-	a, p, readOnly, err := s.assignmentAccess(c)
-	if err != nil {
+	var v templates.WorkspaceView
+	err := s.snapshot(c, func() error {
+		a, p, readOnly, err := s.assignmentAccess(c)
+		if err != nil {
+			return err
+		}
+		v, err = s.workspaceView(c, a, p, readOnly)
 		return err
-	}
-	v, err := s.workspaceView(c, a, p, readOnly)
+	})
 	if err != nil {
 		return err
 	}
@@ -130,7 +135,7 @@ func (s *Server) workspaceView(c echo.Context, a *tasks.Assignment, p *tasks.Pro
 	if err != nil {
 		return templates.WorkspaceView{}, err
 	}
-	queue, err := s.store.Queue(ctx, p.ID, a.UserID)
+	nav, err := s.store.QueueNav(ctx, a)
 	if err != nil {
 		return templates.WorkspaceView{}, err
 	}
@@ -142,25 +147,17 @@ func (s *Server) workspaceView(c echo.Context, a *tasks.Assignment, p *tasks.Pro
 		Schema:     schemaView(set),
 		Summary:    templates.SummaryLabelView{Relevance: sl.Relevance, NonSummary: sl.NonSummary, TopicCategory: sl.TopicCategory, Comment: sl.Comment},
 		Guidelines: renderMarkdown(p.Guidelines),
-		Total:      len(queue),
+		Total:      nav.Total, Done: nav.Done, Position: nav.Position,
+	}
+	if nav.Prev != 0 {
+		v.PrevURL = assignmentURL(nav.Prev)
+	}
+	if nav.Next != 0 {
+		v.NextURL = assignmentURL(nav.Next)
 	}
 	if readOnly {
 		if u, err := s.store.UserByID(ctx, a.UserID); err == nil {
 			v.Annotator = u.DisplayName
-		}
-	}
-	for i, q := range queue {
-		if q.Status == tasks.StatusSubmitted {
-			v.Done++
-		}
-		if q.ID == a.ID {
-			v.Position = i + 1
-			if i > 0 {
-				v.PrevURL = assignmentURL(queue[i-1].ID)
-			}
-			if i+1 < len(queue) {
-				v.NextURL = assignmentURL(queue[i+1].ID)
-			}
 		}
 	}
 	for _, u := range doc.Units {
@@ -266,23 +263,29 @@ func (s *Server) postSentenceLabel(c echo.Context) error {
 	reveal := mode == tasks.AssistAfterLabel && !l.AssistantVisible && l.Label != ""
 	v := templates.WorkspaceView{Version: version, AssignmentID: a.ID}
 	if reveal {
-		sum, err := s.store.Summary(ctx, a.SummaryID)
-		if err != nil {
-			return err
-		}
-		doc, err := s.store.Document(ctx, sum.DocumentID)
-		if err != nil {
-			return err
-		}
-		assist, err := s.assistFor(ctx, p, doc, sum)
-		if err != nil {
-			return err
-		}
-		sv.Assist = assist[sid]
-		for _, x := range sum.Sentences {
-			if x.ID == sid {
-				sv.Index = x.Index
+		err := s.store.Snapshot(ctx, func(ctx context.Context) error {
+			sum, err := s.store.Summary(ctx, a.SummaryID)
+			if err != nil {
+				return err
 			}
+			doc, err := s.store.Document(ctx, sum.DocumentID)
+			if err != nil {
+				return err
+			}
+			assist, err := s.assistFor(ctx, p, doc, sum)
+			if err != nil {
+				return err
+			}
+			sv.Assist = assist[sid]
+			for _, x := range sum.Sentences {
+				if x.ID == sid {
+					sv.Index = x.Index
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 	} else {
 		sv.Index = sentenceIndex(c)
@@ -351,7 +354,11 @@ func (s *Server) postSubmit(c echo.Context) error {
 	err = s.store.Submit(ctx, a.ID, a.UserID)
 	var inc *tasks.Incomplete
 	if errors.As(err, &inc) {
-		v, verr := s.workspaceView(c, a, p, false)
+		var v templates.WorkspaceView
+		verr := s.snapshot(c, func() (err error) {
+			v, err = s.workspaceView(c, a, p, false)
+			return err
+		})
 		if verr != nil {
 			return verr
 		}
@@ -361,11 +368,11 @@ func (s *Server) postSubmit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	queue, err := s.store.Queue(ctx, p.ID, a.UserID)
+	next, err := s.store.NextOpen(ctx, a)
 	if err != nil {
 		return err
 	}
-	if next := nextOpen(queue, a.ID); next != 0 {
+	if next != 0 {
 		if err := s.setFlash(c, "ok", "Submitted. Here is the next summary."); err != nil {
 			return err
 		}
@@ -375,24 +382,6 @@ func (s *Server) postSubmit(c echo.Context) error {
 		return err
 	}
 	return redirect(c, "/p/"+p.Slug)
-}
-
-// nextOpen returns the first unsubmitted assignment after the given one in
-// queue order, else the first unsubmitted one before it, else 0.
-func nextOpen(queue []tasks.Assignment, after int64) int64 {
-	idx := -1
-	for i, q := range queue {
-		if q.ID == after {
-			idx = i
-		}
-	}
-	for k := 1; k <= len(queue); k++ {
-		q := queue[(idx+k+len(queue))%len(queue)]
-		if q.ID != after && q.Status != tasks.StatusSubmitted {
-			return q.ID
-		}
-	}
-	return 0
 }
 
 func (s *Server) queuePage(c echo.Context, p *tasks.Project, role string) error {

@@ -51,3 +51,62 @@ func BenchmarkWorkspacePage(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWorkspacePageWithRuns measures GET /a/ID on a project of
+// 20,000 summary sentences (1,000 documents, 4 summaries of 5 sentences
+// each) with 10 assistant runs, each with an output for every sentence:
+// the shape where the assistant panel's lookup by sentence matters.
+func BenchmarkWorkspacePageWithRuns(b *testing.B) {
+	f := newFixture(b)
+	ann := f.user("ann", false)
+	p := f.project("bench", map[*tasks.User]string{ann: tasks.RoleAnnotator})
+	var docs []tasks.DocumentInput
+	for d := 0; d < 1000; d++ {
+		doc := tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", d), Sentences: []string{"The council met.", "It approved the budget.", "The vote was close."}}
+		for k := 0; k < 4; k++ {
+			sum := tasks.SummaryInput{ExternalID: fmt.Sprintf("d%d-s%d", d, k)}
+			for i := 0; i < 5; i++ {
+				sum.Sentences = append(sum.Sentences, tasks.SentenceInput{Text: fmt.Sprintf("The council approved item %d.", i)})
+			}
+			doc.Summaries = append(doc.Summaries, sum)
+		}
+		docs = append(docs, doc)
+	}
+	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
+		b.Fatal(err)
+	}
+	ids, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	var outputs []tasks.AssistOutput
+	for _, id := range ids {
+		sum, _ := f.store.Summary(f.ctx, id)
+		for _, x := range sum.Sentences {
+			outputs = append(outputs, tasks.AssistOutput{SentenceID: x.ID, Label: "faithful", Status: tasks.AssistOutputOK,
+				Output: []byte(`{"protocol":"single","adjudicator":{"label":"faithful","report":"Supported by unit 1.","citations":[1]},"evidence":[1],"status":"ok"}`)})
+		}
+	}
+	if len(outputs) != 20000 {
+		b.Fatalf("%d sentences, want 20000", len(outputs))
+	}
+	for r := 0; r < 10; r++ {
+		if _, err := f.store.ImportAssistRuns(f.ctx, p.ID, []tasks.AssistRunImport{{Run: tasks.AssistRun{Protocol: "single", Name: fmt.Sprintf("run %d", r)}, Outputs: outputs}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: ids}); err != nil {
+		b.Fatal(err)
+	}
+	q, _ := f.store.Queue(f.ctx, p.ID, ann.ID)
+	br := f.browser()
+	br.login("ann", testPassword)
+	path := fmt.Sprintf("/a/%d", q[len(q)/2].ID)
+	if pg := br.get(path); pg.status != http.StatusOK {
+		b.Fatalf("status %d", pg.status)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if pg := br.get(path); pg.status != http.StatusOK {
+			b.Fatalf("status %d", pg.status)
+		}
+	}
+}

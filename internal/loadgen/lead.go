@@ -1,0 +1,76 @@
+package loadgen
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+)
+
+var adjLinkRe = regexp.MustCompile(`href="(/p/[^/"]+/adjudication/s/\d+)[^"]*"[^>]*data-testid="adjudicate-link"`)
+
+// leadThink is the pause between a lead's page views.
+func (a *annotator) leadThink(ctx context.Context) bool {
+	d := a.opts.LeadThink
+	if d <= 0 {
+		d = 2 * time.Second
+	}
+	d = time.Duration(float64(d) * (0.5 + a.rng.Float64()))
+	select {
+	case <-ctx.Done():
+		return false
+	case <-time.After(d):
+		return true
+	}
+}
+
+// lead logs in and cycles through what a lead does while annotators work:
+// the adjudication queue, an adjudication page from it, the agreement
+// report and a gold export, which must end with its end record.
+func (a *annotator) lead(ctx context.Context) {
+	if !a.leadThink(ctx) { // leads arrive among the annotators
+		return
+	}
+	_, page, err := a.do(ctx, "GET /login", http.MethodGet, "/login", nil, http.StatusOK)
+	if err != nil {
+		return
+	}
+	if m := csrfInput.FindStringSubmatch(page); m != nil {
+		a.csrf = m[1]
+	}
+	if _, _, err := a.do(ctx, "POST /login", http.MethodPost, "/login", map[string][]string{"username": {a.user}, "password": {a.opts.Password}}, http.StatusSeeOther); err != nil {
+		return
+	}
+	slug := "/p/" + a.opts.Project
+	for n := 0; ctx.Err() == nil; n++ {
+		_, page, err := a.do(ctx, "lead GET /p/:slug/adjudication", http.MethodGet, slug+"/adjudication", nil, http.StatusOK)
+		if err != nil && ctx.Err() != nil {
+			return
+		}
+		if links := adjLinkRe.FindAllStringSubmatch(page, 50); len(links) > 0 {
+			if !a.leadThink(ctx) {
+				return
+			}
+			path := links[a.rng.IntN(len(links))][1]
+			a.do(ctx, "lead GET /p/:slug/adjudication/s/:sum", http.MethodGet, path, nil, http.StatusOK)
+		}
+		if !a.leadThink(ctx) {
+			return
+		}
+		a.do(ctx, "lead GET /p/:slug/report", http.MethodGet, slug+"/report", nil, http.StatusOK)
+		if !a.leadThink(ctx) {
+			return
+		}
+		if n%2 == 0 {
+			_, body, err := a.do(ctx, "lead GET /p/:slug/export/download", http.MethodGet, slug+"/export/download?what=gold&format=jsonl&round=calibration-1", nil, http.StatusOK)
+			if err == nil && !strings.Contains(body[max(0, len(body)-100):], `{"kind":"end","records":`) {
+				a.rec.record("lead export incomplete", 0, fmt.Errorf("the gold export did not end with its end record"))
+			}
+		}
+		if !a.leadThink(ctx) {
+			return
+		}
+	}
+}

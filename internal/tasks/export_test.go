@@ -1,0 +1,4 @@
+package tasks
+
+// DriverName lets tests open stores through a wrapping driver.
+var DriverName = &driverName

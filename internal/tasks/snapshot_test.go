@@ -1,0 +1,108 @@
+package tasks_test
+
+import (
+	"context"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+// TestSnapshotReadsOneState makes a gold decision while a page's snapshot
+// is open: the snapshot keeps seeing the gold and version it saw first, so
+// the page's decision names the old version and is refused as a conflict
+// instead of overwriting the other one unseen.
+func TestSnapshotReadsOneState(t *testing.T) {
+	f := newGoldFixture(t)
+	f.splitSummary(true)
+	sid := f.sents[f.sums[0]][1] // split: unresolved
+	var seen tasks.Gold
+	err := f.s.Snapshot(f.ctx, func(ctx context.Context) error {
+		g, err := f.s.SummaryGold(ctx, f.sums[0])
+		if err != nil {
+			return err
+		}
+		seen = g[sid]
+		// Another adjudicator decides meanwhile.
+		if _, err := f.s.SetGold(f.ctx, f.p.ID, sid, f.lead.ID, seen.Version, tasks.GoldDecision{GoldValues: tasks.GoldValues{Label: tasks.LabelFaithful, ErrorTypes: []string{}, Ambiguous: new(bool)}}); err != nil {
+			return err
+		}
+		again, err := f.s.SummaryGold(ctx, f.sums[0])
+		if err != nil {
+			return err
+		}
+		versions, err := f.s.GoldVersions(ctx, f.sums[0])
+		if err != nil {
+			return err
+		}
+		if again[sid].Version != seen.Version || again[sid].Provenance != seen.Provenance || versions[sid] != seen.Version {
+			t.Errorf("inside the snapshot: gold %+v, version %d; want what was first seen, %+v", again[sid], versions[sid], seen)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now, _ := f.s.SummaryGold(f.ctx, f.sums[0])
+	if now[sid].Version != seen.Version+1 || now[sid].Provenance != tasks.ProvAdjudicated {
+		t.Fatalf("after the snapshot: %+v, want the decision at version %d", now[sid], seen.Version+1)
+	}
+	_, err = f.s.SetGold(f.ctx, f.p.ID, sid, f.users[0].ID, seen.Version, tasks.GoldDecision{GoldValues: tasks.GoldValues{Label: tasks.LabelFaithful, ErrorTypes: []string{}, Ambiguous: new(bool)}})
+	if tasks.ErrorCode(err) != tasks.EConflict {
+		t.Fatalf("a decision on the version seen before the other one: %v, want a conflict", err)
+	}
+}
+
+// TestQueueNav compares the position, neighbours and counts QueueNav
+// finds with the whole queue, before and after a submission and a release.
+func TestQueueNav(t *testing.T) {
+	f := newGoldFixture(t)
+	check := func(when string, user *tasks.User) {
+		t.Helper()
+		q, err := f.s.Queue(f.ctx, f.p.ID, user.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := 0
+		for _, a := range q {
+			if a.Status == tasks.StatusSubmitted {
+				done++
+			}
+		}
+		for i, a := range q {
+			got, err := f.s.QueueNav(f.ctx, &a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := tasks.QueueNav{Position: i + 1, Total: len(q), Done: done}
+			if i > 0 {
+				want.Prev = q[i-1].ID
+			}
+			if i+1 < len(q) {
+				want.Next = q[i+1].ID
+			}
+			if got != want {
+				t.Errorf("%s: assignment %d: %+v, want %+v", when, a.ID, got, want)
+			}
+		}
+	}
+	ann := f.users[0]
+	check("fresh", ann)
+	f.label(0, 0, true, faithful(), faithful(), faithful())
+	check("one submitted", ann)
+	q, _ := f.s.Queue(f.ctx, f.p.ID, ann.ID)
+	next, err := f.s.NextOpen(f.ctx, &q[0])
+	if err != nil || next != q[1].ID {
+		t.Fatalf("next open after the first: %d, %v; want %d", next, err, q[1].ID)
+	}
+	if next, _ := f.s.NextOpen(f.ctx, &q[1]); next != 0 {
+		t.Fatalf("next open after the last with the first submitted: %d, want 0", next)
+	}
+	if err := f.s.ReleaseAssignment(f.ctx, f.round.ID, q[1].ID); err != nil {
+		t.Fatal(err)
+	}
+	check("one released", ann)
+	released, _ := f.s.AssignmentByID(f.ctx, q[1].ID)
+	if nav, _ := f.s.QueueNav(f.ctx, released); nav.Position != 0 || nav.Total != 1 {
+		t.Fatalf("a released assignment: %+v, want no position in a queue of 1", nav)
+	}
+}
