@@ -14,6 +14,14 @@ import (
 var migrations = []string{
 	// 2: the adjudication queue and gold resolution find labels by sentence.
 	`CREATE INDEX IF NOT EXISTS sentence_labels_sentence ON sentence_labels(sentence_id)`,
+	// 3: how each round was dealt (balanced or by document) and sampled.
+	// Rounds without a row predate it and were dealt by document.
+	`CREATE TABLE IF NOT EXISTS round_dealing (
+		round_id INTEGER PRIMARY KEY REFERENCES rounds(id) ON DELETE CASCADE,
+		dealing  TEXT NOT NULL CHECK (dealing IN ('balanced', 'by_document')),
+		seed     INTEGER NOT NULL DEFAULT 0,
+		sample   INTEGER NOT NULL DEFAULT 0
+	)`,
 }
 
 // SchemaVersion of a database this build creates.

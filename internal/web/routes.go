@@ -71,6 +71,7 @@ func (s *Server) routes() {
 	s.adjudicationRoutes(u)
 	s.exportRoutes(u)
 	s.feedbackRoutes(u)
+	s.roundStateRoutes(u)
 }
 
 // securityHeaders sets headers that every response should carry: no

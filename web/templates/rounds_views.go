@@ -29,6 +29,10 @@ type RoundForm struct {
 	PerItem    int
 	Annotators map[string]bool
 	Sample     int
+	Seed       uint64
+	// KeepDocuments deals a document's summaries to the same annotators
+	// instead of balancing load summary by summary.
+	KeepDocuments bool
 }
 
 // RoundView is a round's progress page for leads.
@@ -39,6 +43,8 @@ type RoundView struct {
 	Progress    []ProgressRow
 	Assignments []RoundAssignmentRow
 	Annotators  []Option
+	// Dealing says in words how the round's work was drawn and dealt.
+	Dealing string
 }
 
 // ProgressRow is one annotator's progress in a round.
