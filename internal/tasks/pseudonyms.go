@@ -28,11 +28,23 @@ func (p Pseudonyms) Username(name string) string { return p.byName[name] }
 
 // Pseudonyms numbers the people of a project.
 func (s *Store) Pseudonyms(ctx context.Context, projectID int64) (Pseudonyms, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT u.id, u.username FROM users u WHERE u.id IN (
+	return pseudonymsOf(ctx, s.read, projectID)
+}
+
+// Pseudonyms numbers the people of the exported project from the export's
+// snapshot, as Store.Pseudonyms does.
+func (r *ExportReader) Pseudonyms(ctx context.Context) (Pseudonyms, error) {
+	return pseudonymsOf(ctx, r.tx, r.scope.ProjectID)
+}
+
+func pseudonymsOf(ctx context.Context, q querier, projectID int64) (Pseudonyms, error) {
+	rows, err := q.QueryContext(ctx, `SELECT u.id, u.username FROM users u WHERE u.id IN (
 			SELECT user_id FROM memberships WHERE project_id = ?1
 			UNION SELECT a.user_id FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?1
 			UNION SELECT g.decided_by FROM gold_sentences g JOIN summary_sentences ss ON ss.id = g.sentence_id
-				JOIN summaries s ON s.id = ss.summary_id WHERE s.project_id = ?1 AND g.decided_by IS NOT NULL)
+				JOIN summaries s ON s.id = ss.summary_id WHERE s.project_id = ?1 AND g.decided_by IS NOT NULL
+			UNION SELECT g.decided_by FROM gold_summaries g JOIN summaries s ON s.id = g.summary_id
+				WHERE s.project_id = ?1 AND g.decided_by IS NOT NULL)
 		ORDER BY u.id`, projectID)
 	if err != nil {
 		return Pseudonyms{}, err
