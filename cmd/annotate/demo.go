@@ -105,12 +105,9 @@ func setupDemo(ctx context.Context, store *tasks.Store, out io.Writer) error {
 // newPassword returns a random password of 16 base32 characters (80 bits).
 func newPassword() string { return rand.Text()[:16] }
 
-// demoCalibrationSize is how many summaries the demo's calibration round
-// gives every annotator.
-const demoCalibrationSize = 6
-
-// demoRound starts a calibration round on the first summaries, so that a
-// newcomer who logs in as an annotator can label at once.
+// demoRound starts a calibration round on the first summaries (those the
+// demo imports without gold), so that a newcomer who logs in as an
+// annotator can label at once.
 func demoRound(ctx context.Context, store *tasks.Store, p *tasks.Project, annotators []int64, out io.Writer) error {
 	rounds, err := store.Rounds(ctx, p.ID)
 	if err != nil || len(rounds) > 0 {
@@ -120,7 +117,7 @@ func demoRound(ctx context.Context, store *tasks.Store, p *tasks.Project, annota
 	if err != nil {
 		return err
 	}
-	ids = ids[:min(len(ids), demoCalibrationSize)]
+	ids = ids[:min(len(ids), demo.CalibrationSummaries)]
 	r, err := store.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "calibration-1", Kind: tasks.RoundCalibration, Annotators: annotators, Summaries: ids})
 	if err != nil {
 		return err
