@@ -33,13 +33,14 @@ func runDemo(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer store.Close()
-	return setupDemo(ctx, store, e.stdout)
+	return setupDemo(ctx, store, e.stdout, e.stdout)
 }
 
-// setupDemo creates the demo project, its accounts and its data. Running
-// it again changes nothing: the project, accounts and records are matched
-// by slug, username and external id.
-func setupDemo(ctx context.Context, store *tasks.Store, out io.Writer) error {
+// setupDemo creates the demo project, its accounts and its data, writing
+// what it did to out and the new accounts' logins to logins. Running it
+// again changes nothing: the project, accounts and records are matched by
+// slug, username and external id.
+func setupDemo(ctx context.Context, store *tasks.Store, out, logins io.Writer) error {
 	p, err := store.ProjectBySlug(ctx, demoSlug)
 	if tasks.ErrorCode(err) == tasks.ENotFound {
 		p, err = store.CreateProject(ctx, tasks.Project{
@@ -92,12 +93,12 @@ func setupDemo(ctx context.Context, store *tasks.Store, out io.Writer) error {
 		return err
 	}
 	if len(created) > 0 {
-		fmt.Fprintln(out, "demo logins (shown once; reset with: annotate user set-password NAME):")
+		fmt.Fprintln(logins, "demo logins (shown once; reset with: annotate user set-password NAME):")
 		for _, l := range created {
-			fmt.Fprintln(out, l)
+			fmt.Fprintln(logins, l)
 		}
 	} else {
-		fmt.Fprintln(out, "demo project ready; its accounts already exist (reset a password with: annotate user set-password NAME)")
+		fmt.Fprintln(logins, "demo logins: the accounts lead, ann1, ann2 and ann3 already exist (reset a password with: annotate user set-password NAME)")
 	}
 	return nil
 }
