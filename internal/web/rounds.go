@@ -213,7 +213,7 @@ func (s *Server) getRound(c echo.Context) error {
 		return err
 	}
 	for _, x := range rows {
-		v.Assignments = append(v.Assignments, templates.RoundAssignmentRow{ID: x.ID, Username: x.Username, Document: x.Document, Topic: x.Topic, Status: x.Status, Labelled: x.Labelled, Sentences: x.Sentences, Active: duration(x.ActiveSeconds)})
+		v.Assignments = append(v.Assignments, templates.RoundAssignmentRow{ID: x.ID, Username: x.Username, Document: x.Document, SummaryID: x.SummaryID, Topic: x.Topic, Status: x.Status, Labelled: x.Labelled, Sentences: x.Sentences, Active: duration(x.ActiveSeconds)})
 	}
 	if v.Annotators, err = s.annotatorOptions(c, a.project); err != nil {
 		return err

@@ -72,6 +72,7 @@ func (s *Server) routes() {
 	s.exportRoutes(u)
 	s.feedbackRoutes(u)
 	s.roundStateRoutes(u)
+	s.splitRoutes(u)
 }
 
 // securityHeaders sets headers that every response should carry: no

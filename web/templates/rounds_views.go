@@ -63,6 +63,7 @@ type RoundAssignmentRow struct {
 	ID        int64
 	Username  string
 	Document  string
+	SummaryID int64
 	Topic     string
 	Status    string
 	Labelled  int
@@ -109,4 +110,18 @@ type Toggle struct {
 	Name  string
 	Label string
 	On    bool
+}
+
+// SplitView is the page where a lead corrects a summary's sentence split.
+type SplitView struct {
+	Page
+	SummaryID string
+	Document  string
+	Topic     string
+	Sentences []string
+	// Text fills the textarea: one sentence per line.
+	Text string
+	// Lock says why the split can no longer change; empty while it can.
+	Lock  string
+	Error string
 }
