@@ -9,9 +9,9 @@ import (
 // names are hidden: "Annotator 1", "Annotator 2" and so on.
 func Pseudonym(n int) string { return "Annotator " + strconv.Itoa(n) }
 
-// Pseudonyms names the people of one project when names are hidden. They
-// are numbered in the order of their account ids among everyone who is a
-// member, has held an assignment or has decided gold there, so a person
+// Pseudonyms names the people of one project when names are hidden. Those
+// who have held an assignment there come first, then the other members and
+// whoever decided gold, each group in the order of account ids, so a person
 // keeps one pseudonym on every page, report and export of the project.
 type Pseudonyms struct {
 	byID   map[int64]string
@@ -45,7 +45,7 @@ func pseudonymsOf(ctx context.Context, q querier, projectID int64) (Pseudonyms, 
 				JOIN summaries s ON s.id = ss.summary_id WHERE s.project_id = ?1 AND g.decided_by IS NOT NULL
 			UNION SELECT g.decided_by FROM gold_summaries g JOIN summaries s ON s.id = g.summary_id
 				WHERE s.project_id = ?1 AND g.decided_by IS NOT NULL)
-		ORDER BY u.id`, projectID)
+		ORDER BY NOT EXISTS (SELECT 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?1 AND a.user_id = u.id), u.id`, projectID)
 	if err != nil {
 		return Pseudonyms{}, err
 	}
