@@ -59,5 +59,5 @@ func TestBrowserFeedbackAfterClose(t *testing.T) {
 	if got := text(t, ctx, `[data-testid="agree-gold"]`); got != "0 of 1 sentences with gold (0%)" {
 		t.Errorf("agreement with gold %q", got)
 	}
-	screenshot(t, ctx, "feedback")
+	screenshot(t, ctx, "feedback-fixture")
 }

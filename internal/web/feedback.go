@@ -84,7 +84,7 @@ func (s *Server) getFeedback(c echo.Context) error {
 // fillFeedback words the sentences for the page: names or pseudonyms per
 // the project's setting, gold only when the project shows it, the
 // assistant's verdict when annotators may see the assistant, and the
-// sentences that differed first.
+// sentences that differed first: from gold, then from the others.
 func (s *Server) fillFeedback(ctx context.Context, p *tasks.Project, sentences []tasks.FeedbackSentence, v *templates.FeedbackView) error {
 	set := p.Settings
 	names := errorTypeNames(set)
@@ -158,7 +158,17 @@ func (s *Server) fillFeedback(ctx context.Context, p *tasks.Project, sentences [
 		}
 		v.Items = append(v.Items, it)
 	}
-	sort.SliceStable(v.Items, func(i, j int) bool { return v.Items[i].Differs && !v.Items[j].Differs })
+	// Differing from gold teaches most, then differing from the others.
+	rank := func(it templates.FeedbackItem) int {
+		switch {
+		case it.DiffersGold:
+			return 0
+		case it.Differs:
+			return 1
+		}
+		return 2
+	}
+	sort.SliceStable(v.Items, func(i, j int) bool { return rank(v.Items[i]) < rank(v.Items[j]) })
 	return nil
 }
 
