@@ -23,6 +23,15 @@ func TestBrowserFeedbackAfterClose(t *testing.T) {
 		chromedp.WaitVisible(css(`[data-testid="close-round"]`)),
 		chromedp.Click(css(`[data-testid="close-round"]`)),
 		chromedp.WaitVisible(css(`[data-testid="close-round-yes"]`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, "round-close-confirm")
+	if r, _ := f.store.RoundByID(f.ctx, f.round.ID); r.Status != "open" {
+		t.Fatal("opening the confirmation closed the round")
+	}
+	err = chromedp.Do(ctx,
 		chromedp.Click(css(`[data-testid="close-round-yes"]`)),
 		chromedp.WaitVisible(css(`[data-testid="reopen-round"]`)),
 	)
