@@ -106,6 +106,14 @@ CREATE TABLE rounds (
     UNIQUE (project_id, name)
 );
 
+-- How a round's summaries were drawn and dealt (see tasks.StartRound).
+CREATE TABLE IF NOT EXISTS round_dealing (
+    round_id INTEGER PRIMARY KEY REFERENCES rounds(id) ON DELETE CASCADE,
+    dealing  TEXT NOT NULL CHECK (dealing IN ('balanced', 'by_document')),
+    seed     INTEGER NOT NULL DEFAULT 0,
+    sample   INTEGER NOT NULL DEFAULT 0 -- 0: every chosen summary
+);
+
 CREATE TABLE assignments (
     id             INTEGER PRIMARY KEY,
     round_id       INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,

@@ -22,7 +22,7 @@ func TestRatingsFileFromDemo(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "demo.db")
 	store := openDB(t, db)
-	if err := setupDemo(ctx, store, io.Discard); err != nil {
+	if err := setupDemo(ctx, store, io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	p, _ := store.ProjectBySlug(ctx, demoSlug)

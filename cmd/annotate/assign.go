@@ -3,23 +3,23 @@ package main
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 
 	"annotate/internal/tasks"
 )
 
 func runAssign(ctx context.Context, e env, args []string) error {
-	fs := newFlags(e, "assign", "assign --project SLUG --round NAME (--calibration | --per-item K) --annotators a,b,c [--sample N [--seed S] | --documents id1,id2]")
+	fs := newFlags(e, "assign", "assign --project SLUG --round NAME (--calibration | --per-item K) --annotators a,b,c [--documents id1,id2] [--sample N [--seed S]] [--keep-documents]")
 	db := dbFlag(e, fs)
 	slug := fs.String("project", "", "project slug (required)")
 	round := fs.String("round", "", "name of the new round (required)")
 	calibration := fs.Bool("calibration", false, "a calibration round: every annotator gets every chosen summary")
 	perItem := fs.Int("per-item", 0, "a production round: annotators per summary")
 	annotators := fs.String("annotators", "", "comma-separated usernames (required)")
-	sample := fs.Int("sample", 0, "choose N summaries at random (reproducible with --seed)")
+	sample := fs.Int("sample", 0, "choose N summaries at random (reproducible with --seed; the Rounds page draws the same with the same seed)")
 	seed := fs.Uint64("seed", 1, "with --sample: the random seed")
-	documents := fs.String("documents", "", "comma-separated external document ids to take all summaries of")
+	documents := fs.String("documents", "", "comma-separated external document ids to take the summaries of (default: all)")
+	keepDocs := fs.Bool("keep-documents", false, "production: give a document's summaries to the same annotators instead of balancing load to within one summary")
 	if err := parse(e, fs, args); err != nil {
 		return helpOK(err)
 	}
@@ -36,48 +36,41 @@ func runAssign(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("project %q: %w", *slug, err)
 	}
-	spec := tasks.RoundSpec{Name: *round, Kind: tasks.RoundProduction, PerItem: *perItem}
+	req := tasks.RoundRequest{Name: *round, Kind: tasks.RoundProduction, PerItem: *perItem, Documents: splitList(*documents),
+		Sample: *sample, Seed: *seed, Dealing: tasks.DealBalanced}
 	if *calibration {
-		spec.Kind = tasks.RoundCalibration
+		req.Kind = tasks.RoundCalibration
+	}
+	if *keepDocs {
+		req.Dealing = tasks.DealByDocument
 	}
 	for _, name := range splitList(*annotators) {
 		u, err := store.UserByName(ctx, name)
 		if err != nil {
 			return fmt.Errorf("annotator %q: %w", name, err)
 		}
-		spec.Annotators = append(spec.Annotators, u.ID)
+		req.Annotators = append(req.Annotators, u.ID)
 	}
-	spec.Summaries, err = store.SummaryIDs(ctx, p.ID, splitList(*documents))
+	r, err := store.StartRound(ctx, p.ID, req)
 	if err != nil {
 		return err
 	}
-	if *sample > 0 && *sample < len(spec.Summaries) {
-		spec.Summaries = sampleSummaries(spec.Summaries, *sample, *seed)
-	}
-	r, err := store.CreateRound(ctx, p.ID, spec)
+	prog, err := store.RoundProgress(ctx, r.ID)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "round %s (%s): %d summaries, %d annotators, %d per summary\n", r.Name, r.Kind, len(spec.Summaries), len(spec.Annotators), r.PerItem)
+	summaries := 0
+	for _, a := range prog {
+		summaries += a.Total
+	}
+	if r.PerItem > 0 {
+		summaries /= r.PerItem
+	}
+	fmt.Fprintf(e.stdout, "round %s (%s): %d summaries, %d annotators, %d per summary\n", r.Name, r.Kind, summaries, len(req.Annotators), r.PerItem)
+	for _, a := range prog {
+		fmt.Fprintf(e.stdout, "  %s: %d\n", a.Username, a.Total)
+	}
 	return nil
-}
-
-// sampleSummaries picks n ids at random, reproducibly for a seed, keeping
-// their order (which groups them by document).
-func sampleSummaries(ids []int64, n int, seed uint64) []int64 {
-	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	idx := rng.Perm(len(ids))[:n]
-	keep := make(map[int]bool, n)
-	for _, i := range idx {
-		keep[i] = true
-	}
-	out := make([]int64, 0, n)
-	for i, id := range ids {
-		if keep[i] {
-			out = append(out, id)
-		}
-	}
-	return out
 }
 
 func splitList(s string) []string {

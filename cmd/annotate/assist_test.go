@@ -422,7 +422,7 @@ func TestImportSampleRun(t *testing.T) {
 	ctx := context.Background()
 	store := openDB(t, filepath.Join(t.TempDir(), "demo.db"))
 	var printed bytes.Buffer
-	if err := setupDemo(ctx, store, &printed); err != nil {
+	if err := setupDemo(ctx, store, &printed, &printed); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(printed.String(), "sample run (not from a model)") {

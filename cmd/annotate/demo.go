@@ -33,13 +33,14 @@ func runDemo(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer store.Close()
-	return setupDemo(ctx, store, e.stdout)
+	return setupDemo(ctx, store, e.stdout, e.stdout)
 }
 
-// setupDemo creates the demo project, its accounts and its data. Running
-// it again changes nothing: the project, accounts and records are matched
-// by slug, username and external id.
-func setupDemo(ctx context.Context, store *tasks.Store, out io.Writer) error {
+// setupDemo creates the demo project, its accounts and its data, writing
+// what it did to out and the new accounts' logins to logins. Running it
+// again changes nothing: the project, accounts and records are matched by
+// slug, username and external id.
+func setupDemo(ctx context.Context, store *tasks.Store, out, logins io.Writer) error {
 	p, err := store.ProjectBySlug(ctx, demoSlug)
 	if tasks.ErrorCode(err) == tasks.ENotFound {
 		p, err = store.CreateProject(ctx, tasks.Project{
@@ -92,12 +93,12 @@ func setupDemo(ctx context.Context, store *tasks.Store, out io.Writer) error {
 		return err
 	}
 	if len(created) > 0 {
-		fmt.Fprintln(out, "demo logins (shown once; reset with: annotate user set-password NAME):")
+		fmt.Fprintln(logins, "demo logins (shown once; reset with: annotate user set-password NAME):")
 		for _, l := range created {
-			fmt.Fprintln(out, l)
+			fmt.Fprintln(logins, l)
 		}
 	} else {
-		fmt.Fprintln(out, "demo project ready; its accounts already exist (reset a password with: annotate user set-password NAME)")
+		fmt.Fprintln(logins, "demo logins: the accounts lead, ann1, ann2 and ann3 already exist (reset a password with: annotate user set-password NAME)")
 	}
 	return nil
 }
@@ -105,12 +106,9 @@ func setupDemo(ctx context.Context, store *tasks.Store, out io.Writer) error {
 // newPassword returns a random password of 16 base32 characters (80 bits).
 func newPassword() string { return rand.Text()[:16] }
 
-// demoCalibrationSize is how many summaries the demo's calibration round
-// gives every annotator.
-const demoCalibrationSize = 6
-
-// demoRound starts a calibration round on the first summaries, so that a
-// newcomer who logs in as an annotator can label at once.
+// demoRound starts a calibration round on the first summaries (those the
+// demo imports without gold), so that a newcomer who logs in as an
+// annotator can label at once.
 func demoRound(ctx context.Context, store *tasks.Store, p *tasks.Project, annotators []int64, out io.Writer) error {
 	rounds, err := store.Rounds(ctx, p.ID)
 	if err != nil || len(rounds) > 0 {
@@ -120,7 +118,7 @@ func demoRound(ctx context.Context, store *tasks.Store, p *tasks.Project, annota
 	if err != nil {
 		return err
 	}
-	ids = ids[:min(len(ids), demoCalibrationSize)]
+	ids = ids[:min(len(ids), demo.CalibrationSummaries)]
 	r, err := store.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "calibration-1", Kind: tasks.RoundCalibration, Annotators: annotators, Summaries: ids})
 	if err != nil {
 		return err

@@ -108,7 +108,7 @@ func TestServeDemo(t *testing.T) {
 	go func() {
 		done <- run(ctx, []string{"serve", "--demo", "--db", db, "--addr", "127.0.0.1:0"}, func(string) string { return "" }, strings.NewReader(""), &out, io.Discard)
 	}()
-	addrRe := regexp.MustCompile(`serving .* on (http://127\.0\.0\.1:\d+)`)
+	addrRe := regexp.MustCompile(`^annotate: open (http://127\.0\.0\.1:\d+) in a browser`)
 	var base string
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if m := addrRe.FindStringSubmatch(out.String()); m != nil {
@@ -124,6 +124,11 @@ func TestServeDemo(t *testing.T) {
 	if pw == nil {
 		cancel()
 		t.Fatalf("no demo password printed:\n%s", out.String())
+	}
+	// The address and the logins are the first lines a newcomer reads.
+	lines := strings.Split(out.String(), "\n")
+	if len(lines) < 6 || !strings.HasPrefix(lines[1], "demo logins") || !strings.Contains(lines[2], "lead") || !strings.Contains(lines[5], "ann3") {
+		t.Errorf("serve --demo does not start with the address and the logins:\n%s", out.String())
 	}
 
 	c := newClient(t, base)

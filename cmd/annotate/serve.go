@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -40,11 +42,14 @@ func runServe(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer store.Close()
+	// The address and the demo logins are what a newcomer needs, so they
+	// are printed first, once the port is open; the rest follows.
+	var details, logins bytes.Buffer
 	if w := store.PermissionWarning(); w != "" {
 		fmt.Fprintln(e.stderr, "annotate: warning:", w)
 	}
 	if *demoFlag {
-		if err := setupDemo(ctx, store, e.stdout); err != nil {
+		if err := setupDemo(ctx, store, &details, &logins); err != nil {
 			return fmt.Errorf("demo: %w", err)
 		}
 	}
@@ -55,7 +60,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 	}
 	runner := assistRunner(e, llm, store, *llmConcurrency)
 	if runner == nil {
-		fmt.Fprintln(e.stdout, "annotate: no model endpoint (--llm-url or ANNOTATE_LLM_URL); assistant runs can be imported or started from the command line")
+		fmt.Fprintln(&details, "annotate: no model endpoint (--llm-url or ANNOTATE_LLM_URL); assistant runs can be imported or started from the command line")
 	}
 	srv, err := web.New(ctx, store, web.Config{SecureCookies: *secure, Logger: logger, Assist: runner, TrustedProxies: trusted})
 	if err != nil {
@@ -81,7 +86,9 @@ func runServe(ctx context.Context, e env, args []string) error {
 			return err
 		}
 	}
-	fmt.Fprintf(e.stdout, "annotate: serving %s on http://%s\n", *db, ln.Addr())
+	fmt.Fprintf(e.stdout, "annotate: open http://%s in a browser (serving %s; Ctrl+C stops)\n", ln.Addr(), *db)
+	io.Copy(e.stdout, &logins)
+	io.Copy(e.stdout, &details)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	// Resolve, in small transactions beside the traffic, summaries that

@@ -10,6 +10,7 @@ import (
 
 	"annotate/internal/assist"
 	"annotate/internal/demo"
+	"annotate/internal/importer"
 )
 
 // TestSampleRun checks that the sample run covers every sentence of the
@@ -49,5 +50,51 @@ func TestSampleRun(t *testing.T) {
 	}
 	if len(seen) != len(want) {
 		t.Fatalf("the sample run covers %d of %d sentences", len(seen), len(want))
+	}
+}
+
+// TestSampleRunIsNotGold: the sample Adjudicator's label comes from a
+// word-overlap rule, not from the gold labels, so an annotator who follows
+// it in calibration learns nothing about gold from it.
+func TestSampleRunIsNotGold(t *testing.T) {
+	gold := map[string]string{}
+	var in []importer.File
+	in = append(in, importer.File{Name: "corpus.jsonl", R: bytes.NewReader(demo.Corpus())})
+	res, err := importer.Parse(importer.FormatNative, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range res.Documents {
+		for _, s := range d.Summaries {
+			for i, sent := range s.Sentences {
+				if sent.Gold != nil {
+					gold[s.ExternalID+"#"+strconv.Itoa(i+1)] = sent.Gold.Label
+				}
+			}
+		}
+	}
+	dec := assist.NewDecoder(bytes.NewReader(demo.SampleRun()))
+	same, total := 0, 0
+	for {
+		r, err := dec.Decode()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(r.Result.Adjudicator.Report, "copied") || !strings.Contains(r.Result.Adjudicator.Report, "word-overlap rule") {
+			t.Fatalf("line %d: the report does not say where the label comes from: %q", dec.Line(), r.Result.Adjudicator.Report)
+		}
+		if g, ok := gold[r.SummaryID+"#"+r.SentenceID]; ok {
+			total++
+			if g == string(r.Result.Adjudicator.Label) {
+				same++
+			}
+		}
+	}
+	// Measured 71 of 154: far from a copy of gold.
+	if total != 154 || same > total*3/4 {
+		t.Errorf("the sample agrees with gold on %d of %d sentences", same, total)
 	}
 }

@@ -2,7 +2,6 @@ package export
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -51,8 +50,8 @@ type Options struct {
 	// Provenance keeps only gold of these provenances (tasks.GoldProvenances
 	// or NoGold); empty keeps everything.
 	Provenance []string
-	// Anonymise replaces usernames by pseudonyms A1, A2, ... numbered by
-	// account id among the people the export names.
+	// Anonymise replaces usernames by the project's pseudonyms
+	// ("Annotator 1", ...; see tasks.Pseudonyms), the numbers the pages use.
 	Anonymise bool
 	// KeepFormulas writes CSV cells as stored. By default a cell beginning
 	// with =, +, -, @, tab or carriage return (and not a number) gets a
@@ -238,9 +237,13 @@ func (e *Export) names(ctx context.Context, r *tasks.ExportReader) (map[int64]st
 	if err != nil {
 		return nil, err
 	}
+	aliases, err := r.Pseudonyms(ctx)
+	if err != nil {
+		return nil, err
+	}
 	out := make(map[int64]string, len(ids))
-	for i, id := range ids {
-		out[id] = fmt.Sprintf("A%d", i+1)
+	for _, id := range ids {
+		out[id] = aliases.ID(id)
 	}
 	return out, nil
 }

@@ -1,7 +1,11 @@
 package segment
 
 import (
+	"regexp"
+	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/neurosnap/sentences"
 	"github.com/neurosnap/sentences/english"
@@ -17,6 +21,12 @@ var englishTokenizer = sync.OnceValue(func() *sentences.DefaultSentenceTokenizer
 		// a broken build, not bad input.
 		panic("segment: loading the English Punkt model: " + err.Error())
 	}
+	// The library's English rules read every number followed by a full
+	// stop as a list number ("1. Call to order") and never end a sentence
+	// there, so "approved in 2021. The council met" and "The vote was 7 to
+	// 2. The motion passed." stayed one sentence. numberEnd runs last and
+	// restores those breaks.
+	t.Annotations = append(t.Annotations, numberEnd{})
 	return t
 })
 
@@ -28,4 +38,39 @@ func splitEnglish(para string) []string {
 		out = append(out, s.Text)
 	}
 	return out
+}
+
+// numberToken matches a number that ends with a full stop: "2.", "2021.",
+// "$2,000.", "3.5%.", "(7)." and the like.
+var numberToken = regexp.MustCompile(`^[($£€]*\d[\d,.]*%?\)?\.$`)
+
+// numberEnd is a Punkt annotation pass: a number with a final full stop
+// ends its sentence when a capitalised word follows, unless the number
+// itself opens the sentence, as list numbers do ("1. Approve the minutes.
+// 2. Adopt the budget.").
+type numberEnd struct{}
+
+// Annotate implements sentences.AnnotateTokens.
+func (numberEnd) Annotate(tokens []*sentences.Token) []*sentences.Token {
+	for i, tok := range tokens {
+		if tok.SentBreak || i == 0 || i+1 >= len(tokens) || !numberToken.MatchString(tok.Tok) {
+			continue
+		}
+		if tokens[i-1].SentBreak {
+			continue // a list number opening its item
+		}
+		if opensSentence(tokens[i+1].Tok) {
+			tok.SentBreak = true
+			tok.Abbr = false
+		}
+	}
+	return tokens
+}
+
+// opensSentence reports whether a word can start a sentence: it begins,
+// after any opening quotes or brackets, with an upper-case letter.
+func opensSentence(word string) bool {
+	word = strings.TrimLeft(word, "\"'“‘([")
+	r, _ := utf8.DecodeRuneInString(word)
+	return unicode.IsUpper(r)
 }

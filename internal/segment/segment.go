@@ -7,10 +7,12 @@
 // language a blank line ends a sentence, so headings and list items do not
 // run into the paragraph that follows them, and a line that ends with
 // sentence-final punctuation ends its sentence, as in texts written one
-// sentence per line.
+// sentence per line; a line that opens a list item ("2. Roll call", "- Budget")
+// starts a new sentence.
 package segment
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 )
@@ -53,9 +55,9 @@ func isCJK(language string) bool {
 	return false
 }
 
-// paragraphs cuts text at blank lines and after lines that end a sentence;
-// for CJK text, where hard-wrapped lines are rare, at every line break. The
-// pieces are untrimmed.
+// paragraphs cuts text at blank lines, after lines that end a sentence and
+// before lines that open a list item; for CJK text, where hard-wrapped lines
+// are rare, at every line break. The pieces are untrimmed.
 func paragraphs(text string, everyLine bool) []string {
 	lines := strings.SplitAfter(text, "\n")
 	var paras []string
@@ -71,6 +73,9 @@ func paragraphs(text string, everyLine bool) []string {
 			flush()
 			continue
 		}
+		if listItem.MatchString(line) {
+			flush()
+		}
 		cur.WriteString(line)
 		if everyLine || endsSentence(line) {
 			flush()
@@ -79,6 +84,11 @@ func paragraphs(text string, everyLine bool) []string {
 	flush()
 	return paras
 }
+
+// listItem matches a line that opens a list item: a number or letter with
+// "." or ")", or a bullet, then a space. Such a line starts a new unit even
+// when the line before it ends without punctuation, as agenda items do.
+var listItem = regexp.MustCompile(`^[ \t]*(?:\(?(?:\d{1,3}|[A-Za-z])[.)]|[-*•–])[ \t]+\S`)
 
 // endsSentence reports whether a line ends with ".", "!" or "?", possibly
 // followed by closing quotes or brackets.

@@ -68,6 +68,96 @@ func TestSplit(t *testing.T) {
 			want: []string{"The motion was\nseconded by Councilmember Price."},
 		},
 		{
+			name: "vote count before a full stop",
+			text: "The vote was 7 to 2. The motion passed.",
+			want: []string{"The vote was 7 to 2.", "The motion passed."},
+		},
+		{
+			name: "year before a full stop",
+			text: "The ordinance was approved in 2021. The council met again in May.",
+			want: []string{"The ordinance was approved in 2021.", "The council met again in May."},
+		},
+		{
+			name: "amount before a full stop",
+			text: "The loss was about $2,000. The money was reinvested.",
+			want: []string{"The loss was about $2,000.", "The money was reinvested."},
+		},
+		{
+			name: "percentage before a full stop",
+			text: "Sales grew by 4.5%. Margins held.",
+			want: []string{"Sales grew by 4.5%.", "Margins held."},
+		},
+		{
+			name: "item numbers end sentences",
+			text: "Public comment was heard on item 3. The council then moved to item 4. It was tabled.",
+			want: []string{"Public comment was heard on item 3.", "The council then moved to item 4.", "It was tabled."},
+		},
+		{
+			name: "numbered list items on one line",
+			text: "1. Approve the minutes. 2. Adopt the budget.",
+			want: []string{"1. Approve the minutes.", "2. Adopt the budget."},
+		},
+		{
+			name: "numbered list items on lines",
+			text: "1. Call to order\n2. Roll call\n3. Adjournment",
+			want: []string{"1. Call to order", "2. Roll call", "3. Adjournment"},
+		},
+		{
+			name: "bulleted list after a heading",
+			text: "Agenda\n- Budget hearing\n- Zoning change for 45 North Harrison Street",
+			want: []string{"Agenda", "- Budget hearing", "- Zoning change for 45 North Harrison Street"},
+		},
+		{
+			name: "council bill number mid-sentence",
+			text: "Council Bill No. 5 passed. It takes effect in May.",
+			want: []string{"Council Bill No. 5 passed.", "It takes effect in May."},
+		},
+		{
+			name: "initials",
+			text: "J. R. Smith seconded the motion. Ms. Lee abstained.",
+			want: []string{"J. R. Smith seconded the motion.", "Ms. Lee abstained."},
+		},
+		{
+			name: "time of day and month abbreviation",
+			text: "The meeting starts at 7 p.m. on Jan. 18 in the chamber. Everyone may speak.",
+			want: []string{"The meeting starts at 7 p.m. on Jan. 18 in the chamber.", "Everyone may speak."},
+		},
+		{
+			name: "dotted abbreviation before a name",
+			text: "The U.S. Food & Drug Administration proposed guidelines. They apply to milk.",
+			want: []string{"The U.S. Food & Drug Administration proposed guidelines.", "They apply to milk."},
+		},
+		{
+			name: "quote ending with a full stop inside",
+			text: `The street will be named "Ernestine Anderson Way." She was a jazz singer.`,
+			want: []string{`The street will be named "Ernestine Anderson Way."`, "She was a jazz singer."},
+		},
+		{
+			name: "brackets",
+			text: "The budget (about $1.2 million.) was approved. Staff will report back (in June).",
+			want: []string{"The budget (about $1.2 million.) was approved.", "Staff will report back (in June)."},
+		},
+		{
+			name: "sentence in brackets",
+			text: "The vote passed. (Two members were absent.) The meeting ended.",
+			want: []string{"The vote passed.", "(Two members were absent.)", "The meeting ended."},
+		},
+		{
+			name: "e.g. mid-sentence",
+			text: "The council has scrutinized funding before, e.g. banning equipment transfers. Oversight remains crucial.",
+			want: []string{"The council has scrutinized funding before, e.g. banning equipment transfers.", "Oversight remains crucial."},
+		},
+		{
+			name: "dialogue turn with several sentences",
+			text: "Well, I'm not sure. I think the vote was 5 to 4. Let's check the record.",
+			want: []string{"Well, I'm not sure.", "I think the vote was 5 to 4.", "Let's check the record."},
+		},
+		{
+			name: "ellipsis mid-turn",
+			text: "I will check... Yes, there is some in the fridge.",
+			want: []string{"I will check...", "Yes, there is some in the fridge."},
+		},
+		{
 			name:     "unknown language falls back to English",
 			text:     "Mr. Jones spoke. Ms. Lee replied.",
 			language: "xx",

@@ -283,6 +283,9 @@ func (s *Store) SetGold(ctx context.Context, projectID, sentenceID, userID int64
 		if err := checkGoldVersion(ctx, tx, sentenceID, version); err != nil {
 			return err
 		}
+		if err := keepImported(ctx, tx, sentenceID); err != nil {
+			return err
+		}
 		g := Gold{SentenceID: sentenceID, GoldValues: d.GoldValues, Provenance: ProvAdjudicated, DecidedBy: userID, Note: d.Note}
 		if _, err := s.writeGold(ctx, tx, g, false); err != nil {
 			return err
@@ -320,10 +323,31 @@ func (s *Store) Reopen(ctx context.Context, projectID, sentenceID, userID int64,
 		if cur != nil && cur.Reopened() {
 			return Errorf(EConflict, "this sentence is already open for adjudication")
 		}
+		if err := keepImported(ctx, tx, sentenceID); err != nil {
+			return err
+		}
 		g := Gold{SentenceID: sentenceID, GoldValues: GoldValues{ErrorTypes: []string{}}, Provenance: ProvUnresolved, DecidedBy: userID, Note: strings.TrimSpace(note)}
 		if _, err := s.writeGold(ctx, tx, g, false); err != nil {
 			return err
 		}
 		return s.deriveSummaryGold(ctx, tx, t.summary)
 	})
+}
+
+// keepImported records a sentence's imported gold in its history before
+// a person replaces it: the import wrote no history row, so the imported
+// label would otherwise be lost.
+func keepImported(ctx context.Context, tx *sql.Tx, sentenceID int64) error {
+	cur, err := goldOf(ctx, tx, sentenceID)
+	if err != nil || cur == nil || cur.Provenance != ProvImported {
+		return err
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM gold_history WHERE sentence_id = ?`, sentenceID).Scan(&n); err != nil || n > 0 {
+		return err
+	}
+	data, _ := json.Marshal(cur)
+	_, err = tx.ExecContext(ctx, `INSERT INTO gold_history (sentence_id, data, decided_by, created_at) VALUES (?, ?, NULL, ?)`,
+		sentenceID, string(data), cur.DecidedAt)
+	return err
 }

@@ -55,6 +55,14 @@ DELETE FROM secrets WHERE name IN ('session-hash-key', 'session-block-key');`,
 	ALTER TABLE gold_sentences ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
 	UPDATE gold_sentences SET version = (SELECT count(*) FROM gold_history h WHERE h.sentence_id = gold_sentences.sentence_id);
 	ANALYZE;`,
+	// 7: how each round was dealt (balanced or by document) and sampled.
+	// Rounds without a row predate it and were dealt by document.
+	`CREATE TABLE IF NOT EXISTS round_dealing (
+		round_id INTEGER PRIMARY KEY REFERENCES rounds(id) ON DELETE CASCADE,
+		dealing  TEXT NOT NULL CHECK (dealing IN ('balanced', 'by_document')),
+		seed     INTEGER NOT NULL DEFAULT 0,
+		sample   INTEGER NOT NULL DEFAULT 0
+	)`,
 }
 
 // SchemaVersion of a database this build creates.

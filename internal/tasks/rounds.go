@@ -34,16 +34,21 @@ type RoundSpec struct {
 	PerItem    int
 	Annotators []int64 // user ids; each must be a member of the project
 	Summaries  []int64 // summary ids of the project
+	// Dealing is DealBalanced (the default) or DealByDocument; it only
+	// matters in production rounds.
+	Dealing string
+	// Seed and Sample record how the summaries were drawn (see
+	// StartRound); they are shown on the round page.
+	Seed   uint64
+	Sample int
 }
 
 // CreateRound adds a round and its assignments in one transaction.
 //
 // Calibration: every annotator gets every summary. Production: each summary
-// goes to PerItem different annotators. Work is dealt out per document, so
-// that one annotator gets all summaries of a document they are given (and
-// reads the document once), to the annotators with the least work so far;
-// ties go to the annotator listed first. Each annotator's queue is ordered
-// by document, then summary.
+// goes to PerItem different annotators, dealt as spec.Dealing says (see
+// DealBalanced and DealByDocument); ties go to the annotator listed first.
+// Each annotator's queue is ordered by document, then summary.
 func (s *Store) CreateRound(ctx context.Context, projectID int64, spec RoundSpec) (*Round, error) {
 	spec.Name = strings.TrimSpace(spec.Name)
 	if err := CheckText("round name", spec.Name, MaxNameLen, false); err != nil {
@@ -70,6 +75,13 @@ func (s *Store) CreateRound(ctx context.Context, projectID int64, spec RoundSpec
 	}
 	if len(spec.Summaries) == 0 {
 		return nil, Errorf(EInvalid, "choose at least one summary")
+	}
+	switch spec.Dealing {
+	case "":
+		spec.Dealing = DealBalanced
+	case DealBalanced, DealByDocument:
+	default:
+		return nil, Errorf(EInvalid, "dealing must be %s or %s, not %q", DealBalanced, DealByDocument, spec.Dealing)
 	}
 	var roundID int64
 	err := s.tx(ctx, func(tx *sql.Tx) error {
@@ -101,7 +113,11 @@ func (s *Store) CreateRound(ctx context.Context, projectID int64, spec RoundSpec
 		if roundID, err = res.LastInsertId(); err != nil {
 			return err
 		}
-		return dealAssignments(ctx, tx, roundID, annotators, spec.PerItem, docs)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO round_dealing (round_id, dealing, seed, sample) VALUES (?, ?, ?, ?)`,
+			roundID, spec.Dealing, int64(spec.Seed), spec.Sample); err != nil {
+			return err
+		}
+		return dealAssignments(ctx, tx, roundID, annotators, spec.PerItem, spec.Dealing == DealByDocument, docs)
 	})
 	if err != nil {
 		return nil, err
@@ -144,10 +160,13 @@ func summariesByDocument(ctx context.Context, tx *sql.Tx, projectID int64, ids [
 	return merged, nil
 }
 
-// dealAssignments gives each document's summaries to perItem annotators,
-// least loaded first, and writes the assignments in queue order.
-func dealAssignments(ctx context.Context, tx *sql.Tx, roundID int64, annotators []int64, perItem int, docs []docSummaries) error {
-	load := make(map[int64]int, len(annotators))
+// dealAssignments gives each summary to perItem annotators, least loaded
+// first, and writes the assignments in queue order. With byDocument a
+// document's summaries go to the same annotators as one block; otherwise
+// each summary is dealt on its own, which keeps every load within one
+// summary of the others, and among equally loaded annotators those who
+// already have the document come first.
+func dealAssignments(ctx context.Context, tx *sql.Tx, roundID int64, annotators []int64, perItem int, byDocument bool, docs []docSummaries) error {
 	next := make(map[int64]int, len(annotators))
 	for _, uid := range annotators {
 		// Continue each annotator's queue after their open work elsewhere.
@@ -162,21 +181,25 @@ func dealAssignments(ctx context.Context, tx *sql.Tx, roundID int64, annotators 
 		return err
 	}
 	defer stmt.Close()
-	order := make([]int64, len(annotators))
-	for _, d := range docs {
-		copy(order, annotators)
-		sort.SliceStable(order, func(i, j int) bool { return load[order[i]] < load[order[j]] })
-		for _, uid := range order[:perItem] {
-			for _, sid := range d.summaries {
-				if _, err := stmt.ExecContext(ctx, roundID, sid, uid, next[uid]); err != nil {
+	for _, d := range deal(annotators, perItem, byDocument, docSizes(docs)) {
+		for _, uid := range annotators {
+			for _, k := range d[uid] {
+				if _, err := stmt.ExecContext(ctx, roundID, docs[k.doc].summaries[k.summary], uid, next[uid]); err != nil {
 					return err
 				}
 				next[uid]++
-				load[uid]++
 			}
 		}
 	}
 	return nil
+}
+
+func docSizes(docs []docSummaries) []int {
+	out := make([]int, len(docs))
+	for i, d := range docs {
+		out[i] = len(d.summaries)
+	}
+	return out
 }
 
 func uniqueIDs(ids []int64) []int64 {

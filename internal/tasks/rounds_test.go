@@ -68,9 +68,9 @@ func assignments(t *testing.T, path string, roundID int64) []assignmentRow {
 	return out
 }
 
-func TestProductionRoundBalancesAndGroups(t *testing.T) {
+func TestProductionRoundByDocumentGroups(t *testing.T) {
 	s, p, users, sums := roundFixture(t, 12, 3, 5)
-	r, err := s.CreateRound(context.Background(), p.ID, tasks.RoundSpec{Name: "prod-1", Kind: tasks.RoundProduction, PerItem: 2, Annotators: users, Summaries: sums})
+	r, err := s.CreateRound(context.Background(), p.ID, tasks.RoundSpec{Name: "prod-1", Kind: tasks.RoundProduction, PerItem: 2, Annotators: users, Summaries: sums, Dealing: tasks.DealByDocument})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,6 +129,82 @@ func TestProductionRoundBalancesAndGroups(t *testing.T) {
 			t.Errorf("user %d meets document %d twice, apart", a.user, a.doc)
 		}
 		seen[key] = true
+	}
+}
+
+// loads counts each annotator's assignments in a round.
+func loads(rows []assignmentRow) map[int64]int {
+	out := map[int64]int{}
+	for _, a := range rows {
+		out[a.user]++
+	}
+	return out
+}
+
+func TestProductionRoundBalances(t *testing.T) {
+	for _, tc := range []struct {
+		name                  string
+		docs, perDoc, n, k    int
+		wantMin, wantMax, all int
+	}{
+		// The case that came out 3 / 8 / 9 when documents were kept together.
+		{name: "10 summaries x 2 to three annotators", docs: 2, perDoc: 5, n: 3, k: 2, wantMin: 6, wantMax: 7, all: 20},
+		{name: "36 summaries x 2 to five", docs: 12, perDoc: 3, n: 5, k: 2, wantMin: 14, wantMax: 15, all: 72},
+		{name: "uneven documents", docs: 1, perDoc: 7, n: 4, k: 3, wantMin: 5, wantMax: 6, all: 21},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, p, users, sums := roundFixture(t, tc.docs, tc.perDoc, tc.n)
+			r, err := s.CreateRound(context.Background(), p.ID, tasks.RoundSpec{Name: "prod", Kind: tasks.RoundProduction, PerItem: tc.k, Annotators: users, Summaries: sums})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := assignments(t, s.Path(), r.ID)
+			if len(rows) != tc.all {
+				t.Fatalf("%d assignments, want %d", len(rows), tc.all)
+			}
+			got := loads(rows)
+			for _, u := range users {
+				if got[u] < tc.wantMin || got[u] > tc.wantMax {
+					t.Errorf("loads %v, want each between %d and %d", got, tc.wantMin, tc.wantMax)
+					break
+				}
+			}
+			d, err := s.DealingOf(context.Background(), r.ID)
+			if err != nil || d.Dealing != tasks.DealBalanced {
+				t.Errorf("DealingOf = %+v, %v; want balanced", d, err)
+			}
+		})
+	}
+}
+
+// TestStartRoundIsReproducible: the same request gives the same round, as
+// the Rounds page and `annotate assign` both rely on.
+func TestStartRoundIsReproducible(t *testing.T) {
+	s, p, users, _ := roundFixture(t, 6, 3, 3)
+	ctx := context.Background()
+	deal := func(name string, seed uint64) []assignmentRow {
+		r, err := s.StartRound(ctx, p.ID, tasks.RoundRequest{Name: name, Kind: tasks.RoundProduction, PerItem: 2, Annotators: users, Sample: 7, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := assignments(t, s.Path(), r.ID)
+		for i := range rows {
+			rows[i].position = 0 // queues continue after earlier rounds
+		}
+		return rows
+	}
+	a, b, c := deal("a", 42), deal("b", 42), deal("c", 43)
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Errorf("same seed, different rounds:\n%v\n%v", a, b)
+	}
+	if fmt.Sprint(a) == fmt.Sprint(c) {
+		t.Errorf("seeds 42 and 43 drew the same sample")
+	}
+	if len(a) != 14 {
+		t.Errorf("%d assignments, want 7 summaries x 2", len(a))
+	}
+	if _, err := s.StartRound(ctx, p.ID, tasks.RoundRequest{Name: "d", Kind: tasks.RoundProduction, PerItem: 1, Annotators: users, Documents: []string{"d0", "nope"}}); tasks.ErrorCode(err) != tasks.EInvalid {
+		t.Errorf("unknown document: %v, want invalid", err)
 	}
 }
 

@@ -32,17 +32,25 @@ type Settings struct {
 	AssistantVisibility string `json:"assistant_visibility"`
 	// AnonymousAdjudication hides annotator names from adjudicators.
 	AnonymousAdjudication bool `json:"anonymous_adjudication"`
+	// FeedbackGold shows gold labels and their explanations on the
+	// feedback annotators read after a calibration round is closed.
+	FeedbackGold bool `json:"feedback_gold"`
+	// FeedbackNames shows the other annotators' names on that feedback;
+	// otherwise they appear under their pseudonyms.
+	FeedbackNames bool `json:"feedback_names"`
 }
 
 // DefaultSettings is the label schema of a new project: the TofuEval
 // protocol with ambiguity, key facts and relevance, and the assistant shown
-// after the annotator's first label (to limit anchoring).
+// after the annotator's first label (to limit anchoring); calibration
+// feedback shows gold and pseudonyms.
 func DefaultSettings() Settings {
 	return Settings{
 		Faithfulness: true, ErrorTypes: true, Explanation: true,
 		Ambiguity: true, KeyFacts: true, Relevance: true, TopicCategory: true, UnsureNote: true,
 		ErrorPreset:         "tofueval",
 		AssistantVisibility: AssistAfterLabel,
+		FeedbackGold:        true,
 	}
 }
 

@@ -101,14 +101,3 @@ func ambiguityAnswer(amb *bool, typ string) string {
 	}
 	return "no"
 }
-
-// anonName is the stand-in for the n-th annotator (0-based) when names are
-// hidden: Annotator A, B, ... Z, AA, AB ...
-func anonName(n int) string {
-	name := ""
-	for n >= 0 {
-		name = string(rune('A'+n%26)) + name
-		n = n/26 - 1
-	}
-	return "Annotator " + name
-}

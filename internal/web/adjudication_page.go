@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"sort"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -106,7 +105,15 @@ func (s *Server) adjudicationView(c echo.Context, p *tasks.Project, sum *tasks.S
 		v.Units = append(v.Units, templates.UnitView{Index: u.Index, Speaker: u.Speaker, Text: u.Text})
 	}
 	names := errorTypeNames(set)
-	who := annotatorNames(votes, set.AnonymousAdjudication)
+	var aliases *tasks.Pseudonyms
+	if set.AnonymousAdjudication {
+		ps, err := s.store.Pseudonyms(ctx, p.ID)
+		if err != nil {
+			return templates.AdjudicationView{}, err
+		}
+		aliases = &ps
+	}
+	who := annotatorNames(votes, aliases)
 	for _, x := range sum.Sentences {
 		as := templates.AdjSentence{ID: x.ID, Index: x.Index, Text: x.Text, Version: gold[x.ID].Version, Assist: panels[x.ID]}
 		vs := votes[x.ID] // in user id order, the same on every card
@@ -150,26 +157,17 @@ func (s *Server) adjudicationView(c echo.Context, p *tasks.Project, sum *tasks.S
 }
 
 // annotatorNames gives each annotator of a summary the name the page
-// shows: the display name, or with anonymous adjudication "Annotator A",
-// "Annotator B" ... in the order of their user ids, the same for every
-// sentence of the page.
-func annotatorNames(votes map[int64][]tasks.Vote, anonymous bool) map[int64]string {
+// shows: the display name, or with anonymous adjudication the project's
+// pseudonym, the same on every page of the project.
+func annotatorNames(votes map[int64][]tasks.Vote, aliases *tasks.Pseudonyms) map[int64]string {
 	names := map[int64]string{}
 	for _, vs := range votes {
 		for _, v := range vs {
 			names[v.UserID] = v.DisplayName
+			if aliases != nil {
+				names[v.UserID] = aliases.ID(v.UserID)
+			}
 		}
-	}
-	if !anonymous {
-		return names
-	}
-	ids := make([]int64, 0, len(names))
-	for id := range names {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	for i, id := range ids {
-		names[id] = anonName(i)
 	}
 	return names
 }

@@ -80,7 +80,46 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 			Score: fmt.Sprintf("%.0f%%", 100*top), Reopened: x.Reopened, Majority: x.MajorityReady(),
 		})
 	}
+	imported, err := s.store.ImportedGoldLabelled(ctx, p.ID, importedListLimit)
+	if err != nil {
+		return err
+	}
+	for _, x := range imported {
+		v.Imported = append(v.Imported, templates.AdjImportedItem{
+			URL: fmt.Sprintf("%s#s-%d", adjSummaryURL(p.Slug, x.SummaryID), x.SentenceID), SentenceID: x.SentenceID,
+			Document: x.Document, Topic: x.Topic, Index: x.Index, Text: x.Text, Gold: x.Gold,
+			Votes: countsText(tasks.DimLabel, x.Tally.Labels, names), Against: x.Against, Version: x.Version,
+		})
+	}
 	return s.render(c, http.StatusOK, templates.AdjQueuePage(v))
+}
+
+// importedListLimit bounds the imported-gold list on the queue page.
+const importedListLimit = 200
+
+// postReopenImported reopens a sentence's gold from the queue page (the
+// imported-gold list) and returns to the queue, where the sentence now
+// waits.
+func (s *Server) postReopenImported(c echo.Context) error {
+	a, err := s.adjudicationAccess(c)
+	if err != nil {
+		return err
+	}
+	sid, err := strconv.ParseInt(c.FormValue("sentence"), 10, 64)
+	if err != nil {
+		return tasks.Errorf(tasks.EInvalid, "sentence: not a sentence of this project")
+	}
+	version, err := strconv.Atoi(c.FormValue("version"))
+	if err != nil || version < 0 {
+		return tasks.Errorf(tasks.EInvalid, "version: reload the page and try again")
+	}
+	if err := s.store.Reopen(c.Request().Context(), a.project.ID, sid, currentUser(c).ID, version, c.FormValue("reopen_note")); err != nil {
+		return err
+	}
+	if err := s.setFlash(c, "ok", "Sentence reopened: it waits in the queue below."); err != nil {
+		return err
+	}
+	return redirect(c, "/p/"+a.project.Slug+"/adjudication")
 }
 
 // queueRound reads the round a queue action names; it must be one of the

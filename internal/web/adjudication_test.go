@@ -265,7 +265,11 @@ func TestAdjudicationPage(t *testing.T) {
 		if strings.Contains(p.body, ">ann <span") || strings.Contains(p.body, ">bob <span") {
 			t.Fatal("names shown with anonymous adjudication")
 		}
-		if !strings.Contains(p.body, ">Annotator A <span") || !strings.Contains(p.body, ">Annotator B <span") {
+		aliases, err := f.store.Pseudonyms(f.ctx, f.project.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(p.body, ">"+aliases.Username("ann")+" <span") || !strings.Contains(p.body, ">"+aliases.Username("bob")+" <span") {
 			t.Fatal("stand-in names missing")
 		}
 	})

@@ -10,6 +10,7 @@ func (s *Server) adjudicationRoutes(u *echo.Group) {
 	u.GET("/p/:slug/adjudication", s.getAdjudicationQueue)
 	u.POST("/p/:slug/adjudication/resolve", s.postResolve)
 	u.POST("/p/:slug/adjudication/majority", s.postAcceptMajority)
+	u.POST("/p/:slug/adjudication/reopen", s.postReopenImported)
 	u.GET("/p/:slug/adjudication/s/:sum", s.getAdjudication)
 	u.POST("/p/:slug/adjudication/s/:sum/gold/:sen", s.postGold)
 	u.POST("/p/:slug/adjudication/s/:sum/reopen/:sen", s.postReopen)

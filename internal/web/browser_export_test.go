@@ -62,7 +62,12 @@ func TestBrowserExportWithKeyboard(t *testing.T) {
 	if res.Status != "200" || res.What != "raw" || res.Anon != "true" || !strings.HasPrefix(res.Disposition, "attachment") {
 		t.Fatalf("download from the form: %+v", res)
 	}
-	if !strings.Contains(res.First, `"annotator":"A1"`) || strings.Contains(res.First, `"ann"`) {
+	aliases, err := w.store.Pseudonyms(w.ctx, w.project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.First, `"annotator":"`+aliases.Username("bob")+`"`) && !strings.Contains(res.First, `"annotator":"`+aliases.Username("ann")+`"`) ||
+		strings.Contains(res.First, `"ann"`) {
 		t.Errorf("first raw record %s", res.First)
 	}
 }

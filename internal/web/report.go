@@ -43,7 +43,11 @@ func (s *Server) buildReport(c echo.Context, p *tasks.Project, opt report.Option
 		return nil, nil, err
 	}
 	if p.Settings.AnonymousAdjudication {
-		anonymise(rep)
+		aliases, err := s.store.Pseudonyms(c.Request().Context(), p.ID)
+		if err != nil {
+			return nil, nil, err
+		}
+		anonymise(rep, aliases)
 	}
 	return rep, data, nil
 }

@@ -392,6 +392,11 @@ func TestReportAnonymisedAnnotators(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := r.lead(t)
+	// The report uses the project's pseudonyms, the numbers every page uses.
+	aliases, err := r.store.Pseudonyms(r.ctx, r.project.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, path := range []string{"/p/rep/report?round=c1", "/p/rep/report.json?round=c1", "/p/rep/report.csv?round=c1&table=disagreements", "/p/rep/report.csv?table=pairwise"} {
 		p := b.get(path)
 		if p.status != http.StatusOK {
@@ -402,12 +407,12 @@ func TestReportAnonymisedAnnotators(t *testing.T) {
 				t.Errorf("%s names %s", path, name)
 			}
 		}
-		if !strings.Contains(p.body, "Annotator 3") {
+		if !strings.Contains(p.body, aliases.Username("ann_c")) {
 			t.Errorf("%s does not number the annotators", path)
 		}
 	}
 	p := b.get("/p/rep/report?round=c1")
-	if !p.testID("heatmap-faithfulness-sentence-Annotator 1-Annotator 2") {
+	if !p.testID("heatmap-faithfulness-sentence-" + aliases.Username("ann_a") + "-" + aliases.Username("ann_b")) {
 		t.Error("the heatmap does not use the numbers")
 	}
 }

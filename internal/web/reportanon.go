@@ -1,22 +1,17 @@
 package web
 
 import (
-	"strconv"
-
 	"annotate/internal/report"
+	"annotate/internal/tasks"
 )
 
-// anonymise replaces annotator usernames throughout a report with
-// "Annotator 1", "Annotator 2" and so on, numbered in the report's order,
-// for projects whose settings hide who labelled what. The page and the
-// downloads then agree on the numbers.
-func anonymise(rep *report.Report) {
-	alias := map[string]string{}
-	for i, name := range rep.Annotators {
-		alias[name] = "Annotator " + strconv.Itoa(i+1)
-	}
+// anonymise replaces annotator usernames throughout a report with the
+// project's pseudonyms ("Annotator 1", ...), for projects whose settings
+// hide who labelled what. The page, the downloads, the adjudication page,
+// calibration feedback and anonymised exports use the same numbers.
+func anonymise(rep *report.Report, aliases tasks.Pseudonyms) {
 	as := func(name string) string {
-		if a, ok := alias[name]; ok {
+		if a := aliases.Username(name); a != "" {
 			return a
 		}
 		return "another annotator"

@@ -2,7 +2,6 @@ package web
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
@@ -57,7 +56,7 @@ func (s *Server) roundsView(c echo.Context, p *tasks.Project) (templates.RoundsV
 	}
 	o, err := s.store.ProjectOverview(ctx, p.ID)
 	v.Summaries = o.Summaries
-	v.Form = templates.RoundForm{Kind: tasks.RoundProduction, PerItem: 2, Annotators: map[string]bool{}}
+	v.Form = templates.RoundForm{Kind: tasks.RoundProduction, PerItem: 2, Seed: 1, Annotators: map[string]bool{}}
 	return v, err
 }
 
@@ -80,6 +79,9 @@ type roundForm struct {
 	PerItem    int
 	Annotators []int64
 	Sample     int
+	Seed       uint64
+	SeedText   string
+	KeepDocs   bool
 }
 
 func (f roundForm) Validate() map[string]string {
@@ -94,6 +96,14 @@ func (f roundForm) Validate() map[string]string {
 	}
 	if f.Kind == tasks.RoundProduction && (f.PerItem < 1 || f.PerItem > len(f.Annotators)) && len(f.Annotators) > 0 {
 		errs["per_item"] = fmt.Sprintf("Choose between 1 and %d annotators per summary.", len(f.Annotators))
+	}
+	if f.SeedText != "" {
+		if _, err := strconv.ParseUint(f.SeedText, 10, 64); err != nil {
+			errs["seed"] = "The seed is a whole number, 0 or more."
+		}
+	}
+	if f.Sample < 0 {
+		errs["round"] = "The number of summaries cannot be negative."
 	}
 	return errs
 }
@@ -111,6 +121,12 @@ func (s *Server) postRounds(c echo.Context) error {
 	f := roundForm{Name: form.Get("name"), Kind: form.Get("kind")}
 	f.PerItem, _ = strconv.Atoi(form.Get("per_item"))
 	f.Sample, _ = strconv.Atoi(form.Get("sample"))
+	f.SeedText = strings.TrimSpace(form.Get("seed"))
+	f.Seed = 1
+	if f.SeedText != "" {
+		f.Seed, _ = strconv.ParseUint(f.SeedText, 10, 64)
+	}
+	f.KeepDocs = form.Get("keep_documents") == "true"
 	if f.Kind != tasks.RoundCalibration {
 		f.Kind = tasks.RoundProduction
 	}
@@ -122,16 +138,11 @@ func (s *Server) postRounds(c echo.Context) error {
 	errs := f.Validate()
 	var r *tasks.Round
 	if len(errs) == 0 {
-		ids, err := s.store.SummaryIDs(ctx, a.project.ID, nil)
-		if err != nil {
-			return err
+		req := tasks.RoundRequest{Name: f.Name, Kind: f.Kind, PerItem: f.PerItem, Annotators: f.Annotators, Sample: f.Sample, Seed: f.Seed, Dealing: tasks.DealBalanced}
+		if f.KeepDocs {
+			req.Dealing = tasks.DealByDocument
 		}
-		if f.Sample > 0 && f.Sample < len(ids) {
-			rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
-			rng.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
-			ids = ids[:f.Sample]
-		}
-		r, err = s.store.CreateRound(ctx, a.project.ID, tasks.RoundSpec{Name: f.Name, Kind: f.Kind, PerItem: f.PerItem, Annotators: f.Annotators, Summaries: ids})
+		r, err = s.store.StartRound(ctx, a.project.ID, req)
 		if err != nil {
 			code := tasks.ErrorCode(err)
 			if code != tasks.EInvalid && code != tasks.EConflict {
@@ -146,7 +157,7 @@ func (s *Server) postRounds(c echo.Context) error {
 			return err
 		}
 		v.Errors = errs
-		v.Form = templates.RoundForm{Name: f.Name, Kind: f.Kind, PerItem: f.PerItem, Sample: f.Sample, Annotators: map[string]bool{}}
+		v.Form = templates.RoundForm{Name: f.Name, Kind: f.Kind, PerItem: f.PerItem, Sample: f.Sample, Seed: f.Seed, KeepDocuments: f.KeepDocs, Annotators: map[string]bool{}}
 		for _, id := range form["annotators"] {
 			v.Form.Annotators[id] = true
 		}
@@ -204,11 +215,16 @@ func (s *Server) getRound(c echo.Context) error {
 		return err
 	}
 	for _, x := range rows {
-		v.Assignments = append(v.Assignments, templates.RoundAssignmentRow{ID: x.ID, Username: x.Username, Document: x.Document, Topic: x.Topic, Status: x.Status, Labelled: x.Labelled, Sentences: x.Sentences, Active: duration(x.ActiveSeconds)})
+		v.Assignments = append(v.Assignments, templates.RoundAssignmentRow{ID: x.ID, Username: x.Username, Document: x.Document, SummaryID: x.SummaryID, Topic: x.Topic, Status: x.Status, Labelled: x.Labelled, Sentences: x.Sentences, Active: duration(x.ActiveSeconds)})
 	}
 	if v.Annotators, err = s.annotatorOptions(c, a.project); err != nil {
 		return err
 	}
+	d, err := s.store.DealingOf(ctx, r.ID)
+	if err != nil {
+		return err
+	}
+	v.Dealing = dealingText(r, d)
 	return s.render(c, http.StatusOK, templates.RoundPage(v))
 }
 
@@ -220,7 +236,11 @@ func (s *Server) postCloseRound(c echo.Context) error {
 	if err := s.store.CloseRound(c.Request().Context(), r.ID); err != nil {
 		return err
 	}
-	if err := s.setFlash(c, "ok", "Round closed: its labels can no longer change."); err != nil {
+	msg := "Round closed: its labels can no longer change. Reopen it if that was too soon."
+	if r.Kind == tasks.RoundCalibration {
+		msg = "Round closed: its labels can no longer change, and each annotator can now read their feedback. Reopen it if that was too soon."
+	}
+	if err := s.setFlash(c, "ok", msg); err != nil {
 		return err
 	}
 	return redirect(c, fmt.Sprintf("/p/%s/rounds/%d", a.project.Slug, r.ID))
@@ -235,7 +255,7 @@ func (s *Server) postReleaseAssignment(c echo.Context) error {
 	if err := s.store.ReleaseAssignment(c.Request().Context(), r.ID, aid); err != nil {
 		return err
 	}
-	if err := s.setFlash(c, "ok", "Assignment released; its labels are kept."); err != nil {
+	if err := s.setFlash(c, "ok", "Assignment released; its labels are kept. Use “undo release” to give it back."); err != nil {
 		return err
 	}
 	return redirect(c, fmt.Sprintf("/p/%s/rounds/%d", a.project.Slug, r.ID))

@@ -62,6 +62,9 @@ func (s *Server) routes() {
 	s.adjudicationRoutes(u)
 	s.exportRoutes(u)
 	s.accountRoutes(e, u)
+	s.feedbackRoutes(u)
+	s.roundStateRoutes(u)
+	s.splitRoutes(u)
 }
 
 // securityHeaders sets headers that every response should carry: no

@@ -29,6 +29,8 @@ func settingsToggles(set *tasks.Settings) []struct {
 		{"topic_category", "Topic category (main / marginal)", &set.TopicCategory},
 		{"unsure_note", "Unsure note", &set.UnsureNote},
 		{"anonymous_adjudication", "Hide annotator names on the adjudication page", &set.AnonymousAdjudication},
+		{"feedback_gold", "Calibration feedback shows gold labels and their explanations", &set.FeedbackGold},
+		{"feedback_names", "Calibration feedback shows the other annotators' names (otherwise Annotator 1, 2, …)", &set.FeedbackNames},
 	}
 }
 

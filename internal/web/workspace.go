@@ -399,5 +399,8 @@ func (s *Server) queuePage(c echo.Context, p *tasks.Project, role string) error 
 		}
 		v.Items = append(v.Items, templates.QueueItem{URL: assignmentURL(q.ID), Position: len(v.Items) + 1, Round: q.RoundName, Document: q.Document, Topic: q.Topic, Status: q.Status})
 	}
+	if v.Feedback, err = s.feedbackLinks(c.Request().Context(), p, queue); err != nil {
+		return err
+	}
 	return s.render(c, http.StatusOK, templates.QueuePage(v))
 }

@@ -13,6 +13,8 @@ type AdjQueueView struct {
 	Items      []AdjQueueItem
 	// Pending is the number of sentences waiting before the filter.
 	Pending int
+	// Imported lists imported gold that annotators labelled, to reopen.
+	Imported []AdjImportedItem
 }
 
 // AdjRoundRow is one round's gold by provenance.
@@ -46,6 +48,21 @@ type AdjQueueItem struct {
 	Score    string // the largest minority share, as a percentage
 	Reopened bool
 	Majority bool
+}
+
+// AdjImportedItem is a sentence with imported gold that annotators
+// labelled, on the queue page.
+type AdjImportedItem struct {
+	URL        string
+	SentenceID int64
+	Document   string
+	Topic      string
+	Index      int
+	Text       string
+	Gold       string
+	Votes      string
+	Against    int
+	Version    int
 }
 
 // AdjudicationView is the adjudication page of one summary.

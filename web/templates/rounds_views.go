@@ -29,6 +29,10 @@ type RoundForm struct {
 	PerItem    int
 	Annotators map[string]bool
 	Sample     int
+	Seed       uint64
+	// KeepDocuments deals a document's summaries to the same annotators
+	// instead of balancing load summary by summary.
+	KeepDocuments bool
 }
 
 // RoundView is a round's progress page for leads.
@@ -39,6 +43,8 @@ type RoundView struct {
 	Progress    []ProgressRow
 	Assignments []RoundAssignmentRow
 	Annotators  []Option
+	// Dealing says in words how the round's work was drawn and dealt.
+	Dealing string
 }
 
 // ProgressRow is one annotator's progress in a round.
@@ -57,6 +63,7 @@ type RoundAssignmentRow struct {
 	ID        int64
 	Username  string
 	Document  string
+	SummaryID int64
 	Topic     string
 	Status    string
 	Labelled  int
@@ -103,4 +110,18 @@ type Toggle struct {
 	Name  string
 	Label string
 	On    bool
+}
+
+// SplitView is the page where a lead corrects a summary's sentence split.
+type SplitView struct {
+	Page
+	SummaryID string
+	Document  string
+	Topic     string
+	Sentences []string
+	// Text fills the textarea: one sentence per line.
+	Text string
+	// Lock says why the split can no longer change; empty while it can.
+	Lock  string
+	Error string
 }

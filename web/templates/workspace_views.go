@@ -143,6 +143,8 @@ type QueueView struct {
 	NextURL     string
 	// Adjudicator links the adjudication queue for a member with that role.
 	Adjudicator bool
+	// Feedback links the closed calibration rounds the annotator worked in.
+	Feedback []FeedbackLink
 }
 
 // QueueItem is one assignment in a queue.

@@ -11,9 +11,11 @@
 // No model is asked. Every record is marked sample, the model field says
 // that no model wrote it, and every text begins "Sample output (not from a
 // model)". The Advocate and the Skeptic cite the units the lexical
-// evidence finder ranks highest; the Adjudicator's tentative label, error
-// type and ambiguity verdict are copied from the corpus's gold labels, so
-// the sample's scores against gold mean nothing.
+// evidence finder ranks highest. The Adjudicator's tentative label comes
+// from a word-overlap rule, not from the gold labels (which annotators must
+// not be shown in calibration): faithful when most content words of the
+// sentence occur in the cited units, unfaithful otherwise. The sample
+// judges no ambiguity.
 package main
 
 import (
@@ -23,6 +25,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"annotate/internal/assist"
 	"annotate/internal/importer"
@@ -79,7 +82,7 @@ func run(corpus, out string) error {
 				}
 				rec := assist.ExportRecord{
 					ProjectID: "demo", DocumentID: d.ExternalID, SummaryID: s.ExternalID, SentenceID: strconv.Itoa(i + 1),
-					Run: runName, Sample: true, Result: sampleResult(i, sent.Gold, evidence),
+					Run: runName, Sample: true, Result: sampleResult(i, sent.Text, units, evidence),
 				}
 				if err := enc.Encode(rec); err != nil {
 					return err
@@ -110,21 +113,59 @@ func documentUnits(d tasks.DocumentInput) []assist.Unit {
 	return units
 }
 
-// sampleResult builds the clearly marked sample result for sentence i.
-func sampleResult(i int, gold *tasks.GoldInput, evidence []int) assist.SentenceResult {
-	label, errType := assist.Faithful, ""
-	if gold != nil && gold.Label == tasks.LabelUnfaithful {
-		label = assist.Unfaithful
-		if len(gold.ErrorTypes) > 0 {
-			errType = gold.ErrorTypes[0]
+// overlapThreshold is the share of a sentence's content words that must
+// occur in the cited units for the sample's word-overlap rule to call it
+// faithful.
+const overlapThreshold = 0.75
+
+// stopwords are left out when counting a sentence's content words.
+var stopwords = map[string]bool{
+	"the": true, "and": true, "that": true, "this": true, "with": true, "from": true, "have": true, "were": true, "will": true,
+	"their": true, "they": true, "been": true, "also": true, "about": true, "which": true, "there": true, "for": true, "was": true,
+	"are": true, "has": true, "had": true, "not": true, "but": true, "its": true, "into": true, "would": true, "should": true,
+}
+
+// contentWords lowercases text and returns its words of four letters or
+// more that are not stopwords.
+func contentWords(text string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len([]rune(w)) >= 4 && !stopwords[w] {
+			out = append(out, w)
 		}
 	}
-	skepticType := errType
-	if skepticType == "" {
-		skepticType = "nuanced_meaning_shift"
+	return out
+}
+
+// overlap is the share of the sentence's content words that occur in the
+// cited units.
+func overlap(sentence string, doc []assist.Unit, cited []int) (found, total int) {
+	seen := map[string]bool{}
+	for _, n := range cited {
+		if n >= 1 && n <= len(doc) {
+			for _, w := range contentWords(doc[n-1].Text) {
+				seen[w] = true
+			}
+		}
+	}
+	for _, w := range contentWords(sentence) {
+		total++
+		if seen[w] {
+			found++
+		}
+	}
+	return found, total
+}
+
+// sampleResult builds the clearly marked sample result for sentence i.
+func sampleResult(i int, sentence string, doc []assist.Unit, evidence []int) assist.SentenceResult {
+	found, total := overlap(sentence, doc, evidence)
+	label, errType, verdict := assist.Faithful, "", "faithful"
+	if total > 0 && float64(found) < overlapThreshold*float64(total) {
+		label, errType, verdict = assist.Unfaithful, "extrinsic_information", "unfaithful"
 	}
 	cites := units(evidence)
-	r := assist.SentenceResult{
+	return assist.SentenceResult{
 		Protocol: assist.ProtocolSingle,
 		Target:   i,
 		Advocate: &assist.Side{
@@ -132,28 +173,20 @@ func sampleResult(i int, gold *tasks.GoldInput, evidence []int) assist.SentenceR
 			Reason: prefix + "a model acting as Advocate would argue here that the sentence is supported by " + cites + ".",
 		},
 		Skeptic: &assist.Side{
-			Label: assist.Unfaithful, ErrorType: skepticType, Citations: evidence,
+			Label: assist.Unfaithful, ErrorType: "nuanced_meaning_shift", Citations: evidence,
 			Reason: prefix + "a model acting as Skeptic would look for a detail of the sentence that the document does not state, a wrong speaker, or a plan stated as a decision, starting from " + cites + ".",
 		},
 		Adjudicator: &assist.Verdict{
 			Label: label, ErrorType: errType, Citations: evidence,
-			Report: prefix + "this tentative label is copied from the demo's gold label to show how the panel looks. Run the assistant against a model (annotate assist run) for real arguments.",
+			Report: fmt.Sprintf("%s%d of the sentence's %d content words occur in %s, so a word-overlap rule (not a model, and not the gold label) calls it %s. Run the assistant against a model (annotate assist run) for a real verdict.",
+				prefix, found, total, cites, verdict),
 		},
 		Evidence:      evidence,
 		PromptVersion: "sample",
 		Model:         model,
-		Settings:      assist.Settings{Protocol: assist.ProtocolSingle, Ambiguity: true, EvidenceCap: evidenceLimit},
+		Settings:      assist.Settings{Protocol: assist.ProtocolSingle, EvidenceCap: evidenceLimit},
 		Status:        assist.StatusOK,
 	}
-	if gold != nil && gold.Ambiguous != nil {
-		a := &assist.Ambiguity{Judged: true, Ambiguous: *gold.Ambiguous}
-		if a.Ambiguous {
-			a.Type = gold.AmbiguityType
-			a.Reason = prefix + "copied from the demo's ambiguity label."
-		}
-		r.Ambiguity = a
-	}
-	return r
 }
 
 // units names the evidence units the way the panel's chips do: "unit [3],

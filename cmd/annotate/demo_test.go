@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+// TestDemoCalibrationFillsTheQueue: the demo's calibration summaries come
+// without gold, so once its three annotators submit labels that differ,
+// the adjudication queue has sentences to decide, and no imported gold
+// hides them.
+func TestDemoCalibrationFillsTheQueue(t *testing.T) {
+	ctx := context.Background()
+	store := openDB(t, filepath.Join(t.TempDir(), "demo.db"))
+	if err := setupDemo(ctx, store, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	p, err := store.ProjectBySlug(ctx, demoSlug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounds, _ := store.Rounds(ctx, p.ID)
+	if len(rounds) != 1 || rounds[0].Kind != tasks.RoundCalibration {
+		t.Fatalf("demo rounds %+v", rounds)
+	}
+	no := false
+	sentences := 0
+	for k, name := range []string{"ann1", "ann2", "ann3"} {
+		u, err := store.UserByName(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := store.QueueEntries(ctx, p.ID, u.ID)
+		if err != nil || len(q) == 0 {
+			t.Fatalf("queue of %s: %d, %v", name, len(q), err)
+		}
+		n := 0
+		for _, a := range q {
+			gold, err := store.SummaryGold(ctx, a.SummaryID)
+			if err != nil || len(gold) > 0 {
+				t.Fatalf("calibration summary %d has imported gold (%v)", a.SummaryID, err)
+			}
+			sum, _ := store.Summary(ctx, a.SummaryID)
+			v := a.Version
+			for _, x := range sum.Sentences {
+				n++
+				// ann1 calls everything faithful, ann2 every third
+				// sentence unfaithful, ann3 every fourth.
+				l := tasks.SentenceLabel{SentenceID: x.ID, Label: tasks.LabelFaithful, Ambiguous: &no}
+				if (k == 1 && n%3 == 0) || (k == 2 && n%4 == 0) {
+					l.Label, l.ErrorTypes, l.Explanation = tasks.LabelUnfaithful, []string{"extrinsic_information"}, "Not in the transcript."
+				}
+				if v, err = store.SaveSentenceLabel(ctx, a.ID, u.ID, v, l); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := store.SaveSummaryLabel(ctx, a.ID, u.ID, v, tasks.SummaryLabel{Relevance: 4, TopicCategory: "main"}); err != nil {
+				t.Fatal(err)
+			}
+			if err := store.Submit(ctx, a.ID, u.ID); err != nil {
+				t.Fatalf("submit %s: %v", name, err)
+			}
+		}
+		sentences = n
+	}
+	st, err := store.ResolveReady(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pending, err := store.PendingSentences(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Sentences 3, 4, 6, 8, 9, 12, 15, 16 and 18 of 18 split the three.
+	if len(pending) != 9 || sentences != 18 {
+		t.Errorf("%d sentences wait for adjudication of %d (resolution %+v), want 9 of 18", len(pending), sentences, st)
+	}
+}

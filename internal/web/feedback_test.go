@@ -1,0 +1,186 @@
+package web_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+// feedbackFixture is a closed calibration round of the work fixture's two
+// summaries, labelled by ann and bob, with gold on one sentence.
+type feedbackFixture struct {
+	*workFixture
+	round    *tasks.Round
+	ann, bob int64
+	path     string // ann's feedback page
+}
+
+// newFeedbackFixture labels the round: ann calls every sentence faithful;
+// bob calls the second sentence of each summary unfaithful; gold on the
+// first summary's second sentence agrees with bob. With open, the round is
+// left open.
+func newFeedbackFixture(t *testing.T, open bool) *feedbackFixture {
+	t.Helper()
+	w := newWorkFixture(t)
+	ctx := w.ctx
+	set := tasks.DefaultSettings()
+	set.ErrorTypes, set.Ambiguity, set.KeyFacts, set.Relevance, set.TopicCategory, set.UnsureNote = false, false, false, false, false, false
+	if _, err := w.store.UpdateSettings(ctx, w.project.ID, set, ""); err != nil {
+		t.Fatal(err)
+	}
+	f := &feedbackFixture{workFixture: w, ann: w.assign["ann"][0].UserID, bob: w.assign["bob"][0].UserID}
+	sums, _ := w.store.SummaryIDs(ctx, w.project.ID, nil)
+	r, err := w.store.CreateRound(ctx, w.project.ID, tasks.RoundSpec{Name: "cal-1", Kind: tasks.RoundCalibration, Annotators: []int64{f.ann, f.bob}, Summaries: sums})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.round = r
+	labels := map[int64][]tasks.SentenceLabel{
+		f.ann: {{Label: tasks.LabelFaithful}, {Label: tasks.LabelFaithful}},
+		f.bob: {{Label: tasks.LabelFaithful}, {Label: tasks.LabelUnfaithful, Explanation: "Bob says the vote was five to two."}},
+	}
+	for _, uid := range []int64{f.ann, f.bob} {
+		q, err := w.store.QueueEntries(ctx, w.project.ID, uid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range q {
+			if a.RoundID != r.ID {
+				continue
+			}
+			v := a.Version
+			for i, sid := range w.sentences[a.SummaryID] {
+				l := labels[uid][i]
+				l.SentenceID = sid
+				if v, err = w.store.SaveSentenceLabel(ctx, a.ID, uid, v, l); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.store.Submit(ctx, a.ID, uid); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	target := w.sentences[sums[0]][1]
+	version, _ := w.store.GoldVersions(ctx, sums[0])
+	lead, _ := w.store.UserByName(ctx, "lea")
+	if _, err := w.store.SetGold(ctx, w.project.ID, target, lead.ID, version[target], tasks.GoldDecision{
+		GoldValues: tasks.GoldValues{Label: tasks.LabelUnfaithful, Explanation: "The transcript gives five to two, not unanimous."}}); err != nil {
+		t.Fatal(err)
+	}
+	if !open {
+		if err := w.store.CloseRound(ctx, r.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.path = fmt.Sprintf("/p/alpha/rounds/%d/feedback", r.ID)
+	return f
+}
+
+func TestFeedbackPage(t *testing.T) {
+	f := newFeedbackFixture(t, false)
+	ann := f.browser()
+	ann.login("ann", testPassword)
+	p := ann.get(f.path)
+	if p.status != http.StatusOK {
+		t.Fatalf("status %d", p.status)
+	}
+	t.Run("others under pseudonyms", func(t *testing.T) {
+		if !strings.Contains(p.body, "Bob says the vote was five to two.") {
+			t.Error("bob's explanation is missing")
+		}
+		if strings.Contains(p.body, ">bob<") {
+			t.Error("bob is named although the project hides names")
+		}
+		if !strings.Contains(p.body, ">Annotator ") {
+			t.Error("no pseudonym on the page")
+		}
+	})
+	t.Run("gold with its explanation", func(t *testing.T) {
+		if !p.testID("gold-label") || !strings.Contains(p.body, "The transcript gives five to two, not unanimous.") {
+			t.Error("gold or its explanation is missing")
+		}
+	})
+	t.Run("agreement", func(t *testing.T) {
+		// Four sentences, one pair each: ann and bob agree on two.
+		if got := p.testText("agree-group"); got != "2 of 4 label pairs (50%)" {
+			t.Errorf("group agreement %q", got)
+		}
+		if got := p.testText("agree-gold"); got != "0 of 1 sentences with gold (0%)" {
+			t.Errorf("gold agreement %q", got)
+		}
+	})
+	t.Run("differing sentences first", func(t *testing.T) {
+		items := strings.Split(p.body, `data-testid="feedback-item"`)[1:]
+		if len(items) != 4 {
+			t.Fatalf("%d items, want 4", len(items))
+		}
+		for i, it := range items {
+			differs := strings.Contains(it, `data-testid="differs"`)
+			if differs != (i < 2) {
+				t.Errorf("item %d: differs %v", i+1, differs)
+			}
+		}
+	})
+	t.Run("the project page links it", func(t *testing.T) {
+		if q := ann.get("/p/alpha"); !strings.Contains(q.body, f.path) {
+			t.Error("no feedback link on the annotator's project page")
+		}
+	})
+}
+
+func TestFeedbackSettings(t *testing.T) {
+	f := newFeedbackFixture(t, false)
+	set := f.project.Settings
+	p, _ := f.store.ProjectBySlug(f.ctx, "alpha")
+	set = p.Settings
+	set.FeedbackGold, set.FeedbackNames = false, true
+	if _, err := f.store.UpdateSettings(f.ctx, f.project.ID, set, ""); err != nil {
+		t.Fatal(err)
+	}
+	ann := f.browser()
+	ann.login("ann", testPassword)
+	page := ann.get(f.path)
+	if page.testID("gold-label") || page.testID("agree-gold") || strings.Contains(page.body, "not unanimous") {
+		t.Error("gold is shown although the project hides it from feedback")
+	}
+	if !strings.Contains(page.body, ">bob<") {
+		t.Error("bob is not named although the project shows names")
+	}
+	// Without gold, only disagreement with bob orders the page: still two.
+	if got := page.testText("differing"); got != "2 of 4" {
+		t.Errorf("differing %q", got)
+	}
+}
+
+func TestFeedbackAccess(t *testing.T) {
+	open := newFeedbackFixture(t, true)
+	ann := open.browser()
+	ann.login("ann", testPassword)
+	if p := ann.get(open.path); p.status != http.StatusForbidden || !strings.Contains(p.body, "opens when a lead closes the round") {
+		t.Errorf("open round: status %d, want 403 saying why", p.status)
+	}
+
+	f := newFeedbackFixture(t, false)
+	bob := f.browser()
+	bob.login("bob", testPassword)
+	if p := bob.get(fmt.Sprintf("%s?annotator=%d", f.path, f.ann)); p.status != http.StatusForbidden {
+		t.Errorf("bob reading ann's feedback: %d, want 403", p.status)
+	}
+	lea := f.browser()
+	lea.login("lea", testPassword)
+	if p := lea.get(fmt.Sprintf("%s?annotator=%d", f.path, f.ann)); p.status != http.StatusOK || !p.testID("own-label") {
+		t.Errorf("lead reading ann's feedback: %d", p.status)
+	}
+	rounds, _ := f.store.Rounds(f.ctx, f.project.ID)
+	prod := fmt.Sprintf("/p/alpha/rounds/%d/feedback", rounds[0].ID) // r1, a production round
+	if err := f.store.CloseRound(f.ctx, rounds[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if p := ann.get(prod); p.status != http.StatusNotFound {
+		t.Errorf("production round: %d, want 404", p.status)
+	}
+}
