@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 
 	"annotate/internal/tasks"
@@ -52,7 +51,7 @@ func runAssign(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	if *sample > 0 && *sample < len(spec.Summaries) {
-		spec.Summaries = sampleSummaries(spec.Summaries, *sample, *seed)
+		spec.Summaries = tasks.SampleSummaryIDs(spec.Summaries, *sample, *seed)
 	}
 	r, err := store.CreateRound(ctx, p.ID, spec)
 	if err != nil {
@@ -60,24 +59,6 @@ func runAssign(ctx context.Context, e env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "round %s (%s): %d summaries, %d annotators, %d per summary\n", r.Name, r.Kind, len(spec.Summaries), len(spec.Annotators), r.PerItem)
 	return nil
-}
-
-// sampleSummaries picks n ids at random, reproducibly for a seed, keeping
-// their order (which groups them by document).
-func sampleSummaries(ids []int64, n int, seed uint64) []int64 {
-	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	idx := rng.Perm(len(ids))[:n]
-	keep := make(map[int]bool, n)
-	for _, i := range idx {
-		keep[i] = true
-	}
-	out := make([]int64, 0, n)
-	for i, id := range ids {
-		if keep[i] {
-			out = append(out, id)
-		}
-	}
-	return out
 }
 
 func splitList(s string) []string {
