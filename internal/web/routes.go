@@ -19,7 +19,9 @@ func (s *Server) routes() {
 	e.Use(securityHeaders)
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: byteLimit(s.cfg.MaxUploadBytes)}))
 	e.Use(middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{Timeout: 60 * time.Second}))
+	e.Use(apiBoundary)
 	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{
+		Skipper:        skipCSRF,
 		TokenLookup:    "form:_csrf,header:X-CSRF-Token",
 		CookieName:     "_csrf",
 		CookiePath:     "/",
@@ -70,6 +72,7 @@ func (s *Server) routes() {
 	s.reportRoutes(u)
 	s.adjudicationRoutes(u)
 	s.exportRoutes(u)
+	s.apiRoutes(e)
 }
 
 // securityHeaders sets headers that every response should carry: no
