@@ -72,6 +72,7 @@ func (s *Server) routes() {
 	s.reportRoutes(u)
 	s.adjudicationRoutes(u)
 	s.exportRoutes(u)
+	s.tokenRoutes(u)
 	s.apiRoutes(e)
 }
 
