@@ -305,3 +305,26 @@ CREATE TABLE IF NOT EXISTS password_resets (
     created_by INTEGER REFERENCES users(id) ON DELETE SET NULL,
     expires_at TEXT NOT NULL
 );
+
+-- Personal access tokens for the JSON API. Only the SHA-256 of a token is
+-- kept; the token itself is shown once, when it is created. A token with
+-- rows in api_token_projects reaches only those projects.
+CREATE TABLE api_tokens (
+    id           INTEGER PRIMARY KEY,
+    user_id      INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    name         TEXT NOT NULL,
+    hash         BLOB NOT NULL UNIQUE,
+    hint         TEXT NOT NULL, -- the token's first characters, to recognise it in a list
+    read_only    INTEGER NOT NULL DEFAULT 0,
+    expires_at   TEXT NOT NULL,
+    created_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    last_used_at TEXT,
+    revoked_at   TEXT,
+    revoked_by   INTEGER REFERENCES users(id)
+);
+CREATE INDEX api_tokens_user ON api_tokens(user_id);
+CREATE TABLE api_token_projects (
+    token_id   INTEGER NOT NULL REFERENCES api_tokens(id) ON DELETE CASCADE,
+    project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    PRIMARY KEY (token_id, project_id)
+);

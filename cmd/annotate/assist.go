@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"annotate/internal/assist"
+	"annotate/internal/assistjob"
 	"annotate/internal/tasks"
 	"annotate/internal/web"
 )
@@ -86,6 +87,10 @@ func (f *llmFlags) config(e env, concurrency int) (assist.Config, error) {
 	}, nil
 }
 
+// The web server runs assistant runs through the same job as the command
+// line.
+var _ web.AssistRunner = (*assistjob.Job)(nil)
+
 // assistRunner is what serve passes as web.Config.Assist: a runner over the
 // endpoint the flags name, or nil when they name none, so that the web
 // page tells leads to use the command line.
@@ -94,7 +99,7 @@ func assistRunner(e env, f *llmFlags, store *tasks.Store, concurrency int) web.A
 	if err != nil {
 		return nil
 	}
-	return &assistJob{store: store, llm: cfg, concurrency: concurrency}
+	return assistjob.New(store, cfg, concurrency)
 }
 
 // openProject looks up the project named by --project.

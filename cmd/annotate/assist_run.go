@@ -9,6 +9,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"annotate/internal/assist"
+	"annotate/internal/assistjob"
 	"annotate/internal/tasks"
 )
 
@@ -45,7 +46,7 @@ func runAssistRun(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	job := &assistJob{store: store, llm: cfg, concurrency: *concurrency}
+	job := assistjob.New(store, cfg, *concurrency)
 	var run *tasks.AssistRun
 	if *resume != 0 {
 		runs, err := projectRuns(ctx, store, p, *resume)
@@ -60,7 +61,7 @@ func runAssistRun(ctx context.Context, e env, args []string) error {
 			return fmt.Errorf("run %d was imported from a file and cannot be resumed", run.ID)
 		}
 	} else {
-		if run, err = job.create(ctx, p.ID, *protocol, cfg.Model, *limit); err != nil {
+		if run, err = job.CreateLimit(ctx, p.ID, *protocol, cfg.Model, *limit); err != nil {
 			return err
 		}
 	}

@@ -41,7 +41,7 @@ func init() {
 		"serve":     {"run the web server", runServe},
 		"demo":      {"create the demo project and its accounts (idempotent)", runDemo},
 		"import":    {"import documents and summaries into a project", runImport},
-		"user":      {"manage accounts: add, list, set-password, disable, enable, member", runUser},
+		"user":      {"manage accounts: add, list, set-password, disable, enable, member, token", runUser},
 		"version":   {"print the version", runVersion},
 		"agreement": {"compute inter-annotator agreement for a ratings file", runAgreement},
 		"assign":    {"start a calibration or production round and deal out its assignments", runAssign},

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"golang.org/x/term"
 
@@ -22,6 +23,9 @@ Subcommands:
   set-password NAME                            replace a password, read from stdin
   disable NAME | enable NAME                   stop or allow an account's logins
   member NAME --project SLUG --role ROLE       give NAME a role (lead, adjudicator, annotator) in a project
+  token NAME [--name LABEL] [--expires DURATION] [--read-only] [--project a,b]
+                                               print a new API token for NAME (only its hash is kept);
+                                               DURATION is days (30d) or hours (12h), 90d by default
 
 Flags may come before or after the username.
 Passwords are never taken from the command line, where other users could read them.`
@@ -41,6 +45,9 @@ func runUser(ctx context.Context, e env, args []string) error {
 	display := fs.String("display", "", "with add: the name shown in pages")
 	project := fs.String("project", "", "with member: the project slug")
 	role := fs.String("role", "", "with member: lead, adjudicator or annotator")
+	tokenName := fs.String("name", "", "with token: what the token is for, shown in the token list (default: cli)")
+	expires := fs.String("expires", "", "with token: lifetime, days (30d) or a duration (12h); default 90d")
+	readOnly := fs.Bool("read-only", false, "with token: the token can only read")
 	pos, err := parseAnywhere(e, fs, rest)
 	if err != nil {
 		return helpOK(err)
@@ -114,10 +121,51 @@ func runUser(ctx context.Context, e env, args []string) error {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "%s is now %s in %s\n", name, *role, p.Slug)
+	case "token":
+		return newToken(ctx, e, store, name, *tokenName, *expires, *readOnly, *project)
 	default:
 		fmt.Fprintf(e.stderr, "annotate user: unknown subcommand %q\n\nUsage: annotate %s\n", sub, userUsage)
 		return errUsage
 	}
+	return nil
+}
+
+// newToken creates an API token for an account and prints it alone on
+// stdout, so a script can capture it; what it allows goes to stderr.
+func newToken(ctx context.Context, e env, store *tasks.Store, username, label, expires string, readOnly bool, projects string) error {
+	u, err := store.UserByName(ctx, username)
+	if err != nil {
+		return userErr(username, err)
+	}
+	ttl, err := tasks.ParseTokenTTL(expires)
+	if err != nil {
+		return err
+	}
+	if label == "" {
+		label = "cli"
+	}
+	spec := tasks.TokenSpec{Name: label, TTL: ttl, ReadOnly: readOnly}
+	for _, slug := range splitList(projects) {
+		p, err := store.ProjectBySlug(ctx, slug)
+		if err != nil {
+			return fmt.Errorf("project %q: %w", slug, err)
+		}
+		spec.Projects = append(spec.Projects, p.ID)
+	}
+	t, secret, err := store.CreateToken(ctx, u.ID, spec)
+	if err != nil {
+		return err
+	}
+	scope := "every project of " + u.Username
+	if projects != "" {
+		scope = "projects " + strings.Join(splitList(projects), ", ")
+	}
+	access := "read and write"
+	if t.ReadOnly {
+		access = "read only"
+	}
+	fmt.Fprintf(e.stderr, "token %q for %s: %s, %s, expires %s; it is shown only now\n", t.Name, u.Username, scope, access, t.ExpiresAt.Format(time.RFC3339))
+	fmt.Fprintln(e.stdout, secret)
 	return nil
 }
 

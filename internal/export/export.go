@@ -57,7 +57,10 @@ type Options struct {
 	// with =, +, -, @, tab or carriage return (and not a number) gets a
 	// leading apostrophe so that spreadsheets do not run it as a formula.
 	KeepFormulas bool
-	Now          time.Time // the export time; zero means now
+	// Since keeps only what changed at or after it: labels saved or
+	// submitted, summaries with gold decided. Zero keeps everything.
+	Since time.Time
+	Now   time.Time // the export time; zero means now
 }
 
 // Header names what an export holds. It is the first line of a JSON Lines
@@ -73,6 +76,7 @@ type Header struct {
 	Round         string   `json:"round,omitempty"`
 	Provenance    []string `json:"provenance,omitempty"`
 	Anonymised    bool     `json:"anonymised,omitempty"`
+	Since         string   `json:"since,omitempty"`
 	ExportedAt    string   `json:"exported_at"`
 	SchemaVersion int      `json:"schema_version"`
 	Columns       []string `json:"columns,omitempty"`
@@ -140,6 +144,9 @@ func New(ctx context.Context, store *tasks.Store, project *tasks.Project, opt Op
 	}
 	e.header = Header{Kind: HeaderKind, Version: formatVersion, What: opt.What, Format: opt.Format, Project: project.Slug, ProjectName: project.Name,
 		Round: opt.Round, Provenance: provs, Anonymised: opt.Anonymise, ExportedAt: now.UTC().Format(time.RFC3339), SchemaVersion: v}
+	if !opt.Since.IsZero() {
+		e.header.Since = opt.Since.UTC().Format(time.RFC3339Nano)
+	}
 	if opt.Format == CSV {
 		e.header.Columns = columnsOf(opt.What)
 	}

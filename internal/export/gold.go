@@ -30,7 +30,7 @@ func (x *run) gold(ctx context.Context) error {
 		for _, st := range sents {
 			kept = kept || x.keep(goldProv(st.Gold))
 		}
-		if !kept {
+		if !kept || !x.goldSince(s, sents) {
 			return nil
 		}
 		scores := s.Scores()

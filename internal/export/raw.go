@@ -24,7 +24,7 @@ func (x *run) raw(ctx context.Context) error {
 		var text map[int64]string
 		return x.r.EachLabel(ctx, s.ID, func(l *tasks.ExportLabel) error {
 			prov := l.GoldProvenance
-			if !x.keep(prov) {
+			if !x.keep(prov) || !x.newer(l.UpdatedAt, l.SubmittedAt) {
 				return nil
 			}
 			if text == nil {

@@ -63,6 +63,26 @@ DELETE FROM secrets WHERE name IN ('session-hash-key', 'session-block-key');`,
 		seed     INTEGER NOT NULL DEFAULT 0,
 		sample   INTEGER NOT NULL DEFAULT 0
 	)`,
+	// 8: personal access tokens for the JSON API.
+	`CREATE TABLE IF NOT EXISTS api_tokens (
+    id           INTEGER PRIMARY KEY,
+    user_id      INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    name         TEXT NOT NULL,
+    hash         BLOB NOT NULL UNIQUE,
+    hint         TEXT NOT NULL,
+    read_only    INTEGER NOT NULL DEFAULT 0,
+    expires_at   TEXT NOT NULL,
+    created_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    last_used_at TEXT,
+    revoked_at   TEXT,
+    revoked_by   INTEGER REFERENCES users(id)
+);
+CREATE INDEX IF NOT EXISTS api_tokens_user ON api_tokens(user_id);
+CREATE TABLE IF NOT EXISTS api_token_projects (
+    token_id   INTEGER NOT NULL REFERENCES api_tokens(id) ON DELETE CASCADE,
+    project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    PRIMARY KEY (token_id, project_id)
+);`,
 }
 
 // SchemaVersion of a database this build creates.

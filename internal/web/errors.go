@@ -62,6 +62,10 @@ func (s *Server) handleError(err error, c echo.Context) {
 		s.log.Debug("client went away", "method", c.Request().Method, "path", c.Request().URL.Path)
 		return
 	}
+	if isAPI(c.Request().URL.Path) {
+		s.writeProblem(err, c)
+		return
+	}
 	status, msg := statusOf(err)
 	// Middleware such as the request timeout may have cancelled the
 	// request's context by now; the error page must still render.

@@ -19,6 +19,7 @@ func (s *Server) routes() {
 	e := s.echo
 	e.Use(middleware.Recover())
 	e.Use(securityHeaders(s.cfg.SecureCookies))
+	e.Use(apiBoundary)
 	e.Use(middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{Timeout: 60 * time.Second, Skipper: streamingRoute}))
 	e.Use(s.loadUser)
 	e.Use(s.limitBody)
@@ -65,6 +66,8 @@ func (s *Server) routes() {
 	s.feedbackRoutes(u)
 	s.roundStateRoutes(u)
 	s.splitRoutes(u)
+	s.tokenRoutes(u)
+	s.apiRoutes(e)
 }
 
 // securityHeaders sets headers that every response should carry: no

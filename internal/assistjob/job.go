@@ -1,4 +1,8 @@
-package main
+// Package assistjob creates and executes assistant runs over a project's
+// stored sentences: the one job that the command line, the web pages and
+// the JSON API all start, so a run behaves the same wherever it began. It
+// joins the assist engine to the store; it knows nothing of HTTP.
+package assistjob
 
 import (
 	"context"
@@ -10,14 +14,11 @@ import (
 
 	"annotate/internal/assist"
 	"annotate/internal/tasks"
-	"annotate/internal/web"
 )
 
-// assistJob creates and executes assistant runs over a project's sentences,
-// keeping answers in the store's cache and results in assist_outputs. The
-// command line and the web server (as its web.AssistRunner) share it, so a
-// run behaves the same wherever it was started.
-type assistJob struct {
+// Job creates and executes assistant runs over a project's sentences,
+// keeping answers in the store's cache and results in assist_outputs.
+type Job struct {
 	store *tasks.Store
 	// llm is the endpoint; its Model is the default for new runs and is
 	// replaced by each run's own model.
@@ -26,19 +27,24 @@ type assistJob struct {
 	concurrency int
 }
 
-var _ web.AssistRunner = (*assistJob)(nil)
-
-// DefaultModel implements web.AssistRunner.
-func (j *assistJob) DefaultModel() string { return j.llm.Model }
-
-// Create implements web.AssistRunner: a queued run over every sentence.
-func (j *assistJob) Create(ctx context.Context, projectID int64, protocol, model string) (*tasks.AssistRun, error) {
-	return j.create(ctx, projectID, protocol, model, 0)
+// New returns a job over store that asks the endpoint llm, with at most
+// concurrency sentences in progress at once.
+func New(store *tasks.Store, llm assist.Config, concurrency int) *Job {
+	return &Job{store: store, llm: llm, concurrency: concurrency}
 }
 
-// create records a queued run over the first limit sentences of a project
-// (all of them when limit is 0).
-func (j *assistJob) create(ctx context.Context, projectID int64, protocol, model string, limit int) (*tasks.AssistRun, error) {
+// DefaultModel is the model new runs ask unless they name another.
+func (j *Job) DefaultModel() string { return j.llm.Model }
+
+// Create records a queued run over every sentence of a project. An
+// unknown protocol or an empty project is an EInvalid error.
+func (j *Job) Create(ctx context.Context, projectID int64, protocol, model string) (*tasks.AssistRun, error) {
+	return j.CreateLimit(ctx, projectID, protocol, model, 0)
+}
+
+// CreateLimit records a queued run over the first limit sentences of a
+// project (all of them when limit is 0).
+func (j *Job) CreateLimit(ctx context.Context, projectID int64, protocol, model string, limit int) (*tasks.AssistRun, error) {
 	p, err := j.store.ProjectByID(ctx, projectID)
 	if err != nil {
 		return nil, err
@@ -80,12 +86,12 @@ func (j *assistJob) create(ctx context.Context, projectID int64, protocol, model
 	})
 }
 
-// Execute implements web.AssistRunner: it runs or resumes a stored run,
+// Execute runs or resumes a stored run,
 // skipping sentences that already have a complete result, and records the
 // run's final status and usage. Cancelling ctx stops it promptly; the
 // finished sentences stay saved and the run is marked cancelled with the
 // cancellation's cause.
-func (j *assistJob) Execute(ctx context.Context, runID int64, progress func(assist.Progress)) (assist.RunStats, error) {
+func (j *Job) Execute(ctx context.Context, runID int64, progress func(assist.Progress)) (assist.RunStats, error) {
 	run, err := j.store.AssistRunByID(ctx, runID)
 	if err != nil {
 		return assist.RunStats{}, err

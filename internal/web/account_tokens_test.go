@@ -1,0 +1,92 @@
+package web_test
+
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var newTokenValue = regexp.MustCompile(`value="(ann_[A-Za-z0-9_-]{20,})"`)
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestTokensPage makes a token on the page, uses it, and revokes it: the
+// token shows once, the list never shows it again, other accounts cannot
+// revoke it and an administrator can revoke anyone's.
+func TestTokensPage(t *testing.T) {
+	w := newWorkFixture(t)
+	w.user("root", true)
+	beta := w.fixture.project("beta", nil)
+	lea := w.browser()
+	lea.login("lea", testPassword)
+
+	tok := lea.csrf("/account/tokens")
+	p := lea.post("/account/tokens", url.Values{"_csrf": {tok}, "name": {"weekly notebook"}, "expires": {"30d"}, "read_only": {"true"}})
+	if p.status != http.StatusOK || !p.testID("new-token") || p.header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("create: %d %q", p.status, p.header.Get("Cache-Control"))
+	}
+	m := newTokenValue.FindStringSubmatch(p.body)
+	if m == nil {
+		t.Fatal("the new token is not on the page")
+	}
+	secret := m[1]
+	api := &apiClient{t: t, base: w.srv.URL, token: secret}
+	if res := api.get("/api/v1/projects/alpha/rounds"); res.status != http.StatusOK {
+		t.Fatalf("the new token: %s", res)
+	}
+	if res := api.upload("/api/v1/projects/alpha/import", map[string]string{"a.jsonl": apiDocs}); res.status != http.StatusForbidden {
+		t.Fatalf("the read-only token imported: %s", res)
+	}
+
+	list := lea.get("/account/tokens")
+	if strings.Contains(list.body, secret) || !strings.Contains(list.body, secret[:8]+"…") || !strings.Contains(list.body, "weekly notebook") || !strings.Contains(list.body, "read only") {
+		t.Fatal("the list shows the token, or not its name, start and access")
+	}
+
+	t.Run("bad input", func(t *testing.T) {
+		for _, form := range []url.Values{
+			{"name": {""}, "expires": {"30d"}},
+			{"name": {"x"}, "expires": {"forever"}},
+			{"name": {"x"}, "expires": {"30d"}, "projects": {"99999"}},
+			{"name": {"x"}, "expires": {"30d"}, "projects": {itoa(beta.ID)}},
+		} {
+			form.Set("_csrf", tok)
+			if p := lea.post("/account/tokens", form); p.status != http.StatusUnprocessableEntity || strings.Contains(p.body, `data-testid="new-token"`) {
+				t.Errorf("%v: %d", form, p.status)
+			}
+		}
+	})
+
+	toks, _ := w.store.Tokens(w.ctx, 0)
+	id := itoa(toks[0].ID)
+	t.Run("others cannot revoke it", func(t *testing.T) {
+		ann := w.browser()
+		ann.login("ann", testPassword)
+		if p := ann.post("/account/tokens/"+id+"/revoke", url.Values{"_csrf": {ann.csrf("/account/tokens")}}); p.status != http.StatusNotFound {
+			t.Fatalf("ann revoking lea's token: %d", p.status)
+		}
+		if res := api.get("/api/v1/projects"); res.status != http.StatusOK {
+			t.Fatalf("after ann's attempt: %s", res)
+		}
+	})
+	t.Run("an administrator revokes it", func(t *testing.T) {
+		root := w.browser()
+		root.login("root", testPassword)
+		page := root.get("/account/tokens")
+		if !page.testID("all-tokens") || !strings.Contains(page.body, `data-testid="revoke-`+id+`"`) {
+			t.Fatal("the administrator does not see lea's token")
+		}
+		if p := root.post("/account/tokens/"+id+"/revoke", url.Values{"_csrf": {root.csrf("/account/tokens")}}); p.status != http.StatusSeeOther {
+			t.Fatalf("revoke: %d", p.status)
+		}
+		if res := api.get("/api/v1/projects"); res.status != http.StatusUnauthorized {
+			t.Fatalf("after revoking: %s", res)
+		}
+		if page := lea.get("/account/tokens"); !strings.Contains(page.body, "revoked") || strings.Contains(page.body, `data-testid="revoke-`+id+`"`) {
+			t.Fatal("lea's list does not show the token revoked")
+		}
+	})
+}

@@ -1,0 +1,128 @@
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"annotate/internal/export"
+)
+
+// apiLabels streams every annotator's labels as the raw export (JSON Lines
+// unless format=csv), for leads, as the export page does.
+func (s *Server) apiLabels(c echo.Context) error { return s.apiExport(c, export.Raw) }
+
+// apiGold streams the gold export: the records of annotate export --what
+// gold --format jsonl.
+func (s *Server) apiGold(c echo.Context) error { return s.apiExport(c, export.Gold) }
+
+// apiExport checks an export's filters (round, provenance, since,
+// anonymise, format), answers 304 when the caller already has what they
+// would produce, and otherwise streams it.
+func (s *Server) apiExport(c echo.Context, what string) error {
+	a, err := s.apiAccess(c, true)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	q := c.QueryParams()
+	var provs []string
+	for _, p := range q["provenance"] {
+		provs = append(provs, strings.Split(p, ",")...)
+	}
+	opt := export.Options{What: what, Format: q.Get("format"), Round: q.Get("round"), Provenance: provs}
+	if v := q.Get("anonymise"); v != "" {
+		if opt.Anonymise, err = strconv.ParseBool(v); err != nil {
+			return invalidParam("anonymise", "anonymise must be true or false")
+		}
+	}
+	if v := q.Get("since"); v != "" {
+		if opt.Since, err = time.Parse(time.RFC3339Nano, v); err != nil {
+			return invalidParam("since", "since must be a time such as 2026-01-31T09:00:00Z")
+		}
+	}
+	x, err := export.New(ctx, s.store, a.project, opt)
+	if err != nil {
+		return err
+	}
+	h := x.Header()
+	etag, err := s.dataETag(c, a.project.ID, what, h.Format, h.Round, strings.Join(h.Provenance, ","), h.Since, strconv.FormatBool(h.Anonymised))
+	if err != nil {
+		return err
+	}
+	if notModified(c, etag) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	res := c.Response()
+	res.Header().Set(echo.HeaderContentType, x.ContentType())
+	res.WriteHeader(http.StatusOK)
+	if err := x.Write(ctx, res); err != nil {
+		s.log.Error("api export failed part-way", "project", h.Project, "what", h.What, "err", err)
+	}
+	return nil
+}
+
+// apiReport is the agreement report as JSON: the document report.json
+// downloads, with the same round and dimension filters.
+func (s *Server) apiReport(c echo.Context) error {
+	a, err := s.apiAccess(c, true)
+	if err != nil {
+		return err
+	}
+	opt := reportOptions(c)
+	etag, err := s.dataETag(c, a.project.ID, "report", opt.Round, opt.Dimension)
+	if err != nil {
+		return err
+	}
+	if notModified(c, etag) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	rep, _, err := s.buildReport(c, a.project, opt)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(rep); err != nil {
+		return err
+	}
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, buf.Bytes())
+}
+
+// dataETag is a weak validator of what a project's data and the request's
+// options produce, and sets it with Cache-Control: no-cache (store, but
+// ask again). It is weak because an export's header carries its time.
+func (s *Server) dataETag(c echo.Context, projectID int64, parts ...string) (string, error) {
+	v, err := s.store.DataVersion(c.Request().Context(), projectID)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.Sum256([]byte(v + "\x00" + strings.Join(parts, "\x00")))
+	etag := `W/"` + hex.EncodeToString(h[:12]) + `"`
+	c.Response().Header().Set("ETag", etag)
+	c.Response().Header().Set("Cache-Control", "private, no-cache")
+	return etag, nil
+}
+
+// notModified reports whether If-None-Match names etag (or is *), by the
+// weak comparison RFC 9110 prescribes for it.
+func notModified(c echo.Context, etag string) bool {
+	inm := c.Request().Header.Get("If-None-Match")
+	if inm == "" {
+		return false
+	}
+	want := strings.TrimPrefix(etag, "W/")
+	for _, t := range strings.Split(inm, ",") {
+		t = strings.TrimSpace(t)
+		if t == "*" || strings.TrimPrefix(t, "W/") == want {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,133 @@
+package web
+
+import (
+	"errors"
+	"mime/multipart"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"annotate/internal/importer"
+	"annotate/internal/tasks"
+)
+
+// apiImportResult is what an import added, or with dry_run would add.
+type apiImportResult struct {
+	DryRun bool `json:"dry_run"`
+	tasks.ImportStats
+	Warnings []string `json:"warnings"`
+}
+
+// maxFieldErrors bounds the errors one import problem lists.
+const maxFieldErrors = 200
+
+// apiImport imports files into a project as the Import page does: the same
+// formats (format or detected), every file checked whole before anything
+// is written, and nothing written on any error. The files come as
+// multipart form fields named files; dry_run=true only checks them.
+func (s *Server) apiImport(c echo.Context) error {
+	a, err := s.apiAccess(c, true)
+	if err != nil {
+		return err
+	}
+	form, err := c.MultipartForm()
+	var he *echo.HTTPError
+	if errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge {
+		return problemf(http.StatusRequestEntityTooLarge, "too-large", "The upload is larger than this server accepts (%d MiB); split the file and import the parts.", s.cfg.MaxUploadBytes>>20)
+	}
+	if err != nil {
+		return invalidParam("files", "send the files as multipart/form-data fields named files: %v", err)
+	}
+	dryRun := false
+	if v := form.Value["dry_run"]; len(v) > 0 && v[0] != "" {
+		if dryRun, err = strconv.ParseBool(v[0]); err != nil {
+			return invalidParam("dry_run", "dry_run must be true or false")
+		}
+	}
+	format := ""
+	if v := form.Value["format"]; len(v) > 0 {
+		format = v[0]
+	}
+	headers := form.File["files"]
+	if len(headers) == 0 {
+		return invalidParam("files", "send at least one file in a field named files")
+	}
+	files := make([]importer.File, 0, len(headers))
+	for _, h := range headers {
+		f, err := h.Open()
+		if err != nil {
+			return err
+		}
+		defer f.(multipart.File).Close()
+		files = append(files, importer.File{Name: h.Filename, R: f, Size: h.Size})
+	}
+	res, err := importer.Parse(format, files)
+	if err != nil {
+		return importProblem(err)
+	}
+	ctx := c.Request().Context()
+	var st tasks.ImportStats
+	if dryRun {
+		st, err = s.store.CheckImport(ctx, a.project.ID, res.Documents)
+	} else {
+		st, err = s.store.Import(ctx, a.project.ID, res.Documents)
+	}
+	if err != nil {
+		if tasks.ErrorCode(err) == tasks.EInvalid {
+			return importProblem(err)
+		}
+		return err
+	}
+	out := apiImportResult{DryRun: dryRun, ImportStats: st, Warnings: res.Warnings}
+	if out.Warnings == nil {
+		out.Warnings = []string{}
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// importProblem lists what is wrong with an import, one entry per problem
+// with its file, line and field where known.
+func importProblem(err error) *Problem {
+	p := problemf(http.StatusUnprocessableEntity, "invalid-import", "The files were not imported; nothing was written.")
+	p.Errors = fieldErrors(err)
+	if len(p.Errors) > maxFieldErrors {
+		more := len(p.Errors) - maxFieldErrors
+		p.Errors = append(p.Errors[:maxFieldErrors], FieldError{Message: strconv.Itoa(more) + " more problems are not listed"})
+	}
+	return p
+}
+
+func fieldErrors(err error) []FieldError {
+	var ies importer.Errors
+	if errors.As(err, &ies) {
+		out := make([]FieldError, 0, len(ies))
+		for _, e := range ies {
+			fe := FieldError{File: e.File, Line: e.Line, Field: e.Field, Message: e.Message}
+			if e.Line == 0 && e.Record > 0 {
+				fe.Field = "record " + strconv.Itoa(e.Record) + optionalDot(e.Field)
+			}
+			out = append(out, fe)
+		}
+		return out
+	}
+	var ie *importer.Error
+	if errors.As(err, &ie) {
+		return []FieldError{{File: ie.File, Line: ie.Line, Field: ie.Field, Message: ie.Message}}
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []FieldError
+		for _, e := range j.Unwrap() {
+			out = append(out, fieldErrors(e)...)
+		}
+		return out
+	}
+	return []FieldError{{Message: tasks.ErrorMessage(err)}}
+}
+
+func optionalDot(field string) string {
+	if field == "" {
+		return ""
+	}
+	return ": " + field
+}

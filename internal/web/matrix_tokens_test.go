@@ -1,0 +1,31 @@
+package web_test
+
+import (
+	"fmt"
+	"net/url"
+	"time"
+
+	"annotate/internal/tasks"
+)
+
+func init() {
+	moreMatrix = append(moreMatrix,
+		matrixEntry{route: "GET /account/tokens", want: access{see, ok, ok, ok, ok, ok}},
+		matrixEntry{route: "POST /account/tokens", want: access{anon, ok, ok, ok, ok, ok}, form: func(*matrixFixture) url.Values {
+			return url.Values{"name": {"matrix"}, "expires": {"7d"}}
+		}},
+		// lea's token: only lea and an administrator may revoke it.
+		matrixEntry{route: "POST /account/tokens/:id/revoke", want: access{anon, gone, gone, gone, see, see}, path: func(m *matrixFixture) string {
+			lea, _ := m.store.UserByName(m.ctx, "lea")
+			toks, _ := m.store.Tokens(m.ctx, lea.ID)
+			if len(toks) == 0 {
+				t, _, err := m.store.CreateToken(m.ctx, lea.ID, tasks.TokenSpec{Name: "matrix", TTL: time.Hour})
+				if err != nil {
+					panic(err)
+				}
+				toks = append(toks, *t)
+			}
+			return fmt.Sprintf("/account/tokens/%d/revoke", toks[len(toks)-1].ID)
+		}},
+	)
+}
