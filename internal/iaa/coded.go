@@ -7,7 +7,7 @@ import (
 )
 
 // Coded is a sparse ratings set whose values are coded as small integers:
-// unit u's ratings are Coder[Start[u]:Start[u+1]] with values
+// unit u's ratings are Coder[Start[u]:Start[u+1]] (ascending) with values
 // Values[Code[i]]. It holds only the ratings present, 12 bytes each, so a
 // million units × a hundred coders with three ratings a unit costs what the
 // three ratings cost, where a [Ratings] matrix would hold a hundred cells a
@@ -192,6 +192,16 @@ func (b *CodedBuilder) Build(units int) *Coded {
 		newStart[u] = lo
 	}
 	newStart[units] = out
+	// Each unit's ratings in coder order, as in a matrix row.
+	for u := range units {
+		lo, hi := newStart[u], newStart[u+1]
+		for i := lo + 1; i < hi; i++ {
+			for j := i; j > lo && coder[j] < coder[j-1]; j-- {
+				coder[j], coder[j-1] = coder[j-1], coder[j]
+				code[j], code[j-1] = code[j-1], code[j]
+			}
+		}
+	}
 	// A replaced rating may have held the only use of a value.
 	used := make([]int32, len(vals))
 	for _, k := range code[:out] {

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"maps"
 	"slices"
 	"strings"
 
@@ -198,16 +197,11 @@ func keep(all []ratings, want string) ([]ratings, error) {
 }
 
 // counts returns the units with a rating, those with two or more, and the
-// ratings of a matrix.
+// ratings of a dimension.
 func counts(rt ratings) (units, pairable, n int) {
-	r := rt.r
-	for u := range r.Units {
-		m := 0
-		for _, v := range r.Unit(u) {
-			if v == v {
-				m++
-			}
-		}
+	c := rt.c
+	for u := range c.Units() {
+		m := c.Start[u+1] - c.Start[u]
 		if m > 0 {
 			units++
 		}
@@ -222,14 +216,12 @@ func counts(rt ratings) (units, pairable, n int) {
 func dimension(rt ratings, coders []string, boot bootstrap) Dimension {
 	d := Dimension{Name: rt.spec.name, Title: rt.spec.title, Level: rt.spec.level, Scale: rt.spec.scale, Values: []ValueUse{}, Pairwise: []agreement.Pair{}}
 	d.Units, d.Pairable, d.Ratings = counts(rt)
-	use := map[float64]int{}
-	for _, v := range rt.r.Values {
-		if v == v {
-			use[v]++
-		}
+	use := make([]int, len(rt.c.Values))
+	for _, k := range rt.c.Code {
+		use[k]++
 	}
-	for _, v := range slices.Sorted(maps.Keys(use)) {
-		d.Values = append(d.Values, ValueUse{Value: rt.spec.valueName(v), Ratings: use[v]})
+	for k, v := range rt.c.Values {
+		d.Values = append(d.Values, ValueUse{Value: rt.spec.valueName(v), Ratings: use[k]})
 	}
 	st, pairs := statistics(rt, boot)
 	d.Statistics = st

@@ -81,22 +81,24 @@ func (s *spec) weights() iaa.Weighting {
 // sentence or summary it is aligned to.
 type unitKey struct{ a, b int64 }
 
-// ratings is one dimension's ratings matrix with the units' keys and, when
-// the dimension has gold, the gold value of each unit (NaN for none).
+// ratings is one dimension's ratings, sparse and coded (only the ratings
+// given, 12 bytes each, whatever the number of annotators), with the
+// units' keys and, when the dimension has gold, the gold value of each
+// unit (NaN for none).
 type ratings struct {
 	spec *spec
 	keys []unitKey
-	r    *iaa.Ratings
+	c    *iaa.Coded
 	gold []float64
 }
 
 // collector gathers the ratings of one dimension.
 type collector struct {
-	spec    *spec
-	index   map[unitKey]int
-	keys    []unitKey
-	triples []iaa.Triple
-	gold    func(unitKey) float64 // nil when the dimension has no gold
+	spec  *spec
+	index map[unitKey]int
+	keys  []unitKey
+	b     *iaa.CodedBuilder
+	gold  func(unitKey) float64 // nil when the dimension has no gold
 }
 
 func (c *collector) add(k unitKey, coder int, v float64) {
@@ -109,15 +111,11 @@ func (c *collector) add(k unitKey, coder int, v float64) {
 		c.index[k] = u
 		c.keys = append(c.keys, k)
 	}
-	c.triples = append(c.triples, iaa.Triple{Unit: u, Coder: coder, Value: v})
+	c.b.Add(u, coder, v) // a later label of the same cell wins
 }
 
-func (c *collector) build(coders int) ratings {
-	r := iaa.NewRatings(len(c.keys), coders)
-	for _, t := range c.triples {
-		r.Set(t.Unit, t.Coder, t.Value) // a later label of the same cell wins
-	}
-	out := ratings{spec: c.spec, keys: c.keys, r: r}
+func (c *collector) build() ratings {
+	out := ratings{spec: c.spec, keys: c.keys, c: c.b.Build(len(c.keys))}
 	if c.gold != nil {
 		out.gold = make([]float64, len(c.keys))
 		for i, k := range c.keys {
@@ -341,7 +339,7 @@ func (x *index) extract(sc *scope) []ratings {
 	// Sentence level.
 	for i := range dims {
 		d := &dims[i]
-		c := x.newCollector(d.spec(LevelSentence))
+		c := x.newCollector(d.spec(LevelSentence), len(sc.coders))
 		c.gold = func(k unitKey) float64 {
 			if g := x.goldLabel(k.a); g != nil {
 				return d.sentence(g)
@@ -354,10 +352,10 @@ func (x *index) extract(sc *scope) []ratings {
 				c.add(unitKey{l.SentenceID, 0}, coder, d.sentence(toLabel(l)))
 			}
 		}
-		out = append(out, c.build(len(sc.coders)))
+		out = append(out, c.build())
 	}
 	if x.settings.KeyFacts {
-		c := x.newCollector(&spec{name: "key_facts", title: "Key-fact alignment", level: LevelSentence, scale: scaleNominal, values: []string{"absent", "present"}, positive: 1})
+		c := x.newCollector(&spec{name: "key_facts", title: "Key-fact alignment", level: LevelSentence, scale: scaleNominal, values: []string{"absent", "present"}, positive: 1}, len(sc.coders))
 		for _, a := range sc.assignments {
 			if a.Status != tasks.StatusSubmitted {
 				continue
@@ -369,7 +367,7 @@ func (x *index) extract(sc *scope) []ratings {
 				}
 			}
 		}
-		out = append(out, c.build(len(sc.coders)))
+		out = append(out, c.build())
 	}
 	// Summary level.
 	for i := range dims {
@@ -377,7 +375,7 @@ func (x *index) extract(sc *scope) []ratings {
 		if d.summary == nil {
 			continue
 		}
-		c := x.newCollector(d.spec(LevelSummary))
+		c := x.newCollector(d.spec(LevelSummary), len(sc.coders))
 		c.gold = func(k unitKey) float64 {
 			if d.name == "faithfulness" {
 				if g, ok := x.data.GoldSummaries[k.a]; ok {
@@ -402,10 +400,10 @@ func (x *index) extract(sc *scope) []ratings {
 			}
 			c.add(unitKey{a.SummaryID, 0}, sc.coderOf[a.Username], d.summary(ls))
 		}
-		out = append(out, c.build(len(sc.coders)))
+		out = append(out, c.build())
 	}
 	if x.settings.KeyFacts {
-		c := x.newCollector(&spec{name: "key_facts", title: "Key-fact alignment", level: LevelSummary, scale: scaleNominal, values: []string{"absent", "present"}, positive: 1})
+		c := x.newCollector(&spec{name: "key_facts", title: "Key-fact alignment", level: LevelSummary, scale: scaleNominal, values: []string{"absent", "present"}, positive: 1}, len(sc.coders))
 		for _, a := range sc.assignments {
 			if a.Status != tasks.StatusSubmitted {
 				continue
@@ -418,19 +416,19 @@ func (x *index) extract(sc *scope) []ratings {
 				c.add(unitKey{a.SummaryID, kf}, sc.coderOf[a.Username], boolValue(linked[kf]))
 			}
 		}
-		out = append(out, c.build(len(sc.coders)))
+		out = append(out, c.build())
 	}
 	if x.settings.Relevance {
-		c := x.newCollector(&spec{name: "relevance", title: "Relevance (1–5)", level: LevelSummary, scale: scaleOrdinal, positive: -1})
+		c := x.newCollector(&spec{name: "relevance", title: "Relevance (1–5)", level: LevelSummary, scale: scaleOrdinal, positive: -1}, len(sc.coders))
 		for _, a := range sc.assignments {
 			if l, ok := x.summaryLabels[a.ID]; ok && l.Relevance != nil {
 				c.add(unitKey{a.SummaryID, 0}, sc.coderOf[a.Username], float64(*l.Relevance))
 			}
 		}
-		out = append(out, c.build(len(sc.coders)))
+		out = append(out, c.build())
 	}
 	if x.settings.TopicCategory {
-		c := x.newCollector(&spec{name: "topic_category", title: "Topic category", level: LevelSummary, scale: scaleNominal, values: topicCategories, positive: -1})
+		c := x.newCollector(&spec{name: "topic_category", title: "Topic category", level: LevelSummary, scale: scaleNominal, values: topicCategories, positive: -1}, len(sc.coders))
 		for _, a := range sc.assignments {
 			if l, ok := x.summaryLabels[a.ID]; ok {
 				if i := slices.Index(topicCategories, l.TopicCategory); i >= 0 {
@@ -438,13 +436,13 @@ func (x *index) extract(sc *scope) []ratings {
 				}
 			}
 		}
-		out = append(out, c.build(len(sc.coders)))
+		out = append(out, c.build())
 	}
 	return out
 }
 
-func (x *index) newCollector(s *spec) *collector {
-	return &collector{spec: s, index: map[unitKey]int{}}
+func (x *index) newCollector(s *spec, coders int) *collector {
+	return &collector{spec: s, index: map[unitKey]int{}, b: iaa.NewCodedBuilder(coders)}
 }
 
 func boolValue(b bool) float64 {

@@ -48,11 +48,9 @@ func WriteRatings(w io.Writer, d *tasks.ReportData, set tasks.Settings, opt Opti
 	cw.Write([]string{"unit", "coder", "value"})
 	for u, k := range rt.keys {
 		name := unitName(rt.spec, k)
-		for c, v := range rt.r.Unit(u) {
-			if v != v {
-				continue
-			}
-			cw.Write([]string{name, sc.coders[c], rt.spec.valueName(v)})
+		coders, codes := rt.c.Unit(u)
+		for i, k := range codes {
+			cw.Write([]string{name, sc.coders[coders[i]], rt.spec.valueName(rt.c.Values[k])})
 		}
 	}
 	cw.Flush()
