@@ -56,7 +56,8 @@ type Dimension struct {
 	// agreement, Scott's π and Gwet's AC1. For sets the κ-type statistics
 	// compare whole sets (exact match); α uses the MASI distance.
 	Statistics agreement.Statistics `json:"statistics"`
-	// Pairwise is Cohen's κ for every pair of annotators, by username.
+	// Pairwise is Cohen's κ for every pair of annotators who labelled a
+	// unit in common, by username.
 	Pairwise []agreement.Pair `json:"pairwise"`
 }
 

@@ -22,7 +22,8 @@ var update = flag.Bool("update", false, "rewrite the golden reports in testdata"
 // compares every number with the report the earlier, matrix-based
 // implementation produced for the same labels (testdata/seeded-*.json,
 // written by that implementation before the report was computed while
-// streaming). The bootstrap is off: its draws are compared in the
+// streaming), less the pairs of annotators with no unit in common, which
+// the report no longer lists. The bootstrap is off: its draws are compared in the
 // statistics package. Numbers may differ by rounding only.
 func TestSeededReportUnchanged(t *testing.T) {
 	for _, tc := range []struct {
@@ -83,10 +84,29 @@ func TestSeededReportUnchanged(t *testing.T) {
 			if err := dec.Decode(&w); err != nil {
 				t.Fatal(err)
 			}
+			dropDisjointPairs(w)
 			for _, d := range diffJSON("", w, g, nil) {
 				t.Error(d)
 			}
 		})
+	}
+}
+
+// dropDisjointPairs removes from a report the pairs of annotators with no
+// unit in common, which the report no longer lists.
+func dropDisjointPairs(rep any) {
+	for _, d := range rep.(map[string]any)["dimensions"].([]any) {
+		dim := d.(map[string]any)
+		var kept []any
+		for _, p := range dim["pairwise"].([]any) {
+			if p.(map[string]any)["n"].(json.Number).String() != "0" {
+				kept = append(kept, p)
+			}
+		}
+		if kept == nil {
+			kept = []any{}
+		}
+		dim["pairwise"] = kept
 	}
 }
 

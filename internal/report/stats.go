@@ -34,9 +34,14 @@ func statistics(rt ratings, boot bootstrap) (agreement.Statistics, []iaa.Pair) {
 	s.PercentAgreement = coefficient(iaa.PercentAgreement(counts))
 	s.ScottPi = coefficient(iaa.ScottPi(counts))
 	s.GwetAC1 = coefficient(iaa.GwetAC1(counts))
-	pairs := iaa.PairwiseCohenCoded(c, rt.spec.weights(), false)
+	// Pairs of annotators who never labelled the same unit are left out:
+	// with many annotators in a production round they are most pairs.
+	pairs := iaa.PairwiseCohenCoded(c, rt.spec.weights(), true)
 	if mean, used, err := iaa.LightKappa(pairs); err != nil {
 		s.CohenKappaMean = undefined(err)
+		if len(pairs) == 0 && c.Coders >= 2 {
+			s.CohenKappaMean = agreement.Statistic{Undefined: "no two annotators labelled a unit in common"}
+		}
 	} else {
 		s.CohenKappaMean = agreement.Statistic{Value: ptr(mean), NPairs: ptr(used)}
 	}
