@@ -11,9 +11,9 @@ import (
 // maxPatterns bounds each annotator's list of disagreement patterns.
 const maxPatterns = 5
 
-// annotators compares each coder with the rest of the group and with gold
-// on every dimension.
-func annotators(dims []ratings, sc *scope, x *index) []Annotator {
+// newAnnotators starts the per-annotator section: each coder with the
+// number of sentences they labelled in scope.
+func newAnnotators(sc *scope, x *index) []Annotator {
 	out := make([]Annotator, len(sc.coders))
 	for c, name := range sc.coders {
 		out[c] = Annotator{Name: name, Dimensions: []AnnotatorDimension{}, Disagree: []DisagreementPattern{}}
@@ -25,18 +25,25 @@ func annotators(dims []ratings, sc *scope, x *index) []Annotator {
 			}
 		}
 	}
-	for _, rt := range dims {
-		ads, pats := againstRest(rt)
-		for c := range sc.coders {
-			out[c].Dimensions = append(out[c].Dimensions, ads[c])
-			out[c].Disagree = append(out[c].Disagree, pats[c]...)
-		}
+	return out
+}
+
+// addAnnotators compares each coder with the rest and with gold on one
+// dimension.
+func addAnnotators(out []Annotator, rt ratings) {
+	ads, pats := againstRest(rt)
+	for c := range out {
+		out[c].Dimensions = append(out[c].Dimensions, ads[c])
+		out[c].Disagree = append(out[c].Disagree, pats[c]...)
 	}
+}
+
+// finishAnnotators keeps each coder's strongest disagreement patterns.
+func finishAnnotators(out []Annotator) {
 	for c := range out {
 		slices.SortStableFunc(out[c].Disagree, func(a, b DisagreementPattern) int { return cmp.Compare(b.Count, a.Count) })
 		out[c].Disagree = out[c].Disagree[:min(len(out[c].Disagree), maxPatterns)]
 	}
-	return out
 }
 
 // coderTally is what againstRest gathers about one coder.

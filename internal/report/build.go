@@ -1,10 +1,12 @@
 package report
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
 	"annotate/internal/agreement"
+	"annotate/internal/iaa"
 	"annotate/internal/tasks"
 )
 
@@ -17,23 +19,37 @@ type Options struct {
 	// "faithfulness") or a name and level ("faithfulness@summary"). ""
 	// keeps all.
 	Dimension string
+	// IncludeDrafts counts the labels of assignments not yet submitted;
+	// by default only submitted work counts, on every dimension alike.
+	IncludeDrafts bool
 	// Bootstrap is the number of replicates behind each α interval; 0
 	// leaves α without one.
 	Bootstrap int
+	// BootstrapMethod is what the bootstrap resamples: units with all
+	// their labels (the default) or pairable values.
+	BootstrapMethod iaa.BootstrapMethod
 	// Seed makes the bootstrap reproducible.
 	Seed uint64
+}
+
+// Filter is what the report's data must hold for these options: the
+// labels of one round (or all) and of submitted work only unless drafts
+// count.
+func (o Options) Filter() tasks.ReportFilter {
+	return tasks.ReportFilter{Round: o.Round, SubmittedOnly: !o.IncludeDrafts}
 }
 
 // DefaultBootstrap is the number of bootstrap replicates the command line
 // and the web pages use unless told otherwise.
 const DefaultBootstrap = 1000
 
-// index holds the project's labels keyed for the report's lookups.
+// index holds the project's labels keyed for the report's lookups. Labels
+// are not copied: each assignment's are a slice of the data's, which are
+// ordered by assignment and sentence.
 type index struct {
 	data             *tasks.ReportData
 	settings         tasks.Settings
-	labels           map[int64][]tasks.ReportLabel         // by assignment
-	labelOf          map[int64]map[int64]tasks.ReportLabel // by assignment, then sentence
+	labels           map[int64][]tasks.ReportLabel // by assignment, by sentence id
 	sentences        map[int64]*tasks.ReportSentence
 	summarySentences map[int64][]int64 // sentence ids of a summary, in order
 	summaryLabels    map[int64]tasks.ReportSummaryLabel
@@ -43,16 +59,21 @@ type index struct {
 func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 	x := &index{
 		data: d, settings: set,
-		labels: map[int64][]tasks.ReportLabel{}, labelOf: map[int64]map[int64]tasks.ReportLabel{},
+		labels:    map[int64][]tasks.ReportLabel{},
 		sentences: map[int64]*tasks.ReportSentence{}, summarySentences: map[int64][]int64{},
 		summaryLabels: map[int64]tasks.ReportSummaryLabel{}, links: map[int64]map[[2]int64]bool{},
 	}
-	for _, l := range d.Labels {
-		x.labels[l.AssignmentID] = append(x.labels[l.AssignmentID], l)
-		if x.labelOf[l.AssignmentID] == nil {
-			x.labelOf[l.AssignmentID] = map[int64]tasks.ReportLabel{}
+	ls := d.Labels
+	slices.SortStableFunc(ls, func(a, b tasks.ReportLabel) int {
+		return cmp.Or(cmp.Compare(a.AssignmentID, b.AssignmentID), cmp.Compare(a.SentenceID, b.SentenceID))
+	})
+	for i := 0; i < len(ls); {
+		j := i
+		for j < len(ls) && ls[j].AssignmentID == ls[i].AssignmentID {
+			j++
 		}
-		x.labelOf[l.AssignmentID][l.SentenceID] = l
+		x.labels[ls[i].AssignmentID] = ls[i:j:j]
+		i = j
 	}
 	for i := range d.Sentences {
 		s := &d.Sentences[i]
@@ -69,6 +90,20 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 		x.links[k.AssignmentID][[2]int64{k.KeyFactID, k.SentenceID}] = true
 	}
 	return x
+}
+
+// labelOf finds an assignment's label of a sentence.
+func (x *index) labelOf(assignment, sentence int64) (*tasks.ReportLabel, bool) {
+	ls := x.labels[assignment]
+	i, ok := slices.BinarySearchFunc(ls, sentence, func(l tasks.ReportLabel, s int64) int { return cmp.Compare(l.SentenceID, s) })
+	if !ok {
+		return nil, false
+	}
+	// The last label of a sentence wins, as in a matrix filled in order.
+	for i+1 < len(ls) && ls[i+1].SentenceID == sentence {
+		i++
+	}
+	return &ls[i], true
 }
 
 // goldLabel is a sentence's gold as a label, nil when it has none.
@@ -90,18 +125,23 @@ type scope struct {
 }
 
 // scope selects the assignments of one round, or with round 0 each
-// annotator's latest assignment of each summary across rounds.
-func (x *index) scope(round int64) *scope {
+// annotator's latest assignment of each summary across rounds; without
+// drafts, only submitted assignments.
+func (x *index) scope(round int64, drafts bool) *scope {
 	sc := &scope{coderOf: map[string]int{}}
+	counts := func(a tasks.ReportAssignment) bool { return drafts || a.Status == tasks.StatusSubmitted }
 	if round != 0 {
 		for _, a := range x.data.Assignments {
-			if a.RoundID == round {
+			if a.RoundID == round && counts(a) {
 				sc.assignments = append(sc.assignments, a)
 			}
 		}
 	} else {
 		latest := map[[2]int64]int{}
 		for _, a := range x.data.Assignments {
+			if !counts(a) {
+				continue
+			}
 			k := [2]int64{a.UserID, a.SummaryID}
 			if i, ok := latest[k]; !ok || a.RoundID > sc.assignments[i].RoundID {
 				if ok {
@@ -127,15 +167,22 @@ func (x *index) scope(round int64) *scope {
 }
 
 // Build computes the report of a project from its labels: the figures of
-// the chosen round (or all rounds), the trend over every round and the
-// disagreement list. An unknown round is ENotFound, an unknown dimension
+// the chosen round (or all rounds), the trend over rounds and the
+// disagreement list. Dimensions are computed one at a time, each from
+// its sparse ratings, so memory holds the labels and one dimension. The
+// trend covers every round when the report covers all rounds, and the
+// chosen round otherwise (the data may then hold that round only: see
+// [Options.Filter]). An unknown round is ENotFound, an unknown dimension
 // EInvalid.
 func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options) (*Report, error) {
 	x := newIndex(d, set)
 	rep := &Report{
-		Project: project, Round: opt.Round, Bootstrap: opt.Bootstrap,
+		Project: project, Round: opt.Round, Bootstrap: opt.Bootstrap, SubmittedOnly: !opt.IncludeDrafts,
 		Rounds: []RoundInfo{}, Annotators: []string{}, Dimensions: []Dimension{}, PerAnnotator: []Annotator{},
 		Trend: []TrendRound{}, Disagreements: []Disagreement{},
+	}
+	if opt.Bootstrap > 0 {
+		rep.BootstrapMethod = opt.BootstrapMethod.String()
 	}
 	var roundID int64
 	for _, r := range d.Rounds {
@@ -147,24 +194,29 @@ func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options)
 	if opt.Round != "" && roundID == 0 {
 		return nil, tasks.Errorf(tasks.ENotFound, "round %q not found", opt.Round)
 	}
-	sc := x.scope(roundID)
+	sc := x.scope(roundID, opt.IncludeDrafts)
 	rep.Annotators = append(rep.Annotators, sc.coders...)
-	all := x.extract(sc)
-	dims, err := keep(all, opt.Dimension)
+	srcs, err := keep(x.sources(), opt.Dimension)
 	if err != nil {
 		return nil, err
 	}
-	boot := bootstrap{replicates: opt.Bootstrap, seed: opt.Seed}
-	for _, rt := range dims {
+	boot := bootstrap{replicates: opt.Bootstrap, seed: opt.Seed, method: opt.BootstrapMethod}
+	rep.PerAnnotator = newAnnotators(sc, x)
+	for _, src := range srcs {
+		rt := x.ratings(src, sc)
 		rep.Dimensions = append(rep.Dimensions, dimension(rt, sc.coders, boot))
+		addAnnotators(rep.PerAnnotator, rt)
 	}
-	rep.PerAnnotator = annotators(dims, sc, x)
+	finishAnnotators(rep.PerAnnotator)
 	rep.Assistant = x.assistant(sc)
 	for _, r := range d.Rounds {
+		if opt.Round != "" && r.ID != roundID {
+			continue
+		}
 		tr := TrendRound{Round: r.Name, Kind: r.Kind, Dimensions: []TrendPoint{}}
-		rsc := x.scope(r.ID)
-		rdims, _ := keep(x.extract(rsc), opt.Dimension)
-		for _, rt := range rdims {
+		rsc := x.scope(r.ID, opt.IncludeDrafts)
+		for _, src := range srcs {
+			rt := x.ratings(src, rsc)
 			st, _ := statistics(rt, bootstrap{})
 			units, _, n := counts(rt)
 			tr.Dimensions = append(tr.Dimensions, TrendPoint{Dimension: rt.spec.name, Level: rt.spec.level, Units: units, Ratings: n, Statistics: st})
@@ -176,12 +228,12 @@ func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options)
 }
 
 // keep filters dimensions by name or name@level.
-func keep(all []ratings, want string) ([]ratings, error) {
+func keep(all []source, want string) ([]source, error) {
 	if want == "" {
 		return all, nil
 	}
 	var names []string
-	var kept []ratings
+	var kept []source
 	for _, rt := range all {
 		if rt.spec.name == want || rt.spec.key() == want {
 			kept = append(kept, rt)
@@ -241,14 +293,14 @@ func dimension(rt ratings, coders []string, boot bootstrap) Dimension {
 }
 
 // DimensionNames lists the dimensions a project's report can show, each
-// name once with its title, in report order, without computing any
-// statistic (for a menu of dimensions).
-func DimensionNames(d *tasks.ReportData, set tasks.Settings) [][2]string {
-	x := newIndex(d, set)
+// name once with its title, in report order, without reading any label
+// (for a menu of dimensions).
+func DimensionNames(set tasks.Settings) [][2]string {
+	x := newIndex(&tasks.ReportData{}, set)
 	var out [][2]string
-	for _, rt := range x.extract(x.scope(0)) {
-		if !slices.ContainsFunc(out, func(n [2]string) bool { return n[0] == rt.spec.name }) {
-			out = append(out, [2]string{rt.spec.name, rt.spec.title})
+	for _, src := range x.sources() {
+		if !slices.ContainsFunc(out, func(n [2]string) bool { return n[0] == src.spec.name }) {
+			out = append(out, [2]string{src.spec.name, src.spec.title})
 		}
 	}
 	return out

@@ -331,43 +331,74 @@ func (d *labelDim) spec(level string) *spec {
 // topicCategories are the values of the topic category.
 var topicCategories = []string{"main", "marginal"}
 
-// extract builds the ratings matrix of every dimension for the assignments
-// of one scope.
-func (x *index) extract(sc *scope) []ratings {
-	var out []ratings
+// source is one dimension at one level: what it is and how its ratings
+// are read from the labels of a scope. The report is a list of sources
+// (see [index.sources]); a new kind of dimension is one more source.
+type source struct {
+	spec *spec
+	// collect adds the ratings of the scope's assignments.
+	collect func(sc *scope, c *collector)
+	// gold gives a unit's gold value (NaN for none); nil when the
+	// dimension has no gold.
+	gold func(k unitKey) float64
+}
+
+// ratings collects one source's ratings over a scope. Only one
+// dimension's ratings are held at a time, whatever the number of
+// dimensions.
+func (x *index) ratings(src source, sc *scope) ratings {
+	c := x.newCollector(src.spec, len(sc.coders))
+	c.gold = src.gold
+	src.collect(sc, c)
+	return c.build()
+}
+
+var keyFactValues = []string{"absent", "present"}
+
+// sources lists the project's dimensions in report order: every label
+// dimension at sentence level, key facts per sentence, then the summary
+// level.
+func (x *index) sources() []source {
+	var out []source
 	dims := labelDims(x.settings)
 	// Sentence level.
 	for i := range dims {
 		d := &dims[i]
-		c := x.newCollector(d.spec(LevelSentence), len(sc.coders))
-		c.gold = func(k unitKey) float64 {
-			if g := x.goldLabel(k.a); g != nil {
-				return d.sentence(g)
-			}
-			return nan
-		}
-		for _, a := range sc.assignments {
-			coder := sc.coderOf[a.Username]
-			for _, l := range x.labels[a.ID] {
-				c.add(unitKey{l.SentenceID, 0}, coder, d.sentence(toLabel(l)))
-			}
-		}
-		out = append(out, c.build())
+		out = append(out, source{
+			spec: d.spec(LevelSentence),
+			gold: func(k unitKey) float64 {
+				if g := x.goldLabel(k.a); g != nil {
+					return d.sentence(g)
+				}
+				return nan
+			},
+			collect: func(sc *scope, c *collector) {
+				var lb label
+				for _, a := range sc.assignments {
+					coder := sc.coderOf[a.Username]
+					for i := range x.labels[a.ID] {
+						l := &x.labels[a.ID][i]
+						setLabel(&lb, l)
+						c.add(unitKey{l.SentenceID, 0}, coder, d.sentence(&lb))
+					}
+				}
+			},
+		})
 	}
 	if x.settings.KeyFacts {
-		c := x.newCollector(&spec{name: "key_facts", title: "Key-fact alignment", level: LevelSentence, scale: scaleNominal, values: []string{"absent", "present"}, positive: 1}, len(sc.coders))
-		for _, a := range sc.assignments {
-			if a.Status != tasks.StatusSubmitted {
-				continue
-			}
-			coder := sc.coderOf[a.Username]
-			for _, kf := range x.data.SummaryKeyFacts[a.SummaryID] {
-				for _, sid := range x.summarySentences[a.SummaryID] {
-					c.add(unitKey{kf, sid}, coder, boolValue(x.links[a.ID][[2]int64{kf, sid}]))
+		out = append(out, source{
+			spec: &spec{name: "key_facts", title: "Key-fact alignment", level: LevelSentence, scale: scaleNominal, values: keyFactValues, positive: 1},
+			collect: func(sc *scope, c *collector) {
+				for _, a := range sc.assignments {
+					coder := sc.coderOf[a.Username]
+					for _, kf := range x.data.SummaryKeyFacts[a.SummaryID] {
+						for _, sid := range x.summarySentences[a.SummaryID] {
+							c.add(unitKey{kf, sid}, coder, boolValue(x.links[a.ID][[2]int64{kf, sid}]))
+						}
+					}
 				}
-			}
-		}
-		out = append(out, c.build())
+			},
+		})
 	}
 	// Summary level.
 	for i := range dims {
@@ -375,68 +406,81 @@ func (x *index) extract(sc *scope) []ratings {
 		if d.summary == nil {
 			continue
 		}
-		c := x.newCollector(d.spec(LevelSummary), len(sc.coders))
-		c.gold = func(k unitKey) float64 {
-			if d.name == "faithfulness" {
-				if g, ok := x.data.GoldSummaries[k.a]; ok {
-					return faithValue(&label{Label: g})
+		out = append(out, source{
+			spec: d.spec(LevelSummary),
+			gold: func(k unitKey) float64 {
+				if d.name == "faithfulness" {
+					if g, ok := x.data.GoldSummaries[k.a]; ok {
+						return faithValue(&label{Label: g})
+					}
 				}
-			}
-			sents := x.summarySentences[k.a]
-			ls := make([]*label, len(sents))
-			for j, sid := range sents {
-				ls[j] = x.goldLabel(sid)
-			}
-			return d.summary(ls)
-		}
-		for _, a := range sc.assignments {
-			sents := x.summarySentences[a.SummaryID]
-			ls := make([]*label, len(sents))
-			byID := x.labelOf[a.ID]
-			for j, sid := range sents {
-				if l, ok := byID[sid]; ok {
-					ls[j] = toLabel(l)
+				sents := x.summarySentences[k.a]
+				ls := make([]*label, len(sents))
+				for j, sid := range sents {
+					ls[j] = x.goldLabel(sid)
 				}
-			}
-			c.add(unitKey{a.SummaryID, 0}, sc.coderOf[a.Username], d.summary(ls))
-		}
-		out = append(out, c.build())
+				return d.summary(ls)
+			},
+			collect: func(sc *scope, c *collector) {
+				var ls []*label
+				var buf []label
+				for _, a := range sc.assignments {
+					sents := x.summarySentences[a.SummaryID]
+					ls, buf = ls[:0], slices.Grow(buf[:0], len(sents))[:len(sents)]
+					for j, sid := range sents {
+						var lp *label
+						if l, ok := x.labelOf(a.ID, sid); ok {
+							setLabel(&buf[j], l)
+							lp = &buf[j]
+						}
+						ls = append(ls, lp)
+					}
+					c.add(unitKey{a.SummaryID, 0}, sc.coderOf[a.Username], d.summary(ls))
+				}
+			},
+		})
 	}
 	if x.settings.KeyFacts {
-		c := x.newCollector(&spec{name: "key_facts", title: "Key-fact alignment", level: LevelSummary, scale: scaleNominal, values: []string{"absent", "present"}, positive: 1}, len(sc.coders))
-		for _, a := range sc.assignments {
-			if a.Status != tasks.StatusSubmitted {
-				continue
-			}
-			linked := map[int64]bool{}
-			for k := range x.links[a.ID] {
-				linked[k[0]] = true
-			}
-			for _, kf := range x.data.SummaryKeyFacts[a.SummaryID] {
-				c.add(unitKey{a.SummaryID, kf}, sc.coderOf[a.Username], boolValue(linked[kf]))
-			}
-		}
-		out = append(out, c.build())
+		out = append(out, source{
+			spec: &spec{name: "key_facts", title: "Key-fact alignment", level: LevelSummary, scale: scaleNominal, values: keyFactValues, positive: 1},
+			collect: func(sc *scope, c *collector) {
+				for _, a := range sc.assignments {
+					linked := map[int64]bool{}
+					for k := range x.links[a.ID] {
+						linked[k[0]] = true
+					}
+					for _, kf := range x.data.SummaryKeyFacts[a.SummaryID] {
+						c.add(unitKey{a.SummaryID, kf}, sc.coderOf[a.Username], boolValue(linked[kf]))
+					}
+				}
+			},
+		})
 	}
 	if x.settings.Relevance {
-		c := x.newCollector(&spec{name: "relevance", title: "Relevance (1–5)", level: LevelSummary, scale: scaleOrdinal, positive: -1}, len(sc.coders))
-		for _, a := range sc.assignments {
-			if l, ok := x.summaryLabels[a.ID]; ok && l.Relevance != nil {
-				c.add(unitKey{a.SummaryID, 0}, sc.coderOf[a.Username], float64(*l.Relevance))
-			}
-		}
-		out = append(out, c.build())
+		out = append(out, source{
+			spec: &spec{name: "relevance", title: "Relevance (1–5)", level: LevelSummary, scale: scaleOrdinal, positive: -1},
+			collect: func(sc *scope, c *collector) {
+				for _, a := range sc.assignments {
+					if l, ok := x.summaryLabels[a.ID]; ok && l.Relevance != nil {
+						c.add(unitKey{a.SummaryID, 0}, sc.coderOf[a.Username], float64(*l.Relevance))
+					}
+				}
+			},
+		})
 	}
 	if x.settings.TopicCategory {
-		c := x.newCollector(&spec{name: "topic_category", title: "Topic category", level: LevelSummary, scale: scaleNominal, values: topicCategories, positive: -1}, len(sc.coders))
-		for _, a := range sc.assignments {
-			if l, ok := x.summaryLabels[a.ID]; ok {
-				if i := slices.Index(topicCategories, l.TopicCategory); i >= 0 {
-					c.add(unitKey{a.SummaryID, 0}, sc.coderOf[a.Username], float64(i))
+		out = append(out, source{
+			spec: &spec{name: "topic_category", title: "Topic category", level: LevelSummary, scale: scaleNominal, values: topicCategories, positive: -1},
+			collect: func(sc *scope, c *collector) {
+				for _, a := range sc.assignments {
+					if l, ok := x.summaryLabels[a.ID]; ok {
+						if i := slices.Index(topicCategories, l.TopicCategory); i >= 0 {
+							c.add(unitKey{a.SummaryID, 0}, sc.coderOf[a.Username], float64(i))
+						}
+					}
 				}
-			}
-		}
-		out = append(out, c.build())
+			},
+		})
 	}
 	return out
 }
@@ -452,6 +496,13 @@ func boolValue(b bool) float64 {
 	return 0
 }
 
-func toLabel(l tasks.ReportLabel) *label {
-	return &label{Label: l.Label, ErrorTypes: l.ErrorTypes, Ambiguous: l.Ambiguous, AmbiguityType: l.AmbiguityType}
+func toLabel(l *tasks.ReportLabel) *label {
+	lb := new(label)
+	setLabel(lb, l)
+	return lb
+}
+
+// setLabel fills lb from an annotator's label, without allocating.
+func setLabel(lb *label, l *tasks.ReportLabel) {
+	*lb = label{Label: l.Label, ErrorTypes: l.ErrorTypes, Ambiguous: l.Ambiguous, AmbiguityType: l.AmbiguityType}
 }

@@ -30,7 +30,8 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int) {
 	bySentence := map[int64]*sentenceVotes{}
 	var order []int64
 	for _, a := range sc.assignments {
-		for _, l := range x.labels[a.ID] {
+		for i := range x.labels[a.ID] {
+			l := &x.labels[a.ID][i]
 			if l.Label == "" {
 				continue
 			}

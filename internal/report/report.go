@@ -12,6 +12,13 @@ type Report struct {
 	Rounds     []RoundInfo `json:"rounds"`     // every round of the project, oldest first
 	Annotators []string    `json:"annotators"` // usernames of the annotators with labels in scope, sorted
 	Bootstrap  int         `json:"bootstrap"`  // replicates behind each α interval (0: none)
+	// BootstrapMethod is what the bootstrap resampled: "units" (units with
+	// all their labels; Zapf et al. 2016) or "pairs" (pairable values;
+	// Hayes & Krippendorff 2007); empty without a bootstrap.
+	BootstrapMethod string `json:"bootstrap_method,omitempty"`
+	// SubmittedOnly says whether only submitted assignments were counted
+	// (the default) or drafts too; it applies to every dimension.
+	SubmittedOnly bool `json:"submitted_only"`
 	// Dimensions holds one entry per label dimension and level.
 	Dimensions []Dimension `json:"dimensions"`
 	// PerAnnotator holds each annotator against the rest and against gold.

@@ -34,7 +34,7 @@ func reportOptions(c echo.Context) report.Options {
 // with annotator names replaced when the project anonymises them. An
 // unknown round is 404; an unknown dimension 422, naming the field.
 func (s *Server) buildReport(c echo.Context, p *tasks.Project, opt report.Options) (*report.Report, *tasks.ReportData, error) {
-	data, err := s.store.ReportData(c.Request().Context(), p.ID)
+	data, err := s.store.ReportData(c.Request().Context(), p.ID, opt.Filter())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -55,12 +55,12 @@ func (s *Server) getReport(c echo.Context) error {
 		return err
 	}
 	opt := reportOptions(c)
-	rep, data, err := s.buildReport(c, a.project, opt)
+	rep, _, err := s.buildReport(c, a.project, opt)
 	if err != nil {
 		return err
 	}
 	// The dimension menu lists every dimension, also when one is chosen.
-	v := s.reportView(c, a.project, rep, report.DimensionNames(data, a.project.Settings), opt)
+	v := s.reportView(c, a.project, rep, report.DimensionNames(a.project.Settings), opt)
 	return s.render(c, http.StatusOK, templates.ReportPage(v))
 }
 
