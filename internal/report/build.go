@@ -50,10 +50,22 @@ type index struct {
 	data             *tasks.ReportData
 	settings         tasks.Settings
 	labels           map[int64][]tasks.ReportLabel // by assignment, by sentence id
+	labelSent        map[int64][]int32             // by assignment: each label's sentence position, −1 if unknown
+	labelMask        map[int64][]uint64            // by assignment: each label's error-type set as a bit mask
 	sentences        map[int64]*tasks.ReportSentence
 	summarySentences map[int64][]int64 // sentence ids of a summary, in order
 	summaryLabels    map[int64]tasks.ReportSummaryLabel
 	links            map[int64]map[[2]int64]bool // by assignment: (key fact, sentence)
+
+	// Dense positions, so that the sentence and summary dimensions index
+	// their units without a map: data.Sentences[i] is sentence unit i,
+	// summaryIDs[j] summary unit j, whose sentences are the positions
+	// summaryFirst[j] onwards, summaryLen[j] of them.
+	sentPos                   map[int64]int32
+	summaryPos                map[int64]int32
+	summaryIDs                []int64
+	summaryFirst, summaryLen  []int32
+	sentenceKeys, summaryKeys []unitKey
 }
 
 func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
@@ -63,22 +75,72 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 		sentences: map[int64]*tasks.ReportSentence{}, summarySentences: map[int64][]int64{},
 		summaryLabels: map[int64]tasks.ReportSummaryLabel{}, links: map[int64]map[[2]int64]bool{},
 	}
+	x.labelSent = map[int64][]int32{}
+	x.sentPos, x.summaryPos = map[int64]int32{}, map[int64]int32{}
+	slices.SortStableFunc(d.Sentences, func(a, b tasks.ReportSentence) int {
+		return cmp.Or(cmp.Compare(a.SummaryID, b.SummaryID), cmp.Compare(a.Index, b.Index))
+	})
+	x.sentenceKeys = make([]unitKey, len(d.Sentences))
+	for i := range d.Sentences {
+		s := &d.Sentences[i]
+		x.sentences[s.ID] = s
+		x.sentPos[s.ID] = int32(i)
+		x.sentenceKeys[i] = unitKey{s.ID, 0}
+		x.summarySentences[s.SummaryID] = append(x.summarySentences[s.SummaryID], s.ID)
+		j, ok := x.summaryPos[s.SummaryID]
+		if !ok {
+			j = int32(len(x.summaryIDs))
+			x.summaryPos[s.SummaryID] = j
+			x.summaryIDs = append(x.summaryIDs, s.SummaryID)
+			x.summaryKeys = append(x.summaryKeys, unitKey{s.SummaryID, 0})
+			x.summaryFirst = append(x.summaryFirst, int32(i))
+			x.summaryLen = append(x.summaryLen, 0)
+		}
+		x.summaryLen[j]++
+	}
+	// Summaries assigned but without sentences still are units.
+	for _, a := range d.Assignments {
+		if _, ok := x.summaryPos[a.SummaryID]; !ok {
+			x.summaryPos[a.SummaryID] = int32(len(x.summaryIDs))
+			x.summaryIDs = append(x.summaryIDs, a.SummaryID)
+			x.summaryKeys = append(x.summaryKeys, unitKey{a.SummaryID, 0})
+			x.summaryFirst = append(x.summaryFirst, 0)
+			x.summaryLen = append(x.summaryLen, 0)
+		}
+	}
 	ls := d.Labels
 	slices.SortStableFunc(ls, func(a, b tasks.ReportLabel) int {
 		return cmp.Or(cmp.Compare(a.AssignmentID, b.AssignmentID), cmp.Compare(a.SentenceID, b.SentenceID))
 	})
+	pos := make([]int32, len(ls))
+	masks := make([]uint64, len(ls))
+	codes := errorCodes(set)
+	maskOf := map[*string]uint64{} // error-type lists are shared between labels
+	for i := range ls {
+		p, ok := x.sentPos[ls[i].SentenceID]
+		if !ok {
+			p = -1
+		}
+		pos[i] = p
+		if ts := ls[i].ErrorTypes; len(ts) > 0 {
+			m, ok := maskOf[&ts[0]]
+			if !ok {
+				m = typeMask(ts, codes)
+				maskOf[&ts[0]] = m
+			}
+			masks[i] = m
+		}
+	}
+	x.labelMask = map[int64][]uint64{}
 	for i := 0; i < len(ls); {
 		j := i
 		for j < len(ls) && ls[j].AssignmentID == ls[i].AssignmentID {
 			j++
 		}
 		x.labels[ls[i].AssignmentID] = ls[i:j:j]
+		x.labelSent[ls[i].AssignmentID] = pos[i:j:j]
+		x.labelMask[ls[i].AssignmentID] = masks[i:j:j]
 		i = j
-	}
-	for i := range d.Sentences {
-		s := &d.Sentences[i]
-		x.sentences[s.ID] = s
-		x.summarySentences[s.SummaryID] = append(x.summarySentences[s.SummaryID], s.ID)
 	}
 	for _, l := range d.SummaryLabels {
 		x.summaryLabels[l.AssignmentID] = l
@@ -92,23 +154,12 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 	return x
 }
 
-// labelOf finds an assignment's label of a sentence.
-func (x *index) labelOf(assignment, sentence int64) (*tasks.ReportLabel, bool) {
-	ls := x.labels[assignment]
-	i, ok := slices.BinarySearchFunc(ls, sentence, func(l tasks.ReportLabel, s int64) int { return cmp.Compare(l.SentenceID, s) })
-	if !ok {
-		return nil, false
-	}
-	// The last label of a sentence wins, as in a matrix filled in order.
-	for i+1 < len(ls) && ls[i+1].SentenceID == sentence {
-		i++
-	}
-	return &ls[i], true
-}
-
 // goldLabel is a sentence's gold as a label, nil when it has none.
 func (x *index) goldLabel(sid int64) *label {
-	s := x.sentences[sid]
+	return goldOf(x.sentences[sid])
+}
+
+func goldOf(s *tasks.ReportSentence) *label {
 	if s == nil || s.Gold == nil {
 		return nil
 	}
@@ -122,6 +173,19 @@ type scope struct {
 	assignments []tasks.ReportAssignment
 	coders      []string
 	coderOf     map[string]int
+	// parts holds, for each assignment, what the dimensions read, looked
+	// up once per scope rather than once per dimension.
+	parts []part
+}
+
+// part is one assignment of a scope with its coder, summary position and
+// labels (with each label's sentence position and error-type set).
+type part struct {
+	coder   int
+	summary int32
+	labels  []tasks.ReportLabel
+	pos     []int32
+	masks   []uint64
 }
 
 // scope selects the assignments of one round, or with round 0 each
@@ -162,6 +226,11 @@ func (x *index) scope(round int64, drafts bool) *scope {
 	slices.Sort(sc.coders)
 	for i, c := range sc.coders {
 		sc.coderOf[c] = i
+	}
+	sc.parts = make([]part, len(sc.assignments))
+	for i, a := range sc.assignments {
+		sc.parts[i] = part{coder: sc.coderOf[a.Username], summary: x.summaryPos[a.SummaryID],
+			labels: x.labels[a.ID], pos: x.labelSent[a.ID], masks: x.labelMask[a.ID]}
 	}
 	return sc
 }

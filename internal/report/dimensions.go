@@ -92,18 +92,30 @@ type ratings struct {
 	gold []float64
 }
 
-// collector gathers the ratings of one dimension.
+// collector gathers the ratings of one dimension. Units are found by key
+// (add) or, for sentences and summaries, by their dense position (addAt),
+// which needs no map.
 type collector struct {
 	spec  *spec
 	index map[unitKey]int
 	keys  []unitKey
 	b     *iaa.CodedBuilder
-	gold  func(unitKey) float64 // nil when the dimension has no gold
+	gold  func(u int, k unitKey) float64 // nil when the dimension has no gold
+}
+
+// addAt adds a rating of unit u of a collector made over fixed keys.
+func (c *collector) addAt(u int, coder int, v float64) {
+	if v == v && u >= 0 {
+		c.b.Add(u, coder, v)
+	}
 }
 
 func (c *collector) add(k unitKey, coder int, v float64) {
 	if v != v {
 		return
+	}
+	if c.index == nil {
+		c.index = map[unitKey]int{}
 	}
 	u, ok := c.index[k]
 	if !ok {
@@ -119,7 +131,7 @@ func (c *collector) build() ratings {
 	if c.gold != nil {
 		out.gold = make([]float64, len(c.keys))
 		for i, k := range c.keys {
-			out.gold[i] = c.gold(k)
+			out.gold[i] = c.gold(i, k)
 		}
 	}
 	return out
@@ -132,6 +144,9 @@ type label struct {
 	ErrorTypes    []string
 	Ambiguous     *bool
 	AmbiguityType string
+	// mask is the set of ErrorTypes when hasMask, worked out once per label.
+	mask    uint64
+	hasMask bool
 }
 
 var nan = math.NaN()
@@ -162,13 +177,34 @@ func errorSet(l *label, codes map[string]int) (float64, bool) {
 	case tasks.LabelFaithful:
 		return 0, true
 	}
-	var bits []int
-	for _, t := range l.ErrorTypes {
+	if l.hasMask {
+		return float64(l.mask), true
+	}
+	return float64(typeMask(l.ErrorTypes, codes)), true
+}
+
+// typeMask is the set of the error types among codes, as iaa.SetValue
+// encodes it: bit i for the type coded i.
+func typeMask(types []string, codes map[string]int) uint64 {
+	var m uint64
+	for _, t := range types {
 		if i, ok := codes[t]; ok {
-			bits = append(bits, i)
+			m |= 1 << i
 		}
 	}
-	return iaa.SetValue(bits...), true
+	return m
+}
+
+// errorCodes numbers the project's error types, at most 53 (sets are bit
+// masks stored in a float64).
+func errorCodes(set tasks.Settings) map[string]int {
+	codes := map[string]int{}
+	for i, t := range set.ErrorTaxonomy() {
+		if i < 53 {
+			codes[t.Code] = i
+		}
+	}
+	return codes
 }
 
 func ambiguityValue(l *label) float64 {
@@ -271,10 +307,9 @@ func labelDims(set tasks.Settings) []labelDim {
 		if len(tax) > 53 { // sets are bit masks of at most 53 labels
 			tax = tax[:53]
 		}
-		codes := map[string]int{}
+		codes := errorCodes(set)
 		var names []string
-		for i, t := range tax {
-			codes[t.Code] = i
+		for _, t := range tax {
 			names = append(names, t.Code)
 		}
 		out = append(out, labelDim{name: "error_types", title: "Error types (set)", setNames: names, scale: scaleMASI, positive: -1,
@@ -338,9 +373,12 @@ type source struct {
 	spec *spec
 	// collect adds the ratings of the scope's assignments.
 	collect func(sc *scope, c *collector)
-	// gold gives a unit's gold value (NaN for none); nil when the
-	// dimension has no gold.
-	gold func(k unitKey) float64
+	// gold gives the gold value of unit u with key k (NaN for none); nil
+	// when the dimension has no gold.
+	gold func(u int, k unitKey) float64
+	// keys, when set, are the units in a fixed order (every sentence or
+	// every summary of the data), found by position with addAt.
+	keys func() []unitKey
 }
 
 // ratings collects one source's ratings over a scope. Only one
@@ -348,6 +386,9 @@ type source struct {
 // dimensions.
 func (x *index) ratings(src source, sc *scope) ratings {
 	c := x.newCollector(src.spec, len(sc.coders))
+	if src.keys != nil {
+		c.keys = src.keys()
+	}
 	c.gold = src.gold
 	src.collect(sc, c)
 	return c.build()
@@ -366,20 +407,20 @@ func (x *index) sources() []source {
 		d := &dims[i]
 		out = append(out, source{
 			spec: d.spec(LevelSentence),
-			gold: func(k unitKey) float64 {
-				if g := x.goldLabel(k.a); g != nil {
+			keys: func() []unitKey { return x.sentenceKeys },
+			gold: func(u int, _ unitKey) float64 {
+				if g := goldOf(&x.data.Sentences[u]); g != nil {
 					return d.sentence(g)
 				}
 				return nan
 			},
 			collect: func(sc *scope, c *collector) {
 				var lb label
-				for _, a := range sc.assignments {
-					coder := sc.coderOf[a.Username]
-					for i := range x.labels[a.ID] {
-						l := &x.labels[a.ID][i]
-						setLabel(&lb, l)
-						c.add(unitKey{l.SentenceID, 0}, coder, d.sentence(&lb))
+				for _, p := range sc.parts {
+					for i := range p.labels {
+						setLabel(&lb, &p.labels[i])
+						lb.mask, lb.hasMask = p.masks[i], true
+						c.addAt(int(p.pos[i]), p.coder, d.sentence(&lb))
 					}
 				}
 			},
@@ -408,34 +449,36 @@ func (x *index) sources() []source {
 		}
 		out = append(out, source{
 			spec: d.spec(LevelSummary),
-			gold: func(k unitKey) float64 {
+			keys: func() []unitKey { return x.summaryKeys },
+			gold: func(u int, k unitKey) float64 {
 				if d.name == "faithfulness" {
 					if g, ok := x.data.GoldSummaries[k.a]; ok {
 						return faithValue(&label{Label: g})
 					}
 				}
-				sents := x.summarySentences[k.a]
-				ls := make([]*label, len(sents))
-				for j, sid := range sents {
-					ls[j] = x.goldLabel(sid)
+				first, n := x.summaryFirst[u], x.summaryLen[u]
+				ls := make([]*label, n)
+				for j := range ls {
+					ls[j] = goldOf(&x.data.Sentences[int(first)+j])
 				}
 				return d.summary(ls)
 			},
 			collect: func(sc *scope, c *collector) {
 				var ls []*label
 				var buf []label
-				for _, a := range sc.assignments {
-					sents := x.summarySentences[a.SummaryID]
-					ls, buf = ls[:0], slices.Grow(buf[:0], len(sents))[:len(sents)]
-					for j, sid := range sents {
-						var lp *label
-						if l, ok := x.labelOf(a.ID, sid); ok {
-							setLabel(&buf[j], l)
-							lp = &buf[j]
+				for _, p := range sc.parts {
+					u := p.summary
+					first, n := int(x.summaryFirst[u]), int(x.summaryLen[u])
+					ls, buf = slices.Grow(ls[:0], n)[:n], slices.Grow(buf[:0], n)[:n]
+					clear(ls)
+					for i := range p.labels {
+						if j := int(p.pos[i]) - first; j >= 0 && j < n {
+							setLabel(&buf[j], &p.labels[i])
+							buf[j].mask, buf[j].hasMask = p.masks[i], true
+							ls[j] = &buf[j]
 						}
-						ls = append(ls, lp)
 					}
-					c.add(unitKey{a.SummaryID, 0}, sc.coderOf[a.Username], d.summary(ls))
+					c.addAt(int(u), p.coder, d.summary(ls))
 				}
 			},
 		})
@@ -459,10 +502,11 @@ func (x *index) sources() []source {
 	if x.settings.Relevance {
 		out = append(out, source{
 			spec: &spec{name: "relevance", title: "Relevance (1–5)", level: LevelSummary, scale: scaleOrdinal, positive: -1},
+			keys: func() []unitKey { return x.summaryKeys },
 			collect: func(sc *scope, c *collector) {
 				for _, a := range sc.assignments {
 					if l, ok := x.summaryLabels[a.ID]; ok && l.Relevance != nil {
-						c.add(unitKey{a.SummaryID, 0}, sc.coderOf[a.Username], float64(*l.Relevance))
+						c.addAt(int(x.summaryPos[a.SummaryID]), sc.coderOf[a.Username], float64(*l.Relevance))
 					}
 				}
 			},
@@ -471,11 +515,12 @@ func (x *index) sources() []source {
 	if x.settings.TopicCategory {
 		out = append(out, source{
 			spec: &spec{name: "topic_category", title: "Topic category", level: LevelSummary, scale: scaleNominal, values: topicCategories, positive: -1},
+			keys: func() []unitKey { return x.summaryKeys },
 			collect: func(sc *scope, c *collector) {
 				for _, a := range sc.assignments {
 					if l, ok := x.summaryLabels[a.ID]; ok {
 						if i := slices.Index(topicCategories, l.TopicCategory); i >= 0 {
-							c.add(unitKey{a.SummaryID, 0}, sc.coderOf[a.Username], float64(i))
+							c.addAt(int(x.summaryPos[a.SummaryID]), sc.coderOf[a.Username], float64(i))
 						}
 					}
 				}
