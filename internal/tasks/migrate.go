@@ -14,6 +14,8 @@ import (
 var migrations = []string{
 	// 2: the adjudication queue and gold resolution find labels by sentence.
 	`CREATE INDEX IF NOT EXISTS sentence_labels_sentence ON sentence_labels(sentence_id)`,
+	// 3: a per-project change counter for caching the agreement report.
+	reportVersionsSQL,
 }
 
 // SchemaVersion of a database this build creates.
