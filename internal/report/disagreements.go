@@ -91,6 +91,7 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int) {
 		}
 		if s := x.sentences[sid]; s != nil {
 			d.Document, d.Summary, d.Index, d.Text = s.DocumentExternal, s.SummaryExternal, s.Index, s.Text
+			d.SummaryID = s.SummaryID
 			if s.Gold != nil {
 				d.Gold = s.Gold.Label
 			}

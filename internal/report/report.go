@@ -214,6 +214,7 @@ type TrendPoint struct {
 // Disagreement is one sentence the annotators split on.
 type Disagreement struct {
 	SentenceID int64  `json:"sentence_id"`
+	SummaryID  int64  `json:"summary_id"`
 	Document   string `json:"document"` // external ids
 	Summary    string `json:"summary"`
 	Index      int    `json:"index"` // 1-based sentence number
@@ -229,7 +230,8 @@ type Disagreement struct {
 	Gold           string  `json:"gold,omitempty"`
 	Assistant      string  `json:"assistant,omitempty"`
 	// Assignment is the id of one rater's assignment of the summary, for a
-	// link to the labelling page (read-only for leads).
+	// link to the labelling page (read-only for leads) where the
+	// adjudication page is not open to the reader.
 	Assignment int64 `json:"assignment"`
 }
 
