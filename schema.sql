@@ -328,3 +328,142 @@ CREATE TABLE api_token_projects (
     project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
     PRIMARY KEY (token_id, project_id)
 );
+-- A counter per project that every write to what the agreement report reads
+-- bumps (triggers below), so that a cached report is known to be current
+-- with one primary-key lookup.
+CREATE TABLE IF NOT EXISTS report_versions (
+    project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+    version    INTEGER NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS report_version_sentence_labels_insert AFTER INSERT ON sentence_labels BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_sentence_labels_update AFTER UPDATE ON sentence_labels BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_sentence_labels_delete AFTER DELETE ON sentence_labels BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = OLD.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_summary_labels_insert AFTER INSERT ON summary_labels BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_summary_labels_update AFTER UPDATE ON summary_labels BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_summary_labels_delete AFTER DELETE ON summary_labels BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = OLD.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_keyfact_labels_insert AFTER INSERT ON keyfact_labels BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_keyfact_labels_update AFTER UPDATE ON keyfact_labels BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_keyfact_labels_delete AFTER DELETE ON keyfact_labels BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = OLD.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_assignments_insert AFTER INSERT ON assignments BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM rounds r WHERE r.id = NEW.round_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_assignments_update AFTER UPDATE ON assignments BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM rounds r WHERE r.id = NEW.round_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_assignments_delete AFTER DELETE ON assignments BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM rounds r WHERE r.id = OLD.round_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_rounds_insert AFTER INSERT ON rounds BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT p.id, 1 FROM projects p WHERE p.id = NEW.project_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_rounds_update AFTER UPDATE ON rounds BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT p.id, 1 FROM projects p WHERE p.id = NEW.project_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_rounds_delete AFTER DELETE ON rounds BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT p.id, 1 FROM projects p WHERE p.id = OLD.project_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_gold_sentences_insert AFTER INSERT ON gold_sentences BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT s.project_id, 1 FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id WHERE ss.id = NEW.sentence_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_gold_sentences_update AFTER UPDATE ON gold_sentences BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT s.project_id, 1 FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id WHERE ss.id = NEW.sentence_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_gold_sentences_delete AFTER DELETE ON gold_sentences BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT s.project_id, 1 FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id WHERE ss.id = OLD.sentence_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_gold_summaries_insert AFTER INSERT ON gold_summaries BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT s.project_id, 1 FROM summaries s WHERE s.id = NEW.summary_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_gold_summaries_update AFTER UPDATE ON gold_summaries BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT s.project_id, 1 FROM summaries s WHERE s.id = NEW.summary_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_gold_summaries_delete AFTER DELETE ON gold_summaries BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT s.project_id, 1 FROM summaries s WHERE s.id = OLD.summary_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_summary_sentences_insert AFTER INSERT ON summary_sentences BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT s.project_id, 1 FROM summaries s WHERE s.id = NEW.summary_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_summary_sentences_update AFTER UPDATE ON summary_sentences BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT s.project_id, 1 FROM summaries s WHERE s.id = NEW.summary_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_summary_sentences_delete AFTER DELETE ON summary_sentences BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT s.project_id, 1 FROM summaries s WHERE s.id = OLD.summary_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_key_facts_insert AFTER INSERT ON key_facts BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT d.project_id, 1 FROM documents d WHERE d.id = NEW.document_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_key_facts_update AFTER UPDATE ON key_facts BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT d.project_id, 1 FROM documents d WHERE d.id = NEW.document_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_key_facts_delete AFTER DELETE ON key_facts BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT d.project_id, 1 FROM documents d WHERE d.id = OLD.document_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_assist_runs_insert AFTER INSERT ON assist_runs BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT p.id, 1 FROM projects p WHERE p.id = NEW.project_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_assist_runs_update AFTER UPDATE ON assist_runs BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT p.id, 1 FROM projects p WHERE p.id = NEW.project_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_assist_runs_delete AFTER DELETE ON assist_runs BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT p.id, 1 FROM projects p WHERE p.id = OLD.project_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_assist_outputs_insert AFTER INSERT ON assist_outputs BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assist_runs r WHERE r.id = NEW.run_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_assist_outputs_update AFTER UPDATE ON assist_outputs BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assist_runs r WHERE r.id = NEW.run_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_assist_outputs_delete AFTER DELETE ON assist_outputs BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assist_runs r WHERE r.id = OLD.run_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;

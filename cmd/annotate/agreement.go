@@ -102,7 +102,7 @@ func projectAgreement(ctx context.Context, e env, db, slug string, opt report.Op
 	if err != nil {
 		return fmt.Errorf("project %q: %w", slug, err)
 	}
-	data, err := store.ReportData(ctx, p.ID)
+	data, err := store.ReportData(ctx, p.ID, opt.Filter())
 	if err != nil {
 		return err
 	}

@@ -80,9 +80,13 @@ type Statistic struct {
 	NPairs    *int        `json:"n_pairs,omitempty"`          // coder pairs averaged
 	PerUnit   *int        `json:"ratings_per_unit,omitempty"` // ratings on each unit used (Fleiss' κ)
 	Bootstrap *int        `json:"bootstrap,omitempty"`        // bootstrap replicates behind ci95
-	MinAlpha  *float64    `json:"min_alpha,omitempty"`        // the minimum acceptable α
-	PBelowMin *float64    `json:"p_below_min,omitempty"`      // bootstrap P(α < min_alpha)
-	Undefined string      `json:"undefined,omitempty"`        // why there is no value
+	// BootstrapMethod says what the bootstrap resampled: "units" (units
+	// with all their ratings; Zapf et al. 2016) or "pairs" (pairable
+	// values; Hayes & Krippendorff 2007).
+	BootstrapMethod string   `json:"bootstrap_method,omitempty"`
+	MinAlpha        *float64 `json:"min_alpha,omitempty"`   // the minimum acceptable α
+	PBelowMin       *float64 `json:"p_below_min,omitempty"` // bootstrap P(α < min_alpha)
+	Undefined       string   `json:"undefined,omitempty"`   // why there is no value
 }
 
 // Pair is Cohen's κ between two coders over the N units both rated.

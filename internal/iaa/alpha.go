@@ -24,7 +24,8 @@ const alphaStat = "Krippendorff's alpha"
 // distinct values, O(V²) time for V distinct values: fine for rating
 // scales and label sets, slow for a million distinct reals.
 //
-// Undefined (an [*UndefinedError]) when no unit has two ratings or D_e = 0
+// Undefined (an [*UndefinedError]) when fewer than two units have two
+// ratings (a single unit says nothing about agreement) or D_e = 0
 // (every pairable value is the same). Values that the level cannot take
 // (±Inf at a numeric level, negatives at the ratio level, non-set values at
 // the MASI level) are an error too.
@@ -53,11 +54,15 @@ func AlphaFunc(r *Ratings, delta func(a, b float64) float64) (float64, error) {
 type disagreement struct {
 	do, de   float64
 	n, pairs int
+	units    int // pairable units
 }
 
 func (d disagreement) check() (disagreement, error) {
 	if d.n == 0 {
 		return d, undefined(alphaStat, reasonNoPairable)
+	}
+	if d.units < 2 {
+		return d, undefined(alphaStat, reasonOnePairable)
 	}
 	if !(d.de > 0) {
 		return d, undefined(alphaStat, "every pairable value is the same, so expected disagreement is zero")
@@ -140,6 +145,7 @@ func nominalDisagreement(r *Ratings) (disagreement, error) {
 			continue
 		}
 		d.n += m
+		d.units++
 		d.pairs += m * (m - 1) / 2
 		for _, v := range vals {
 			t.add(v)
@@ -221,6 +227,7 @@ func intervalDisagreement(r *Ratings, rk *rankMap) (disagreement, error) {
 		mean += delta * nb / (na + nb)
 		m2 += ss + delta*delta*na*nb/(na+nb)
 		d.n += m
+		d.units++
 		d.pairs += m * (m - 1) / 2
 	}
 	if d.n == 0 {
@@ -288,6 +295,7 @@ func genericDisagreement(r *Ratings, delta func(a, b float64) float64) (disagree
 			continue
 		}
 		d.n += m
+		d.units++
 		d.pairs += m * (m - 1) / 2
 		s := 0.0
 		for i, v := range vals {

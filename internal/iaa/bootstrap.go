@@ -1,7 +1,10 @@
 package iaa
 
 import (
+	"cmp"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -10,22 +13,66 @@ import (
 	"sync/atomic"
 )
 
+// BootstrapMethod chooses what a bootstrap of α resamples.
+type BootstrapMethod int
+
+const (
+	// BootstrapUnits resamples units with all their ratings, with
+	// replacement, and recomputes α (observed and expected disagreement)
+	// on each resample: the bootstrap Zapf et al. (2016) recommend for α,
+	// since the ratings of one unit are correlated. It is the default.
+	BootstrapUnits BootstrapMethod = iota
+	// BootstrapPairs is the bootstrap of Hayes & Krippendorff (2007):
+	// pairs of values are drawn independently from the within-unit pairs,
+	// keeping the expected disagreement of the data.
+	BootstrapPairs
+)
+
+// String returns "units" or "pairs".
+func (m BootstrapMethod) String() string {
+	switch m {
+	case BootstrapUnits:
+		return "units"
+	case BootstrapPairs:
+		return "pairs"
+	}
+	return fmt.Sprintf("BootstrapMethod(%d)", int(m))
+}
+
+// ParseBootstrapMethod accepts "units" (or "") and "pairs".
+func ParseBootstrapMethod(s string) (BootstrapMethod, error) {
+	switch s {
+	case "", "units":
+		return BootstrapUnits, nil
+	case "pairs":
+		return BootstrapPairs, nil
+	}
+	return 0, fmt.Errorf("iaa: unknown bootstrap method %q (want units or pairs)", s)
+}
+
 // BootstrapOptions configures [AlphaBootstrap].
 type BootstrapOptions struct {
-	Replicates int       // number of resamples (Hayes & Krippendorff suggest 1,000 or more)
-	Seed       uint64    // the same seed gives the same result on any number of goroutines
-	Confidence float64   // two-sided level of the interval; 0 means 0.95
-	Min        []float64 // minimum acceptable α values q, for AlphaBoot.PBelow
-	Workers    int       // goroutines; 0 means runtime.GOMAXPROCS(0)
+	Replicates int             // number of resamples (Hayes & Krippendorff suggest 1,000 or more)
+	Seed       uint64          // the same seed gives the same result on any number of goroutines
+	Confidence float64         // two-sided level of the interval; 0 means 0.95
+	Min        []float64       // minimum acceptable α values q, for AlphaBoot.PBelow
+	Workers    int             // goroutines; 0 means runtime.GOMAXPROCS(0)
+	Method     BootstrapMethod // what is resampled; the zero value resamples units
 }
 
 // AlphaBoot is Krippendorff's α with a summary of its bootstrap distribution.
 type AlphaBoot struct {
-	Alpha      float64   // α on the data
-	Low, High  float64   // percentile interval at the chosen confidence
-	PBelow     []float64 // PBelow[i] is the share of replicates with α < Min[i]
-	Replicates int       // replicates drawn
-	Draws      int       // pairs drawn per replicate: the number of within-unit pairs
+	Alpha      float64         // α on the data
+	Low, High  float64         // percentile interval at the chosen confidence
+	PBelow     []float64       // PBelow[i] is the share of replicates with α < Min[i]
+	Replicates int             // replicates with a defined α
+	Method     BootstrapMethod // what was resampled
+	// Draws is what a replicate draws: within-unit pairs (BootstrapPairs)
+	// or units with two or more ratings (BootstrapUnits).
+	Draws int
+	// Undefined counts the replicates left out because α was undefined on
+	// them (every resampled value the same); always 0 for BootstrapPairs.
+	Undefined int
 }
 
 // replicatesPerChunk fixes how replicates are grouped for seeding: chunk i
@@ -34,28 +81,43 @@ type AlphaBoot struct {
 const replicatesPerChunk = 8
 
 // AlphaBootstrap estimates the sampling distribution of Krippendorff's α by
-// the bootstrap of Hayes & Krippendorff (2007) and Krippendorff's algorithm
-// for it. The expected disagreement D_e stays that of the data. Each
-// replicate draws, with replacement, as many pairs of values as the data hold
-// within units (M = Σ_u m_u(m_u−1)/2), each pair from unit u with
-// probability 2/((m_u−1)·n) — the weight it carries in the coincidence
-// matrix — and takes
+// the bootstrap and summarises it: a percentile interval and, for each
+// minimum q in opt.Min, the share of replicates with α < q (Krippendorff's
+// probability of failing to reach q, e.g. for 0.667 and 0.8).
+//
+// With opt.Method = BootstrapUnits (the default) a replicate draws, with
+// replacement, as many units as the data have units with two or more
+// ratings (units with fewer do not enter α), each with all its ratings, and
+// recomputes α on them (Zapf, Castell, Morawietz & Karch 2016). Since α
+// depends on a unit only through how many of its ratings take each value,
+// units alike in that are pooled and a replicate is one multinomial draw
+// over the kinds of unit: the cost of a replicate grows with the number of
+// distinct kinds, not of units. Replicates on which α is undefined (all
+// drawn values equal) are left out and counted in AlphaBoot.Undefined.
+//
+// With opt.Method = BootstrapPairs it is the bootstrap of Hayes &
+// Krippendorff (2007): the expected disagreement D_e stays that of the
+// data, and a replicate draws, with replacement, as many pairs of values
+// as the data hold within units (M = Σ_u m_u(m_u−1)/2), each pair from unit
+// u with probability 2/((m_u−1)·n), and takes
 //
 //	α* = 1 − (1/M) Σ_{drawn pairs} δ² / D_e
 //
-// so that α* averages to α. The interval is the percentile interval of the
-// α* values and PBelow[i] estimates the probability that α falls short of
-// Min[i] (Krippendorff's q, e.g. for minima 0.667 and 0.8). When the coders
-// never disagree every α* is 1.
+// The pairs are pooled by their δ², so a replicate is one multinomial draw
+// over the distinct δ² values, exactly distributed as M single draws.
 //
-// The per-pair contributions are computed once and pooled by value into an
-// alias table, so a replicate costs O(M) with a constant memory footprint
-// for categorical data. Replicates run on opt.Workers goroutines in fixed
-// chunks, each with a generator (math/rand/v2 PCG) seeded from opt.Seed and
-// the chunk index, so results are reproducible.
+// Replicates run on opt.Workers goroutines in fixed chunks, each with a
+// generator (math/rand/v2 PCG) seeded from opt.Seed and the chunk index, so
+// results are reproducible. When the coders never disagree every α* is 1.
 //
 // Errors: those of [Alpha], and an error when opt.Replicates < 1.
 func AlphaBootstrap(r *Ratings, level Level, opt BootstrapOptions) (AlphaBoot, error) {
+	r.check()
+	return AlphaBootstrapCoded(CodedOf(r), level, opt)
+}
+
+// AlphaBootstrapCoded is [AlphaBootstrap] on a [Coded].
+func AlphaBootstrapCoded(c *Coded, level Level, opt BootstrapOptions) (AlphaBoot, error) {
 	if opt.Replicates < 1 {
 		return AlphaBoot{}, errors.New("iaa: AlphaBootstrap needs at least one replicate")
 	}
@@ -66,15 +128,25 @@ func AlphaBootstrap(r *Ratings, level Level, opt BootstrapOptions) (AlphaBoot, e
 	if !(conf > 0 && conf < 1) {
 		return AlphaBoot{}, errors.New("iaa: AlphaBootstrap confidence must lie in (0, 1)")
 	}
-	d, err := disagreements(r, level)
+	d, err := codedDisagreements(c, level)
 	if err != nil {
 		return AlphaBoot{}, err
 	}
-	delta, err := levelDelta(r, level)
+	var draw func(rng *rand.Rand) func() float64
+	res := AlphaBoot{Alpha: 1 - d.do/d.de, Method: opt.Method}
+	switch opt.Method {
+	case BootstrapPairs:
+		draw, err = pairsReplicate(c, level, d)
+		res.Draws = d.pairs
+	case BootstrapUnits:
+		draw = unitsReplicate(c, level)
+		res.Draws = d.units
+	default:
+		return AlphaBoot{}, fmt.Errorf("iaa: unknown bootstrap method %d", int(opt.Method))
+	}
 	if err != nil {
 		return AlphaBoot{}, err
 	}
-	table := aliasTable(pairAtoms(r, delta, d.n))
 
 	reps := make([]float64, opt.Replicates)
 	chunks := (opt.Replicates + replicatesPerChunk - 1) / replicatesPerChunk
@@ -83,34 +155,201 @@ func AlphaBootstrap(r *Ratings, level Level, opt BootstrapOptions) (AlphaBoot, e
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, chunks)
-	scale := 1 / (float64(d.pairs) * d.de)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for {
-				c := int(next.Add(1) - 1)
-				if c >= chunks {
+				ch := int(next.Add(1) - 1)
+				if ch >= chunks {
 					return
 				}
-				src := rand.NewPCG(opt.Seed, splitmix64(uint64(c)))
-				lo := c * replicatesPerChunk
+				one := draw(rand.New(rand.NewPCG(opt.Seed, splitmix64(uint64(ch)))))
+				lo := ch * replicatesPerChunk
 				for i := lo; i < min(lo+replicatesPerChunk, len(reps)); i++ {
-					reps[i] = 1 - drawSum(src, table, d.pairs)*scale
+					reps[i] = one()
 				}
 			}
 		})
 	}
 	wg.Wait()
 
+	defined := reps[:0]
+	for _, x := range reps {
+		if x == x {
+			defined = append(defined, x)
+		}
+	}
+	res.Undefined = len(reps) - len(defined)
+	if len(defined) == 0 {
+		return AlphaBoot{}, undefined(alphaStat+" bootstrap", "alpha is undefined on every replicate: each drew units whose values are all the same")
+	}
+	reps = defined
 	slices.Sort(reps)
-	res := AlphaBoot{Alpha: 1 - d.do/d.de, Replicates: len(reps), Draws: d.pairs}
+	res.Replicates = len(reps)
 	res.Low, res.High = percentiles(reps, conf)
 	for _, q := range opt.Min {
 		below, _ := slices.BinarySearch(reps, q) // index of the first α* ≥ q
 		res.PBelow = append(res.PBelow, float64(below)/float64(len(reps)))
 	}
 	return res, nil
+}
+
+// pairsReplicate prepares the Hayes–Krippendorff bootstrap: the
+// distinct δ² values of the within-unit pairs with their probabilities.
+func pairsReplicate(c *Coded, level Level, d disagreement) (func(*rand.Rand) func() float64, error) {
+	var atoms []atom
+	if len(c.Values) <= maxCodedValues {
+		co := c.coincidences()
+		nc := make([]float64, co.v)
+		for i, x := range co.o {
+			nc[i%co.v] += x
+		}
+		dl := deltas(c.Values, nc, level)
+		n := float64(d.n)
+		pooled := map[float64]float64{}
+		for i, x := range co.o {
+			if x != 0 {
+				pooled[dl[i]] += x / n
+			}
+		}
+		for dv, p := range pooled {
+			atoms = append(atoms, atom{dv, p})
+		}
+		slices.SortFunc(atoms, func(a, b atom) int { return cmp.Compare(a.delta, b.delta) })
+	} else {
+		r := c.Dense()
+		delta, err := levelDelta(r, level)
+		if err != nil {
+			return nil, err
+		}
+		atoms = pairAtoms(r, delta, d.n)
+	}
+	p := make([]float64, len(atoms))
+	total := 0.0
+	for _, a := range atoms {
+		total += a.p
+	}
+	for i, a := range atoms {
+		p[i] = a.p / total
+	}
+	scale := 1 / (float64(d.pairs) * d.de)
+	return func(rng *rand.Rand) func() float64 {
+		x := make([]int, len(p))
+		return func() float64 {
+			multinomial(rng, d.pairs, p, x)
+			s := 0.0
+			for i, k := range x {
+				s += float64(k) * atoms[i].delta
+			}
+			return 1 - s*scale
+		}
+	}, nil
+}
+
+// unitKind is a kind of unit for the units bootstrap: how many of its m
+// ratings take each value.
+type unitKind struct {
+	codes, counts []int32
+	m             int
+}
+
+// unitsReplicate prepares the bootstrap over units.
+func unitsReplicate(c *Coded, level Level) func(*rand.Rand) func() float64 {
+	var pairable []int
+	for u := range c.Units() {
+		if c.Start[u+1]-c.Start[u] >= 2 {
+			pairable = append(pairable, u)
+		}
+	}
+	n := len(pairable)
+	if len(c.Values) > maxCodedValues {
+		// Continuous values: resample unit indexes and recompute α on a
+		// matrix of the drawn units.
+		dense := c.Dense()
+		return func(rng *rand.Rand) func() float64 {
+			rs := NewRatings(n, c.Coders)
+			return func() float64 {
+				for i := range n {
+					copy(rs.Unit(i), dense.Unit(pairable[rng.IntN(n)]))
+				}
+				d, err := disagreements(rs, level)
+				if err != nil {
+					return math.NaN()
+				}
+				return 1 - d.do/d.de
+			}
+		}
+	}
+	v := len(c.Values)
+	index := map[string]int{}
+	var kinds []unitKind
+	var weight []float64
+	cnt := make([]int32, v)
+	var seen []int32
+	var key []byte
+	for _, u := range pairable {
+		_, codes := c.Unit(u)
+		seen = unitCounts(codes, cnt, seen)
+		slices.Sort(seen)
+		key = key[:0]
+		for _, k := range seen {
+			key = binary.AppendUvarint(key, uint64(k))
+			key = binary.AppendUvarint(key, uint64(cnt[k]))
+		}
+		i, ok := index[string(key)]
+		if !ok {
+			i = len(kinds)
+			index[string(key)] = i
+			kd := unitKind{codes: slices.Clone(seen), m: len(codes)}
+			for _, k := range seen {
+				kd.counts = append(kd.counts, cnt[k])
+			}
+			kinds = append(kinds, kd)
+			weight = append(weight, 0)
+		}
+		weight[i]++
+		for _, k := range seen {
+			cnt[k] = 0
+		}
+	}
+	for i := range weight {
+		weight[i] /= float64(n)
+	}
+	return func(rng *rand.Rand) func() float64 {
+		x := make([]int, len(kinds))
+		o := make([]float64, v*v)
+		nc := make([]float64, v)
+		return func() float64 {
+			multinomial(rng, n, weight, x)
+			clear(o)
+			units := 0
+			for t, k := range x {
+				if k == 0 {
+					continue
+				}
+				units += k
+				kd := &kinds[t]
+				w := float64(k) / float64(kd.m-1)
+				for i, a := range kd.codes {
+					na := float64(kd.counts[i])
+					row := o[int(a)*v:]
+					for j, b := range kd.codes {
+						nb := float64(kd.counts[j])
+						if i == j {
+							nb--
+						}
+						row[b] += w * na * nb
+					}
+				}
+			}
+			d, err := alphaOf(o, c.Values, level, nc, units)
+			if err != nil {
+				return math.NaN()
+			}
+			return 1 - d.do/d.de
+		}
+	}
 }
 
 // percentiles returns the nearest-rank (1−conf)/2 and (1+conf)/2 quantiles of
@@ -213,76 +452,6 @@ func pairAtoms(r *Ratings, delta func(a, b float64) float64, n int) []atom {
 		}
 	}
 	return out
-}
-
-// aliasSlot is one column of Walker's alias table: keep delta with
-// probability thr/2³², else take aliasDelta. Both values sit in the slot so
-// that a draw touches one cache line.
-type aliasSlot struct {
-	thr               uint64
-	delta, aliasDelta float64
-}
-
-// aliasTable builds Walker's alias table for the atoms (Vose's method).
-func aliasTable(atoms []atom) []aliasSlot {
-	k := len(atoms)
-	total := 0.0
-	for _, a := range atoms {
-		total += a.p
-	}
-	scaled := make([]float64, k)
-	var small, large []int
-	for i, a := range atoms {
-		scaled[i] = a.p / total * float64(k)
-		if scaled[i] < 1 {
-			small = append(small, i)
-		} else {
-			large = append(large, i)
-		}
-	}
-	slots := make([]aliasSlot, k)
-	for i, a := range atoms {
-		slots[i] = aliasSlot{thr: 1 << 32, delta: a.delta, aliasDelta: a.delta}
-	}
-	for len(small) > 0 && len(large) > 0 {
-		s := small[len(small)-1]
-		small = small[:len(small)-1]
-		l := large[len(large)-1]
-		slots[s].thr = uint64(scaled[s] * (1 << 32))
-		slots[s].aliasDelta = atoms[l].delta
-		scaled[l] -= 1 - scaled[s]
-		if scaled[l] < 1 {
-			large = large[:len(large)-1]
-			small = append(small, l)
-		}
-	}
-	return slots
-}
-
-// drawSum draws n pairs from the alias table and sums their δ². Each 64-bit
-// random word serves two draws: for a 32-bit uniform u, the integer part of
-// u·k picks the column and its fractional part is the coin, uniform given the
-// column, with 32 bits of resolution — ample for a bootstrap.
-func drawSum(src *rand.PCG, tab []aliasSlot, n int) float64 {
-	k := uint64(len(tab))
-	s := 0.0
-	pick := func(u uint64) float64 {
-		p := u * k
-		slot := &tab[p>>32]
-		if p&(1<<32-1) < slot.thr {
-			return slot.delta
-		}
-		return slot.aliasDelta
-	}
-	for range n / 2 {
-		x := src.Uint64()
-		s += pick(x >> 32)
-		s += pick(x & (1<<32 - 1))
-	}
-	if n%2 == 1 {
-		s += pick(src.Uint64() >> 32)
-	}
-	return s
 }
 
 // splitmix64 scrambles a chunk index into a well-mixed seed word.

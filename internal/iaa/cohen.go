@@ -36,7 +36,7 @@ type Kappa struct {
 //
 // Preconditions: table is square with non-negative entries and w, if not
 // nil, has its shape; otherwise CohenKappaTable panics. κ is undefined (an
-// [*UndefinedError]) when the table is empty or p_e = 1, that is when both
+// [*UndefinedError]) when the table holds fewer than two units or p_e = 1, that is when both
 // coders used one and the same category throughout.
 func CohenKappaTable(table [][]float64, w [][]float64) (Kappa, error) {
 	const stat = "Cohen's kappa"
@@ -57,6 +57,9 @@ func CohenKappaTable(table [][]float64, w [][]float64) (Kappa, error) {
 	}
 	if n == 0 {
 		return Kappa{}, undefined(stat, reasonNoOverlap)
+	}
+	if n < 2 {
+		return Kappa{N: n}, undefined(stat, reasonOneOverlap)
 	}
 	pr := make([]float64, k) // row margins p_i.
 	pc := make([]float64, k) // column margins p_.j

@@ -1,10 +1,12 @@
 // Package iaa computes inter-annotator agreement statistics: Cohen's κ
 // (weighted and unweighted, with asymptotic inference), Fleiss' κ, Scott's π,
 // Gwet's AC1, percent agreement, Krippendorff's α at the nominal, ordinal,
-// interval, ratio and MASI (set-valued) levels with a Hayes–Krippendorff
-// bootstrap, and accuracy-type measures against a reference labelling.
+// interval, ratio and MASI (set-valued) levels with a bootstrap over units
+// (Zapf et al. 2016) or over pairable values (Hayes & Krippendorff 2007),
+// and accuracy-type measures against a reference labelling.
 //
-// The functions are flat and pure: they take a ratings matrix ([Ratings]), a
+// The functions are flat and pure: they take a ratings matrix ([Ratings]) or
+// its sparse, coded form ([Coded], for many coders and units), a
 // units × categories count matrix ([Counts]) or a two-coder contingency table
 // ([][]float64) and return numbers. Missing ratings are NaN in a [Ratings].
 //
@@ -46,6 +48,15 @@
 //   - Hayes, A. F. & Krippendorff, K. (2007). Answering the call for a
 //     standard reliability measure for coding data. Communication Methods
 //     and Measures 1, 77–89.
+//   - Zapf, A., Castell, S., Morawietz, L. & Karch, A. (2016). Measuring
+//     inter-rater reliability for nominal data – which coefficients and
+//     confidence intervals are appropriate? BMC Medical Research
+//     Methodology 16, 93.
+//   - Kemp, C. D. (1986). A modal method for generating binomial
+//     variables. Communications in Statistics – Theory and Methods 15,
+//     805–813.
+//   - Kachitvichyanukul, V. & Schmeiser, B. W. (1988). Binomial random
+//     variate generation. Communications of the ACM 31, 216–222.
 //   - Passonneau, R. (2006). Measuring agreement on set-valued items (MASI)
 //     for semantic and pragmatic annotation. LREC 2006.
 package iaa

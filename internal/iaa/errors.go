@@ -25,4 +25,6 @@ const (
 	reasonNoPairable  = "no unit has two or more ratings"
 	reasonOneCategory = "all ratings fall in a single category"
 	reasonNoOverlap   = "no unit was rated by both coders"
+	reasonOneOverlap  = "only one unit was rated by both coders; agreement needs at least two"
+	reasonOnePairable = "only one unit has two or more ratings; agreement needs at least two"
 )

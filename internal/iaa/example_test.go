@@ -84,11 +84,18 @@ func ExampleAlphaBootstrap() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("alpha %.3f from %d pairs per replicate\n", b.Alpha, b.Draws)
+	fmt.Printf("alpha %.3f, resampling %s: %d per replicate\n", b.Alpha, b.Method, b.Draws)
 	fmt.Println("interval brackets alpha:", b.Low < b.Alpha && b.Alpha < b.High)
+
+	// The Hayes & Krippendorff (2007) bootstrap draws pairs of values.
+	hk, _ := iaa.AlphaBootstrap(r, iaa.Nominal, iaa.BootstrapOptions{
+		Replicates: 5000, Seed: 1, Method: iaa.BootstrapPairs,
+	})
+	fmt.Printf("resampling %s: %d per replicate\n", hk.Method, hk.Draws)
 	// Output:
-	// alpha 0.743 from 55 pairs per replicate
+	// alpha 0.743, resampling units: 11 per replicate
 	// interval brackets alpha: true
+	// resampling pairs: 55 per replicate
 }
 
 func ExampleGwetAC1() {

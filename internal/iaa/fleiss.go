@@ -57,6 +57,9 @@ func FleissKappa(c Counts) (Fleiss, error) {
 	if units == 0 {
 		return Fleiss{}, undefined(stat, reasonNoPairable)
 	}
+	if units < 2 {
+		return Fleiss{}, undefined(stat, reasonOnePairable)
+	}
 	q := c.Categories
 	colSum := make([]float64, q)
 	sumSq := 0.0

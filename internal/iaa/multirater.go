@@ -49,6 +49,9 @@ func manyCoders(c Counts, model chance, onlyM int, stat string) (Coefficient, er
 	if n2 == 0 {
 		return Coefficient{}, undefined(stat, reasonNoPairable)
 	}
+	if n2 < 2 {
+		return Coefficient{}, undefined(stat, reasonOnePairable)
+	}
 	ncat := 0
 	for k := range pi {
 		pi[k] /= float64(n)

@@ -61,3 +61,60 @@ func LightKappa(pairs []Pair) (mean float64, used int, err error) {
 	}
 	return mean / float64(used), used, nil
 }
+
+// PairwiseCohenCoded is [PairwiseCohen] on a [Coded]: the contingency
+// table of every pair of coders is filled in one pass over the units, each
+// unit adding one count per pair of its ratings, so the cost is
+// O(Σ_u m_u² + pairs × categories²) rather than a pass over all units per
+// pair. Tables are allocated only for pairs that share a unit. With
+// skipDisjoint, pairs that never rated a unit in common are left out
+// instead of being returned with Err set.
+func PairwiseCohenCoded(c *Coded, w Weighting, skipDisjoint bool) []Pair {
+	k := len(c.Values)
+	weights := w.Matrix(k)
+	nc := c.Coders
+	tables := make([][]float64, nc*nc)
+	for u := range c.Units() {
+		coders, codes := c.Unit(u)
+		for i, a := range coders {
+			for j := i + 1; j < len(coders); j++ {
+				b := coders[j]
+				x, y := codes[i], codes[j]
+				if a > b {
+					a, b, x, y = b, a, y, x
+				}
+				t := tables[int(a)*nc+int(b)]
+				if t == nil {
+					t = make([]float64, k*k)
+					tables[int(a)*nc+int(b)] = t
+				}
+				t[int(x)*k+int(y)]++
+				a = coders[i]
+			}
+		}
+	}
+	empty := make([]float64, k*k)
+	rows := make([][]float64, k)
+	var pairs []Pair
+	for a := range nc {
+		for b := a + 1; b < nc; b++ {
+			flat := tables[a*nc+b]
+			if flat == nil {
+				if skipDisjoint {
+					continue
+				}
+				flat = empty
+			}
+			n := 0.0
+			for i := range rows {
+				rows[i] = flat[i*k : (i+1)*k]
+			}
+			for _, x := range flat {
+				n += x
+			}
+			kp, err := CohenKappaTable(rows, weights)
+			pairs = append(pairs, Pair{A: a, B: b, N: int(n), Kappa: kp, Err: err})
+		}
+	}
+	return pairs
+}

@@ -44,6 +44,9 @@ func twoCoder(table [][]float64, model chance, stat string) (Coefficient, error)
 	if n == 0 {
 		return Coefficient{}, undefined(stat, reasonNoOverlap)
 	}
+	if n < 2 {
+		return Coefficient{}, undefined(stat, reasonOneOverlap)
+	}
 	pi := make([]float64, q)
 	po := 0.0
 	used := 0

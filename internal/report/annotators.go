@@ -11,9 +11,9 @@ import (
 // maxPatterns bounds each annotator's list of disagreement patterns.
 const maxPatterns = 5
 
-// annotators compares each coder with the rest of the group and with gold
-// on every dimension.
-func annotators(dims []ratings, sc *scope, x *index) []Annotator {
+// newAnnotators starts the per-annotator section: each coder with the
+// number of sentences they labelled in scope.
+func newAnnotators(sc *scope, x *index) []Annotator {
 	out := make([]Annotator, len(sc.coders))
 	for c, name := range sc.coders {
 		out[c] = Annotator{Name: name, Dimensions: []AnnotatorDimension{}, Disagree: []DisagreementPattern{}}
@@ -25,133 +25,180 @@ func annotators(dims []ratings, sc *scope, x *index) []Annotator {
 			}
 		}
 	}
-	for _, rt := range dims {
-		for c := range sc.coders {
-			ad, pats := againstRest(rt, c)
-			if rt.gold != nil {
-				ad.Gold = againstGold(rt, c)
-			}
-			out[c].Dimensions = append(out[c].Dimensions, ad)
-			out[c].Disagree = append(out[c].Disagree, pats...)
-		}
+	return out
+}
+
+// addAnnotators compares each coder with the rest and with gold on one
+// dimension.
+func addAnnotators(out []Annotator, rt ratings) {
+	ads, pats := againstRest(rt)
+	for c := range out {
+		out[c].Dimensions = append(out[c].Dimensions, ads[c])
+		out[c].Disagree = append(out[c].Disagree, pats[c]...)
 	}
+}
+
+// finishAnnotators keeps each coder's strongest disagreement patterns.
+func finishAnnotators(out []Annotator) {
 	for c := range out {
 		slices.SortStableFunc(out[c].Disagree, func(a, b DisagreementPattern) int { return cmp.Compare(b.Count, a.Count) })
 		out[c].Disagree = out[c].Disagree[:min(len(out[c].Disagree), maxPatterns)]
 	}
-	return out
 }
 
-// againstRest compares coder c with the other coders of each unit.
-func againstRest(rt ratings, c int) (AnnotatorDimension, []DisagreementPattern) {
+// coderTally is what againstRest gathers about one coder.
+type coderTally struct {
+	shares   []float64        // per unit shared with others: the share of the others agreeing
+	vsMajor  []float64        // theirs × plurality of the others, codes² (not for sets)
+	plural   int              // units where the others had a single plurality value
+	patterns map[[2]int32]int // (theirs, plurality) → units, where they differ
+	ref, lab []float64        // gold and their value, on units with gold
+}
+
+// againstRest compares every coder with the other coders of each unit and
+// with gold, in one pass over the units: each rating is compared with the
+// value counts of its unit, so the cost grows with the ratings (times the
+// values in a unit), not with the coders squared.
+func againstRest(rt ratings) ([]AnnotatorDimension, [][]DisagreementPattern) {
 	s := rt.spec
-	ad := AnnotatorDimension{Dimension: s.name, Level: s.level}
-	r := rt.r
-	var shares, theirs, majority []float64
-	patterns := map[[2]float64]int{}
-	others := make([]float64, 0, r.Coders)
-	for u := range r.Units {
-		v := r.At(u, c)
-		if v != v {
+	c := rt.c
+	k := len(c.Values)
+	masi := s.scale == scaleMASI
+	tallies := make([]coderTally, c.Coders)
+	cnt := make([]int, k)
+	for u := range c.Units() {
+		coders, codes := c.Unit(u)
+		m := len(codes)
+		gold := nan
+		if rt.gold != nil {
+			gold = rt.gold[u]
+		}
+		if gold == gold {
+			for i, x := range codes {
+				t := &tallies[coders[i]]
+				t.ref = append(t.ref, gold)
+				t.lab = append(t.lab, c.Values[x])
+			}
+		}
+		if m < 2 {
 			continue
 		}
-		others = others[:0]
-		for o, w := range r.Unit(u) {
-			if o != c && w == w {
-				others = append(others, w)
+		for _, x := range codes {
+			cnt[x]++
+		}
+		for i, x := range codes {
+			t := &tallies[coders[i]]
+			var agree float64
+			if masi {
+				v := c.Values[x]
+				for j, y := range codes {
+					if j != i {
+						agree += 1 - iaa.MASIDistance(v, c.Values[y])
+					}
+				}
+			} else {
+				agree = float64(cnt[x] - 1)
+			}
+			t.shares = append(t.shares, agree/float64(m-1))
+			if masi {
+				continue
+			}
+			// The plurality of the others: their counts are the unit's
+			// less this rating.
+			cnt[x]--
+			best, bestN, tie := int32(-1), 0, false
+			for _, y := range codes {
+				switch n := cnt[y]; {
+				case n > bestN:
+					best, bestN, tie = y, n, false
+				case n == bestN && y != best:
+					tie = true
+				}
+			}
+			cnt[x]++
+			if tie || best < 0 {
+				continue
+			}
+			if t.vsMajor == nil {
+				t.vsMajor = make([]float64, k*k)
+				t.patterns = map[[2]int32]int{}
+			}
+			t.vsMajor[int(x)*k+int(best)]++
+			t.plural++
+			if best != x {
+				t.patterns[[2]int32{x, best}]++
 			}
 		}
-		if len(others) == 0 {
-			continue
-		}
-		var agree float64
-		for _, w := range others {
-			switch {
-			case s.scale == scaleMASI:
-				agree += 1 - iaa.MASIDistance(v, w)
-			case v == w:
-				agree++
-			}
-		}
-		shares = append(shares, agree/float64(len(others)))
-		if s.scale == scaleMASI {
-			continue
-		}
-		if m, ok := plurality(others); ok {
-			theirs = append(theirs, v)
-			majority = append(majority, m)
-			if m != v {
-				patterns[[2]float64{v, m}]++
-			}
+		for _, x := range codes {
+			cnt[x] = 0
 		}
 	}
-	ad.Agreement = meanStatistic(shares, "no unit was rated by this annotator and another")
-	switch {
-	case s.scale == scaleMASI:
-		ad.KappaMajority = agreement.Statistic{Undefined: "sets of labels have no plurality value"}
-	case len(theirs) == 0:
-		ad.KappaMajority = agreement.Statistic{Undefined: "the others never had a single plurality value"}
-	default:
-		ad.KappaMajority = kappaStatistic(iaa.CohenKappa(iaa.FromColumns(theirs, majority), 0, 1, s.weights()))
+	var without []iaa.Without
+	if c.Coders >= 3 {
+		without = iaa.AlphaWithout(c, s.iaaLevel())
 	}
-	ad.AlphaWithout = alphaWithout(rt, c)
-	var pats []DisagreementPattern
-	for k, n := range patterns {
-		pats = append(pats, DisagreementPattern{Dimension: s.name, Level: s.level, Theirs: s.valueName(k[0]), Others: s.valueName(k[1]), Count: n, Of: len(theirs)})
-	}
-	slices.SortFunc(pats, func(a, b DisagreementPattern) int {
-		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Theirs, b.Theirs), cmp.Compare(a.Others, b.Others))
-	})
-	return ad, pats
-}
-
-// plurality is the most frequent value, if exactly one value is most
-// frequent.
-func plurality(vs []float64) (float64, bool) {
-	best, bestN, tie := 0.0, 0, false
-	for i, v := range vs {
-		n := 0
-		for _, w := range vs[i:] {
-			if w == v {
-				n++
-			}
+	ads := make([]AnnotatorDimension, c.Coders)
+	pats := make([][]DisagreementPattern, c.Coders)
+	for j := range tallies {
+		t := &tallies[j]
+		ad := AnnotatorDimension{Dimension: s.name, Level: s.level}
+		ad.Agreement = meanStatistic(t.shares, "no unit was rated by this annotator and another")
+		switch {
+		case masi:
+			ad.KappaMajority = agreement.Statistic{Undefined: "sets of labels have no plurality value"}
+		case t.plural == 0:
+			ad.KappaMajority = agreement.Statistic{Undefined: "the others never had a single plurality value"}
+		default:
+			ad.KappaMajority = kappaStatistic(usedTable(t.vsMajor, k, s.weights()))
 		}
 		switch {
-		case n > bestN:
-			best, bestN, tie = v, n, false
-		case n == bestN && v != best:
-			tie = true
+		case without == nil:
+			ad.AlphaWithout = agreement.Statistic{Undefined: "needs at least two other annotators"}
+		case without[j].Err != nil:
+			ad.AlphaWithout = undefined(without[j].Err)
+		default:
+			ad.AlphaWithout = agreement.Statistic{Value: ptr(without[j].Alpha)}
 		}
+		if rt.gold != nil {
+			ad.Gold = goldAgreement(s, t.ref, t.lab)
+		}
+		ads[j] = ad
+		for p, n := range t.patterns {
+			pats[j] = append(pats[j], DisagreementPattern{Dimension: s.name, Level: s.level,
+				Theirs: s.valueName(c.Values[p[0]]), Others: s.valueName(c.Values[p[1]]), Count: n, Of: t.plural})
+		}
+		slices.SortFunc(pats[j], func(a, b DisagreementPattern) int {
+			return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Theirs, b.Theirs), cmp.Compare(a.Others, b.Others))
+		})
 	}
-	return best, !tie
+	return ads, pats
 }
 
-// alphaWithout is α of the matrix with coder c's column left out.
-func alphaWithout(rt ratings, c int) agreement.Statistic {
-	r := rt.r
-	if r.Coders < 3 {
-		return agreement.Statistic{Undefined: "needs at least two other annotators"}
-	}
-	rest := iaa.NewRatings(r.Units, r.Coders-1)
-	for u := range r.Units {
-		row := r.Unit(u)
-		copy(rest.Unit(u), row[:c])
-		copy(rest.Unit(u)[c:], row[c+1:])
-	}
-	return alphaStatistic(rest, rt.spec.iaaLevel(), bootstrap{})
-}
-
-// againstGold compares coder c with gold on the units that have both.
-func againstGold(rt ratings, c int) *GoldAgreement {
-	var ref, lab []float64
-	for u := range rt.r.Units {
-		v, g := rt.r.At(u, c), rt.gold[u]
-		if v == v && g == g {
-			ref = append(ref, g)
-			lab = append(lab, v)
+// usedTable computes Cohen's κ from a k × k table restricted to the
+// categories that occur in it, with weights over those: the categories
+// two columns of values would have on their own.
+func usedTable(flat []float64, k int, w iaa.Weighting) (iaa.Kappa, error) {
+	var used []int
+	for i := range k {
+		any := false
+		for j := range k {
+			if flat[i*k+j] > 0 || flat[j*k+i] > 0 {
+				any = true
+				break
+			}
+		}
+		if any {
+			used = append(used, i)
 		}
 	}
-	return goldAgreement(rt.spec, ref, lab)
+	table := make([][]float64, len(used))
+	for a, i := range used {
+		table[a] = make([]float64, len(used))
+		for b, j := range used {
+			table[a][b] = flat[i*k+j]
+		}
+	}
+	return iaa.CohenKappaTable(table, w.Matrix(len(used)))
 }
 
 // goldAgreement compares labels with reference values, item by item.

@@ -23,7 +23,8 @@ func (x *index) assistant(sc *scope) Assistant {
 	seen := map[int64]bool{}
 	var ref, lab []float64
 	for _, a := range sc.assignments {
-		for _, l := range x.labels[a.ID] {
+		for i := range x.labels[a.ID] {
+			l := &x.labels[a.ID][i]
 			if _, ok := faithCodes[l.Label]; !ok {
 				continue
 			}

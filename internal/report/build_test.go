@@ -127,6 +127,7 @@ func newFixture(t *testing.T) *fixture {
 					l := tasks.SentenceLabel{SentenceID: sid, Label: word(want), Ambiguous: new(bool)}
 					if want == 'U' {
 						l.ErrorTypes = []string{"contradiction"}
+						l.Explanation = "Not what the source says."
 					}
 					if round == 0 && j == 2 && name == "ann_c" {
 						l.ErrorTypes = []string{"extrinsic_information"}
@@ -176,9 +177,12 @@ func (f *fixture) summaryOf(t *testing.T, sid int64) int64 {
 
 func ptr[T any](v T) *T { return &v }
 
+// build reports on the fixture. Its assignments are drafts (none is
+// submitted), so drafts count unless a test says otherwise.
 func (f *fixture) build(t *testing.T, opt report.Options) *report.Report {
 	t.Helper()
-	d, err := f.store.ReportData(f.ctx, f.project.ID)
+	opt.IncludeDrafts = true
+	d, err := f.store.ReportData(f.ctx, f.project.ID, tasks.ReportFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +393,7 @@ func TestReportRoundsAndTrend(t *testing.T) {
 
 func TestReportOptions(t *testing.T) {
 	f := newFixture(t)
-	d, _ := f.store.ReportData(f.ctx, f.project.ID)
+	d, _ := f.store.ReportData(f.ctx, f.project.ID, tasks.ReportFilter{})
 	if _, err := report.Build("rep", d, f.project.Settings, report.Options{Round: "nope"}); tasks.ErrorCode(err) != tasks.ENotFound {
 		t.Errorf("unknown round: %v", err)
 	}
@@ -410,7 +414,7 @@ func TestReportEmptyProject(t *testing.T) {
 	}
 	defer s.Close()
 	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "e", Name: "E", Settings: tasks.DefaultSettings()})
-	d, err := s.ReportData(ctx, p.ID)
+	d, err := s.ReportData(ctx, p.ID, tasks.ReportFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,4 +455,70 @@ func annotator(t *testing.T, rep *report.Report, name, dimension, level string) 
 func mustCounts(r *iaa.Ratings) iaa.Counts {
 	c, _ := iaa.CountsOf(r)
 	return c
+}
+
+func TestReportSubmittedOnly(t *testing.T) {
+	f := newFixture(t)
+	d, err := f.store.ReportData(f.ctx, f.project.ID, tasks.ReportFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Drafts only: by default nothing counts, on any dimension.
+	rep, err := report.Build("rep", d, f.project.Settings, report.Options{Round: "c1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.SubmittedOnly || len(rep.Annotators) != 0 {
+		t.Fatalf("submitted only = %v, annotators %v; want true and none", rep.SubmittedOnly, rep.Annotators)
+	}
+	for _, dm := range rep.Dimensions {
+		if dm.Ratings != 0 {
+			t.Errorf("%s: %d ratings from drafts", dm.Key(), dm.Ratings)
+		}
+	}
+	// ann_a submits round c1: their labels count, the others' drafts not.
+	var user int64
+	for _, a := range d.Assignments {
+		if a.Username == "ann_a" {
+			user = a.UserID
+		}
+	}
+	rounds := map[int64]string{}
+	for _, r := range d.Rounds {
+		rounds[r.ID] = r.Name
+	}
+	for _, a := range d.Assignments {
+		if a.Username == "ann_a" && rounds[a.RoundID] == "c1" {
+			if err := f.store.Submit(f.ctx, a.ID, user); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, filter := range []tasks.ReportFilter{{}, {Round: "c1", SubmittedOnly: true}} {
+		d, err := f.store.ReportData(f.ctx, f.project.ID, filter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := report.Build("rep", d, f.project.Settings, report.Options{Round: "c1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Annotators) != 1 || rep.Annotators[0] != "ann_a" {
+			t.Errorf("filter %+v: annotators %v, want ann_a only", filter, rep.Annotators)
+		}
+		if got := dim(t, rep, "faithfulness@sentence").Ratings; got != 6 {
+			t.Errorf("filter %+v: %d faithfulness ratings, want ann_a's 6", filter, got)
+		}
+		if a := dim(t, rep, "faithfulness@sentence").Statistics.KrippendorffAlpha; a.Undefined == "" {
+			t.Errorf("filter %+v: α with one annotator = %+v, want undefined", filter, a)
+		}
+	}
+	// With drafts, all three count.
+	rep, err = report.Build("rep", d, f.project.Settings, report.Options{Round: "c1", IncludeDrafts: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Annotators) != 3 || rep.SubmittedOnly {
+		t.Errorf("with drafts: annotators %v, submitted only %v", rep.Annotators, rep.SubmittedOnly)
+	}
 }

@@ -81,27 +81,41 @@ func (s *spec) weights() iaa.Weighting {
 // sentence or summary it is aligned to.
 type unitKey struct{ a, b int64 }
 
-// ratings is one dimension's ratings matrix with the units' keys and, when
-// the dimension has gold, the gold value of each unit (NaN for none).
+// ratings is one dimension's ratings, sparse and coded (only the ratings
+// given, 12 bytes each, whatever the number of annotators), with the
+// units' keys and, when the dimension has gold, the gold value of each
+// unit (NaN for none).
 type ratings struct {
 	spec *spec
 	keys []unitKey
-	r    *iaa.Ratings
+	c    *iaa.Coded
 	gold []float64
 }
 
-// collector gathers the ratings of one dimension.
+// collector gathers the ratings of one dimension. Units are found by key
+// (add) or, for sentences and summaries, by their dense position (addAt),
+// which needs no map.
 type collector struct {
-	spec    *spec
-	index   map[unitKey]int
-	keys    []unitKey
-	triples []iaa.Triple
-	gold    func(unitKey) float64 // nil when the dimension has no gold
+	spec  *spec
+	index map[unitKey]int
+	keys  []unitKey
+	b     *iaa.CodedBuilder
+	gold  func(u int, k unitKey) float64 // nil when the dimension has no gold
+}
+
+// addAt adds a rating of unit u of a collector made over fixed keys.
+func (c *collector) addAt(u int, coder int, v float64) {
+	if v == v && u >= 0 {
+		c.b.Add(u, coder, v)
+	}
 }
 
 func (c *collector) add(k unitKey, coder int, v float64) {
 	if v != v {
 		return
+	}
+	if c.index == nil {
+		c.index = map[unitKey]int{}
 	}
 	u, ok := c.index[k]
 	if !ok {
@@ -109,19 +123,15 @@ func (c *collector) add(k unitKey, coder int, v float64) {
 		c.index[k] = u
 		c.keys = append(c.keys, k)
 	}
-	c.triples = append(c.triples, iaa.Triple{Unit: u, Coder: coder, Value: v})
+	c.b.Add(u, coder, v) // a later label of the same cell wins
 }
 
-func (c *collector) build(coders int) ratings {
-	r := iaa.NewRatings(len(c.keys), coders)
-	for _, t := range c.triples {
-		r.Set(t.Unit, t.Coder, t.Value) // a later label of the same cell wins
-	}
-	out := ratings{spec: c.spec, keys: c.keys, r: r}
+func (c *collector) build() ratings {
+	out := ratings{spec: c.spec, keys: c.keys, c: c.b.Build(len(c.keys))}
 	if c.gold != nil {
 		out.gold = make([]float64, len(c.keys))
 		for i, k := range c.keys {
-			out.gold[i] = c.gold(k)
+			out.gold[i] = c.gold(i, k)
 		}
 	}
 	return out
@@ -134,6 +144,9 @@ type label struct {
 	ErrorTypes    []string
 	Ambiguous     *bool
 	AmbiguityType string
+	// mask is the set of ErrorTypes when hasMask, worked out once per label.
+	mask    uint64
+	hasMask bool
 }
 
 var nan = math.NaN()
@@ -164,13 +177,34 @@ func errorSet(l *label, codes map[string]int) (float64, bool) {
 	case tasks.LabelFaithful:
 		return 0, true
 	}
-	var bits []int
-	for _, t := range l.ErrorTypes {
+	if l.hasMask {
+		return float64(l.mask), true
+	}
+	return float64(typeMask(l.ErrorTypes, codes)), true
+}
+
+// typeMask is the set of the error types among codes, as iaa.SetValue
+// encodes it: bit i for the type coded i.
+func typeMask(types []string, codes map[string]int) uint64 {
+	var m uint64
+	for _, t := range types {
 		if i, ok := codes[t]; ok {
-			bits = append(bits, i)
+			m |= 1 << i
 		}
 	}
-	return iaa.SetValue(bits...), true
+	return m
+}
+
+// errorCodes numbers the project's error types, at most 53 (sets are bit
+// masks stored in a float64).
+func errorCodes(set tasks.Settings) map[string]int {
+	codes := map[string]int{}
+	for i, t := range set.ErrorTaxonomy() {
+		if i < 53 {
+			codes[t.Code] = i
+		}
+	}
+	return codes
 }
 
 func ambiguityValue(l *label) float64 {
@@ -273,10 +307,9 @@ func labelDims(set tasks.Settings) []labelDim {
 		if len(tax) > 53 { // sets are bit masks of at most 53 labels
 			tax = tax[:53]
 		}
-		codes := map[string]int{}
+		codes := errorCodes(set)
 		var names []string
-		for i, t := range tax {
-			codes[t.Code] = i
+		for _, t := range tax {
 			names = append(names, t.Code)
 		}
 		out = append(out, labelDim{name: "error_types", title: "Error types (set)", setNames: names, scale: scaleMASI, positive: -1,
@@ -333,43 +366,80 @@ func (d *labelDim) spec(level string) *spec {
 // topicCategories are the values of the topic category.
 var topicCategories = []string{"main", "marginal"}
 
-// extract builds the ratings matrix of every dimension for the assignments
-// of one scope.
-func (x *index) extract(sc *scope) []ratings {
-	var out []ratings
+// source is one dimension at one level: what it is and how its ratings
+// are read from the labels of a scope. The report is a list of sources
+// (see [index.sources]); a new kind of dimension is one more source.
+type source struct {
+	spec *spec
+	// collect adds the ratings of the scope's assignments.
+	collect func(sc *scope, c *collector)
+	// gold gives the gold value of unit u with key k (NaN for none); nil
+	// when the dimension has no gold.
+	gold func(u int, k unitKey) float64
+	// keys, when set, are the units in a fixed order (every sentence or
+	// every summary of the data), found by position with addAt.
+	keys func() []unitKey
+}
+
+// ratings collects one source's ratings over a scope. Only one
+// dimension's ratings are held at a time, whatever the number of
+// dimensions.
+func (x *index) ratings(src source, sc *scope) ratings {
+	c := x.newCollector(src.spec, len(sc.coders))
+	if src.keys != nil {
+		c.keys = src.keys()
+	}
+	c.gold = src.gold
+	src.collect(sc, c)
+	return c.build()
+}
+
+var keyFactValues = []string{"absent", "present"}
+
+// sources lists the project's dimensions in report order: every label
+// dimension at sentence level, key facts per sentence, then the summary
+// level.
+func (x *index) sources() []source {
+	var out []source
 	dims := labelDims(x.settings)
 	// Sentence level.
 	for i := range dims {
 		d := &dims[i]
-		c := x.newCollector(d.spec(LevelSentence))
-		c.gold = func(k unitKey) float64 {
-			if g := x.goldLabel(k.a); g != nil {
-				return d.sentence(g)
-			}
-			return nan
-		}
-		for _, a := range sc.assignments {
-			coder := sc.coderOf[a.Username]
-			for _, l := range x.labels[a.ID] {
-				c.add(unitKey{l.SentenceID, 0}, coder, d.sentence(toLabel(l)))
-			}
-		}
-		out = append(out, c.build(len(sc.coders)))
+		out = append(out, source{
+			spec: d.spec(LevelSentence),
+			keys: func() []unitKey { return x.sentenceKeys },
+			gold: func(u int, _ unitKey) float64 {
+				if g := goldOf(&x.data.Sentences[u]); g != nil {
+					return d.sentence(g)
+				}
+				return nan
+			},
+			collect: func(sc *scope, c *collector) {
+				var lb label
+				for _, p := range sc.parts {
+					for i := range p.labels {
+						setLabel(&lb, &p.labels[i])
+						lb.mask, lb.hasMask = p.masks[i], true
+						c.addAt(int(p.pos[i]), p.coder, d.sentence(&lb))
+					}
+				}
+			},
+		})
 	}
 	if x.settings.KeyFacts {
-		c := x.newCollector(&spec{name: "key_facts", title: "Key-fact alignment", level: LevelSentence, scale: scaleNominal, values: []string{"absent", "present"}, positive: 1})
-		for _, a := range sc.assignments {
-			if a.Status != tasks.StatusSubmitted {
-				continue
-			}
-			coder := sc.coderOf[a.Username]
-			for _, kf := range x.data.SummaryKeyFacts[a.SummaryID] {
-				for _, sid := range x.summarySentences[a.SummaryID] {
-					c.add(unitKey{kf, sid}, coder, boolValue(x.links[a.ID][[2]int64{kf, sid}]))
+		out = append(out, source{
+			spec: &spec{name: "key_facts", title: "Key-fact alignment", level: LevelSentence, scale: scaleNominal, values: keyFactValues, positive: 1},
+			collect: func(sc *scope, c *collector) {
+				for _, a := range sc.assignments {
+					coder := sc.coderOf[a.Username]
+					for _, kf := range x.data.SummaryKeyFacts[a.SummaryID] {
+						for _, sid := range x.summarySentences[a.SummaryID] {
+							c.add(unitKey{kf, sid}, coder, boolValue(x.links[a.ID][[2]int64{kf, sid}]))
+						}
+					}
 				}
-			}
-		}
-		out = append(out, c.build(len(sc.coders)))
+			},
+		})
 	}
 	// Summary level.
 	for i := range dims {
@@ -377,74 +447,91 @@ func (x *index) extract(sc *scope) []ratings {
 		if d.summary == nil {
 			continue
 		}
-		c := x.newCollector(d.spec(LevelSummary))
-		c.gold = func(k unitKey) float64 {
-			if d.name == "faithfulness" {
-				if g, ok := x.data.GoldSummaries[k.a]; ok {
-					return faithValue(&label{Label: g})
+		out = append(out, source{
+			spec: d.spec(LevelSummary),
+			keys: func() []unitKey { return x.summaryKeys },
+			gold: func(u int, k unitKey) float64 {
+				if d.name == "faithfulness" {
+					if g, ok := x.data.GoldSummaries[k.a]; ok {
+						return faithValue(&label{Label: g})
+					}
 				}
-			}
-			sents := x.summarySentences[k.a]
-			ls := make([]*label, len(sents))
-			for j, sid := range sents {
-				ls[j] = x.goldLabel(sid)
-			}
-			return d.summary(ls)
-		}
-		for _, a := range sc.assignments {
-			sents := x.summarySentences[a.SummaryID]
-			ls := make([]*label, len(sents))
-			byID := x.labelOf[a.ID]
-			for j, sid := range sents {
-				if l, ok := byID[sid]; ok {
-					ls[j] = toLabel(l)
+				first, n := x.summaryFirst[u], x.summaryLen[u]
+				ls := make([]*label, n)
+				for j := range ls {
+					ls[j] = goldOf(&x.data.Sentences[int(first)+j])
 				}
-			}
-			c.add(unitKey{a.SummaryID, 0}, sc.coderOf[a.Username], d.summary(ls))
-		}
-		out = append(out, c.build(len(sc.coders)))
+				return d.summary(ls)
+			},
+			collect: func(sc *scope, c *collector) {
+				var ls []*label
+				var buf []label
+				for _, p := range sc.parts {
+					u := p.summary
+					first, n := int(x.summaryFirst[u]), int(x.summaryLen[u])
+					ls, buf = slices.Grow(ls[:0], n)[:n], slices.Grow(buf[:0], n)[:n]
+					clear(ls)
+					for i := range p.labels {
+						if j := int(p.pos[i]) - first; j >= 0 && j < n {
+							setLabel(&buf[j], &p.labels[i])
+							buf[j].mask, buf[j].hasMask = p.masks[i], true
+							ls[j] = &buf[j]
+						}
+					}
+					c.addAt(int(u), p.coder, d.summary(ls))
+				}
+			},
+		})
 	}
 	if x.settings.KeyFacts {
-		c := x.newCollector(&spec{name: "key_facts", title: "Key-fact alignment", level: LevelSummary, scale: scaleNominal, values: []string{"absent", "present"}, positive: 1})
-		for _, a := range sc.assignments {
-			if a.Status != tasks.StatusSubmitted {
-				continue
-			}
-			linked := map[int64]bool{}
-			for k := range x.links[a.ID] {
-				linked[k[0]] = true
-			}
-			for _, kf := range x.data.SummaryKeyFacts[a.SummaryID] {
-				c.add(unitKey{a.SummaryID, kf}, sc.coderOf[a.Username], boolValue(linked[kf]))
-			}
-		}
-		out = append(out, c.build(len(sc.coders)))
+		out = append(out, source{
+			spec: &spec{name: "key_facts", title: "Key-fact alignment", level: LevelSummary, scale: scaleNominal, values: keyFactValues, positive: 1},
+			collect: func(sc *scope, c *collector) {
+				for _, a := range sc.assignments {
+					linked := map[int64]bool{}
+					for k := range x.links[a.ID] {
+						linked[k[0]] = true
+					}
+					for _, kf := range x.data.SummaryKeyFacts[a.SummaryID] {
+						c.add(unitKey{a.SummaryID, kf}, sc.coderOf[a.Username], boolValue(linked[kf]))
+					}
+				}
+			},
+		})
 	}
 	if x.settings.Relevance {
-		c := x.newCollector(&spec{name: "relevance", title: "Relevance (1–5)", level: LevelSummary, scale: scaleOrdinal, positive: -1})
-		for _, a := range sc.assignments {
-			if l, ok := x.summaryLabels[a.ID]; ok && l.Relevance != nil {
-				c.add(unitKey{a.SummaryID, 0}, sc.coderOf[a.Username], float64(*l.Relevance))
-			}
-		}
-		out = append(out, c.build(len(sc.coders)))
+		out = append(out, source{
+			spec: &spec{name: "relevance", title: "Relevance (1–5)", level: LevelSummary, scale: scaleOrdinal, positive: -1},
+			keys: func() []unitKey { return x.summaryKeys },
+			collect: func(sc *scope, c *collector) {
+				for _, a := range sc.assignments {
+					if l, ok := x.summaryLabels[a.ID]; ok && l.Relevance != nil {
+						c.addAt(int(x.summaryPos[a.SummaryID]), sc.coderOf[a.Username], float64(*l.Relevance))
+					}
+				}
+			},
+		})
 	}
 	if x.settings.TopicCategory {
-		c := x.newCollector(&spec{name: "topic_category", title: "Topic category", level: LevelSummary, scale: scaleNominal, values: topicCategories, positive: -1})
-		for _, a := range sc.assignments {
-			if l, ok := x.summaryLabels[a.ID]; ok {
-				if i := slices.Index(topicCategories, l.TopicCategory); i >= 0 {
-					c.add(unitKey{a.SummaryID, 0}, sc.coderOf[a.Username], float64(i))
+		out = append(out, source{
+			spec: &spec{name: "topic_category", title: "Topic category", level: LevelSummary, scale: scaleNominal, values: topicCategories, positive: -1},
+			keys: func() []unitKey { return x.summaryKeys },
+			collect: func(sc *scope, c *collector) {
+				for _, a := range sc.assignments {
+					if l, ok := x.summaryLabels[a.ID]; ok {
+						if i := slices.Index(topicCategories, l.TopicCategory); i >= 0 {
+							c.addAt(int(x.summaryPos[a.SummaryID]), sc.coderOf[a.Username], float64(i))
+						}
+					}
 				}
-			}
-		}
-		out = append(out, c.build(len(sc.coders)))
+			},
+		})
 	}
 	return out
 }
 
-func (x *index) newCollector(s *spec) *collector {
-	return &collector{spec: s, index: map[unitKey]int{}}
+func (x *index) newCollector(s *spec, coders int) *collector {
+	return &collector{spec: s, index: map[unitKey]int{}, b: iaa.NewCodedBuilder(coders)}
 }
 
 func boolValue(b bool) float64 {
@@ -454,6 +541,13 @@ func boolValue(b bool) float64 {
 	return 0
 }
 
-func toLabel(l tasks.ReportLabel) *label {
-	return &label{Label: l.Label, ErrorTypes: l.ErrorTypes, Ambiguous: l.Ambiguous, AmbiguityType: l.AmbiguityType}
+func toLabel(l *tasks.ReportLabel) *label {
+	lb := new(label)
+	setLabel(lb, l)
+	return lb
+}
+
+// setLabel fills lb from an annotator's label, without allocating.
+func setLabel(lb *label, l *tasks.ReportLabel) {
+	*lb = label{Label: l.Label, ErrorTypes: l.ErrorTypes, Ambiguous: l.Ambiguous, AmbiguityType: l.AmbiguityType}
 }

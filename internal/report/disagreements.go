@@ -30,7 +30,8 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int) {
 	bySentence := map[int64]*sentenceVotes{}
 	var order []int64
 	for _, a := range sc.assignments {
-		for _, l := range x.labels[a.ID] {
+		for i := range x.labels[a.ID] {
+			l := &x.labels[a.ID][i]
 			if l.Label == "" {
 				continue
 			}
@@ -90,6 +91,7 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int) {
 		}
 		if s := x.sentences[sid]; s != nil {
 			d.Document, d.Summary, d.Index, d.Text = s.DocumentExternal, s.SummaryExternal, s.Index, s.Text
+			d.SummaryID = s.SummaryID
 			if s.Gold != nil {
 				d.Gold = s.Gold.Label
 			}

@@ -31,28 +31,26 @@ func WriteRatings(w io.Writer, d *tasks.ReportData, set tasks.Settings, opt Opti
 	if opt.Round != "" && roundID == 0 {
 		return tasks.Errorf(tasks.ENotFound, "round %q not found", opt.Round)
 	}
-	sc := x.scope(roundID)
-	dims, err := keep(x.extract(sc), opt.Dimension)
+	sc := x.scope(roundID, opt.IncludeDrafts)
+	srcs, err := keep(x.sources(), opt.Dimension)
 	if err != nil {
 		return err
 	}
-	if len(dims) != 1 {
+	if len(srcs) != 1 {
 		var keys []string
-		for _, rt := range dims {
-			keys = append(keys, rt.spec.key())
+		for _, src := range srcs {
+			keys = append(keys, src.spec.key())
 		}
 		return tasks.Errorf(tasks.EInvalid, "a ratings file holds one dimension at one level; choose one with --dimension NAME@LEVEL, one of: %s", strings.Join(keys, ", "))
 	}
-	rt := dims[0]
+	rt := x.ratings(srcs[0], sc)
 	cw := csvsafe.NewWriter(w)
 	cw.Write([]string{"unit", "coder", "value"})
 	for u, k := range rt.keys {
 		name := unitName(rt.spec, k)
-		for c, v := range rt.r.Unit(u) {
-			if v != v {
-				continue
-			}
-			cw.Write([]string{name, sc.coders[c], rt.spec.valueName(v)})
+		coders, codes := rt.c.Unit(u)
+		for i, k := range codes {
+			cw.Write([]string{name, sc.coders[coders[i]], rt.spec.valueName(rt.c.Values[k])})
 		}
 	}
 	cw.Flush()

@@ -12,6 +12,13 @@ type Report struct {
 	Rounds     []RoundInfo `json:"rounds"`     // every round of the project, oldest first
 	Annotators []string    `json:"annotators"` // usernames of the annotators with labels in scope, sorted
 	Bootstrap  int         `json:"bootstrap"`  // replicates behind each α interval (0: none)
+	// BootstrapMethod is what the bootstrap resampled: "units" (units with
+	// all their labels; Zapf et al. 2016) or "pairs" (pairable values;
+	// Hayes & Krippendorff 2007); empty without a bootstrap.
+	BootstrapMethod string `json:"bootstrap_method,omitempty"`
+	// SubmittedOnly says whether only submitted assignments were counted
+	// (the default) or drafts too; it applies to every dimension.
+	SubmittedOnly bool `json:"submitted_only"`
 	// Dimensions holds one entry per label dimension and level.
 	Dimensions []Dimension `json:"dimensions"`
 	// PerAnnotator holds each annotator against the rest and against gold.
@@ -56,7 +63,8 @@ type Dimension struct {
 	// agreement, Scott's π and Gwet's AC1. For sets the κ-type statistics
 	// compare whole sets (exact match); α uses the MASI distance.
 	Statistics agreement.Statistics `json:"statistics"`
-	// Pairwise is Cohen's κ for every pair of annotators, by username.
+	// Pairwise is Cohen's κ for every pair of annotators who labelled a
+	// unit in common, by username.
 	Pairwise []agreement.Pair `json:"pairwise"`
 }
 
@@ -206,6 +214,7 @@ type TrendPoint struct {
 // Disagreement is one sentence the annotators split on.
 type Disagreement struct {
 	SentenceID int64  `json:"sentence_id"`
+	SummaryID  int64  `json:"summary_id"`
 	Document   string `json:"document"` // external ids
 	Summary    string `json:"summary"`
 	Index      int    `json:"index"` // 1-based sentence number
@@ -221,7 +230,8 @@ type Disagreement struct {
 	Gold           string  `json:"gold,omitempty"`
 	Assistant      string  `json:"assistant,omitempty"`
 	// Assignment is the id of one rater's assignment of the summary, for a
-	// link to the labelling page (read-only for leads).
+	// link to the labelling page (read-only for leads) where the
+	// adjudication page is not open to the reader.
 	Assignment int64 `json:"assignment"`
 }
 

@@ -16,15 +16,16 @@ const minAlpha = 0.667
 type bootstrap struct {
 	replicates int
 	seed       uint64
+	method     iaa.BootstrapMethod
 }
 
 // statistics computes the statistics set of one dimension and Cohen's κ of
 // every pair of coders.
 func statistics(rt ratings, boot bootstrap) (agreement.Statistics, []iaa.Pair) {
 	var s agreement.Statistics
-	r := rt.r
-	s.KrippendorffAlpha = alphaStatistic(r, rt.spec.iaaLevel(), boot)
-	counts, _ := iaa.CountsOf(r)
+	c := rt.c
+	s.KrippendorffAlpha = alphaStatistic(c, rt.spec.iaaLevel(), boot)
+	counts := c.Counts()
 	if f, err := iaa.FleissKappa(counts); err != nil {
 		s.FleissKappa = undefined(err)
 	} else {
@@ -33,9 +34,14 @@ func statistics(rt ratings, boot bootstrap) (agreement.Statistics, []iaa.Pair) {
 	s.PercentAgreement = coefficient(iaa.PercentAgreement(counts))
 	s.ScottPi = coefficient(iaa.ScottPi(counts))
 	s.GwetAC1 = coefficient(iaa.GwetAC1(counts))
-	pairs := iaa.PairwiseCohen(r, rt.spec.weights())
+	// Pairs of annotators who never labelled the same unit are left out:
+	// with many annotators in a production round they are most pairs.
+	pairs := iaa.PairwiseCohenCoded(c, rt.spec.weights(), true)
 	if mean, used, err := iaa.LightKappa(pairs); err != nil {
 		s.CohenKappaMean = undefined(err)
+		if len(pairs) == 0 && c.Coders >= 2 {
+			s.CohenKappaMean = agreement.Statistic{Undefined: "no two annotators labelled a unit in common"}
+		}
 	} else {
 		s.CohenKappaMean = agreement.Statistic{Value: ptr(mean), NPairs: ptr(used)}
 	}
@@ -45,20 +51,20 @@ func statistics(rt ratings, boot bootstrap) (agreement.Statistics, []iaa.Pair) {
 	return s, pairs
 }
 
-func alphaStatistic(r *iaa.Ratings, level iaa.Level, boot bootstrap) agreement.Statistic {
+func alphaStatistic(c *iaa.Coded, level iaa.Level, boot bootstrap) agreement.Statistic {
 	if boot.replicates == 0 {
-		a, err := iaa.Alpha(r, level)
+		a, err := iaa.AlphaCoded(c, level)
 		if err != nil {
 			return undefined(err)
 		}
 		return agreement.Statistic{Value: ptr(a)}
 	}
-	b, err := iaa.AlphaBootstrap(r, level, iaa.BootstrapOptions{Replicates: boot.replicates, Seed: boot.seed, Min: []float64{minAlpha}})
+	b, err := iaa.AlphaBootstrapCoded(c, level, iaa.BootstrapOptions{Replicates: boot.replicates, Seed: boot.seed, Min: []float64{minAlpha}, Method: boot.method})
 	if err != nil {
 		return undefined(err)
 	}
 	return agreement.Statistic{Value: ptr(b.Alpha), CI95: &[2]float64{b.Low, b.High},
-		Bootstrap: ptr(b.Replicates), MinAlpha: ptr(minAlpha), PBelowMin: ptr(b.PBelow[0])}
+		Bootstrap: ptr(b.Replicates), BootstrapMethod: b.Method.String(), MinAlpha: ptr(minAlpha), PBelowMin: ptr(b.PBelow[0])}
 }
 
 func coefficient(c iaa.Coefficient, err error) agreement.Statistic {

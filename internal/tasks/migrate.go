@@ -83,6 +83,8 @@ CREATE TABLE IF NOT EXISTS api_token_projects (
     project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
     PRIMARY KEY (token_id, project_id)
 );`,
+	// 9: a per-project change counter for caching the agreement report.
+	reportVersionsSQL,
 }
 
 // SchemaVersion of a database this build creates.

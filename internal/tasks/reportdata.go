@@ -80,35 +80,106 @@ type ReportGold struct {
 	AmbiguityType string
 }
 
+// ReportFilter narrows the labels a report reads.
+type ReportFilter struct {
+	// Round is the name of the one round to read; "" reads every round.
+	// An unknown round reads no assignment (the report then says so).
+	Round string
+	// SubmittedOnly reads only submitted assignments.
+	SubmittedOnly bool
+}
+
 // The assignments a report counts: every assignment of the project that was
-// not released (released work was handed to someone else).
+// not released (released work was handed to someone else), of round ?2
+// unless it is 0, and submitted only when ?3 is 1.
 const reportAssignments = `SELECT a.id FROM assignments a JOIN rounds r ON r.id = a.round_id
-	WHERE r.project_id = ?1 AND a.status != 'released'`
+	WHERE r.project_id = ?1 AND a.status != 'released' AND (?2 = 0 OR a.round_id = ?2) AND (?3 = 0 OR a.status = 'submitted')`
 
 // ReportData loads the labels of a project for its agreement report, in
-// one read transaction so that the figures come from one snapshot.
-func (s *Store) ReportData(ctx context.Context, projectID int64) (*ReportData, error) {
+// one read transaction so that the figures come from one snapshot. Only
+// the assignments f selects are read, with their labels and sentences;
+// repeated strings (labels, error-type lists, names) are shared, not
+// copied per label.
+func (s *Store) ReportData(ctx context.Context, projectID int64, f ReportFilter) (*ReportData, error) {
 	tx, err := s.read.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
 	d := &ReportData{SummaryKeyFacts: map[int64][]int64{}, Assistant: map[int64]string{}, GoldSummaries: map[int64]string{}}
-	steps := []func(context.Context, *sql.Tx, int64, *ReportData) error{
-		reportRounds, reportAssignmentRows, reportLabels, reportSummaryLabels,
+	if err := reportRounds(ctx, tx, reportArgs{project: projectID}, d); err != nil {
+		return nil, err
+	}
+	args := reportArgs{project: projectID, round: -1, in: newInterner()}
+	if f.Round == "" {
+		args.round = 0
+	}
+	for _, r := range d.Rounds {
+		if r.Name == f.Round {
+			args.round = r.ID
+		}
+	}
+	if f.SubmittedOnly {
+		args.submitted = 1
+	}
+	steps := []func(context.Context, *sql.Tx, reportArgs, *ReportData) error{
+		reportAssignmentRows, reportLabels, reportSummaryLabels,
 		reportKeyFactLinks, reportSentences, reportKeyFacts, reportAssistant, reportGoldSummaries,
 	}
 	for _, step := range steps {
-		if err := step(ctx, tx, projectID, d); err != nil {
+		if err := step(ctx, tx, args, d); err != nil {
 			return nil, err
 		}
 	}
 	return d, nil
 }
 
+// reportArgs are the parameters of the report's queries: ?1 the project,
+// ?2 the round (0 for all), ?3 whether only submitted work counts.
+type reportArgs struct {
+	project, round int64
+	submitted      int
+	in             *interner
+}
+
+// interner shares the strings and error-type lists that repeat across
+// labels.
+type interner struct {
+	strs  map[string]string
+	types map[string][]string
+}
+
+func newInterner() *interner {
+	return &interner{strs: map[string]string{}, types: map[string][]string{}}
+}
+
+func (in *interner) str(s string) string {
+	if v, ok := in.strs[s]; ok {
+		return v
+	}
+	in.strs[s] = s
+	return s
+}
+
+// errorTypes decodes an error_types column once per distinct value; the
+// lists are shared and must not be modified.
+func (in *interner) errorTypes(raw string) []string {
+	if v, ok := in.types[raw]; ok {
+		return v
+	}
+	v := decodeTypes(raw)
+	in.types[raw] = v
+	return v
+}
+
+var (
+	sharedTrue  = true
+	sharedFalse = false
+)
+
 // eachRow runs a query and calls scan for every row.
-func eachRow(ctx context.Context, tx *sql.Tx, query string, projectID int64, scan func(*sql.Rows) error) error {
-	rows, err := tx.QueryContext(ctx, query, projectID)
+func eachRow(ctx context.Context, tx *sql.Tx, query string, a reportArgs, scan func(*sql.Rows) error) error {
+	rows, err := tx.QueryContext(ctx, query, a.project, a.round, a.submitted)
 	if err != nil {
 		return err
 	}
@@ -121,8 +192,8 @@ func eachRow(ctx context.Context, tx *sql.Tx, query string, projectID int64, sca
 	return rows.Err()
 }
 
-func reportRounds(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportData) error {
-	return eachRow(ctx, tx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? ORDER BY id`, projectID, func(rows *sql.Rows) error {
+func reportRounds(ctx context.Context, tx *sql.Tx, a reportArgs, d *ReportData) error {
+	return eachRow(ctx, tx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ?1 AND ?2 + ?3 >= 0 ORDER BY id`, a, func(rows *sql.Rows) error {
 		r, err := scanRound(rows)
 		if err == nil {
 			d.Rounds = append(d.Rounds, *r)
@@ -131,26 +202,27 @@ func reportRounds(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportDat
 	})
 }
 
-func reportAssignmentRows(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportData) error {
+func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
 	return eachRow(ctx, tx, `
 		SELECT a.id, a.round_id, a.summary_id, a.user_id, u.username, a.status
 		FROM assignments a JOIN rounds r ON r.id = a.round_id JOIN users u ON u.id = a.user_id
-		WHERE r.project_id = ?1 AND a.status != 'released'
-		ORDER BY a.id`, projectID, func(rows *sql.Rows) error {
+		WHERE r.project_id = ?1 AND a.status != 'released' AND (?2 = 0 OR a.round_id = ?2) AND (?3 = 0 OR a.status = 'submitted')
+		ORDER BY a.id`, args, func(rows *sql.Rows) error {
 		var a ReportAssignment
 		err := rows.Scan(&a.ID, &a.RoundID, &a.SummaryID, &a.UserID, &a.Username, &a.Status)
+		a.Username, a.Status = args.in.str(a.Username), args.in.str(a.Status)
 		d.Assignments = append(d.Assignments, a)
 		return err
 	})
 }
 
-func reportLabels(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportData) error {
+func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
 	return eachRow(ctx, tx, `
 		SELECT l.assignment_id, l.sentence_id, l.label, l.error_types, l.ambiguous, l.ambiguity_type,
 			l.assistant_visible, l.first_label, l.changed_after_reveal
 		FROM sentence_labels l
 		WHERE l.assignment_id IN (`+reportAssignments+`)
-		ORDER BY l.assignment_id, l.sentence_id`, projectID, func(rows *sql.Rows) error {
+		ORDER BY l.assignment_id, l.sentence_id`, args, func(rows *sql.Rows) error {
 		var l ReportLabel
 		var types string
 		var amb sql.NullBool
@@ -158,25 +230,31 @@ func reportLabels(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportDat
 			&l.AssistantVisible, &l.FirstLabel, &l.ChangedAfterReveal); err != nil {
 			return err
 		}
-		l.ErrorTypes = decodeTypes(types)
+		in := args.in
+		l.Label, l.AmbiguityType, l.FirstLabel = in.str(l.Label), in.str(l.AmbiguityType), in.str(l.FirstLabel)
+		l.ErrorTypes = in.errorTypes(types)
 		if amb.Valid {
-			l.Ambiguous = &amb.Bool
+			l.Ambiguous = &sharedFalse
+			if amb.Bool {
+				l.Ambiguous = &sharedTrue
+			}
 		}
 		d.Labels = append(d.Labels, l)
 		return nil
 	})
 }
 
-func reportSummaryLabels(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportData) error {
+func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
 	return eachRow(ctx, tx, `
 		SELECT assignment_id, relevance, topic_category FROM summary_labels
 		WHERE assignment_id IN (`+reportAssignments+`)
-		ORDER BY assignment_id`, projectID, func(rows *sql.Rows) error {
+		ORDER BY assignment_id`, args, func(rows *sql.Rows) error {
 		var l ReportSummaryLabel
 		var rel sql.NullInt64
 		if err := rows.Scan(&l.AssignmentID, &rel, &l.TopicCategory); err != nil {
 			return err
 		}
+		l.TopicCategory = args.in.str(l.TopicCategory)
 		if rel.Valid {
 			v := int(rel.Int64)
 			l.Relevance = &v
@@ -186,11 +264,11 @@ func reportSummaryLabels(ctx context.Context, tx *sql.Tx, projectID int64, d *Re
 	})
 }
 
-func reportKeyFactLinks(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportData) error {
+func reportKeyFactLinks(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
 	return eachRow(ctx, tx, `
 		SELECT assignment_id, key_fact_id, sentence_id FROM keyfact_labels
 		WHERE assignment_id IN (`+reportAssignments+`)
-		ORDER BY assignment_id, key_fact_id, sentence_id`, projectID, func(rows *sql.Rows) error {
+		ORDER BY assignment_id, key_fact_id, sentence_id`, args, func(rows *sql.Rows) error {
 		var k ReportKeyFactLink
 		err := rows.Scan(&k.AssignmentID, &k.KeyFactID, &k.SentenceID)
 		d.KeyFactLinks = append(d.KeyFactLinks, k)
@@ -200,9 +278,9 @@ func reportKeyFactLinks(ctx context.Context, tx *sql.Tx, projectID int64, d *Rep
 
 // assignedSummaries is the set of summaries the report's assignments cover.
 const assignedSummaries = `SELECT a.summary_id FROM assignments a JOIN rounds r ON r.id = a.round_id
-	WHERE r.project_id = ?1 AND a.status != 'released'`
+	WHERE r.project_id = ?1 AND a.status != 'released' AND (?2 = 0 OR a.round_id = ?2) AND (?3 = 0 OR a.status = 'submitted')`
 
-func reportSentences(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportData) error {
+func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
 	return eachRow(ctx, tx, `
 		SELECT ss.id, ss.summary_id, ss.idx, ss.text, s.external_id, d.external_id,
 			g.label, g.error_types, g.ambiguous, g.ambiguity_type
@@ -211,7 +289,7 @@ func reportSentences(ctx context.Context, tx *sql.Tx, projectID int64, d *Report
 		JOIN documents d ON d.id = s.document_id
 		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id AND g.provenance != 'unresolved'
 		WHERE ss.summary_id IN (`+assignedSummaries+`)
-		ORDER BY ss.summary_id, ss.idx`, projectID, func(rows *sql.Rows) error {
+		ORDER BY ss.summary_id, ss.idx`, args, func(rows *sql.Rows) error {
 		var x ReportSentence
 		var label, types, ambType sql.NullString
 		var amb sql.NullBool
@@ -219,8 +297,10 @@ func reportSentences(ctx context.Context, tx *sql.Tx, projectID int64, d *Report
 			&label, &types, &amb, &ambType); err != nil {
 			return err
 		}
+		in := args.in
+		x.SummaryExternal, x.DocumentExternal = in.str(x.SummaryExternal), in.str(x.DocumentExternal)
 		if label.Valid {
-			g := &ReportGold{Label: label.String, ErrorTypes: decodeTypes(types.String), AmbiguityType: ambType.String}
+			g := &ReportGold{Label: in.str(label.String), ErrorTypes: in.errorTypes(types.String), AmbiguityType: in.str(ambType.String)}
 			if amb.Valid {
 				g.Ambiguous = &amb.Bool
 			}
@@ -231,14 +311,14 @@ func reportSentences(ctx context.Context, tx *sql.Tx, projectID int64, d *Report
 	})
 }
 
-func reportKeyFacts(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportData) error {
+func reportKeyFacts(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
 	// The same key facts the labelling page offers: the document's, for
 	// the summary's topic or for no topic.
 	return eachRow(ctx, tx, `
 		SELECT s.id, k.id FROM summaries s
 		JOIN key_facts k ON k.document_id = s.document_id AND (k.topic = s.topic OR k.topic = '')
 		WHERE s.id IN (`+assignedSummaries+`)
-		ORDER BY s.id, k.id`, projectID, func(rows *sql.Rows) error {
+		ORDER BY s.id, k.id`, args, func(rows *sql.Rows) error {
 		var sum, kf int64
 		err := rows.Scan(&sum, &kf)
 		d.SummaryKeyFacts[sum] = append(d.SummaryKeyFacts[sum], kf)
@@ -246,12 +326,12 @@ func reportKeyFacts(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportD
 	})
 }
 
-func reportAssistant(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportData) error {
+func reportAssistant(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
 	// The order matches AssistPanel: real runs before samples, newest first.
 	return eachRow(ctx, tx, `
 		SELECT o.sentence_id, o.label FROM assist_outputs o JOIN assist_runs r ON r.id = o.run_id
-		WHERE r.project_id = ?1 AND o.status = 'ok' AND o.label != ''
-		ORDER BY o.sentence_id, r.sample, r.id DESC`, projectID, func(rows *sql.Rows) error {
+		WHERE r.project_id = ?1 AND o.status = 'ok' AND o.label != '' AND ?2 + ?3 >= 0
+		ORDER BY o.sentence_id, r.sample, r.id DESC`, args, func(rows *sql.Rows) error {
 		var sid int64
 		var label string
 		if err := rows.Scan(&sid, &label); err != nil {
@@ -264,10 +344,10 @@ func reportAssistant(ctx context.Context, tx *sql.Tx, projectID int64, d *Report
 	})
 }
 
-func reportGoldSummaries(ctx context.Context, tx *sql.Tx, projectID int64, d *ReportData) error {
+func reportGoldSummaries(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
 	return eachRow(ctx, tx, `
 		SELECT g.summary_id, g.label FROM gold_summaries g JOIN summaries s ON s.id = g.summary_id
-		WHERE s.project_id = ?1 AND g.provenance != 'unresolved'`, projectID, func(rows *sql.Rows) error {
+		WHERE s.project_id = ?1 AND g.provenance != 'unresolved' AND ?2 + ?3 >= 0`, args, func(rows *sql.Rows) error {
 		var sid int64
 		var label string
 		err := rows.Scan(&sid, &label)

@@ -76,18 +76,22 @@ func (s *Server) apiReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	opt := reportOptions(c)
-	etag, err := s.dataETag(c, a.project.ID, "report", opt.Round, opt.Dimension)
+	opt, err := reportOptions(c)
 	if err != nil {
 		return err
 	}
-	if notModified(c, etag) {
-		return c.NoContent(http.StatusNotModified)
-	}
-	rep, _, err := s.buildReport(c, a.project, opt)
+	key, err := s.reportKeyOf(c.Request().Context(), a.project, opt)
 	if err != nil {
 		return err
 	}
+	if reportNotModified(c, key.etag()) {
+		return nil
+	}
+	b, err := s.cachedReport(c, a.project, key)
+	if err != nil {
+		return err
+	}
+	rep := b.rep
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(rep); err != nil {
 		return err

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"annotate/internal/iaa"
 	"annotate/internal/report"
 	"annotate/internal/tasks"
 	"annotate/web/templates"
@@ -20,93 +22,147 @@ import (
 // same) show the same intervals for the same labels.
 const reportSeed = 1
 
-// reportOptions reads the round and dimension filters of a report URL.
-func reportOptions(c echo.Context) report.Options {
-	return report.Options{
-		Round:     strings.TrimSpace(c.QueryParam("round")),
-		Dimension: strings.TrimSpace(c.QueryParam("dimension")),
-		Bootstrap: report.DefaultBootstrap,
-		Seed:      reportSeed,
+// reportOptions reads the filters of a report URL: round, dimension,
+// drafts=1 to count unsubmitted work too, and bootstrap=units|pairs for
+// what α's bootstrap resamples.
+func reportOptions(c echo.Context) (report.Options, error) {
+	method, err := iaa.ParseBootstrapMethod(strings.TrimSpace(c.QueryParam("bootstrap")))
+	if err != nil {
+		return report.Options{}, tasks.Errorf(tasks.EInvalid, "bootstrap: unknown method %q; choose units or pairs", c.QueryParam("bootstrap"))
 	}
+	return report.Options{
+		Round:           strings.TrimSpace(c.QueryParam("round")),
+		Dimension:       strings.TrimSpace(c.QueryParam("dimension")),
+		IncludeDrafts:   c.QueryParam("drafts") == "1",
+		Bootstrap:       report.DefaultBootstrap,
+		BootstrapMethod: method,
+		Seed:            reportSeed,
+	}, nil
 }
 
-// buildReport loads a project's labels and builds its report for a lead,
-// with annotator names replaced when the project anonymises them. An
-// unknown round is 404; an unknown dimension 422, naming the field.
-func (s *Server) buildReport(c echo.Context, p *tasks.Project, opt report.Options) (*report.Report, *tasks.ReportData, error) {
-	data, err := s.store.ReportData(c.Request().Context(), p.ID)
-	if err != nil {
-		return nil, nil, err
-	}
-	rep, err := report.Build(p.Slug, data, p.Settings, opt)
-	if err != nil {
-		return nil, nil, err
-	}
-	if p.Settings.AnonymousAdjudication {
-		aliases, err := s.store.Pseudonyms(c.Request().Context(), p.ID)
+// cachedReport returns a project's report for a lead, built once per
+// version of its labels, gold, rounds and settings and kept (see
+// reportCache), with annotator names replaced when the project anonymises
+// them. An unknown round is 404; an unknown dimension 422, naming the
+// field.
+func (s *Server) cachedReport(c echo.Context, p *tasks.Project, key reportKey) (*builtReport, error) {
+	// The build outlives a request that gives up: others may wait for it.
+	ctx := context.WithoutCancel(c.Request().Context())
+	return s.reports.get(key, func() (*builtReport, error) {
+		data, err := s.store.ReportData(ctx, p.ID, key.opt.Filter())
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		anonymise(rep, aliases)
+		rep, err := report.Build(p.Slug, data, p.Settings, key.opt)
+		if err != nil {
+			return nil, err
+		}
+		if p.Settings.AnonymousAdjudication {
+			aliases, err := s.store.Pseudonyms(ctx, p.ID)
+			if err != nil {
+				return nil, err
+			}
+			anonymise(rep, aliases)
+		}
+		return &builtReport{rep: rep, builtAt: s.cfg.Now()}, nil
+	})
+}
+
+// reportRequest checks access and reads the options and cache key of a
+// report request.
+func (s *Server) reportRequest(c echo.Context) (access, reportKey, error) {
+	a, err := s.projectAccess(c, true)
+	if err != nil {
+		return a, reportKey{}, err
 	}
-	return rep, data, nil
+	opt, err := reportOptions(c)
+	if err != nil {
+		return a, reportKey{}, err
+	}
+	key, err := s.reportKeyOf(c.Request().Context(), a.project, opt)
+	return a, key, err
+}
+
+// reportNotModified sets the download's entity tag and answers 304 when the
+// client holds the same report already.
+func reportNotModified(c echo.Context, etag string) bool {
+	h := c.Response().Header()
+	h.Set("ETag", etag)
+	h.Set("Cache-Control", "private, no-cache")
+	for _, t := range strings.Split(c.Request().Header.Get("If-None-Match"), ",") {
+		if t = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "W/")); t == etag || t == "*" {
+			c.NoContent(http.StatusNotModified)
+			return true
+		}
+	}
+	return false
 }
 
 // getReport is the report page.
 func (s *Server) getReport(c echo.Context) error {
-	a, err := s.projectAccess(c, true)
+	a, key, err := s.reportRequest(c)
 	if err != nil {
 		return err
 	}
-	opt := reportOptions(c)
-	rep, data, err := s.buildReport(c, a.project, opt)
+	p := a.project
+	b, err := s.cachedReport(c, p, key)
 	if err != nil {
 		return err
 	}
 	// The dimension menu lists every dimension, also when one is chosen.
-	v := s.reportView(c, a.project, rep, report.DimensionNames(data, a.project.Settings), opt)
+	adjudicate := a.role == tasks.RoleLead || a.role == tasks.RoleAdjudicator
+	v := s.reportView(c, p, b.rep, report.DimensionNames(p.Settings), key.opt, adjudicate)
+	v.ComputedAt = b.builtAt.UTC().Format("2006-01-02 15:04:05 UTC")
 	return s.render(c, http.StatusOK, templates.ReportPage(v))
 }
 
 // getReportCSV downloads one table of the report as CSV.
 func (s *Server) getReportCSV(c echo.Context) error {
-	a, err := s.projectAccess(c, true)
+	a, key, err := s.reportRequest(c)
 	if err != nil {
 		return err
 	}
+	p := a.project
 	table := c.QueryParam("table")
 	if !slices.Contains(report.Tables, table) {
 		return tasks.Errorf(tasks.EInvalid, "table: unknown table %q; choose one of %s", table, strings.Join(report.Tables, ", "))
 	}
-	rep, _, err := s.buildReport(c, a.project, reportOptions(c))
+	if reportNotModified(c, key.etag()) {
+		return nil
+	}
+	b, err := s.cachedReport(c, p, key)
 	if err != nil {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := rep.WriteCSV(&buf, table); err != nil {
+	if err := b.rep.WriteCSV(&buf, table); err != nil {
 		return err
 	}
-	attachment(c, a.project.Slug+"-agreement-"+table+".csv")
+	attachment(c, p.Slug+"-agreement-"+table+".csv")
 	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
 }
 
 // getReportJSON downloads the whole report as JSON.
 func (s *Server) getReportJSON(c echo.Context) error {
-	a, err := s.projectAccess(c, true)
+	a, key, err := s.reportRequest(c)
 	if err != nil {
 		return err
 	}
-	rep, _, err := s.buildReport(c, a.project, reportOptions(c))
+	p := a.project
+	if reportNotModified(c, key.etag()) {
+		return nil
+	}
+	b, err := s.cachedReport(c, p, key)
 	if err != nil {
 		return err
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(rep); err != nil {
+	if err := enc.Encode(b.rep); err != nil {
 		return err
 	}
-	attachment(c, a.project.Slug+"-agreement.json")
+	attachment(c, p.Slug+"-agreement.json")
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSONCharsetUTF8, buf.Bytes())
 }
 
@@ -123,6 +179,12 @@ func reportQuery(opt report.Options, extra ...string) string {
 	}
 	if opt.Dimension != "" {
 		q.Set("dimension", opt.Dimension)
+	}
+	if opt.IncludeDrafts {
+		q.Set("drafts", "1")
+	}
+	if opt.BootstrapMethod != iaa.BootstrapUnits {
+		q.Set("bootstrap", opt.BootstrapMethod.String())
 	}
 	for i := 0; i+1 < len(extra); i += 2 {
 		q.Set(extra[i], extra[i+1])

@@ -15,7 +15,7 @@ import (
 //	sentence  gold  ann_a  ann_b  ann_c
 //	s1..s6    FFUUFU FFUFFU FFUUFU FUUUFF
 //
-// and in round c2 everyone gives gold. The assistant gives gold except F
+// and in round c2 everyone gives gold; every assignment is submitted. The assistant gives gold except F
 // on s4 and s6.
 type reportFixture struct {
 	*fixture
@@ -107,10 +107,14 @@ func newReportFixture(t *testing.T) *reportFixture {
 					l := tasks.SentenceLabel{SentenceID: sid, Label: repWord(want), Ambiguous: new(bool)}
 					if want == 'U' {
 						l.ErrorTypes = []string{"contradiction"}
+						l.Explanation = "Not what the source says."
 					}
 					if v, err = f.store.SaveSentenceLabel(f.ctx, a.ID, u.ID, v, l); err != nil {
 						t.Fatal(err)
 					}
+				}
+				if err := f.store.Submit(f.ctx, a.ID, u.ID); err != nil {
+					t.Fatal(err)
 				}
 			}
 		}
@@ -137,7 +141,7 @@ func (r *reportFixture) build(t *testing.T, round, dimension string) *report.Rep
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := r.store.ReportData(r.ctx, p.ID)
+	d, err := r.store.ReportData(r.ctx, p.ID, tasks.ReportFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -177,27 +177,27 @@ func dimOf(t *testing.T, rep *report.Report, key string) *report.Dimension {
 	return nil
 }
 
-func TestReportDisagreementsLinkToTheLabellingPage(t *testing.T) {
+func TestReportDisagreementsLinkToAdjudication(t *testing.T) {
 	r := newReportFixture(t)
 	b := r.lead(t)
 	rep := r.build(t, "c1", "")
 	p := b.get("/p/rep/report?round=c1")
 	list := section(t, p.body, "disagreements", "</table>")
-	links := regexp.MustCompile(`href="(/a/\d+#mark-\d+)"`).FindAllStringSubmatch(list, -1)
+	links := regexp.MustCompile(`href="(/p/rep/adjudication/s/\d+#s-\d+)"`).FindAllStringSubmatch(list, -1)
 	if len(links) != len(rep.Disagreements) || len(links) == 0 {
 		t.Fatalf("%d links for %d disagreements", len(links), len(rep.Disagreements))
 	}
 	for i, d := range rep.Disagreements {
-		if want := "/a/" + strconv.FormatInt(d.Assignment, 10) + "#mark-" + strconv.FormatInt(d.SentenceID, 10); links[i][1] != want {
+		if want := "/p/rep/adjudication/s/" + strconv.FormatInt(d.SummaryID, 10) + "#s-" + strconv.FormatInt(d.SentenceID, 10); links[i][1] != want {
 			t.Errorf("link %d = %s, want %s (worst first)", i, links[i][1], want)
 		}
 	}
 	if !strings.Contains(list, "sum&lt;1&gt;") || strings.Contains(list, "sum<1>") {
 		t.Error("the summary id is not escaped")
 	}
-	// The lead can open what the link points to, read-only.
-	if q := b.get(strings.Split(links[0][1], "#")[0]); q.status != http.StatusOK || !strings.Contains(q.body, `data-readonly="true"`) {
-		t.Errorf("the linked labelling page: status %d", q.status)
+	// The lead can adjudicate what the link points to.
+	if q := b.get(strings.Split(links[0][1], "#")[0]); q.status != http.StatusOK {
+		t.Errorf("the linked adjudication page: status %d", q.status)
 	}
 }
 
@@ -428,12 +428,12 @@ func TestReportOfAProjectWithoutLabels(t *testing.T) {
 		t.Fatalf("status %d", p.status)
 	}
 	noBadNumbers(t, "the page", p.body)
-	v, _, u := cell(t, section(t, p.body, "dim-faithfulness@sentence", "</tr>"), "krippendorff_alpha")
-	if v != "" || u == "" {
-		t.Errorf("α on no labels: value %q, reason %q", v, u)
+	// No annotator: one notice instead of tables of undefined statistics.
+	if !p.testID("report-too-few") || p.testID("dim-faithfulness@sentence") || !p.testID("assistant-note") {
+		t.Error("the page does not say that agreement needs two annotators")
 	}
-	if !p.testID("trend-empty") || !p.testID("disagreements-empty") || !p.testID("assistant-note") {
-		t.Error("the empty sections do not say so")
+	if strings.Count(p.body, "undefined:") > 0 {
+		t.Errorf("the page lists %d undefined statistics", strings.Count(p.body, "undefined:"))
 	}
 	for _, tb := range report.Tables {
 		if q := b.get("/p/empty/report.csv?table=" + tb); q.status != http.StatusOK {
@@ -457,4 +457,81 @@ func TestProjectPageLinksTheReportForLeads(t *testing.T) {
 			t.Errorf("annotator on %s: status %d", path, p.status)
 		}
 	}
+}
+
+func TestReportCachedWithETag(t *testing.T) {
+	r := newReportFixture(t)
+	b := r.lead(t)
+	first := b.get("/p/rep/report.json?round=c1")
+	etag := first.header.Get("ETag")
+	if first.status != http.StatusOK || etag == "" {
+		t.Fatalf("status %d, ETag %q", first.status, etag)
+	}
+	again := b.getWith("/p/rep/report.json?round=c1", map[string]string{"If-None-Match": etag})
+	if again.status != http.StatusNotModified || again.body != "" {
+		t.Errorf("same report again: status %d with %d bytes, want 304 and nothing", again.status, len(again.body))
+	}
+	csv := b.getWith("/p/rep/report.csv?round=c1&table=dimensions", map[string]string{"If-None-Match": etag})
+	if csv.status != http.StatusNotModified {
+		t.Errorf("CSV of the same report: status %d, want 304", csv.status)
+	}
+	other := b.getWith("/p/rep/report.json?round=c2", map[string]string{"If-None-Match": etag})
+	if other.status != http.StatusOK || other.header.Get("ETag") == etag {
+		t.Errorf("another round: status %d, ETag %q", other.status, other.header.Get("ETag"))
+	}
+	page := b.get("/p/rep/report?round=c1")
+	computed := section(t, page.body, "report-computed", "</p>")
+	// A gold decision changes what the report reads: a new tag, a new
+	// computation.
+	d, err := r.store.ReportData(r.ctx, r.project.ID, tasks.ReportFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lea, err := r.store.UserByName(r.ctx, "lea")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.store.SetGold(r.ctx, r.project.ID, d.Sentences[0].ID, lea.ID, -1, tasks.GoldDecision{GoldValues: tasks.GoldValues{Label: tasks.LabelFaithful}}); err != nil {
+		t.Fatal(err)
+	}
+	changed := b.getWith("/p/rep/report.json?round=c1", map[string]string{"If-None-Match": etag})
+	if changed.status != http.StatusOK || changed.header.Get("ETag") == etag {
+		t.Errorf("after a gold change: status %d, ETag %q (was %q)", changed.status, changed.header.Get("ETag"), etag)
+	}
+	if !strings.Contains(page.body, "Computed") || computed == "" {
+		t.Error("the page does not say when the report was computed")
+	}
+}
+
+func TestReportDraftsSwitch(t *testing.T) {
+	r := newReportFixture(t)
+	b := r.lead(t)
+	p := b.get("/p/rep/report?round=c1")
+	if !strings.Contains(section(t, p.body, "report-scope", "</p>"), "Only submitted work counts") {
+		t.Error("the page does not say that only submitted work counts")
+	}
+	q := b.get("/p/rep/report?round=c1&drafts=1")
+	if q.status != http.StatusOK || !strings.Contains(section(t, q.body, "report-scope", "</p>"), "drafts count") {
+		t.Errorf("with drafts: status %d, scope does not say drafts count", q.status)
+	}
+	if bad := b.get("/p/rep/report?bootstrap=jackknife"); bad.status != http.StatusUnprocessableEntity {
+		t.Errorf("unknown bootstrap method: status %d, want 422", bad.status)
+	}
+	pairs := b.get("/p/rep/report.json?round=c1&bootstrap=pairs")
+	if !strings.Contains(pairs.body, `"bootstrap_method": "pairs"`) {
+		t.Error("the JSON does not say the pairs bootstrap was used")
+	}
+	units := b.get("/p/rep/report.json?round=c1")
+	if !strings.Contains(units.body, `"bootstrap_method": "units"`) {
+		t.Error("the JSON does not say the units bootstrap was used")
+	}
+}
+
+// getWith gets a path with extra request headers.
+func (b *browser) getWith(path string, header map[string]string) page {
+	req, _ := http.NewRequest(http.MethodGet, b.f.srv.URL+path, nil)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	return b.do(req)
 }

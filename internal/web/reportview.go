@@ -35,13 +35,18 @@ var tableTitles = map[string]string{
 }
 
 // reportView shapes a report for its page. dims lists every dimension of
-// the project (name and title) for the filter menu.
-func (s *Server) reportView(c echo.Context, p *tasks.Project, rep *report.Report, dims [][2]string, opt report.Options) templates.ReportView {
+// the project (name and title) for the filter menu; adjudicate says whether
+// the reader may adjudicate (disagreements then link to adjudication).
+func (s *Server) reportView(c echo.Context, p *tasks.Project, rep *report.Report, dims [][2]string, opt report.Options, adjudicate bool) templates.ReportView {
 	v := templates.ReportView{
 		Page: s.page(c, "Agreement report", s.projectCrumbs(p)...),
 		Slug: p.Slug, Round: opt.Round, Dimension: opt.Dimension,
 		Annotators: len(rep.Annotators), Bootstrap: rep.Bootstrap, Anonymous: p.Settings.AnonymousAdjudication,
+		BootstrapMethod: opt.BootstrapMethod.String(),
 		DisagreementsTotal: rep.DisagreementsTotal,
+	}
+	if opt.IncludeDrafts {
+		v.Drafts = "1"
 	}
 	v.RoundOptions = []templates.Option{{Value: "", Label: "All rounds (latest assignment of each summary)"}}
 	for _, r := range rep.Rounds {
@@ -87,7 +92,7 @@ func (s *Server) reportView(c echo.Context, p *tasks.Project, rep *report.Report
 	v.AnnotatorRows, v.Patterns = annotatorRows(rep, focus, titles)
 	v.Trends = trends(rep, focus, titles[focus])
 	for _, d := range rep.Disagreements {
-		v.Disagreements = append(v.Disagreements, disagreementRow(d))
+		v.Disagreements = append(v.Disagreements, disagreementRow(p.Slug, d, adjudicate))
 	}
 	v.Assistant = assistantView(&rep.Assistant)
 	v.Downloads = append(v.Downloads, templates.Link{Label: "Whole report (JSON)", Href: "/p/" + p.Slug + "/report.json" + reportQuery(opt)})

@@ -136,10 +136,16 @@ func trends(rep *report.Report, focus, title string) []templates.TrendView {
 }
 
 // disagreementRow shapes one sentence of the disagreement list, linked to
-// the labelling page of one of its annotators at the sentence.
-func disagreementRow(d report.Disagreement) templates.DisagreementRow {
+// the adjudication page of its summary at the sentence for readers who
+// may adjudicate, and otherwise to the (read-only) labelling page of one
+// of its annotators.
+func disagreementRow(slug string, d report.Disagreement, adjudicate bool) templates.DisagreementRow {
+	href := assignmentURL(d.Assignment) + "#mark-" + strconv.FormatInt(d.SentenceID, 10)
+	if adjudicate && d.SummaryID != 0 {
+		href = adjSummaryURL(slug, d.SummaryID) + "#s-" + strconv.FormatInt(d.SentenceID, 10)
+	}
 	return templates.DisagreementRow{
-		Href:          assignmentURL(d.Assignment) + "#mark-" + strconv.FormatInt(d.SentenceID, 10),
+		Href:          href,
 		Where:         fmt.Sprintf("document %s, summary %s, sentence %d", d.Document, d.Summary, d.Index),
 		Summary:       d.Summary,
 		Index:         d.Index,

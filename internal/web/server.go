@@ -58,6 +58,7 @@ type Server struct {
 	log      *slog.Logger
 	runs     *runManager
 	evidence evidenceCache
+	reports  reportCache
 }
 
 // New builds a server over an open store. Session keys are taken from the

@@ -12,6 +12,12 @@ type ReportView struct {
 	Annotators       int
 	Bootstrap        int
 	Anonymous        bool // annotator names are replaced by numbers
+	// Drafts is "1" when unsubmitted work counts, "" for submitted only.
+	Drafts string
+	// BootstrapMethod is what α's bootstrap resamples: units or pairs.
+	BootstrapMethod string
+	// ComputedAt says when the figures were computed.
+	ComputedAt string
 	// StatNames heads the statistics columns.
 	StatNames []string
 	Levels    []ReportLevel

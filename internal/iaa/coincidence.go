@@ -1,0 +1,270 @@
+package iaa
+
+import "fmt"
+
+// maxCodedValues bounds the distinct values whose coincidence matrix
+// (values² numbers) the coincidence-based statistics build; data with more
+// distinct values (continuous measurements) take the matrix-based paths.
+const maxCodedValues = 1024
+
+// coincidence is Krippendorff's coincidence matrix over the values of a
+// [Coded]: o[c*v+k] = Σ_u n_uc(n_uk − [c=k])/(m_u − 1) over the units with
+// m_u ≥ 2 ratings, n_uc of them equal to value c.
+type coincidence struct {
+	v     int
+	o     []float64
+	pairs int // within-unit pairs Σ m_u(m_u−1)/2
+	units int // units with two or more ratings
+}
+
+// unitCounts tallies one unit's codes into cnt (indexed by code, zero on
+// entry) and lists the distinct codes in seen; the caller clears cnt.
+func unitCounts(codes []int32, cnt []int32, seen []int32) []int32 {
+	seen = seen[:0]
+	for _, k := range codes {
+		if cnt[k] == 0 {
+			seen = append(seen, k)
+		}
+		cnt[k]++
+	}
+	return seen
+}
+
+// addUnit adds sign × the coincidences of a unit with m ratings, counted
+// by value in cnt over the distinct codes seen.
+func addUnit(o []float64, v int, seen, cnt []int32, m int, sign float64) {
+	if m < 2 {
+		return
+	}
+	w := sign / float64(m-1)
+	for _, a := range seen {
+		na := float64(cnt[a])
+		if na == 0 {
+			continue
+		}
+		row := o[int(a)*v:]
+		for _, b := range seen {
+			nb := float64(cnt[b])
+			if a == b {
+				nb--
+			}
+			row[b] += w * na * nb
+		}
+	}
+}
+
+func (c *Coded) coincidences() coincidence {
+	v := len(c.Values)
+	co := coincidence{v: v, o: make([]float64, v*v)}
+	cnt := make([]int32, v)
+	var seen []int32
+	for u := range c.Units() {
+		_, codes := c.Unit(u)
+		m := len(codes)
+		if m < 2 {
+			continue
+		}
+		seen = unitCounts(codes, cnt, seen)
+		addUnit(co.o, v, seen, cnt, m, 1)
+		for _, k := range seen {
+			cnt[k] = 0
+		}
+		co.pairs += m * (m - 1) / 2
+		co.units++
+	}
+	return co
+}
+
+// deltas returns δ²(c, k) between every two values at the level, with the
+// ordinal ranks taken from the marginals nc.
+func deltas(values []float64, nc []float64, level Level) []float64 {
+	v := len(values)
+	d := make([]float64, v*v)
+	var rank []float64
+	if level == Ordinal {
+		rank = make([]float64, v)
+		below := 0.0
+		for i, n := range nc {
+			rank[i] = below + n/2
+			below += n
+		}
+	}
+	for i, a := range values {
+		for j, b := range values {
+			if i == j {
+				continue
+			}
+			var x float64
+			switch level {
+			case Nominal:
+				x = 1
+			case Ordinal:
+				x = (rank[i] - rank[j]) * (rank[i] - rank[j])
+			case Interval:
+				x = (a - b) * (a - b)
+			case Ratio:
+				x = ratioDelta(a, b)
+			case MASI:
+				x = MASIDistance(a, b)
+			default:
+				panic(fmt.Sprintf("iaa: unknown Level %d", int(level)))
+			}
+			d[i*v+j] = x
+		}
+	}
+	return d
+}
+
+// alphaOf computes D_o and D_e from a coincidence matrix o over values:
+//
+//	n_c = Σ_k o_ck,  D_o = (1/n) Σ_ck o_ck δ²_ck,  D_e = (1/(n(n−1))) Σ_ck n_c n_k δ²_ck
+//
+// with scratch nc of length v.
+func alphaOf(o []float64, values []float64, level Level, nc []float64, units int) (disagreement, error) {
+	v := len(values)
+	n := 0.0
+	for k := range nc {
+		nc[k] = 0
+	}
+	for c := range v {
+		for k := range v {
+			nc[k] += o[c*v+k]
+		}
+	}
+	for _, x := range nc {
+		n += x
+	}
+	d := disagreement{units: units}
+	d.n = int(n + 0.5)
+	if d.n < 2 {
+		d.n = 0
+		return d.check()
+	}
+	dl := deltas(values, nc, level)
+	for i, x := range o {
+		d.do += x * dl[i]
+	}
+	for c := range v {
+		for k := range v {
+			d.de += nc[c] * nc[k] * dl[c*v+k]
+		}
+	}
+	d.do /= n
+	d.de /= n * (n - 1)
+	return d.check()
+}
+
+// AlphaCoded is [Alpha] on a [Coded], computed from the coincidence
+// matrix (Krippendorff 2011, section C): O(ratings + values²) time for
+// data with up to 1,024 distinct values, and the matrix-based [Alpha]
+// beyond.
+func AlphaCoded(c *Coded, level Level) (float64, error) {
+	d, err := codedDisagreements(c, level)
+	if err != nil {
+		return 0, err
+	}
+	return 1 - d.do/d.de, nil
+}
+
+func codedDisagreements(c *Coded, level Level) (disagreement, error) {
+	if err := validateValues(c.Values, level); err != nil {
+		return disagreement{}, err
+	}
+	if len(c.Values) > maxCodedValues {
+		return disagreements(c.Dense(), level)
+	}
+	co := c.coincidences()
+	d, err := alphaOf(co.o, c.Values, level, make([]float64, co.v), co.units)
+	d.pairs = co.pairs
+	return d, err
+}
+
+// validateValues rejects values the level cannot take.
+func validateValues(values []float64, level Level) error {
+	r := &Ratings{Units: len(values), Coders: 1, Values: values}
+	return validate(r, level)
+}
+
+// Without is α of a group of coders without one of them.
+type Without struct {
+	Alpha float64
+	Err   error // an [*UndefinedError] when α is undefined without the coder
+}
+
+// AlphaWithout computes, for every coder j, Krippendorff's α of the data
+// without coder j's ratings: the figure that shows whether a coder lowers
+// agreement. Removing j changes only the units j rated, so the coincidence
+// matrix without j is that of all the data plus, for each unit j rated,
+// the unit's coincidences without j minus those with j. The cost is
+// O(ratings × distinct values in a unit² + coders × values²), not one α
+// per coder over the whole data. With fewer than three coders every entry
+// is undefined (at most one coder would remain).
+func AlphaWithout(c *Coded, level Level) []Without {
+	out := make([]Without, c.Coders)
+	if c.Coders < 3 {
+		for j := range out {
+			out[j].Err = undefined(alphaStat, "needs at least two other coders")
+		}
+		return out
+	}
+	if err := validateValues(c.Values, level); err != nil {
+		for j := range out {
+			out[j].Err = err
+		}
+		return out
+	}
+	if len(c.Values) > maxCodedValues {
+		r := c.Dense()
+		for j := range out {
+			rest := NewRatings(r.Units, r.Coders-1)
+			for u := range r.Units {
+				row := r.Unit(u)
+				copy(rest.Unit(u), row[:j])
+				copy(rest.Unit(u)[j:], row[j+1:])
+			}
+			out[j].Alpha, out[j].Err = Alpha(rest, level)
+		}
+		return out
+	}
+	v := len(c.Values)
+	base := c.coincidences()
+	// The ratings of each coder, by position, in unit order.
+	byCoder := make([][]int32, c.Coders)
+	unitOf := make([]int32, len(c.Code))
+	for u := range c.Units() {
+		for i := c.Start[u]; i < c.Start[u+1]; i++ {
+			unitOf[i] = int32(u)
+			byCoder[c.Coder[i]] = append(byCoder[c.Coder[i]], int32(i))
+		}
+	}
+	o := make([]float64, v*v)
+	nc := make([]float64, v)
+	cnt := make([]int32, v)
+	var seen []int32
+	for j := range out {
+		copy(o, base.o)
+		units := base.units
+		for _, i := range byCoder[j] {
+			u := int(unitOf[i])
+			_, codes := c.Unit(u)
+			m := len(codes)
+			if m == 2 {
+				units--
+			}
+			seen = unitCounts(codes, cnt, seen)
+			addUnit(o, v, seen, cnt, m, -1)
+			cnt[c.Code[i]]--
+			addUnit(o, v, seen, cnt, m-1, 1)
+			for _, k := range seen {
+				cnt[k] = 0
+			}
+		}
+		d, err := alphaOf(o, c.Values, level, nc, units)
+		if err != nil {
+			out[j].Err = err
+			continue
+		}
+		out[j].Alpha = 1 - d.do/d.de
+	}
+	return out
+}

@@ -1,0 +1,125 @@
+package web
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"annotate/internal/report"
+	"annotate/internal/tasks"
+)
+
+// maxCachedReports bounds the reports kept in memory; the oldest built is
+// dropped first.
+const maxCachedReports = 8
+
+// reportKey is what a built report depends on: the project, its report
+// version (bumped by every write the report reads, see
+// tasks.Store.ReportVersion), its settings and the report's options.
+type reportKey struct {
+	project  int64
+	version  int64
+	settings string // a hash of the project's settings
+	opt      report.Options
+}
+
+// builtReport is a report as built for a key, with when it was built and
+// the entity tag of its downloads.
+type builtReport struct {
+	rep     *report.Report
+	builtAt time.Time
+	etag    string
+}
+
+// reportCache keeps the reports built most recently, and builds each key
+// once when several requests ask for it together. The zero value is ready
+// to use.
+type reportCache struct {
+	mu       sync.Mutex
+	entries  map[reportKey]*builtReport
+	order    []reportKey // oldest first
+	building map[reportKey]*reportFlight
+}
+
+// reportFlight is a build in progress that later requests wait for.
+type reportFlight struct {
+	done chan struct{}
+	b    *builtReport
+	err  error
+}
+
+// reportKeyOf reads the project's report version: one indexed lookup.
+func (s *Server) reportKeyOf(ctx context.Context, p *tasks.Project, opt report.Options) (reportKey, error) {
+	v, err := s.store.ReportVersion(ctx, p.ID)
+	if err != nil {
+		return reportKey{}, err
+	}
+	set, err := json.Marshal(p.Settings)
+	if err != nil {
+		return reportKey{}, err
+	}
+	h := sha256.Sum256(set)
+	return reportKey{project: p.ID, version: v, settings: hex.EncodeToString(h[:8]), opt: opt}, nil
+}
+
+// etag names the report of a key in HTTP caches: the same labels, settings
+// and options give the same tag.
+func (k reportKey) etag() string {
+	h := sha256.Sum256(fmt.Appendf(nil, "%d|%d|%s|%+v", k.project, k.version, k.settings, k.opt))
+	return `"r` + hex.EncodeToString(h[:12]) + `"`
+}
+
+// get returns the cached report of key, building it with build when it is
+// missing. A failed build is not cached.
+func (c *reportCache) get(key reportKey, build func() (*builtReport, error)) (*builtReport, error) {
+	c.mu.Lock()
+	if b, ok := c.entries[key]; ok {
+		c.mu.Unlock()
+		return b, nil
+	}
+	if f, ok := c.building[key]; ok {
+		c.mu.Unlock()
+		<-f.done
+		return f.b, f.err
+	}
+	f := &reportFlight{done: make(chan struct{})}
+	if c.building == nil {
+		c.building = map[reportKey]*reportFlight{}
+		c.entries = map[reportKey]*builtReport{}
+	}
+	c.building[key] = f
+	c.mu.Unlock()
+
+	f.b, f.err = build()
+	if f.err == nil {
+		f.b.etag = key.etag()
+	}
+
+	c.mu.Lock()
+	delete(c.building, key)
+	if f.err == nil {
+		// Older versions of the same report are stale now.
+		kept := c.order[:0]
+		for _, k := range c.order {
+			if k.project == key.project && k.version < key.version {
+				delete(c.entries, k)
+				continue
+			}
+			kept = append(kept, k)
+		}
+		c.order = kept
+		for len(c.order) >= maxCachedReports {
+			delete(c.entries, c.order[0])
+			c.order = c.order[1:]
+		}
+		c.entries[key] = f.b
+		c.order = append(c.order, key)
+	}
+	c.mu.Unlock()
+	close(f.done)
+	return f.b, f.err
+}
