@@ -20,8 +20,8 @@ const userUsage = `user SUBCOMMAND [flags]
 Subcommands:
   add NAME [--admin] [--display "Full Name"]   add an account; the password is read from stdin
   list                                         list accounts
-  set-password NAME                            replace a password, read from stdin
-  disable NAME | enable NAME                   stop or allow an account's logins
+  set-password NAME                            replace a password, read from stdin (ends the account's sessions)
+  disable NAME | enable NAME                   stop (ending its sessions) or allow an account's logins
   member NAME --project SLUG --role ROLE       give NAME a role (lead, adjudicator, annotator) in a project
   token NAME [--name LABEL] [--expires DURATION] [--read-only] [--project a,b]
                                                print a new API token for NAME (only its hash is kept);
@@ -99,7 +99,7 @@ func runUser(ctx context.Context, e env, args []string) error {
 		if err := store.SetPassword(ctx, name, pw); err != nil {
 			return userErr(name, err)
 		}
-		fmt.Fprintf(e.stdout, "password of %s changed\n", name)
+		fmt.Fprintf(e.stdout, "password of %s changed; its sessions ended\n", name)
 	case "disable", "enable":
 		if err := store.SetDisabled(ctx, name, sub == "disable"); err != nil {
 			return userErr(name, err)

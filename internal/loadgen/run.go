@@ -238,8 +238,40 @@ func (a *annotator) do(ctx context.Context, route, method, path string, form url
 	if ctx.Err() != nil {
 		return nil, "", ctx.Err() // the run ended; not a server error
 	}
+	if err != nil && route == "POST /login" && resp != nil && resp.StatusCode == http.StatusServiceUnavailable {
+		a.rec.record("POST /login (busy, retried)", time.Since(t0), nil)
+		return resp, text, err
+	}
 	a.rec.record(route, time.Since(t0), err)
 	return resp, text, err
+}
+
+// loginBusyTries bounds how often an annotator retries a login the server
+// answered "busy" (503 with Retry-After), as a person would press again.
+const loginBusyTries = 10
+
+// login logs the annotator in, waiting and retrying while the server says
+// it is busy checking other passwords; a busy answer is counted under its
+// own route, not as a failure.
+func (a *annotator) login(ctx context.Context) bool {
+	for try := 0; ; try++ {
+		resp, _, err := a.do(ctx, "POST /login", http.MethodPost, "/login", url.Values{"username": {a.user}, "password": {a.opts.Password}}, http.StatusSeeOther)
+		if err == nil {
+			return true
+		}
+		if resp == nil || resp.StatusCode != http.StatusServiceUnavailable || try >= loginBusyTries {
+			return false
+		}
+		wait := time.Second
+		if n, perr := strconv.Atoi(resp.Header.Get("Retry-After")); perr == nil && n > 0 {
+			wait = time.Duration(n) * time.Second
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(wait):
+		}
+	}
 }
 
 func (a *annotator) think(ctx context.Context) bool {
@@ -263,7 +295,7 @@ func (a *annotator) work(ctx context.Context) {
 	if m := csrfInput.FindStringSubmatch(page); m != nil {
 		a.csrf = m[1]
 	}
-	if _, _, err := a.do(ctx, "POST /login", http.MethodPost, "/login", url.Values{"username": {a.user}, "password": {a.opts.Password}}, http.StatusSeeOther); err != nil {
+	if !a.login(ctx) {
 		return
 	}
 	_, page, err = a.do(ctx, "GET /p/:slug", http.MethodGet, "/p/"+a.opts.Project, nil, http.StatusOK)

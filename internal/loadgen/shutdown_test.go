@@ -32,7 +32,8 @@ func emptyDatabase(t *testing.T) string {
 	return db
 }
 
-// loginForm fetches the login page and returns its CSRF token and cookie.
+// loginForm fetches the login page and returns its CSRF token and the
+// Cookie header that goes with it (the session token).
 func loginForm(t *testing.T, base string) (token, cookie string) {
 	t.Helper()
 	jar, _ := cookiejar.New(nil)
@@ -48,11 +49,11 @@ func loginForm(t *testing.T, base string) (token, cookie string) {
 		t.Fatal("no CSRF token on the login page")
 	}
 	u, _ := url.Parse(base)
+	var parts []string
 	for _, ck := range jar.Cookies(u) {
-		if ck.Name == "_csrf" {
-			cookie = ck.Name + "=" + ck.Value
-		}
+		parts = append(parts, ck.Name+"="+ck.Value)
 	}
+	cookie = strings.Join(parts, "; ")
 	return string(m[1]), cookie
 }
 

@@ -75,6 +75,9 @@ func (im *importer) document(d *DocumentInput) error {
 	if d.ExternalID == "" {
 		return Errorf(EInvalid, "%sid: missing", im.where(d))
 	}
+	if err := checkDocumentText(im.where(d), d); err != nil {
+		return err
+	}
 	kind := d.Kind
 	if kind == "" {
 		kind = KindProse

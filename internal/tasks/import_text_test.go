@@ -1,0 +1,43 @@
+package tasks_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+// Finding 11, imports: NUL, control characters and invalid UTF-8 are
+// refused, naming the field, and nothing of the import is written.
+func TestImportRefusesBadText(t *testing.T) {
+	ctx := context.Background()
+	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "i.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p, err := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := func(sentence string) []tasks.DocumentInput {
+		return []tasks.DocumentInput{
+			{ExternalID: "ok", Sentences: []string{"Fine."}, Summaries: []tasks.SummaryInput{{ExternalID: "s0", Sentences: []tasks.SentenceInput{{Text: "Fine."}}}}},
+			{ExternalID: "d1", Sentences: []string{"A document."}, Summaries: []tasks.SummaryInput{{ExternalID: "s1", Sentences: []tasks.SentenceInput{{Text: sentence}}}}},
+		}
+	}
+	for name, bad := range map[string]string{"NUL": "a\x00b", "bell": "a\x07b", "invalid UTF-8": "a\xffb", "too long": strings.Repeat("x", 100_001)} {
+		_, err := s.Import(ctx, p.ID, doc(bad))
+		if tasks.ErrorCode(err) != tasks.EInvalid || !strings.Contains(err.Error(), "document d1: summaries[0].sentences[0].text") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if ids, _ := s.SummaryIDs(ctx, p.ID, nil); len(ids) != 0 {
+		t.Fatalf("%d summaries written by refused imports", len(ids))
+	}
+	if _, err := s.Import(ctx, p.ID, doc("Tabs\tand\nlines are fine.")); err != nil {
+		t.Fatalf("multi-line text refused: %v", err)
+	}
+}
