@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"annotate/internal/tasks"
@@ -78,5 +81,58 @@ func TestDemoCalibrationFillsTheQueue(t *testing.T) {
 	// Sentences 3, 4, 6, 8, 9, 12, 15, 16 and 18 of 18 split the three.
 	if len(pending) != 9 || sentences != 18 {
 		t.Errorf("%d sentences wait for adjudication of %d (resolution %+v), want 9 of 18", len(pending), sentences, st)
+	}
+}
+
+// TestAssignDealsLikeStartRound: `annotate assign` and the Rounds page
+// both call tasks.StartRound, so the CLI's round equals the one StartRound
+// makes from the same request.
+func TestAssignDealsLikeStartRound(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "assign.db")
+	store := openDB(t, db)
+	if err := setupDemo(ctx, store, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	err := run(ctx, []string{"assign", "--db", db, "--project", "demo", "--round", "cli", "--per-item", "2", "--annotators", "ann1,ann2,ann3", "--sample", "10", "--seed", "5"},
+		func(string) string { return "" }, strings.NewReader(""), &out, io.Discard)
+	if err != nil {
+		t.Fatalf("assign: %v\n%s", err, out.String())
+	}
+	p, _ := store.ProjectBySlug(ctx, "demo")
+	var ids []int64
+	for _, name := range []string{"ann1", "ann2", "ann3"} {
+		u, _ := store.UserByName(ctx, name)
+		ids = append(ids, u.ID)
+	}
+	direct, err := store.StartRound(ctx, p.ID, tasks.RoundRequest{Name: "direct", Kind: tasks.RoundProduction, PerItem: 2, Annotators: ids, Sample: 10, Seed: 5, Dealing: tasks.DealBalanced})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli, err := store.RoundByName(ctx, p.ID, "cli")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := func(roundID int64) []string {
+		rows, err := store.RoundAssignments(ctx, roundID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range rows {
+			out = append(out, fmt.Sprintf("%d:%s", r.SummaryID, r.Username))
+		}
+		slices.Sort(out)
+		return out
+	}
+	if a, b := pairs(cli.ID), pairs(direct.ID); !slices.Equal(a, b) || len(a) != 20 {
+		t.Errorf("assign dealt %v\nStartRound dealt %v", a, b)
+	}
+	// 10 summaries x 2 over three annotators: 7, 7 and 6.
+	for _, want := range []string{"ann1: 7", "ann2: 7", "ann3: 6"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("assign output lacks %q:\n%s", want, out.String())
+		}
 	}
 }

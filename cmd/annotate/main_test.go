@@ -108,7 +108,7 @@ func TestServeDemo(t *testing.T) {
 	go func() {
 		done <- run(ctx, []string{"serve", "--demo", "--db", db, "--addr", "127.0.0.1:0"}, func(string) string { return "" }, strings.NewReader(""), &out, io.Discard)
 	}()
-	addrRe := regexp.MustCompile(`^annotate: open (http://127\.0\.0\.1:\d+) in a browser`)
+	addrRe := regexp.MustCompile(`^annotate: serving .* on (http://127\.0\.0\.1:\d+) \(open it in a browser`)
 	var base string
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if m := addrRe.FindStringSubmatch(out.String()); m != nil {

@@ -86,7 +86,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 			return err
 		}
 	}
-	fmt.Fprintf(e.stdout, "annotate: open http://%s in a browser (serving %s; Ctrl+C stops)\n", ln.Addr(), *db)
+	fmt.Fprintf(e.stdout, "annotate: serving %s on http://%s (open it in a browser; Ctrl+C stops)\n", *db, ln.Addr())
 	io.Copy(e.stdout, &logins)
 	io.Copy(e.stdout, &details)
 	errc := make(chan error, 1)

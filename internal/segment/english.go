@@ -26,7 +26,7 @@ var englishTokenizer = sync.OnceValue(func() *sentences.DefaultSentenceTokenizer
 	// there, so "approved in 2021. The council met" and "The vote was 7 to
 	// 2. The motion passed." stayed one sentence. numberEnd runs last and
 	// restores those breaks.
-	t.Annotations = append(t.Annotations, numberEnd{})
+	t.Annotations = append(t.Annotations, numberEnd{}, noEnd{})
 	return t
 })
 
@@ -73,4 +73,28 @@ func opensSentence(word string) bool {
 	word = strings.TrimLeft(word, "\"'“‘([")
 	r, _ := utf8.DecodeRuneInString(word)
 	return unicode.IsUpper(r)
+}
+
+// noEnd is a Punkt annotation pass: the library counts "no." as an
+// abbreviation, as in "Council Bill No. 5", so "Council voted no. A block
+// vote passed" stayed one sentence. Before anything but a number it is the
+// word "no" ending its sentence, when a capitalised word follows.
+type noEnd struct{}
+
+// Annotate implements sentences.AnnotateTokens.
+func (noEnd) Annotate(tokens []*sentences.Token) []*sentences.Token {
+	for i, tok := range tokens {
+		if tok.SentBreak || i+1 >= len(tokens) || !strings.EqualFold(tok.Tok, "no.") {
+			continue
+		}
+		next := tokens[i+1].Tok
+		if r, _ := utf8.DecodeRuneInString(next); unicode.IsDigit(r) || r == '#' {
+			continue
+		}
+		if opensSentence(next) {
+			tok.SentBreak = true
+			tok.Abbr = false
+		}
+	}
+	return tokens
 }

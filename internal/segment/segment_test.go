@@ -113,6 +113,11 @@ func TestSplit(t *testing.T) {
 			want: []string{"Council Bill No. 5 passed.", "It takes effect in May."},
 		},
 		{
+			name: "no as a word before a full stop",
+			text: "Council Bill 680 was withdrawn so council voted no. A block vote passed. Resolution No. 774 was adopted.",
+			want: []string{"Council Bill 680 was withdrawn so council voted no.", "A block vote passed.", "Resolution No. 774 was adopted."},
+		},
+		{
 			name: "initials",
 			text: "J. R. Smith seconded the motion. Ms. Lee abstained.",
 			want: []string{"J. R. Smith seconded the motion.", "Ms. Lee abstained."},

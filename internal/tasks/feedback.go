@@ -116,7 +116,7 @@ func (s *Store) RoundFeedback(ctx context.Context, roundID, userID int64) ([]Fee
 		return nil, err
 	}
 	if len(todo) == 0 {
-		return nil, Errorf(ENotFound, "you have no work in round %s", r.Name)
+		return nil, Errorf(ENotFound, "nothing was given to this annotator in round %s", r.Name)
 	}
 	var out []FeedbackSentence
 	for _, w := range todo {

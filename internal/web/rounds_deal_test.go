@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"annotate/internal/tasks"
@@ -71,6 +72,33 @@ func TestRoundsPageDealsLikeAssign(t *testing.T) {
 	page := lead.get(p.header.Get("Location"))
 	if got := page.testText("dealing"); got != "7 summaries drawn at random with seed 11. Dealt for balance: every annotator's load is within one summary of the others'." {
 		t.Errorf("dealing %q", got)
+	}
+
+	// Ticking "keep a document's summaries together" deals by document.
+	p = lead.post("/p/alpha/rounds", url.Values{"_csrf": {tok}, "name": {"by doc"}, "kind": {"production"}, "per_item": {"1"},
+		"annotators": {strconv.FormatInt(ann.ID, 10), strconv.FormatInt(bob.ID, 10)}, "keep_documents": {"true"}})
+	if p.status != http.StatusSeeOther {
+		t.Fatalf("status %d", p.status)
+	}
+	byDoc, _ := w.store.RoundByName(w.ctx, w.project.ID, "by doc")
+	if d, _ := w.store.DealingOf(w.ctx, byDoc.ID); d.Dealing != tasks.DealByDocument {
+		t.Errorf("dealing %+v, want by document", d)
+	}
+	if got := lead.get(p.header.Get("Location")).testText("dealing"); !strings.Contains(got, "Dealt by document") {
+		t.Errorf("dealing %q", got)
+	}
+	docsOf := map[string]map[string]bool{} // document -> annotators
+	rows, _ := w.store.RoundAssignments(w.ctx, byDoc.ID)
+	for _, r := range rows {
+		if docsOf[r.Document] == nil {
+			docsOf[r.Document] = map[string]bool{}
+		}
+		docsOf[r.Document][r.Username] = true
+	}
+	for doc, who := range docsOf {
+		if len(who) != 1 {
+			t.Errorf("document %s went to %d annotators, want 1", doc, len(who))
+		}
 	}
 }
 
