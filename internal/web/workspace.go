@@ -66,6 +66,13 @@ func (s *Server) getAssignment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// A refused submit redirects here (POST-redirect-GET) to list what is
+	// still missing.
+	if c.QueryParam("incomplete") != "" && !readOnly && a.Status != tasks.StatusSubmitted {
+		if v.Missing, err = s.store.Missing(c.Request().Context(), a.ID); err != nil {
+			return err
+		}
+	}
 	return s.render(c, http.StatusOK, templates.WorkspacePage(v))
 }
 
@@ -260,6 +267,9 @@ func (s *Server) postSentenceLabel(c echo.Context) error {
 	l := sentenceLabelForm(sid, form, p.Settings.AssistantVisibility)
 	mode := p.Settings.AssistantVisibility
 	version, err := s.store.SaveSentenceLabel(ctx, a.ID, a.UserID, formVersion(c), l)
+	if tasks.ErrorCode(err) == tasks.EConflict {
+		return s.sentenceConflict(c, a, p, sid, err)
+	}
 	if err != nil {
 		return s.saveFailed(c, err)
 	}
@@ -301,13 +311,16 @@ func sentenceIndex(c echo.Context) int {
 func ptr[T any](v T) *T { return &v }
 
 func (s *Server) postSummaryLabel(c echo.Context) error {
-	a, _, err := s.ownAssignment(c)
+	a, p, err := s.ownAssignment(c)
 	if err != nil {
 		return err
 	}
 	rel, _ := strconv.Atoi(c.FormValue("relevance"))
 	l := tasks.SummaryLabel{Relevance: rel, NonSummary: c.FormValue("non_summary") == "true", TopicCategory: c.FormValue("topic_category"), Comment: c.FormValue("comment")}
 	version, err := s.store.SaveSummaryLabel(c.Request().Context(), a.ID, a.UserID, formVersion(c), l)
+	if tasks.ErrorCode(err) == tasks.EConflict {
+		return s.summaryConflict(c, a, p, err)
+	}
 	if err != nil {
 		return s.saveFailed(c, err)
 	}
@@ -325,6 +338,9 @@ func (s *Server) postKeyFactLink(c echo.Context) error {
 		return tasks.Errorf(tasks.ENotFound, "key fact not found")
 	}
 	version, err := s.store.SetKeyFactLink(c.Request().Context(), a.ID, a.UserID, formVersion(c), kf, sid, c.FormValue("on") == "true")
+	if tasks.ErrorCode(err) == tasks.EConflict {
+		return s.keyFactConflict(c, err)
+	}
 	if err != nil {
 		return s.saveFailed(c, err)
 	}
@@ -352,12 +368,9 @@ func (s *Server) postSubmit(c echo.Context) error {
 	err = s.store.Submit(ctx, a.ID, a.UserID)
 	var inc *tasks.Incomplete
 	if errors.As(err, &inc) {
-		v, verr := s.workspaceView(c, a, p, false)
-		if verr != nil {
-			return verr
-		}
-		v.Missing = inc.Items
-		return s.render(c, http.StatusUnprocessableEntity, templates.WorkspacePage(v))
+		// POST-redirect-GET: the page lists what is missing, and a reload
+		// shows it again instead of submitting again.
+		return redirect(c, assignmentURL(a.ID)+"?incomplete=1")
 	}
 	if err != nil {
 		return err

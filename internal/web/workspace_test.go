@@ -150,9 +150,14 @@ func TestWorkspaceSaveConflictAndSubmit(t *testing.T) {
 	}
 
 	t.Run("a second tab with the old version is refused", func(t *testing.T) {
-		p := b.save(a, sents[1], "0", url.Values{"label": {"faithful"}})
+		p := b.save(a, sents[0], "0", url.Values{"label": {"unfaithful"}, "explanation": {"typed in the old tab"}})
 		if p.status != http.StatusConflict || !strings.Contains(p.body, "another tab") {
 			t.Fatalf("stale save: %d %s", p.status, p.body)
+		}
+		// The form comes back holding the saved label, beside a reload offer.
+		form := regexp.MustCompile(`(?s)<form id="form-\d+" hx-swap-oob="true".*?</form>`).FindString(p.body)
+		if !strings.Contains(form, `value="faithful" checked`) || strings.Contains(form, "typed in the old tab") || !strings.Contains(p.body, `data-testid="reload"`) {
+			t.Fatalf("conflict answer does not put the saved label back: %s", p.body)
 		}
 	})
 	t.Run("invalid value", func(t *testing.T) {
@@ -168,8 +173,15 @@ func TestWorkspaceSaveConflictAndSubmit(t *testing.T) {
 		}
 		tok := b.csrf(fmt.Sprintf("/a/%d", a.ID))
 		p = b.post(fmt.Sprintf("/a/%d/submit", a.ID), url.Values{"_csrf": {tok}})
-		if p.status != http.StatusUnprocessableEntity || !p.testID("missing") {
-			t.Fatalf("submit: %d", p.status)
+		back := fmt.Sprintf("/a/%d?incomplete=1", a.ID)
+		if p.status != http.StatusSeeOther || p.header.Get("Location") != back {
+			t.Fatalf("refused submit: %d to %q, want 303 to %s", p.status, p.header.Get("Location"), back)
+		}
+		// Reading the page again (a reload) lists what is missing and
+		// submits nothing.
+		p = b.get(back)
+		if p.status != http.StatusOK || !p.testID("missing") {
+			t.Fatalf("page after a refused submit: %d", p.status)
 		}
 		for _, want := range []string{"Sentence 2: error type", "Sentence 2: explanation", "Summary: relevance to the topic"} {
 			if !strings.Contains(p.body, want) {

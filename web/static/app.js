@@ -137,6 +137,7 @@
       if (a === "guidelines") { openDrawer("guidelines"); }
       if (a === "keys") { openDrawer("keys-help"); }
       if (a === "close") { closeDrawers(); }
+      if (a === "reload") { location.reload(); }
     }
     var chip = e.target.closest(".chip");
     if (chip) { showUnit(chip.dataset.unit); }
@@ -222,9 +223,29 @@
 
   // Save status and retries. A save that fails for the network or the
   // server is shown as failed and sent again with growing pauses; a save
-  // the server refuses (conflict, invalid) is not retried.
+  // the server refuses (conflict, invalid) is not retried. After a
+  // conflict the page stops saving: the server has put the form back to
+  // the saved labels and the page offers a reload.
   var pending = 0;
   var retryDelay = {};
+  var conflicted = false;
+  // unsaved holds the saving elements (forms, key-fact boxes) changed since
+  // htmx last read their values, so submit can send them first. It is
+  // filled in the capture phase, before htmx reacts to the same event.
+  var unsaved = new Set();
+  function saver(el) { return el && el.closest && el.closest("[hx-post]"); }
+  ["input", "change"].forEach(function (t) {
+    document.addEventListener(t, function (e) {
+      var s = saver(e.target);
+      if (s && ws.contains(s) && !readOnly) { unsaved.add(s); }
+    }, true);
+  });
+  document.addEventListener("htmx:confirm", function (e) {
+    if (conflicted && ws.contains(e.detail.elt)) { e.preventDefault(); }
+  });
+  document.addEventListener("htmx:configRequest", function (e) {
+    unsaved.delete(e.detail.elt);
+  });
   document.addEventListener("htmx:beforeRequest", function (e) {
     if (!ws.contains(e.detail.elt)) { return; }
     pending++;
@@ -240,7 +261,17 @@
       delete retryDelay[key];
       return;
     }
+    if (xhr && xhr.status === 409) {
+      conflicted = true;
+      unsaved.clear();
+      retryDelay = {};
+      if (elt.classList.contains("kf-link")) { elt.checked = !elt.checked; updateScores(); }
+      var box = document.getElementById("conflict");
+      if (box) { box.hidden = false; box.scrollIntoView({ block: "nearest" }); }
+      return;
+    }
     if (xhr && xhr.status >= 400 && xhr.status < 500) {
+      delete retryDelay[key];
       if (xhr.status === 401) { setStatus("Not saved: your session ended. Log in again in another tab, then change the label again.", "failed"); }
       return; // the fragment says why
     }
@@ -252,26 +283,41 @@
     setTimeout(function () { htmx.trigger(elt, "retry"); }, wait);
   });
 
-  // After the first label the assistant may be revealed for that sentence:
-  // later saves of the card then record that it was visible.
   document.addEventListener("htmx:oobAfterSwap", function (e) {
     var t = e.detail.target;
     if (t && t.id === "save-status" && /Saved/.test(t.textContent)) { t.className = "ws-status saved"; }
   });
 
+  // Submit sends every change not yet sent (a typed explanation waits
+  // 800 ms before it is saved), waits until every save has been answered,
+  // then posts the form. After a conflict it does not submit: the page
+  // does not hold what the server holds.
+  var submitting = false;
   function submitWhenSaved(form) {
-    if (readOnly) { return; }
-    if (pending > 0) {
-      setStatus("Waiting for the last save…", "saving");
-      setTimeout(function () { submitWhenSaved(form); }, 200);
-      return;
-    }
-    form.submit();
+    if (readOnly || submitting) { return; }
+    submitting = true;
+    unsaved.forEach(function (el) { htmx.trigger(el, "flush"); });
+    var check = function () {
+      if (conflicted) {
+        submitting = false;
+        var box = document.getElementById("conflict");
+        if (box) { box.hidden = false; box.scrollIntoView({ block: "nearest" }); }
+        return;
+      }
+      if (pending > 0 || unsaved.size > 0 || Object.keys(retryDelay).length > 0) {
+        setStatus("Waiting for the last save…", "saving");
+        setTimeout(check, 100);
+        return;
+      }
+      form.submit();
+    };
+    check();
   }
-  var submitForm = document.getElementById("submit-button");
-  if (submitForm) {
-    submitForm.form.addEventListener("submit", function (e) {
-      if (pending > 0) { e.preventDefault(); submitWhenSaved(submitForm.form); }
+  var submitButton = document.getElementById("submit-button");
+  if (submitButton) {
+    submitButton.form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      submitWhenSaved(submitButton.form);
     });
   }
 
