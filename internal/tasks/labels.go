@@ -31,6 +31,21 @@ type SentenceLabel struct {
 	UpdatedAt          string `json:"updated_at,omitempty"`
 }
 
+// DropInapplicable clears what the label does not call for, so that an
+// explanation or error types written for an earlier "unfaithful" never
+// stay (and are never exported) with a faithful label, nor an ambiguity
+// type or description with a sentence that is not ambiguous.
+func (l *SentenceLabel) DropInapplicable() {
+	if l.Label != LabelUnfaithful {
+		l.ErrorTypes = nil
+		l.Explanation = ""
+	}
+	if l.Ambiguous == nil || !*l.Ambiguous {
+		l.AmbiguityType = ""
+		l.AmbiguityNote = ""
+	}
+}
+
 // maxTextLen bounds free-text fields of a label.
 const maxTextLen = 10000
 
@@ -112,6 +127,7 @@ func (s *Store) SaveSentenceLabel(ctx context.Context, assignmentID, userID int6
 		if err := l.Validate(set); err != nil {
 			return err
 		}
+		l.DropInapplicable()
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM summary_sentences WHERE id = ? AND summary_id = ?`, l.SentenceID, a.summary).Scan(&n); err != nil {
 			return err

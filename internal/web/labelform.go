@@ -7,9 +7,9 @@ import (
 )
 
 // sentenceLabelForm reads a sentence label from the labelling page's form.
-// Fields that do not apply are dropped: error types unless the label is
-// unfaithful (the page keeps them in hidden fields in case the annotator
-// switches back), the ambiguity type unless the sentence is ambiguous.
+// Fields that do not apply are dropped: error types and the explanation
+// unless the label is unfaithful, the ambiguity type and description unless
+// the sentence is ambiguous (the page clears them too, with an undo).
 // Whether the assistant was visible follows the project's mode when the
 // mode decides it. Validation is the store's business.
 func sentenceLabelForm(sid int64, form url.Values, mode string) tasks.SentenceLabel {
@@ -29,12 +29,7 @@ func sentenceLabelForm(sid int64, form url.Values, mode string) tasks.SentenceLa
 	case "no":
 		l.Ambiguous = ptr(false)
 	}
-	if l.Label != tasks.LabelUnfaithful {
-		l.ErrorTypes = nil
-	}
-	if l.Ambiguous == nil || !*l.Ambiguous {
-		l.AmbiguityType = ""
-	}
+	l.DropInapplicable()
 	switch mode {
 	case tasks.AssistAlways:
 		l.AssistantVisible = true

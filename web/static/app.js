@@ -138,6 +138,7 @@
       if (a === "keys") { openDrawer("keys-help"); }
       if (a === "close") { closeDrawers(); }
       if (a === "reload") { location.reload(); }
+      if (a === "undo") { undo(); }
     }
     var chip = e.target.closest(".chip");
     if (chip) { showUnit(chip.dataset.unit); }
@@ -183,6 +184,76 @@
       (el.tagName === "INPUT" && ["text", "search", "number", "password"].indexOf(el.type) >= 0));
   }
 
+  var explainOnRelease = null;
+  document.addEventListener("keyup", function (e) {
+    if (e.key !== "e" || !explainOnRelease) { return; }
+    var ex = explainOnRelease;
+    explainOnRelease = null;
+    ex.focus({ preventScroll: true });
+    ex.setSelectionRange(ex.value.length, ex.value.length);
+    ex.scrollIntoView({ block: "nearest" });
+  });
+
+  // Fields a label no longer calls for are cleared when the label changes
+  // (an explanation and error types when it stops being unfaithful, the
+  // ambiguity type and description when the sentence stops being
+  // ambiguous), before htmx reads the form to save it; the card offers an
+  // undo. This runs in the capture phase, ahead of htmx.
+  var undoStash = {};
+  document.addEventListener("change", function (e) {
+    var t = e.target;
+    var form = t.closest && t.closest(".label-form");
+    if (!form || !ws.contains(form)) { return; }
+    var cleared = [], restore = [];
+    if (t.name === "label" && t.value !== "unfaithful") {
+      var ex = form.querySelector("textarea[name=explanation]");
+      var boxes = Array.prototype.slice.call(form.querySelectorAll("input[name=error_types]:checked"));
+      if (ex && ex.value.trim() !== "") {
+        cleared.push("the explanation");
+        restore.push({ el: ex, value: ex.value });
+        ex.value = "";
+      }
+      if (boxes.length) {
+        cleared.push(boxes.length === 1 ? "1 error type" : boxes.length + " error types");
+        boxes.forEach(function (b) { restore.push({ el: b, checked: true }); b.checked = false; });
+      }
+      if (restore.length) { restore.push({ el: form.querySelector("input[name=label][value=unfaithful]"), checked: true }); }
+    }
+    if (t.name === "ambiguous" && t.value === "no") {
+      var ty = form.querySelector("select[name=ambiguity_type]");
+      var note = form.querySelector("textarea[name=ambiguity_note]");
+      if (ty && ty.value !== "") { cleared.push("the ambiguity type"); restore.push({ el: ty, value: ty.value }); ty.value = ""; }
+      if (note && note.value.trim() !== "") { cleared.push("the ambiguity description"); restore.push({ el: note, value: note.value }); note.value = ""; }
+      if (restore.length) { restore.push({ el: form.querySelector("input[name=ambiguous][value=yes]"), checked: true }); }
+    }
+    if (!restore.length) { return; }
+    var c = form.closest(".label-card");
+    undoStash[c.id] = { form: form.id, restore: restore };
+    var bar = c.querySelector(".undo-bar");
+    if (bar) {
+      bar.querySelector("span").textContent = "Cleared " + cleared.join(" and ") + ": the new answer does not keep " + (cleared.length > 1 ? "them" : "it") + ".";
+      bar.hidden = false;
+    }
+  }, true);
+
+  // undo puts back what the last change on the focused card cleared and
+  // saves it; false when there is nothing to undo.
+  function undo() {
+    var c = card();
+    var st = undoStash[c.id];
+    if (!st) { return false; }
+    delete undoStash[c.id];
+    var form = document.getElementById(st.form);
+    st.restore.forEach(function (r) {
+      if (!r.el || !form.contains(r.el)) { return; }
+      if ("checked" in r) { r.el.checked = r.checked; } else { r.el.value = r.value; }
+    });
+    var bar = c.querySelector(".undo-bar");
+    if (bar) { bar.hidden = true; }
+    if (form) { form.dispatchEvent(new Event("change", { bubbles: true })); }
+    return true;
+  }
+
   document.addEventListener("keydown", function (e) {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
       var submit = document.getElementById("submit-button");
@@ -198,6 +269,9 @@
       return;
     }
     if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) { return; }
+    // In the summary's radio groups (after r or t) the arrows choose, as
+    // in any radio group.
+    if (/^Arrow/.test(e.key) && e.target.type === "radio" && e.target.closest(".summary-form")) { return; }
     var handled = true;
     switch (e.key) {
       case "j": case "ArrowDown": focusSentence(current + 1, true); break;
@@ -207,9 +281,12 @@
       case "b": choose("borderline"); break;
       case "a": toggleAmbiguity(); break;
       case "e":
+        // Focus on key release, so the key's own character is not typed
+        // into the field; the cursor goes after the existing text.
         var ex = card().querySelector("textarea[data-role=explanation]");
-        if (ex && !ex.disabled && ex.offsetParent !== null) { ex.focus(); } else { handled = false; }
+        if (ex && !ex.disabled && ex.offsetParent !== null) { explainOnRelease = ex; } else { handled = false; }
         break;
+      case "z": handled = undo(); break;
       case "r": focusGroup("relevance"); break;
       case "t": focusGroup("topic_category"); break;
       case "g": openDrawer("guidelines"); break;

@@ -582,7 +582,7 @@ func keysHelp() templ.Component {
 			templ_7745c5c3_Var22 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 61, "<aside id=\"keys-help\" class=\"drawer drawer-small\" hidden aria-label=\"Keyboard shortcuts\" tabindex=\"-1\" data-testid=\"keys-help\"><div class=\"drawer-head\"><h2>Keyboard</h2><button type=\"button\" class=\"link\" data-action=\"close\">Close (Esc)</button></div><dl class=\"keys\"><dt><kbd>j</kbd> / <kbd>↓</kbd></dt><dd>next sentence</dd><dt><kbd>k</kbd> / <kbd>↑</kbd></dt><dd>previous sentence</dd><dt><kbd>f</kbd></dt><dd>faithful</dd><dt><kbd>u</kbd></dt><dd>unfaithful</dd><dt><kbd>b</kbd></dt><dd>borderline (when the project uses it)</dd><dt><kbd>1</kbd>–<kbd>9</kbd></dt><dd>toggle an error type</dd><dt><kbd>e</kbd></dt><dd>write the explanation</dd><dt><kbd>a</kbd></dt><dd>toggle ambiguity</dd><dt><kbd>r</kbd> / <kbd>t</kbd></dt><dd>go to the summary's relevance / topic category, then arrows and Space</dd><dt><kbd>/</kbd></dt><dd>search the document</dd><dt><kbd>g</kbd></dt><dd>guidelines and taxonomies</dd><dt><kbd>Esc</kbd></dt><dd>leave a text field, close a drawer</dd><dt><kbd>Ctrl</kbd>+<kbd>Enter</kbd></dt><dd>submit and go to the next summary</dd><dt><kbd>?</kbd></dt><dd>this list</dd></dl></aside>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 61, "<aside id=\"keys-help\" class=\"drawer drawer-small\" hidden aria-label=\"Keyboard shortcuts\" tabindex=\"-1\" data-testid=\"keys-help\"><div class=\"drawer-head\"><h2>Keyboard</h2><button type=\"button\" class=\"link\" data-action=\"close\">Close (Esc)</button></div><dl class=\"keys\"><dt><kbd>j</kbd> / <kbd>↓</kbd></dt><dd>next sentence</dd><dt><kbd>k</kbd> / <kbd>↑</kbd></dt><dd>previous sentence</dd><dt><kbd>f</kbd></dt><dd>faithful</dd><dt><kbd>u</kbd></dt><dd>unfaithful</dd><dt><kbd>b</kbd></dt><dd>borderline (when the project uses it)</dd><dt><kbd>1</kbd>–<kbd>9</kbd></dt><dd>toggle an error type</dd><dt><kbd>e</kbd></dt><dd>write the explanation (the cursor goes after what is there)</dd><dt><kbd>a</kbd></dt><dd>ambiguous: yes ↔ no</dd><dt><kbd>z</kbd></dt><dd>undo what the last label change cleared</dd><dt><kbd>r</kbd> / <kbd>t</kbd></dt><dd>go to the summary's relevance / topic category, then the arrows choose</dd><dt><kbd>/</kbd></dt><dd>search the document</dd><dt><kbd>g</kbd></dt><dd>guidelines and taxonomies</dd><dt><kbd>Esc</kbd></dt><dd>leave a text field, close a drawer</dd><dt><kbd>Ctrl</kbd>+<kbd>Enter</kbd></dt><dd>submit and go to the next summary</dd><dt><kbd>?</kbd></dt><dd>this list</dd></dl></aside>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -631,7 +631,7 @@ func QueuePage(v QueueView) templ.Component {
 			var templ_7745c5c3_Var25 string
 			templ_7745c5c3_Var25, templ_7745c5c3_Err = templ.JoinStringErrs(v.ProjectName)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 187, Col: 22}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 189, Col: 22}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var25))
 			if templ_7745c5c3_Err != nil {
@@ -649,7 +649,7 @@ func QueuePage(v QueueView) templ.Component {
 				var templ_7745c5c3_Var26 templ.SafeURL
 				templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(v.NextURL))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 189, Col: 61}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 191, Col: 61}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var26))
 				if templ_7745c5c3_Err != nil {
@@ -668,7 +668,7 @@ func QueuePage(v QueueView) templ.Component {
 				var templ_7745c5c3_Var27 templ.SafeURL
 				templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL("/p/" + v.ProjectSlug + "/adjudication"))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 192, Col: 83}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 194, Col: 83}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var27))
 				if templ_7745c5c3_Err != nil {
@@ -686,7 +686,7 @@ func QueuePage(v QueueView) templ.Component {
 			var templ_7745c5c3_Var28 string
 			templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(v.Done))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 195, Col: 56}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 197, Col: 56}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var28))
 			if templ_7745c5c3_Err != nil {
@@ -699,7 +699,7 @@ func QueuePage(v QueueView) templ.Component {
 			var templ_7745c5c3_Var29 string
 			templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(len(v.Items)))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 195, Col: 90}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 197, Col: 90}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var29))
 			if templ_7745c5c3_Err != nil {
@@ -712,7 +712,7 @@ func QueuePage(v QueueView) templ.Component {
 			var templ_7745c5c3_Var30 string
 			templ_7745c5c3_Var30, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(max(len(v.Items), 1)))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 196, Col: 52}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 198, Col: 52}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var30))
 			if templ_7745c5c3_Err != nil {
@@ -725,7 +725,7 @@ func QueuePage(v QueueView) templ.Component {
 			var templ_7745c5c3_Var31 string
 			templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(v.Done))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 196, Col: 83}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 198, Col: 83}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var31))
 			if templ_7745c5c3_Err != nil {
@@ -753,7 +753,7 @@ func QueuePage(v QueueView) templ.Component {
 					var templ_7745c5c3_Var32 string
 					templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(it.Position))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 206, Col: 51}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 208, Col: 51}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var32))
 					if templ_7745c5c3_Err != nil {
@@ -766,7 +766,7 @@ func QueuePage(v QueueView) templ.Component {
 					var templ_7745c5c3_Var33 string
 					templ_7745c5c3_Var33, templ_7745c5c3_Err = templ.JoinStringErrs(it.Round)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 207, Col: 22}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 209, Col: 22}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var33))
 					if templ_7745c5c3_Err != nil {
@@ -779,7 +779,7 @@ func QueuePage(v QueueView) templ.Component {
 					var templ_7745c5c3_Var34 templ.SafeURL
 					templ_7745c5c3_Var34, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(it.URL))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 208, Col: 43}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 210, Col: 43}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var34))
 					if templ_7745c5c3_Err != nil {
@@ -792,7 +792,7 @@ func QueuePage(v QueueView) templ.Component {
 					var templ_7745c5c3_Var35 string
 					templ_7745c5c3_Var35, templ_7745c5c3_Err = templ.JoinStringErrs(it.Document)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 208, Col: 59}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 210, Col: 59}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var35))
 					if templ_7745c5c3_Err != nil {
@@ -805,7 +805,7 @@ func QueuePage(v QueueView) templ.Component {
 					var templ_7745c5c3_Var36 string
 					templ_7745c5c3_Var36, templ_7745c5c3_Err = templ.JoinStringErrs(it.Topic)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 209, Col: 22}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 211, Col: 22}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var36))
 					if templ_7745c5c3_Err != nil {
@@ -818,7 +818,7 @@ func QueuePage(v QueueView) templ.Component {
 					var templ_7745c5c3_Var37 string
 					templ_7745c5c3_Var37, templ_7745c5c3_Err = templ.JoinStringErrs(statusText(it.Status))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 210, Col: 35}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/workspace_side.templ`, Line: 212, Col: 35}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var37))
 					if templ_7745c5c3_Err != nil {
