@@ -107,13 +107,19 @@ func TestBrowserKeyboardFixes(t *testing.T) {
 	keys(t, ctx, " Second part.")
 	keys(t, ctx, kb.Escape)
 	waitJS(t, ctx, "explanation saved", saved+` && `+expl+` === "First part. Second part."`)
-	waitFor(t, "stored explanation", func() bool { l, e, n, _ := stored(); return l == "unfaithful" && e == "First part. Second part." && n == 1 })
+	waitFor(t, "stored explanation", func() bool {
+		l, e, n, _ := stored()
+		return l == "unfaithful" && e == "First part. Second part." && n == 1
+	})
 
 	keys(t, ctx, "f")
 	waitJS(t, ctx, "undo offered", `!document.querySelector("[data-testid=undo-1]").hidden && `+expl+` === ""`)
 	waitFor(t, "faithful stored without explanation", func() bool { l, e, n, _ := stored(); return l == "faithful" && e == "" && n == 0 })
 	keys(t, ctx, "z")
-	waitFor(t, "undo stored", func() bool { l, e, n, _ := stored(); return l == "unfaithful" && e == "First part. Second part." && n == 1 })
+	waitFor(t, "undo stored", func() bool {
+		l, e, n, _ := stored()
+		return l == "unfaithful" && e == "First part. Second part." && n == 1
+	})
 
 	keys(t, ctx, "a")
 	waitFor(t, "ambiguous yes", func() bool { _, _, _, amb := stored(); return amb == "true" })
