@@ -146,6 +146,8 @@ func (s *Server) workspaceView(c echo.Context, a *tasks.Assignment, p *tasks.Pro
 			templates.Link{Label: p.Name, Href: "/p/" + p.Slug}),
 		AssignmentID: a.ID, Version: a.Version, ReadOnly: readOnly, Status: a.Status,
 		ProjectSlug: p.Slug, ProjectName: p.Name, Topic: sum.Topic, Dialogue: doc.Kind == tasks.KindDialogue,
+		DocTitle: doc.Title, DocExternal: doc.ExternalID, DocLang: langOr(doc.Language), SumLang: langOr(sum.Language),
+		ActiveSeconds: a.ActiveSeconds,
 		Schema:     schemaView(set),
 		Summary:    templates.SummaryLabelView{Relevance: sl.Relevance, NonSummary: sl.NonSummary, TopicCategory: sl.TopicCategory, Comment: sl.Comment},
 		Guidelines: renderMarkdown(p.Guidelines),
@@ -170,6 +172,8 @@ func (s *Server) workspaceView(c echo.Context, a *tasks.Assignment, p *tasks.Pro
 			}
 		}
 	}
+	// The breadcrumb names the summary by the same number as the header.
+	v.Page.Title = "Summary " + strconv.Itoa(v.Position) + " of " + strconv.Itoa(v.Total)
 	for _, u := range doc.Units {
 		v.Units = append(v.Units, templates.UnitView{Index: u.Index, Speaker: u.Speaker, Text: u.Text})
 	}
@@ -195,6 +199,15 @@ func (s *Server) workspaceView(c echo.Context, a *tasks.Assignment, p *tasks.Pro
 		}
 	}
 	return v, nil
+}
+
+// langOr is a document's or summary's language for a lang attribute,
+// English when the import did not say.
+func langOr(lang string) string {
+	if lang == "" {
+		return "en"
+	}
+	return lang
 }
 
 func sentencesText(sum *tasks.Summary) string {

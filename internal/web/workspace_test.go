@@ -213,7 +213,7 @@ func TestWorkspaceSaveConflictAndSubmit(t *testing.T) {
 	})
 	t.Run("reload shows the saved labels", func(t *testing.T) {
 		p := b.get(fmt.Sprintf("/a/%d", a.ID))
-		if !strings.Contains(p.body, "No vote count is given.") || !strings.Contains(p.body, `data-testid="mark-2"`) || !strings.Contains(p.body, "✗ unfaithful") {
+		if !strings.Contains(p.body, "No vote count is given.") || !strings.Contains(p.body, `data-testid="mark-2"`) || !strings.Contains(p.body, `data-testid="mark-2">✗<span class="mark-text"> unfaithful</span>`) {
 			t.Fatal("labels not shown after reload")
 		}
 	})

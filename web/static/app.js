@@ -31,7 +31,28 @@
     el.className = "ws-status " + (kind || "");
   }
 
-  // Sentence focus: one label card is shown at a time.
+  // Sentence focus: one label card is shown at a time, docked under its
+  // sentence in the summary list, and brought into view with it.
+  var dock = document.getElementById("card-dock");
+  var items = picks.map(function (p) { return p.closest("li"); });
+  var kfChips = Array.prototype.slice.call(ws.querySelectorAll(".kf-chip"));
+  var head = ws.querySelector(".ws-head");
+  function topInset() {
+    if (!head || getComputedStyle(head).position !== "sticky") { return 8; }
+    return Math.max(0, head.getBoundingClientRect().bottom) + 8;
+  }
+  // bringIntoView scrolls the least that shows el whole, or its top when
+  // it is taller than the window.
+  function bringIntoView(el) {
+    var r = el.getBoundingClientRect();
+    var top = topInset();
+    var bottom = window.innerHeight - 8;
+    if (r.top < top) {
+      window.scrollBy(0, r.top - top);
+    } else if (r.bottom > bottom) {
+      window.scrollBy(0, Math.min(r.bottom - bottom, r.top - top));
+    }
+  }
   function focusSentence(i, moveFocus) {
     if (i < 0 || i >= cards.length) { return; }
     current = i;
@@ -40,17 +61,34 @@
       p.classList.toggle("current", k === i);
       p.setAttribute("aria-current", k === i ? "true" : "false");
     });
+    kfChips.forEach(function (c) { c.classList.toggle("is-current", c.dataset.sentenceIndex === String(i)); });
+    if (dock && items[i] && dock.parentNode !== items[i]) { items[i].appendChild(dock); }
     if (moveFocus) {
       var first = cards[i].querySelector("input[name=label]:checked") || cards[i].querySelector("input[name=label]");
       if (first) { first.focus({ preventScroll: true }); }
     }
-    picks[i].scrollIntoView({ block: "nearest" });
+    if (items[i]) { bringIntoView(items[i]); }
   }
   picks.forEach(function (p, i) {
     p.addEventListener("click", function () { focusSentence(i, true); });
   });
-  // Start at the first sentence without a label.
-  var firstOpen = picks.findIndex(function (p) { return p.querySelector(".mark-none, .mark-partial"); });
+  // The card grows when a label asks for more (error types, explanation,
+  // the assistant revealed): keep it in view.
+  if (dock && window.ResizeObserver) {
+    new ResizeObserver(function () { if (items[current]) { bringIntoView(items[current]); } }).observe(dock);
+  }
+  function isOpen(k) { return !!picks[k].querySelector(".mark-none, .mark-partial"); }
+  // nextOpen focuses the next sentence (after the focused one, wrapping)
+  // whose label is missing or incomplete.
+  function nextOpen() {
+    for (var d = 1; d <= picks.length; d++) {
+      var k = (current + d) % picks.length;
+      if (isOpen(k)) { focusSentence(k, true); return; }
+    }
+    setStatus("Every sentence has a complete label.", "saved");
+  }
+  // Start at the first sentence without a complete label.
+  var firstOpen = picks.findIndex(function (p, k) { return isOpen(k); });
   focusSentence(firstOpen >= 0 ? firstOpen : 0, false);
 
   function card() { return cards[current]; }
@@ -90,7 +128,7 @@
   // Completeness and conciseness (MSumBench): the share of key facts some
   // sentence carries, and the share of sentences that carry some key fact.
   function updateScores() {
-    var rows = ws.querySelectorAll(".kf-grid tbody tr");
+    var rows = ws.querySelectorAll(".kf-row");
     var out1 = document.getElementById("completeness");
     var out2 = document.getElementById("conciseness");
     if (!rows.length || !out1 || !out2) { return; }
@@ -275,6 +313,7 @@
     var handled = true;
     switch (e.key) {
       case "j": case "ArrowDown": focusSentence(current + 1, true); break;
+      case "n": nextOpen(); break;
       case "k": case "ArrowUp": focusSentence(current - 1, true); break;
       case "f": choose("faithful"); break;
       case "u": choose("unfaithful"); break;
@@ -406,8 +445,21 @@
     ["keydown", "mousedown", "mousemove", "scroll", "input"].forEach(function (t) {
       document.addEventListener(t, function () { lastActivity = Date.now(); }, { passive: true, capture: true });
     });
+    // The header's timer shows the recorded active time plus what this
+    // page has counted.
+    var timer = document.getElementById("timer");
+    var shown = timer ? parseInt(timer.dataset.seconds, 10) || 0 : 0;
+    var clock = function (t) {
+      var h = Math.floor(t / 3600), m = Math.floor(t / 60) % 60, sec = t % 60;
+      var pad = function (n) { return (n < 10 ? "0" : "") + n; };
+      return (h > 0 ? h + ":" + pad(m) : String(m)) + ":" + pad(sec);
+    };
     setInterval(function () {
-      if (document.visibilityState === "visible" && Date.now() - lastActivity < 60000) { unsent++; }
+      if (document.visibilityState === "visible" && Date.now() - lastActivity < 60000) {
+        unsent++;
+        shown++;
+        if (timer) { timer.textContent = clock(shown); }
+      }
     }, 1000);
     var token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRF-Token"] || "";
     var flush = function (beacon) {

@@ -16,6 +16,14 @@ type WorkspaceView struct {
 	Done        int
 	Topic       string
 	Dialogue    bool
+	// DocTitle and DocExternal name the document; DocLang and SumLang are
+	// the languages of the document and the summary, for lang attributes.
+	DocTitle    string
+	DocExternal string
+	DocLang     string
+	SumLang     string
+	// ActiveSeconds is the active time recorded on the assignment so far.
+	ActiveSeconds int
 	Units       []UnitView
 	Sentences   []SentenceView
 	Schema      SchemaView
