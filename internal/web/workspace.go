@@ -148,10 +148,10 @@ func (s *Server) workspaceView(c echo.Context, a *tasks.Assignment, p *tasks.Pro
 		ProjectSlug: p.Slug, ProjectName: p.Name, Topic: sum.Topic, Dialogue: doc.Kind == tasks.KindDialogue,
 		DocTitle: doc.Title, DocExternal: doc.ExternalID, DocLang: langOr(doc.Language), SumLang: langOr(sum.Language),
 		ActiveSeconds: a.ActiveSeconds,
-		Schema:     schemaView(set),
-		Summary:    templates.SummaryLabelView{Relevance: sl.Relevance, NonSummary: sl.NonSummary, TopicCategory: sl.TopicCategory, Comment: sl.Comment},
-		Guidelines: renderMarkdown(p.Guidelines),
-		Total:      len(queue),
+		Schema:        schemaView(set),
+		Summary:       templates.SummaryLabelView{Relevance: sl.Relevance, NonSummary: sl.NonSummary, TopicCategory: sl.TopicCategory, Comment: sl.Comment},
+		Guidelines:    renderMarkdown(p.Guidelines),
+		Total:         len(queue),
 	}
 	if readOnly {
 		if u, err := s.store.UserByID(ctx, a.UserID); err == nil {

@@ -3,8 +3,8 @@ package templates
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"strconv"
+	"strings"
 )
 
 // csrfHeaders is the hx-headers value that makes htmx send the CSRF token

@@ -24,16 +24,16 @@ type WorkspaceView struct {
 	SumLang     string
 	// ActiveSeconds is the active time recorded on the assignment so far.
 	ActiveSeconds int
-	Units       []UnitView
-	Sentences   []SentenceView
-	Schema      SchemaView
-	Summary     SummaryLabelView
-	KeyFacts    []KeyFactGroup
-	Original    []DiffOp // word diff against the summary it was edited from
-	Guidelines  string   // sanitised HTML
-	Missing     []string // why the last submit was refused
-	NextURL     string
-	PrevURL     string
+	Units         []UnitView
+	Sentences     []SentenceView
+	Schema        SchemaView
+	Summary       SummaryLabelView
+	KeyFacts      []KeyFactGroup
+	Original      []DiffOp // word diff against the summary it was edited from
+	Guidelines    string   // sanitised HTML
+	Missing       []string // why the last submit was refused
+	NextURL       string
+	PrevURL       string
 }
 
 // UnitView is one numbered document unit.
