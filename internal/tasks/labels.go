@@ -20,6 +20,9 @@ type SentenceLabel struct {
 	AmbiguityType string   `json:"ambiguity_type"`
 	AmbiguityNote string   `json:"ambiguity_note"`
 	UnsureNote    string   `json:"unsure_note"`
+	// Flag is the annotator's comment flagging the sentence for the leads
+	// (a bad split, a broken source, a question); empty when not flagged.
+	Flag string `json:"flag,omitempty"`
 	// AssistantVisible says whether the assistant's panel was shown when
 	// this label was saved.
 	AssistantVisible bool `json:"assistant_visible"`
@@ -77,7 +80,7 @@ func (l *SentenceLabel) Validate(set Settings) error {
 			return Errorf(EInvalid, "unknown ambiguity type %q", l.AmbiguityType)
 		}
 	}
-	for name, v := range map[string]string{"explanation": l.Explanation, "ambiguity description": l.AmbiguityNote, "unsure note": l.UnsureNote} {
+	for name, v := range map[string]string{"explanation": l.Explanation, "ambiguity description": l.AmbiguityNote, "unsure note": l.UnsureNote, "flag comment": l.Flag} {
 		if utf8.RuneCountInString(v) > maxTextLen {
 			return Errorf(EInvalid, "the %s is longer than %d characters", name, maxTextLen)
 		}
@@ -158,6 +161,9 @@ func (s *Store) SaveSentenceLabel(ctx context.Context, assignmentID, userID int6
 				changed_after_reveal = excluded.changed_after_reveal, first_label = excluded.first_label, updated_at = excluded.updated_at`,
 			assignmentID, l.SentenceID, l.Label, string(types), l.Explanation, amb, l.AmbiguityType, l.AmbiguityNote, l.UnsureNote,
 			l.AssistantVisible, l.ChangedAfterReveal, l.FirstLabel, l.UpdatedAt); err != nil {
+			return err
+		}
+		if err := saveFlag(ctx, tx, assignmentID, l.SentenceID, l.Flag, l.UpdatedAt); err != nil {
 			return err
 		}
 		data, _ := json.Marshal(l)
@@ -259,7 +265,8 @@ func scanSentenceLabel(row interface{ Scan(...any) error }) (*SentenceLabel, err
 	return &l, nil
 }
 
-// SentenceLabels returns an assignment's labels keyed by sentence id.
+// SentenceLabels returns an assignment's labels keyed by sentence id,
+// with their flags.
 func (s *Store) SentenceLabels(ctx context.Context, assignmentID int64) (map[int64]SentenceLabel, error) {
 	rows, err := s.query(ctx, `SELECT `+sentenceLabelColumns+` FROM sentence_labels WHERE assignment_id = ?`, assignmentID)
 	if err != nil {
@@ -274,5 +281,34 @@ func (s *Store) SentenceLabels(ctx context.Context, assignmentID int64) (map[int
 		}
 		out[l.SentenceID] = *l
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	flags, err := s.query(ctx, `SELECT sentence_id, note FROM sentence_flags WHERE assignment_id = ?`, assignmentID)
+	if err != nil {
+		return nil, err
+	}
+	defer flags.Close()
+	for flags.Next() {
+		var id int64
+		var note string
+		if err := flags.Scan(&id, &note); err != nil {
+			return nil, err
+		}
+		l := out[id]
+		l.Flag = note
+		out[id] = l
+	}
+	return out, flags.Err()
+}
+
+// saveFlag stores or removes a sentence's flag with its label.
+func saveFlag(ctx context.Context, tx execQuerier, assignmentID, sentenceID int64, note, at string) error {
+	if strings.TrimSpace(note) == "" {
+		_, err := tx.ExecContext(ctx, `DELETE FROM sentence_flags WHERE assignment_id = ? AND sentence_id = ?`, assignmentID, sentenceID)
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO sentence_flags (assignment_id, sentence_id, note, updated_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (assignment_id, sentence_id) DO UPDATE SET note = excluded.note, updated_at = excluded.updated_at`, assignmentID, sentenceID, note, at)
+	return err
 }

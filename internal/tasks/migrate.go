@@ -14,7 +14,25 @@ import (
 var migrations = []string{
 	// 2: the adjudication queue and gold resolution find labels by sentence.
 	`CREATE INDEX IF NOT EXISTS sentence_labels_sentence ON sentence_labels(sentence_id)`,
+	// 3: annotators skip a summary with a reason and flag sentences for leads.
+	skipsAndFlagsSchema,
 }
+
+// skipsAndFlagsSchema is in schema.sql too; IF NOT EXISTS makes the step
+// a no-op on a database created from it.
+const skipsAndFlagsSchema = `
+CREATE TABLE IF NOT EXISTS assignment_skips (
+    assignment_id INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
+    reason        TEXT NOT NULL,
+    skipped_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE TABLE IF NOT EXISTS sentence_flags (
+    assignment_id INTEGER NOT NULL REFERENCES assignments(id) ON DELETE CASCADE,
+    sentence_id   INTEGER NOT NULL REFERENCES summary_sentences(id) ON DELETE CASCADE,
+    note          TEXT NOT NULL,
+    updated_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (assignment_id, sentence_id)
+);`
 
 // SchemaVersion of a database this build creates.
 const baseVersion = 1

@@ -28,7 +28,7 @@ func TestMigrateFromVersionOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{`DROP INDEX sentence_labels_sentence`, `PRAGMA user_version = 1`} {
+	for _, q := range []string{`DROP INDEX sentence_labels_sentence`, `DROP TABLE assignment_skips`, `DROP TABLE sentence_flags`, `PRAGMA user_version = 1`} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
@@ -52,5 +52,9 @@ func TestMigrateFromVersionOne(t *testing.T) {
 	db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'sentence_labels_sentence'`).Scan(&n)
 	if n != 1 {
 		t.Fatal("the migration did not create sentence_labels_sentence")
+	}
+	db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('assignment_skips', 'sentence_flags')`).Scan(&n)
+	if n != 2 {
+		t.Fatal("the migration did not create the skip and flag tables")
 	}
 }

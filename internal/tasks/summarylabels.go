@@ -167,6 +167,9 @@ func (s *Store) Submit(ctx context.Context, assignmentID, userID int64) error {
 		if len(missing) > 0 {
 			return &Incomplete{Items: missing}
 		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM assignment_skips WHERE assignment_id = ?`, assignmentID); err != nil {
+			return err
+		}
 		_, err = tx.ExecContext(ctx, `UPDATE assignments SET status = 'submitted', version = version + 1,
 			submitted_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), started_at = coalesce(started_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 			WHERE id = ?`, assignmentID)

@@ -21,6 +21,7 @@ func sentenceLabelForm(sid int64, form url.Values, mode string) tasks.SentenceLa
 		AmbiguityType:    form.Get("ambiguity_type"),
 		AmbiguityNote:    form.Get("ambiguity_note"),
 		UnsureNote:       form.Get("unsure_note"),
+		Flag:             form.Get("flag"),
 		AssistantVisible: form.Get("assistant_visible") == "true",
 	}
 	switch form.Get("ambiguous") {

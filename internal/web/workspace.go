@@ -4,7 +4,9 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -105,7 +107,7 @@ func assistantShown(mode string, l tasks.SentenceLabel) bool {
 func labelView(l tasks.SentenceLabel, set tasks.Settings) templates.SentenceLabelView {
 	v := templates.SentenceLabelView{
 		Label: l.Label, Explanation: l.Explanation, AmbiguityType: l.AmbiguityType, AmbiguityNote: l.AmbiguityNote,
-		UnsureNote: l.UnsureNote, ErrorTypes: map[string]bool{},
+		UnsureNote: l.UnsureNote, Flag: l.Flag, ErrorTypes: map[string]bool{},
 	}
 	for _, t := range l.ErrorTypes {
 		v.ErrorTypes[t] = true
@@ -171,6 +173,11 @@ func (s *Server) workspaceView(c echo.Context, a *tasks.Assignment, p *tasks.Pro
 				v.NextURL = assignmentURL(queue[i+1].ID)
 			}
 		}
+	}
+	if k, ok, err := s.store.SkipOf(ctx, a.ID); err != nil {
+		return v, err
+	} else if ok {
+		v.Skipped, v.SkipReason = true, k.Reason
 	}
 	// The breadcrumb names the summary by the same number as the header.
 	v.Page.Title = "Summary " + strconv.Itoa(v.Position) + " of " + strconv.Itoa(v.Total)
@@ -388,11 +395,11 @@ func (s *Server) postSubmit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	queue, err := s.store.Queue(ctx, p.ID, a.UserID)
+	next, err := s.nextToLabel(c, p, a)
 	if err != nil {
 		return err
 	}
-	if next := nextOpen(queue, a.ID); next != 0 {
+	if next != 0 {
 		if err := s.setFlash(c, "ok", "Submitted. Here is the next summary."); err != nil {
 			return err
 		}
@@ -402,6 +409,38 @@ func (s *Server) postSubmit(c echo.Context) error {
 		return err
 	}
 	return redirect(c, "/p/"+p.Slug)
+}
+
+// nextToLabel is the assignment to open after a, one the annotator has
+// neither submitted nor skipped; 0 when none is left.
+func (s *Server) nextToLabel(c echo.Context, p *tasks.Project, a *tasks.Assignment) (int64, error) {
+	ctx := c.Request().Context()
+	queue, err := s.store.Queue(ctx, p.ID, a.UserID)
+	if err != nil {
+		return 0, err
+	}
+	skipped, err := s.store.Skipped(ctx, p.ID, a.UserID)
+	if err != nil {
+		return 0, err
+	}
+	open := queue[:0:0]
+	for _, q := range queue {
+		if _, skip := skipped[q.ID]; !skip || q.ID == a.ID {
+			open = append(open, q)
+		}
+	}
+	return nextOpen(open, a.ID), nil
+}
+
+// snippet cuts a summary's first sentence for a queue row.
+func snippet(text string) string {
+	if utf8.RuneCountInString(text) < 160 {
+		return text
+	}
+	if i := strings.LastIndexByte(text, ' '); i > 80 {
+		text = text[:i]
+	}
+	return text + "…"
 }
 
 // nextOpen returns the first unsubmitted assignment after the given one in
@@ -423,19 +462,26 @@ func nextOpen(queue []tasks.Assignment, after int64) int64 {
 }
 
 func (s *Server) queuePage(c echo.Context, p *tasks.Project, role string) error {
-	queue, err := s.store.QueueEntries(c.Request().Context(), p.ID, currentUser(c).ID)
+	ctx := c.Request().Context()
+	queue, err := s.store.QueueEntries(ctx, p.ID, currentUser(c).ID)
+	if err != nil {
+		return err
+	}
+	skipped, err := s.store.Skipped(ctx, p.ID, currentUser(c).ID)
 	if err != nil {
 		return err
 	}
 	v := templates.QueueView{Page: s.page(c, p.Name, templates.Link{Label: "Projects", Href: "/projects"}), ProjectSlug: p.Slug, ProjectName: p.Name,
 		Adjudicator: role == tasks.RoleAdjudicator}
 	for _, q := range queue {
+		_, skip := skipped[q.ID]
 		if q.Status == tasks.StatusSubmitted {
 			v.Done++
-		} else if v.NextURL == "" {
+		} else if v.NextURL == "" && !skip {
 			v.NextURL = assignmentURL(q.ID)
 		}
-		v.Items = append(v.Items, templates.QueueItem{URL: assignmentURL(q.ID), Position: len(v.Items) + 1, Round: q.RoundName, Document: q.Document, Topic: q.Topic, Status: q.Status})
+		v.Items = append(v.Items, templates.QueueItem{URL: assignmentURL(q.ID), Position: len(v.Items) + 1, Round: q.RoundName,
+			Document: q.Document, Title: q.Title, Topic: q.Topic, Snippet: snippet(q.Snippet), Sentences: q.Sentences, Status: q.Status, SkipReason: skipped[q.ID]})
 	}
 	return s.render(c, http.StatusOK, templates.QueuePage(v))
 }

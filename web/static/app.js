@@ -222,11 +222,11 @@
       (el.tagName === "INPUT" && ["text", "search", "number", "password"].indexOf(el.type) >= 0));
   }
 
-  var explainOnRelease = null;
+  var focusOnRelease = null;
   document.addEventListener("keyup", function (e) {
-    if (e.key !== "e" || !explainOnRelease) { return; }
-    var ex = explainOnRelease;
-    explainOnRelease = null;
+    if (!focusOnRelease || e.key !== focusOnRelease.key) { return; }
+    var ex = focusOnRelease.el;
+    focusOnRelease = null;
     ex.focus({ preventScroll: true });
     ex.setSelectionRange(ex.value.length, ex.value.length);
     ex.scrollIntoView({ block: "nearest" });
@@ -323,7 +323,11 @@
         // Focus on key release, so the key's own character is not typed
         // into the field; the cursor goes after the existing text.
         var ex = card().querySelector("textarea[data-role=explanation]");
-        if (ex && !ex.disabled && ex.offsetParent !== null) { explainOnRelease = ex; } else { handled = false; }
+        if (ex && !ex.disabled && ex.offsetParent !== null) { focusOnRelease = { key: "e", el: ex }; } else { handled = false; }
+        break;
+      case "x":
+        var fl = card().querySelector("textarea[data-role=flag]");
+        if (fl && !fl.disabled) { fl.closest("details").open = true; focusOnRelease = { key: "x", el: fl }; } else { handled = false; }
         break;
       case "z": handled = undo(); break;
       case "r": focusGroup("relevance"); break;

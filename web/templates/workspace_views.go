@@ -24,16 +24,19 @@ type WorkspaceView struct {
 	SumLang     string
 	// ActiveSeconds is the active time recorded on the assignment so far.
 	ActiveSeconds int
-	Units         []UnitView
-	Sentences     []SentenceView
-	Schema        SchemaView
-	Summary       SummaryLabelView
-	KeyFacts      []KeyFactGroup
-	Original      []DiffOp // word diff against the summary it was edited from
-	Guidelines    string   // sanitised HTML
-	Missing       []string // why the last submit was refused
-	NextURL       string
-	PrevURL       string
+	// Skipped is set when the annotator skipped the summary, with why.
+	Skipped    bool
+	SkipReason string
+	Units      []UnitView
+	Sentences  []SentenceView
+	Schema     SchemaView
+	Summary    SummaryLabelView
+	KeyFacts   []KeyFactGroup
+	Original   []DiffOp // word diff against the summary it was edited from
+	Guidelines string   // sanitised HTML
+	Missing    []string // why the last submit was refused
+	NextURL    string
+	PrevURL    string
 }
 
 // UnitView is one numbered document unit.
@@ -65,6 +68,7 @@ type SentenceLabelView struct {
 	AmbiguityType string
 	AmbiguityNote string
 	UnsureNote    string
+	Flag          string // a comment flagging the sentence for the leads
 	Complete      bool
 	Started       bool
 }
@@ -155,12 +159,16 @@ type QueueView struct {
 
 // QueueItem is one assignment in a queue.
 type QueueItem struct {
-	URL      string
-	Position int
-	Round    string
-	Document string
-	Topic    string
-	Status   string
+	URL        string
+	Position   int
+	Round      string
+	Document   string
+	Title      string
+	Topic      string
+	Snippet    string // the summary's opening words
+	Sentences  int
+	Status     string
+	SkipReason string // set when the annotator skipped it
 }
 
 // RelevanceAnchors are TofuEval's anchor texts for the 1-5 relevance scale.
