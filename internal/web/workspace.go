@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"annotate/internal/assist"
 	"annotate/internal/tasks"
 	"annotate/web/templates"
 )
@@ -296,29 +298,57 @@ func (s *Server) postSentenceLabel(c echo.Context) error {
 	sv := templates.SentenceView{ID: sid, Label: labelView(l, p.Settings)}
 	reveal := mode == tasks.AssistAfterLabel && !l.AssistantVisible && l.Label != ""
 	v := templates.WorkspaceView{Version: version, AssignmentID: a.ID}
+	sv.Index = sentenceIndex(c)
 	if reveal {
+		if sv.Assist, err = s.sentenceAssist(c, a, p, sid); err != nil {
+			return err
+		}
+	}
+	return s.render(c, http.StatusOK, templates.SentenceSaved(v, sv, reveal, savedMessage(s.cfg.Now())))
+}
+
+// sentenceAssist is the assistant panel of one sentence, for the save that
+// reveals it: one indexed read of the sentence's newest output (and the
+// document's unit count), not the whole summary's panels.
+func (s *Server) sentenceAssist(c echo.Context, a *tasks.Assignment, p *tasks.Project, sid int64) (templates.AssistView, error) {
+	ctx := c.Request().Context()
+	var v templates.AssistView
+	out, ok, err := s.store.AssistPanelSentence(ctx, sid)
+	if err != nil {
+		return v, err
+	}
+	if ev, cached := s.evidence.lookup(a.SummaryID, sid); cached {
+		v.Evidence = ev
+	} else if !ok {
+		// Not cached (a restart since the page was read): build it as the
+		// page does.
 		sum, err := s.store.Summary(ctx, a.SummaryID)
 		if err != nil {
-			return err
+			return v, err
 		}
 		doc, err := s.store.Document(ctx, sum.DocumentID)
 		if err != nil {
-			return err
+			return v, err
 		}
-		assist, err := s.assistFor(ctx, p, doc, sum)
-		if err != nil {
-			return err
-		}
-		sv.Assist = assist[sid]
-		for _, x := range sum.Sentences {
-			if x.ID == sid {
-				sv.Index = x.Index
-			}
-		}
-	} else {
-		sv.Index = sentenceIndex(c)
+		v.Evidence = s.evidence.get(doc, sum)[sid]
 	}
-	return s.render(c, http.StatusOK, templates.SentenceSaved(v, sv, reveal, savedMessage(s.cfg.Now())))
+	if !ok {
+		return v, nil
+	}
+	var r assist.SentenceResult
+	if err := json.Unmarshal(out.Output, &r); err != nil {
+		s.log.Error("unreadable assistant output", "run", out.RunID, "sentence", sid, "err", err)
+		return v, nil
+	}
+	if r.Status == assist.StatusOK {
+		units, err := s.store.UnitCount(ctx, a.DocumentID)
+		if err != nil {
+			return v, err
+		}
+		fillPanel(&v, r, errorTypeNames(p.Settings), units)
+		v.Sample = out.Sample
+	}
+	return v, nil
 }
 
 // sentenceIndex is the sentence number the page sent along, used only to

@@ -148,6 +148,10 @@ func TestWorkspaceSaveConflictAndSubmit(t *testing.T) {
 	if !strings.Contains(p.body, `hx-swap-oob="true" id="assist-`) {
 		t.Fatal("the first label did not reveal the assistant (mode after_first_label)")
 	}
+	// The answer is the fragments the save changes, not a page.
+	if strings.Contains(p.body, "<html") || strings.Contains(p.body, `id="doc-units"`) || strings.Count(p.body, `id="assist-`) != 1 {
+		t.Fatalf("the save's answer is more than its fragments: %s", p.body)
+	}
 
 	t.Run("a second tab with the old version is refused", func(t *testing.T) {
 		p := b.save(a, sents[0], "0", url.Values{"label": {"unfaithful"}, "explanation": {"typed in the old tab"}})
