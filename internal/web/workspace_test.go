@@ -149,7 +149,7 @@ func TestWorkspaceSaveConflictAndSubmit(t *testing.T) {
 		t.Fatal("the first label did not reveal the assistant (mode after_first_label)")
 	}
 	// The answer is the fragments the save changes, not a page.
-	if strings.Contains(p.body, "<html") || strings.Contains(p.body, `id="doc-units"`) || strings.Count(p.body, `id="assist-`) != 1 {
+	if strings.Contains(p.body, "<html") || strings.Contains(p.body, `id="doc-units"`) || strings.Count(p.body, ` id="assist-`) != 1 {
 		t.Fatalf("the save's answer is more than its fragments: %s", p.body)
 	}
 
