@@ -154,3 +154,45 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 	t.Fatalf("waiting for %s: timed out", what)
 }
+
+// TestBrowserConflictShowsSavedLabel: another tab saves first; the next
+// change here is refused, the card goes back to the saved label, the
+// message with its reload button is in view beside the sentence, and
+// Ctrl+Enter does not submit.
+func TestBrowserConflictShowsSavedLabel(t *testing.T) {
+	w := newWorkFixture(t)
+	a := w.assign["ann"][0]
+	s1 := w.sentences[a.SummaryID][0]
+	ctx := newBrowser(t)
+	err := chromedp.Do(ctx,
+		chromedp.EmulateViewport(1280, 800),
+		chromedp.Navigate(fmt.Sprintf("%s/a/%d", w.srv.URL, a.ID)),
+		chromedp.WaitVisible(css(`#username`)),
+		chromedp.SendKeys(css(`#username`), "ann"),
+		chromedp.SendKeys(css(`#password`), testPassword+"\n"),
+		chromedp.WaitVisible(css(`#workspace`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The other tab.
+	if _, err := w.store.SaveSentenceLabel(w.ctx, a.ID, a.UserID, 0, tasks.SentenceLabel{SentenceID: s1, Label: "faithful"}); err != nil {
+		t.Fatal(err)
+	}
+	keys(t, ctx, "u")
+	waitJS(t, ctx, "conflict shown", `!document.getElementById("conflict").hidden && !!document.querySelector("[data-testid=reload]")`)
+	waitJS(t, ctx, "form back to the saved label", fmt.Sprintf(`document.querySelector("#form-%d input[value=faithful]").checked`, s1))
+	if r := boxOf(t, ctx, "#conflict"); !r.inView() {
+		t.Fatalf("the conflict message is out of the window: %+v", r)
+	}
+	if r := boxOf(t, ctx, `[data-testid="pick-1"]`); !r.inView() {
+		t.Fatalf("the sentence is out of the window: %+v", r)
+	}
+	keys(t, ctx, "\r", chromedp.KeyModifiers(chromedp.ModifierCtrl))
+	if got, _ := w.store.AssignmentByID(w.ctx, a.ID); got.Status == tasks.StatusSubmitted {
+		t.Fatal("submitted after a conflict")
+	}
+	if l := mustLabel(t, w, a.ID, s1); l.Label != "faithful" {
+		t.Fatalf("the other tab's label was overwritten: %+v", l)
+	}
+}
