@@ -108,19 +108,19 @@ func newLongFixture(t *testing.T, mode string) *longFixture {
 // document with n units.
 func longResult(i, n int) assist.SentenceResult {
 	u := func(k int) int { return (i*3+k)%n + 1 }
-	holds := i%4 != 3
+	holds := i%5 != 1
 	adj := &assist.Verdict{Label: assist.Faithful, Citations: []int{u(0)}, AdvocateHolds: &holds,
 		Report: fmt.Sprintf("The speaker in unit [%d] says this in other words; the Skeptic's point rests on a detail the sentence does not claim.", u(0))}
 	if !holds {
-		adj = &assist.Verdict{Label: assist.Unfaithful, ErrorType: "extrinsic_information", Citations: []int{u(1)}, AdvocateHolds: &holds,
-			Report: fmt.Sprintf("Unit [%d] gives no such figure; the sentence adds it.", u(1))}
+		adj = &assist.Verdict{Label: assist.Unfaithful, ErrorType: "mis_referencing", Citations: []int{u(1)}, AdvocateHolds: &holds,
+			Report: fmt.Sprintf("Unit [%d] names someone else as the one who acted; the sentence gives it to the wrong person.", u(1))}
 	}
 	return assist.SentenceResult{
 		Protocol: assist.ProtocolSingle, Status: assist.StatusOK, Settings: assist.Settings{Protocol: assist.ProtocolSingle, EvidenceCap: 4},
 		Advocate: &assist.Side{Label: assist.Faithful, Citations: []int{u(0), u(2)},
 			Reason: fmt.Sprintf("Units [%d] and [%d] state the same facts: who acted, what was decided and when.", u(0), u(2))},
-		Skeptic: &assist.Side{Label: assist.Unfaithful, ErrorType: "extrinsic_information", Citations: []int{u(1)},
-			Reason: fmt.Sprintf("Unit [%d] is the closest passage, and it does not give the detail the sentence adds.", u(1))},
+		Skeptic: &assist.Side{Label: assist.Unfaithful, ErrorType: "mis_referencing", Citations: []int{u(1)},
+			Reason: fmt.Sprintf("Unit [%d] is the closest passage, and it names someone else.", u(1))},
 		Adjudicator: adj,
 		Ambiguity:   &assist.Ambiguity{Judged: true, Ambiguous: i%7 == 5, Type: "vagueness", Reason: "“recognised” may mean honoured or merely named"},
 		Evidence:    []int{u(0)},
@@ -147,6 +147,15 @@ func demoCorpus(t *testing.T) []tasks.DocumentInput {
 		out = append(out, d)
 	}
 	return out
+}
+
+// explanation is what the keyboard test writes for unfaithful sentence n;
+// sentence 2's is the TofuEval annotator's.
+func explanation(n int) string {
+	if n == 2 {
+		return "Mayor Ashcraft did not attend the Eagle Court of Honor. According to the document, Councilmember Desai attended the event on behalf of the Mayor."
+	}
+	return fmt.Sprintf("Sentence %d names someone the meeting never mentions.", n)
 }
 
 // rect is an element's box relative to the viewport.
@@ -197,11 +206,11 @@ func TestBrowserLongSummaryKeyboard(t *testing.T) {
 					}
 				}
 				inView("focused")
-				if i%5 == 4 {
+				if i%5 == 1 {
 					keys(t, ctx, "u")
 					keys(t, ctx, "2")
 					keys(t, ctx, "e")
-					keys(t, ctx, fmt.Sprintf("Sentence %d names a place the meeting never mentions.", n))
+					keys(t, ctx, explanation(n))
 					keys(t, ctx, kb.Escape)
 					waitJS(t, ctx, fmt.Sprintf("sentence %d complete", n), mark+`.classList.contains("mark-unfaithful")`)
 				} else {
@@ -211,8 +220,19 @@ func TestBrowserLongSummaryKeyboard(t *testing.T) {
 				verdicts := fmt.Sprintf(`[data-testid="assist-%d"] .verdicts`, n)
 				waitJS(t, ctx, fmt.Sprintf("sentence %d verdicts", n), fmt.Sprintf(`!!document.querySelector(%q)`, verdicts))
 				inView("labelled")
-				if i == 4 && mode == tasks.AssistAlways {
+				if i == 1 && mode == tasks.AssistAlways {
 					screenshot(t, ctx, "labelling")
+					// The arguments unfold; a citation chip highlights its unit
+					// in the transcript.
+					chip := `[data-testid="assist-2"] [data-testid="verdict-Skeptic"] .chip`
+					err := chromedp.Do(ctx, chromedp.Click(css(`[data-testid="assist-2"] .arguments > summary`)), chromedp.Click(css(chip)))
+					if err != nil {
+						t.Fatal(err)
+					}
+					waitJS(t, ctx, "cited unit in view", `(() => { const u = document.querySelector(".unit.cited"), p = document.querySelector(".ws-doc");
+						if (!u) return false; const a = u.getBoundingClientRect(), b = p.getBoundingClientRect(); return a.top >= b.top && a.bottom <= b.bottom; })()`)
+					screenshot(t, ctx, "assistant")
+					keys(t, ctx, kb.Escape)
 				}
 				if r := boxOf(t, ctx, verdicts); !r.inView() {
 					t.Fatalf("sentence %d: the assistant's verdicts are out of the window: %+v", n, r)
@@ -235,8 +255,8 @@ func TestBrowserLongSummaryKeyboard(t *testing.T) {
 				return a.Status == tasks.StatusSubmitted
 			})
 			labels, _ := w.store.SentenceLabels(w.ctx, w.assign.ID)
-			if len(labels) != 40 || labels[w.sentences[4]].Explanation != "Sentence 5 names a place the meeting never mentions." {
-				t.Fatalf("%d labels stored; sentence 5: %+v", len(labels), labels[w.sentences[4]])
+			if got := labels[w.sentences[6]]; len(labels) != 40 || got.Label != "unfaithful" || got.Explanation != explanation(7) {
+				t.Fatalf("%d labels stored; sentence 7: %+v", len(labels), got)
 			}
 		})
 	}
