@@ -27,7 +27,7 @@ type longFixture struct {
 	sentences []int64
 }
 
-func newLongFixture(t *testing.T, mode string) *longFixture {
+func newLongFixture(t testing.TB, mode string) *longFixture {
 	t.Helper()
 	f := newFixture(t)
 	ann := f.user("ann", false)
@@ -129,7 +129,7 @@ func longResult(i, n int) assist.SentenceResult {
 
 // demoCorpus reads the demo's documents (MeetingBank transcripts with
 // their TofuEval summaries and key facts).
-func demoCorpus(t *testing.T) []tasks.DocumentInput {
+func demoCorpus(t testing.TB) []tasks.DocumentInput {
 	t.Helper()
 	fh, err := os.Open("../demo/corpus.jsonl")
 	if err != nil {
