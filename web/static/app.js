@@ -53,6 +53,13 @@
       window.scrollBy(0, Math.min(r.bottom - bottom, r.top - top));
     }
   }
+  // engaged turns true at the annotator's first key or click; before it
+  // the page does not scroll by itself (on a phone the document comes
+  // first), except to resume at a later sentence.
+  var engaged = false;
+  ["keydown", "mousedown"].forEach(function (t) {
+    document.addEventListener(t, function () { engaged = true; }, true);
+  });
   function focusSentence(i, moveFocus) {
     if (i < 0 || i >= cards.length) { return; }
     current = i;
@@ -67,7 +74,7 @@
       var first = cards[i].querySelector("input[name=label]:checked") || cards[i].querySelector("input[name=label]");
       if (first) { first.focus({ preventScroll: true }); }
     }
-    if (items[i]) { bringIntoView(items[i]); }
+    if (items[i] && (engaged || i > 0)) { bringIntoView(items[i]); }
   }
   picks.forEach(function (p, i) {
     p.addEventListener("click", function () { focusSentence(i, true); });
@@ -75,7 +82,7 @@
   // The card grows when a label asks for more (error types, explanation,
   // the assistant revealed): keep it in view.
   if (dock && window.ResizeObserver) {
-    new ResizeObserver(function () { if (items[current]) { bringIntoView(items[current]); } }).observe(dock);
+    new ResizeObserver(function () { if (engaged && items[current]) { bringIntoView(items[current]); } }).observe(dock);
   }
   function isOpen(k) { return !!picks[k].querySelector(".mark-none, .mark-partial"); }
   // nextOpen focuses the next sentence (after the focused one, wrapping)
