@@ -70,7 +70,8 @@ func TestBrowserCtrlEnterRightAfterTyping(t *testing.T) {
 
 // TestBrowserKeyboardFixes: e puts the cursor after the text already
 // there; f on an unfaithful sentence clears its explanation and error
-// types (saved so) and z brings them back; a flips between yes and no;
+// types (saved so) and z brings them back; a answers "no", then flips
+// between yes and no;
 // after r the arrows stay in the relevance scale.
 func TestBrowserKeyboardFixes(t *testing.T) {
 	w := newWorkFixture(t)
@@ -122,9 +123,11 @@ func TestBrowserKeyboardFixes(t *testing.T) {
 	})
 
 	keys(t, ctx, "a")
+	waitFor(t, "ambiguous no", func() bool { _, _, _, amb := stored(); return amb == "false" })
+	keys(t, ctx, "a")
 	waitFor(t, "ambiguous yes", func() bool { _, _, _, amb := stored(); return amb == "true" })
 	keys(t, ctx, "a")
-	waitFor(t, "ambiguous no", func() bool { _, _, _, amb := stored(); return amb == "false" })
+	waitFor(t, "ambiguous no again", func() bool { _, _, _, amb := stored(); return amb == "false" })
 
 	keys(t, ctx, "r")
 	keys(t, ctx, " ")

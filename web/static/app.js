@@ -108,11 +108,14 @@
     input.focus({ preventScroll: true });
   }
 
+  // toggleAmbiguity answers the ambiguity question "no" when it is not
+  // answered yet (most sentences are not ambiguous, and going through "yes"
+  // would open its required fields), then flips between no and yes.
   function toggleAmbiguity() {
     var yes = card().querySelector("input[name=ambiguous][value=yes]");
     var no = card().querySelector("input[name=ambiguous][value=no]");
     if (!yes || yes.disabled) { return; }
-    var target = yes.checked ? no : yes;
+    var target = no.checked ? yes : no;
     target.checked = true;
     target.dispatchEvent(new Event("change", { bubbles: true }));
     target.focus({ preventScroll: true });
