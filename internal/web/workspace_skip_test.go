@@ -42,7 +42,8 @@ func TestSkipAndFlagForLeads(t *testing.T) {
 	}
 
 	r := lea.get(fmt.Sprintf("/a/%d", a.ID))
-	for _, want := range []string{"The annotator skipped this summary:", "The transcript stops mid-sentence.", "This unit holds two claims.", "flag-mark"} {
+	for _, want := range []string{"The annotator skipped this summary:", "The transcript stops mid-sentence.", "This unit holds two claims.", "flag-mark",
+		`data-testid="flags"`, `data-jump="1">Sentence 2</button>: This unit holds two claims.`} {
 		if !strings.Contains(r.body, want) {
 			t.Errorf("the lead's view lacks %q", want)
 		}

@@ -188,6 +188,8 @@
       if (a === "reload") { location.reload(); }
       if (a === "undo") { undo(); }
     }
+    var jump = e.target.closest("[data-jump]");
+    if (jump) { focusSentence(parseInt(jump.dataset.jump, 10), false); }
     var chip = e.target.closest(".chip");
     if (chip) { showUnit(chip.dataset.unit); }
   });

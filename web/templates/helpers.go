@@ -92,3 +92,13 @@ func markWords(l SentenceLabelView) string {
 	_, words, _ := strings.Cut(markText(l), " ")
 	return " " + words
 }
+
+// hasFlags reports whether any sentence is flagged for the leads.
+func hasFlags(ss []SentenceView) bool {
+	for _, s := range ss {
+		if s.Label.Flag != "" {
+			return true
+		}
+	}
+	return false
+}
