@@ -37,6 +37,11 @@
   var items = picks.map(function (p) { return p.closest("li"); });
   var kfChips = Array.prototype.slice.call(ws.querySelectorAll(".kf-chip"));
   var head = ws.querySelector(".ws-head");
+  // The sticky document pane starts below the sticky header, whose height
+  // changes as it wraps.
+  if (head && window.ResizeObserver) {
+    new ResizeObserver(function () { ws.style.setProperty("--head", head.offsetHeight + "px"); }).observe(head);
+  }
   function topInset() {
     if (!head || getComputedStyle(head).position !== "sticky") { return 8; }
     return Math.max(0, head.getBoundingClientRect().bottom) + 8;
