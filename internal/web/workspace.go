@@ -195,7 +195,7 @@ func (s *Server) workspaceView(c echo.Context, a *tasks.Assignment, p *tasks.Pro
 		v.Sentences = append(v.Sentences, templates.SentenceView{
 			ID: x.ID, Index: x.Index, Text: x.Text, Translation: x.Translation,
 			Label:          labelView(l, set),
-			AssistantShown: assistantShown(set.AssistantVisibility, l),
+			AssistantShown: readOnly || assistantShown(set.AssistantVisibility, l), // leads may always read it
 			Assist:         assist[x.ID],
 		})
 	}
