@@ -166,6 +166,23 @@ CREATE TABLE sentence_label_history (
 CREATE INDEX sentence_label_history_assignment ON sentence_label_history(assignment_id, sentence_id);
 CREATE INDEX sentence_label_history_sentence ON sentence_label_history(sentence_id);
 
+-- An annotator's reason for skipping an assignment (unreadable source,
+-- not their language...); deleting the row takes the skip back.
+CREATE TABLE IF NOT EXISTS assignment_skips (
+    assignment_id INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
+    reason        TEXT NOT NULL,
+    skipped_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+
+-- A sentence an annotator flags for the leads, with a comment.
+CREATE TABLE IF NOT EXISTS sentence_flags (
+    assignment_id INTEGER NOT NULL REFERENCES assignments(id) ON DELETE CASCADE,
+    sentence_id   INTEGER NOT NULL REFERENCES summary_sentences(id) ON DELETE CASCADE,
+    note          TEXT NOT NULL,
+    updated_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (assignment_id, sentence_id)
+);
+
 CREATE TABLE summary_labels (
     assignment_id  INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
     relevance      INTEGER CHECK (relevance BETWEEN 1 AND 5),

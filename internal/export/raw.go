@@ -15,6 +15,7 @@ var rawColumns = []string{
 	"started_at", "submitted_at", "active_seconds",
 	"relevance", "non_summary", "topic_category", "comment",
 	"gold_label", "gold_provenance",
+	"flag", "skip_reason",
 }
 
 // raw writes every annotator's label on every sentence of the summaries
@@ -47,6 +48,7 @@ func (x *run) raw(ctx context.Context) error {
 				l.StartedAt, l.SubmittedAt, l.ActiveSeconds,
 				l.Relevance, l.NonSummary, l.TopicCategory, l.Comment,
 				l.GoldLabel, prov,
+				l.Flag, l.SkipReason,
 			})
 		})
 	})

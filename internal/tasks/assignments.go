@@ -75,15 +75,20 @@ func (s *Store) Queue(ctx context.Context, projectID, userID int64) ([]Assignmen
 // shows of it.
 type QueueEntry struct {
 	Assignment
-	Document string
-	Topic    string
+	Document  string // the document's external id
+	Title     string // the document's title
+	Topic     string
+	Snippet   string // the first sentence, cut at 160 characters
+	Sentences int
 }
 
-// QueueEntries is Queue with each assignment's document id and topic, in
-// one query.
+// QueueEntries is Queue with what tells the rows apart: each assignment's
+// document, topic, first sentence and sentence count, in one query.
 func (s *Store) QueueEntries(ctx context.Context, projectID, userID int64) ([]QueueEntry, error) {
 	rows, err := s.query(ctx, `SELECT a.id, a.round_id, r.name, r.project_id, p.slug, a.summary_id, s.document_id, a.user_id,
-			a.position, a.status, a.version, a.active_seconds, coalesce(a.started_at, ''), coalesce(a.submitted_at, ''), d.external_id, s.topic
+			a.position, a.status, a.version, a.active_seconds, coalesce(a.started_at, ''), coalesce(a.submitted_at, ''), d.external_id, d.title, s.topic,
+			coalesce((SELECT substr(ss.text, 1, 160) FROM summary_sentences ss WHERE ss.summary_id = s.id ORDER BY ss.idx LIMIT 1), ''),
+			(SELECT count(*) FROM summary_sentences ss WHERE ss.summary_id = s.id)
 		FROM assignments a JOIN rounds r ON r.id = a.round_id JOIN projects p ON p.id = r.project_id
 		JOIN summaries s ON s.id = a.summary_id JOIN documents d ON d.id = s.document_id
 		WHERE r.project_id = ? AND a.user_id = ? AND a.status != 'released' ORDER BY a.position`, projectID, userID)
@@ -96,7 +101,7 @@ func (s *Store) QueueEntries(ctx context.Context, projectID, userID int64) ([]Qu
 		var q QueueEntry
 		a := &q.Assignment
 		if err := rows.Scan(&a.ID, &a.RoundID, &a.RoundName, &a.ProjectID, &a.ProjectSlug, &a.SummaryID, &a.DocumentID, &a.UserID,
-			&a.Position, &a.Status, &a.Version, &a.ActiveSeconds, &a.StartedAt, &a.SubmittedAt, &q.Document, &q.Topic); err != nil {
+			&a.Position, &a.Status, &a.Version, &a.ActiveSeconds, &a.StartedAt, &a.SubmittedAt, &q.Document, &q.Title, &q.Topic, &q.Snippet, &q.Sentences); err != nil {
 			return nil, err
 		}
 		out = append(out, q)
@@ -135,14 +140,16 @@ func (s *Store) QueueNav(ctx context.Context, a *Assignment) (QueueNav, error) {
 	return n, err
 }
 
-// NextOpen returns the first unsubmitted assignment after a in its
-// annotator's queue, else the first one before it, else 0.
+// NextOpen returns the first unsubmitted, unskipped assignment after a in
+// its annotator's queue, else the first one before it, else 0.
 func (s *Store) NextOpen(ctx context.Context, a *Assignment) (int64, error) {
 	var id int64
 	err := s.queryRow(ctx, `SELECT coalesce(
 			(SELECT x.id `+queueScope+` AND x.status IN ('pending', 'in_progress') AND (x.position, x.id) > (?3, ?4)
+				AND x.id NOT IN (SELECT assignment_id FROM assignment_skips)
 				ORDER BY x.position, x.id LIMIT 1),
 			(SELECT x.id `+queueScope+` AND x.status IN ('pending', 'in_progress') AND x.id != ?4
+				AND x.id NOT IN (SELECT assignment_id FROM assignment_skips)
 				ORDER BY x.position, x.id LIMIT 1), 0)`,
 		a.UserID, a.ProjectID, a.Position, a.ID).Scan(&id)
 	return id, err

@@ -102,6 +102,29 @@ func (s *Store) AssistPanel(ctx context.Context, summaryID int64) (map[int64]Pan
 	return out, rows.Err()
 }
 
+// AssistPanelSentence is AssistPanel for one sentence, for the save that
+// reveals its panel; ok is false when no run judged it.
+func (s *Store) AssistPanelSentence(ctx context.Context, sentenceID int64) (p PanelOutput, ok bool, err error) {
+	var output string
+	err = s.queryRow(ctx, `SELECT r.id, r.sample, o.output FROM assist_outputs o JOIN assist_runs r ON r.id = o.run_id
+		WHERE o.sentence_id = ? AND o.status = 'ok' ORDER BY r.sample, r.id DESC LIMIT 1`, sentenceID).Scan(&p.RunID, &p.Sample, &output)
+	if errors.Is(err, sql.ErrNoRows) {
+		return PanelOutput{}, false, nil
+	}
+	if err != nil {
+		return PanelOutput{}, false, err
+	}
+	p.Output = []byte(output)
+	return p, true, nil
+}
+
+// UnitCount returns how many numbered units a document has.
+func (s *Store) UnitCount(ctx context.Context, documentID int64) (int, error) {
+	var n int
+	err := s.queryRow(ctx, `SELECT count(*) FROM document_units WHERE document_id = ?`, documentID).Scan(&n)
+	return n, err
+}
+
 // ExportedOutput is one stored result with the external ids that place it:
 // the document's and the summary's external ids and the sentence's 1-based
 // index.

@@ -173,6 +173,9 @@ type ExportLabel struct {
 	// the sentence (newest real run, else a sample run); "" when none.
 	AssistantLabel            string
 	GoldLabel, GoldProvenance string
+	// Flag is the annotator's comment flagging the sentence for the leads;
+	// SkipReason why they skipped the assignment; "" when none.
+	Flag, SkipReason string
 }
 
 // inScope is the round condition on a summary s, with ?2 the round.
@@ -218,16 +221,19 @@ var exportQueries = map[string]string{
 	"units":    `SELECT speaker, text FROM document_units WHERE document_id = ? ORDER BY idx`,
 	"keyfacts": `SELECT topic, text, category FROM key_facts WHERE document_id = ? ORDER BY topic, idx`,
 	"labels": `SELECT r.name, a.id, a.user_id, u.username, a.status, a.active_seconds, coalesce(a.started_at, ''), coalesce(a.submitted_at, ''),
-			ss.id, ss.idx, l.id IS NOT NULL, coalesce(l.label, ''), coalesce(l.error_types, '[]'), coalesce(l.explanation, ''), l.ambiguous,
+			ss.id, ss.idx, l.id IS NOT NULL, coalesce(l.label, ''),
+			CASE WHEN l.label = 'unfaithful' THEN l.error_types ELSE '[]' END, CASE WHEN l.label = 'unfaithful' THEN l.explanation ELSE '' END, l.ambiguous,
 			coalesce(l.ambiguity_type, ''), coalesce(l.ambiguity_note, ''), coalesce(l.unsure_note, ''), coalesce(l.first_label, ''),
 			coalesce(l.assistant_visible, 0), coalesce(l.changed_after_reveal, 0), coalesce(l.updated_at, ''),
 			sl.relevance, coalesce(sl.non_summary, 0), coalesce(sl.topic_category, ''), coalesce(sl.comment, ''),
 			coalesce((SELECT o.label FROM assist_runs ar CROSS JOIN assist_outputs o ON o.run_id = ar.id AND o.sentence_id = ss.id
 				WHERE ar.project_id = ?3 AND o.status = 'ok' AND o.label != '' ORDER BY ar.sample, ar.id DESC LIMIT 1), ''),
-			coalesce(g.label, ''), coalesce(g.provenance, '')
+			coalesce(g.label, ''), coalesce(g.provenance, ''), coalesce(f.note, ''), coalesce(k.reason, '')
 		FROM assignments a JOIN rounds r ON r.id = a.round_id JOIN users u ON u.id = a.user_id
 		JOIN summary_sentences ss ON ss.summary_id = a.summary_id
 		LEFT JOIN sentence_labels l ON l.assignment_id = a.id AND l.sentence_id = ss.id
+		LEFT JOIN sentence_flags f ON f.assignment_id = a.id AND f.sentence_id = ss.id
+		LEFT JOIN assignment_skips k ON k.assignment_id = a.id
 		LEFT JOIN summary_labels sl ON sl.assignment_id = a.id
 		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id
 		WHERE a.summary_id = ?1 AND (?2 = 0 OR a.round_id = ?2)
@@ -380,7 +386,7 @@ func (r *ExportReader) EachLabel(ctx context.Context, summaryID int64, fn func(*
 			&l.SentenceID, &l.SentenceIndex, &l.Labelled, &l.Label, &types, &l.Explanation, &amb,
 			&l.AmbiguityType, &l.AmbiguityNote, &l.UnsureNote, &l.FirstLabel,
 			&l.AssistantVisible, &l.ChangedAfterReveal, &l.UpdatedAt,
-			&rel, &l.NonSummary, &l.TopicCategory, &l.Comment, &l.AssistantLabel, &l.GoldLabel, &l.GoldProvenance); err != nil {
+			&rel, &l.NonSummary, &l.TopicCategory, &l.Comment, &l.AssistantLabel, &l.GoldLabel, &l.GoldProvenance, &l.Flag, &l.SkipReason); err != nil {
 			return err
 		}
 		l.ErrorTypes = nonNil(decodeTypes(types))

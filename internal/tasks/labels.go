@@ -19,6 +19,9 @@ type SentenceLabel struct {
 	AmbiguityType string   `json:"ambiguity_type"`
 	AmbiguityNote string   `json:"ambiguity_note"`
 	UnsureNote    string   `json:"unsure_note"`
+	// Flag is the annotator's comment flagging the sentence for the leads
+	// (a bad split, a broken source, a question); empty when not flagged.
+	Flag string `json:"flag,omitempty"`
 	// AssistantVisible says whether the assistant's panel was shown when
 	// this label was saved.
 	AssistantVisible bool `json:"assistant_visible"`
@@ -30,7 +33,20 @@ type SentenceLabel struct {
 	UpdatedAt          string `json:"updated_at,omitempty"`
 }
 
-// maxTextLen bounds free-text fields of a label.
+// DropInapplicable clears what the label does not call for, so that an
+// explanation or error types written for an earlier "unfaithful" never
+// stay (and are never exported) with a faithful label, nor an ambiguity
+// type or description with a sentence that is not ambiguous.
+func (l *SentenceLabel) DropInapplicable() {
+	if l.Label != LabelUnfaithful {
+		l.ErrorTypes = nil
+		l.Explanation = ""
+	}
+	if l.Ambiguous == nil || !*l.Ambiguous {
+		l.AmbiguityType = ""
+		l.AmbiguityNote = ""
+	}
+}
 
 // Validate checks a label's values against the project's schema. Empty
 // fields are allowed: a label is saved as it is typed and checked for
@@ -60,7 +76,7 @@ func (l *SentenceLabel) Validate(set Settings) error {
 			return Errorf(EInvalid, "unknown ambiguity type %q", l.AmbiguityType)
 		}
 	}
-	for _, f := range []struct{ name, v string }{{"explanation", l.Explanation}, {"ambiguity description", l.AmbiguityNote}, {"unsure note", l.UnsureNote}} {
+	for _, f := range []struct{ name, v string }{{"explanation", l.Explanation}, {"ambiguity description", l.AmbiguityNote}, {"unsure note", l.UnsureNote}, {"flag comment", l.Flag}} {
 		if err := CheckText(f.name, f.v, MaxNoteLen, true); err != nil {
 			return err
 		}
@@ -125,6 +141,7 @@ func (s *Store) saveSentenceLabel(ctx context.Context, assignmentID, userID int6
 		if err := l.Validate(set); err != nil {
 			return err
 		}
+		l.DropInapplicable()
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM summary_sentences WHERE id = ? AND summary_id = ?`, l.SentenceID, a.summary).Scan(&n); err != nil {
 			return err
@@ -158,6 +175,9 @@ func (s *Store) saveSentenceLabel(ctx context.Context, assignmentID, userID int6
 				changed_after_reveal = excluded.changed_after_reveal, first_label = excluded.first_label, updated_at = excluded.updated_at`,
 			assignmentID, l.SentenceID, l.Label, string(types), l.Explanation, amb, l.AmbiguityType, l.AmbiguityNote, l.UnsureNote,
 			l.AssistantVisible, l.ChangedAfterReveal, l.FirstLabel, l.UpdatedAt); err != nil {
+			return err
+		}
+		if err := saveFlag(ctx, tx, assignmentID, l.SentenceID, l.Flag, l.UpdatedAt); err != nil {
 			return err
 		}
 		data, _ := json.Marshal(l)
@@ -272,7 +292,8 @@ func scanSentenceLabel(row interface{ Scan(...any) error }) (*SentenceLabel, err
 	return &l, nil
 }
 
-// SentenceLabels returns an assignment's labels keyed by sentence id.
+// SentenceLabels returns an assignment's labels keyed by sentence id,
+// with their flags.
 func (s *Store) SentenceLabels(ctx context.Context, assignmentID int64) (map[int64]SentenceLabel, error) {
 	rows, err := s.query(ctx, `SELECT `+sentenceLabelColumns+` FROM sentence_labels WHERE assignment_id = ?`, assignmentID)
 	if err != nil {
@@ -287,5 +308,34 @@ func (s *Store) SentenceLabels(ctx context.Context, assignmentID int64) (map[int
 		}
 		out[l.SentenceID] = *l
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	flags, err := s.query(ctx, `SELECT sentence_id, note FROM sentence_flags WHERE assignment_id = ?`, assignmentID)
+	if err != nil {
+		return nil, err
+	}
+	defer flags.Close()
+	for flags.Next() {
+		var id int64
+		var note string
+		if err := flags.Scan(&id, &note); err != nil {
+			return nil, err
+		}
+		l := out[id]
+		l.Flag = note
+		out[id] = l
+	}
+	return out, flags.Err()
+}
+
+// saveFlag stores or removes a sentence's flag with its label.
+func saveFlag(ctx context.Context, tx execQuerier, assignmentID, sentenceID int64, note, at string) error {
+	if strings.TrimSpace(note) == "" {
+		_, err := tx.ExecContext(ctx, `DELETE FROM sentence_flags WHERE assignment_id = ? AND sentence_id = ?`, assignmentID, sentenceID)
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO sentence_flags (assignment_id, sentence_id, note, updated_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (assignment_id, sentence_id) DO UPDATE SET note = excluded.note, updated_at = excluded.updated_at`, assignmentID, sentenceID, note, at)
+	return err
 }

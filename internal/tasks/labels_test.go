@@ -69,6 +69,19 @@ func TestSaveSentenceLabel(t *testing.T) {
 			t.Fatalf("err = %v, want not found", err)
 		}
 	})
+	t.Run("a faithful label keeps no explanation or error types", func(t *testing.T) {
+		no := false
+		nv, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, v, tasks.SentenceLabel{SentenceID: sents[0], Label: "faithful", ErrorTypes: []string{"contradiction"},
+			Explanation: "Left from the unfaithful label.", Ambiguous: &no, AmbiguityType: "deduction", AmbiguityNote: "two readings"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v = nv
+		l := mustLabels(t, s, a.ID)[sents[0]]
+		if l.Explanation != "" || len(l.ErrorTypes) != 0 || l.AmbiguityType != "" || l.AmbiguityNote != "" {
+			t.Fatalf("stored %+v", l)
+		}
+	})
 	t.Run("invalid values", func(t *testing.T) {
 		for name, l := range map[string]tasks.SentenceLabel{
 			"label":          {SentenceID: sents[0], Label: "maybe"},

@@ -85,7 +85,25 @@ CREATE TABLE IF NOT EXISTS api_token_projects (
 );`,
 	// 9: a per-project change counter for caching the agreement report.
 	reportVersionsSQL,
+	// 10: annotators skip a summary with a reason and flag sentences for leads.
+	skipsAndFlagsSchema,
 }
+
+// skipsAndFlagsSchema is in schema.sql too; IF NOT EXISTS makes the step
+// a no-op on a database created from it.
+const skipsAndFlagsSchema = `
+CREATE TABLE IF NOT EXISTS assignment_skips (
+    assignment_id INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
+    reason        TEXT NOT NULL,
+    skipped_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE TABLE IF NOT EXISTS sentence_flags (
+    assignment_id INTEGER NOT NULL REFERENCES assignments(id) ON DELETE CASCADE,
+    sentence_id   INTEGER NOT NULL REFERENCES summary_sentences(id) ON DELETE CASCADE,
+    note          TEXT NOT NULL,
+    updated_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (assignment_id, sentence_id)
+);`
 
 // SchemaVersion of a database this build creates.
 const baseVersion = 1

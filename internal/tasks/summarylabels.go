@@ -189,59 +189,15 @@ func (s *Store) Submit(ctx context.Context, assignmentID, userID int64) error {
 		if err != nil {
 			return err
 		}
-		var missing []string
-		rows, err := tx.QueryContext(ctx, `SELECT ss.idx, l.label, coalesce(l.error_types, '[]'), coalesce(l.explanation, ''), l.ambiguous,
-				coalesce(l.ambiguity_type, ''), coalesce(l.ambiguity_note, '')
-			FROM summary_sentences ss LEFT JOIN sentence_labels l ON l.sentence_id = ss.id AND l.assignment_id = ?
-			WHERE ss.summary_id = ? ORDER BY ss.idx`, assignmentID, a.summary)
+		missing, err := missingItems(ctx, tx, assignmentID, a.summary, set)
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			var idx int
-			var label sql.NullString
-			var types string
-			var amb sql.NullBool
-			var l SentenceLabel
-			if err := rows.Scan(&idx, &label, &types, &l.Explanation, &amb, &l.AmbiguityType, &l.AmbiguityNote); err != nil {
-				rows.Close()
-				return err
-			}
-			l.Label = label.String
-			if amb.Valid {
-				l.Ambiguous = &amb.Bool
-			}
-			if types != "[]" {
-				l.ErrorTypes = []string{types}
-			}
-			for _, m := range l.Missing(set) {
-				missing = append(missing, fmt.Sprintf("Sentence %d: %s", idx, m))
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if set.Relevance || set.TopicCategory {
-			var topic string
-			if err := tx.QueryRowContext(ctx, `SELECT topic FROM summaries WHERE id = ?`, a.summary).Scan(&topic); err != nil {
-				return err
-			}
-			var rel sql.NullInt64
-			var cat string
-			err := tx.QueryRowContext(ctx, `SELECT relevance, topic_category FROM summary_labels WHERE assignment_id = ?`, assignmentID).Scan(&rel, &cat)
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
-				return err
-			}
-			if topic != "" && set.Relevance && !rel.Valid {
-				missing = append(missing, "Summary: relevance to the topic")
-			}
-			if topic != "" && set.TopicCategory && cat == "" {
-				missing = append(missing, "Summary: topic category")
-			}
-		}
 		if len(missing) > 0 {
 			return &Incomplete{Items: missing}
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM assignment_skips WHERE assignment_id = ?`, assignmentID); err != nil {
+			return err
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE assignments SET status = 'submitted', version = version + 1,
 			submitted_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), started_at = coalesce(started_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))

@@ -84,5 +84,5 @@ func TestBrowserDemoPages(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(css(`.label-card:not([hidden]) .chip`)), chromedp.WaitVisible(css(`.unit.cited`))); err != nil {
 		t.Fatalf("evidence chip: %v", err)
 	}
-	screenshot(t, ctx, "labelling")
+	screenshot(t, ctx, "demo-labelling")
 }

@@ -49,10 +49,10 @@ func TestBrowserLabelWithKeyboard(t *testing.T) {
 	}
 	screenshot(t, ctx, "workspace-start")
 
-	// Sentence 1: faithful, not ambiguous (a toggles: yes, then no).
+	// Sentence 1: faithful, not ambiguous (a answers "no" first).
 	keys(t, ctx, "f")
 	waitJS(t, ctx, "sentence 1 marked", mark(0)+`.includes("faithful")`)
-	keys(t, ctx, "aa")
+	keys(t, ctx, "a")
 	// Sentence 2: unfaithful, first error type, an explanation.
 	keys(t, ctx, "j")
 	keys(t, ctx, "u")

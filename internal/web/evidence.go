@@ -20,6 +20,14 @@ type evidenceCache struct {
 	m  map[int64]map[int64][]int // summary id -> sentence id -> units
 }
 
+// lookup returns a sentence's cached evidence, if its summary's is cached.
+func (c *evidenceCache) lookup(summaryID, sentenceID int64) ([]int, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ev, ok := c.m[summaryID][sentenceID]
+	return ev, ok
+}
+
 // get returns the evidence units of each sentence of sum, computing and
 // keeping them on first use. A summary whose sentences differ from the
 // cached ones (its split was edited) is computed again.

@@ -7,9 +7,9 @@ import (
 )
 
 // sentenceLabelForm reads a sentence label from the labelling page's form.
-// Fields that do not apply are dropped: error types unless the label is
-// unfaithful (the page keeps them in hidden fields in case the annotator
-// switches back), the ambiguity type unless the sentence is ambiguous.
+// Fields that do not apply are dropped: error types and the explanation
+// unless the label is unfaithful, the ambiguity type and description unless
+// the sentence is ambiguous (the page clears them too, with an undo).
 // Whether the assistant was visible is the store's decision, not the
 // form's, and so is validation.
 func sentenceLabelForm(sid int64, form url.Values) tasks.SentenceLabel {
@@ -21,6 +21,7 @@ func sentenceLabelForm(sid int64, form url.Values) tasks.SentenceLabel {
 		AmbiguityType: form.Get("ambiguity_type"),
 		AmbiguityNote: form.Get("ambiguity_note"),
 		UnsureNote:    form.Get("unsure_note"),
+		Flag:          form.Get("flag"),
 	}
 	switch form.Get("ambiguous") {
 	case "yes":
@@ -28,11 +29,6 @@ func sentenceLabelForm(sid int64, form url.Values) tasks.SentenceLabel {
 	case "no":
 		l.Ambiguous = ptr(false)
 	}
-	if l.Label != tasks.LabelUnfaithful {
-		l.ErrorTypes = nil
-	}
-	if l.Ambiguous == nil || !*l.Ambiguous {
-		l.AmbiguityType = ""
-	}
+	l.DropInapplicable()
 	return l
 }

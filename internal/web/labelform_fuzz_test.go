@@ -9,8 +9,8 @@ import (
 
 // FuzzSentenceLabelForm feeds raw form bodies to the label form reader and
 // the store's validation: nothing may panic, and a label that validates
-// keeps only what applies to it (error types only when unfaithful, an
-// ambiguity type only when ambiguous, each error type known and once).
+// keeps only what applies to it (error types and explanation only when
+// unfaithful, an ambiguity type and description only when ambiguous, each error type known and once).
 // The seed corpus is in testdata/fuzz/FuzzSentenceLabelForm.
 func FuzzSentenceLabelForm(f *testing.F) {
 	f.Add("label=faithful&ambiguous=no&version=3", "after_first_label")
@@ -30,11 +30,11 @@ func FuzzSentenceLabelForm(f *testing.F) {
 		if err := l.Validate(set); err != nil {
 			return
 		}
-		if l.Label != tasks.LabelUnfaithful && len(l.ErrorTypes) > 0 {
-			t.Fatalf("label %q kept error types %v", l.Label, l.ErrorTypes)
+		if l.Label != tasks.LabelUnfaithful && (len(l.ErrorTypes) > 0 || l.Explanation != "") {
+			t.Fatalf("label %q kept error types %v or explanation %q", l.Label, l.ErrorTypes, l.Explanation)
 		}
-		if (l.Ambiguous == nil || !*l.Ambiguous) && l.AmbiguityType != "" {
-			t.Fatalf("not ambiguous but type %q", l.AmbiguityType)
+		if (l.Ambiguous == nil || !*l.Ambiguous) && (l.AmbiguityType != "" || l.AmbiguityNote != "") {
+			t.Fatalf("not ambiguous but type %q, description %q", l.AmbiguityType, l.AmbiguityNote)
 		}
 		known := map[string]bool{}
 		for _, e := range set.ErrorTaxonomy() {

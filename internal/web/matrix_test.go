@@ -89,7 +89,7 @@ var matrix = []matrixEntry{
 		return url.Values{"on": {"true"}, "version": {m.version()}}
 	}},
 	{route: "POST /a/:id/time", want: access{anon, gone, gone, none, no, no}, form: func(*matrixFixture) url.Values { return url.Values{"seconds": {"5"}} }},
-	{route: "POST /a/:id/submit", want: access{anon, gone, gone, bad, no, no}},
+	{route: "POST /a/:id/submit", want: access{anon, gone, gone, see, no, no}},
 	{route: "POST /p/:slug/rounds/:rid/assignments/:aid/reassign", want: access{anon, no, gone, no, bad, bad}, form: func(m *matrixFixture) url.Values {
 		return url.Values{"to": {strconv.FormatInt(m.outsiderLead.ID, 10)}}
 	}},

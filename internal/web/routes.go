@@ -58,6 +58,7 @@ func (s *Server) routes() {
 	u.POST("/a/:id/time", s.postActiveTime)
 	u.POST("/a/:id/submit", s.postSubmit)
 
+	s.labelRoutes(u)
 	s.assistRoutes(u)
 	s.reportRoutes(u)
 	s.adjudicationRoutes(u)

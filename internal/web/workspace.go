@@ -1,14 +1,17 @@
 package web
 
 import (
-	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
+	"annotate/internal/assist"
 	"annotate/internal/tasks"
 	"annotate/web/templates"
 )
@@ -60,8 +63,12 @@ func assignmentURL(id int64) string { return "/a/" + strconv.FormatInt(id, 10) }
 
 func (s *Server) getAssignment(c echo.Context) error {
 	var v templates.WorkspaceView
+	var a *tasks.Assignment
+	var readOnly bool
 	err := s.snapshot(c, func() error {
-		a, p, readOnly, err := s.assignmentAccess(c)
+		var p *tasks.Project
+		var err error
+		a, p, readOnly, err = s.assignmentAccess(c)
 		if err != nil {
 			return err
 		}
@@ -70,6 +77,13 @@ func (s *Server) getAssignment(c echo.Context) error {
 	})
 	if err != nil {
 		return err
+	}
+	// A refused submit redirects here (POST-redirect-GET) to list what is
+	// still missing.
+	if c.QueryParam("incomplete") != "" && !readOnly && a.Status != tasks.StatusSubmitted {
+		if v.Missing, err = s.store.Missing(c.Request().Context(), a.ID); err != nil {
+			return err
+		}
 	}
 	return s.render(c, http.StatusOK, templates.WorkspacePage(v))
 }
@@ -103,7 +117,7 @@ func assistantShown(mode string, l tasks.SentenceLabel) bool {
 func labelView(l tasks.SentenceLabel, set tasks.Settings) templates.SentenceLabelView {
 	v := templates.SentenceLabelView{
 		Label: l.Label, Explanation: l.Explanation, AmbiguityType: l.AmbiguityType, AmbiguityNote: l.AmbiguityNote,
-		UnsureNote: l.UnsureNote, ErrorTypes: map[string]bool{},
+		UnsureNote: l.UnsureNote, Flag: l.Flag, ErrorTypes: map[string]bool{},
 	}
 	for _, t := range l.ErrorTypes {
 		v.ErrorTypes[t] = true
@@ -144,10 +158,12 @@ func (s *Server) workspaceView(c echo.Context, a *tasks.Assignment, p *tasks.Pro
 			templates.Link{Label: p.Name, Href: "/p/" + p.Slug}),
 		AssignmentID: a.ID, Version: a.Version, ReadOnly: readOnly, Status: a.Status,
 		ProjectSlug: p.Slug, ProjectName: p.Name, Topic: sum.Topic, Dialogue: doc.Kind == tasks.KindDialogue,
-		Schema:     schemaView(set),
-		Summary:    templates.SummaryLabelView{Relevance: sl.Relevance, NonSummary: sl.NonSummary, TopicCategory: sl.TopicCategory, Comment: sl.Comment},
-		Guidelines: renderMarkdown(p.Guidelines),
-		Total:      nav.Total, Done: nav.Done, Position: nav.Position,
+		DocTitle: doc.Title, DocExternal: doc.ExternalID, DocLang: langOr(doc.Language), SumLang: langOr(sum.Language),
+		ActiveSeconds: a.ActiveSeconds,
+		Schema:        schemaView(set),
+		Summary:       templates.SummaryLabelView{Relevance: sl.Relevance, NonSummary: sl.NonSummary, TopicCategory: sl.TopicCategory, Comment: sl.Comment},
+		Guidelines:    renderMarkdown(p.Guidelines),
+		Total:         nav.Total, Done: nav.Done, Position: nav.Position,
 	}
 	if nav.Prev != 0 {
 		v.PrevURL = assignmentURL(nav.Prev)
@@ -160,6 +176,13 @@ func (s *Server) workspaceView(c echo.Context, a *tasks.Assignment, p *tasks.Pro
 			v.Annotator = u.DisplayName
 		}
 	}
+	if k, ok, err := s.store.SkipOf(ctx, a.ID); err != nil {
+		return v, err
+	} else if ok {
+		v.Skipped, v.SkipReason = true, k.Reason
+	}
+	// The breadcrumb names the summary by the same number as the header.
+	v.Page.Title = "Summary " + strconv.Itoa(v.Position) + " of " + strconv.Itoa(v.Total)
 	for _, u := range doc.Units {
 		v.Units = append(v.Units, templates.UnitView{Index: u.Index, Speaker: u.Speaker, Text: u.Text})
 	}
@@ -172,7 +195,7 @@ func (s *Server) workspaceView(c echo.Context, a *tasks.Assignment, p *tasks.Pro
 		v.Sentences = append(v.Sentences, templates.SentenceView{
 			ID: x.ID, Index: x.Index, Text: x.Text, Translation: x.Translation,
 			Label:          labelView(l, set),
-			AssistantShown: assistantShown(set.AssistantVisibility, l),
+			AssistantShown: readOnly || assistantShown(set.AssistantVisibility, l), // leads may always read it
 			Assist:         assist[x.ID],
 		})
 	}
@@ -185,6 +208,15 @@ func (s *Server) workspaceView(c echo.Context, a *tasks.Assignment, p *tasks.Pro
 		}
 	}
 	return v, nil
+}
+
+// langOr is a document's or summary's language for a lang attribute,
+// English when the import did not say.
+func langOr(lang string) string {
+	if lang == "" {
+		return "en"
+	}
+	return lang
 }
 
 func sentencesText(sum *tasks.Summary) string {
@@ -256,41 +288,66 @@ func (s *Server) postSentenceLabel(c echo.Context) error {
 	}
 	mode := p.Settings.AssistantVisibility
 	l, version, err := s.store.SaveSentenceLabelFromPage(ctx, a.ID, a.UserID, formVersion(c), sentenceLabelForm(sid, form))
+	if tasks.ErrorCode(err) == tasks.EConflict {
+		return s.sentenceConflict(c, a, p, sid, err)
+	}
 	if err != nil {
 		return s.saveFailed(c, err)
 	}
 	sv := templates.SentenceView{ID: sid, Label: labelView(l, p.Settings)}
 	reveal := mode == tasks.AssistAfterLabel && !l.AssistantVisible && l.Label != ""
 	v := templates.WorkspaceView{Version: version, AssignmentID: a.ID}
+	sv.Index = sentenceIndex(c)
 	if reveal {
-		err := s.store.Snapshot(ctx, func(ctx context.Context) error {
-			sum, err := s.store.Summary(ctx, a.SummaryID)
-			if err != nil {
-				return err
-			}
-			doc, err := s.store.Document(ctx, sum.DocumentID)
-			if err != nil {
-				return err
-			}
-			assist, err := s.assistFor(ctx, p, doc, sum)
-			if err != nil {
-				return err
-			}
-			sv.Assist = assist[sid]
-			for _, x := range sum.Sentences {
-				if x.ID == sid {
-					sv.Index = x.Index
-				}
-			}
-			return nil
-		})
-		if err != nil {
+		if sv.Assist, err = s.sentenceAssist(c, a, p, sid); err != nil {
 			return err
 		}
-	} else {
-		sv.Index = sentenceIndex(c)
 	}
 	return s.render(c, http.StatusOK, templates.SentenceSaved(v, sv, reveal, savedMessage(s.cfg.Now())))
+}
+
+// sentenceAssist is the assistant panel of one sentence, for the save that
+// reveals it: one indexed read of the sentence's newest output (and the
+// document's unit count), not the whole summary's panels.
+func (s *Server) sentenceAssist(c echo.Context, a *tasks.Assignment, p *tasks.Project, sid int64) (templates.AssistView, error) {
+	ctx := c.Request().Context()
+	var v templates.AssistView
+	out, ok, err := s.store.AssistPanelSentence(ctx, sid)
+	if err != nil {
+		return v, err
+	}
+	if ev, cached := s.evidence.lookup(a.SummaryID, sid); cached {
+		v.Evidence = ev
+	} else if !ok {
+		// Not cached (a restart since the page was read): build it as the
+		// page does.
+		sum, err := s.store.Summary(ctx, a.SummaryID)
+		if err != nil {
+			return v, err
+		}
+		doc, err := s.store.Document(ctx, sum.DocumentID)
+		if err != nil {
+			return v, err
+		}
+		v.Evidence = s.evidence.get(doc, sum)[sid]
+	}
+	if !ok {
+		return v, nil
+	}
+	var r assist.SentenceResult
+	if err := json.Unmarshal(out.Output, &r); err != nil {
+		s.log.Error("unreadable assistant output", "run", out.RunID, "sentence", sid, "err", err)
+		return v, nil
+	}
+	if r.Status == assist.StatusOK {
+		units, err := s.store.UnitCount(ctx, a.DocumentID)
+		if err != nil {
+			return v, err
+		}
+		fillPanel(&v, r, errorTypeNames(p.Settings), units)
+		v.Sample = out.Sample
+	}
+	return v, nil
 }
 
 // sentenceIndex is the sentence number the page sent along, used only to
@@ -303,13 +360,16 @@ func sentenceIndex(c echo.Context) int {
 func ptr[T any](v T) *T { return &v }
 
 func (s *Server) postSummaryLabel(c echo.Context) error {
-	a, _, err := s.ownAssignment(c)
+	a, p, err := s.ownAssignment(c)
 	if err != nil {
 		return err
 	}
 	rel, _ := strconv.Atoi(c.FormValue("relevance"))
 	l := tasks.SummaryLabel{Relevance: rel, NonSummary: c.FormValue("non_summary") == "true", TopicCategory: c.FormValue("topic_category"), Comment: c.FormValue("comment")}
 	version, err := s.store.SaveSummaryLabel(c.Request().Context(), a.ID, a.UserID, formVersion(c), l)
+	if tasks.ErrorCode(err) == tasks.EConflict {
+		return s.summaryConflict(c, a, p, err)
+	}
 	if err != nil {
 		return s.saveFailed(c, err)
 	}
@@ -327,6 +387,9 @@ func (s *Server) postKeyFactLink(c echo.Context) error {
 		return tasks.Errorf(tasks.ENotFound, "key fact not found")
 	}
 	version, err := s.store.SetKeyFactLink(c.Request().Context(), a.ID, a.UserID, formVersion(c), kf, sid, c.FormValue("on") == "true")
+	if tasks.ErrorCode(err) == tasks.EConflict {
+		return s.keyFactConflict(c, err)
+	}
 	if err != nil {
 		return s.saveFailed(c, err)
 	}
@@ -354,16 +417,9 @@ func (s *Server) postSubmit(c echo.Context) error {
 	err = s.store.Submit(ctx, a.ID, a.UserID)
 	var inc *tasks.Incomplete
 	if errors.As(err, &inc) {
-		var v templates.WorkspaceView
-		verr := s.snapshot(c, func() (err error) {
-			v, err = s.workspaceView(c, a, p, false)
-			return err
-		})
-		if verr != nil {
-			return verr
-		}
-		v.Missing = inc.Items
-		return s.render(c, http.StatusUnprocessableEntity, templates.WorkspacePage(v))
+		// POST-redirect-GET: the page lists what is missing, and a reload
+		// shows it again instead of submitting again.
+		return redirect(c, assignmentURL(a.ID)+"?incomplete=1")
 	}
 	if err != nil {
 		return err
@@ -384,20 +440,38 @@ func (s *Server) postSubmit(c echo.Context) error {
 	return redirect(c, "/p/"+p.Slug)
 }
 
+// snippet cuts a summary's first sentence for a queue row.
+func snippet(text string) string {
+	if utf8.RuneCountInString(text) < 160 {
+		return text
+	}
+	if i := strings.LastIndexByte(text, ' '); i > 80 {
+		text = text[:i]
+	}
+	return text + "…"
+}
+
 func (s *Server) queuePage(c echo.Context, p *tasks.Project, role string) error {
-	queue, err := s.store.QueueEntries(c.Request().Context(), p.ID, currentUser(c).ID)
+	ctx := c.Request().Context()
+	queue, err := s.store.QueueEntries(ctx, p.ID, currentUser(c).ID)
+	if err != nil {
+		return err
+	}
+	skipped, err := s.store.Skipped(ctx, p.ID, currentUser(c).ID)
 	if err != nil {
 		return err
 	}
 	v := templates.QueueView{Page: s.page(c, p.Name, templates.Link{Label: "Projects", Href: "/projects"}), ProjectSlug: p.Slug, ProjectName: p.Name,
 		Adjudicator: role == tasks.RoleAdjudicator}
 	for _, q := range queue {
+		_, skip := skipped[q.ID]
 		if q.Status == tasks.StatusSubmitted {
 			v.Done++
-		} else if v.NextURL == "" {
+		} else if v.NextURL == "" && !skip {
 			v.NextURL = assignmentURL(q.ID)
 		}
-		v.Items = append(v.Items, templates.QueueItem{URL: assignmentURL(q.ID), Position: len(v.Items) + 1, Round: q.RoundName, Document: q.Document, Topic: q.Topic, Status: q.Status})
+		v.Items = append(v.Items, templates.QueueItem{URL: assignmentURL(q.ID), Position: len(v.Items) + 1, Round: q.RoundName,
+			Document: q.Document, Title: q.Title, Topic: q.Topic, Snippet: snippet(q.Snippet), Sentences: q.Sentences, Status: q.Status, SkipReason: skipped[q.ID]})
 	}
 	if v.Feedback, err = s.feedbackLinks(c.Request().Context(), p, queue); err != nil {
 		return err

@@ -148,11 +148,20 @@ func TestWorkspaceSaveConflictAndSubmit(t *testing.T) {
 	if !strings.Contains(p.body, `hx-swap-oob="true" id="assist-`) {
 		t.Fatal("the first label did not reveal the assistant (mode after_first_label)")
 	}
+	// The answer is the fragments the save changes, not a page.
+	if strings.Contains(p.body, "<html") || strings.Contains(p.body, `id="doc-units"`) || strings.Count(p.body, ` id="assist-`) != 1 {
+		t.Fatalf("the save's answer is more than its fragments: %s", p.body)
+	}
 
 	t.Run("a second tab with the old version is refused", func(t *testing.T) {
-		p := b.save(a, sents[1], "0", url.Values{"label": {"faithful"}})
+		p := b.save(a, sents[0], "0", url.Values{"label": {"unfaithful"}, "explanation": {"typed in the old tab"}})
 		if p.status != http.StatusConflict || !strings.Contains(p.body, "another tab") {
 			t.Fatalf("stale save: %d %s", p.status, p.body)
+		}
+		// The form comes back holding the saved label, beside a reload offer.
+		form := regexp.MustCompile(`(?s)<form id="form-\d+" hx-swap-oob="true".*?</form>`).FindString(p.body)
+		if !strings.Contains(form, `value="faithful" checked`) || strings.Contains(form, "typed in the old tab") || !strings.Contains(p.body, `data-testid="reload"`) {
+			t.Fatalf("conflict answer does not put the saved label back: %s", p.body)
 		}
 	})
 	t.Run("invalid value", func(t *testing.T) {
@@ -168,8 +177,15 @@ func TestWorkspaceSaveConflictAndSubmit(t *testing.T) {
 		}
 		tok := b.csrf(fmt.Sprintf("/a/%d", a.ID))
 		p = b.post(fmt.Sprintf("/a/%d/submit", a.ID), url.Values{"_csrf": {tok}})
-		if p.status != http.StatusUnprocessableEntity || !p.testID("missing") {
-			t.Fatalf("submit: %d", p.status)
+		back := fmt.Sprintf("/a/%d?incomplete=1", a.ID)
+		if p.status != http.StatusSeeOther || p.header.Get("Location") != back {
+			t.Fatalf("refused submit: %d to %q, want 303 to %s", p.status, p.header.Get("Location"), back)
+		}
+		// Reading the page again (a reload) lists what is missing and
+		// submits nothing.
+		p = b.get(back)
+		if p.status != http.StatusOK || !p.testID("missing") {
+			t.Fatalf("page after a refused submit: %d", p.status)
 		}
 		for _, want := range []string{"Sentence 2: error type", "Sentence 2: explanation", "Summary: relevance to the topic"} {
 			if !strings.Contains(p.body, want) {
@@ -201,7 +217,7 @@ func TestWorkspaceSaveConflictAndSubmit(t *testing.T) {
 	})
 	t.Run("reload shows the saved labels", func(t *testing.T) {
 		p := b.get(fmt.Sprintf("/a/%d", a.ID))
-		if !strings.Contains(p.body, "No vote count is given.") || !strings.Contains(p.body, `data-testid="mark-2"`) || !strings.Contains(p.body, "✗ unfaithful") {
+		if !strings.Contains(p.body, "No vote count is given.") || !strings.Contains(p.body, `data-testid="mark-2"`) || !strings.Contains(p.body, `data-testid="mark-2">✗<span class="mark-text"> unfaithful</span>`) {
 			t.Fatal("labels not shown after reload")
 		}
 	})

@@ -31,7 +31,40 @@
     el.className = "ws-status " + (kind || "");
   }
 
-  // Sentence focus: one label card is shown at a time.
+  // Sentence focus: one label card is shown at a time, docked under its
+  // sentence in the summary list, and brought into view with it.
+  var dock = document.getElementById("card-dock");
+  var items = picks.map(function (p) { return p.closest("li"); });
+  var kfChips = Array.prototype.slice.call(ws.querySelectorAll(".kf-chip"));
+  var head = ws.querySelector(".ws-head");
+  // The sticky document pane starts below the sticky header, whose height
+  // changes as it wraps.
+  if (head && window.ResizeObserver) {
+    new ResizeObserver(function () { ws.style.setProperty("--head", head.offsetHeight + "px"); }).observe(head);
+  }
+  function topInset() {
+    if (!head || getComputedStyle(head).position !== "sticky") { return 8; }
+    return Math.max(0, head.getBoundingClientRect().bottom) + 8;
+  }
+  // bringIntoView scrolls the least that shows el whole, or its top when
+  // it is taller than the window.
+  function bringIntoView(el) {
+    var r = el.getBoundingClientRect();
+    var top = topInset();
+    var bottom = window.innerHeight - 8;
+    if (r.top < top) {
+      window.scrollBy(0, r.top - top);
+    } else if (r.bottom > bottom) {
+      window.scrollBy(0, Math.min(r.bottom - bottom, r.top - top));
+    }
+  }
+  // engaged turns true at the annotator's first key or click; before it
+  // the page does not scroll by itself (on a phone the document comes
+  // first), except to resume at a later sentence.
+  var engaged = false;
+  ["keydown", "mousedown"].forEach(function (t) {
+    document.addEventListener(t, function () { engaged = true; }, true);
+  });
   function focusSentence(i, moveFocus) {
     if (i < 0 || i >= cards.length) { return; }
     current = i;
@@ -40,17 +73,34 @@
       p.classList.toggle("current", k === i);
       p.setAttribute("aria-current", k === i ? "true" : "false");
     });
+    kfChips.forEach(function (c) { c.classList.toggle("is-current", c.dataset.sentenceIndex === String(i)); });
+    if (dock && items[i] && dock.parentNode !== items[i]) { items[i].appendChild(dock); }
     if (moveFocus) {
       var first = cards[i].querySelector("input[name=label]:checked") || cards[i].querySelector("input[name=label]");
       if (first) { first.focus({ preventScroll: true }); }
     }
-    picks[i].scrollIntoView({ block: "nearest" });
+    if (items[i] && (engaged || i > 0)) { bringIntoView(items[i]); }
   }
   picks.forEach(function (p, i) {
     p.addEventListener("click", function () { focusSentence(i, true); });
   });
-  // Start at the first sentence without a label.
-  var firstOpen = picks.findIndex(function (p) { return p.querySelector(".mark-none, .mark-partial"); });
+  // The card grows when a label asks for more (error types, explanation,
+  // the assistant revealed): keep it in view.
+  if (dock && window.ResizeObserver) {
+    new ResizeObserver(function () { if (engaged && items[current]) { bringIntoView(items[current]); } }).observe(dock);
+  }
+  function isOpen(k) { return !!picks[k].querySelector(".mark-none, .mark-partial"); }
+  // nextOpen focuses the next sentence (after the focused one, wrapping)
+  // whose label is missing or incomplete.
+  function nextOpen() {
+    for (var d = 1; d <= picks.length; d++) {
+      var k = (current + d) % picks.length;
+      if (isOpen(k)) { focusSentence(k, true); return; }
+    }
+    setStatus("Every sentence has a complete label.", "saved");
+  }
+  // Start at the first sentence without a complete label.
+  var firstOpen = picks.findIndex(function (p, k) { return isOpen(k); });
   focusSentence(firstOpen >= 0 ? firstOpen : 0, false);
 
   function card() { return cards[current]; }
@@ -63,11 +113,14 @@
     input.focus({ preventScroll: true });
   }
 
+  // toggleAmbiguity answers the ambiguity question "no" when it is not
+  // answered yet (most sentences are not ambiguous, and going through "yes"
+  // would open its required fields), then flips between no and yes.
   function toggleAmbiguity() {
     var yes = card().querySelector("input[name=ambiguous][value=yes]");
     var no = card().querySelector("input[name=ambiguous][value=no]");
     if (!yes || yes.disabled) { return; }
-    var target = yes.checked ? no : yes;
+    var target = no.checked ? yes : no;
     target.checked = true;
     target.dispatchEvent(new Event("change", { bubbles: true }));
     target.focus({ preventScroll: true });
@@ -90,7 +143,7 @@
   // Completeness and conciseness (MSumBench): the share of key facts some
   // sentence carries, and the share of sentences that carry some key fact.
   function updateScores() {
-    var rows = ws.querySelectorAll(".kf-grid tbody tr");
+    var rows = ws.querySelectorAll(".kf-row");
     var out1 = document.getElementById("completeness");
     var out2 = document.getElementById("conciseness");
     if (!rows.length || !out1 || !out2) { return; }
@@ -137,7 +190,11 @@
       if (a === "guidelines") { openDrawer("guidelines"); }
       if (a === "keys") { openDrawer("keys-help"); }
       if (a === "close") { closeDrawers(); }
+      if (a === "reload") { location.reload(); }
+      if (a === "undo") { undo(); }
     }
+    var jump = e.target.closest("[data-jump]");
+    if (jump) { focusSentence(parseInt(jump.dataset.jump, 10), false); }
     var chip = e.target.closest(".chip");
     if (chip) { showUnit(chip.dataset.unit); }
   });
@@ -182,6 +239,76 @@
       (el.tagName === "INPUT" && ["text", "search", "number", "password"].indexOf(el.type) >= 0));
   }
 
+  var focusOnRelease = null;
+  document.addEventListener("keyup", function (e) {
+    if (!focusOnRelease || e.key !== focusOnRelease.key) { return; }
+    var ex = focusOnRelease.el;
+    focusOnRelease = null;
+    ex.focus({ preventScroll: true });
+    ex.setSelectionRange(ex.value.length, ex.value.length);
+    ex.scrollIntoView({ block: "nearest" });
+  });
+
+  // Fields a label no longer calls for are cleared when the label changes
+  // (an explanation and error types when it stops being unfaithful, the
+  // ambiguity type and description when the sentence stops being
+  // ambiguous), before htmx reads the form to save it; the card offers an
+  // undo. This runs in the capture phase, ahead of htmx.
+  var undoStash = {};
+  document.addEventListener("change", function (e) {
+    var t = e.target;
+    var form = t.closest && t.closest(".label-form");
+    if (!form || !ws.contains(form)) { return; }
+    var cleared = [], restore = [];
+    if (t.name === "label" && t.value !== "unfaithful") {
+      var ex = form.querySelector("textarea[name=explanation]");
+      var boxes = Array.prototype.slice.call(form.querySelectorAll("input[name=error_types]:checked"));
+      if (ex && ex.value.trim() !== "") {
+        cleared.push("the explanation");
+        restore.push({ el: ex, value: ex.value });
+        ex.value = "";
+      }
+      if (boxes.length) {
+        cleared.push(boxes.length === 1 ? "1 error type" : boxes.length + " error types");
+        boxes.forEach(function (b) { restore.push({ el: b, checked: true }); b.checked = false; });
+      }
+      if (restore.length) { restore.push({ el: form.querySelector("input[name=label][value=unfaithful]"), checked: true }); }
+    }
+    if (t.name === "ambiguous" && t.value === "no") {
+      var ty = form.querySelector("select[name=ambiguity_type]");
+      var note = form.querySelector("textarea[name=ambiguity_note]");
+      if (ty && ty.value !== "") { cleared.push("the ambiguity type"); restore.push({ el: ty, value: ty.value }); ty.value = ""; }
+      if (note && note.value.trim() !== "") { cleared.push("the ambiguity description"); restore.push({ el: note, value: note.value }); note.value = ""; }
+      if (restore.length) { restore.push({ el: form.querySelector("input[name=ambiguous][value=yes]"), checked: true }); }
+    }
+    if (!restore.length) { return; }
+    var c = form.closest(".label-card");
+    undoStash[c.id] = { form: form.id, restore: restore };
+    var bar = c.querySelector(".undo-bar");
+    if (bar) {
+      bar.querySelector("span").textContent = "Cleared " + cleared.join(" and ") + ": the new answer does not keep " + (cleared.length > 1 ? "them" : "it") + ".";
+      bar.hidden = false;
+    }
+  }, true);
+
+  // undo puts back what the last change on the focused card cleared and
+  // saves it; false when there is nothing to undo.
+  function undo() {
+    var c = card();
+    var st = undoStash[c.id];
+    if (!st) { return false; }
+    delete undoStash[c.id];
+    var form = document.getElementById(st.form);
+    st.restore.forEach(function (r) {
+      if (!r.el || !form.contains(r.el)) { return; }
+      if ("checked" in r) { r.el.checked = r.checked; } else { r.el.value = r.value; }
+    });
+    var bar = c.querySelector(".undo-bar");
+    if (bar) { bar.hidden = true; }
+    if (form) { form.dispatchEvent(new Event("change", { bubbles: true })); }
+    return true;
+  }
+
   document.addEventListener("keydown", function (e) {
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
       var submit = document.getElementById("submit-button");
@@ -197,18 +324,29 @@
       return;
     }
     if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) { return; }
+    // In the summary's radio groups (after r or t) the arrows choose, as
+    // in any radio group.
+    if (/^Arrow/.test(e.key) && e.target.type === "radio" && e.target.closest(".summary-form")) { return; }
     var handled = true;
     switch (e.key) {
       case "j": case "ArrowDown": focusSentence(current + 1, true); break;
+      case "n": nextOpen(); break;
       case "k": case "ArrowUp": focusSentence(current - 1, true); break;
       case "f": choose("faithful"); break;
       case "u": choose("unfaithful"); break;
       case "b": choose("borderline"); break;
       case "a": toggleAmbiguity(); break;
       case "e":
+        // Focus on key release, so the key's own character is not typed
+        // into the field; the cursor goes after the existing text.
         var ex = card().querySelector("textarea[data-role=explanation]");
-        if (ex && !ex.disabled && ex.offsetParent !== null) { ex.focus(); } else { handled = false; }
+        if (ex && !ex.disabled && ex.offsetParent !== null) { focusOnRelease = { key: "e", el: ex }; } else { handled = false; }
         break;
+      case "x":
+        var fl = card().querySelector("textarea[data-role=flag]");
+        if (fl && !fl.disabled) { fl.closest("details").open = true; focusOnRelease = { key: "x", el: fl }; } else { handled = false; }
+        break;
+      case "z": handled = undo(); break;
       case "r": focusGroup("relevance"); break;
       case "t": focusGroup("topic_category"); break;
       case "g": openDrawer("guidelines"); break;
@@ -222,9 +360,29 @@
 
   // Save status and retries. A save that fails for the network or the
   // server is shown as failed and sent again with growing pauses; a save
-  // the server refuses (conflict, invalid) is not retried.
+  // the server refuses (conflict, invalid) is not retried. After a
+  // conflict the page stops saving: the server has put the form back to
+  // the saved labels and the page offers a reload.
   var pending = 0;
   var retryDelay = {};
+  var conflicted = false;
+  // unsaved holds the saving elements (forms, key-fact boxes) changed since
+  // htmx last read their values, so submit can send them first. It is
+  // filled in the capture phase, before htmx reacts to the same event.
+  var unsaved = new Set();
+  function saver(el) { return el && el.closest && el.closest("[hx-post]"); }
+  ["input", "change"].forEach(function (t) {
+    document.addEventListener(t, function (e) {
+      var s = saver(e.target);
+      if (s && ws.contains(s) && !readOnly) { unsaved.add(s); }
+    }, true);
+  });
+  document.addEventListener("htmx:confirm", function (e) {
+    if (conflicted && ws.contains(e.detail.elt)) { e.preventDefault(); }
+  });
+  document.addEventListener("htmx:configRequest", function (e) {
+    unsaved.delete(e.detail.elt);
+  });
   document.addEventListener("htmx:beforeRequest", function (e) {
     if (!ws.contains(e.detail.elt)) { return; }
     pending++;
@@ -240,7 +398,17 @@
       delete retryDelay[key];
       return;
     }
+    if (xhr && xhr.status === 409) {
+      conflicted = true;
+      unsaved.clear();
+      retryDelay = {};
+      if (elt.classList.contains("kf-link")) { elt.checked = !elt.checked; updateScores(); }
+      var box = document.getElementById("conflict");
+      if (box) { box.hidden = false; box.scrollIntoView({ block: "nearest" }); }
+      return;
+    }
     if (xhr && xhr.status >= 400 && xhr.status < 500) {
+      delete retryDelay[key];
       if (xhr.status === 401) { setStatus("Not saved: your session ended. Log in again in another tab, then change the label again.", "failed"); }
       return; // the fragment says why
     }
@@ -252,26 +420,41 @@
     setTimeout(function () { htmx.trigger(elt, "retry"); }, wait);
   });
 
-  // After the first label the assistant may be revealed for that sentence:
-  // later saves of the card then record that it was visible.
   document.addEventListener("htmx:oobAfterSwap", function (e) {
     var t = e.detail.target;
     if (t && t.id === "save-status" && /Saved/.test(t.textContent)) { t.className = "ws-status saved"; }
   });
 
+  // Submit sends every change not yet sent (a typed explanation waits
+  // 800 ms before it is saved), waits until every save has been answered,
+  // then posts the form. After a conflict it does not submit: the page
+  // does not hold what the server holds.
+  var submitting = false;
   function submitWhenSaved(form) {
-    if (readOnly) { return; }
-    if (pending > 0) {
-      setStatus("Waiting for the last save…", "saving");
-      setTimeout(function () { submitWhenSaved(form); }, 200);
-      return;
-    }
-    form.submit();
+    if (readOnly || submitting) { return; }
+    submitting = true;
+    unsaved.forEach(function (el) { htmx.trigger(el, "flush"); });
+    var check = function () {
+      if (conflicted) {
+        submitting = false;
+        var box = document.getElementById("conflict");
+        if (box) { box.hidden = false; box.scrollIntoView({ block: "nearest" }); }
+        return;
+      }
+      if (pending > 0 || unsaved.size > 0 || Object.keys(retryDelay).length > 0) {
+        setStatus("Waiting for the last save…", "saving");
+        setTimeout(check, 100);
+        return;
+      }
+      form.submit();
+    };
+    check();
   }
-  var submitForm = document.getElementById("submit-button");
-  if (submitForm) {
-    submitForm.form.addEventListener("submit", function (e) {
-      if (pending > 0) { e.preventDefault(); submitWhenSaved(submitForm.form); }
+  var submitButton = document.getElementById("submit-button");
+  if (submitButton) {
+    submitButton.form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      submitWhenSaved(submitButton.form);
     });
   }
 
@@ -283,8 +466,21 @@
     ["keydown", "mousedown", "mousemove", "scroll", "input"].forEach(function (t) {
       document.addEventListener(t, function () { lastActivity = Date.now(); }, { passive: true, capture: true });
     });
+    // The header's timer shows the recorded active time plus what this
+    // page has counted.
+    var timer = document.getElementById("timer");
+    var shown = timer ? parseInt(timer.dataset.seconds, 10) || 0 : 0;
+    var clock = function (t) {
+      var h = Math.floor(t / 3600), m = Math.floor(t / 60) % 60, sec = t % 60;
+      var pad = function (n) { return (n < 10 ? "0" : "") + n; };
+      return (h > 0 ? h + ":" + pad(m) : String(m)) + ":" + pad(sec);
+    };
     setInterval(function () {
-      if (document.visibilityState === "visible" && Date.now() - lastActivity < 60000) { unsent++; }
+      if (document.visibilityState === "visible" && Date.now() - lastActivity < 60000) {
+        unsent++;
+        shown++;
+        if (timer) { timer.textContent = clock(shown); }
+      }
     }, 1000);
     var token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRF-Token"] || "";
     var flush = function (beacon) {

@@ -2,7 +2,9 @@ package templates
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
+	"strings"
 )
 
 // csrfHeaders is the hx-headers value that makes htmx send the CSRF token
@@ -65,4 +67,38 @@ func statusText(s string) string {
 		return "done"
 	}
 	return s
+}
+
+// clock formats seconds as m:ss, or h:mm:ss from an hour on.
+func clock(secs int) string {
+	if secs < 0 {
+		secs = 0
+	}
+	h, m, s := secs/3600, secs/60%60, secs%60
+	if h > 0 {
+		return fmt.Sprintf("%d:%02d:%02d", h, m, s)
+	}
+	return fmt.Sprintf("%d:%02d", m, s)
+}
+
+// markSymbol and markWords split markText for narrow screens, which show
+// the symbol and keep the words for screen readers.
+func markSymbol(l SentenceLabelView) string {
+	sym, _, _ := strings.Cut(markText(l), " ")
+	return sym
+}
+
+func markWords(l SentenceLabelView) string {
+	_, words, _ := strings.Cut(markText(l), " ")
+	return " " + words
+}
+
+// hasFlags reports whether any sentence is flagged for the leads.
+func hasFlags(ss []SentenceView) bool {
+	for _, s := range ss {
+		if s.Label.Flag != "" {
+			return true
+		}
+	}
+	return false
 }

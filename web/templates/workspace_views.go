@@ -16,16 +16,27 @@ type WorkspaceView struct {
 	Done        int
 	Topic       string
 	Dialogue    bool
-	Units       []UnitView
-	Sentences   []SentenceView
-	Schema      SchemaView
-	Summary     SummaryLabelView
-	KeyFacts    []KeyFactGroup
-	Original    []DiffOp // word diff against the summary it was edited from
-	Guidelines  string   // sanitised HTML
-	Missing     []string // why the last submit was refused
-	NextURL     string
-	PrevURL     string
+	// DocTitle and DocExternal name the document; DocLang and SumLang are
+	// the languages of the document and the summary, for lang attributes.
+	DocTitle    string
+	DocExternal string
+	DocLang     string
+	SumLang     string
+	// ActiveSeconds is the active time recorded on the assignment so far.
+	ActiveSeconds int
+	// Skipped is set when the annotator skipped the summary, with why.
+	Skipped    bool
+	SkipReason string
+	Units      []UnitView
+	Sentences  []SentenceView
+	Schema     SchemaView
+	Summary    SummaryLabelView
+	KeyFacts   []KeyFactGroup
+	Original   []DiffOp // word diff against the summary it was edited from
+	Guidelines string   // sanitised HTML
+	Missing    []string // why the last submit was refused
+	NextURL    string
+	PrevURL    string
 }
 
 // UnitView is one numbered document unit.
@@ -57,6 +68,7 @@ type SentenceLabelView struct {
 	AmbiguityType string
 	AmbiguityNote string
 	UnsureNote    string
+	Flag          string // a comment flagging the sentence for the leads
 	Complete      bool
 	Started       bool
 }
@@ -149,12 +161,16 @@ type QueueView struct {
 
 // QueueItem is one assignment in a queue.
 type QueueItem struct {
-	URL      string
-	Position int
-	Round    string
-	Document string
-	Topic    string
-	Status   string
+	URL        string
+	Position   int
+	Round      string
+	Document   string
+	Title      string
+	Topic      string
+	Snippet    string // the summary's opening words
+	Sentences  int
+	Status     string
+	SkipReason string // set when the annotator skipped it
 }
 
 // RelevanceAnchors are TofuEval's anchor texts for the 1-5 relevance scale.

@@ -1,0 +1,42 @@
+package web_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+// TestWorkspaceNamesDocumentAndLanguage: the page shows the document's
+// title, marks the document and summary with their language, and the
+// breadcrumb numbers the summary as the header does.
+func TestWorkspaceNamesDocumentAndLanguage(t *testing.T) {
+	f := newFixture(t)
+	ann := f.user("ann", false)
+	p := f.project("zh", map[*tasks.User]string{ann: tasks.RoleAnnotator})
+	doc := tasks.DocumentInput{ExternalID: "d-zh", Language: "zh", Title: "市议会会议纪要", Sentences: []string{"议会批准了公园预算。", "投票结果为五比二。"},
+		Summaries: []tasks.SummaryInput{{ExternalID: "s-zh", Language: "zh", Sentences: []tasks.SentenceInput{{Text: "议会批准了预算。"}}}}}
+	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
+		t.Fatal(err)
+	}
+	sums, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r1", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: sums}); err != nil {
+		t.Fatal(err)
+	}
+	q, _ := f.store.Queue(f.ctx, p.ID, ann.ID)
+	b := f.browser()
+	b.login("ann", testPassword)
+	pg := b.get(fmt.Sprintf("/a/%d", q[0].ID))
+	for _, want := range []string{
+		`data-testid="doc-title" lang="zh">市议会会议纪要`,
+		`id="doc-units" data-testid="document" lang="zh"`,
+		`data-testid="summary" lang="zh"`,
+		`<li aria-current="page">Summary 1 of 1</li>`,
+		`<span>Summary 1 of 1 · 0 done</span>`,
+	} {
+		if !strings.Contains(pg.body, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+}

@@ -1,0 +1,59 @@
+package web_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestSkipAndFlagForLeads: an annotator flags a sentence and skips a
+// summary with a reason; the lead reads both on the read-only page, and
+// the annotator's queue moves on and says the summary was skipped.
+func TestSkipAndFlagForLeads(t *testing.T) {
+	w := newWorkFixture(t)
+	a := w.assign["ann"][0]
+	ann := w.browser()
+	ann.login("ann", testPassword)
+	lea := w.browser()
+	lea.login("lea", testPassword)
+
+	if p := ann.save(a, w.sentences[a.SummaryID][1], "0", url.Values{"label": {"faithful"}, "flag": {"This unit holds two claims."}}); p.status != http.StatusOK || !strings.Contains(p.body, "flag-mark") {
+		t.Fatalf("save with a flag: %d %s", p.status, p.body)
+	}
+	tok := ann.csrf(fmt.Sprintf("/a/%d", a.ID))
+	if p := ann.post(fmt.Sprintf("/a/%d/skip", a.ID), url.Values{"_csrf": {tok}, "reason": {""}}); p.status != http.StatusSeeOther || p.header.Get("Location") != fmt.Sprintf("/a/%d", a.ID) {
+		t.Fatalf("skip without a reason: %d %s", p.status, p.header.Get("Location"))
+	}
+	next := fmt.Sprintf("/a/%d", w.assign["ann"][1].ID)
+	p := ann.post(fmt.Sprintf("/a/%d/skip", a.ID), url.Values{"_csrf": {tok}, "reason": {"The transcript stops mid-sentence."}})
+	if p.status != http.StatusSeeOther || p.header.Get("Location") != next {
+		t.Fatalf("skip: %d to %q, want %s", p.status, p.header.Get("Location"), next)
+	}
+	q := ann.get("/p/alpha")
+	if !strings.Contains(q.body, `title="The transcript stops mid-sentence."`) || !strings.Contains(q.body, `href="`+next+`" data-testid="continue"`) {
+		t.Fatalf("queue after the skip:\n%s", q.body)
+	}
+	for _, want := range []string{"Parks", "The council approved the budget.", ">2</td>"} {
+		if !strings.Contains(q.body, want) {
+			t.Errorf("queue rows lack %q", want)
+		}
+	}
+
+	r := lea.get(fmt.Sprintf("/a/%d", a.ID))
+	for _, want := range []string{"The annotator skipped this summary:", "The transcript stops mid-sentence.", "This unit holds two claims.", "flag-mark",
+		`data-testid="flags"`, `data-jump="1">Sentence 2</button>: This unit holds two claims.`} {
+		if !strings.Contains(r.body, want) {
+			t.Errorf("the lead's view lacks %q", want)
+		}
+	}
+
+	tok = ann.csrf(fmt.Sprintf("/a/%d", a.ID))
+	if p := ann.post(fmt.Sprintf("/a/%d/unskip", a.ID), url.Values{"_csrf": {tok}}); p.status != http.StatusSeeOther {
+		t.Fatalf("unskip: %d", p.status)
+	}
+	if p := ann.get(fmt.Sprintf("/a/%d", a.ID)); p.testID("skipped") {
+		t.Fatal("still shown as skipped")
+	}
+}
