@@ -65,7 +65,7 @@ func TestBrowserFeedbackAfterClose(t *testing.T) {
 			t.Errorf("the first feedback item lacks %q:\n%s", want, first)
 		}
 	}
-	if got := text(t, ctx, `[data-testid="agree-gold"]`); got != "0 of 1 sentences with gold (0%)" {
+	if got := text(t, ctx, `[data-testid="agree-gold"]`); got != "2 of 3 sentences with gold (67%)" { // unanimous gold resolved at submission counts too
 		t.Errorf("agreement with gold %q", got)
 	}
 	screenshot(t, ctx, "feedback-fixture")

@@ -109,7 +109,9 @@ func TestFeedbackPage(t *testing.T) {
 		if got := p.testText("agree-group"); got != "2 of 4 label pairs (50%)" {
 			t.Errorf("group agreement %q", got)
 		}
-		if got := p.testText("agree-gold"); got != "0 of 1 sentences with gold (0%)" {
+		// Gold: the lead's decision, which ann missed, and the two sentences
+		// both annotators agreed on, resolved unanimous at submission.
+		if got := p.testText("agree-gold"); got != "2 of 3 sentences with gold (67%)" {
 			t.Errorf("gold agreement %q", got)
 		}
 	})
