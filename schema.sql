@@ -244,3 +244,16 @@ CREATE TABLE secrets (
     name  TEXT PRIMARY KEY,
     value BLOB NOT NULL
 );
+
+-- Accounts and rounds made by importing annotators' labels. An imported
+-- account is disabled and has an empty password hash, which no password
+-- matches; project_id is the project whose import made it.
+CREATE TABLE IF NOT EXISTS imported_users (
+    user_id    INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+    project_id INTEGER REFERENCES projects(id) ON DELETE SET NULL,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE TABLE IF NOT EXISTS imported_rounds (
+    round_id   INTEGER PRIMARY KEY REFERENCES rounds(id) ON DELETE CASCADE,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);

@@ -19,6 +19,8 @@ func runImport(ctx context.Context, e env, args []string) error {
 	format := fs.String("format", "", "input format; empty detects it from the files")
 	create := fs.Bool("create", false, "create the project if it does not exist")
 	name := fs.String("name", "", "with --create: the project's name")
+	update := fs.Bool("update", false, "apply corrected gold, labels and metadata where the data is already there and differs")
+	relabel := fs.Bool("relabel", false, "with --update: also apply changed document or summary text, deleting the labels given on the old text")
 	if err := parse(e, fs, args); err != nil {
 		return helpOK(err)
 	}
@@ -58,15 +60,36 @@ func runImport(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := store.Import(ctx, p.ID, res.Documents)
+	if *relabel && !*update {
+		fmt.Fprintln(e.stderr, "annotate import: --relabel needs --update")
+		return errUsage
+	}
+	st, changes, err := store.ImportWith(ctx, tasks.ImportRequest{Project: p.ID, Documents: res.Documents, Labels: res.Labels, Update: *update, Relabel: *relabel})
 	if err != nil {
 		return err
 	}
+	printChanges(e.stdout, changes)
 	printStats(e.stdout, st)
 	return nil
+}
+
+// printChanges lists the changes an update applied, saying loudly which
+// ones deleted annotators' labels.
+func printChanges(w io.Writer, changes []tasks.Change) {
+	for _, c := range changes {
+		prefix := "updated"
+		if c.Reason != "" {
+			prefix = "RELABEL"
+		}
+		fmt.Fprintf(w, "%s: %s\n", prefix, c)
+	}
 }
 
 func printStats(w io.Writer, st tasks.ImportStats) {
 	fmt.Fprintf(w, "imported: %d documents (%d already there), %d document units, %d summaries (%d already there), %d summary sentences, %d key facts, %d gold sentence labels, %d gold summary labels, %d ambiguity labels\n",
 		st.Documents, st.DocumentsExisting, st.Units, st.Summaries, st.SummariesExisting, st.Sentences, st.KeyFacts, st.GoldSentences, st.GoldSummaries, st.AmbiguityLabels)
+	if st.Labels+st.LabelsExisting+st.SummaryLabels > 0 {
+		fmt.Fprintf(w, "annotators' labels: %d sentence labels (%d already there), %d summary labels, %d submitted assignments, %d rounds and %d imported accounts created\n",
+			st.Labels, st.LabelsExisting, st.SummaryLabels, st.Assignments, st.Rounds, st.Accounts)
+	}
 }

@@ -84,6 +84,8 @@ const maxErrors = 1000
 type collector struct {
 	errs  Errors
 	warns []string
+	// labels are annotators' labels read from raw export rows.
+	labels []located
 }
 
 // add records a problem; once maxErrors is reached it records that checking

@@ -55,6 +55,10 @@ type Result struct {
 	// dialogues have Turns, every summary has Sentences, taxonomy values
 	// are codes, and document and summary ids are unique in the input.
 	Documents []tasks.DocumentInput
+	// Labels are annotators' labels read from raw export rows, for
+	// summaries in Documents or already in the project; labels given
+	// inside documents stay there.
+	Labels []tasks.LabelRecord
 	// Warnings say what was imported differently from how it was written
 	// or left out, one line each.
 	Warnings []string
@@ -132,9 +136,9 @@ func ParseWith(format string, files []File, opts Options) (*Result, error) {
 	switch format {
 	case FormatNative:
 		docs = parseAll(inputs, c, parseNative)
-		res.ErrorTaxonomy = inferPreset(allErrorTypes(docs))
+		res.ErrorTaxonomy = inferPreset(allErrorTypes(docs, c.labels))
 		if res.ErrorTaxonomy == "" {
-			if types := allErrorTypes(docs); len(types) > 0 {
+			if types := allErrorTypes(docs, c.labels); len(types) > 0 {
 				c.warnf("error types %s match no built-in taxonomy; kept as written", strings.Join(types, ", "))
 			}
 		}
@@ -163,6 +167,7 @@ func ParseWith(format string, files []File, opts Options) (*Result, error) {
 		}
 		r.document(&docs[i])
 	}
+	res.Labels = r.records(c.labels)
 	if len(c.errs) > 0 {
 		return nil, c.errs
 	}
@@ -237,7 +242,7 @@ func countRecords(ds []parsed) int {
 }
 
 // allErrorTypes lists the distinct error types written in the documents.
-func allErrorTypes(docs []parsed) []string {
+func allErrorTypes(docs []parsed, labels []located) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(g *tasks.GoldInput) {
@@ -256,7 +261,15 @@ func allErrorTypes(docs []parsed) []string {
 			add(s.Gold)
 			for _, sent := range s.Sentences {
 				add(sent.Gold)
+				for _, l := range sent.Labels {
+					add(&tasks.GoldInput{ErrorTypes: l.ErrorTypes})
+				}
 			}
+		}
+	}
+	for _, l := range labels {
+		if l.rec.Label != nil {
+			add(&tasks.GoldInput{ErrorTypes: l.rec.Label.ErrorTypes})
 		}
 	}
 	return out

@@ -14,35 +14,59 @@ import (
 )
 
 // parseNative reads a native JSON Lines file: one tasks.DocumentInput per
-// line, blank lines ignored, unknown fields rejected.
+// line, blank lines ignored, unknown fields rejected. A file that starts
+// with a raw export's header holds annotators' labels instead, which go to
+// c.labels.
 func parseNative(name string, r io.Reader, c *collector) []parsed {
 	var out []parsed
+	var raw *rawLabels
 	eachJSONLine(name, r, c, func(line []byte, at *Error) {
-		if exportHeader(line, at, c) {
+		if raw != nil {
+			raw.row(line, at, c)
+			return
+		}
+		switch exportHeader(line, at, c, len(out) == 0) {
+		case "gold":
+			return
+		case "raw":
+			raw = &rawLabels{}
+			return
+		case "":
+		default:
 			return
 		}
 		if doc, ok := decodeNativeLine(line, at, c); ok {
 			out = append(out, parsed{doc: doc, at: *at})
 		}
 	})
+	if raw != nil {
+		c.labels = append(c.labels, raw.out...)
+	}
 	return joinContinuations(out)
 }
 
-// exportHeader reports whether line is the header record that starts an
-// export (kind "export"; see docs/export.md). A gold export's header is
-// skipped; other exports cannot be imported, which is reported.
-func exportHeader(line []byte, at *Error, c *collector) bool {
+// exportHeader returns what export line is the header record of (kind
+// "export"; see docs/export.md), or "" when it is not a header. A gold
+// export's header is skipped; a raw export's header, as the first record,
+// makes the rest of the file rows of labels; other exports cannot be
+// imported, which is reported.
+func exportHeader(line []byte, at *Error, c *collector, first bool) string {
 	var h struct {
 		Kind string `json:"kind"`
 		What string `json:"what"`
 	}
 	if json.Unmarshal(line, &h) != nil || h.Kind != "export" {
-		return false
+		return ""
 	}
-	if h.What != "gold" {
-		c.addf(at, "what", "this is a %q export; only gold exports can be imported", h.What)
+	switch {
+	case h.What == "gold":
+	case h.What == "raw" && first:
+	case h.What == "raw":
+		c.addf(at, "what", "a raw export's header must be the first record of its file")
+	default:
+		c.addf(at, "what", "this is a %q export; only gold and raw exports can be imported", h.What)
 	}
-	return true
+	return h.What
 }
 
 // joinContinuations folds a record that repeats an earlier document's id

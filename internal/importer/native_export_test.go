@@ -55,8 +55,10 @@ func TestNativeGoldExportErrors(t *testing.T) {
 			`x.jsonl:1: text: a prose document needs text or sentences`},
 		{"a continuation's summary is located on its own line", `{"id":"d","sentences":["A."]}` + "\n" + `{"id":"d","summaries":[{"id":"s"}]}`,
 			`x.jsonl:2: summaries[0].text: a summary needs text or sentences`},
-		{"a raw export", `{"kind":"export","what":"raw","exported_at":"2026-01-04T08:00:00Z"}`,
-			`x.jsonl:1: what: this is a "raw" export; only gold exports can be imported`},
+		{"a scores export", `{"kind":"export","what":"scores","exported_at":"2026-01-04T08:00:00Z"}`,
+			`x.jsonl:1: what: this is a "scores" export; only gold and raw exports can be imported`},
+		{"a raw export's header later in the file", `{"id":"d","sentences":["A."]}` + "\n" + `{"kind":"export","what":"raw"}`,
+			`x.jsonl:2: what: a raw export's header must be the first record of its file`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"time"
 )
 
 // ImportStats counts what an import created and what it found already there.
@@ -20,6 +21,15 @@ type ImportStats struct {
 	GoldSentences     int `json:"gold_sentences"`
 	GoldSummaries     int `json:"gold_summaries"`
 	AmbiguityLabels   int `json:"ambiguity_labels"`
+	// Annotators' labels: accounts and rounds the import made, submitted
+	// assignments it made, sentence labels it added, labels that were
+	// already there as given, and summary labels it added.
+	Accounts       int `json:"accounts"`
+	Rounds         int `json:"rounds"`
+	Assignments    int `json:"assignments"`
+	Labels         int `json:"labels"`
+	LabelsExisting int `json:"labels_existing"`
+	SummaryLabels  int `json:"summary_labels"`
 }
 
 // Add sums two counts.
@@ -34,27 +44,82 @@ func (a *ImportStats) Add(b ImportStats) {
 	a.GoldSentences += b.GoldSentences
 	a.GoldSummaries += b.GoldSummaries
 	a.AmbiguityLabels += b.AmbiguityLabels
+	a.Accounts += b.Accounts
+	a.Rounds += b.Rounds
+	a.Assignments += b.Assignments
+	a.Labels += b.Labels
+	a.LabelsExisting += b.LabelsExisting
+	a.SummaryLabels += b.SummaryLabels
 }
 
 // Import writes documents into a project in one transaction: all of it or,
 // on any error, nothing. Documents and summaries are matched by external id,
 // so importing the same data again adds nothing twice; key facts are
-// matched by document, topic and text.
-func (s *Store) Import(ctx context.Context, projectID int64, docs []DocumentInput) (ImportStats, error) {
+// matched by document, topic and text. Annotators' labels given inside the
+// documents and in labels are written after the documents (see
+// ImportRequest). Data that is already there and differs is an error
+// (*ChangesError listing each difference) and nothing is written.
+func (s *Store) Import(ctx context.Context, projectID int64, docs []DocumentInput, labels ...LabelRecord) (ImportStats, error) {
+	st, _, err := s.ImportWith(ctx, ImportRequest{Project: projectID, Documents: docs, Labels: labels})
+	return st, err
+}
+
+// ImportRequest is one import into a project.
+type ImportRequest struct {
+	Project   int64
+	Documents []DocumentInput
+	// Labels are annotators' labels of summaries in Documents or already in
+	// the project, besides those nested in Documents.
+	Labels []LabelRecord
+	// Update applies corrected gold, labels and metadata where the data is
+	// already there and differs, instead of refusing the import.
+	Update bool
+	// Relabel, with Update, also applies changed document or summary text
+	// where annotators' labels exist, deleting those labels.
+	Relabel bool
+}
+
+// ImportWith runs an import request in one transaction. It returns what
+// was written and, with Update, the changes it applied to data that was
+// already there.
+func (s *Store) ImportWith(ctx context.Context, req ImportRequest) (ImportStats, []Change, error) {
 	var st ImportStats
+	var applied []Change
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		im := importer{ctx: ctx, tx: tx, project: projectID, stats: &st}
-		for i := range docs {
-			if err := im.document(&docs[i]); err != nil {
+		im := importer{ctx: ctx, tx: tx, project: req.Project, stats: &st, opts: req, now: s.now}
+		for i := range req.Documents {
+			if err := im.document(&req.Documents[i]); err != nil {
 				return err
 			}
 		}
+		labels := append(nestedLabels(req.Documents), req.Labels...)
+		if len(labels) > 0 {
+			w, err := newLabelWriter(&im)
+			if err != nil {
+				return err
+			}
+			for i := range labels {
+				if err := w.write(&labels[i]); err != nil {
+					return err
+				}
+			}
+			if err := w.finish(); err != nil {
+				return err
+			}
+		}
+		if len(im.changes) > 0 && !req.Update {
+			return &ChangesError{Changes: im.changes}
+		}
+		if len(im.refused) > 0 {
+			return &ChangesError{Changes: im.refused, Refused: true}
+		}
+		applied = im.changes
 		return nil
 	})
 	if err != nil {
-		return ImportStats{}, err
+		return ImportStats{}, nil, err
 	}
-	return st, nil
+	return st, applied, nil
 }
 
 type importer struct {
@@ -62,7 +127,15 @@ type importer struct {
 	tx      *sql.Tx
 	project int64
 	stats   *ImportStats
+	opts    ImportRequest
+	now     func() time.Time
+	// changes are differences from data already there; refused are those
+	// an update cannot apply.
+	changes, refused []Change
 }
+
+// change notes a difference from data already there.
+func (im *importer) change(c Change) { im.changes = append(im.changes, c) }
 
 func (im *importer) where(d *DocumentInput) string {
 	if d.Source != "" {

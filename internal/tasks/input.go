@@ -61,6 +61,11 @@ type SummaryInput struct {
 	// Scores are computed by a gold export and ignored on import: they
 	// follow from the sentence gold and the key-fact alignments.
 	Scores *SummaryScores `json:"scores,omitempty"`
+	// Labels are annotators' summary-level labels, one per annotator and
+	// round.
+	Labels []SummaryLabelInput `json:"labels,omitempty"`
+	// Source says where the summary came from (file and line), for messages.
+	Source string `json:"-"`
 }
 
 // SummaryScores are the MSumBench scores of a summary; nil when undefined
@@ -76,6 +81,9 @@ type SentenceInput struct {
 	Text        string     `json:"text"`
 	Translation string     `json:"translation,omitempty"`
 	Gold        *GoldInput `json:"gold,omitempty"`
+	// Labels are annotators' labels of the sentence, one per annotator and
+	// round.
+	Labels []SentenceLabelInput `json:"labels,omitempty"`
 }
 
 // GoldInput is a gold label that arrives with imported data.

@@ -14,6 +14,16 @@ import (
 var migrations = []string{
 	// 2: the adjudication queue and gold resolution find labels by sentence.
 	`CREATE INDEX IF NOT EXISTS sentence_labels_sentence ON sentence_labels(sentence_id)`,
+	// 3: accounts and rounds made by importing annotators' labels.
+	`CREATE TABLE IF NOT EXISTS imported_users (
+		user_id    INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+		project_id INTEGER REFERENCES projects(id) ON DELETE SET NULL,
+		created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+	);
+	CREATE TABLE IF NOT EXISTS imported_rounds (
+		round_id   INTEGER PRIMARY KEY REFERENCES rounds(id) ON DELETE CASCADE,
+		created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+	)`,
 }
 
 // SchemaVersion of a database this build creates.

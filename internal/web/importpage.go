@@ -74,7 +74,7 @@ func (s *Server) postImport(c echo.Context) error {
 		return s.render(c, http.StatusUnprocessableEntity, templates.ImportPage(v))
 	}
 	v.Warnings = res.Warnings
-	st, err := s.store.Import(c.Request().Context(), a.project.ID, res.Documents)
+	st, err := s.store.Import(c.Request().Context(), a.project.ID, res.Documents, res.Labels...)
 	if err != nil {
 		if tasks.ErrorCode(err) == tasks.EInvalid {
 			v.Errors = []string{tasks.ErrorMessage(err)}
@@ -90,6 +90,8 @@ func (s *Server) postImport(c echo.Context) error {
 		{Label: "Summary sentences", Value: st.Sentences, TestID: "imported-sentences"},
 		{Label: "Key facts", Value: st.KeyFacts, TestID: "imported-keyfacts"},
 		{Label: "Gold labels", Value: st.GoldSentences + st.GoldSummaries, TestID: "imported-gold"},
+		{Label: "Annotators' labels", Value: st.Labels + st.SummaryLabels, TestID: "imported-labels"},
+		{Label: "Annotators' labels already there", Value: st.LabelsExisting, TestID: "existing-labels"},
 	}
 	return s.render(c, http.StatusOK, templates.ImportPage(v))
 }
