@@ -161,6 +161,9 @@ func decideFormat(format string, inputs []input) (string, error) {
 	var unknown []string
 	found := map[string][]string{}
 	for _, in := range inputs {
+		if head, _ := in.r.Peek(sniffSize); len(bytes.TrimSpace(head)) == 0 {
+			return "", Errors{{File: in.name, Message: "the file is empty: nothing to import"}}
+		}
 		f := in.role.format()
 		if f == "" {
 			unknown = append(unknown, in.name)

@@ -168,6 +168,13 @@ func ParseWith(format string, files []File, opts Options) (*Result, error) {
 		r.document(&docs[i])
 	}
 	res.Labels = r.records(c.labels)
+	if len(c.errs) == 0 && len(docs) == 0 && len(res.Labels) == 0 {
+		names := make([]string, len(inputs))
+		for i, in := range inputs {
+			names[i] = in.name
+		}
+		c.addf(&Error{File: strings.Join(names, ", ")}, "", "no documents or labels to import")
+	}
 	if len(c.errs) > 0 {
 		return nil, c.errs
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"annotate/internal/segment"
 	"annotate/internal/tasks"
@@ -111,6 +112,7 @@ func (r *resolver) prose(d *tasks.DocumentInput, at *Error) {
 				r.c.addf(at, fmt.Sprintf("sentences[%d]", i), "empty sentence")
 			}
 		}
+		r.sameText(d.Text, d.Sentences, at, "text")
 		return
 	}
 	if strings.TrimSpace(d.Text) == "" {
@@ -166,7 +168,13 @@ func (r *resolver) summary(d *tasks.DocumentInput, i int, at *Error, path string
 	}
 	s.Original = strings.TrimSpace(s.Original)
 	s.EditTypes = trimAll(s.EditTypes)
-	if len(s.Sentences) == 0 {
+	if len(s.Sentences) > 0 {
+		texts := make([]string, len(s.Sentences))
+		for j, sent := range s.Sentences {
+			texts[j] = sent.Text
+		}
+		r.sameText(s.Text, texts, at, joinField(path, "text"))
+	} else {
 		for _, t := range segment.Split(s.Text, s.Language) {
 			s.Sentences = append(s.Sentences, tasks.SentenceInput{Text: t})
 		}
@@ -268,6 +276,32 @@ func (r *resolver) provenance(g *tasks.GoldInput, at *Error, path string) {
 		}
 		g.DecidedAt = t.UTC().Format("2006-01-02T15:04:05.000Z")
 	}
+}
+
+// sameText reports a text given beside its own sentence split when the two
+// disagree, ignoring white space: the split is what gets imported, and the
+// text must not be dropped silently.
+func (r *resolver) sameText(text string, sentences []string, at *Error, field string) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	a, b := squash(text), squash(strings.Join(sentences, ""))
+	if slices.Equal(a, b) {
+		return
+	}
+	r.c.addf(at, field, "does not match the sentences: the text reads %q, the sentences %q (give one of them, or make them agree)",
+		truncate(strings.Join(strings.Fields(text), " "), 60), truncate(strings.Join(sentences, " "), 60))
+}
+
+// squash drops white space.
+func squash(s string) []rune {
+	out := make([]rune, 0, len(s))
+	for _, c := range s {
+		if !unicode.IsSpace(c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // trimAll trims every string and drops the empty ones and repeats.
