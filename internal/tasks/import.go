@@ -86,7 +86,7 @@ func (s *Store) ImportWith(ctx context.Context, req ImportRequest) (ImportStats,
 	var st ImportStats
 	var applied []Change
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		im := importer{ctx: ctx, tx: tx, project: req.Project, stats: &st, opts: req, now: s.now}
+		im := importer{ctx: ctx, tx: tx, store: s, project: req.Project, stats: &st, opts: req, now: s.now}
 		for i := range req.Documents {
 			if err := im.document(&req.Documents[i]); err != nil {
 				return err
@@ -125,6 +125,7 @@ func (s *Store) ImportWith(ctx context.Context, req ImportRequest) (ImportStats,
 type importer struct {
 	ctx     context.Context
 	tx      *sql.Tx
+	store   *Store
 	project int64
 	stats   *ImportStats
 	opts    ImportRequest
@@ -161,6 +162,9 @@ func (im *importer) document(d *DocumentInput) error {
 	switch {
 	case err == nil:
 		im.stats.DocumentsExisting++
+		if err := im.diffDocument(docID, kind, lang, d); err != nil {
+			return err
+		}
 	case errors.Is(err, sql.ErrNoRows):
 		res, err := im.tx.ExecContext(im.ctx, `INSERT INTO documents (project_id, external_id, kind, language, domain, title) VALUES (?, ?, ?, ?, ?, ?)`,
 			im.project, d.ExternalID, kind, lang, d.Domain, d.Title)
@@ -171,7 +175,7 @@ func (im *importer) document(d *DocumentInput) error {
 			return err
 		}
 		im.stats.Documents++
-		if err := im.units(docID, kind, d); err != nil {
+		if err := im.writeUnits(docID, kind, d); err != nil {
 			return err
 		}
 	default:
@@ -185,7 +189,7 @@ func (im *importer) document(d *DocumentInput) error {
 	return im.keyFacts(docID, d.KeyFacts)
 }
 
-func (im *importer) units(docID int64, kind string, d *DocumentInput) error {
+func (im *importer) writeUnits(docID int64, kind string, d *DocumentInput) error {
 	stmt, err := im.tx.PrepareContext(im.ctx, `INSERT INTO document_units (document_id, idx, speaker, text) VALUES (?, ?, ?, ?)`)
 	if err != nil {
 		return err
@@ -216,13 +220,14 @@ func (im *importer) summary(docID int64, docLang string, s *SummaryInput) error 
 	if s.ExternalID == "" {
 		return Errorf(EInvalid, "summary: id: missing")
 	}
-	var n int
-	if err := im.tx.QueryRowContext(im.ctx, `SELECT count(*) FROM summaries WHERE project_id = ? AND external_id = ?`, im.project, s.ExternalID).Scan(&n); err != nil {
-		return err
-	}
-	if n > 0 {
+	var existing int64
+	err := im.tx.QueryRowContext(im.ctx, `SELECT id FROM summaries WHERE project_id = ? AND external_id = ?`, im.project, s.ExternalID).Scan(&existing)
+	if err == nil {
 		im.stats.SummariesExisting++
-		return nil
+		return im.diffSummary(existing, docID, docLang, s)
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return err
 	}
 	if len(s.Sentences) == 0 {
 		return Errorf(EInvalid, "summary %s: sentences: none (split the text before importing)", s.ExternalID)
@@ -238,6 +243,14 @@ func (im *importer) summary(docID int64, docLang string, s *SummaryInput) error 
 		return err
 	}
 	im.stats.Summaries++
+	if err := im.sentences(sumID, s); err != nil {
+		return err
+	}
+	return im.summaryGold(sumID, s)
+}
+
+// sentences writes a summary's sentences with their gold.
+func (im *importer) sentences(sumID int64, s *SummaryInput) error {
 	for i, sent := range s.Sentences {
 		res, err := im.tx.ExecContext(im.ctx, `INSERT INTO summary_sentences (summary_id, idx, text, translation) VALUES (?, ?, ?, ?)`,
 			sumID, i+1, sent.Text, sent.Translation)
@@ -256,6 +269,11 @@ func (im *importer) summary(docID int64, docLang string, s *SummaryInput) error 
 			return Errorf(EInvalid, "summary %s: sentences[%d].gold: %v", s.ExternalID, i, err)
 		}
 	}
+	return nil
+}
+
+// summaryGold writes the gold label of a whole summary, when given.
+func (im *importer) summaryGold(sumID int64, s *SummaryInput) error {
 	if s.Gold != nil && s.Gold.Label != "" {
 		by, err := im.decider(s.Gold.DecidedBy)
 		if err != nil {

@@ -74,7 +74,15 @@ func (s *Server) postImport(c echo.Context) error {
 		return s.render(c, http.StatusUnprocessableEntity, templates.ImportPage(v))
 	}
 	v.Warnings = res.Warnings
-	st, err := s.store.Import(c.Request().Context(), a.project.ID, res.Documents, res.Labels...)
+	v.Update = c.FormValue("update") != ""
+	v.Relabel = v.Update && c.FormValue("relabel") != ""
+	st, applied, err := s.store.ImportWith(c.Request().Context(), tasks.ImportRequest{Project: a.project.ID, Documents: res.Documents,
+		Labels: res.Labels, Update: v.Update, Relabel: v.Relabel})
+	var ce *tasks.ChangesError
+	if errors.As(err, &ce) {
+		v.Changes = importChanges(ce.Changes)
+		return s.render(c, http.StatusConflict, templates.ImportPage(v))
+	}
 	if err != nil {
 		if tasks.ErrorCode(err) == tasks.EInvalid {
 			v.Errors = []string{tasks.ErrorMessage(err)}
@@ -82,6 +90,7 @@ func (s *Server) postImport(c echo.Context) error {
 		}
 		return err
 	}
+	v.Changes, v.Applied = importChanges(applied), true
 	v.Result = []templates.Count{
 		{Label: "New documents", Value: st.Documents, TestID: "imported-documents"},
 		{Label: "Documents already there", Value: st.DocumentsExisting, TestID: "existing-documents"},
@@ -94,6 +103,16 @@ func (s *Server) postImport(c echo.Context) error {
 		{Label: "Annotators' labels already there", Value: st.LabelsExisting, TestID: "existing-labels"},
 	}
 	return s.render(c, http.StatusOK, templates.ImportPage(v))
+}
+
+// importChanges shows a re-import's changes, marking those about
+// annotators' labels.
+func importChanges(cs []tasks.Change) []templates.ImportChange {
+	out := make([]templates.ImportChange, len(cs))
+	for i, c := range cs {
+		out[i] = templates.ImportChange{Text: c.String(), Loud: c.Reason != ""}
+	}
+	return out
 }
 
 // errorLines splits an error that joins several (one per bad record) into
