@@ -257,3 +257,15 @@ CREATE TABLE IF NOT EXISTS imported_rounds (
     round_id   INTEGER PRIMARY KEY REFERENCES rounds(id) ON DELETE CASCADE,
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
+
+-- Annotators' values on the project's own rating scales (settings.scales):
+-- per sentence, or per summary with sentence_id 0. value is the integer in
+-- decimal or the category.
+CREATE TABLE IF NOT EXISTS scale_scores (
+    assignment_id INTEGER NOT NULL REFERENCES assignments(id) ON DELETE CASCADE,
+    sentence_id   INTEGER NOT NULL DEFAULT 0,
+    scale         TEXT NOT NULL,
+    value         TEXT NOT NULL,
+    updated_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (assignment_id, sentence_id, scale)
+);

@@ -64,7 +64,7 @@ func runImport(ctx context.Context, e env, args []string) error {
 		fmt.Fprintln(e.stderr, "annotate import: --relabel needs --update")
 		return errUsage
 	}
-	st, changes, err := store.ImportWith(ctx, tasks.ImportRequest{Project: p.ID, Documents: res.Documents, Labels: res.Labels, Update: *update, Relabel: *relabel})
+	st, changes, err := store.ImportWith(ctx, tasks.ImportRequest{Project: p.ID, Documents: res.Documents, Labels: res.Labels, Scales: res.Scales, Update: *update, Relabel: *relabel})
 	if err != nil {
 		return err
 	}
@@ -88,6 +88,9 @@ func printChanges(w io.Writer, changes []tasks.Change) {
 func printStats(w io.Writer, st tasks.ImportStats) {
 	fmt.Fprintf(w, "imported: %d documents (%d already there), %d document units, %d summaries (%d already there), %d summary sentences, %d key facts, %d gold sentence labels, %d gold summary labels, %d ambiguity labels\n",
 		st.Documents, st.DocumentsExisting, st.Units, st.Summaries, st.SummariesExisting, st.Sentences, st.KeyFacts, st.GoldSentences, st.GoldSummaries, st.AmbiguityLabels)
+	if st.Scales > 0 || st.Scores > 0 {
+		fmt.Fprintf(w, "rating scales: %d defined, %d scores\n", st.Scales, st.Scores)
+	}
 	if st.Labels+st.LabelsExisting+st.SummaryLabels > 0 {
 		fmt.Fprintf(w, "annotators' labels: %d sentence labels (%d already there), %d summary labels, %d submitted assignments, %d rounds and %d imported accounts created\n",
 			st.Labels, st.LabelsExisting, st.SummaryLabels, st.Assignments, st.Rounds, st.Accounts)

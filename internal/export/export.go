@@ -137,7 +137,7 @@ func New(ctx context.Context, store *tasks.Store, project *tasks.Project, opt Op
 	e.header = Header{Kind: HeaderKind, Version: formatVersion, What: opt.What, Format: opt.Format, Project: project.Slug, ProjectName: project.Name,
 		Round: opt.Round, Provenance: provs, Anonymised: opt.Anonymise, ExportedAt: now.UTC().Format(time.RFC3339), SchemaVersion: v}
 	if opt.Format == CSV {
-		e.header.Columns = columnsOf(opt.What)
+		e.header.Columns = e.columns()
 	}
 	return e, nil
 }
@@ -187,7 +187,7 @@ func (e *Export) Write(ctx context.Context, w io.Writer) error {
 	if x.names, err = e.names(ctx, r); err != nil {
 		return err
 	}
-	out, err := newSink(w, e.opt.Format, e.header)
+	out, err := newSink(w, e.opt.Format, e.header, e.columns())
 	if err != nil {
 		return err
 	}

@@ -20,9 +20,8 @@ type sink interface {
 	flush() error
 }
 
-func newSink(w io.Writer, format string, h Header) (sink, error) {
+func newSink(w io.Writer, format string, h Header, cols []string) (sink, error) {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	cols := columnsOf(h.What)
 	if format == CSV {
 		s := &csvSink{bw: bw, w: csv.NewWriter(bw), cells: make([]string, len(cols))}
 		return s, s.w.Write(cols)
@@ -129,6 +128,12 @@ func cell(v any) string {
 		return strconv.FormatFloat(*x, 'f', -1, 64)
 	case []string:
 		return strings.Join(x, "; ")
+	case map[string]any:
+		if len(x) == 0 {
+			return ""
+		}
+		b, _ := json.Marshal(x)
+		return string(b)
 	}
 	panic(fmt.Sprintf("export: no CSV form for %T", v))
 }

@@ -72,6 +72,8 @@ func sniff(br *bufio.Reader) role {
 		switch {
 		case has("kind") && has("exported_at") && firstLineWhole:
 			return roleNative // the header of an export
+		case has("scales") && len(keys) == 1:
+			return roleNative // rating scales defined before the documents
 		case has("claim") && has("doc"):
 			return roleMADISSESample
 		case has("summary") && has("doc"), has("ambiguity"), has("sub-category"):

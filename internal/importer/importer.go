@@ -59,6 +59,8 @@ type Result struct {
 	// summaries in Documents or already in the project; labels given
 	// inside documents stay there.
 	Labels []tasks.LabelRecord
+	// Scales are rating scales the files define ({"scales":[...]} lines).
+	Scales []tasks.Scale
 	// Warnings say what was imported differently from how it was written
 	// or left out, one line each.
 	Warnings []string
@@ -168,12 +170,13 @@ func ParseWith(format string, files []File, opts Options) (*Result, error) {
 		r.document(&docs[i])
 	}
 	res.Labels = r.records(c.labels)
-	if len(c.errs) == 0 && len(docs) == 0 && len(res.Labels) == 0 {
+	res.Scales = c.scales
+	if len(c.errs) == 0 && len(docs) == 0 && len(res.Labels) == 0 && len(res.Scales) == 0 {
 		names := make([]string, len(inputs))
 		for i, in := range inputs {
 			names[i] = in.name
 		}
-		c.addf(&Error{File: strings.Join(names, ", ")}, "", "no documents or labels to import")
+		c.addf(&Error{File: strings.Join(names, ", ")}, "", "no documents, labels or scales to import")
 	}
 	if len(c.errs) > 0 {
 		return nil, c.errs

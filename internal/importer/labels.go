@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"annotate/internal/tasks"
@@ -41,13 +42,16 @@ func (r *resolver) sentenceLabel(l *tasks.SentenceLabelInput, sentence int, at *
 	g := tasks.GoldInput{Label: l.Label, ErrorTypes: l.ErrorTypes, Explanation: l.Explanation, Ambiguous: l.Ambiguous,
 		AmbiguityType: l.AmbiguityType, AmbiguityNote: l.AmbiguityNote}
 	if g.Label == "" && g.Ambiguous == nil && strings.TrimSpace(g.AmbiguityType) == "" {
-		r.c.addf(at, joinField(path, "label"), "missing: a label needs a label, an ambiguity flag or both")
+		if len(l.Scores) == 0 {
+			r.c.addf(at, joinField(path, "label"), "missing: a label needs a label, an ambiguity flag, scores, or some of them")
+		}
 	} else {
 		r.gold(&g, at, path)
 	}
 	l.Label, l.ErrorTypes, l.Explanation, l.Ambiguous = g.Label, g.ErrorTypes, g.Explanation, g.Ambiguous
 	l.AmbiguityType, l.AmbiguityNote = g.AmbiguityType, g.AmbiguityNote
 	l.UnsureNote = strings.TrimSpace(l.UnsureNote)
+	r.checkScores(l.Scores, tasks.LevelSentence, at, path)
 	r.once(labelKey{sentence: sentence, annotator: l.Annotator, round: l.Round}, at, path)
 }
 
@@ -64,6 +68,7 @@ func (r *resolver) summaryLabel(l *tasks.SummaryLabelInput, at *Error, path stri
 		r.c.addf(at, joinField(path, "topic_category"), "%q is not one of main, marginal", l.TopicCategory)
 	}
 	l.Comment = strings.TrimSpace(l.Comment)
+	r.checkScores(l.Scores, tasks.LevelSummary, at, path)
 	r.once(labelKey{annotator: l.Annotator, round: l.Round}, at, path)
 }
 
@@ -76,4 +81,23 @@ func (r *resolver) once(k labelKey, at *Error, path string) {
 		return
 	}
 	r.labels[k] = fmt.Sprintf("%s: %s", locString(at), path)
+}
+
+// checkScores checks scale values against the scales the files define;
+// values for other scales are checked against the project's when the
+// import is written.
+func (r *resolver) checkScores(scores map[string]any, level string, at *Error, path string) {
+	for name, v := range scores {
+		i := slices.IndexFunc(r.c.scales, func(s tasks.Scale) bool { return s.Name == name })
+		if i < 0 {
+			continue
+		}
+		sc := r.c.scales[i]
+		field := joinField(path, "scores."+name)
+		if sc.Level != level {
+			r.c.addf(at, field, "the scale is given per %s, not per %s", sc.Level, level)
+		} else if _, err := sc.ScoreValue(v); err != nil {
+			r.c.addf(at, field, "%s", tasks.ErrorMessage(err))
+		}
+	}
 }

@@ -25,6 +25,9 @@ func parseNative(name string, r io.Reader, c *collector) []parsed {
 			raw.row(line, at, c)
 			return
 		}
+		if scalesLine(line, at, c) {
+			return
+		}
 		switch exportHeader(line, at, c, len(out) == 0) {
 		case "gold":
 			return
@@ -43,6 +46,53 @@ func parseNative(name string, r io.Reader, c *collector) []parsed {
 		c.labels = append(c.labels, raw.out...)
 	}
 	return joinContinuations(out)
+}
+
+// scalesLine reports whether line defines rating scales
+// ({"scales":[...]}), and collects them after checking each.
+func scalesLine(line []byte, at *Error, c *collector) bool {
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(line, &probe) != nil {
+		return false
+	}
+	if _, ok := probe["scales"]; !ok {
+		return false
+	}
+	var def struct {
+		Scales []tasks.Scale `json:"scales"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&def); err != nil {
+		var v any
+		if json.Unmarshal(line, &v) == nil {
+			if field, msg, ok := misfit(v, reflect.TypeOf(def), ""); ok {
+				c.addf(at, field, "%s", msg)
+				return true
+			}
+		}
+		c.addf(at, "scales", "%s", jsonMessage(err))
+		return true
+	}
+	if len(def.Scales) == 0 {
+		c.addf(at, "scales", "no scale defined")
+	}
+	for i, sc := range def.Scales {
+		if field, err := sc.Validate(); err != nil {
+			c.addf(at, fmt.Sprintf("scales[%d].%s", i, field), "%s", tasks.ErrorMessage(err))
+			continue
+		}
+		if first, dup := c.scaleAt[sc.Name]; dup {
+			c.addf(at, fmt.Sprintf("scales[%d].name", i), "scale %q is already defined at %s", sc.Name, first)
+			continue
+		}
+		if c.scaleAt == nil {
+			c.scaleAt = map[string]string{}
+		}
+		c.scaleAt[sc.Name] = locString(at)
+		c.scales = append(c.scales, sc)
+	}
+	return true
 }
 
 // exportHeader returns what export line is the header record of (kind

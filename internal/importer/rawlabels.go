@@ -19,7 +19,7 @@ var rawFields = []string{
 	"first_label", "assistant_visible", "changed_after_reveal", "assistant_label", "followed_assistant", "updated_at",
 	"started_at", "submitted_at", "active_seconds",
 	"relevance", "non_summary", "topic_category", "comment",
-	"gold_label", "gold_provenance",
+	"gold_label", "gold_provenance", "sentence_scores", "summary_scores",
 }
 
 // rawRow is what the import reads of a raw export row.
@@ -40,6 +40,10 @@ type rawRow struct {
 	NonSummary    bool     `json:"non_summary"`
 	TopicCategory string   `json:"topic_category"`
 	Comment       string   `json:"comment"`
+	// SentenceScores and SummaryScores are the project's rating scales,
+	// written when it has some.
+	SentenceScores map[string]any `json:"sentence_scores"`
+	SummaryScores  map[string]any `json:"summary_scores"`
 }
 
 // located is an imported label with where it was read.
@@ -85,7 +89,7 @@ func (x *rawLabels) row(line []byte, at *Error, c *collector) {
 		c.addf(at, "summary_id", "missing")
 		return
 	}
-	if r.Labelled {
+	if r.Labelled || len(r.SentenceScores) > 0 {
 		if r.SentenceIdx < 1 {
 			c.addf(at, "sentence_idx", "must be 1 or more, got %d", r.SentenceIdx)
 			return
@@ -93,17 +97,17 @@ func (x *rawLabels) row(line []byte, at *Error, c *collector) {
 		x.out = append(x.out, located{at: *at, rec: tasks.LabelRecord{Summary: r.SummaryID, Sentence: r.SentenceIdx,
 			Label: &tasks.SentenceLabelInput{Annotator: r.Annotator, Round: r.Round, Label: r.Label, ErrorTypes: r.ErrorTypes,
 				Explanation: r.Explanation, Ambiguous: r.Ambiguous, AmbiguityType: r.AmbiguityType, AmbiguityNote: r.AmbiguityNote,
-				UnsureNote: r.UnsureNote}}})
+				UnsureNote: r.UnsureNote, Scores: r.SentenceScores}}})
 	}
 	key := [3]string{r.Round, r.Annotator, r.SummaryID}
 	if x.seen == nil {
 		x.seen = map[[3]string]bool{}
 	}
-	if (r.Relevance != nil || r.NonSummary || r.TopicCategory != "" || r.Comment != "") && !x.seen[key] {
+	if (r.Relevance != nil || r.NonSummary || r.TopicCategory != "" || r.Comment != "" || len(r.SummaryScores) > 0) && !x.seen[key] {
 		x.seen[key] = true
 		x.out = append(x.out, located{at: *at, rec: tasks.LabelRecord{Summary: r.SummaryID,
 			SummaryLabel: &tasks.SummaryLabelInput{Annotator: r.Annotator, Round: r.Round, Relevance: r.Relevance,
-				NonSummary: r.NonSummary, TopicCategory: r.TopicCategory, Comment: r.Comment}}})
+				NonSummary: r.NonSummary, TopicCategory: r.TopicCategory, Comment: r.Comment, Scores: r.SummaryScores}}})
 	}
 }
 

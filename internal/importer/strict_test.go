@@ -31,7 +31,7 @@ func TestStrictInput(t *testing.T) {
 			`x.jsonl:1: text: does not match the sentences: the text reads "One. Two.", the sentences "One. Three."`},
 		{"native: an empty file", "native", "x.jsonl", "\n  \n", `x.jsonl: the file is empty: nothing to import`},
 		{"detected format: an empty file", "", "x.jsonl", " \n", `x.jsonl: the file is empty: nothing to import`},
-		{"native: only a gold export's header", "native", "x.jsonl", `{"kind":"export","what":"gold"}`, `x.jsonl: no documents or labels to import`},
+		{"native: only a gold export's header", "native", "x.jsonl", `{"kind":"export","what":"gold"}`, `x.jsonl: no documents, labels or scales to import`},
 		{"SummEdits: invalid UTF-8", "summedits", "summedits_news.json", `[{"id":"a","doc":"A cat` + "\xfe" + ` sat.","summary":"A cat sat.","label":1}]`,
 			`summedits_news.json: record 1: doc: invalid UTF-8`},
 		{"SummEdits: a key twice", "summedits", "summedits_news.json", `[{"id":"a","doc":"A cat sat.","summary":"A cat sat.","label":1,"label":0}]`,

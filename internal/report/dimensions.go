@@ -64,6 +64,8 @@ func (s *spec) iaaLevel() iaa.Level {
 	switch s.scale {
 	case scaleOrdinal:
 		return iaa.Ordinal
+	case scaleInterval:
+		return iaa.Interval
 	case scaleMASI:
 		return iaa.MASI
 	}
@@ -71,7 +73,7 @@ func (s *spec) iaaLevel() iaa.Level {
 }
 
 func (s *spec) weights() iaa.Weighting {
-	if s.scale == scaleOrdinal {
+	if s.scale == scaleOrdinal || s.scale == scaleInterval {
 		return iaa.Quadratic
 	}
 	return iaa.Unweighted
@@ -440,7 +442,7 @@ func (x *index) extract(sc *scope) []ratings {
 		}
 		out = append(out, c.build(len(sc.coders)))
 	}
-	return out
+	return append(out, x.scaleRatings(sc)...)
 }
 
 func (x *index) newCollector(s *spec) *collector {

@@ -30,6 +30,10 @@ type ImportStats struct {
 	Labels         int `json:"labels"`
 	LabelsExisting int `json:"labels_existing"`
 	SummaryLabels  int `json:"summary_labels"`
+	// Scales counts scales the import defined; Scores, scale values it
+	// added.
+	Scales int `json:"scales"`
+	Scores int `json:"scores"`
 }
 
 // Add sums two counts.
@@ -50,6 +54,8 @@ func (a *ImportStats) Add(b ImportStats) {
 	a.Labels += b.Labels
 	a.LabelsExisting += b.LabelsExisting
 	a.SummaryLabels += b.SummaryLabels
+	a.Scales += b.Scales
+	a.Scores += b.Scores
 }
 
 // Import writes documents into a project in one transaction: all of it or,
@@ -71,6 +77,10 @@ type ImportRequest struct {
 	// Labels are annotators' labels of summaries in Documents or already in
 	// the project, besides those nested in Documents.
 	Labels []LabelRecord
+	// Scales are rating scales to define in the project (see Scale); one
+	// already defined the same way is left alone, a different definition
+	// is a change.
+	Scales []Scale
 	// Update applies corrected gold, labels and metadata where the data is
 	// already there and differs, instead of refusing the import.
 	Update bool
@@ -87,6 +97,9 @@ func (s *Store) ImportWith(ctx context.Context, req ImportRequest) (ImportStats,
 	var applied []Change
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		im := importer{ctx: ctx, tx: tx, store: s, project: req.Project, stats: &st, opts: req, now: s.now}
+		if err := im.scales(req.Scales); err != nil {
+			return err
+		}
 		for i := range req.Documents {
 			if err := im.document(&req.Documents[i]); err != nil {
 				return err

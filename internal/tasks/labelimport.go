@@ -194,6 +194,12 @@ func (w *labelWriter) assignment(round, summary, user int64) (int64, error) {
 // on update.
 func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user, round string) error {
 	in := r.Label
+	if err := w.scores(r, aid, sentID, LevelSentence, in.Scores, fmt.Sprintf("summary %s sentence %d, %s in round %s", r.Summary, r.Sentence, user, round)); err != nil {
+		return err
+	}
+	if in.Label == "" && in.Ambiguous == nil && in.AmbiguityType == "" {
+		return nil // scores only
+	}
 	l := SentenceLabel{SentenceID: sentID, Label: in.Label, ErrorTypes: slices.Clone(in.ErrorTypes), Explanation: in.Explanation,
 		Ambiguous: in.Ambiguous, AmbiguityType: in.AmbiguityType, AmbiguityNote: in.AmbiguityNote, UnsureNote: in.UnsureNote}
 	if err := l.Validate(w.settings); err != nil {
@@ -243,6 +249,12 @@ func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user
 // summaryLabel writes a summary label like sentenceLabel.
 func (w *labelWriter) summaryLabel(r *LabelRecord, aid int64, user, round string) error {
 	in := r.SummaryLabel
+	if err := w.scores(r, aid, 0, LevelSummary, in.Scores, fmt.Sprintf("summary %s, %s in round %s", r.Summary, user, round)); err != nil {
+		return err
+	}
+	if in.Relevance == nil && !in.NonSummary && in.TopicCategory == "" && in.Comment == "" {
+		return nil // scores only
+	}
 	l := SummaryLabel{NonSummary: in.NonSummary, TopicCategory: in.TopicCategory, Comment: in.Comment}
 	if in.Relevance != nil {
 		l.Relevance = *in.Relevance

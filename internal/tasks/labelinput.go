@@ -22,6 +22,9 @@ type SentenceLabelInput struct {
 	AmbiguityType string   `json:"ambiguity_type,omitempty"`
 	AmbiguityNote string   `json:"ambiguity_note,omitempty"`
 	UnsureNote    string   `json:"unsure_note,omitempty"`
+	// Scores are values on the project's sentence-level scales, by scale
+	// name: a number for an integer scale, a string for a category.
+	Scores map[string]any `json:"scores,omitempty"`
 }
 
 // SummaryLabelInput is one annotator's summary-level label, arriving with
@@ -33,6 +36,8 @@ type SummaryLabelInput struct {
 	TopicCategory string `json:"topic_category,omitempty"`
 	NonSummary    bool   `json:"non_summary,omitempty"`
 	Comment       string `json:"comment,omitempty"`
+	// Scores are values on the project's summary-level scales.
+	Scores map[string]any `json:"scores,omitempty"`
 }
 
 // LabelRecord is one imported label located by the external id of its

@@ -24,6 +24,15 @@ var migrations = []string{
 		round_id   INTEGER PRIMARY KEY REFERENCES rounds(id) ON DELETE CASCADE,
 		created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 	)`,
+	// 4: annotators' values on a project's own rating scales.
+	`CREATE TABLE IF NOT EXISTS scale_scores (
+		assignment_id INTEGER NOT NULL REFERENCES assignments(id) ON DELETE CASCADE,
+		sentence_id   INTEGER NOT NULL DEFAULT 0,
+		scale         TEXT NOT NULL,
+		value         TEXT NOT NULL,
+		updated_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+		PRIMARY KEY (assignment_id, sentence_id, scale)
+	)`,
 }
 
 // SchemaVersion of a database this build creates.

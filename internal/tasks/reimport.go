@@ -221,7 +221,8 @@ func (im *importer) textChange(c *Change, cond string, arg int64) (bool, error) 
 	var labels, people int
 	if err := im.tx.QueryRowContext(im.ctx, `SELECT count(*), count(DISTINCT a.user_id) FROM assignments a JOIN summaries s ON s.id = a.summary_id
 		WHERE `+cond+` AND (EXISTS (SELECT 1 FROM sentence_labels l WHERE l.assignment_id = a.id)
-			OR EXISTS (SELECT 1 FROM summary_labels l WHERE l.assignment_id = a.id))`, arg).Scan(&labels, &people); err != nil {
+			OR EXISTS (SELECT 1 FROM summary_labels l WHERE l.assignment_id = a.id)
+			OR EXISTS (SELECT 1 FROM scale_scores l WHERE l.assignment_id = a.id))`, arg).Scan(&labels, &people); err != nil {
 		return false, err
 	}
 	if labels == 0 {
@@ -261,6 +262,7 @@ func (im *importer) deleteLabels(cond string, arg int64) (int, error) {
 		`DELETE FROM sentence_labels WHERE assignment_id IN (` + assignments + `)`,
 		`DELETE FROM summary_labels WHERE assignment_id IN (` + assignments + `)`,
 		`DELETE FROM keyfact_labels WHERE assignment_id IN (` + assignments + `)`,
+		`DELETE FROM scale_scores WHERE assignment_id IN (` + assignments + `)`,
 		`DELETE FROM gold_sentences WHERE provenance != 'imported' AND sentence_id IN
 			(SELECT ss.id FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id WHERE ` + cond + `)`,
 		`DELETE FROM assignments WHERE round_id IN (SELECT round_id FROM imported_rounds) AND id IN (` + assignments + `)`,

@@ -32,6 +32,8 @@ type Settings struct {
 	AssistantVisibility string `json:"assistant_visibility"`
 	// AnonymousAdjudication hides annotator names from adjudicators.
 	AnonymousAdjudication bool `json:"anonymous_adjudication"`
+	// Scales are the project's own rating dimensions (see Scale).
+	Scales []Scale `json:"scales,omitempty"`
 }
 
 // DefaultSettings is the label schema of a new project: the TofuEval
@@ -79,7 +81,7 @@ func (s Settings) Validate() error {
 	default:
 		return Errorf(EInvalid, "unknown assistant visibility %q", s.AssistantVisibility)
 	}
-	return nil
+	return validateScales(s.Scales)
 }
 
 func decodeSettings(raw string) (Settings, error) {

@@ -211,6 +211,11 @@ func (s *Store) Submit(ctx context.Context, assignmentID, userID int64) error {
 				missing = append(missing, "Summary: topic category")
 			}
 		}
+		scores, err := missingScores(ctx, tx, set, assignmentID, a.summary)
+		if err != nil {
+			return err
+		}
+		missing = append(missing, scores...)
 		if len(missing) > 0 {
 			return &Incomplete{Items: missing}
 		}

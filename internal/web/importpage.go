@@ -77,7 +77,7 @@ func (s *Server) postImport(c echo.Context) error {
 	v.Update = c.FormValue("update") != ""
 	v.Relabel = v.Update && c.FormValue("relabel") != ""
 	st, applied, err := s.store.ImportWith(c.Request().Context(), tasks.ImportRequest{Project: a.project.ID, Documents: res.Documents,
-		Labels: res.Labels, Update: v.Update, Relabel: v.Relabel})
+		Labels: res.Labels, Scales: res.Scales, Update: v.Update, Relabel: v.Relabel})
 	var ce *tasks.ChangesError
 	if errors.As(err, &ce) {
 		v.Changes = importChanges(ce.Changes)
