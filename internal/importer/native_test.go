@@ -348,3 +348,28 @@ func TestNativeLabelErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestNativeScalesDocExample parses the rating scales example of
+// docs/import-format.md.
+func TestNativeScalesDocExample(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "import-format.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(b), "<!-- scales-example:start -->")
+	body, _, ok := strings.Cut(rest, "<!-- scales-example:end -->")
+	if !ok {
+		t.Fatal("scales example markers not found")
+	}
+	body = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(body), "```jsonl"), "```")
+	res, err := parseString(t, "", "scales.jsonl", strings.TrimSpace(body)+"\n")
+	if err != nil {
+		t.Fatalf("the documented scales example does not parse:\n%v", err)
+	}
+	if len(res.Scales) != 2 || res.Scales[0].Name != "consistency" || !res.Scales[1].Optional {
+		t.Fatalf("scales %+v", res.Scales)
+	}
+	if l := res.Documents[0].Summaries[0].Labels; len(l) != 2 || l[0].Scores["consistency"] != 4.0 {
+		t.Fatalf("summary labels %+v", l)
+	}
+}

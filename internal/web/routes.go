@@ -70,6 +70,7 @@ func (s *Server) routes() {
 	s.reportRoutes(u)
 	s.adjudicationRoutes(u)
 	s.exportRoutes(u)
+	s.scaleRoutes(u)
 }
 
 // securityHeaders sets headers that every response should carry: no

@@ -187,7 +187,8 @@ func (s *Server) workspaceView(c echo.Context, a *tasks.Assignment, p *tasks.Pro
 			return v, err
 		}
 	}
-	return v, nil
+	v.Scales, err = s.scaleViews(ctx, a, set, sum)
+	return v, err
 }
 
 func sentencesText(sum *tasks.Summary) string {
