@@ -258,6 +258,13 @@ CREATE TABLE IF NOT EXISTS imported_rounds (
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 
+-- The id a document had in the annotation study it was imported from
+-- (TofuEval's annotation_id), written back by exports.
+CREATE TABLE IF NOT EXISTS document_refs (
+    document_id   INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+    annotation_id TEXT NOT NULL
+);
+
 -- Annotators' values on the project's own rating scales (settings.scales):
 -- per sentence, or per summary with sentence_id 0. value is the integer in
 -- decimal or the category.

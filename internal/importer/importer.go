@@ -227,6 +227,14 @@ func parseTofuEval(inputs []input, c *collector) []parsed {
 			in.keyPoints = append(in.keyPoints, namedKeyPoints{f.name, parseKeyPoints(f.name, f.r, c), f.stats})
 		case roleMADISSE:
 			in.madisse = append(in.madisse, namedMADISSE{f.name, parseMADISSE(f.name, f.r, c), f.stats})
+		case roleTranscripts:
+			in.transcripts = append(in.transcripts, namedTranscripts{f.name, parseTranscripts(f.name, f.r, c), f.stats})
+		case roleNativeTranscripts:
+			var docs []tasks.DocumentInput
+			for _, p := range parseNative(f.name, f.r, c) {
+				docs = append(docs, p.doc)
+			}
+			in.transcripts = append(in.transcripts, namedTranscripts{f.name, docs, f.stats})
 		case roleTofuSplit:
 			c.warnf("%s: the dev/test split is not needed for import; ignored", f.name)
 		}

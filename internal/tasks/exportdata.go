@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"errors"
 	"context"
 	"database/sql"
 )
@@ -450,4 +451,15 @@ func (r *ExportReader) scores(ctx context.Context, summaryID int64, assignments 
 		out[a][k] = v
 	}
 	return out, rows.Err()
+}
+
+// AnnotationID returns the id a document had in the study it was imported
+// from, "" when none was given.
+func (r *ExportReader) AnnotationID(ctx context.Context, documentID int64) (string, error) {
+	var id string
+	err := r.tx.QueryRowContext(ctx, `SELECT annotation_id FROM document_refs WHERE document_id = ?`, documentID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return id, err
 }

@@ -188,6 +188,11 @@ func (im *importer) document(d *DocumentInput) error {
 			return err
 		}
 		im.stats.Documents++
+		if d.AnnotationID != "" {
+			if _, err := im.tx.ExecContext(im.ctx, `INSERT INTO document_refs (document_id, annotation_id) VALUES (?, ?)`, docID, d.AnnotationID); err != nil {
+				return err
+			}
+		}
 		if err := im.writeUnits(docID, kind, d); err != nil {
 			return err
 		}

@@ -24,6 +24,9 @@ type DocumentInput struct {
 	Language   string `json:"language,omitempty"`
 	Domain     string `json:"domain,omitempty"`
 	Title      string `json:"title,omitempty"`
+	// AnnotationID is the document's id in the annotation study it comes
+	// from (TofuEval's annotation_id), kept for export.
+	AnnotationID string `json:"annotation_id,omitempty"`
 	// Text is the prose of a prose document; it is split into sentences
 	// unless Sentences is given.
 	Text string `json:"text,omitempty"`

@@ -33,6 +33,11 @@ var migrations = []string{
 		updated_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
 		PRIMARY KEY (assignment_id, sentence_id, scale)
 	)`,
+	// 5: the id a document had in the annotation study it came from.
+	`CREATE TABLE IF NOT EXISTS document_refs (
+		document_id   INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+		annotation_id TEXT NOT NULL
+	)`,
 }
 
 // SchemaVersion of a database this build creates.

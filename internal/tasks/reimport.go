@@ -41,6 +41,9 @@ func (im *importer) diffDocument(docID int64, kind, lang string, d *DocumentInpu
 			}
 		}
 	}
+	if err := im.diffAnnotationID(docID, where, d.AnnotationID); err != nil {
+		return err
+	}
 	old, err := im.units(`SELECT id, speaker, text, '' FROM document_units WHERE document_id = ? ORDER BY idx`, docID)
 	if err != nil {
 		return err
@@ -73,6 +76,30 @@ func (im *importer) diffDocument(docID int64, kind, lang string, d *DocumentInpu
 		return err
 	}
 	return im.writeUnits(docID, kind, d)
+}
+
+// diffAnnotationID compares a document's study id with the stored one.
+func (im *importer) diffAnnotationID(docID int64, where, id string) error {
+	if id == "" {
+		return nil
+	}
+	var cur string
+	err := im.tx.QueryRowContext(im.ctx, `SELECT annotation_id FROM document_refs WHERE document_id = ?`, docID).Scan(&cur)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	if cur == id {
+		return nil
+	}
+	if cur != "" {
+		im.change(Change{Kind: ChangeMetadata, Where: where + " annotation_id", Old: cur, New: id})
+		if !im.opts.Update {
+			return nil
+		}
+	}
+	_, err = im.tx.ExecContext(im.ctx, `INSERT INTO document_refs (document_id, annotation_id) VALUES (?, ?)
+		ON CONFLICT (document_id) DO UPDATE SET annotation_id = excluded.annotation_id`, docID, id)
+	return err
 }
 
 // diffSummary compares an imported summary with the stored one.
