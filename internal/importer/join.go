@@ -381,4 +381,3 @@ func sortedIdx(rows map[int]*tofuRow) []int {
 	slices.Sort(idx)
 	return idx
 }
-

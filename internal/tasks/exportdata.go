@@ -1,9 +1,9 @@
 package tasks
 
 import (
-	"errors"
 	"context"
 	"database/sql"
+	"errors"
 )
 
 // ExportScope says which part of a project an export reads.
