@@ -18,7 +18,7 @@ import (
 // from the values written in the file; scores out of range or for an
 // undefined scale are errors naming the line and field.
 func TestImportScales(t *testing.T) {
-	var b strings.Builder
+	var b, docs strings.Builder // with labels, and the documents alone
 	b.WriteString(`{"scales":[{"name":"consistency","title":"Consistency","level":"summary","min":1,"max":5,"anchors":{"1":"contradicts","5":"fully supported"}},` +
 		`{"name":"support","level":"sentence","categories":["direct","inferred","absent"]}]}` + "\n")
 	raters := []string{"r1", "r2", "r3"}
@@ -37,6 +37,7 @@ func TestImportScales(t *testing.T) {
 		}
 		fmt.Fprintf(&b, `{"id":"d%d","text":"Doc %d says something.","summaries":[{"id":"s%d","sentences":[{"text":"Summary %d.","labels":[%s]}],"labels":[%s]}]}`+"\n",
 			i, i, i, i, strings.Join(sentLabels, ","), strings.Join(labels, ","))
+		fmt.Fprintf(&docs, `{"id":"d%d","text":"Doc %d says something.","summaries":[{"id":"s%d","sentences":[{"text":"Summary %d."}]}]}`+"\n", i, i, i, i)
 	}
 	file := filepath.Join(t.TempDir(), "scales.jsonl")
 	os.WriteFile(file, []byte(b.String()), 0o644)
@@ -65,6 +66,28 @@ func TestImportScales(t *testing.T) {
 			t.Errorf("%s: ratings-table alpha %v, from the file %v", c.dim, got, want)
 		}
 		t.Logf("%s alpha %.4f", c.dim, want)
+	}
+
+	// The raw export carries the scores and reads back into a project that
+	// holds the same documents and scales.
+	raw := filepath.Join(t.TempDir(), "raw.jsonl")
+	if _, errOut, err := runCmd(t, "", nil, "export", "--db", db, "--project", "sc", "--what", "raw", "--out", raw); err != nil {
+		t.Fatalf("export: %v\n%s", err, errOut)
+	}
+	docFile := filepath.Join(t.TempDir(), "docs.jsonl")
+	db2 := filepath.Join(t.TempDir(), "s2.db")
+	scalesLine, _, _ := strings.Cut(b.String(), "\n")
+	os.WriteFile(docFile, []byte(scalesLine+"\n"+docs.String()), 0o644)
+	if _, errOut, err := runCmd(t, "", nil, "import", "--db", db2, "--project", "sc", "--create", docFile); err != nil {
+		t.Fatalf("import documents: %v\n%s\n%s", err, errOut, docs.String())
+	}
+	if out, errOut, err := runCmd(t, "", nil, "import", "--db", db2, "--project", "sc", raw); err != nil || !strings.Contains(out, "0 defined, 72 scores") {
+		t.Fatalf("import raw: %v\n%s%s", err, out, errOut)
+	}
+	for _, dim := range []string{"consistency@summary", "support@sentence"} {
+		if a, b := projectAlpha(t, db, "sc", dim), projectAlpha(t, db2, "sc", dim); a != b {
+			t.Errorf("%s after the raw round trip: %v, want %v", dim, b, a)
+		}
 	}
 
 	bad := []struct{ line, want string }{
