@@ -257,3 +257,29 @@ func rawLabelSet(t *testing.T, file string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestStreamedImportWritesNothingOnError imports a native file whose last
+// line is wrong: the streamed import has written the documents before it,
+// and rolls them back with the project it was asked to create.
+func TestStreamedImportWritesNothingOnError(t *testing.T) {
+	data, err := os.ReadFile(threeRaters)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "bad.jsonl")
+	bad := string(data) + `{"id":"late","text":"A late document.","summaries":[{"id":"x","sentences":[{"text":"A.","labels":[{"annotator":"w1","label":"maybe"}]}]}]}` + "\n"
+	os.WriteFile(file, []byte(bad), 0o644)
+	db := filepath.Join(t.TempDir(), "a.db")
+	_, _, err = runCmd(t, "", nil, "import", "--db", db, "--project", "se", "--create", file)
+	if err == nil || !strings.Contains(err.Error(), `bad.jsonl:5: summaries[0].sentences[0].labels[0].label: "maybe" is not one of`) {
+		t.Fatalf("err = %v", err)
+	}
+	store := openDB(t, db)
+	defer store.Close()
+	if _, err := store.ProjectBySlug(t.Context(), "se"); err == nil {
+		t.Fatal("a refused import left its project behind")
+	}
+	if _, err := store.UserByName(t.Context(), "edit-rule"); err == nil {
+		t.Fatal("a refused import left an account behind")
+	}
+}

@@ -32,6 +32,14 @@ func runImport(ctx context.Context, e env, args []string) error {
 	if f, ok := e.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		progress = f
 	}
+	if *relabel && !*update {
+		fmt.Fprintln(e.stderr, "annotate import: --relabel needs --update")
+		return errUsage
+	}
+	req := tasks.ImportRequest{Update: *update, Relabel: *relabel}
+	if done, err := streamImport(ctx, e, *db, *slug, *create, *name, *format, fs.Args(), progress, req); done || err != nil {
+		return err
+	}
 	res, err := importer.ParseFiles(*format, fs.Args(), importer.Options{Progress: progress})
 	if err != nil {
 		return err
@@ -60,10 +68,6 @@ func runImport(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *relabel && !*update {
-		fmt.Fprintln(e.stderr, "annotate import: --relabel needs --update")
-		return errUsage
-	}
 	st, changes, err := store.ImportWith(ctx, tasks.ImportRequest{Project: p.ID, Documents: res.Documents, Labels: res.Labels, Scales: res.Scales, Update: *update, Relabel: *relabel})
 	if err != nil {
 		return err
@@ -71,6 +75,63 @@ func runImport(ctx context.Context, e env, args []string) error {
 	printChanges(e.stdout, changes)
 	printStats(e.stdout, st)
 	return nil
+}
+
+// streamImport imports native files in one streaming pass inside one
+// transaction, so that memory stays bounded by the largest document
+// whatever the size of the files. It reports false, and does nothing,
+// when the files are not all native.
+func streamImport(ctx context.Context, e env, db, slug string, create bool, name, format string, paths []string, progress io.Writer, req tasks.ImportRequest) (bool, error) {
+	var files []importer.File
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return true, err
+		}
+		defer f.Close()
+		var size int64
+		if info, err := f.Stat(); err == nil {
+			size = info.Size()
+		}
+		files = append(files, importer.File{Name: p, R: f, Size: size})
+	}
+	if !importer.Streamable(format, files) {
+		return false, nil
+	}
+	store, err := tasks.Open(ctx, db)
+	if err != nil {
+		return true, err
+	}
+	defer store.Close()
+	p, err := store.ProjectBySlug(ctx, slug)
+	switch {
+	case tasks.ErrorCode(err) == tasks.ENotFound && create:
+		req.Create = &tasks.Project{Slug: slug, Name: name, Settings: tasks.DefaultSettings()}
+	case tasks.ErrorCode(err) == tasks.ENotFound:
+		return true, fmt.Errorf("project %q does not exist (add --create to create it)", slug)
+	case err != nil:
+		return true, err
+	default:
+		req.Project = p.ID
+	}
+	var res *importer.Result
+	st, changes, err := store.ImportStream(ctx, req, func(w *tasks.ImportWriter) error {
+		var err error
+		res, err = importer.StreamNative(files, importer.Options{Progress: progress}, w)
+		return err
+	})
+	if err != nil {
+		return true, err
+	}
+	if req.Create != nil {
+		fmt.Fprintf(e.stdout, "created project %s\n", slug)
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(e.stderr, "warning:", w)
+	}
+	printChanges(e.stdout, changes)
+	printStats(e.stdout, st)
+	return true, nil
 }
 
 // printChanges lists the changes an update applied, saying loudly which

@@ -61,6 +61,14 @@ func (r *resolver) document(p *parsed) {
 		d.Source = at.File
 	}
 	d.ExternalID = strings.TrimSpace(d.ExternalID)
+	if d.Continuation {
+		// More summaries of a document read before (streamed gold export).
+		for i := range d.Summaries {
+			r.summary(d, i, p.where(i), fmt.Sprintf("summaries[%d]", i))
+		}
+		r.keyFacts(d, at)
+		return
+	}
 	if d.ExternalID == "" {
 		r.c.addf(at, "id", "missing document id")
 	} else if first, dup := r.docIDs[d.ExternalID]; dup {
@@ -89,6 +97,11 @@ func (r *resolver) document(p *parsed) {
 	for i := range d.Summaries {
 		r.summary(d, i, p.where(i), fmt.Sprintf("summaries[%d]", i))
 	}
+	r.keyFacts(d, at)
+}
+
+// keyFacts trims a document's key facts and rejects empty ones.
+func (r *resolver) keyFacts(d *tasks.DocumentInput, at *Error) {
 	for i := range d.KeyFacts {
 		k := &d.KeyFacts[i]
 		k.Text = strings.TrimSpace(k.Text)

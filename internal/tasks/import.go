@@ -87,39 +87,49 @@ type ImportRequest struct {
 	// Relabel, with Update, also applies changed document or summary text
 	// where annotators' labels exist, deleting those labels.
 	Relabel bool
+	// Create, for ImportStream, makes this project in the import's
+	// transaction (when ImportWriter.Begin is called) instead of importing
+	// into Project, so that a refused import leaves no project behind.
+	Create *Project
 }
 
 // ImportWith runs an import request in one transaction. It returns what
 // was written and, with Update, the changes it applied to data that was
 // already there.
 func (s *Store) ImportWith(ctx context.Context, req ImportRequest) (ImportStats, []Change, error) {
-	var st ImportStats
-	var applied []Change
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		im := importer{ctx: ctx, tx: tx, store: s, project: req.Project, stats: &st, opts: req, now: s.now}
-		if err := im.scales(req.Scales); err != nil {
+	return s.ImportStream(ctx, req, func(w *ImportWriter) error {
+		if err := w.Scales(req.Scales); err != nil {
 			return err
 		}
 		for i := range req.Documents {
-			if err := im.document(&req.Documents[i]); err != nil {
+			if err := w.Document(&req.Documents[i]); err != nil {
 				return err
 			}
 		}
-		labels := append(nestedLabels(req.Documents), req.Labels...)
-		if len(labels) > 0 {
-			w, err := newLabelWriter(&im)
-			if err != nil {
-				return err
-			}
-			for i := range labels {
-				if err := w.write(&labels[i]); err != nil {
-					return err
-				}
-			}
-			if err := w.finish(); err != nil {
+		return w.Labels(req.Labels)
+	})
+}
+
+// ImportStream runs an import whose content arrives while it is written:
+// fill hands scales, documents and labels to the writer in the order they
+// are read, and everything happens in one transaction, committed only if
+// fill and the checks of the request (see ImportWith) succeed. Nothing of
+// a document needs to stay in memory once it is written. req.Documents,
+// req.Labels and req.Scales are ignored.
+func (s *Store) ImportStream(ctx context.Context, req ImportRequest, fill func(*ImportWriter) error) (ImportStats, []Change, error) {
+	var st ImportStats
+	var applied []Change
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		w := &ImportWriter{im: &importer{ctx: ctx, tx: tx, store: s, project: req.Project, stats: &st, opts: req, now: s.now}}
+		if err := fill(w); err != nil {
+			return err
+		}
+		if w.labels != nil {
+			if err := w.labels.finish(); err != nil {
 				return err
 			}
 		}
+		im := w.im
 		if len(im.changes) > 0 && !req.Update {
 			return &ChangesError{Changes: im.changes}
 		}
@@ -133,6 +143,84 @@ func (s *Store) ImportWith(ctx context.Context, req ImportRequest) (ImportStats,
 		return ImportStats{}, nil, err
 	}
 	return st, applied, nil
+}
+
+// ImportWriter writes the parts of one import inside its transaction.
+type ImportWriter struct {
+	im     *importer
+	labels *labelWriter
+}
+
+// Begin starts the import once the error taxonomy of the input is known:
+// with ImportRequest.Create it makes the project, using that taxonomy.
+func (w *ImportWriter) Begin(errorTaxonomy string) error {
+	c := w.im.opts.Create
+	if c == nil {
+		return nil
+	}
+	p := *c
+	if errorTaxonomy != "" {
+		p.Settings.ErrorPreset = errorTaxonomy
+	}
+	if err := ValidateSlug(p.Slug); err != nil {
+		return err
+	}
+	if p.Name == "" {
+		p.Name = p.Slug
+	}
+	if err := p.Settings.Validate(); err != nil {
+		return err
+	}
+	settings, err := json.Marshal(p.Settings)
+	if err != nil {
+		return err
+	}
+	id, err := insertProject(w.im.ctx, w.im.tx, p, settings)
+	w.im.project = id
+	return err
+}
+
+// Scales defines rating scales in the project (see ImportRequest.Scales).
+func (w *ImportWriter) Scales(scales []Scale) error {
+	if len(scales) == 0 {
+		return nil
+	}
+	if err := w.im.scales(scales); err != nil {
+		return err
+	}
+	if w.labels != nil {
+		return w.labels.reload()
+	}
+	return nil
+}
+
+// Document writes one document with its summaries, key facts, gold and
+// the annotators' labels given inside it.
+func (w *ImportWriter) Document(d *DocumentInput) error {
+	if err := w.im.document(d); err != nil {
+		return err
+	}
+	return w.Labels(nestedLabels([]DocumentInput{*d}))
+}
+
+// Labels writes annotators' labels of summaries already written.
+func (w *ImportWriter) Labels(labels []LabelRecord) error {
+	if len(labels) == 0 {
+		return nil
+	}
+	if w.labels == nil {
+		lw, err := newLabelWriter(w.im)
+		if err != nil {
+			return err
+		}
+		w.labels = lw
+	}
+	for i := range labels {
+		if err := w.labels.write(&labels[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type importer struct {
@@ -173,11 +261,15 @@ func (im *importer) document(d *DocumentInput) error {
 	var docID int64
 	err := im.tx.QueryRowContext(im.ctx, `SELECT id FROM documents WHERE project_id = ? AND external_id = ?`, im.project, d.ExternalID).Scan(&docID)
 	switch {
+	case err == nil && d.Continuation:
+		// More summaries of a document written before.
 	case err == nil:
 		im.stats.DocumentsExisting++
 		if err := im.diffDocument(docID, kind, lang, d); err != nil {
 			return err
 		}
+	case errors.Is(err, sql.ErrNoRows) && d.Continuation:
+		return Errorf(EInvalid, "%sid: document %q has no content here and is not in the project", im.where(d), d.ExternalID)
 	case errors.Is(err, sql.ErrNoRows):
 		res, err := im.tx.ExecContext(im.ctx, `INSERT INTO documents (project_id, external_id, kind, language, domain, title) VALUES (?, ?, ?, ?, ?, ?)`,
 			im.project, d.ExternalID, kind, lang, d.Domain, d.Title)

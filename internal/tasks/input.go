@@ -38,6 +38,10 @@ type DocumentInput struct {
 	KeyFacts  []KeyFactInput `json:"key_facts,omitempty"`
 	// Source says where the record came from (file and line), for messages.
 	Source string `json:"-"`
+	// Continuation marks a record that only adds summaries and key facts
+	// to a document given earlier in the same import (a gold export writes
+	// one record per summary); it has no content of its own.
+	Continuation bool `json:"-"`
 }
 
 // TurnInput is one dialogue turn.

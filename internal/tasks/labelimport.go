@@ -36,6 +36,18 @@ func newLabelWriter(im *importer) (*labelWriter, error) {
 		summaries: map[string]int64{}, sentences: map[int64][]int64{}, assignments: map[[3]int64]int64{}}, nil
 }
 
+// reload reads the project's settings again, after the import defined
+// scales.
+func (w *labelWriter) reload() error {
+	var raw string
+	if err := w.im.tx.QueryRowContext(w.im.ctx, `SELECT settings FROM projects WHERE id = ?`, w.im.project).Scan(&raw); err != nil {
+		return err
+	}
+	set, err := decodeSettings(raw)
+	w.settings = set
+	return err
+}
+
 // write stores one label record, or notes how it differs from the label
 // already there.
 func (w *labelWriter) write(r *LabelRecord) error {
