@@ -74,7 +74,8 @@ func (r *resolver) document(p *parsed) {
 	} else if first, dup := r.docIDs[d.ExternalID]; dup {
 		r.c.addf(at, "id", "document id %q is used twice (first at %s)", d.ExternalID, locString(first))
 	} else {
-		r.docIDs[d.ExternalID] = at
+		loc := Error{File: at.File, Line: at.Line, Record: at.Record} // not at itself, which holds on to the document
+		r.docIDs[d.ExternalID] = &loc
 	}
 	d.Language = strings.TrimSpace(d.Language)
 	d.Domain = strings.TrimSpace(d.Domain)
@@ -167,6 +168,10 @@ func (r *resolver) summary(d *tasks.DocumentInput, i int, at *Error, path string
 	s := &d.Summaries[i]
 	s.ExternalID = strings.TrimSpace(s.ExternalID)
 	r.current = s.ExternalID
+	// A summary's labels can only repeat each other: its id is unique in
+	// the import. Forgetting the others keeps a streamed import's memory
+	// bounded.
+	clear(r.labels)
 	if s.ExternalID == "" {
 		r.c.addf(at, joinField(path, "id"), "missing summary id")
 	} else if doc, dup := r.summaryIn[s.ExternalID]; dup {

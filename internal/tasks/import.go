@@ -200,7 +200,13 @@ func (w *ImportWriter) Document(d *DocumentInput) error {
 	if err := w.im.document(d); err != nil {
 		return err
 	}
-	return w.Labels(nestedLabels([]DocumentInput{*d}))
+	if err := w.Labels(nestedLabels([]DocumentInput{*d})); err != nil {
+		return err
+	}
+	if w.labels != nil {
+		w.labels.forget() // its summaries are done: keep memory bounded
+	}
+	return nil
 }
 
 // Labels writes annotators' labels of summaries already written.

@@ -36,6 +36,14 @@ func newLabelWriter(im *importer) (*labelWriter, error) {
 		summaries: map[string]int64{}, sentences: map[int64][]int64{}, assignments: map[[3]int64]int64{}}, nil
 }
 
+// forget drops what the writer knows of summaries and assignments; users
+// and rounds, few, stay known.
+func (w *labelWriter) forget() {
+	clear(w.summaries)
+	clear(w.sentences)
+	clear(w.assignments)
+}
+
 // reload reads the project's settings again, after the import defined
 // scales.
 func (w *labelWriter) reload() error {
