@@ -484,3 +484,34 @@ CREATE TRIGGER IF NOT EXISTS report_version_assist_outputs_delete AFTER DELETE O
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assist_runs r WHERE r.id = OLD.run_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
+-- Accounts and rounds made by importing annotators' labels. An imported
+-- account is disabled and has an empty password hash, which no password
+-- matches; project_id is the project whose import made it.
+CREATE TABLE IF NOT EXISTS imported_users (
+    user_id    INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+    project_id INTEGER REFERENCES projects(id) ON DELETE SET NULL,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE TABLE IF NOT EXISTS imported_rounds (
+    round_id   INTEGER PRIMARY KEY REFERENCES rounds(id) ON DELETE CASCADE,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+
+-- The id a document had in the annotation study it was imported from
+-- (TofuEval's annotation_id), written back by exports.
+CREATE TABLE IF NOT EXISTS document_refs (
+    document_id   INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+    annotation_id TEXT NOT NULL
+);
+
+-- Annotators' values on the project's own rating scales (settings.scales):
+-- per sentence, or per summary with sentence_id 0. value is the integer in
+-- decimal or the category.
+CREATE TABLE IF NOT EXISTS scale_scores (
+    assignment_id INTEGER NOT NULL REFERENCES assignments(id) ON DELETE CASCADE,
+    sentence_id   INTEGER NOT NULL DEFAULT 0,
+    scale         TEXT NOT NULL,
+    value         TEXT NOT NULL,
+    updated_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (assignment_id, sentence_id, scale)
+);

@@ -19,6 +19,8 @@ func runImport(ctx context.Context, e env, args []string) error {
 	format := fs.String("format", "", "input format; empty detects it from the files")
 	create := fs.Bool("create", false, "create the project if it does not exist")
 	name := fs.String("name", "", "with --create: the project's name")
+	update := fs.Bool("update", false, "apply corrected gold, labels and metadata where the data is already there and differs")
+	relabel := fs.Bool("relabel", false, "with --update: also apply changed document or summary text, deleting the labels given on the old text")
 	if err := parse(e, fs, args); err != nil {
 		return helpOK(err)
 	}
@@ -29,6 +31,14 @@ func runImport(ctx context.Context, e env, args []string) error {
 	var progress io.Writer
 	if f, ok := e.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		progress = f
+	}
+	if *relabel && !*update {
+		fmt.Fprintln(e.stderr, "annotate import: --relabel needs --update")
+		return errUsage
+	}
+	req := tasks.ImportRequest{Update: *update, Relabel: *relabel}
+	if done, err := streamImport(ctx, e, *db, *slug, *create, *name, *format, fs.Args(), progress, req); done || err != nil {
+		return err
 	}
 	res, err := importer.ParseFiles(*format, fs.Args(), importer.Options{Progress: progress})
 	if err != nil {
@@ -58,15 +68,92 @@ func runImport(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := store.Import(ctx, p.ID, res.Documents)
+	st, changes, err := store.ImportWith(ctx, tasks.ImportRequest{Project: p.ID, Documents: res.Documents, Labels: res.Labels, Scales: res.Scales, Update: *update, Relabel: *relabel})
 	if err != nil {
 		return err
 	}
+	printChanges(e.stdout, changes)
 	printStats(e.stdout, st)
 	return nil
+}
+
+// streamImport imports native files in one streaming pass inside one
+// transaction, so that memory stays bounded by the largest document
+// whatever the size of the files. It reports false, and does nothing,
+// when the files are not all native.
+func streamImport(ctx context.Context, e env, db, slug string, create bool, name, format string, paths []string, progress io.Writer, req tasks.ImportRequest) (bool, error) {
+	var files []importer.File
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return true, err
+		}
+		defer f.Close()
+		var size int64
+		if info, err := f.Stat(); err == nil {
+			size = info.Size()
+		}
+		files = append(files, importer.File{Name: p, R: f, Size: size})
+	}
+	if !importer.Streamable(format, files) {
+		return false, nil
+	}
+	store, err := tasks.Open(ctx, db)
+	if err != nil {
+		return true, err
+	}
+	defer store.Close()
+	p, err := store.ProjectBySlug(ctx, slug)
+	switch {
+	case tasks.ErrorCode(err) == tasks.ENotFound && create:
+		req.Create = &tasks.Project{Slug: slug, Name: name, Settings: tasks.DefaultSettings()}
+	case tasks.ErrorCode(err) == tasks.ENotFound:
+		return true, fmt.Errorf("project %q does not exist (add --create to create it)", slug)
+	case err != nil:
+		return true, err
+	default:
+		req.Project = p.ID
+	}
+	var res *importer.Result
+	st, changes, err := store.ImportStream(ctx, req, func(w *tasks.ImportWriter) error {
+		var err error
+		res, err = importer.StreamNative(files, importer.Options{Progress: progress}, w)
+		return err
+	})
+	if err != nil {
+		return true, err
+	}
+	if req.Create != nil {
+		fmt.Fprintf(e.stdout, "created project %s\n", slug)
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(e.stderr, "warning:", w)
+	}
+	printChanges(e.stdout, changes)
+	printStats(e.stdout, st)
+	return true, nil
+}
+
+// printChanges lists the changes an update applied, saying loudly which
+// ones deleted annotators' labels.
+func printChanges(w io.Writer, changes []tasks.Change) {
+	for _, c := range changes {
+		prefix := "updated"
+		if c.Reason != "" {
+			prefix = "RELABEL"
+		}
+		fmt.Fprintf(w, "%s: %s\n", prefix, c)
+	}
 }
 
 func printStats(w io.Writer, st tasks.ImportStats) {
 	fmt.Fprintf(w, "imported: %d documents (%d already there), %d document units, %d summaries (%d already there), %d summary sentences, %d key facts, %d gold sentence labels, %d gold summary labels, %d ambiguity labels\n",
 		st.Documents, st.DocumentsExisting, st.Units, st.Summaries, st.SummariesExisting, st.Sentences, st.KeyFacts, st.GoldSentences, st.GoldSummaries, st.AmbiguityLabels)
+	if st.Scales > 0 || st.Scores > 0 {
+		fmt.Fprintf(w, "rating scales: %d defined, %d scores\n", st.Scales, st.Scores)
+	}
+	if st.Labels+st.LabelsExisting+st.SummaryLabels > 0 {
+		fmt.Fprintf(w, "annotators' labels: %d sentence labels (%d already there), %d summary labels, %d submitted assignments, %d rounds and %d imported accounts created\n",
+			st.Labels, st.LabelsExisting, st.SummaryLabels, st.Assignments, st.Rounds, st.Accounts)
+	}
 }

@@ -2,7 +2,6 @@ package assist
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"annotate/internal/tasks"
@@ -19,23 +18,23 @@ func ambiguitySchema() *Schema {
 	for _, t := range tasks.AmbiguityTypes {
 		codes = append(codes, t.Code)
 	}
-	return Object(
+	// Two variants tie the type to the answer: ambiguous names a real
+	// type; not ambiguous may say none.
+	s := Object(
 		Prop("reason", String("which arguments are sound and whether both readings are reasonable")),
 		Prop("ambiguous", Boolean("whether sound arguments exist on both sides")),
 		Prop("type", Enum("the ambiguity type code, or none", codes...)),
 	)
-}
-
-// checkAmbiguity ties the type to the yes/no answer.
-func checkAmbiguity(answer json.RawMessage) error {
-	var a ambiguityAnswer
-	if err := json.Unmarshal(answer, &a); err != nil {
-		return &ValidationError{Path: "$", Reason: err.Error()}
+	yes, no := true, false
+	variant := func(amb bool, types []string) *Schema {
+		return Object(
+			Prop("reason", s.Properties[0].Schema),
+			Prop("ambiguous", &Schema{Type: "boolean", Description: "whether sound arguments exist on both sides", Const: &amb}),
+			Prop("type", Enum("the ambiguity type code, or none", types...)),
+		)
 	}
-	if a.Ambiguous && a.Type == noneCode {
-		return &ValidationError{Path: "$.type", Reason: "must name an ambiguity type when ambiguous is true"}
-	}
-	return nil
+	s.AnyOf = []*Schema{variant(yes, codes[1:]), variant(no, codes)}
+	return s
 }
 
 // judgeAmbiguity asks whether sound arguments exist on both sides of the
@@ -52,7 +51,6 @@ func (c *Client) judgeAmbiguity(ctx context.Context, m *meter, it Item, sd seede
 		User:   render("user_ambiguity", d),
 		Schema: ambiguitySchema(),
 		Seed:   sd.requestSeed("ambiguity"),
-		Check:  checkAmbiguity,
 	}
 	if err := c.ask(ctx, m, q, &a); err != nil {
 		return fmt.Errorf("ambiguity: %w", err)

@@ -1,8 +1,6 @@
 package assist
 
 import (
-	"encoding/json"
-	"fmt"
 	"slices"
 )
 
@@ -74,25 +72,27 @@ func skepticSchema(it Item) *Schema {
 }
 
 func adjudicatorSchema(it Item) *Schema {
-	return Object(
+	return labelVariants(it, Object(
 		Prop("advocate_holds", Boolean("whether the Advocate's evidence and argument hold up")),
 		Prop("skeptic_holds", Boolean("whether the Skeptic's evidence and argument hold up")),
 		Prop("report", String("the report of the checks and the decision")),
 		Prop("citations", citationsSchema(it, 0)),
 		Prop("label", labelSchema()),
 		Prop("error_type", errorTypeSchema(it, true)),
-	)
+	))
 }
 
 func debateAdjudicatorSchema(it Item) *Schema {
-	return Object(
+	return labelVariants(it, Object(
 		Prop("report", String("the report of the checks and the decision")),
 		Prop("citations", citationsSchema(it, 0)),
 		Prop("label", labelSchema()),
 		Prop("error_type", errorTypeSchema(it, true)),
-	)
+	))
 }
 
+// turnSchema leaves a debate agent's error type free: its turn is an
+// argument, and the verdicts that count are the adjudicators'.
 func turnSchema(it Item) *Schema {
 	return Object(
 		Prop("citations", citationsSchema(it, 0)),
@@ -103,20 +103,13 @@ func turnSchema(it Item) *Schema {
 	)
 }
 
-// checkVerdict requires an unfaithful verdict to name its error type, which
-// the schema subset cannot say.
-func checkVerdict(answer json.RawMessage) error {
-	var v struct {
-		Label     Label  `json:"label"`
-		ErrorType string `json:"error_type"`
-	}
-	if err := json.Unmarshal(answer, &v); err != nil {
-		return &ValidationError{Path: "$", Reason: err.Error()}
-	}
-	if v.Label == Unfaithful && v.ErrorType == noneCode {
-		return &ValidationError{Path: "$.error_type", Reason: fmt.Sprintf("must name an error type when the label is %q", Unfaithful)}
-	}
-	return nil
+// labelVariants states in the schema that an unfaithful verdict names a
+// real error type: one variant per label, the unfaithful one without
+// "none" among its error types.
+func labelVariants(it Item, s *Schema) *Schema {
+	return s.Variants("label", map[string]map[string]*Schema{
+		string(Unfaithful): {"error_type": errorTypeSchema(it, false)},
+	})
 }
 
 // errorTypeFor keeps an error type only where it means something: on an

@@ -107,7 +107,6 @@ func (c *Client) debateSession(ctx context.Context, m *meter, it Item, s Setting
 			User:   render("user_debate_adjudicator", d),
 			Schema: schema,
 			Seed:   sd.requestSeed("adjudicator", sess, j+1),
-			Check:  checkVerdict,
 		}
 		var v verdictAnswer
 		if err := c.ask(ctx, m, q, &v); err != nil {

@@ -47,7 +47,6 @@ func (c *Client) runSingle(ctx context.Context, m *meter, it Item, sd seeder, re
 		User:   render("user_adjudicator", d),
 		Schema: adjudicatorSchema(it),
 		Seed:   sd.requestSeed("single", "adjudicator"),
-		Check:  checkVerdict,
 	}
 	if err := c.ask(ctx, m, q, &v); err != nil {
 		return fmt.Errorf("adjudicator: %w", err)

@@ -70,6 +70,17 @@ func (s *Schema) validate(path string, v any) error {
 			slices.Sort(extra)
 			return fail("unexpected properties %s", strings.Join(extra, ", "))
 		}
+		if len(s.AnyOf) > 0 {
+			var why []string
+			for _, variant := range s.AnyOf {
+				err := variant.validate(path, v)
+				if err == nil {
+					return nil
+				}
+				why = append(why, err.Error())
+			}
+			return fail("matches none of the allowed combinations: %s", strings.Join(why, "; or "))
+		}
 	case "string":
 		str, ok := v.(string)
 		if !ok {
@@ -90,8 +101,12 @@ func (s *Schema) validate(path string, v any) error {
 			return fail("%s is greater than the maximum %d", describeNumber(v), *s.Maximum)
 		}
 	case "boolean":
-		if _, ok := v.(bool); !ok {
+		b, ok := v.(bool)
+		if !ok {
 			return fail("expected true or false, got %s", kindOf(v))
+		}
+		if s.Const != nil && b != *s.Const {
+			return fail("must be %v here", *s.Const)
 		}
 	case "array":
 		arr, ok := v.([]any)

@@ -148,7 +148,7 @@ func New(ctx context.Context, store *tasks.Store, project *tasks.Project, opt Op
 		e.header.Since = opt.Since.UTC().Format(time.RFC3339Nano)
 	}
 	if opt.Format == CSV {
-		e.header.Columns = columnsOf(opt.What)
+		e.header.Columns = e.columns()
 	}
 	return e, nil
 }
@@ -198,7 +198,7 @@ func (e *Export) Write(ctx context.Context, w io.Writer) error {
 	if x.names, err = e.names(ctx, r); err != nil {
 		return err
 	}
-	out, err := newSink(w, e.opt.Format, e.header, e.opt.KeepFormulas)
+	out, err := newSink(w, e.opt.Format, e.header, e.columns(), e.opt.KeepFormulas)
 	if err != nil {
 		return err
 	}

@@ -76,7 +76,8 @@ func (x *run) documentContent(ctx context.Context, s *tasks.ExportSummary, rec *
 		}
 	}
 	rec.KeyFacts = d.KeyFacts
-	return nil
+	rec.AnnotationID, err = x.r.AnnotationID(ctx, s.DocumentID)
+	return err
 }
 
 // goldInput is a stored gold label in the import format.

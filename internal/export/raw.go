@@ -21,8 +21,16 @@ var rawColumns = []string{
 // raw writes every annotator's label on every sentence of the summaries
 // in scope, including sentences an annotator has not labelled yet.
 func (x *run) raw(ctx context.Context) error {
+	scales := len(x.project.Settings.Scales) > 0
 	return x.r.EachSummary(ctx, func(s *tasks.ExportSummary) error {
 		var text map[int64]string
+		var scores map[int64]map[tasks.ScaleKey]string
+		if scales {
+			var err error
+			if scores, err = x.r.Scores(ctx, s.ID); err != nil {
+				return err
+			}
+		}
 		return x.r.EachLabel(ctx, s.ID, func(l *tasks.ExportLabel) error {
 			prov := l.GoldProvenance
 			if !x.keep(prov) || !x.newer(l.UpdatedAt, l.SubmittedAt) {
@@ -41,7 +49,7 @@ func (x *run) raw(ctx context.Context) error {
 			if prov == "" {
 				prov = NoGold
 			}
-			return x.out.row([]any{
+			row := []any{
 				l.Round, x.person(l.UserID, l.Username), l.Status, s.Document, s.External, s.Topic, s.Model, l.SentenceIndex, text[l.SentenceID],
 				l.Labelled, l.Label, l.ErrorTypes, l.Explanation, l.Ambiguous, l.AmbiguityType, l.AmbiguityNote, l.UnsureNote,
 				l.FirstLabel, l.AssistantVisible, l.ChangedAfterReveal, l.AssistantLabel, followed(l), l.UpdatedAt,
@@ -49,7 +57,12 @@ func (x *run) raw(ctx context.Context) error {
 				l.Relevance, l.NonSummary, l.TopicCategory, l.Comment,
 				l.GoldLabel, prov,
 				l.Flag, l.SkipReason,
-			})
+			}
+			if scales {
+				sent, sum := x.scoresOf(scores[l.AssignmentID], l.SentenceID)
+				row = append(row, sent, sum)
+			}
+			return x.out.row(row)
 		})
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -125,12 +126,67 @@ func TestImportingAnAnonymisedGoldExportLeavesDecidersOut(t *testing.T) {
 	}
 }
 
-func TestOnlyGoldExportsImport(t *testing.T) {
+func TestOnlyGoldAndRawExportsImport(t *testing.T) {
 	f := newFixture(t)
-	_, err := importer.Parse("", []importer.File{{Name: "raw.jsonl", R: bytes.NewReader(f.write(export.Options{What: export.Raw}))}})
-	if err == nil || !strings.Contains(err.Error(), `raw.jsonl:1: what: this is a "raw" export; only gold exports can be imported`) {
-		t.Fatalf("importing a raw export: %v", err)
+	_, err := importer.Parse("", []importer.File{{Name: "scores.jsonl", R: bytes.NewReader(f.write(export.Options{What: export.Scores, Format: export.JSONL}))}})
+	if err == nil || !strings.Contains(err.Error(), `scores.jsonl:1: what: this is a "scores" export; only gold and raw exports can be imported`) {
+		t.Fatalf("importing a scores export: %v", err)
 	}
+}
+
+// TestRawExportImportsBack imports a raw export into a project that holds
+// the same documents (from the gold export) and exports it again: the
+// labels come back the same, in the same rounds, from the same annotators.
+func TestRawExportImportsBack(t *testing.T) {
+	f := newFixture(t)
+	raw := f.write(export.Options{What: export.Raw})
+	s, p := importInto(t, f.write(export.Options{What: export.Gold}))
+	res, err := importer.Parse("", []importer.File{{Name: "raw.jsonl", R: bytes.NewReader(raw)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Import(f.ctx, p.ID, res.Documents, res.Labels...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Labels == 0 || st.Accounts != 0 {
+		t.Fatalf("stats %+v", st)
+	}
+	e, err := export.New(f.ctx, s, p, export.Options{What: export.Raw, Now: exportTime})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var again bytes.Buffer
+	if err := e.Write(f.ctx, &again); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := labelFields(t, raw), labelFields(t, again.Bytes()); a != b {
+		t.Errorf("labels after the round trip:\n%s\nwant:\n%s", b, a)
+	}
+}
+
+// labelFields keeps the label columns of a raw JSON Lines export, sorted.
+func labelFields(t *testing.T, data []byte) string {
+	t.Helper()
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n")[1:] {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r["labelled"] != true {
+			continue
+		}
+		var key []string
+		for _, k := range []string{"round", "annotator", "summary_id", "sentence_idx", "label", "error_types", "explanation", "ambiguous",
+			"ambiguity_type", "ambiguity_note", "unsure_note", "relevance", "non_summary", "topic_category", "comment"} {
+			v, _ := json.Marshal(r[k])
+			key = append(key, string(v))
+		}
+		out = append(out, strings.Join(key, "|"))
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\n")
 }
 
 // TestTofuEvalColumnsMatchTheRelease reads our TofuEval export the way the

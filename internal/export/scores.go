@@ -71,8 +71,12 @@ func (x *run) scores(ctx context.Context) error {
 				m.faithful++
 			}
 		}
-		return x.out.row([]any{"summary", s.Document, s.External, s.Topic, s.Model, s.Sentences, label, prov,
-			sc.Faithfulness, sc.Completeness, sc.Conciseness, nil, nil, nil, nil})
+		cells, err := x.summaryScaleCells(ctx, s.ID)
+		if err != nil {
+			return err
+		}
+		return x.out.row(append([]any{"summary", s.Document, s.External, s.Topic, s.Model, s.Sentences, label, prov,
+			sc.Faithfulness, sc.Completeness, sc.Conciseness, nil, nil, nil, nil}, cells...))
 	})
 	if err != nil {
 		return err
@@ -89,8 +93,8 @@ func (x *run) scores(ctx context.Context) error {
 			v := float64(m.faithful) / float64(m.labelled)
 			share = &v
 		}
-		if err := x.out.row([]any{"model", nil, nil, nil, n, m.sentences, nil, nil,
-			m.mean(0), m.mean(1), m.mean(2), m.summaries, m.labelled, m.faithful, share}); err != nil {
+		if err := x.out.row(append([]any{"model", nil, nil, nil, n, m.sentences, nil, nil,
+			m.mean(0), m.mean(1), m.mean(2), m.summaries, m.labelled, m.faithful, share}, make([]any, len(x.project.Settings.Scales))...)); err != nil {
 			return err
 		}
 	}

@@ -25,9 +25,8 @@ type sink interface {
 	count() int
 }
 
-func newSink(w io.Writer, format string, h Header, keepFormulas bool) (sink, error) {
+func newSink(w io.Writer, format string, h Header, cols []string, keepFormulas bool) (sink, error) {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	cols := columnsOf(h.What)
 	if format == CSV {
 		s := &csvSink{bw: bw, w: csvsafe.NewWriter(bw), cells: make([]string, len(cols))}
 		s.w.KeepFormulas = keepFormulas
@@ -165,6 +164,12 @@ func cell(v any) string {
 		return strconv.FormatFloat(*x, 'f', -1, 64)
 	case []string:
 		return strings.Join(x, "; ")
+	case map[string]any:
+		if len(x) == 0 {
+			return ""
+		}
+		b, _ := json.Marshal(x)
+		return string(b)
 	}
 	panic(fmt.Sprintf("export: no CSV form for %T", v))
 }

@@ -16,7 +16,8 @@ var tofuColumns = []string{"doc_id", "annotation_id", "topic", "model_name", "se
 // ("yes") or unfaithful ("no"); borderline, unresolved and missing gold
 // have no TofuEval form and are left out. Error types are written by the
 // names of the project's taxonomy, joined by ", " as TofuEval does;
-// annotation_id is the document's number in this database.
+// annotation_id is the document's id in the study it was imported from
+// (TofuEval's own annotation_id), else its number in this database.
 func (x *run) tofueval(ctx context.Context) error {
 	names := map[string]string{}
 	for _, t := range x.project.Settings.ErrorTaxonomy() {
@@ -26,6 +27,13 @@ func (x *run) tofueval(ctx context.Context) error {
 		sents, err := x.r.Sentences(ctx, s.ID)
 		if err != nil {
 			return err
+		}
+		annotation, err := x.r.AnnotationID(ctx, s.DocumentID)
+		if err != nil {
+			return err
+		}
+		if annotation == "" {
+			annotation = strconv.FormatInt(s.DocumentID, 10)
 		}
 		for _, st := range sents {
 			g := st.Gold
@@ -48,7 +56,7 @@ func (x *run) tofueval(ctx context.Context) error {
 					types[i] = n
 				}
 			}
-			row := []any{s.Document, strconv.FormatInt(s.DocumentID, 10), s.Topic, s.Model, st.Index, st.Text, label, g.Explanation, strings.Join(types, ", ")}
+			row := []any{s.Document, annotation, s.Topic, s.Model, st.Index, st.Text, label, g.Explanation, strings.Join(types, ", ")}
 			if err := x.out.row(row); err != nil {
 				return err
 			}

@@ -3,6 +3,7 @@ package importer
 import (
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -31,7 +32,7 @@ func eachCSVRow(name string, r io.Reader, c *collector, required []string, fn fu
 	header, err := cr.Read()
 	if err != nil {
 		if err == io.EOF {
-			c.addf(&Error{File: name}, "", "empty file")
+			c.addf(&Error{File: name}, "", "the file is empty: nothing to import")
 		} else {
 			c.addf(&Error{File: name, Line: 1}, "", "reading the header: %v", csvMessage(err))
 		}
@@ -39,7 +40,16 @@ func eachCSVRow(name string, r io.Reader, c *collector, required []string, fn fu
 	}
 	cols := map[string]int{}
 	for i, h := range header {
-		cols[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = i
+		col := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
+		if !utf8.ValidString(col) {
+			c.addf(&Error{File: name, Line: 1}, fmt.Sprintf("column %d", i+1), "not valid UTF-8")
+			return
+		}
+		if first, dup := cols[col]; dup && col != "" {
+			c.addf(&Error{File: name, Line: 1}, col, "the column is given twice (columns %d and %d)", first+1, i+1)
+			return
+		}
+		cols[col] = i
 	}
 	var missing []string
 	for _, col := range required {
@@ -51,9 +61,12 @@ func eachCSVRow(name string, r io.Reader, c *collector, required []string, fn fu
 		c.addf(&Error{File: name, Line: 1}, "", "missing column %s", strings.Join(missing, ", "))
 		return
 	}
-	for !c.full() {
+	for rows := 0; !c.full(); rows++ {
 		fields, err := cr.Read()
 		if err == io.EOF {
+			if rows == 0 {
+				c.addf(&Error{File: name, Line: 1}, "", "the file has a header and no rows: nothing to import")
+			}
 			return
 		}
 		var pe *csv.ParseError

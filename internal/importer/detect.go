@@ -22,19 +22,26 @@ const (
 	roleMADISSE
 	roleMADISSESample
 	roleSummEdits
+	// roleTranscripts is a JSON Lines file of {doc_id, turns}: the
+	// transcripts of a TofuEval import; a native file in a TofuEval import
+	// becomes roleNativeTranscripts.
+	roleTranscripts
+	roleNativeTranscripts
 )
 
 // String names the role in FileStats and messages.
 func (r role) String() string {
 	return [...]string{
-		roleUnknown:       "unknown",
-		roleNative:        "native",
-		roleTofuFactual:   "tofueval factual labels",
-		roleTofuKeyPoints: "tofueval key points",
-		roleTofuSplit:     "tofueval dev/test split",
-		roleMADISSE:       "madisse ambiguity labels",
-		roleMADISSESample: "madisse sample claims",
-		roleSummEdits:     "summedits",
+		roleUnknown:           "unknown",
+		roleNative:            "native",
+		roleTofuFactual:       "tofueval factual labels",
+		roleTofuKeyPoints:     "tofueval key points",
+		roleTofuSplit:         "tofueval dev/test split",
+		roleMADISSE:           "madisse ambiguity labels",
+		roleMADISSESample:     "madisse sample claims",
+		roleSummEdits:         "summedits",
+		roleTranscripts:       "tofueval transcripts",
+		roleNativeTranscripts: "tofueval transcripts (native documents)",
 	}[r]
 }
 
@@ -43,7 +50,7 @@ func (r role) format() string {
 	switch r {
 	case roleNative:
 		return FormatNative
-	case roleTofuFactual, roleTofuKeyPoints, roleTofuSplit:
+	case roleTofuFactual, roleTofuKeyPoints, roleTofuSplit, roleTranscripts, roleNativeTranscripts:
 		return FormatTofuEval
 	case roleMADISSE, roleMADISSESample:
 		return FormatMADISSE
@@ -72,6 +79,10 @@ func sniff(br *bufio.Reader) role {
 		switch {
 		case has("kind") && has("exported_at") && firstLineWhole:
 			return roleNative // the header of an export
+		case has("scales") && len(keys) == 1:
+			return roleNative // rating scales defined before the documents
+		case has("doc_id") && has("turns") && !has("summaries"):
+			return roleTranscripts
 		case has("claim") && has("doc"):
 			return roleMADISSESample
 		case has("summary") && has("doc"), has("ambiguity"), has("sub-category"):
@@ -161,6 +172,9 @@ func decideFormat(format string, inputs []input) (string, error) {
 	var unknown []string
 	found := map[string][]string{}
 	for _, in := range inputs {
+		if head, _ := in.r.Peek(sniffSize); len(bytes.TrimSpace(head)) == 0 {
+			return "", Errors{{File: in.name, Message: "the file is empty: nothing to import"}}
+		}
 		f := in.role.format()
 		if f == "" {
 			unknown = append(unknown, in.name)
@@ -180,6 +194,14 @@ func decideFormat(format string, inputs []input) (string, error) {
 		}
 		found[FormatTofuEval] = append(found[FormatTofuEval], found[FormatMADISSE]...)
 		delete(found, FormatMADISSE)
+		// Native documents join it as transcripts.
+		for i := range inputs {
+			if inputs[i].role == roleNative {
+				inputs[i].role = roleNativeTranscripts
+			}
+		}
+		found[FormatTofuEval] = append(found[FormatTofuEval], found[FormatNative]...)
+		delete(found, FormatNative)
 	}
 	if format != "" {
 		for f, names := range found {

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"annotate/internal/tasks"
 	"fmt"
 	"strings"
 )
@@ -84,6 +85,12 @@ const maxErrors = 1000
 type collector struct {
 	errs  Errors
 	warns []string
+	// labels are annotators' labels read from raw export rows.
+	labels []located
+	// scales are rating scales defined in the files, with where each was
+	// defined.
+	scales  []tasks.Scale
+	scaleAt map[string]string
 }
 
 // add records a problem; once maxErrors is reached it records that checking

@@ -55,6 +55,12 @@ type Result struct {
 	// dialogues have Turns, every summary has Sentences, taxonomy values
 	// are codes, and document and summary ids are unique in the input.
 	Documents []tasks.DocumentInput
+	// Labels are annotators' labels read from raw export rows, for
+	// summaries in Documents or already in the project; labels given
+	// inside documents stay there.
+	Labels []tasks.LabelRecord
+	// Scales are rating scales the files define ({"scales":[...]} lines).
+	Scales []tasks.Scale
 	// Warnings say what was imported differently from how it was written
 	// or left out, one line each.
 	Warnings []string
@@ -132,9 +138,9 @@ func ParseWith(format string, files []File, opts Options) (*Result, error) {
 	switch format {
 	case FormatNative:
 		docs = parseAll(inputs, c, parseNative)
-		res.ErrorTaxonomy = inferPreset(allErrorTypes(docs))
+		res.ErrorTaxonomy = inferPreset(allErrorTypes(docs, c.labels))
 		if res.ErrorTaxonomy == "" {
-			if types := allErrorTypes(docs); len(types) > 0 {
+			if types := allErrorTypes(docs, c.labels); len(types) > 0 {
 				c.warnf("error types %s match no built-in taxonomy; kept as written", strings.Join(types, ", "))
 			}
 		}
@@ -162,6 +168,15 @@ func ParseWith(format string, files []File, opts Options) (*Result, error) {
 			break
 		}
 		r.document(&docs[i])
+	}
+	res.Labels = r.records(c.labels)
+	res.Scales = c.scales
+	if len(c.errs) == 0 && len(docs) == 0 && len(res.Labels) == 0 && len(res.Scales) == 0 {
+		names := make([]string, len(inputs))
+		for i, in := range inputs {
+			names[i] = in.name
+		}
+		c.addf(&Error{File: strings.Join(names, ", ")}, "", "no documents, labels or scales to import")
 	}
 	if len(c.errs) > 0 {
 		return nil, c.errs
@@ -212,6 +227,14 @@ func parseTofuEval(inputs []input, c *collector) []parsed {
 			in.keyPoints = append(in.keyPoints, namedKeyPoints{f.name, parseKeyPoints(f.name, f.r, c), f.stats})
 		case roleMADISSE:
 			in.madisse = append(in.madisse, namedMADISSE{f.name, parseMADISSE(f.name, f.r, c), f.stats})
+		case roleTranscripts:
+			in.transcripts = append(in.transcripts, namedTranscripts{f.name, parseTranscripts(f.name, f.r, c), f.stats})
+		case roleNativeTranscripts:
+			var docs []tasks.DocumentInput
+			for _, p := range parseNative(f.name, f.r, c) {
+				docs = append(docs, p.doc)
+			}
+			in.transcripts = append(in.transcripts, namedTranscripts{f.name, docs, f.stats})
 		case roleTofuSplit:
 			c.warnf("%s: the dev/test split is not needed for import; ignored", f.name)
 		}
@@ -237,7 +260,7 @@ func countRecords(ds []parsed) int {
 }
 
 // allErrorTypes lists the distinct error types written in the documents.
-func allErrorTypes(docs []parsed) []string {
+func allErrorTypes(docs []parsed, labels []located) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(g *tasks.GoldInput) {
@@ -256,7 +279,15 @@ func allErrorTypes(docs []parsed) []string {
 			add(s.Gold)
 			for _, sent := range s.Sentences {
 				add(sent.Gold)
+				for _, l := range sent.Labels {
+					add(&tasks.GoldInput{ErrorTypes: l.ErrorTypes})
+				}
 			}
+		}
+	}
+	for _, l := range labels {
+		if l.rec.Label != nil {
+			add(&tasks.GoldInput{ErrorTypes: l.rec.Label.ErrorTypes})
 		}
 	}
 	return out

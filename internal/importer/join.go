@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -16,10 +17,10 @@ type tofuSummary struct {
 
 // tofuDoc gathers the summaries of one document, in file order.
 type tofuDoc struct {
-	id        string
-	file      string
-	line      int
-	summaries []*tofuSummary
+	id, annotationID string
+	file             string
+	line             int
+	summaries        []*tofuSummary
 }
 
 // tofuInputs are the files of one TofuEval import.
@@ -27,6 +28,15 @@ type tofuInputs struct {
 	factual   []namedRows
 	keyPoints []namedKeyPoints
 	madisse   []namedMADISSE
+	// transcripts are documents given by id: {doc_id, turns} records or
+	// native documents.
+	transcripts []namedTranscripts
+}
+
+type namedTranscripts struct {
+	name  string
+	docs  []tasks.DocumentInput
+	stats *FileStats
 }
 
 type namedRows struct {
@@ -64,11 +74,20 @@ func tofuevalDocuments(in tofuInputs, c *collector) []parsed {
 		c.add(&Error{Message: "a TofuEval import needs meetingbank_factual_eval_*.csv: the summaries and their labels are there"})
 		return nil
 	}
-	if len(in.madisse) == 0 {
-		c.add(&Error{Message: "TofuEval files carry no document text; add MeetingBank_ambiguity_annotated.json from MADISSE, which holds the MeetingBank transcripts"})
+	docs, order := groupTofuRows(in.factual, c)
+	given := map[string]*tasks.DocumentInput{}
+	for fi := range in.transcripts {
+		f := &in.transcripts[fi]
+		f.stats.Records = len(f.docs)
+		for i := range f.docs {
+			given[f.docs[i].ExternalID] = &f.docs[i]
+		}
+	}
+	if len(in.madisse) == 0 && len(given) == 0 {
+		c.add(&Error{File: factualNames(in.factual), Message: fmt.Sprintf("the TofuEval files carry no document text, and no transcripts were given for their %d %s (%s); %s",
+			len(order), plural(len(order), "document", "documents"), idList(order), transcriptHelp)})
 		return nil
 	}
-	docs, order := groupTofuRows(in.factual, c)
 
 	// Link each transcript to the document whose summaries its sentences
 	// come from.
@@ -196,7 +215,8 @@ func tofuevalDocuments(in tofuInputs, c *collector) []parsed {
 		d := docs[id]
 		st := statsOf[d.file]
 		t := linked[id]
-		if t == nil {
+		g := given[id]
+		if t == nil && g == nil {
 			s := skipped[d.file]
 			if s == nil {
 				s = &skip{}
@@ -211,14 +231,33 @@ func tofuevalDocuments(in tofuInputs, c *collector) []parsed {
 			continue
 		}
 		doc := tasks.DocumentInput{
-			ExternalID: id,
-			Kind:       tasks.KindDialogue,
-			Language:   "en",
-			Domain:     "meetingbank",
-			KeyFacts:   keyFacts[id],
+			ExternalID:   id,
+			Kind:         tasks.KindDialogue,
+			Language:     "en",
+			Domain:       tofuDomain(d.file),
+			KeyFacts:     keyFacts[id],
+			AnnotationID: d.annotationID,
 		}
-		for _, u := range t.turns {
-			doc.Turns = append(doc.Turns, splitTurn(u))
+		if g != nil {
+			// A transcript given by id wins over a MADISSE match.
+			doc.Kind, doc.Text, doc.Sentences, doc.Turns = g.Kind, g.Text, g.Sentences, g.Turns
+			if g.Title != "" {
+				doc.Title = g.Title
+			}
+			if g.Domain != "" {
+				doc.Domain = g.Domain
+			}
+			if g.Language != "" {
+				doc.Language = g.Language
+			}
+			doc.KeyFacts = append(doc.KeyFacts, g.KeyFacts...)
+			for fi := range in.transcripts {
+				in.transcripts[fi].stats.Documents += countIf(in.transcripts[fi].docs, id)
+			}
+		} else {
+			for _, u := range t.turns {
+				doc.Turns = append(doc.Turns, splitTurn(u))
+			}
 		}
 		for _, s := range d.summaries {
 			sum := tasks.SummaryInput{
@@ -236,10 +275,32 @@ func tofuevalDocuments(in tofuInputs, c *collector) []parsed {
 		}
 		out = append(out, parsed{doc: doc, at: Error{File: d.file, Line: d.line}})
 	}
+	if len(out) == 0 {
+		c.add(&Error{File: factualNames(in.factual), Message: fmt.Sprintf("none of the %d %s has a transcript in the files given (%s), so nothing would be imported; missing: %s; %s",
+			len(order), plural(len(order), "document", "documents"), transcriptSources(in), idList(order), transcriptHelp)})
+		return nil
+	}
 	for _, f := range in.factual {
 		if s := skipped[f.name]; s != nil {
-			c.warnf("%s: skipped %d %s (%d summaries, %d sentences) whose transcript is not in %s", f.name, s.docs, plural(s.docs, "document", "documents"), s.summaries, s.sentences, madisseNames(in.madisse))
+			var ids []string
+			for _, id := range order {
+				if docs[id].file == f.name && linked[id] == nil && given[id] == nil {
+					ids = append(ids, id)
+				}
+			}
+			c.warnf("%s: skipped %d %s (%d summaries, %d sentences) without a transcript in %s: %s", f.name, s.docs, plural(s.docs, "document", "documents"),
+				s.summaries, s.sentences, transcriptSources(in), idList(ids))
 		}
+	}
+	var unused []string
+	for id := range given {
+		if docs[id] == nil {
+			unused = append(unused, id)
+		}
+	}
+	if len(unused) > 0 {
+		slices.Sort(unused)
+		c.warnf("%d %s given match no doc_id of the TofuEval files; not imported: %s", len(unused), plural(len(unused), "transcript", "transcripts"), idList(unused))
 	}
 	imported := map[string]bool{}
 	for _, p := range out {
@@ -281,7 +342,7 @@ func groupTofuRows(files []namedRows, c *collector) (map[string]*tofuDoc, []stri
 			row := &f.rows[ri]
 			d := docs[row.docID]
 			if d == nil {
-				d = &tofuDoc{id: row.docID, file: f.name, line: row.line}
+				d = &tofuDoc{id: row.docID, annotationID: row.annotationID, file: f.name, line: row.line}
 				docs[row.docID] = d
 				order = append(order, row.docID)
 			}
@@ -319,13 +380,4 @@ func sortedIdx(rows map[int]*tofuRow) []int {
 	}
 	slices.Sort(idx)
 	return idx
-}
-
-// madisseNames lists the MADISSE file names for messages.
-func madisseNames(files []namedMADISSE) string {
-	var names []string
-	for _, f := range files {
-		names = append(names, f.name)
-	}
-	return strings.Join(names, ", ")
 }

@@ -10,14 +10,26 @@ import (
 )
 
 // eachJSONLine calls fn for every non-blank line of a JSON Lines file.
+// Lines that are not UTF-8 or name a field twice in one object are
+// reported (see checkJSON) and not passed on.
 func eachJSONLine(name string, r io.Reader, c *collector, fn func(line []byte, at *Error)) {
 	br := bufio.NewReaderSize(r, 1<<16)
+	empty := true
 	for lineNo := 1; !c.full(); lineNo++ {
 		line, err := br.ReadBytes('\n')
 		if len(bytes.TrimSpace(line)) > 0 {
-			fn(line, &Error{File: name, Line: lineNo})
+			empty = false
+			at := &Error{File: name, Line: lineNo}
+			if field, msg, bad := checkJSON(line); bad {
+				c.addf(at, field, "%s", msg)
+			} else {
+				fn(line, at)
+			}
 		}
 		if err == io.EOF {
+			if empty {
+				c.addf(&Error{File: name}, "", "the file is empty: nothing to import")
+			}
 			return
 		}
 		if err != nil {

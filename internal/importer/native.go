@@ -14,14 +14,38 @@ import (
 )
 
 // parseNative reads a native JSON Lines file: one tasks.DocumentInput per
-// line, blank lines ignored, unknown fields rejected.
+// line, blank lines ignored, unknown fields rejected. A file that starts
+// with a raw export's header holds annotators' labels instead, which go to
+// c.labels.
 func parseNative(name string, r io.Reader, c *collector) []parsed {
 	var out []parsed
+	var raw *rawLabels
 	var ex exportFrame
 	var last Error
 	eachJSONLine(name, r, c, func(line []byte, at *Error) {
 		last = *at
-		if ex.line(line, at, c) {
+		if ex.end(line, at, c) {
+			return
+		}
+		if raw != nil {
+			ex.records++
+			raw.row(line, at, c)
+			return
+		}
+		if scalesLine(line, at, c) {
+			return
+		}
+		what, version := exportHeader(line, at, c, len(out) == 0)
+		switch what {
+		case "gold":
+			ex.begin(version)
+			return
+		case "raw":
+			ex.begin(version)
+			raw = &rawLabels{}
+			return
+		case "":
+		default:
 			return
 		}
 		ex.records++
@@ -30,6 +54,9 @@ func parseNative(name string, r io.Reader, c *collector) []parsed {
 		}
 	})
 	ex.finish(&last, c)
+	if raw != nil {
+		c.labels = append(c.labels, raw.out...)
+	}
 	return joinContinuations(out)
 }
 
@@ -42,8 +69,9 @@ type exportFrame struct {
 	ended   bool // the end record was read
 }
 
-// line reports whether line is a header or end record, checking it.
-func (f *exportFrame) line(line []byte, at *Error, c *collector) bool {
+// end reports whether line is an end record, or a record after one,
+// checking it.
+func (f *exportFrame) end(line []byte, at *Error, c *collector) bool {
 	var end struct {
 		Kind    string `json:"kind"`
 		Records *int   `json:"records"`
@@ -64,11 +92,13 @@ func (f *exportFrame) line(line []byte, at *Error, c *collector) bool {
 		c.addf(at, "", "a record after the export's end record")
 		return true
 	}
-	if v, ok := exportHeader(line, at, c); ok {
-		f.version = max(v, 1)
-		return true
-	}
 	return false
+}
+
+// begin starts counting after an export's header of the given version.
+func (f *exportFrame) begin(version int) {
+	f.version = max(version, 1)
+	f.records = 0
 }
 
 func countText(n *int) string {
@@ -85,22 +115,77 @@ func (f *exportFrame) finish(at *Error, c *collector) {
 	}
 }
 
-// exportHeader reports whether line is the header record that starts an
-// export (kind "export"; see docs/export.md). A gold export's header is
-// skipped; other exports cannot be imported, which is reported.
-func exportHeader(line []byte, at *Error, c *collector) (int, bool) {
+// scalesLine reports whether line defines rating scales
+// ({"scales":[...]}), and collects them after checking each.
+func scalesLine(line []byte, at *Error, c *collector) bool {
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(line, &probe) != nil {
+		return false
+	}
+	if _, ok := probe["scales"]; !ok {
+		return false
+	}
+	var def struct {
+		Scales []tasks.Scale `json:"scales"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&def); err != nil {
+		var v any
+		if json.Unmarshal(line, &v) == nil {
+			if field, msg, ok := misfit(v, reflect.TypeOf(def), ""); ok {
+				c.addf(at, field, "%s", msg)
+				return true
+			}
+		}
+		c.addf(at, "scales", "%s", jsonMessage(err))
+		return true
+	}
+	if len(def.Scales) == 0 {
+		c.addf(at, "scales", "no scale defined")
+	}
+	for i, sc := range def.Scales {
+		if field, err := sc.Validate(); err != nil {
+			c.addf(at, fmt.Sprintf("scales[%d].%s", i, field), "%s", tasks.ErrorMessage(err))
+			continue
+		}
+		if first, dup := c.scaleAt[sc.Name]; dup {
+			c.addf(at, fmt.Sprintf("scales[%d].name", i), "scale %q is already defined at %s", sc.Name, first)
+			continue
+		}
+		if c.scaleAt == nil {
+			c.scaleAt = map[string]string{}
+		}
+		c.scaleAt[sc.Name] = locString(at)
+		c.scales = append(c.scales, sc)
+	}
+	return true
+}
+
+// exportHeader returns what export line is the header record of (kind
+// "export"; see docs/export.md) and its export_version, or "" when it is
+// not a header. A gold
+// export's header is skipped; a raw export's header, as the first record,
+// makes the rest of the file rows of labels; other exports cannot be
+// imported, which is reported.
+func exportHeader(line []byte, at *Error, c *collector, first bool) (string, int) {
 	var h struct {
 		Kind    string `json:"kind"`
 		What    string `json:"what"`
 		Version int    `json:"export_version"`
 	}
 	if json.Unmarshal(line, &h) != nil || h.Kind != "export" {
-		return 0, false
+		return "", 0
 	}
-	if h.What != "gold" {
-		c.addf(at, "what", "this is a %q export; only gold exports can be imported", h.What)
+	switch {
+	case h.What == "gold":
+	case h.What == "raw" && first:
+	case h.What == "raw":
+		c.addf(at, "what", "a raw export's header must be the first record of its file")
+	default:
+		c.addf(at, "what", "this is a %q export; only gold and raw exports can be imported", h.What)
 	}
-	return h.Version, true
+	return h.What, h.Version
 }
 
 // joinContinuations folds a record that repeats an earlier document's id

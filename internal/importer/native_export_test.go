@@ -72,14 +72,16 @@ func TestNativeGoldExportErrors(t *testing.T) {
 			`x.jsonl:1: text: a prose document needs text or sentences`},
 		{"a continuation's summary is located on its own line", `{"id":"d","sentences":["A."]}` + "\n" + `{"id":"d","summaries":[{"id":"s"}]}`,
 			`x.jsonl:2: summaries[0].text: a summary needs text or sentences`},
-		{"a raw export", `{"kind":"export","what":"raw","exported_at":"2026-01-04T08:00:00Z"}`,
-			`x.jsonl:1: what: this is a "raw" export; only gold exports can be imported`},
 		{"a version 2 export cut short", headV2 + "\n" + doc1,
 			`x.jsonl:2: the export has no end record: the file was cut short`},
 		{"an end record with another count", headV2 + "\n" + doc1 + "\n" + `{"kind":"end","records":2}`,
 			`x.jsonl:3: records: the export says it has 2 records, but 1 came before this line`},
 		{"a record after the end", headV2 + "\n" + doc1 + "\n" + `{"kind":"end","records":1}` + "\n" + doc1,
 			`x.jsonl:4: a record after the export's end record`},
+		{"a scores export", `{"kind":"export","what":"scores","exported_at":"2026-01-04T08:00:00Z"}`,
+			`x.jsonl:1: what: this is a "scores" export; only gold and raw exports can be imported`},
+		{"a raw export's header later in the file", `{"id":"d","sentences":["A."]}` + "\n" + `{"kind":"export","what":"raw"}`,
+			`x.jsonl:2: what: a raw export's header must be the first record of its file`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

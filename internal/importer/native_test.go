@@ -287,3 +287,89 @@ func TestNativeCustomErrorTypes(t *testing.T) {
 		t.Errorf("warnings %q", res.Warnings)
 	}
 }
+
+// TestNativeLabelsDocExample parses the annotators' labels example of
+// docs/import-format.md.
+func TestNativeLabelsDocExample(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "import-format.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(b), "<!-- labels-example:start -->")
+	body, _, ok := strings.Cut(rest, "<!-- labels-example:end -->")
+	if !ok {
+		t.Fatal("labels example markers not found")
+	}
+	body = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(body), "```jsonl"), "```")
+	res, err := parseString(t, "", "labels.jsonl", strings.TrimSpace(body)+"\n")
+	if err != nil {
+		t.Fatalf("the documented labels example does not parse:\n%v", err)
+	}
+	s := res.Documents[0].Summaries[0]
+	if len(s.Sentences[0].Labels) != 2 || len(s.Sentences[1].Labels) != 2 || len(s.Labels) != 2 {
+		t.Fatalf("labels %+v", s)
+	}
+	if l := s.Sentences[1].Labels[0]; l.Round != tasks.ImportedRound || l.ErrorTypes[0] != "contradiction" {
+		t.Errorf("label %+v", l)
+	}
+	if l := s.Sentences[1].Labels[1]; l.Round != "pilot" {
+		t.Errorf("label %+v", l)
+	}
+}
+
+func TestNativeLabelErrors(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"no annotator", `{"id":"d","sentences":["A."],"summaries":[{"id":"s","sentences":[{"text":"A.","labels":[{"label":"faithful"}]}]}]}`,
+			`x.jsonl:1: summaries[0].sentences[0].labels[0].annotator: missing`},
+		{"bad annotator", `{"id":"d","sentences":["A."],"summaries":[{"id":"s","sentences":[{"text":"A.","labels":[{"annotator":"a b","label":"faithful"}]}]}]}`,
+			`x.jsonl:1: summaries[0].sentences[0].labels[0].annotator: "a b": username may hold only`},
+		{"bad label", `{"id":"d","sentences":["A."],"summaries":[{"id":"s","sentences":[{"text":"A.","labels":[{"annotator":"w1","label":"maybe"}]}]}]}`,
+			`x.jsonl:1: summaries[0].sentences[0].labels[0].label: "maybe" is not one of`},
+		{"twice in a round", `{"id":"d","sentences":["A."],"summaries":[{"id":"s","sentences":[{"text":"A.","labels":[{"annotator":"w1","label":"faithful"},{"annotator":"w1","label":"faithful","round":"imported"}]}]}]}`,
+			`x.jsonl:1: summaries[0].sentences[0].labels[1].annotator: w1 already labels this in round "imported"`},
+		{"relevance out of range", `{"id":"d","sentences":["A."],"summaries":[{"id":"s","sentences":[{"text":"A."}],"labels":[{"annotator":"w1","relevance":7}]}]}`,
+			`x.jsonl:1: summaries[0].labels[0].relevance: 7 is not between 1 and 5`},
+		{"unknown field in a raw row", `{"kind":"export","what":"raw"}` + "\n" + `{"round":"r","annotator":"w1","summary_id":"s","sentence_idx":1,"labelled":true,"label":"faithful","colour":"red"}`,
+			`x.jsonl:2: colour: unknown field of a raw export row`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := parseString(t, "native", "x.jsonl", c.in)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			found := false
+			for _, e := range errorList(t, err) {
+				found = found || strings.HasPrefix(e.Error(), c.want)
+			}
+			if !found {
+				t.Errorf("errors %v, want one starting %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestNativeScalesDocExample parses the rating scales example of
+// docs/import-format.md.
+func TestNativeScalesDocExample(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "import-format.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(b), "<!-- scales-example:start -->")
+	body, _, ok := strings.Cut(rest, "<!-- scales-example:end -->")
+	if !ok {
+		t.Fatal("scales example markers not found")
+	}
+	body = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(body), "```jsonl"), "```")
+	res, err := parseString(t, "", "scales.jsonl", strings.TrimSpace(body)+"\n")
+	if err != nil {
+		t.Fatalf("the documented scales example does not parse:\n%v", err)
+	}
+	if len(res.Scales) != 2 || res.Scales[0].Name != "consistency" || !res.Scales[1].Optional {
+		t.Fatalf("scales %+v", res.Scales)
+	}
+	if l := res.Documents[0].Summaries[0].Labels; len(l) != 2 || l[0].Scores["consistency"] != 4.0 {
+		t.Fatalf("summary labels %+v", l)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"annotate/internal/segment"
 	"annotate/internal/tasks"
@@ -38,10 +39,14 @@ type resolver struct {
 	preset    string
 	docIDs    map[string]*Error
 	summaryIn map[string]string
+	// current is the summary being resolved; labels locates every
+	// annotator's label seen, to find repeats.
+	current string
+	labels  map[labelKey]string
 }
 
 func newResolver(c *collector, preset string) *resolver {
-	return &resolver{c: c, preset: preset, docIDs: map[string]*Error{}, summaryIn: map[string]string{}}
+	return &resolver{c: c, preset: preset, docIDs: map[string]*Error{}, summaryIn: map[string]string{}, labels: map[labelKey]string{}}
 }
 
 // document resolves p.doc in place.
@@ -56,12 +61,21 @@ func (r *resolver) document(p *parsed) {
 		d.Source = at.File
 	}
 	d.ExternalID = strings.TrimSpace(d.ExternalID)
+	if d.Continuation {
+		// More summaries of a document read before (streamed gold export).
+		for i := range d.Summaries {
+			r.summary(d, i, p.where(i), fmt.Sprintf("summaries[%d]", i))
+		}
+		r.keyFacts(d, at)
+		return
+	}
 	if d.ExternalID == "" {
 		r.c.addf(at, "id", "missing document id")
 	} else if first, dup := r.docIDs[d.ExternalID]; dup {
 		r.c.addf(at, "id", "document id %q is used twice (first at %s)", d.ExternalID, locString(first))
 	} else {
-		r.docIDs[d.ExternalID] = at
+		loc := Error{File: at.File, Line: at.Line, Record: at.Record} // not at itself, which holds on to the document
+		r.docIDs[d.ExternalID] = &loc
 	}
 	d.Language = strings.TrimSpace(d.Language)
 	d.Domain = strings.TrimSpace(d.Domain)
@@ -84,6 +98,11 @@ func (r *resolver) document(p *parsed) {
 	for i := range d.Summaries {
 		r.summary(d, i, p.where(i), fmt.Sprintf("summaries[%d]", i))
 	}
+	r.keyFacts(d, at)
+}
+
+// keyFacts trims a document's key facts and rejects empty ones.
+func (r *resolver) keyFacts(d *tasks.DocumentInput, at *Error) {
 	for i := range d.KeyFacts {
 		k := &d.KeyFacts[i]
 		k.Text = strings.TrimSpace(k.Text)
@@ -107,6 +126,7 @@ func (r *resolver) prose(d *tasks.DocumentInput, at *Error) {
 				r.c.addf(at, fmt.Sprintf("sentences[%d]", i), "empty sentence")
 			}
 		}
+		r.sameText(d.Text, d.Sentences, at, "text")
 		return
 	}
 	if strings.TrimSpace(d.Text) == "" {
@@ -147,10 +167,15 @@ func (r *resolver) dialogue(d *tasks.DocumentInput, at *Error) {
 func (r *resolver) summary(d *tasks.DocumentInput, i int, at *Error, path string) {
 	s := &d.Summaries[i]
 	s.ExternalID = strings.TrimSpace(s.ExternalID)
+	r.current = s.ExternalID
+	// A summary's labels can only repeat each other: its id is unique in
+	// the import. Forgetting the others keeps a streamed import's memory
+	// bounded.
+	clear(r.labels)
 	if s.ExternalID == "" {
-		r.c.addf(at, path+".id", "missing summary id")
+		r.c.addf(at, joinField(path, "id"), "missing summary id")
 	} else if doc, dup := r.summaryIn[s.ExternalID]; dup {
-		r.c.addf(at, path+".id", "summary id %q is used twice (also in document %q); summary ids must be unique across the import", s.ExternalID, doc)
+		r.c.addf(at, joinField(path, "id"), "summary id %q is used twice (also in document %q); summary ids must be unique across the import", s.ExternalID, doc)
 	} else {
 		r.summaryIn[s.ExternalID] = d.ExternalID
 	}
@@ -161,12 +186,18 @@ func (r *resolver) summary(d *tasks.DocumentInput, i int, at *Error, path string
 	}
 	s.Original = strings.TrimSpace(s.Original)
 	s.EditTypes = trimAll(s.EditTypes)
-	if len(s.Sentences) == 0 {
+	if len(s.Sentences) > 0 {
+		texts := make([]string, len(s.Sentences))
+		for j, sent := range s.Sentences {
+			texts[j] = sent.Text
+		}
+		r.sameText(s.Text, texts, at, joinField(path, "text"))
+	} else {
 		for _, t := range segment.Split(s.Text, s.Language) {
 			s.Sentences = append(s.Sentences, tasks.SentenceInput{Text: t})
 		}
 		if len(s.Sentences) == 0 {
-			r.c.addf(at, path+".text", "a summary needs text or sentences")
+			r.c.addf(at, joinField(path, "text"), "a summary needs text or sentences")
 		}
 	}
 	for j := range s.Sentences {
@@ -179,10 +210,17 @@ func (r *resolver) summary(d *tasks.DocumentInput, i int, at *Error, path string
 		if sent.Gold != nil {
 			r.gold(sent.Gold, at, sp+".gold")
 		}
+		for k := range sent.Labels {
+			r.sentenceLabel(&sent.Labels[k], j+1, at, fmt.Sprintf("%s.labels[%d]", sp, k))
+		}
 	}
 	if s.Gold != nil {
-		r.gold(s.Gold, at, path+".gold")
+		r.gold(s.Gold, at, joinField(path, "gold"))
 	}
+	for k := range s.Labels {
+		r.summaryLabel(&s.Labels[k], at, fmt.Sprintf("%s.labels[%d]", path, k))
+	}
+	s.Source = locString(at)
 }
 
 // gold checks a gold label and normalises its codes.
@@ -194,16 +232,16 @@ func (r *resolver) gold(g *tasks.GoldInput, at *Error, path string) {
 	case tasks.LabelFaithful, tasks.LabelUnfaithful, tasks.LabelBorderline:
 	case "":
 		if g.Ambiguous == nil && strings.TrimSpace(g.AmbiguityType) == "" && g.Provenance != tasks.ProvUnresolved {
-			r.c.addf(at, path+".label", "missing: a gold label needs a label, an ambiguity flag or both")
+			r.c.addf(at, joinField(path, "label"), "missing: a gold label needs a label, an ambiguity flag or both")
 		}
 	default:
-		r.c.addf(at, path+".label", "%q is not one of faithful, unfaithful, borderline", g.Label)
+		r.c.addf(at, joinField(path, "label"), "%q is not one of faithful, unfaithful, borderline", g.Label)
 	}
 	g.Explanation = strings.TrimSpace(g.Explanation)
 	g.AmbiguityNote = strings.TrimSpace(g.AmbiguityNote)
 	g.ErrorTypes = trimAll(g.ErrorTypes)
 	if len(g.ErrorTypes) > 0 && g.Label == tasks.LabelFaithful {
-		r.c.addf(at, path+".error_types", "a faithful sentence has no error types")
+		r.c.addf(at, joinField(path, "error_types"), "a faithful sentence has no error types")
 	}
 	if r.preset != "" {
 		for k, e := range g.ErrorTypes {
@@ -219,14 +257,14 @@ func (r *resolver) gold(g *tasks.GoldInput, at *Error, path string) {
 	if t := strings.TrimSpace(g.AmbiguityType); t != "" {
 		code, ok := AmbiguityCode(t)
 		if !ok {
-			r.c.addf(at, path+".ambiguity_type", "%q is not an ambiguity type (one of %s)", t, ambiguityCodes())
+			r.c.addf(at, joinField(path, "ambiguity_type"), "%q is not an ambiguity type (one of %s)", t, ambiguityCodes())
 		}
 		g.AmbiguityType = code
 		if g.Ambiguous == nil {
 			yes := true
 			g.Ambiguous = &yes
 		} else if !*g.Ambiguous {
-			r.c.addf(at, path+".ambiguity_type", "an ambiguity type is given but ambiguous is false")
+			r.c.addf(at, joinField(path, "ambiguity_type"), "an ambiguity type is given but ambiguous is false")
 		}
 	} else {
 		g.AmbiguityType = ""
@@ -241,21 +279,47 @@ func (r *resolver) provenance(g *tasks.GoldInput, at *Error, path string) {
 	case "", tasks.ProvImported, tasks.ProvUnanimous, tasks.ProvMajority, tasks.ProvAdjudicated:
 	case tasks.ProvUnresolved:
 		if g.Label != "" {
-			r.c.addf(at, path+".label", "unresolved gold has no label (got %q)", g.Label)
+			r.c.addf(at, joinField(path, "label"), "unresolved gold has no label (got %q)", g.Label)
 		}
 	default:
-		r.c.addf(at, path+".provenance", "%q is not one of %s", g.Provenance, strings.Join(tasks.GoldProvenances, ", "))
+		r.c.addf(at, joinField(path, "provenance"), "%q is not one of %s", g.Provenance, strings.Join(tasks.GoldProvenances, ", "))
 	}
 	g.DecidedBy = strings.TrimSpace(g.DecidedBy)
 	g.Note = strings.TrimSpace(g.Note)
 	if g.DecidedAt = strings.TrimSpace(g.DecidedAt); g.DecidedAt != "" {
 		t, err := time.Parse(time.RFC3339Nano, g.DecidedAt)
 		if err != nil {
-			r.c.addf(at, path+".decided_at", "%q is not a time such as 2025-03-01T12:00:00.000Z", g.DecidedAt)
+			r.c.addf(at, joinField(path, "decided_at"), "%q is not a time such as 2025-03-01T12:00:00.000Z", g.DecidedAt)
 			return
 		}
 		g.DecidedAt = t.UTC().Format("2006-01-02T15:04:05.000Z")
 	}
+}
+
+// sameText reports a text given beside its own sentence split when the two
+// disagree, ignoring white space: the split is what gets imported, and the
+// text must not be dropped silently.
+func (r *resolver) sameText(text string, sentences []string, at *Error, field string) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	a, b := squash(text), squash(strings.Join(sentences, ""))
+	if slices.Equal(a, b) {
+		return
+	}
+	r.c.addf(at, field, "does not match the sentences: the text reads %q, the sentences %q (give one of them, or make them agree)",
+		truncate(strings.Join(strings.Fields(text), " "), 60), truncate(strings.Join(sentences, " "), 60))
+}
+
+// squash drops white space.
+func squash(s string) []rune {
+	out := make([]rune, 0, len(s))
+	for _, c := range s {
+		if !unicode.IsSpace(c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // trimAll trims every string and drops the empty ones and repeats.

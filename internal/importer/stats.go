@@ -45,18 +45,28 @@ func countStats(res *Result, docs []parsed, format string) {
 		if st == nil {
 			continue
 		}
-		d := &p.doc
-		st.Documents++
-		if format != FormatTofuEval {
-			st.KeyFacts += len(d.KeyFacts)
+		if format == FormatTofuEval {
+			k := st.KeyFacts
+			countDocument(st, &p.doc)
+			st.KeyFacts = k
+			continue
 		}
-		for _, s := range d.Summaries {
-			st.Summaries++
-			st.Sentences += len(s.Sentences)
-			countGold(st, s.Gold)
-			for _, sent := range s.Sentences {
-				countGold(st, sent.Gold)
-			}
+		countDocument(st, &p.doc)
+	}
+}
+
+// countDocument adds a document's content to its file's counts.
+func countDocument(st *FileStats, d *tasks.DocumentInput) {
+	if !d.Continuation {
+		st.Documents++
+	}
+	st.KeyFacts += len(d.KeyFacts)
+	for _, s := range d.Summaries {
+		st.Summaries++
+		st.Sentences += len(s.Sentences)
+		countGold(st, s.Gold)
+		for _, sent := range s.Sentences {
+			countGold(st, sent.Gold)
 		}
 	}
 }

@@ -40,19 +40,37 @@ func parseSummEdits(name string, r io.Reader, c *collector) []parsed {
 		prefix += domain + ":"
 	}
 	dec := json.NewDecoder(r)
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+	tok, err := dec.Token()
+	if err == io.EOF {
+		c.addf(&Error{File: name}, "", "the file is empty: nothing to import")
+		return nil
+	}
+	if err != nil || tok != json.Delim('[') {
 		c.addf(&Error{File: name}, "", "expected a JSON array of SummEdits records")
+		return nil
+	}
+	if !dec.More() {
+		c.addf(&Error{File: name}, "", "the array holds no records: nothing to import")
 		return nil
 	}
 	var out []parsed
 	index := map[string]int{}
 	for n := 1; dec.More() && !c.full(); n++ {
 		at := &Error{File: name, Record: n}
+		var raw json.RawMessage
 		var rec summEditsRecord
-		if err := dec.Decode(&rec); err != nil {
+		err := dec.Decode(&raw)
+		if err == nil {
+			if field, msg, bad := checkJSON(raw); bad {
+				c.addf(at, field, "%s", msg)
+				continue
+			}
+			err = json.Unmarshal(raw, &rec)
+		}
+		if err != nil {
 			var te *json.UnmarshalTypeError
 			if errors.As(err, &te) {
-				// The decoder has consumed the value; go on with the next.
+				// The record was read whole; go on with the next.
 				c.addf(at, te.Field, "expected %s, got %s", te.Type, te.Value)
 				continue
 			}

@@ -15,6 +15,7 @@ import (
 type tofuRow struct {
 	line                int
 	docID, topic, model string
+	annotationID        string
 	idx                 int
 	text                string
 	gold                tasks.GoldInput
@@ -26,11 +27,12 @@ func parseFactual(name string, r io.Reader, c *collector) []tofuRow {
 	required := []string{"doc_id", "topic", "model_name", "sent_idx", "summ_sent", "sent_label"}
 	eachCSVRow(name, r, c, required, func(row csvRow, at *Error) {
 		t := tofuRow{
-			line:  at.Line,
-			docID: row.get("doc_id"),
-			topic: row.get("topic"),
-			model: row.get("model_name"),
-			text:  row.get("summ_sent"),
+			line:         at.Line,
+			docID:        row.get("doc_id"),
+			topic:        row.get("topic"),
+			model:        row.get("model_name"),
+			annotationID: row.get("annotation_id"),
+			text:         row.get("summ_sent"),
 		}
 		ok := true
 		for _, col := range []string{"doc_id", "model_name", "summ_sent"} {
@@ -105,6 +107,10 @@ func parseKeyPoints(name string, r io.Reader, c *collector) []tofuKeyPoints {
 		k := tofuKeyPoints{line: at.Line, docID: row.get("doc_id"), topic: row.get("topic")}
 		if k.docID == "" {
 			c.addf(at, "doc_id", "empty")
+			return
+		}
+		if strings.TrimSpace(row.get("key_points")) == "" {
+			out = append(out, k) // an empty cell: no key facts
 			return
 		}
 		list, err := parsePyList(row.get("key_points"))

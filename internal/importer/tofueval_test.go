@@ -94,7 +94,7 @@ func TestTofuEvalFixture(t *testing.T) {
 	}
 	wantWarnings := []string{
 		"meetingbank_factual_eval_dev.csv: dropped 1 row repeating an earlier row word for word",
-		"meetingbank_factual_eval_dev.csv: skipped 1 document (2 summaries, 6 sentences) whose transcript is not in",
+		"meetingbank_factual_eval_dev.csv: skipped 1 document (2 summaries, 6 sentences) without a transcript in testdata/madisse/MeetingBank_ambiguity_annotated.json: LongBeachCC_10172017_17-0944",
 		"meetingbank_completeness_final.csv: skipped the key facts of 1 document (1 topic) that are not imported",
 	}
 	all := strings.Join(res.Warnings, "\n")

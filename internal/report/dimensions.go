@@ -64,6 +64,8 @@ func (s *spec) iaaLevel() iaa.Level {
 	switch s.scale {
 	case scaleOrdinal:
 		return iaa.Ordinal
+	case scaleInterval:
+		return iaa.Interval
 	case scaleMASI:
 		return iaa.MASI
 	}
@@ -71,7 +73,7 @@ func (s *spec) iaaLevel() iaa.Level {
 }
 
 func (s *spec) weights() iaa.Weighting {
-	if s.scale == scaleOrdinal {
+	if s.scale == scaleOrdinal || s.scale == scaleInterval {
 		return iaa.Quadratic
 	}
 	return iaa.Unweighted
@@ -527,7 +529,7 @@ func (x *index) sources() []source {
 			},
 		})
 	}
-	return out
+	return append(out, x.scaleSources()...)
 }
 
 func (x *index) newCollector(s *spec, coders int) *collector {

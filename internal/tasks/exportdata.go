@@ -3,6 +3,7 @@ package tasks
 import (
 	"context"
 	"database/sql"
+	"errors"
 )
 
 // ExportScope says which part of a project an export reads.
@@ -422,4 +423,49 @@ func (r *ExportReader) People(ctx context.Context) ([]int64, error) {
 		out = append(out, id)
 	}
 	return out, rows.Err()
+}
+
+// Scores returns the scale scores of the assignments of a summary in
+// scope, by assignment.
+func (r *ExportReader) Scores(ctx context.Context, summaryID int64) (map[int64]map[ScaleKey]string, error) {
+	return r.scores(ctx, summaryID, `SELECT a.id FROM assignments a WHERE a.summary_id = ?1 AND a.status != 'released' AND (?2 = 0 OR a.round_id = ?2)`)
+}
+
+// SubmittedScores is Scores for the submitted assignments only.
+func (r *ExportReader) SubmittedScores(ctx context.Context, summaryID int64) (map[int64]map[ScaleKey]string, error) {
+	return r.scores(ctx, summaryID, submittedOf)
+}
+
+func (r *ExportReader) scores(ctx context.Context, summaryID int64, assignments string) (map[int64]map[ScaleKey]string, error) {
+	rows, err := r.tx.QueryContext(ctx, `SELECT assignment_id, sentence_id, scale, value FROM scale_scores WHERE assignment_id IN (`+assignments+`)`,
+		summaryID, r.scope.RoundID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]map[ScaleKey]string{}
+	for rows.Next() {
+		var a int64
+		var k ScaleKey
+		var v string
+		if err := rows.Scan(&a, &k.Sentence, &k.Scale, &v); err != nil {
+			return nil, err
+		}
+		if out[a] == nil {
+			out[a] = map[ScaleKey]string{}
+		}
+		out[a][k] = v
+	}
+	return out, rows.Err()
+}
+
+// AnnotationID returns the id a document had in the study it was imported
+// from, "" when none was given.
+func (r *ExportReader) AnnotationID(ctx context.Context, documentID int64) (string, error) {
+	var id string
+	err := r.tx.QueryRowContext(ctx, `SELECT annotation_id FROM document_refs WHERE document_id = ?`, documentID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return id, err
 }

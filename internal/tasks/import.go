@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"time"
 )
 
 // ImportStats counts what an import created and what it found already there.
@@ -20,6 +21,19 @@ type ImportStats struct {
 	GoldSentences     int `json:"gold_sentences"`
 	GoldSummaries     int `json:"gold_summaries"`
 	AmbiguityLabels   int `json:"ambiguity_labels"`
+	// Annotators' labels: accounts and rounds the import made, submitted
+	// assignments it made, sentence labels it added, labels that were
+	// already there as given, and summary labels it added.
+	Accounts       int `json:"accounts"`
+	Rounds         int `json:"rounds"`
+	Assignments    int `json:"assignments"`
+	Labels         int `json:"labels"`
+	LabelsExisting int `json:"labels_existing"`
+	SummaryLabels  int `json:"summary_labels"`
+	// Scales counts scales the import defined; Scores, scale values it
+	// added.
+	Scales int `json:"scales"`
+	Scores int `json:"scores"`
 }
 
 // Add sums two counts.
@@ -34,35 +48,202 @@ func (a *ImportStats) Add(b ImportStats) {
 	a.GoldSentences += b.GoldSentences
 	a.GoldSummaries += b.GoldSummaries
 	a.AmbiguityLabels += b.AmbiguityLabels
+	a.Accounts += b.Accounts
+	a.Rounds += b.Rounds
+	a.Assignments += b.Assignments
+	a.Labels += b.Labels
+	a.LabelsExisting += b.LabelsExisting
+	a.SummaryLabels += b.SummaryLabels
+	a.Scales += b.Scales
+	a.Scores += b.Scores
 }
 
 // Import writes documents into a project in one transaction: all of it or,
 // on any error, nothing. Documents and summaries are matched by external id,
 // so importing the same data again adds nothing twice; key facts are
-// matched by document, topic and text.
-func (s *Store) Import(ctx context.Context, projectID int64, docs []DocumentInput) (ImportStats, error) {
-	var st ImportStats
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		im := importer{ctx: ctx, tx: tx, project: projectID, stats: &st}
-		for i := range docs {
-			if err := im.document(&docs[i]); err != nil {
+// matched by document, topic and text. Annotators' labels given inside the
+// documents and in labels are written after the documents (see
+// ImportRequest). Data that is already there and differs is an error
+// (*ChangesError listing each difference) and nothing is written.
+func (s *Store) Import(ctx context.Context, projectID int64, docs []DocumentInput, labels ...LabelRecord) (ImportStats, error) {
+	st, _, err := s.ImportWith(ctx, ImportRequest{Project: projectID, Documents: docs, Labels: labels})
+	return st, err
+}
+
+// ImportRequest is one import into a project.
+type ImportRequest struct {
+	Project   int64
+	Documents []DocumentInput
+	// Labels are annotators' labels of summaries in Documents or already in
+	// the project, besides those nested in Documents.
+	Labels []LabelRecord
+	// Scales are rating scales to define in the project (see Scale); one
+	// already defined the same way is left alone, a different definition
+	// is a change.
+	Scales []Scale
+	// Update applies corrected gold, labels and metadata where the data is
+	// already there and differs, instead of refusing the import.
+	Update bool
+	// Relabel, with Update, also applies changed document or summary text
+	// where annotators' labels exist, deleting those labels.
+	Relabel bool
+	// Create, for ImportStream, makes this project in the import's
+	// transaction (when ImportWriter.Begin is called) instead of importing
+	// into Project, so that a refused import leaves no project behind.
+	Create *Project
+}
+
+// ImportWith runs an import request in one transaction. It returns what
+// was written and, with Update, the changes it applied to data that was
+// already there.
+func (s *Store) ImportWith(ctx context.Context, req ImportRequest) (ImportStats, []Change, error) {
+	return s.ImportStream(ctx, req, func(w *ImportWriter) error {
+		if err := w.Scales(req.Scales); err != nil {
+			return err
+		}
+		for i := range req.Documents {
+			if err := w.Document(&req.Documents[i]); err != nil {
 				return err
 			}
 		}
+		return w.Labels(req.Labels)
+	})
+}
+
+// ImportStream runs an import whose content arrives while it is written:
+// fill hands scales, documents and labels to the writer in the order they
+// are read, and everything happens in one transaction, committed only if
+// fill and the checks of the request (see ImportWith) succeed. Nothing of
+// a document needs to stay in memory once it is written. req.Documents,
+// req.Labels and req.Scales are ignored.
+func (s *Store) ImportStream(ctx context.Context, req ImportRequest, fill func(*ImportWriter) error) (ImportStats, []Change, error) {
+	var st ImportStats
+	var applied []Change
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		w := &ImportWriter{im: &importer{ctx: ctx, tx: tx, store: s, project: req.Project, stats: &st, opts: req, now: s.now}}
+		if err := fill(w); err != nil {
+			return err
+		}
+		if w.labels != nil {
+			if err := w.labels.finish(); err != nil {
+				return err
+			}
+		}
+		im := w.im
+		if len(im.changes) > 0 && !req.Update {
+			return &ChangesError{Changes: im.changes}
+		}
+		if len(im.refused) > 0 {
+			return &ChangesError{Changes: im.refused, Refused: true}
+		}
+		applied = im.changes
 		return nil
 	})
 	if err != nil {
-		return ImportStats{}, err
+		return ImportStats{}, nil, err
 	}
-	return st, nil
+	return st, applied, nil
+}
+
+// ImportWriter writes the parts of one import inside its transaction.
+type ImportWriter struct {
+	im     *importer
+	labels *labelWriter
+}
+
+// Begin starts the import once the error taxonomy of the input is known:
+// with ImportRequest.Create it makes the project, using that taxonomy.
+func (w *ImportWriter) Begin(errorTaxonomy string) error {
+	c := w.im.opts.Create
+	if c == nil {
+		return nil
+	}
+	p := *c
+	if errorTaxonomy != "" {
+		p.Settings.ErrorPreset = errorTaxonomy
+	}
+	if err := ValidateSlug(p.Slug); err != nil {
+		return err
+	}
+	if p.Name == "" {
+		p.Name = p.Slug
+	}
+	if err := p.Settings.Validate(); err != nil {
+		return err
+	}
+	settings, err := json.Marshal(p.Settings)
+	if err != nil {
+		return err
+	}
+	id, err := insertProject(w.im.ctx, w.im.tx, p, settings)
+	w.im.project = id
+	return err
+}
+
+// Scales defines rating scales in the project (see ImportRequest.Scales).
+func (w *ImportWriter) Scales(scales []Scale) error {
+	if len(scales) == 0 {
+		return nil
+	}
+	if err := w.im.scales(scales); err != nil {
+		return err
+	}
+	if w.labels != nil {
+		return w.labels.reload()
+	}
+	return nil
+}
+
+// Document writes one document with its summaries, key facts, gold and
+// the annotators' labels given inside it.
+func (w *ImportWriter) Document(d *DocumentInput) error {
+	if err := w.im.document(d); err != nil {
+		return err
+	}
+	if err := w.Labels(nestedLabels([]DocumentInput{*d})); err != nil {
+		return err
+	}
+	if w.labels != nil {
+		w.labels.forget() // its summaries are done: keep memory bounded
+	}
+	return nil
+}
+
+// Labels writes annotators' labels of summaries already written.
+func (w *ImportWriter) Labels(labels []LabelRecord) error {
+	if len(labels) == 0 {
+		return nil
+	}
+	if w.labels == nil {
+		lw, err := newLabelWriter(w.im)
+		if err != nil {
+			return err
+		}
+		w.labels = lw
+	}
+	for i := range labels {
+		if err := w.labels.write(&labels[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type importer struct {
 	ctx     context.Context
 	tx      *sql.Tx
+	store   *Store
 	project int64
 	stats   *ImportStats
+	opts    ImportRequest
+	now     func() time.Time
+	// changes are differences from data already there; refused are those
+	// an update cannot apply.
+	changes, refused []Change
 }
+
+// change notes a difference from data already there.
+func (im *importer) change(c Change) { im.changes = append(im.changes, c) }
 
 func (im *importer) where(d *DocumentInput) string {
 	if d.Source != "" {
@@ -89,8 +270,15 @@ func (im *importer) document(d *DocumentInput) error {
 	var docID int64
 	err := im.tx.QueryRowContext(im.ctx, `SELECT id FROM documents WHERE project_id = ? AND external_id = ?`, im.project, d.ExternalID).Scan(&docID)
 	switch {
+	case err == nil && d.Continuation:
+		// More summaries of a document written before.
 	case err == nil:
 		im.stats.DocumentsExisting++
+		if err := im.diffDocument(docID, kind, lang, d); err != nil {
+			return err
+		}
+	case errors.Is(err, sql.ErrNoRows) && d.Continuation:
+		return Errorf(EInvalid, "%sid: document %q has no content here and is not in the project", im.where(d), d.ExternalID)
 	case errors.Is(err, sql.ErrNoRows):
 		res, err := im.tx.ExecContext(im.ctx, `INSERT INTO documents (project_id, external_id, kind, language, domain, title) VALUES (?, ?, ?, ?, ?, ?)`,
 			im.project, d.ExternalID, kind, lang, d.Domain, d.Title)
@@ -101,7 +289,12 @@ func (im *importer) document(d *DocumentInput) error {
 			return err
 		}
 		im.stats.Documents++
-		if err := im.units(docID, kind, d); err != nil {
+		if d.AnnotationID != "" {
+			if _, err := im.tx.ExecContext(im.ctx, `INSERT INTO document_refs (document_id, annotation_id) VALUES (?, ?)`, docID, d.AnnotationID); err != nil {
+				return err
+			}
+		}
+		if err := im.writeUnits(docID, kind, d); err != nil {
 			return err
 		}
 	default:
@@ -115,7 +308,7 @@ func (im *importer) document(d *DocumentInput) error {
 	return im.keyFacts(docID, d.KeyFacts)
 }
 
-func (im *importer) units(docID int64, kind string, d *DocumentInput) error {
+func (im *importer) writeUnits(docID int64, kind string, d *DocumentInput) error {
 	stmt, err := im.tx.PrepareContext(im.ctx, `INSERT INTO document_units (document_id, idx, speaker, text) VALUES (?, ?, ?, ?)`)
 	if err != nil {
 		return err
@@ -146,13 +339,14 @@ func (im *importer) summary(docID int64, docLang string, s *SummaryInput) error 
 	if s.ExternalID == "" {
 		return Errorf(EInvalid, "summary: id: missing")
 	}
-	var n int
-	if err := im.tx.QueryRowContext(im.ctx, `SELECT count(*) FROM summaries WHERE project_id = ? AND external_id = ?`, im.project, s.ExternalID).Scan(&n); err != nil {
-		return err
-	}
-	if n > 0 {
+	var existing int64
+	err := im.tx.QueryRowContext(im.ctx, `SELECT id FROM summaries WHERE project_id = ? AND external_id = ?`, im.project, s.ExternalID).Scan(&existing)
+	if err == nil {
 		im.stats.SummariesExisting++
-		return nil
+		return im.diffSummary(existing, docID, docLang, s)
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return err
 	}
 	if len(s.Sentences) == 0 {
 		return Errorf(EInvalid, "summary %s: sentences: none (split the text before importing)", s.ExternalID)
@@ -168,6 +362,14 @@ func (im *importer) summary(docID int64, docLang string, s *SummaryInput) error 
 		return err
 	}
 	im.stats.Summaries++
+	if err := im.sentences(sumID, s); err != nil {
+		return err
+	}
+	return im.summaryGold(sumID, s)
+}
+
+// sentences writes a summary's sentences with their gold.
+func (im *importer) sentences(sumID int64, s *SummaryInput) error {
 	for i, sent := range s.Sentences {
 		res, err := im.tx.ExecContext(im.ctx, `INSERT INTO summary_sentences (summary_id, idx, text, translation) VALUES (?, ?, ?, ?)`,
 			sumID, i+1, sent.Text, sent.Translation)
@@ -186,6 +388,11 @@ func (im *importer) summary(docID int64, docLang string, s *SummaryInput) error 
 			return Errorf(EInvalid, "summary %s: sentences[%d].gold: %v", s.ExternalID, i, err)
 		}
 	}
+	return nil
+}
+
+// summaryGold writes the gold label of a whole summary, when given.
+func (im *importer) summaryGold(sumID int64, s *SummaryInput) error {
 	if s.Gold != nil && s.Gold.Label != "" {
 		by, err := im.decider(s.Gold.DecidedBy)
 		if err != nil {

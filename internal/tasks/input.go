@@ -24,6 +24,9 @@ type DocumentInput struct {
 	Language   string `json:"language,omitempty"`
 	Domain     string `json:"domain,omitempty"`
 	Title      string `json:"title,omitempty"`
+	// AnnotationID is the document's id in the annotation study it comes
+	// from (TofuEval's annotation_id), kept for export.
+	AnnotationID string `json:"annotation_id,omitempty"`
 	// Text is the prose of a prose document; it is split into sentences
 	// unless Sentences is given.
 	Text string `json:"text,omitempty"`
@@ -35,6 +38,10 @@ type DocumentInput struct {
 	KeyFacts  []KeyFactInput `json:"key_facts,omitempty"`
 	// Source says where the record came from (file and line), for messages.
 	Source string `json:"-"`
+	// Continuation marks a record that only adds summaries and key facts
+	// to a document given earlier in the same import (a gold export writes
+	// one record per summary); it has no content of its own.
+	Continuation bool `json:"-"`
 }
 
 // TurnInput is one dialogue turn.
@@ -61,6 +68,11 @@ type SummaryInput struct {
 	// Scores are computed by a gold export and ignored on import: they
 	// follow from the sentence gold and the key-fact alignments.
 	Scores *SummaryScores `json:"scores,omitempty"`
+	// Labels are annotators' summary-level labels, one per annotator and
+	// round.
+	Labels []SummaryLabelInput `json:"labels,omitempty"`
+	// Source says where the summary came from (file and line), for messages.
+	Source string `json:"-"`
 }
 
 // SummaryScores are the MSumBench scores of a summary; nil when undefined
@@ -76,6 +88,9 @@ type SentenceInput struct {
 	Text        string     `json:"text"`
 	Translation string     `json:"translation,omitempty"`
 	Gold        *GoldInput `json:"gold,omitempty"`
+	// Labels are annotators' labels of the sentence, one per annotator and
+	// round.
+	Labels []SentenceLabelInput `json:"labels,omitempty"`
 }
 
 // GoldInput is a gold label that arrives with imported data.

@@ -87,6 +87,30 @@ CREATE TABLE IF NOT EXISTS api_token_projects (
 	reportVersionsSQL,
 	// 10: annotators skip a summary with a reason and flag sentences for leads.
 	skipsAndFlagsSchema,
+	// 11: accounts and rounds made by importing annotators' labels.
+	`CREATE TABLE IF NOT EXISTS imported_users (
+		user_id    INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+		project_id INTEGER REFERENCES projects(id) ON DELETE SET NULL,
+		created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+	);
+	CREATE TABLE IF NOT EXISTS imported_rounds (
+		round_id   INTEGER PRIMARY KEY REFERENCES rounds(id) ON DELETE CASCADE,
+		created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+	)`,
+	// 12: annotators' values on a project's own rating scales.
+	`CREATE TABLE IF NOT EXISTS scale_scores (
+		assignment_id INTEGER NOT NULL REFERENCES assignments(id) ON DELETE CASCADE,
+		sentence_id   INTEGER NOT NULL DEFAULT 0,
+		scale         TEXT NOT NULL,
+		value         TEXT NOT NULL,
+		updated_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+		PRIMARY KEY (assignment_id, sentence_id, scale)
+	)`,
+	// 13: the id a document had in the annotation study it came from.
+	`CREATE TABLE IF NOT EXISTS document_refs (
+		document_id   INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+		annotation_id TEXT NOT NULL
+	)`,
 }
 
 // skipsAndFlagsSchema is in schema.sql too; IF NOT EXISTS makes the step

@@ -95,5 +95,9 @@ func missingItems(ctx context.Context, tx rowQuerier, assignmentID, summaryID in
 			missing = append(missing, "Summary: topic category")
 		}
 	}
-	return missing, nil
+	scores, err := missingScores(ctx, tx, set, assignmentID, summaryID)
+	if err != nil {
+		return nil, err
+	}
+	return append(missing, scores...), nil
 }

@@ -61,21 +61,30 @@ func (s *Store) CreateProject(ctx context.Context, p Project) (*Project, error) 
 		return nil, err
 	}
 	err = s.tx(ctx, func(tx *sql.Tx) error {
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM projects WHERE slug = ?`, p.Slug).Scan(&n); err != nil {
-			return err
-		}
-		if n > 0 {
-			return Errorf(EConflict, "project %q already exists", p.Slug)
-		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO projects (slug, name, description, settings, guidelines) VALUES (?, ?, ?, ?, ?)`,
-			p.Slug, p.Name, p.Description, settings, p.Guidelines)
+		_, err := insertProject(ctx, tx, p, settings)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return s.ProjectBySlug(ctx, p.Slug)
+}
+
+// insertProject adds a checked project in a transaction.
+func insertProject(ctx context.Context, tx *sql.Tx, p Project, settings []byte) (int64, error) {
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM projects WHERE slug = ?`, p.Slug).Scan(&n); err != nil {
+		return 0, err
+	}
+	if n > 0 {
+		return 0, Errorf(EConflict, "project %q already exists", p.Slug)
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO projects (slug, name, description, settings, guidelines) VALUES (?, ?, ?, ?, ?)`,
+		p.Slug, p.Name, p.Description, settings, p.Guidelines)
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
 }
 
 const projectColumns = `id, slug, name, description, settings, guidelines, created_at`

@@ -26,6 +26,8 @@ type ReportData struct {
 	Assistant map[int64]string
 	// GoldSummaries holds summary-level gold labels where one was set.
 	GoldSummaries map[int64]string
+	// Scores are the values on the project's rating scales, by assignment.
+	Scores map[int64][]ReportScore
 }
 
 // ReportAssignment is one annotator's assignment of one summary in a round.
@@ -124,7 +126,7 @@ func (s *Store) ReportData(ctx context.Context, projectID int64, f ReportFilter)
 	}
 	steps := []func(context.Context, *sql.Tx, reportArgs, *ReportData) error{
 		reportAssignmentRows, reportLabels, reportSummaryLabels,
-		reportKeyFactLinks, reportSentences, reportKeyFacts, reportAssistant, reportGoldSummaries,
+		reportKeyFactLinks, reportSentences, reportKeyFacts, reportAssistant, reportGoldSummaries, reportScores,
 	}
 	for _, step := range steps {
 		if err := step(ctx, tx, args, d); err != nil {

@@ -38,6 +38,8 @@ type Settings struct {
 	// FeedbackNames shows the other annotators' names on that feedback;
 	// otherwise they appear under their pseudonyms.
 	FeedbackNames bool `json:"feedback_names"`
+	// Scales are the project's own rating dimensions (see Scale).
+	Scales []Scale `json:"scales,omitempty"`
 }
 
 // DefaultSettings is the label schema of a new project: the TofuEval
@@ -98,7 +100,7 @@ func (s Settings) Validate() error {
 	default:
 		return Errorf(EInvalid, "unknown assistant visibility %q", s.AssistantVisibility)
 	}
-	return nil
+	return validateScales(s.Scales)
 }
 
 func decodeSettings(raw string) (Settings, error) {

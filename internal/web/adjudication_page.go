@@ -147,6 +147,9 @@ func (s *Server) adjudicationView(c echo.Context, p *tasks.Project, sum *tasks.S
 		}
 		v.Sentences = append(v.Sentences, as)
 	}
+	if v.Scales, err = s.adjScales(ctx, set, sum, votes, who); err != nil {
+		return v, err
+	}
 	for _, h := range history {
 		v.History = append(v.History, templates.AdjHistoryRow{
 			At: h.At, Sentence: h.SentenceIndex, Provenance: h.Gold.Provenance, Label: h.Gold.Label,

@@ -75,7 +75,15 @@ func (s *Server) postImport(c echo.Context) error {
 		return s.render(c, http.StatusUnprocessableEntity, templates.ImportPage(v))
 	}
 	v.Warnings = res.Warnings
-	st, err := s.store.Import(c.Request().Context(), a.project.ID, res.Documents)
+	v.Update = c.FormValue("update") != ""
+	v.Relabel = v.Update && c.FormValue("relabel") != ""
+	st, applied, err := s.store.ImportWith(c.Request().Context(), tasks.ImportRequest{Project: a.project.ID, Documents: res.Documents,
+		Labels: res.Labels, Scales: res.Scales, Update: v.Update, Relabel: v.Relabel})
+	var ce *tasks.ChangesError
+	if errors.As(err, &ce) {
+		v.Changes = importChanges(ce.Changes)
+		return s.render(c, http.StatusConflict, templates.ImportPage(v))
+	}
 	if err != nil {
 		if tasks.ErrorCode(err) == tasks.EInvalid {
 			v.Errors = []string{tasks.ErrorMessage(err)}
@@ -83,6 +91,7 @@ func (s *Server) postImport(c echo.Context) error {
 		}
 		return err
 	}
+	v.Changes, v.Applied = importChanges(applied), true
 	v.Result = []templates.Count{
 		{Label: "New documents", Value: st.Documents, TestID: "imported-documents"},
 		{Label: "Documents already there", Value: st.DocumentsExisting, TestID: "existing-documents"},
@@ -91,8 +100,20 @@ func (s *Server) postImport(c echo.Context) error {
 		{Label: "Summary sentences", Value: st.Sentences, TestID: "imported-sentences"},
 		{Label: "Key facts", Value: st.KeyFacts, TestID: "imported-keyfacts"},
 		{Label: "Gold labels", Value: st.GoldSentences + st.GoldSummaries, TestID: "imported-gold"},
+		{Label: "Annotators' labels", Value: st.Labels + st.SummaryLabels, TestID: "imported-labels"},
+		{Label: "Annotators' labels already there", Value: st.LabelsExisting, TestID: "existing-labels"},
 	}
 	return s.render(c, http.StatusOK, templates.ImportPage(v))
+}
+
+// importChanges shows a re-import's changes, marking those about
+// annotators' labels.
+func importChanges(cs []tasks.Change) []templates.ImportChange {
+	out := make([]templates.ImportChange, len(cs))
+	for i, c := range cs {
+		out[i] = templates.ImportChange{Text: c.String(), Loud: c.Reason != ""}
+	}
+	return out
 }
 
 // errorLines splits an error that joins several (one per bad record) into

@@ -69,6 +69,7 @@ func (s *Server) routes() {
 	s.splitRoutes(u)
 	s.tokenRoutes(u)
 	s.apiRoutes(e)
+	s.scaleRoutes(u)
 }
 
 // securityHeaders sets headers that every response should carry: no

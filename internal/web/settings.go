@@ -54,6 +54,7 @@ func (s *Server) settingsView(c echo.Context, p *tasks.Project, set tasks.Settin
 		lines = append(lines, t.Code+" | "+t.Name+" | "+t.Definition)
 	}
 	v.Custom = strings.Join(lines, "\n")
+	v.Scales = scalesText(set.Scales)
 	return v, err
 }
 
@@ -98,6 +99,19 @@ func (s *Server) postSettings(c echo.Context) error {
 	set.CustomErrors = parseCustomErrors(c.FormValue("custom_errors"))
 	set.AssistantVisibility = c.FormValue("assistant_visibility")
 	guidelines := c.FormValue("guidelines")
+	var scaleErr error
+	if form, _ := c.FormParams(); form.Has("scales") {
+		set.Scales, scaleErr = parseScales(c.FormValue("scales"))
+	}
+	if scaleErr != nil {
+		v, verr := s.settingsView(c, a.project, set, guidelines)
+		if verr != nil {
+			return verr
+		}
+		v.Scales = c.FormValue("scales")
+		v.Error = scaleErr.Error()
+		return s.render(c, http.StatusUnprocessableEntity, templates.SettingsPage(v))
+	}
 	if _, err := s.store.UpdateSettings(c.Request().Context(), a.project.ID, set, guidelines); err != nil {
 		if tasks.ErrorCode(err) != tasks.EInvalid {
 			return err

@@ -207,7 +207,8 @@ func (s *Server) workspaceView(c echo.Context, a *tasks.Assignment, p *tasks.Pro
 			return v, err
 		}
 	}
-	return v, nil
+	v.Scales, err = s.scaleViews(ctx, a, set, sum)
+	return v, err
 }
 
 // langOr is a document's or summary's language for a lang attribute,

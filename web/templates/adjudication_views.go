@@ -80,6 +80,7 @@ type AdjudicationView struct {
 	Sentences   []AdjSentence
 	History     []AdjHistoryRow
 	QueueURL    string
+	Scales      []AdjScaleRow // the project's rating scales
 }
 
 // AdjSentence is one summary sentence with the annotators' votes, the

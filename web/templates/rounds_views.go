@@ -103,6 +103,8 @@ type SettingsView struct {
 	Visibilities []Option
 	Guidelines   string
 	Error        string
+	// Scales is the project's rating scales as JSON, one scale per line.
+	Scales string
 }
 
 // Toggle is one on/off dimension of the label schema.

@@ -105,6 +105,20 @@ type ImportView struct {
 	Errors   []string
 	Warnings []string
 	Result   []Count
+	// Changes lists how a re-import differs from the project: refused
+	// (nothing written) or, with Applied, what an update wrote.
+	Changes []ImportChange
+	Applied bool
+	// Update and Relabel are the form's re-import choices.
+	Update, Relabel bool
+}
+
+// ImportChange is one difference a re-import found.
+type ImportChange struct {
+	Text string
+	// Loud marks a change that deletes annotators' labels or was refused
+	// because of them.
+	Loud bool
 }
 
 // Option is one choice of a select.

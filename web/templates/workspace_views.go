@@ -37,6 +37,7 @@ type WorkspaceView struct {
 	Missing    []string // why the last submit was refused
 	NextURL    string
 	PrevURL    string
+	Scales     []ScaleView // the project's own rating scales
 }
 
 // UnitView is one numbered document unit.

@@ -1,0 +1,233 @@
+package importer
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"annotate/internal/tasks"
+)
+
+// Sink receives what a streamed import reads, in file order, to write it
+// at once (tasks.ImportWriter is one).
+type Sink interface {
+	// Begin is called once the error taxonomy is known, before anything
+	// else.
+	Begin(errorTaxonomy string) error
+	Scales([]tasks.Scale) error
+	Document(*tasks.DocumentInput) error
+	Labels([]tasks.LabelRecord) error
+}
+
+// Streamable reports whether files can be imported with StreamNative: all
+// of them seekable (read twice) and, when format is "", all of them
+// native.
+func Streamable(format string, files []File) bool {
+	format = strings.ToLower(strings.TrimSpace(format))
+	if format != "" && format != FormatNative {
+		return false
+	}
+	for _, f := range files {
+		rs, ok := f.R.(io.ReadSeeker)
+		if !ok {
+			return false
+		}
+		if format == "" {
+			br := bufio.NewReaderSize(rs, sniffSize)
+			skipBOM(br)
+			head, _ := br.Peek(sniffSize)
+			empty := len(strings.TrimSpace(string(head))) == 0
+			role := sniff(br)
+			if _, err := rs.Seek(0, io.SeekStart); err != nil || empty || role != roleNative {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// StreamNative imports native JSON Lines files in bounded memory: a first
+// pass collects the error types (to choose the taxonomy, as Parse does),
+// and the second checks each record and hands it to the sink as soon as
+// its line is read, so that only one document is held at a time (plus the
+// ids seen, to find repeats, and the labels of raw export rows). Problems
+// are collected as in Parse; the caller must discard what the sink wrote
+// when StreamNative returns an error (tasks.Store.ImportStream rolls its
+// transaction back). The Result carries no documents.
+func StreamNative(files []File, opts Options, sink Sink) (*Result, error) {
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no files to import")
+	}
+	c := &collector{}
+	var types []string
+	seenType := map[string]bool{}
+	for _, f := range files {
+		rs, ok := f.R.(io.ReadSeeker)
+		if !ok {
+			return nil, fmt.Errorf("%s: a streamed import reads its files twice", f.Name)
+		}
+		for _, t := range errorTypesIn(rs) {
+			if !seenType[t] {
+				seenType[t] = true
+				types = append(types, t)
+			}
+		}
+		if _, err := rs.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+	}
+	res := &Result{Format: FormatNative, ErrorTaxonomy: inferPreset(types), Stats: make([]FileStats, len(files))}
+	if res.ErrorTaxonomy == "" && len(types) > 0 {
+		c.warnf("error types %s match no built-in taxonomy; kept as written", strings.Join(types, ", "))
+	}
+	if err := sink.Begin(res.ErrorTaxonomy); err != nil {
+		return nil, err
+	}
+	r := newResolver(c, res.ErrorTaxonomy)
+	docs := 0
+	var sinkErr error
+	for i, f := range files {
+		res.Stats[i] = FileStats{File: f.Name, Role: roleNative.String()}
+		st := &res.Stats[i]
+		rd, done := withProgress(opts.Progress, filepath.Base(f.Name), f.Size, f.R)
+		br := bufio.NewReaderSize(rd, sniffSize)
+		skipBOM(br)
+		var raw *rawLabels
+		var ex exportFrame
+		var last Error
+		first := true
+		eachJSONLine(f.Name, br, c, func(line []byte, at *Error) {
+			if sinkErr != nil {
+				return
+			}
+			last = *at
+			wasFirst := first
+			first = false
+			if ex.end(line, at, c) {
+				return
+			}
+			if raw != nil {
+				ex.records++
+				raw.row(line, at, c)
+				return
+			}
+			if n := len(c.scales); scalesLine(line, at, c) {
+				if len(c.errs) == 0 {
+					sinkErr = sink.Scales(c.scales[n:])
+				}
+				return
+			}
+			what, version := exportHeader(line, at, c, wasFirst)
+			switch what {
+			case "gold":
+				ex.begin(version)
+				return
+			case "raw":
+				ex.begin(version)
+				raw = &rawLabels{}
+				return
+			case "":
+			default:
+				return
+			}
+			ex.records++
+			doc, ok := decodeNativeLine(line, at, c)
+			if !ok {
+				return
+			}
+			p := parsed{doc: doc, at: *at}
+			id := strings.TrimSpace(doc.ExternalID)
+			if _, seen := r.docIDs[id]; seen && id != "" && doc.Text == "" && len(doc.Sentences) == 0 && len(doc.Turns) == 0 {
+				p.doc.Continuation = true
+			}
+			r.document(&p)
+			st.Records++
+			if len(c.errs) > 0 {
+				return // keep checking; nothing more is written
+			}
+			countDocument(st, &p.doc)
+			docs++
+			sinkErr = sink.Document(&p.doc)
+		})
+		done()
+		ex.finish(&last, c)
+		if raw != nil {
+			c.labels = append(c.labels, raw.out...)
+		}
+		if sinkErr != nil {
+			return nil, sinkErr
+		}
+	}
+	res.Labels = r.records(c.labels)
+	res.Scales = c.scales
+	if len(c.errs) == 0 && docs == 0 && len(res.Labels) == 0 && len(res.Scales) == 0 {
+		names := make([]string, len(files))
+		for i, f := range files {
+			names[i] = f.Name
+		}
+		c.addf(&Error{File: strings.Join(names, ", ")}, "", "no documents, labels or scales to import")
+	}
+	if len(c.errs) > 0 {
+		return nil, c.errs
+	}
+	if err := sink.Labels(res.Labels); err != nil {
+		return nil, err
+	}
+	res.Warnings = c.warns
+	return res, nil
+}
+
+// errorTypesIn lists the error types written in a native file, reading
+// each line loosely: the checking pass reports what is malformed.
+func errorTypesIn(r io.Reader) []string {
+	type gold struct {
+		ErrorTypes []string `json:"error_types"`
+	}
+	var probe struct {
+		ErrorTypes []string `json:"error_types"` // a raw export row
+		Summaries  []struct {
+			Gold      *gold `json:"gold"`
+			Sentences []struct {
+				Gold   *gold  `json:"gold"`
+				Labels []gold `json:"labels"`
+			} `json:"sentences"`
+		} `json:"summaries"`
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(ts []string) {
+		for _, t := range ts {
+			if t = strings.TrimSpace(t); t != "" && !seen[t] {
+				seen[t] = true
+				out = append(out, t)
+			}
+		}
+	}
+	br := bufio.NewReaderSize(r, 1<<16)
+	for {
+		line, err := br.ReadBytes('\n')
+		probe.ErrorTypes, probe.Summaries = nil, nil
+		if json.Unmarshal(line, &probe) == nil {
+			add(probe.ErrorTypes)
+			for _, s := range probe.Summaries {
+				if s.Gold != nil {
+					add(s.Gold.ErrorTypes)
+				}
+				for _, sent := range s.Sentences {
+					if sent.Gold != nil {
+						add(sent.Gold.ErrorTypes)
+					}
+					for _, l := range sent.Labels {
+						add(l.ErrorTypes)
+					}
+				}
+			}
+		}
+		if err != nil {
+			return out
+		}
+	}
+}

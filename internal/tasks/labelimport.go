@@ -1,0 +1,369 @@
+package tasks
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// labelWriter writes imported annotators' labels inside an import's
+// transaction. It creates what the labels need: imported rounds (closed,
+// marked as made by import), accounts for unknown annotators (disabled,
+// with no password, marked as imported) and submitted assignments.
+type labelWriter struct {
+	im          *importer
+	settings    Settings
+	users       map[string]int64
+	rounds      map[string]int64
+	summaries   map[string]int64
+	sentences   map[int64][]int64 // summary id → sentence ids by index-1
+	assignments map[[3]int64]int64
+	newRounds   []int64
+}
+
+func newLabelWriter(im *importer) (*labelWriter, error) {
+	var raw string
+	if err := im.tx.QueryRowContext(im.ctx, `SELECT settings FROM projects WHERE id = ?`, im.project).Scan(&raw); err != nil {
+		return nil, err
+	}
+	set, err := decodeSettings(raw)
+	if err != nil {
+		return nil, err
+	}
+	return &labelWriter{im: im, settings: set, users: map[string]int64{}, rounds: map[string]int64{},
+		summaries: map[string]int64{}, sentences: map[int64][]int64{}, assignments: map[[3]int64]int64{}}, nil
+}
+
+// forget drops what the writer knows of summaries and assignments; users
+// and rounds, few, stay known.
+func (w *labelWriter) forget() {
+	clear(w.summaries)
+	clear(w.sentences)
+	clear(w.assignments)
+}
+
+// reload reads the project's settings again, after the import defined
+// scales.
+func (w *labelWriter) reload() error {
+	var raw string
+	if err := w.im.tx.QueryRowContext(w.im.ctx, `SELECT settings FROM projects WHERE id = ?`, w.im.project).Scan(&raw); err != nil {
+		return err
+	}
+	set, err := decodeSettings(raw)
+	w.settings = set
+	return err
+}
+
+// write stores one label record, or notes how it differs from the label
+// already there.
+func (w *labelWriter) write(r *LabelRecord) error {
+	user, round := r.annotator()
+	if err := ValidateUsername(user); err != nil {
+		return Errorf(EInvalid, "%s: annotator: %q: %s", r.Source, user, ErrorMessage(err))
+	}
+	sumID, err := w.summary(r)
+	if err != nil {
+		return err
+	}
+	var sentID int64
+	if r.Label != nil {
+		sents := w.sentences[sumID]
+		if r.Sentence < 1 || r.Sentence > len(sents) {
+			return Errorf(EInvalid, "%s: summary %q has no sentence %d (it has %d)", r.Source, r.Summary, r.Sentence, len(sents))
+		}
+		sentID = sents[r.Sentence-1]
+	}
+	uid, err := w.user(user)
+	if err != nil {
+		return err
+	}
+	rid, err := w.round(round)
+	if err != nil {
+		return err
+	}
+	aid, err := w.assignment(rid, sumID, uid)
+	if err != nil {
+		return err
+	}
+	if r.Label != nil {
+		return w.sentenceLabel(r, aid, uid, sentID, user, round)
+	}
+	return w.summaryLabel(r, aid, user, round)
+}
+
+// summary finds the summary a record names and its sentences.
+func (w *labelWriter) summary(r *LabelRecord) (int64, error) {
+	if id, ok := w.summaries[r.Summary]; ok {
+		return id, nil
+	}
+	var id int64
+	err := w.im.tx.QueryRowContext(w.im.ctx, `SELECT id FROM summaries WHERE project_id = ? AND external_id = ?`, w.im.project, r.Summary).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, Errorf(EInvalid, "%s: summary %q is neither in this import nor in the project", r.Source, r.Summary)
+	}
+	if err != nil {
+		return 0, err
+	}
+	rows, err := w.im.tx.QueryContext(w.im.ctx, `SELECT id FROM summary_sentences WHERE summary_id = ? ORDER BY idx`, id)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	var sents []int64
+	for rows.Next() {
+		var sid int64
+		if err := rows.Scan(&sid); err != nil {
+			return 0, err
+		}
+		sents = append(sents, sid)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	w.summaries[r.Summary] = id
+	w.sentences[id] = sents
+	return id, nil
+}
+
+// user finds an annotator's account, or makes an imported one: disabled
+// for login and with an empty password hash, which no password matches.
+func (w *labelWriter) user(name string) (int64, error) {
+	if id, ok := w.users[name]; ok {
+		return id, nil
+	}
+	var id int64
+	err := w.im.tx.QueryRowContext(w.im.ctx, `SELECT id FROM users WHERE username = ?`, name).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		res, err := w.im.tx.ExecContext(w.im.ctx, `INSERT INTO users (username, display_name, password_hash, disabled) VALUES (?, ?, x'', 1)`, name, name)
+		if err != nil {
+			return 0, err
+		}
+		if id, err = res.LastInsertId(); err != nil {
+			return 0, err
+		}
+		if _, err := w.im.tx.ExecContext(w.im.ctx, `INSERT INTO imported_users (user_id, project_id) VALUES (?, ?)`, id, w.im.project); err != nil {
+			return 0, err
+		}
+		w.im.stats.Accounts++
+	} else if err != nil {
+		return 0, err
+	}
+	w.users[name] = id
+	return id, nil
+}
+
+// round finds a round of the project by name, or makes one marked as made
+// by import. Imported rounds are closed: their labels are finished work.
+func (w *labelWriter) round(name string) (int64, error) {
+	if id, ok := w.rounds[name]; ok {
+		return id, nil
+	}
+	var id int64
+	err := w.im.tx.QueryRowContext(w.im.ctx, `SELECT id FROM rounds WHERE project_id = ? AND name = ?`, w.im.project, name).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		res, err := w.im.tx.ExecContext(w.im.ctx, `INSERT INTO rounds (project_id, name, kind, per_item, status, closed_at)
+			VALUES (?, ?, 'production', 1, 'closed', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`, w.im.project, name)
+		if err != nil {
+			return 0, err
+		}
+		if id, err = res.LastInsertId(); err != nil {
+			return 0, err
+		}
+		if _, err := w.im.tx.ExecContext(w.im.ctx, `INSERT INTO imported_rounds (round_id) VALUES (?)`, id); err != nil {
+			return 0, err
+		}
+		w.newRounds = append(w.newRounds, id)
+		w.im.stats.Rounds++
+	} else if err != nil {
+		return 0, err
+	}
+	w.rounds[name] = id
+	return id, nil
+}
+
+// assignment finds or makes the submitted assignment that holds a label.
+func (w *labelWriter) assignment(round, summary, user int64) (int64, error) {
+	key := [3]int64{round, summary, user}
+	if id, ok := w.assignments[key]; ok {
+		return id, nil
+	}
+	var id int64
+	err := w.im.tx.QueryRowContext(w.im.ctx, `SELECT id FROM assignments WHERE round_id = ? AND summary_id = ? AND user_id = ?`, round, summary, user).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		res, err := w.im.tx.ExecContext(w.im.ctx, `INSERT INTO assignments (round_id, summary_id, user_id, position, status, started_at, submitted_at)
+			VALUES (?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM assignments WHERE round_id = ? AND user_id = ?), 'submitted',
+				strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`, round, summary, user, round, user)
+		if err != nil {
+			return 0, err
+		}
+		if id, err = res.LastInsertId(); err != nil {
+			return 0, err
+		}
+		w.im.stats.Assignments++
+	} else if err != nil {
+		return 0, err
+	}
+	w.assignments[key] = id
+	return id, nil
+}
+
+// sentenceLabel writes a sentence label where the assignment has none;
+// where it has one that differs, the difference is noted and applied only
+// on update.
+func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user, round string) error {
+	in := r.Label
+	if err := w.scores(r, aid, sentID, LevelSentence, in.Scores, fmt.Sprintf("summary %s sentence %d, %s in round %s", r.Summary, r.Sentence, user, round)); err != nil {
+		return err
+	}
+	if in.Label == "" && in.Ambiguous == nil && in.AmbiguityType == "" {
+		return nil // scores only
+	}
+	l := SentenceLabel{SentenceID: sentID, Label: in.Label, ErrorTypes: slices.Clone(in.ErrorTypes), Explanation: in.Explanation,
+		Ambiguous: in.Ambiguous, AmbiguityType: in.AmbiguityType, AmbiguityNote: in.AmbiguityNote, UnsureNote: in.UnsureNote}
+	if err := l.Validate(w.settings); err != nil {
+		return Errorf(EInvalid, "%s: %s", r.Source, ErrorMessage(err))
+	}
+	prev, err := loadSentenceLabel(w.im.ctx, w.im.tx, aid, sentID)
+	if err != nil {
+		return err
+	}
+	if prev != nil {
+		if sameSentenceLabel(prev, &l) {
+			w.im.stats.LabelsExisting++
+			return nil
+		}
+		w.im.change(Change{Kind: ChangeLabel, Where: fmt.Sprintf("summary %s sentence %d, %s in round %s", r.Summary, r.Sentence, user, round),
+			Old: labelText(prev), New: labelText(&l)})
+		if !w.im.opts.Update {
+			return nil
+		}
+	}
+	l.UpdatedAt = stamp(w.im.now())
+	types, _ := json.Marshal(nonNil(l.ErrorTypes))
+	var amb any
+	if l.Ambiguous != nil {
+		amb = *l.Ambiguous
+	}
+	if _, err := w.im.tx.ExecContext(w.im.ctx, `INSERT INTO sentence_labels (assignment_id, sentence_id, label, error_types, explanation, ambiguous,
+			ambiguity_type, ambiguity_note, unsure_note, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (assignment_id, sentence_id) DO UPDATE SET label = excluded.label, error_types = excluded.error_types,
+			explanation = excluded.explanation, ambiguous = excluded.ambiguous, ambiguity_type = excluded.ambiguity_type,
+			ambiguity_note = excluded.ambiguity_note, unsure_note = excluded.unsure_note, updated_at = excluded.updated_at`,
+		aid, sentID, l.Label, string(types), l.Explanation, amb, l.AmbiguityType, l.AmbiguityNote, l.UnsureNote, l.UpdatedAt); err != nil {
+		return err
+	}
+	data, _ := json.Marshal(l)
+	if _, err := w.im.tx.ExecContext(w.im.ctx, `INSERT INTO sentence_label_history (assignment_id, sentence_id, user_id, data, created_at) VALUES (?, ?, ?, ?, ?)`,
+		aid, sentID, uid, string(data), l.UpdatedAt); err != nil {
+		return err
+	}
+	if prev == nil {
+		w.im.stats.Labels++
+	}
+	return nil
+}
+
+// summaryLabel writes a summary label like sentenceLabel.
+func (w *labelWriter) summaryLabel(r *LabelRecord, aid int64, user, round string) error {
+	in := r.SummaryLabel
+	if err := w.scores(r, aid, 0, LevelSummary, in.Scores, fmt.Sprintf("summary %s, %s in round %s", r.Summary, user, round)); err != nil {
+		return err
+	}
+	if in.Relevance == nil && !in.NonSummary && in.TopicCategory == "" && in.Comment == "" {
+		return nil // scores only
+	}
+	l := SummaryLabel{NonSummary: in.NonSummary, TopicCategory: in.TopicCategory, Comment: in.Comment}
+	if in.Relevance != nil {
+		l.Relevance = *in.Relevance
+		if l.Relevance < 1 {
+			return Errorf(EInvalid, "%s: relevance: must be between 1 and 5", r.Source)
+		}
+	}
+	if err := l.Validate(); err != nil {
+		return Errorf(EInvalid, "%s: %s", r.Source, ErrorMessage(err))
+	}
+	var prev SummaryLabel
+	var rel sql.NullInt64
+	err := w.im.tx.QueryRowContext(w.im.ctx, `SELECT relevance, non_summary, topic_category, comment FROM summary_labels WHERE assignment_id = ?`, aid).
+		Scan(&rel, &prev.NonSummary, &prev.TopicCategory, &prev.Comment)
+	exists := err == nil
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	prev.Relevance = int(rel.Int64)
+	if exists {
+		if prev == l {
+			w.im.stats.LabelsExisting++
+			return nil
+		}
+		w.im.change(Change{Kind: ChangeLabel, Where: fmt.Sprintf("summary %s, %s in round %s", r.Summary, user, round),
+			Old: fmt.Sprintf("%+v", prev), New: fmt.Sprintf("%+v", l)})
+		if !w.im.opts.Update {
+			return nil
+		}
+	}
+	var relv any
+	if l.Relevance > 0 {
+		relv = l.Relevance
+	}
+	if _, err := w.im.tx.ExecContext(w.im.ctx, `INSERT INTO summary_labels (assignment_id, relevance, non_summary, topic_category, comment, updated_at)
+		VALUES (?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+		ON CONFLICT (assignment_id) DO UPDATE SET relevance = excluded.relevance, non_summary = excluded.non_summary,
+			topic_category = excluded.topic_category, comment = excluded.comment, updated_at = excluded.updated_at`,
+		aid, relv, l.NonSummary, l.TopicCategory, l.Comment); err != nil {
+		return err
+	}
+	if !exists {
+		w.im.stats.SummaryLabels++
+	}
+	return nil
+}
+
+// finish sets the annotators-per-summary of the rounds the import made to
+// what they hold.
+func (w *labelWriter) finish() error {
+	for _, id := range w.newRounds {
+		if _, err := w.im.tx.ExecContext(w.im.ctx, `UPDATE rounds SET per_item = (SELECT coalesce(max(n), 1) FROM
+			(SELECT count(*) AS n FROM assignments WHERE round_id = ?1 GROUP BY summary_id)) WHERE id = ?1`, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sameSentenceLabel compares the fields an import sets.
+func sameSentenceLabel(a, b *SentenceLabel) bool {
+	return a.Label == b.Label && slices.Equal(nonNil(a.ErrorTypes), nonNil(b.ErrorTypes)) && a.Explanation == b.Explanation &&
+		sameBool(a.Ambiguous, b.Ambiguous) && a.AmbiguityType == b.AmbiguityType && a.AmbiguityNote == b.AmbiguityNote && a.UnsureNote == b.UnsureNote
+}
+
+func sameBool(a, b *bool) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+// labelText shows a label in a list of changes.
+func labelText(l *SentenceLabel) string {
+	s := l.Label
+	if s == "" {
+		s = "(no label)"
+	}
+	if len(l.ErrorTypes) > 0 {
+		s += fmt.Sprintf(" %v", l.ErrorTypes)
+	}
+	if l.Ambiguous != nil && *l.Ambiguous {
+		s += ", ambiguous"
+		if l.AmbiguityType != "" {
+			s += " (" + l.AmbiguityType + ")"
+		}
+	}
+	if l.Explanation != "" {
+		s += fmt.Sprintf(", %q", l.Explanation)
+	}
+	return s
+}

@@ -1,0 +1,30 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+)
+
+// ReportScore is one value on a rating scale: on a sentence, or on the
+// summary when SentenceID is 0.
+type ReportScore struct {
+	SentenceID int64
+	Scale      string
+	Value      string
+}
+
+// reportScores loads the scale values of the assignments a report counts.
+func reportScores(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
+	d.Scores = map[int64][]ReportScore{}
+	return eachRow(ctx, tx, `SELECT assignment_id, sentence_id, scale, value FROM scale_scores
+		WHERE assignment_id IN (`+reportAssignments+`) ORDER BY assignment_id, sentence_id, scale`, args, func(rows *sql.Rows) error {
+		var a int64
+		var sc ReportScore
+		if err := rows.Scan(&a, &sc.SentenceID, &sc.Scale, &sc.Value); err != nil {
+			return err
+		}
+		sc.Scale, sc.Value = args.in.str(sc.Scale), args.in.str(sc.Value)
+		d.Scores[a] = append(d.Scores[a], sc)
+		return nil
+	})
+}

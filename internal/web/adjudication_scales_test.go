@@ -1,0 +1,44 @@
+package web_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+// TestAdjudicationImportedLabels imports two annotators' labels with
+// scores on a 1–5 scale: the adjudication queue lists the summary they
+// disagree on, and its page shows both annotators' labels and scores.
+func TestAdjudicationImportedLabels(t *testing.T) {
+	f := newFixture(t)
+	lead := f.user("lea", false)
+	p := f.project("imp", map[*tasks.User]string{lead: tasks.RoleLead})
+	lo, hi := 1, 5
+	doc := tasks.DocumentInput{ExternalID: "d1", Kind: tasks.KindProse, Sentences: []string{"The council met on Monday."},
+		Summaries: []tasks.SummaryInput{{ExternalID: "s1", Sentences: []tasks.SentenceInput{{Text: "The council met on Tuesday.",
+			Labels: []tasks.SentenceLabelInput{{Annotator: "w1", Label: "unfaithful", ErrorTypes: []string{"contradiction"}}, {Annotator: "w2", Label: "faithful"}}}},
+			Labels: []tasks.SummaryLabelInput{{Annotator: "w1", Scores: map[string]any{"consistency": 2.0}}, {Annotator: "w2", Scores: map[string]any{"consistency": 5.0}}}}}}
+	if _, _, err := f.store.ImportWith(f.ctx, tasks.ImportRequest{Project: p.ID, Documents: []tasks.DocumentInput{doc},
+		Scales: []tasks.Scale{{Name: "consistency", Title: "Consistency", Level: tasks.LevelSummary, Min: &lo, Max: &hi}}}); err != nil {
+		t.Fatal(err)
+	}
+	b := f.browser()
+	b.login("lea", testPassword)
+	q := b.get("/p/imp/adjudication")
+	if q.status != http.StatusOK || !strings.Contains(q.body, "faithful 1 · unfaithful 1") {
+		t.Fatalf("queue: %d\n%s", q.status, q.body)
+	}
+	ids, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	pg := b.get(fmt.Sprintf("/p/imp/adjudication/s/%d", ids[0]))
+	if pg.status != http.StatusOK || !pg.testID("adj-scales") {
+		t.Fatalf("page: %d\n%s", pg.status, pg.body)
+	}
+	for _, want := range []string{"w1", "w2", "<strong>2</strong>", "<strong>5</strong>", "imported"} {
+		if !strings.Contains(pg.body, want) {
+			t.Errorf("the adjudication page lacks %q", want)
+		}
+	}
+}

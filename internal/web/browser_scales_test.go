@@ -1,0 +1,94 @@
+package web_test
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"annotate/internal/iaa"
+	"annotate/internal/tasks"
+)
+
+// TestBrowserScaleWithKeyboard gives a project a 1–5 consistency scale; an
+// annotator fills it on the labelling page with the keyboard only (Tab to
+// the choice, type the value), and the lead's report shows its α, the one
+// computed from the values.
+func TestBrowserScaleWithKeyboard(t *testing.T) {
+	w := newWorkFixture(t)
+	set := w.project.Settings
+	lo, hi := 1, 5
+	set.Scales = []tasks.Scale{{Name: "consistency", Title: "Consistency", Level: tasks.LevelSummary, Min: &lo, Max: &hi,
+		Anchors: map[string]string{"1": "contradicts the document", "5": "fully supported"}}}
+	if _, err := w.store.UpdateSettings(w.ctx, w.project.ID, set, ""); err != nil {
+		t.Fatal(err)
+	}
+	// bob's values and ann's on the second summary are saved directly;
+	// ann gives the first one in the browser.
+	save := func(name string, i int, v string) {
+		a := w.assign[name][i]
+		cur, _ := w.store.AssignmentByID(w.ctx, a.ID)
+		if _, err := w.store.SaveScaleScore(w.ctx, a.ID, a.UserID, cur.Version, 0, "consistency", v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save("bob", 0, "5")
+	save("bob", 1, "1")
+	save("ann", 1, "2")
+	if w.assign["ann"][0].SummaryID != w.assign["bob"][0].SummaryID {
+		t.Fatal("ann and bob do not share their first summary")
+	}
+
+	ctx := newBrowser(t)
+	a := w.assign["ann"][0]
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(fmt.Sprintf("%s/a/%d", w.srv.URL, a.ID)),
+		chromedp.WaitVisible(css(`#username`)),
+		chromedp.SendKeys(css(`#username`), "ann"),
+		chromedp.SendKeys(css(`#password`), testPassword+"\n"),
+		chromedp.WaitVisible(css(`[data-testid="scale-consistency"]`)),
+		// The comment box is the field before the ratings: Tab moves on.
+		chromedp.Focus(css(`#summary-comment`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys(t, ctx, "\t")
+	focused, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement.dataset.testid || ""`))
+	if focused != "scale-consistency" {
+		t.Fatalf("after Tab the focus is on %q, want the consistency scale", focused)
+	}
+	keys(t, ctx, "4")
+	waitJS(t, ctx, "the value saved", `document.querySelector('[data-testid="scale-consistency"]').value === "4" &&
+		document.getElementById("save-status").textContent.startsWith("Saved")`)
+	screenshot(t, ctx, "scales")
+	scores, err := w.store.ScaleScores(w.ctx, a.ID)
+	if err != nil || scores[tasks.ScaleKey{Scale: "consistency"}] != "4" {
+		t.Fatalf("stored %v, %v", scores, err)
+	}
+
+	// The lead's report shows the scale's α.
+	want, err := iaa.Alpha(iaa.FromColumns([]float64{4, 2}, []float64{5, 1}), iaa.Ordinal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lead := newBrowser(t)
+	err = chromedp.Do(lead,
+		chromedp.Navigate(w.srv.URL+"/p/alpha/report"),
+		chromedp.WaitVisible(css(`#username`)),
+		chromedp.SendKeys(css(`#username`), "lea"),
+		chromedp.SendKeys(css(`#password`), testPassword+"\n"),
+		chromedp.WaitVisible(css(`[data-testid="dim-consistency@summary"]`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := text(t, lead, `[data-testid="dim-consistency@summary"] [data-testid="stat-krippendorff_alpha"] [data-testid="value"]`)
+	v, err := strconv.ParseFloat(got, 64)
+	if err != nil || math.Abs(v-want) > 0.0005 {
+		t.Fatalf("report shows alpha %q, want %.3f", got, want)
+	}
+	t.Logf("consistency alpha %.3f", want)
+}

@@ -1,0 +1,77 @@
+package web_test
+
+import (
+	"bytes"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+// upload posts one file to the project's import page, with the given
+// re-import boxes ticked.
+func (b *browser) upload(slug, name, content string, boxes ...string) page {
+	b.f.t.Helper()
+	tok := b.csrf("/p/" + slug + "/import")
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	mw.WriteField("_csrf", tok)
+	for _, box := range boxes {
+		mw.WriteField(box, "1")
+	}
+	fw, _ := mw.CreateFormFile("files", name)
+	fw.Write([]byte(content))
+	mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, b.f.srv.URL+"/p/"+slug+"/import", &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	return b.do(req)
+}
+
+// TestImportPageReimport uploads a file that changes a summary other
+// annotators have labelled: the page lists the change and writes nothing,
+// refuses it with "Apply changes" alone, and applies it, saying loudly that
+// labels were deleted, with both boxes ticked.
+func TestImportPageReimport(t *testing.T) {
+	w := newWorkFixture(t)
+	b := w.browser()
+	b.login("lea", testPassword)
+	// doc-1 as imported by the fixture, with s1's first sentence reworded
+	// and a corrected title.
+	changed := `{"id":"doc-1","kind":"dialogue","title":"Parks","turns":[{"speaker":"Speaker 1","text":"The council approved the park budget."},{"speaker":"Speaker 2","text":"The vote was five to two."}],` +
+		`"summaries":[{"id":"s1","topic":"Parks","sentences":[{"text":"The council passed the budget."},{"text":"The vote was unanimous <script>alert(1)</script>."}]}]}`
+
+	// ann has labelled s1 in the browser.
+	a := w.assign["ann"][0]
+	sum, _ := w.store.Summary(w.ctx, a.SummaryID)
+	if sum.ExternalID != "s1" {
+		t.Fatalf("ann's first summary is %s", sum.ExternalID)
+	}
+	ann, _ := w.store.UserByName(w.ctx, "ann")
+	if _, err := w.store.SaveSentenceLabel(w.ctx, a.ID, ann.ID, a.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful}); err != nil {
+		t.Fatal(err)
+	}
+
+	p := b.upload("alpha", "fix.jsonl", changed)
+	if p.status != http.StatusConflict || !p.testID("import-changes") || !strings.Contains(p.body, "refused: 1 annotator has already labelled it") ||
+		!strings.Contains(p.body, "document doc-1 title: metadata") {
+		t.Fatalf("without update: %d\n%s", p.status, p.body)
+	}
+	p = b.upload("alpha", "fix.jsonl", changed, "update")
+	if p.status != http.StatusConflict || !strings.Contains(p.body, "refused: 1 annotator has already labelled it") || strings.Contains(p.body, "title: metadata") {
+		t.Fatalf("update alone: %d\n%s", p.status, p.body)
+	}
+	sum, _ = w.store.Summary(w.ctx, a.SummaryID)
+	if sum.Sentences[0].Text != "The council approved the budget." {
+		t.Fatalf("a refused update wrote %q", sum.Sentences[0].Text)
+	}
+	p = b.upload("alpha", "fix.jsonl", changed, "update", "relabel")
+	if p.status != http.StatusOK || !p.testID("import-applied") || !strings.Contains(p.body, "Labels deleted:") {
+		t.Fatalf("update and relabel: %d\n%s", p.status, p.body)
+	}
+	sum, _ = w.store.Summary(w.ctx, a.SummaryID)
+	if sum.Sentences[0].Text != "The council passed the budget." {
+		t.Fatalf("after relabel: %q", sum.Sentences[0].Text)
+	}
+}
