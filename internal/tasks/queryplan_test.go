@@ -280,7 +280,9 @@ func (w *planWorld) hotPaths(t *testing.T) {
 	_, err = s.SetKeyFactLink(ctx, a.ID, ann.ID, v, facts[0].ID, sum.Sentences[0].ID, true)
 	must(err)
 	must(s.Submit(ctx, a.ID, ann.ID))
-	_, err = s.QueueEntries(ctx, w.p.ID, ann.ID)
+	_, err = s.QueueCounts(ctx, w.p.ID, ann.ID)
+	must(err)
+	_, err = s.QueueEntriesPage(ctx, w.p.ID, ann.ID, 0, 100)
 	must(err)
 	// The adjudication page and a decision.
 	_, err = s.SummaryVotes(ctx, w.summary)
