@@ -255,18 +255,38 @@ func (a *annotator) think(ctx context.Context) bool {
 	}
 }
 
+// login logs in, trying again (up to loginTries times, after a pause) when
+// the server does not answer in time, as people do; every failure is
+// counted.
+func (a *annotator) login(ctx context.Context) bool {
+	const loginTries = 5
+	for try := 0; try < loginTries && ctx.Err() == nil; try++ {
+		if try > 0 {
+			select {
+			case <-ctx.Done():
+				return false
+			case <-time.After(time.Duration(1+a.rng.IntN(3)) * time.Second):
+			}
+		}
+		_, page, err := a.do(ctx, "GET /login", http.MethodGet, "/login", nil, http.StatusOK)
+		if err != nil {
+			continue
+		}
+		if m := csrfInput.FindStringSubmatch(page); m != nil {
+			a.csrf = m[1]
+		}
+		if _, _, err := a.do(ctx, "POST /login", http.MethodPost, "/login", url.Values{"username": {a.user}, "password": {a.opts.Password}}, http.StatusSeeOther); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
 func (a *annotator) work(ctx context.Context) {
-	_, page, err := a.do(ctx, "GET /login", http.MethodGet, "/login", nil, http.StatusOK)
-	if err != nil {
+	if !a.login(ctx) {
 		return
 	}
-	if m := csrfInput.FindStringSubmatch(page); m != nil {
-		a.csrf = m[1]
-	}
-	if _, _, err := a.do(ctx, "POST /login", http.MethodPost, "/login", url.Values{"username": {a.user}, "password": {a.opts.Password}}, http.StatusSeeOther); err != nil {
-		return
-	}
-	_, page, err = a.do(ctx, "GET /p/:slug", http.MethodGet, "/p/"+a.opts.Project, nil, http.StatusOK)
+	_, page, err := a.do(ctx, "GET /p/:slug", http.MethodGet, "/p/"+a.opts.Project, nil, http.StatusOK)
 	if err != nil {
 		return
 	}
