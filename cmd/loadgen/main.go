@@ -58,7 +58,7 @@ func seed(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&o.MinWords, "min-words", 800, "shortest document in words")
 	fs.IntVar(&o.MaxWords, "max-words", 1500, "longest document in words")
 	fs.IntVar(&o.Summaries, "summaries", 5, "summaries per document")
-	fs.IntVar(&o.Annotators, "annotators", 60, "annotator accounts (bench001...)")
+	fs.IntVar(&o.Annotators, "annotators", 100, "annotator accounts (bench001...)")
 	fs.IntVar(&o.PerItem, "per-item", 2, "annotators per summary")
 	fs.StringVar(&o.Password, "password", "bench-password", "password of every annotator and lead account")
 	fs.IntVar(&o.Runs, "runs", 3, "assistant runs with an output for every sentence (0 for none)")
