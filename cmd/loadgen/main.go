@@ -1,7 +1,7 @@
 // Command loadgen seeds a large benchmark project and plays many
 // annotators against a running annotate server on this machine.
 //
-//	loadgen seed --db bench.db [--documents 2000 --annotators 60 --per-item 2 --runs 3 --calibration 200 --leads 3]
+//	loadgen seed --db bench.db [--documents 2000 --annotators 100 --per-item 2 --runs 3 --calibration 200 --leads 3]
 //	loadgen seed --db big.db --annotators 100 --per-annotator 2000   # the 10x corpus
 //	annotate serve --db bench.db --addr 127.0.0.1:8090 &
 //	loadgen run --url http://127.0.0.1:8090 --annotators 100 --duration 60s --db bench.db
