@@ -100,6 +100,19 @@ func (s *Store) AssistPanel(ctx context.Context, summaryID int64) (map[int64]Pan
 	return out, rows.Err()
 }
 
+// AssistPanelOf is AssistPanel for one sentence; has is false when no run
+// has a complete result for it.
+func (s *Store) AssistPanelOf(ctx context.Context, sentenceID int64) (p PanelOutput, has bool, err error) {
+	var output string
+	err = s.queryRow(ctx, `SELECT r.id, r.sample, o.output FROM assist_outputs o JOIN assist_runs r ON r.id = o.run_id
+		WHERE o.sentence_id = ? AND o.status = 'ok' ORDER BY r.sample, r.id DESC LIMIT 1`, sentenceID).Scan(&p.RunID, &p.Sample, &output)
+	if errors.Is(err, sql.ErrNoRows) {
+		return PanelOutput{}, false, nil
+	}
+	p.Output = []byte(output)
+	return p, err == nil, err
+}
+
 // ExportedOutput is one stored result with the external ids that place it:
 // the document's and the summary's external ids and the sentence's 1-based
 // index.

@@ -261,6 +261,8 @@ func (w *planWorld) hotPaths(t *testing.T) {
 	must(err)
 	_, err = s.AssistPanel(ctx, a.SummaryID)
 	must(err)
+	_, _, err = s.AssistPanelOf(ctx, sum.Sentences[0].ID)
+	must(err)
 	_, err = s.KeyFacts(ctx, doc.ID, sum.Topic)
 	must(err)
 	_, err = s.KeyFactLinks(ctx, a.ID)

@@ -270,15 +270,11 @@ func (s *Server) postSentenceLabel(c echo.Context) error {
 			if err != nil {
 				return err
 			}
-			doc, err := s.store.Document(ctx, sum.DocumentID)
-			if err != nil {
+			// Only this sentence's panel: reveal is never set when the
+			// project's mode is never.
+			if sv.Assist, err = s.sentencePanel(ctx, sum, sid, p.Settings); err != nil {
 				return err
 			}
-			assist, err := s.assistFor(ctx, p, doc, sum)
-			if err != nil {
-				return err
-			}
-			sv.Assist = assist[sid]
 			for _, x := range sum.Sentences {
 				if x.ID == sid {
 					sv.Index = x.Index
