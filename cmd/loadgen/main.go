@@ -1,7 +1,7 @@
 // Command loadgen seeds a large benchmark project and plays many
 // annotators against a running annotate server on this machine.
 //
-//	loadgen seed --db bench.db [--documents 2000 --annotators 60 --per-item 2 --runs 3 --calibration 200 --leads 3]
+//	loadgen seed --db bench.db [--documents 2000 --annotators 100 --per-item 2 --runs 3 --calibration 200 --leads 3]
 //	loadgen seed --db big.db --annotators 100 --per-annotator 2000   # the 10x corpus
 //	annotate serve --db bench.db --addr 127.0.0.1:8090 &
 //	loadgen run --url http://127.0.0.1:8090 --annotators 100 --duration 60s --db bench.db
@@ -58,7 +58,7 @@ func seed(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&o.MinWords, "min-words", 800, "shortest document in words")
 	fs.IntVar(&o.MaxWords, "max-words", 1500, "longest document in words")
 	fs.IntVar(&o.Summaries, "summaries", 5, "summaries per document")
-	fs.IntVar(&o.Annotators, "annotators", 60, "annotator accounts (bench001...)")
+	fs.IntVar(&o.Annotators, "annotators", 100, "annotator accounts (bench001...)")
 	fs.IntVar(&o.PerItem, "per-item", 2, "annotators per summary")
 	fs.StringVar(&o.Password, "password", "bench-password", "password of every annotator and lead account")
 	fs.IntVar(&o.Runs, "runs", 3, "assistant runs with an output for every sentence (0 for none)")

@@ -3,7 +3,9 @@ package loadgen_test
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -22,14 +24,31 @@ type server struct {
 	base string
 }
 
+var (
+	buildOnce sync.Once
+	builtBin  string
+	buildErr  error
+	buildDir  string
+)
+
+// buildAnnotate builds the annotate binary once for all the tests of the
+// package (TestMain removes it).
 func buildAnnotate(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "annotate")
-	out, err := exec.Command("go", "build", "-o", bin, "annotate/cmd/annotate").CombinedOutput()
-	if err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	buildOnce.Do(func() {
+		if buildDir, buildErr = os.MkdirTemp("", "loadgen-test-"); buildErr != nil {
+			return
+		}
+		builtBin = filepath.Join(buildDir, "annotate")
+		out, err := exec.Command("go", "build", "-o", builtBin, "annotate/cmd/annotate").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
 	}
-	return bin
+	return builtBin
 }
 
 func startServer(t *testing.T, bin, db string) *server {
@@ -73,6 +92,7 @@ func TestKillDuringLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the server")
 	}
+	t.Parallel() // beside TestSlowClientIsCut, which mostly waits
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "crash.db")
 	store, err := tasks.Open(ctx, db)

@@ -33,14 +33,7 @@ func (a *annotator) lead(ctx context.Context) {
 	if !a.leadThink(ctx) { // leads arrive among the annotators
 		return
 	}
-	_, page, err := a.do(ctx, "GET /login", http.MethodGet, "/login", nil, http.StatusOK)
-	if err != nil {
-		return
-	}
-	if m := csrfInput.FindStringSubmatch(page); m != nil {
-		a.csrf = m[1]
-	}
-	if _, _, err := a.do(ctx, "POST /login", http.MethodPost, "/login", map[string][]string{"username": {a.user}, "password": {a.opts.Password}}, http.StatusSeeOther); err != nil {
+	if !a.login(ctx) {
 		return
 	}
 	slug := "/p/" + a.opts.Project

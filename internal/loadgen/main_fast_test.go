@@ -7,10 +7,14 @@ import (
 	"annotate/internal/tasks"
 )
 
-// TestMain hashes test passwords at bcrypt's lowest cost: fixtures create
+// TestMain hashes test passwords at bcrypt's lowest cost (fixtures create
 // many accounts and log in often, and the default cost made hashing most
-// of the package's test time.
+// of the package's test time), and removes the binary the tests built.
 func TestMain(m *testing.M) {
 	tasks.SetPasswordCostForTests(4)
-	os.Exit(m.Run())
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
 }

@@ -246,34 +246,6 @@ func (a *annotator) do(ctx context.Context, route, method, path string, form url
 	return resp, text, err
 }
 
-// loginBusyTries bounds how often an annotator retries a login the server
-// answered "busy" (503 with Retry-After), as a person would press again.
-const loginBusyTries = 10
-
-// login logs the annotator in, waiting and retrying while the server says
-// it is busy checking other passwords; a busy answer is counted under its
-// own route, not as a failure.
-func (a *annotator) login(ctx context.Context) bool {
-	for try := 0; ; try++ {
-		resp, _, err := a.do(ctx, "POST /login", http.MethodPost, "/login", url.Values{"username": {a.user}, "password": {a.opts.Password}}, http.StatusSeeOther)
-		if err == nil {
-			return true
-		}
-		if resp == nil || resp.StatusCode != http.StatusServiceUnavailable || try >= loginBusyTries {
-			return false
-		}
-		wait := time.Second
-		if n, perr := strconv.Atoi(resp.Header.Get("Retry-After")); perr == nil && n > 0 {
-			wait = time.Duration(n) * time.Second
-		}
-		select {
-		case <-ctx.Done():
-			return false
-		case <-time.After(wait):
-		}
-	}
-}
-
 func (a *annotator) think(ctx context.Context) bool {
 	if a.opts.Think <= 0 {
 		return ctx.Err() == nil
@@ -287,18 +259,52 @@ func (a *annotator) think(ctx context.Context) bool {
 	}
 }
 
+// loginTries bounds how often an annotator tries to log in: again after a
+// pause when the server does not answer in time, or after Retry-After when
+// it answers "busy" (503) while it checks other passwords, as people do.
+// A busy answer is counted under its own route; every other failure counts.
+const loginTries = 10
+
+// login fetches the login form (for its CSRF token) and logs in.
+func (a *annotator) login(ctx context.Context) bool {
+	for try := 0; try < loginTries && ctx.Err() == nil; try++ {
+		_, page, err := a.do(ctx, "GET /login", http.MethodGet, "/login", nil, http.StatusOK)
+		if err == nil {
+			if m := csrfInput.FindStringSubmatch(page); m != nil {
+				a.csrf = m[1]
+			}
+			var resp *http.Response
+			resp, _, err = a.do(ctx, "POST /login", http.MethodPost, "/login", url.Values{"username": {a.user}, "password": {a.opts.Password}}, http.StatusSeeOther)
+			if err == nil {
+				return true
+			}
+			if resp != nil && resp.StatusCode == http.StatusServiceUnavailable {
+				wait := time.Second
+				if n, perr := strconv.Atoi(resp.Header.Get("Retry-After")); perr == nil && n > 0 {
+					wait = time.Duration(n) * time.Second
+				}
+				select {
+				case <-ctx.Done():
+					return false
+				case <-time.After(wait):
+				}
+				continue
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(time.Duration(1+a.rng.IntN(3)) * time.Second):
+		}
+	}
+	return false
+}
+
 func (a *annotator) work(ctx context.Context) {
-	_, page, err := a.do(ctx, "GET /login", http.MethodGet, "/login", nil, http.StatusOK)
-	if err != nil {
-		return
-	}
-	if m := csrfInput.FindStringSubmatch(page); m != nil {
-		a.csrf = m[1]
-	}
 	if !a.login(ctx) {
 		return
 	}
-	_, page, err = a.do(ctx, "GET /p/:slug", http.MethodGet, "/p/"+a.opts.Project, nil, http.StatusOK)
+	_, page, err := a.do(ctx, "GET /p/:slug", http.MethodGet, "/p/"+a.opts.Project, nil, http.StatusOK)
 	if err != nil {
 		return
 	}

@@ -21,7 +21,7 @@ type SeedOptions struct {
 	MinWords   int    // default 800
 	MaxWords   int    // default 1500
 	Summaries  int    // per document, default 5
-	Annotators int    // default 60
+	Annotators int    // default 100
 	PerItem    int    // annotators per summary, default 2
 	Password   string // of every annotator and lead account
 	Seed       uint64
@@ -61,7 +61,7 @@ func (o *SeedOptions) defaults() {
 		o.Summaries = 5
 	}
 	if o.Annotators == 0 {
-		o.Annotators = 60
+		o.Annotators = 100
 	}
 	if o.PerItem == 0 {
 		o.PerItem = 2

@@ -85,13 +85,18 @@ type QueueEntry struct {
 // QueueEntries is Queue with what tells the rows apart: each assignment's
 // document, topic, first sentence and sentence count, in one query.
 func (s *Store) QueueEntries(ctx context.Context, projectID, userID int64) ([]QueueEntry, error) {
+	return s.queueEntries(ctx, "", userID, projectID)
+}
+
+func (s *Store) queueEntries(ctx context.Context, limit string, args ...any) ([]QueueEntry, error) {
 	rows, err := s.query(ctx, `SELECT a.id, a.round_id, r.name, r.project_id, p.slug, a.summary_id, s.document_id, a.user_id,
 			a.position, a.status, a.version, a.active_seconds, coalesce(a.started_at, ''), coalesce(a.submitted_at, ''), d.external_id, d.title, s.topic,
 			coalesce((SELECT substr(ss.text, 1, 160) FROM summary_sentences ss WHERE ss.summary_id = s.id ORDER BY ss.idx LIMIT 1), ''),
 			(SELECT count(*) FROM summary_sentences ss WHERE ss.summary_id = s.id)
 		FROM assignments a JOIN rounds r ON r.id = a.round_id JOIN projects p ON p.id = r.project_id
 		JOIN summaries s ON s.id = a.summary_id JOIN documents d ON d.id = s.document_id
-		WHERE r.project_id = ? AND a.user_id = ? AND a.status != 'released' ORDER BY a.position`, projectID, userID)
+		WHERE a.user_id = ? AND a.round_id IN (SELECT id FROM rounds WHERE project_id = ?) AND a.status != 'released'
+		ORDER BY a.position, a.id`+limit, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -153,4 +158,46 @@ func (s *Store) NextOpen(ctx context.Context, a *Assignment) (int64, error) {
 				ORDER BY x.position, x.id LIMIT 1), 0)`,
 		a.UserID, a.ProjectID, a.Position, a.ID).Scan(&id)
 	return id, err
+}
+
+// QueueSummary counts an annotator's queue in a project and finds the
+// first assignment not yet submitted.
+type QueueSummary struct {
+	Total int
+	Done  int
+	// NextOpen is the first assignment in queue order that is not
+	// submitted, 0 when all are; NextRank is how many come before it.
+	NextOpen int64
+	NextRank int
+}
+
+// QueueCounts counts a user's queue in a project over the queue index,
+// without loading it.
+func (s *Store) QueueCounts(ctx context.Context, projectID, userID int64) (QueueSummary, error) {
+	var q QueueSummary
+	var pos sql.NullInt64
+	err := s.queryRow(ctx, `SELECT c.total, c.done, coalesce(n.id, 0), n.position FROM
+		(SELECT count(*) AS total, coalesce(sum(x.status = 'submitted'), 0) AS done `+queueScope+`) c
+		LEFT JOIN (SELECT x.id, x.position `+queueScope+` AND x.status IN ('pending', 'in_progress')
+			AND x.id NOT IN (SELECT assignment_id FROM assignment_skips) ORDER BY x.position, x.id LIMIT 1) n`,
+		userID, projectID).Scan(&q.Total, &q.Done, &q.NextOpen, &pos)
+	if err != nil || q.NextOpen == 0 {
+		return q, err
+	}
+	err = s.queryRow(ctx, `SELECT count(*) `+queueScope+` AND (x.position, x.id) < (?3, ?4)`, userID, projectID, pos.Int64, q.NextOpen).Scan(&q.NextRank)
+	return q, err
+}
+
+// QueueEntriesPage is QueueEntries from the offset-th entry (0-based), at
+// most limit of them.
+func (s *Store) QueueEntriesPage(ctx context.Context, projectID, userID int64, offset, limit int) ([]QueueEntry, error) {
+	return s.queueEntries(ctx, ` LIMIT ? OFFSET ?`, userID, projectID, limit, offset)
+}
+
+// HasAssignment reports whether the user has an assignment in the round
+// that was not released.
+func (s *Store) HasAssignment(ctx context.Context, roundID, userID int64) (bool, error) {
+	var n int
+	err := s.queryRow(ctx, `SELECT count(*) FROM assignments WHERE round_id = ? AND user_id = ? AND status != 'released'`, roundID, userID).Scan(&n)
+	return n > 0, err
 }

@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"sort"
 )
@@ -53,12 +54,15 @@ func (s *Store) PendingSentences(ctx context.Context, projectID int64) ([]Pendin
 	return pendingSentences(ctx, s.reader(ctx), projectID)
 }
 
-const pendingCond = `SELECT g.sentence_id FROM gold_sentences g JOIN summary_sentences ss ON ss.id = g.sentence_id
-	JOIN summaries sm ON sm.id = ss.summary_id WHERE sm.project_id = ? AND g.provenance = 'unresolved'`
+// The waiting sentences are read starting from the partial index of
+// unresolved gold (CROSS JOIN fixes the order in SQLite), not by walking
+// every sentence of the project.
+const pendingCond = `SELECT g.sentence_id FROM gold_sentences g CROSS JOIN summary_sentences ss ON ss.id = g.sentence_id
+	CROSS JOIN summaries sm ON sm.id = ss.summary_id WHERE sm.project_id = ? AND g.provenance = 'unresolved'`
 
 func pendingSentences(ctx context.Context, q querier, projectID int64) ([]PendingSentence, error) {
 	rows, err := q.QueryContext(ctx, `SELECT ss.id, ss.summary_id, ss.idx, ss.text, d.external_id, sm.topic, g.decided_by IS NOT NULL
-		FROM gold_sentences g JOIN summary_sentences ss ON ss.id = g.sentence_id JOIN summaries sm ON sm.id = ss.summary_id
+		FROM gold_sentences g CROSS JOIN summary_sentences ss ON ss.id = g.sentence_id CROSS JOIN summaries sm ON sm.id = ss.summary_id
 		JOIN documents d ON d.id = sm.document_id
 		WHERE sm.project_id = ? AND g.provenance = 'unresolved'`, projectID)
 	if err != nil {
@@ -81,7 +85,13 @@ func pendingSentences(ctx context.Context, q querier, projectID int64) ([]Pendin
 	if err != nil {
 		return nil, err
 	}
-	rounds, err := summaryRounds(ctx, q, projectID)
+	var sums []int64
+	for _, p := range out {
+		if len(sums) == 0 || sums[len(sums)-1] != p.SummaryID {
+			sums = append(sums, p.SummaryID)
+		}
+	}
+	rounds, err := summaryRounds(ctx, q, sums)
 	if err != nil {
 		return nil, err
 	}
@@ -106,11 +116,15 @@ func pendingSentences(ctx context.Context, q querier, projectID int64) ([]Pendin
 	return out, nil
 }
 
-// summaryRounds maps each summary of a project to the rounds that gave it
-// out (released assignments aside).
-func summaryRounds(ctx context.Context, q querier, projectID int64) (map[int64][]int64, error) {
-	rows, err := q.QueryContext(ctx, `SELECT DISTINCT a.summary_id, a.round_id FROM assignments a JOIN rounds r ON r.id = a.round_id
-		WHERE r.project_id = ? AND a.status != 'released' ORDER BY a.summary_id, a.round_id`, projectID)
+// summaryRounds maps each of the summaries to the rounds that gave it out
+// (released assignments aside); other summaries are not read.
+func summaryRounds(ctx context.Context, q querier, summaries []int64) (map[int64][]int64, error) {
+	ids, err := json.Marshal(summaries)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := q.QueryContext(ctx, `SELECT DISTINCT a.summary_id, a.round_id FROM assignments a
+		WHERE a.summary_id IN (SELECT value FROM json_each(?)) AND a.status != 'released' ORDER BY a.summary_id, a.round_id`, string(ids))
 	if err != nil {
 		return nil, err
 	}

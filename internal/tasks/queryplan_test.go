@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,7 +14,12 @@ import (
 )
 
 // smallTables may be scanned whole: a handful of rows per project.
-var smallTables = map[string]bool{"projects": true, "rounds": true, "memberships": true, "users": true, "secrets": true}
+var smallTables = map[string]bool{"projects": true, "rounds": true, "memberships": true, "users": true, "secrets": true,
+	"json_each": true} // json_each: a list passed as a parameter
+
+// partialIndexes hold only the rows a page lists (the sentences waiting
+// for adjudication), so scanning one reads no more than the page shows.
+var partialIndexes = []string{"gold_sentences_unresolved"}
 
 // TestHotQueriesUseIndexes runs the store methods behind the labelling
 // page, a save, a submit, the queue, the adjudication page and a gold
@@ -90,6 +96,9 @@ func fullScans(t *testing.T, db *sql.DB, q string) []string {
 		table, ok := alias[f[1]]
 		if !ok || smallTables[table] {
 			continue // a subquery's rows, or a small table
+		}
+		if i := slices.Index(f, "INDEX"); i > 0 && i+1 < len(f) && slices.Contains(partialIndexes, f[i+1]) {
+			continue
 		}
 		bad = append(bad, fmt.Sprintf("%s (%s)", table, detail))
 	}
@@ -261,6 +270,8 @@ func (w *planWorld) hotPaths(t *testing.T) {
 	must(err)
 	_, err = s.AssistPanel(ctx, a.SummaryID)
 	must(err)
+	_, _, err = s.AssistPanelSentence(ctx, sum.Sentences[0].ID)
+	must(err)
 	_, err = s.KeyFacts(ctx, doc.ID, sum.Topic)
 	must(err)
 	_, err = s.KeyFactLinks(ctx, a.ID)
@@ -280,9 +291,14 @@ func (w *planWorld) hotPaths(t *testing.T) {
 	_, err = s.SetKeyFactLink(ctx, a.ID, ann.ID, v, facts[0].ID, sum.Sentences[0].ID, true)
 	must(err)
 	must(s.Submit(ctx, a.ID, ann.ID))
-	_, err = s.QueueEntries(ctx, w.p.ID, ann.ID)
+	_, err = s.QueueCounts(ctx, w.p.ID, ann.ID)
 	must(err)
-	// The adjudication page and a decision.
+	_, err = s.QueueEntriesPage(ctx, w.p.ID, ann.ID, 0, 100)
+	must(err)
+	// The adjudication queue's list (its round counts read every round's
+	// sentences by design), the adjudication page and a decision.
+	_, err = s.PendingSentences(ctx, w.p.ID)
+	must(err)
 	_, err = s.SummaryVotes(ctx, w.summary)
 	must(err)
 	gold, err := s.SummaryGold(ctx, w.summary)

@@ -106,3 +106,25 @@ func TestQueueNav(t *testing.T) {
 		t.Fatalf("a released assignment: %+v, want no position in a queue of 1", nav)
 	}
 }
+
+// TestQueueCounts checks the counts and next assignment of the queue page
+// against the whole queue, and its pages.
+func TestQueueCounts(t *testing.T) {
+	f := newGoldFixture(t)
+	ann := f.users[0]
+	f.label(0, 0, true, faithful(), faithful(), faithful())
+	q, _ := f.s.Queue(f.ctx, f.p.ID, ann.ID)
+	got, err := f.s.QueueCounts(f.ctx, f.p.ID, ann.ID)
+	want := tasks.QueueSummary{Total: 2, Done: 1, NextOpen: q[1].ID, NextRank: 1}
+	if err != nil || got != want {
+		t.Fatalf("QueueCounts = %+v, %v; want %+v", got, err, want)
+	}
+	page, err := f.s.QueueEntriesPage(f.ctx, f.p.ID, ann.ID, 1, 10)
+	if err != nil || len(page) != 1 || page[0].ID != q[1].ID {
+		t.Fatalf("second entry on: %+v, %v", page, err)
+	}
+	f.label(0, 1, true, faithful(), faithful(), faithful())
+	if got, _ := f.s.QueueCounts(f.ctx, f.p.ID, ann.ID); got.Done != 2 || got.NextOpen != 0 {
+		t.Fatalf("all submitted: %+v", got)
+	}
+}

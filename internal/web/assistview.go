@@ -37,19 +37,27 @@ func (s *Server) assistPanels(ctx context.Context, doc *tasks.Document, sum *tas
 	names := errorTypeNames(set)
 	out := map[int64]templates.AssistView{}
 	for _, x := range sum.Sentences {
-		v := templates.AssistView{Evidence: evidence[x.ID]}
-		if o, ok := outputs[x.ID]; ok {
-			var r assist.SentenceResult
-			if err := json.Unmarshal(o.Output, &r); err != nil {
-				s.log.Error("unreadable assistant output", "run", o.RunID, "sentence", x.ID, "err", err)
-			} else if r.Status == assist.StatusOK {
-				fillPanel(&v, r, names, len(doc.Units))
-				v.Sample = o.Sample
-			}
-		}
-		out[x.ID] = v
+		o, ok := outputs[x.ID]
+		out[x.ID] = s.panelView(x.ID, o, ok, evidence[x.ID], names, len(doc.Units))
 	}
 	return out, nil
+}
+
+// panelView builds one sentence's panel from its output (if it has one)
+// and its lexical evidence.
+func (s *Server) panelView(sid int64, o tasks.PanelOutput, has bool, evidence []int, names map[string]string, units int) templates.AssistView {
+	v := templates.AssistView{Evidence: evidence}
+	if !has {
+		return v
+	}
+	var r assist.SentenceResult
+	if err := json.Unmarshal(o.Output, &r); err != nil {
+		s.log.Error("unreadable assistant output", "run", o.RunID, "sentence", sid, "err", err)
+	} else if r.Status == assist.StatusOK {
+		fillPanel(&v, r, names, units)
+		v.Sample = o.Sample
+	}
+	return v
 }
 
 // errorTypeNames maps the codes of the project's error taxonomy, and of the

@@ -17,14 +17,36 @@ const evidenceCacheSize = 4096
 // imported.
 type evidenceCache struct {
 	mu sync.Mutex
-	m  map[int64]map[int64][]int // summary id -> sentence id -> units
+	m  map[int64]summaryEvidence // by summary id
+}
+
+type summaryEvidence struct {
+	units int             // the document's units
+	ev    map[int64][]int // sentence id -> units
+}
+
+// cached returns the cached evidence of sum's sentences and the number of
+// units of its document, if the cache holds them for these sentences.
+func (c *evidenceCache) cached(sum *tasks.Summary) (map[int64][]int, int, bool) {
+	c.mu.Lock()
+	e, ok := c.m[sum.ID]
+	c.mu.Unlock()
+	if !ok || len(e.ev) != len(sum.Sentences) {
+		return nil, 0, false
+	}
+	for _, x := range sum.Sentences {
+		if _, ok := e.ev[x.ID]; !ok {
+			return nil, 0, false
+		}
+	}
+	return e.ev, e.units, true
 }
 
 // lookup returns a sentence's cached evidence, if its summary's is cached.
 func (c *evidenceCache) lookup(summaryID, sentenceID int64) ([]int, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ev, ok := c.m[summaryID][sentenceID]
+	ev, ok := c.m[summaryID].ev[sentenceID]
 	return ev, ok
 }
 
@@ -32,27 +54,15 @@ func (c *evidenceCache) lookup(summaryID, sentenceID int64) ([]int, bool) {
 // keeping them on first use. A summary whose sentences differ from the
 // cached ones (its split was edited) is computed again.
 func (c *evidenceCache) get(doc *tasks.Document, sum *tasks.Summary) map[int64][]int {
-	c.mu.Lock()
-	ev, ok := c.m[sum.ID]
-	c.mu.Unlock()
-	if ok && len(ev) == len(sum.Sentences) {
-		fresh := true
-		for _, x := range sum.Sentences {
-			if _, ok := ev[x.ID]; !ok {
-				fresh = false
-				break
-			}
-		}
-		if fresh {
-			return ev
-		}
+	if ev, _, ok := c.cached(sum); ok {
+		return ev
 	}
 	units := make([]assist.Unit, len(doc.Units))
 	for i, u := range doc.Units {
 		units[i] = assist.Unit{Speaker: u.Speaker, Text: u.Text}
 	}
 	finder := assist.NewFinder(units)
-	ev = make(map[int64][]int, len(sum.Sentences))
+	ev := make(map[int64][]int, len(sum.Sentences))
 	for _, x := range sum.Sentences {
 		found := []int{}
 		for _, e := range finder.Premise(x.Text, evidenceLimit) {
@@ -62,9 +72,9 @@ func (c *evidenceCache) get(doc *tasks.Document, sum *tasks.Summary) map[int64][
 	}
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= evidenceCacheSize {
-		c.m = map[int64]map[int64][]int{}
+		c.m = map[int64]summaryEvidence{}
 	}
-	c.m[sum.ID] = ev
+	c.m[sum.ID] = summaryEvidence{units: len(doc.Units), ev: ev}
 	c.mu.Unlock()
 	return ev
 }

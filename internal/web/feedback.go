@@ -183,19 +183,19 @@ func share(n, of int, what string) string {
 
 // feedbackLinks lists the closed calibration rounds in which the user has
 // work, for their project page.
-func (s *Server) feedbackLinks(ctx context.Context, p *tasks.Project, queue []tasks.QueueEntry) ([]templates.FeedbackLink, error) {
-	seen := map[int64]bool{}
+func (s *Server) feedbackLinks(ctx context.Context, p *tasks.Project, userID int64) ([]templates.FeedbackLink, error) {
+	rounds, err := s.store.Rounds(ctx, p.ID)
+	if err != nil {
+		return nil, err
+	}
 	var out []templates.FeedbackLink
-	for _, q := range queue {
-		if seen[q.RoundID] {
+	for _, r := range rounds {
+		if r.Kind != tasks.RoundCalibration || r.Status != "closed" {
 			continue
 		}
-		seen[q.RoundID] = true
-		r, err := s.store.RoundByID(ctx, q.RoundID)
-		if err != nil {
+		if ok, err := s.store.HasAssignment(ctx, r.ID, userID); err != nil {
 			return nil, err
-		}
-		if r.Kind == tasks.RoundCalibration && r.Status == "closed" {
+		} else if ok {
 			out = append(out, templates.FeedbackLink{Round: r.Name, Href: fmt.Sprintf("/p/%s/rounds/%d/feedback", p.Slug, r.ID)})
 		}
 	}

@@ -1,8 +1,10 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -452,29 +454,58 @@ func snippet(text string) string {
 	return text + "…"
 }
 
+// queuePageSize is how many assignments the queue page lists at once.
+const queuePageSize = 100
+
+// queuePage lists one page of the annotator's queue: by default the page
+// holding the next assignment to label, or ?page=N. The counts and the
+// next assignment come from the queue index, not from loading the queue.
 func (s *Server) queuePage(c echo.Context, p *tasks.Project, role string) error {
 	ctx := c.Request().Context()
-	queue, err := s.store.QueueEntries(ctx, p.ID, currentUser(c).ID)
-	if err != nil {
-		return err
-	}
-	skipped, err := s.store.Skipped(ctx, p.ID, currentUser(c).ID)
-	if err != nil {
-		return err
-	}
+	uid := currentUser(c).ID
 	v := templates.QueueView{Page: s.page(c, p.Name, templates.Link{Label: "Projects", Href: "/projects"}), ProjectSlug: p.Slug, ProjectName: p.Name,
 		Adjudicator: role == tasks.RoleAdjudicator}
-	for _, q := range queue {
-		_, skip := skipped[q.ID]
-		if q.Status == tasks.StatusSubmitted {
-			v.Done++
-		} else if v.NextURL == "" && !skip {
-			v.NextURL = assignmentURL(q.ID)
+	err := s.store.Snapshot(ctx, func(ctx context.Context) error {
+		qs, err := s.store.QueueCounts(ctx, p.ID, uid)
+		if err != nil {
+			return err
 		}
-		v.Items = append(v.Items, templates.QueueItem{URL: assignmentURL(q.ID), Position: len(v.Items) + 1, Round: q.RoundName,
-			Document: q.Document, Title: q.Title, Topic: q.Topic, Snippet: snippet(q.Snippet), Sentences: q.Sentences, Status: q.Status, SkipReason: skipped[q.ID]})
-	}
-	if v.Feedback, err = s.feedbackLinks(c.Request().Context(), p, queue); err != nil {
+		v.Total, v.Done = qs.Total, qs.Done
+		if qs.NextOpen != 0 {
+			v.NextURL = assignmentURL(qs.NextOpen)
+		}
+		pages := max(1, (qs.Total+queuePageSize-1)/queuePageSize)
+		page := qs.NextRank/queuePageSize + 1
+		if n, err := strconv.Atoi(c.QueryParam("page")); err == nil {
+			page = n
+		}
+		page = min(max(page, 1), pages)
+		offset := (page - 1) * queuePageSize
+		queue, err := s.store.QueueEntriesPage(ctx, p.ID, uid, offset, queuePageSize)
+		if err != nil {
+			return err
+		}
+		skipped, err := s.store.Skipped(ctx, p.ID, uid)
+		if err != nil {
+			return err
+		}
+		for i, q := range queue {
+			v.Items = append(v.Items, templates.QueueItem{URL: assignmentURL(q.ID), Position: offset + i + 1, Round: q.RoundName,
+				Document: q.Document, Title: q.Title, Topic: q.Topic, Snippet: snippet(q.Snippet), Sentences: q.Sentences, Status: q.Status, SkipReason: skipped[q.ID]})
+		}
+		v.Feedback, err = s.feedbackLinks(ctx, p, uid)
+		if err != nil {
+			return err
+		}
+		if page > 1 {
+			v.EarlierURL = fmt.Sprintf("/p/%s?page=%d", p.Slug, page-1)
+		}
+		if page < pages {
+			v.LaterURL = fmt.Sprintf("/p/%s?page=%d", p.Slug, page+1)
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	return s.render(c, http.StatusOK, templates.QueuePage(v))

@@ -151,9 +151,12 @@ type QueueView struct {
 	Page
 	ProjectSlug string
 	ProjectName string
-	Items       []QueueItem
+	Items       []QueueItem // one page of the queue
+	Total       int         // assignments in the whole queue
 	Done        int
 	NextURL     string
+	// EarlierURL and LaterURL page through a long queue.
+	EarlierURL, LaterURL string
 	// Adjudicator links the adjudication queue for a member with that role.
 	Adjudicator bool
 	// Feedback links the closed calibration rounds the annotator worked in.

@@ -1,0 +1,37 @@
+package web_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+// TestRevealShowsThatSentencesPanel saves the first label of a sentence
+// in a project that shows the assistant after the first label: the answer
+// carries the newest run's result for that sentence, and no other's.
+func TestRevealShowsThatSentencesPanel(t *testing.T) {
+	w := newWorkFixture(t)
+	a := w.assign["ann"][0]
+	sents := w.sentences[a.SummaryID]
+	var outs []tasks.AssistOutput
+	for i, sid := range sents {
+		outs = append(outs, tasks.AssistOutput{SentenceID: sid, Label: "faithful", Status: tasks.AssistOutputOK, Output: []byte(fmt.Sprintf(
+			`{"protocol":"single","adjudicator":{"label":"faithful","report":"Report on sentence %d.","citations":[1]},"evidence":[1],"status":"ok"}`, i+1))})
+	}
+	if _, err := w.store.ImportAssistRuns(w.ctx, w.project.ID, []tasks.AssistRunImport{{Run: tasks.AssistRun{Protocol: "single"}, Outputs: outs}}); err != nil {
+		t.Fatal(err)
+	}
+	b := w.browser()
+	b.login("ann", testPassword)
+	p := b.save(a, sents[1], "0", url.Values{"label": {"faithful"}, "ambiguous": {"no"}})
+	if p.status != http.StatusOK {
+		t.Fatalf("save: %d %s", p.status, p.body)
+	}
+	if !strings.Contains(p.body, "Report on sentence 2.") || strings.Contains(p.body, "Report on sentence 1.") {
+		t.Fatalf("the revealed panel is not sentence 2's:\n%s", p.body)
+	}
+}
