@@ -68,14 +68,7 @@ func (s *Server) getExportDownload(c echo.Context) error {
 	res.Header().Set(echo.HeaderContentType, x.ContentType())
 	res.Header().Set(echo.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": x.Filename()}))
 	res.Header().Set("Cache-Control", "no-store")
-	res.Header().Set("X-Export-What", h.What)
-	res.Header().Set("X-Export-Project", h.Project)
-	res.Header().Set("X-Export-Round", h.Round)
-	res.Header().Set("X-Export-Provenance", strings.Join(h.Provenance, ","))
-	res.Header().Set("X-Export-Anonymised", strconv.FormatBool(h.Anonymised))
-	res.Header().Set("X-Export-Time", h.ExportedAt)
-	res.Header().Set("X-Export-Schema-Version", strconv.Itoa(h.SchemaVersion))
-	res.Header().Set("X-Export-Version", strconv.Itoa(h.Version))
+	setExportHeaders(res.Header(), h)
 	res.WriteHeader(http.StatusOK)
 	if err := x.Write(ctx, res); err != nil {
 		// The status is sent; all that is left is to stop and say why in
@@ -83,4 +76,17 @@ func (s *Server) getExportDownload(c echo.Context) error {
 		s.log.Error("export failed part-way", "project", h.Project, "what", h.What, "err", err)
 	}
 	return nil
+}
+
+// setExportHeaders names what an export holds in X-Export-* response
+// headers, which is where a CSV export's header travels.
+func setExportHeaders(hd http.Header, h export.Header) {
+	hd.Set("X-Export-What", h.What)
+	hd.Set("X-Export-Project", h.Project)
+	hd.Set("X-Export-Round", h.Round)
+	hd.Set("X-Export-Provenance", strings.Join(h.Provenance, ","))
+	hd.Set("X-Export-Anonymised", strconv.FormatBool(h.Anonymised))
+	hd.Set("X-Export-Time", h.ExportedAt)
+	hd.Set("X-Export-Schema-Version", strconv.Itoa(h.SchemaVersion))
+	hd.Set("X-Export-Version", strconv.Itoa(h.Version))
 }
