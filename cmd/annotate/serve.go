@@ -48,7 +48,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 	if runner == nil {
 		fmt.Fprintln(e.stdout, "annotate: no model endpoint (--llm-url or ANNOTATE_LLM_URL); assistant runs can be imported or started from the command line")
 	}
-	srv, err := web.New(ctx, store, web.Config{SecureCookies: *secure, Logger: logger, Assist: runner})
+	srv, err := web.New(ctx, store, web.Config{SecureCookies: *secure, Logger: logger, Assist: runner, WebhookInterval: 2 * time.Second})
 	if err != nil {
 		return err
 	}

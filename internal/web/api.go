@@ -40,6 +40,10 @@ func (s *Server) apiRoutes(e *echo.Echo) {
 	a.POST("/projects/:slug/assist/runs", s.apiStartAssistRun)
 	a.GET("/projects/:slug/assist/runs/:rid", s.apiAssistRun)
 	a.POST("/projects/:slug/assist/runs/:rid/cancel", s.apiCancelAssistRun)
+	a.GET("/projects/:slug/webhooks", s.apiWebhooks)
+	a.POST("/projects/:slug/webhooks", s.apiCreateWebhook)
+	a.DELETE("/projects/:slug/webhooks/:wid", s.apiDeleteWebhook)
+	a.GET("/projects/:slug/webhooks/:wid/deliveries", s.apiWebhookDeliveries)
 }
 
 // apiBoundary keeps cookies away from the API: a browser's session never
