@@ -515,3 +515,33 @@ CREATE TABLE IF NOT EXISTS scale_scores (
     updated_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     PRIMARY KEY (assignment_id, sentence_id, scale)
 );
+
+-- Webhooks: a lead's URL told when a round completes or gold is decided.
+-- The secret signs each delivery (HMAC-SHA256), so it is kept as it is.
+-- gold_cursor is the last gold_history row announced.
+CREATE TABLE webhooks (
+    id          INTEGER PRIMARY KEY,
+    project_id  INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    url         TEXT NOT NULL,
+    secret      TEXT NOT NULL,
+    events      TEXT NOT NULL, -- comma-separated: round.complete, gold.decided
+    gold_cursor INTEGER NOT NULL DEFAULT 0,
+    created_by  INTEGER REFERENCES users(id),
+    created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE TABLE webhook_deliveries (
+    id              INTEGER PRIMARY KEY,
+    webhook_id      INTEGER NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+    event           TEXT NOT NULL,
+    event_key       TEXT NOT NULL,
+    payload         TEXT NOT NULL,
+    status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed', 'skipped')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT NOT NULL,
+    last_status     INTEGER NOT NULL DEFAULT 0,
+    last_error      TEXT NOT NULL DEFAULT '',
+    created_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    delivered_at    TEXT,
+    UNIQUE (webhook_id, event, event_key)
+);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);

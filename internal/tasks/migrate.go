@@ -111,6 +111,33 @@ CREATE TABLE IF NOT EXISTS api_token_projects (
 		document_id   INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
 		annotation_id TEXT NOT NULL
 	)`,
+	// 14: webhooks and their deliveries.
+	`CREATE TABLE IF NOT EXISTS webhooks (
+    id          INTEGER PRIMARY KEY,
+    project_id  INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    url         TEXT NOT NULL,
+    secret      TEXT NOT NULL,
+    events      TEXT NOT NULL,
+    gold_cursor INTEGER NOT NULL DEFAULT 0,
+    created_by  INTEGER REFERENCES users(id),
+    created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE TABLE IF NOT EXISTS webhook_deliveries (
+    id              INTEGER PRIMARY KEY,
+    webhook_id      INTEGER NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+    event           TEXT NOT NULL,
+    event_key       TEXT NOT NULL,
+    payload         TEXT NOT NULL,
+    status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed', 'skipped')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT NOT NULL,
+    last_status     INTEGER NOT NULL DEFAULT 0,
+    last_error      TEXT NOT NULL DEFAULT '',
+    created_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    delivered_at    TEXT,
+    UNIQUE (webhook_id, event, event_key)
+);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);`,
 }
 
 // skipsAndFlagsSchema is in schema.sql too; IF NOT EXISTS makes the step

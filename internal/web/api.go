@@ -40,6 +40,10 @@ func (s *Server) apiRoutes(e *echo.Echo) {
 	a.POST("/projects/:slug/assist/runs", s.apiStartAssistRun)
 	a.GET("/projects/:slug/assist/runs/:rid", s.apiAssistRun)
 	a.POST("/projects/:slug/assist/runs/:rid/cancel", s.apiCancelAssistRun)
+	a.GET("/projects/:slug/webhooks", s.apiWebhooks)
+	a.POST("/projects/:slug/webhooks", s.apiCreateWebhook)
+	a.DELETE("/projects/:slug/webhooks/:wid", s.apiDeleteWebhook)
+	a.GET("/projects/:slug/webhooks/:wid/deliveries", s.apiWebhookDeliveries)
 }
 
 // apiBoundary keeps cookies away from the API: a browser's session never
@@ -59,7 +63,8 @@ func skipCSRF(c echo.Context) bool { return isAPI(c.Request().URL.Path) }
 
 // requireToken authenticates an API request by its bearer token and makes
 // the token's account the current user, through the same context value the
-// cookie path sets. Failed attempts are throttled as logins are. A read-only token may only read.
+// cookie path sets. Failed attempts are throttled as logins are. A
+// read-only token may only read.
 func (s *Server) requireToken(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		scheme, secret, _ := strings.Cut(c.Request().Header.Get(echo.HeaderAuthorization), " ")
@@ -75,7 +80,7 @@ func (s *Server) requireToken(next echo.HandlerFunc) echo.HandlerFunc {
 		account := "token:" + secret[:min(len(secret), 12)]
 		if blocked, wait := s.throttle.blocked(account, addr); blocked {
 			c.Response().Header().Set("Retry-After", retryAfter(wait))
-			return problemf(http.StatusTooManyRequests, "too-many-attempts", "Too many failed attempts from this address; try again in %s seconds.", retryAfter(wait))
+			return problemf(http.StatusTooManyRequests, "too-many-attempts", "Too many failed token attempts; try again in %s seconds.", retryAfter(wait))
 		}
 		tok, u, err := s.store.AuthenticateToken(c.Request().Context(), secret)
 		if err == tasks.ErrBadToken {

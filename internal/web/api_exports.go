@@ -62,6 +62,7 @@ func (s *Server) apiExport(c echo.Context, what string) error {
 	}
 	res := c.Response()
 	res.Header().Set(echo.HeaderContentType, x.ContentType())
+	setExportHeaders(res.Header(), h)
 	res.WriteHeader(http.StatusOK)
 	if err := x.Write(ctx, res); err != nil {
 		s.log.Error("api export failed part-way", "project", h.Project, "what", h.What, "err", err)

@@ -251,6 +251,11 @@ func TestAPIScriptedSession(t *testing.T) {
 		if n := len(jsonLines(t, later.body)); later.status != http.StatusOK || n != 1 {
 			t.Fatalf("labels since an hour from now: %d records", n)
 		}
+		csv := api.get("/api/v1/projects/alpha/labels?format=csv&anonymise=true")
+		if !strings.HasPrefix(csv.header.Get("Content-Type"), "text/csv") || csv.header.Get("X-Export-What") != "raw" ||
+			csv.header.Get("X-Export-Anonymised") != "true" || bytes.Contains(csv.body, []byte("ann,")) {
+			t.Fatalf("CSV labels: %v\n%s", csv.header, csv.body)
+		}
 		bad := api.get("/api/v1/projects/alpha/labels?since=yesterday")
 		if pr := bad.problem(t); bad.status != http.StatusUnprocessableEntity || pr.Errors[0].Field != "since" {
 			t.Fatalf("bad since: %s", bad)

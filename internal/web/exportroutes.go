@@ -83,14 +83,7 @@ func (s *Server) getExportDownload(c echo.Context) error {
 	res.Header().Set(echo.HeaderContentType, x.ContentType())
 	res.Header().Set(echo.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": x.Filename()}))
 	res.Header().Set("Cache-Control", "no-store")
-	res.Header().Set("X-Export-What", h.What)
-	res.Header().Set("X-Export-Project", h.Project)
-	res.Header().Set("X-Export-Round", h.Round)
-	res.Header().Set("X-Export-Provenance", strings.Join(h.Provenance, ","))
-	res.Header().Set("X-Export-Anonymised", strconv.FormatBool(h.Anonymised))
-	res.Header().Set("X-Export-Time", h.ExportedAt)
-	res.Header().Set("X-Export-Schema-Version", strconv.Itoa(h.SchemaVersion))
-	res.Header().Set("X-Export-Version", strconv.Itoa(h.Version))
+	setExportHeaders(res.Header(), h)
 	res.Header().Set("Trailer", "X-Export-Records, X-Export-Complete")
 	// No deadline on writing the body; a stalled client is still dropped
 	// by the TCP keepalive and the request context.
@@ -107,4 +100,17 @@ func (s *Server) getExportDownload(c echo.Context) error {
 	res.Header().Set("X-Export-Records", strconv.Itoa(x.Records()))
 	res.Header().Set("X-Export-Complete", "true")
 	return nil
+}
+
+// setExportHeaders names what an export holds in X-Export-* response
+// headers, which is where a CSV export's header travels.
+func setExportHeaders(hd http.Header, h export.Header) {
+	hd.Set("X-Export-What", h.What)
+	hd.Set("X-Export-Project", h.Project)
+	hd.Set("X-Export-Round", h.Round)
+	hd.Set("X-Export-Provenance", strings.Join(h.Provenance, ","))
+	hd.Set("X-Export-Anonymised", strconv.FormatBool(h.Anonymised))
+	hd.Set("X-Export-Time", h.ExportedAt)
+	hd.Set("X-Export-Schema-Version", strconv.Itoa(h.SchemaVersion))
+	hd.Set("X-Export-Version", strconv.Itoa(h.Version))
 }

@@ -54,11 +54,17 @@ var apiMatrix = []apiMatrixEntry{
 	{route: "POST /api/v1/projects/:slug/assist/runs", want: access{anon, no, gone, no, noModel, noModel}, body: `{"protocol":"single"}`},
 	{route: "GET /api/v1/projects/:slug/assist/runs/:rid", want: apiLead},
 	{route: "POST /api/v1/projects/:slug/assist/runs/:rid/cancel", want: access{anon, no, gone, no, accepted, conf}},
+	{route: "GET /api/v1/projects/:slug/webhooks", want: apiLead},
+	{route: "POST /api/v1/projects/:slug/webhooks", want: access{anon, no, gone, no, created, created}, body: `{"url":"http://127.0.0.1:9/hook","events":["round.complete"]}`},
+	{route: "GET /api/v1/projects/:slug/webhooks/:wid/deliveries", want: apiLead},
+	{route: "DELETE /api/v1/projects/:slug/webhooks/:wid", want: access{anon, no, gone, no, none, gone}},
 	{route: "POST /api/v1/projects/:slug/rounds/:rid/close", want: access{anon, no, gone, no, ok, conf}},
 }
 
 // A browser's session never reaches the API: in the cookie matrix every
-// API route but the description answers 401.
+// API route but the description answers 401 (the cookie matrix sends a
+// form POST to a DELETE route, which is refused for want of a token
+// before its method is).
 func init() {
 	for _, e := range apiMatrix {
 		want := access{anon, anon, anon, anon, anon, anon}
@@ -120,8 +126,12 @@ func TestAPIAuthorizationMatrix(t *testing.T) {
 			clients[i].token = newToken(t, w.fixture, users[name], tasks.TokenSpec{})
 		}
 	}
+	hook, err := w.store.CreateWebhook(w.ctx, w.project.ID, users["lea"].ID, "http://127.0.0.1:9/hook", []string{tasks.EventGoldDecided})
+	if err != nil {
+		t.Fatal(err)
+	}
 	fill := strings.NewReplacer(":slug", "alpha", "/rounds/:rid", "/rounds/"+strconv.FormatInt(m.round, 10),
-		"/runs/:rid", "/runs/"+strconv.FormatInt(run.ID, 10))
+		"/runs/:rid", "/runs/"+strconv.FormatInt(run.ID, 10), "/webhooks/:wid", "/webhooks/"+strconv.FormatInt(hook.ID, 10))
 	for _, e := range apiMatrix {
 		method, route, _ := strings.Cut(e.route, " ")
 		path := fill.Replace(route)
@@ -133,7 +143,7 @@ func TestAPIAuthorizationMatrix(t *testing.T) {
 			case method == http.MethodPost:
 				res = clients[i].do(method, path, "application/json", []byte(e.body))
 			default:
-				res = clients[i].get(path)
+				res = clients[i].do(method, path, "", nil)
 			}
 			if res.status != e.want[i] {
 				t.Errorf("%s as %s: status %d, want %d (%s)", e.route, role, res.status, e.want[i], res.body)

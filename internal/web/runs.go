@@ -126,6 +126,7 @@ func (m *runManager) close() {
 // the store can be closed after it. Serving requests is the http.Server's
 // business and stops with it.
 func (s *Server) Close() error {
+	s.stopWebhooks()
 	s.runs.close()
 	return nil
 }

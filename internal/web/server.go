@@ -45,6 +45,12 @@ type Config struct {
 	// Assist starts assistant runs for leads; nil means runs are started
 	// from the command line only.
 	Assist AssistRunner
+	// WebhookInterval is how often webhook events are looked for and
+	// delivered; 0 means webhooks are not delivered.
+	WebhookInterval time.Duration
+	// WebhookBackoff is the wait before a failed delivery's first retry;
+	// it doubles with each retry. 0 means 30 seconds.
+	WebhookBackoff time.Duration
 }
 
 // Server serves annotate's pages.
@@ -59,6 +65,7 @@ type Server struct {
 	runs     *runManager
 	evidence evidenceCache
 	reports  reportCache
+	hooks    *webhookSender
 }
 
 // New builds a server over an open store. Session keys are taken from the
@@ -69,6 +76,9 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.WebhookBackoff == 0 {
+		cfg.WebhookBackoff = 30 * time.Second
 	}
 	if cfg.MaxUploadBytes == 0 {
 		cfg.MaxUploadBytes = 64 << 20
@@ -116,6 +126,7 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 	s.echo.HTTPErrorHandler = s.handleError
 	s.echo.IPExtractor = clientIP(cfg.TrustedProxies)
 	s.routes()
+	s.startWebhooks()
 	return s, nil
 }
 

@@ -1,0 +1,164 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"annotate/internal/tasks"
+	"annotate/internal/web"
+)
+
+// hookCall is one request a webhook receiver got.
+type hookCall struct {
+	event, signature, delivery string
+	body                       []byte
+	answered                   int
+}
+
+// TestAPIWebhooks registers a webhook over the API and follows a round to
+// gold: the receiver, a real loopback server that fails its first request,
+// gets round.complete and gold.decided, signed with the secret, the first
+// after a retry; the deliveries list says so.
+func TestAPIWebhooks(t *testing.T) {
+	ctx := context.Background()
+	store, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "hooks.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	s, err := web.New(ctx, store, web.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		WebhookInterval: 10 * time.Millisecond, WebhookBackoff: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(func() { srv.Close(); s.Close() })
+	f := &fixture{t: t, store: store, srv: srv, ctx: ctx}
+
+	var mu sync.Mutex
+	calls := make(chan hookCall, 20)
+	n := 0
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		n++
+		status := http.StatusOK
+		if n == 1 {
+			status = http.StatusInternalServerError
+		}
+		mu.Unlock()
+		w.WriteHeader(status)
+		calls <- hookCall{event: r.Header.Get("X-Annotate-Event"), signature: r.Header.Get(web.SignatureHeader),
+			delivery: r.Header.Get("X-Annotate-Delivery"), body: body, answered: status}
+	}))
+	t.Cleanup(receiver.Close)
+
+	lead, ann, bob := f.user("lea", false), f.user("ann", false), f.user("bob", false)
+	p := f.project("alpha", map[*tasks.User]string{lead: tasks.RoleLead, ann: tasks.RoleAnnotator, bob: tasks.RoleAnnotator})
+	api := &apiClient{t: t, base: srv.URL, token: newToken(t, f, lead, tasks.TokenSpec{})}
+	if res := api.upload("/api/v1/projects/alpha/import", map[string]string{"batch.jsonl": apiDocs}); res.status != http.StatusOK {
+		t.Fatalf("import: %s", res)
+	}
+	if res := api.postJSON("/api/v1/projects/alpha/rounds", map[string]any{"name": "cal", "kind": "calibration", "annotators": []string{"ann", "bob"}}); res.status != http.StatusCreated {
+		t.Fatalf("round: %s", res)
+	}
+
+	unchecked := *api
+	unchecked.noCheck = true
+	bad := unchecked.postJSON("/api/v1/projects/alpha/webhooks", map[string]any{"url": "file:///etc/passwd", "events": []string{"round.complete"}})
+	if pr := bad.problem(t); bad.status != http.StatusUnprocessableEntity || pr.Type != "/api/v1/problems/invalid-webhook" || pr.Errors[0].Field != "url" {
+		t.Fatalf("bad URL: %s", bad)
+	}
+	res := api.postJSON("/api/v1/projects/alpha/webhooks", map[string]any{"url": receiver.URL + "/hook", "events": []string{"round.complete", "gold.decided"}})
+	var hook struct {
+		ID     int64  `json:"id"`
+		Secret string `json:"secret"`
+	}
+	res.decode(t, &hook)
+	if res.status != http.StatusCreated || len(hook.Secret) != 64 {
+		t.Fatalf("register: %s", res)
+	}
+	if list := api.get("/api/v1/projects/alpha/webhooks"); strings.Contains(string(list.body), hook.Secret) {
+		t.Fatal("the list shows the secret")
+	}
+
+	labelAll(t, f, p, ann)
+	labelAll(t, f, p, bob)
+	if res := api.postJSON("/api/v1/projects/alpha/gold/resolve", map[string]any{"round": "cal"}); res.status != http.StatusOK {
+		t.Fatalf("resolve: %s", res)
+	}
+
+	delivered := map[string]hookCall{}
+	failed := 0
+	timeout := time.After(10 * time.Second)
+	for len(delivered) < 2 {
+		select {
+		case c := <-calls:
+			if c.signature != web.Sign(hook.Secret, c.body) {
+				t.Fatalf("%s: signature %q does not sign the body", c.event, c.signature)
+			}
+			var payload struct {
+				Event, Project string
+			}
+			if err := json.Unmarshal(c.body, &payload); err != nil || payload.Event != c.event || payload.Project != "alpha" {
+				t.Fatalf("payload %s (%v)", c.body, err)
+			}
+			if c.answered != http.StatusOK {
+				failed++
+				continue
+			}
+			delivered[c.event] = c
+		case <-timeout:
+			t.Fatalf("after 10s the receiver has %v and %d failures", delivered, failed)
+		}
+	}
+	if failed != 1 || !strings.Contains(string(delivered["round.complete"].body), `"name":"cal"`) {
+		t.Fatalf("failures %d, round.complete %s", failed, delivered["round.complete"].body)
+	}
+
+	var ds []struct {
+		Event      string `json:"event"`
+		Status     string `json:"status"`
+		Attempts   int    `json:"attempts"`
+		LastStatus int    `json:"last_status"`
+	}
+	// The receiver answers before the server records the answer: wait for
+	// the record.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		api.get("/api/v1/projects/alpha/webhooks/"+itoa(hook.ID)+"/deliveries").decode(t, &ds)
+		pending := false
+		for _, d := range ds {
+			pending = pending || d.Status == tasks.DeliveryPending
+		}
+		if !pending || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	attempts := 0
+	for _, d := range ds {
+		if d.Status != tasks.DeliveryDelivered || d.LastStatus != http.StatusOK {
+			t.Fatalf("deliveries: %+v", ds)
+		}
+		attempts += d.Attempts
+	}
+	if len(ds) != 2 || attempts != 3 {
+		t.Fatalf("deliveries: %+v", ds)
+	}
+	if res := api.do(http.MethodDelete, "/api/v1/projects/alpha/webhooks/"+itoa(hook.ID), "", nil); res.status != http.StatusNoContent {
+		t.Fatalf("delete: %s", res)
+	}
+	if res := api.get("/api/v1/projects/alpha/webhooks/" + itoa(hook.ID) + "/deliveries"); res.status != http.StatusNotFound {
+		t.Fatalf("deliveries of a deleted webhook: %s", res)
+	}
+}
