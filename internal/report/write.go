@@ -238,7 +238,19 @@ func (r *Report) writeText(w io.Writer) error {
 	fmt.Fprintf(tw, "project\t%s\n", r.Project)
 	fmt.Fprintf(tw, "round\t%s\n", round)
 	fmt.Fprintf(tw, "annotators\t%s\n", strings.Join(r.Annotators, ", "))
-	fmt.Fprintf(tw, "bootstrap\t%d replicates for alpha's 95%% interval\n\n", r.Bootstrap)
+	switch r.BootstrapMethod {
+	case "pairs":
+		fmt.Fprintf(tw, "bootstrap\t%d replicates for alpha's 95%% interval, drawing pairable values (Hayes & Krippendorff 2007)\n", r.Bootstrap)
+	case "units":
+		fmt.Fprintf(tw, "bootstrap\t%d replicates for alpha's 95%% interval, drawing units with all their labels (Zapf et al. 2016)\n", r.Bootstrap)
+	default:
+		fmt.Fprintln(tw, "bootstrap\tnone")
+	}
+	counted := "submitted work only"
+	if !r.SubmittedOnly {
+		counted = "submitted work and drafts"
+	}
+	fmt.Fprintf(tw, "labels\t%s\n\n", counted)
 	fmt.Fprintln(tw, "dimension\tlevel\tunits\tratings\talpha [95% CI]\tFleiss kappa\tmean Cohen kappa\t% agreement\tGwet AC1")
 	for _, d := range r.Dimensions {
 		s := &d.Statistics
