@@ -10,14 +10,16 @@ import (
 	"strings"
 
 	"annotate/internal/agreement"
+	"annotate/internal/iaa"
 	"annotate/internal/report"
 	"annotate/internal/tasks"
 )
 
 func runAgreement(ctx context.Context, e env, args []string) error {
 	fs := newFlags(e, "agreement", `agreement --ratings FILE [--level nominal|ordinal|interval|ratio] [--weights none|linear|quadratic]
-                 [--bootstrap N --seed S] [--min-alpha Q] [--format text|json|csv]
-       annotate agreement --project SLUG [--round NAME] [--dimension NAME] [--bootstrap N --seed S]
+                 [--bootstrap N --bootstrap-method units|pairs --seed S] [--min-alpha Q] [--format text|json|csv]
+       annotate agreement --project SLUG [--round NAME] [--dimension NAME] [--drafts]
+                 [--bootstrap N --bootstrap-method units|pairs --seed S]
                  [--format text|json|csv] [--table NAME] [--db PATH]
 
 FILE is CSV with the header unit,coder,value: one rating per row; an empty
@@ -31,7 +33,13 @@ docs/reports.md). --round limits it to one round; without it each
 annotator's latest assignment of a summary counts. --dimension keeps one
 dimension (e.g. faithfulness, or faithfulness@summary). --format csv
 writes one table, chosen by --table; --table ratings writes the labels of
-one --dimension NAME@LEVEL as a unit,coder,value file that --ratings reads.`)
+one --dimension NAME@LEVEL as a unit,coder,value file that --ratings reads.
+Only submitted work counts unless --drafts is given.
+
+alpha's bootstrap interval resamples units with all their ratings by
+default (Zapf et al. 2016, BMC Medical Research Methodology 16:93);
+--bootstrap-method pairs draws pairable values instead (Hayes &
+Krippendorff 2007, Communication Methods and Measures 1:77-89).`)
 	ratings := fs.String("ratings", "", "ratings CSV file (unit,coder,value); - reads standard input")
 	project := fs.String("project", "", "report on this project (its slug) instead of a ratings file")
 	round := fs.String("round", "", "with --project: the round to report on (default: all rounds)")
@@ -42,6 +50,8 @@ one --dimension NAME@LEVEL as a unit,coder,value file that --ratings reads.`)
 	weights := fs.String("weights", "none", "weights for Cohen's kappa: none, linear or quadratic")
 	boot := fs.Int("bootstrap", 0, fmt.Sprintf("bootstrap replicates for alpha's 95%% interval (0 = none; %d with --project)", report.DefaultBootstrap))
 	seed := fs.Uint64("seed", 1, "bootstrap seed")
+	method := fs.String("bootstrap-method", "units", "what alpha's bootstrap resamples: units (with all their ratings) or pairs (pairable values)")
+	drafts := fs.Bool("drafts", false, "with --project: count assignments not yet submitted too")
 	minAlpha := fs.Float64("min-alpha", 0.667, "report the bootstrap probability that alpha is below this")
 	format := fs.String("format", "text", "output: text, json or csv")
 	if err := parse(e, fs, args); err != nil {
@@ -55,7 +65,12 @@ one --dimension NAME@LEVEL as a unit,coder,value file that --ratings reads.`)
 		if !flagSet(fs, "bootstrap") {
 			*boot = report.DefaultBootstrap
 		}
-		return projectAgreement(ctx, e, *db, *project, report.Options{Round: *round, Dimension: *dimension, Bootstrap: *boot, Seed: *seed}, *format, *csvTable)
+		m, err := iaa.ParseBootstrapMethod(*method)
+		if err != nil {
+			return fmt.Errorf("unknown bootstrap method %q (want units or pairs)", *method)
+		}
+		return projectAgreement(ctx, e, *db, *project, report.Options{Round: *round, Dimension: *dimension, IncludeDrafts: *drafts,
+			Bootstrap: *boot, BootstrapMethod: m, Seed: *seed}, *format, *csvTable)
 	}
 	if *ratings == "" {
 		fmt.Fprintln(e.stderr, "annotate agreement: --ratings FILE or --project SLUG is required")
@@ -74,7 +89,7 @@ one --dimension NAME@LEVEL as a unit,coder,value file that --ratings reads.`)
 	if err != nil {
 		return err
 	}
-	rep, err := agreement.Compute(table, agreement.Options{Level: *level, Weights: *weights, Bootstrap: *boot, Seed: *seed, MinAlpha: *minAlpha})
+	rep, err := agreement.Compute(table, agreement.Options{Level: *level, Weights: *weights, Bootstrap: *boot, BootstrapMethod: *method, Seed: *seed, MinAlpha: *minAlpha})
 	if err != nil {
 		return err
 	}

@@ -60,7 +60,8 @@ func TestRatingsFileFromDemo(t *testing.T) {
 	}
 	store.Close()
 
-	args := []string{"agreement", "--db", db, "--project", "demo", "--dimension", "faithfulness@sentence"}
+	// The labels saved above are drafts: count them.
+	args := []string{"agreement", "--db", db, "--project", "demo", "--dimension", "faithfulness@sentence", "--drafts"}
 	out, errOut, err := runCmd(t, "", nil, append(args, "--format", "csv", "--table", "ratings")...)
 	if err != nil {
 		t.Fatalf("ratings: %v\n%s", err, errOut)

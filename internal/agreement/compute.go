@@ -22,6 +22,10 @@ type Options struct {
 	// Bootstrap is the number of bootstrap replicates for α's confidence
 	// interval; 0 skips the bootstrap.
 	Bootstrap int
+	// BootstrapMethod is what the bootstrap resamples: "units" (the
+	// default; units with all their ratings, Zapf et al. 2016) or "pairs"
+	// (pairable values, Hayes & Krippendorff 2007).
+	BootstrapMethod string
 	// Seed makes the bootstrap reproducible.
 	Seed uint64
 	// MinAlpha is the smallest acceptable α for the bootstrap's
@@ -59,6 +63,10 @@ func Compute(t *Table, opts Options) (*Report, error) {
 	if opts.MinAlpha == 0 {
 		opts.MinAlpha = 0.667
 	}
+	method, err := iaa.ParseBootstrapMethod(opts.BootstrapMethod)
+	if err != nil {
+		return nil, fmt.Errorf("unknown bootstrap method %q (want units or pairs)", opts.BootstrapMethod)
+	}
 	vals, err := t.valueNumbers(level)
 	if err != nil {
 		return nil, err
@@ -79,7 +87,7 @@ func Compute(t *Table, opts Options) (*Report, error) {
 		Pairwise: []Pair{},
 	}
 	s := &rep.Statistics
-	if s.KrippendorffAlpha, err = alphaStatistic(r, level, opts); err != nil {
+	if s.KrippendorffAlpha, err = alphaStatistic(r, level, method, opts); err != nil {
 		return nil, err
 	}
 	counts, _ := iaa.CountsOf(r)
@@ -150,7 +158,7 @@ func (t *Table) valueNumbers(level iaa.Level) ([]float64, error) {
 	return nums, nil
 }
 
-func alphaStatistic(r *iaa.Ratings, level iaa.Level, opts Options) (Statistic, error) {
+func alphaStatistic(r *iaa.Ratings, level iaa.Level, method iaa.BootstrapMethod, opts Options) (Statistic, error) {
 	if opts.Bootstrap == 0 {
 		a, err := iaa.Alpha(r, level)
 		if err != nil {
@@ -159,14 +167,14 @@ func alphaStatistic(r *iaa.Ratings, level iaa.Level, opts Options) (Statistic, e
 		return Statistic{Value: ptr(a)}, nil
 	}
 	b, err := iaa.AlphaBootstrap(r, level, iaa.BootstrapOptions{
-		Replicates: opts.Bootstrap, Seed: opts.Seed, Min: []float64{opts.MinAlpha},
+		Replicates: opts.Bootstrap, Seed: opts.Seed, Min: []float64{opts.MinAlpha}, Method: method,
 	})
 	if err != nil {
 		return undefinedOr(err)
 	}
 	return Statistic{
 		Value: ptr(b.Alpha), CI95: &[2]float64{b.Low, b.High},
-		Bootstrap: ptr(b.Replicates), MinAlpha: ptr(opts.MinAlpha), PBelowMin: ptr(b.PBelow[0]),
+		Bootstrap: ptr(b.Replicates), BootstrapMethod: b.Method.String(), MinAlpha: ptr(opts.MinAlpha), PBelowMin: ptr(b.PBelow[0]),
 	}, nil
 }
 

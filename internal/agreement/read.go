@@ -1,7 +1,7 @@
 package agreement
 
 import (
-	"encoding/csv"
+	"bytes"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -9,6 +9,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
+	"unsafe"
 )
 
 // Table holds the ratings of one file, with unit, coder and value strings
@@ -90,47 +92,52 @@ var columns = [3]string{"unit", "coder", "value"}
 // an error naming both lines. Values are kept as text here and interpreted by
 // [Compute] according to the level of measurement.
 func ReadRatings(r io.Reader, name string) (*Table, error) {
-	cr := csv.NewReader(r)
-	cr.ReuseRecord = true
-	header, err := cr.Read()
+	rr := newRecordReader(r)
+	rec, err := rr.read()
 	if err == io.EOF {
 		return nil, fmt.Errorf("%s: empty file (want the header unit,coder,value)", name)
 	}
 	if err != nil {
-		return nil, csvError(name, err)
+		return nil, csvError(name, rr, err)
+	}
+	header := make([]string, len(rec))
+	for i, f := range rec {
+		header[i] = string(f)
 	}
 	idx, err := headerIndex(header)
 	if err != nil {
-		line, _ := cr.FieldPos(0)
-		return nil, fmt.Errorf("%s:%d: header: %w", name, line, err)
+		return nil, fmt.Errorf("%s:%d: header: %w", name, rr.start, err)
 	}
 	t := &Table{Name: name}
 	units, coders, values := newInterner(), newInterner(), newInterner()
 	for {
-		rec, err := cr.Read()
+		rec, err := rr.read()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, csvError(name, err)
+			return nil, csvError(name, rr, err)
 		}
-		line, _ := cr.FieldPos(0)
+		line := rr.start
 		if line > math.MaxInt32 {
 			return nil, fmt.Errorf("%s:%d: too many lines (at most %d)", name, line, math.MaxInt32)
 		}
-		unit := strings.TrimSpace(rec[idx[0]])
-		coder := strings.TrimSpace(rec[idx[1]])
-		value := strings.TrimSpace(rec[idx[2]])
-		if unit == "" {
+		unit := bytes.TrimSpace(rec[idx[0]])
+		coder := bytes.TrimSpace(rec[idx[1]])
+		value := bytes.TrimSpace(rec[idx[2]])
+		if len(unit) == 0 {
 			return nil, fmt.Errorf("%s:%d: unit: empty", name, line)
 		}
-		if coder == "" {
+		if len(coder) == 0 {
 			return nil, fmt.Errorf("%s:%d: coder: empty", name, line)
 		}
-		rw := row{unit: units.id(unit), coder: coders.id(coder), value: -1, line: int32(line)}
-		if value != "" {
+		if !utf8.Valid(unit) || !utf8.Valid(coder) || !utf8.Valid(value) {
+			return nil, fmt.Errorf("%s:%d: not valid UTF-8", name, line)
+		}
+		rw := row{unit: units.idBytes(unit), coder: coders.idBytes(coder), value: -1, line: int32(line)}
+		if len(value) > 0 {
 			n := values.n
-			rw.value = values.id(value)
+			rw.value = values.idBytes(value)
 			if int(rw.value) == n {
 				t.valueLine = append(t.valueLine, int32(line))
 			}
@@ -177,9 +184,8 @@ func headerIndex(header []string) ([3]int, error) {
 // CPU than a map[string]int32 and half the allocation. Equal tags are settled
 // by comparing the strings, so the table is exact.
 //
-// Keys are kept as the CSV reader made them: it allocates one string per
-// record, so a key pins at most one line of the file. The strings are
-// collected in blocks and flattened once.
+// Keys are copied out of the reader's buffer when first seen (see
+// idBytes). The strings are collected in blocks and flattened once.
 type interner struct {
 	few    []string // the strings while there are at most maxFew of them
 	slots  []uint64 // tag<<32 | id+1, 0 when empty; nil while few is in use
@@ -206,6 +212,23 @@ func (in *interner) id(s string) int32 {
 		id = in.add(s)
 	}
 	in.last, in.lastID = s, id
+	return id
+}
+
+// idBytes is id for a field read into a reused buffer: the bytes are
+// looked up in place and copied into a string only when they are new, so a
+// file costs one allocation per distinct string, not per row.
+func (in *interner) idBytes(b []byte) int32 {
+	if in.lastID >= 0 && in.last == string(b) {
+		return in.lastID
+	}
+	// tmp aliases b for the lookup only; it is never kept.
+	tmp := unsafe.String(unsafe.SliceData(b), len(b))
+	id, ok := in.lookup(tmp)
+	if !ok {
+		id = in.add(strings.Clone(tmp))
+	}
+	in.last, in.lastID = in.at(id), id
 	return id
 }
 
@@ -292,13 +315,13 @@ func (in *interner) strings() []string {
 	return out
 }
 
-func csvError(name string, err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		if errors.Is(pe.Err, csv.ErrFieldCount) {
-			return fmt.Errorf("%s:%d: wrong number of fields (want as many as the header)", name, pe.Line)
-		}
-		return fmt.Errorf("%s:%d:%d: %v", name, pe.Line, pe.Column, pe.Err)
+func csvError(name string, rr *recordReader, err error) error {
+	var pe *parseError
+	switch {
+	case errors.Is(err, errFieldCount):
+		return fmt.Errorf("%s:%d: wrong number of fields (want as many as the header)", name, rr.start)
+	case errors.As(err, &pe):
+		return fmt.Errorf("%s:%s", name, pe)
 	}
 	return fmt.Errorf("%s: %w", name, err)
 }

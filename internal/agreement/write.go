@@ -101,7 +101,11 @@ func interval(ci *[2]float64) string {
 func note(s *Statistic) string {
 	var parts []string
 	if s.Bootstrap != nil {
-		parts = append(parts, fmt.Sprintf("bootstrap %d; P(alpha < %s) = %s", *s.Bootstrap,
+		over := "units"
+		if s.BootstrapMethod == "pairs" {
+			over = "pairable values"
+		}
+		parts = append(parts, fmt.Sprintf("bootstrap %d over %s; P(alpha < %s) = %s", *s.Bootstrap, over,
 			strconv.FormatFloat(*s.MinAlpha, 'f', -1, 64), strconv.FormatFloat(*s.PBelowMin, 'f', 4, 64)))
 	}
 	if s.PerUnit != nil {

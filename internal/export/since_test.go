@@ -26,13 +26,13 @@ func TestSince(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		opt  export.Options
-		want int // records, the header line included
+		want int // lines, the header and end records included
 	}{
 		{"raw since the labels were saved", export.Options{What: export.Raw, Since: at("2026-01-02T10:00:00Z")}, all},
 		{"raw since after the last save keeps the submitted", export.Options{What: export.Raw, Since: at("2026-01-02T10:30:00Z")}, all - 1},
-		{"raw since after everything", export.Options{What: export.Raw, Since: at("2026-01-02T11:00:01Z")}, 1},
+		{"raw since after everything", export.Options{What: export.Raw, Since: at("2026-01-02T11:00:01Z")}, 2},
 		{"gold since it was decided", export.Options{What: export.Gold, Since: at("2026-01-03T12:00:00Z")}, lines(f.write(export.Options{What: export.Gold}))},
-		{"gold since after every decision", export.Options{What: export.Gold, Since: at("2026-01-03T12:00:01Z")}, 1},
+		{"gold since after every decision", export.Options{What: export.Gold, Since: at("2026-01-03T12:00:01Z")}, 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f.t = t

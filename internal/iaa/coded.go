@@ -96,6 +96,14 @@ func NewCodedBuilder(coders int) *CodedBuilder {
 	return &CodedBuilder{coders: coders, small: make([]int32, smallLimit)}
 }
 
+// Grow makes room for n more ratings, so that a caller who knows how
+// many are coming avoids growing the builder's arrays step by step.
+func (b *CodedBuilder) Grow(n int) {
+	b.unit = slices.Grow(b.unit, n)
+	b.coder = slices.Grow(b.coder, n)
+	b.code = slices.Grow(b.code, n)
+}
+
 // Add records coder's rating v of unit; a NaN v is no rating. A second
 // rating of the same unit by the same coder replaces the first. A unit or
 // coder out of range is a programmer mistake and panics.

@@ -229,7 +229,14 @@ func AlphaWithout(c *Coded, level Level) []Without {
 	v := len(c.Values)
 	base := c.coincidences()
 	// The ratings of each coder, by position, in unit order.
+	perCoder := make([]int, c.Coders)
+	for _, cd := range c.Coder {
+		perCoder[cd]++
+	}
 	byCoder := make([][]int32, c.Coders)
+	for j, n := range perCoder {
+		byCoder[j] = make([]int32, 0, n)
+	}
 	unitOf := make([]int32, len(c.Code))
 	for u := range c.Units() {
 		for i := c.Start[u]; i < c.Start[u+1]; i++ {

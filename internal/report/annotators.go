@@ -65,6 +65,17 @@ func againstRest(rt ratings) ([]AnnotatorDimension, [][]DisagreementPattern) {
 	k := len(c.Values)
 	masi := s.scale == scaleMASI
 	tallies := make([]coderTally, c.Coders)
+	perCoder := make([]int, c.Coders)
+	for _, cd := range c.Coder {
+		perCoder[cd]++
+	}
+	for j, n := range perCoder {
+		tallies[j].shares = make([]float64, 0, n)
+		if rt.gold != nil {
+			tallies[j].ref = make([]float64, 0, n/4)
+			tallies[j].lab = make([]float64, 0, n/4)
+		}
+	}
 	cnt := make([]int, k)
 	for u := range c.Units() {
 		coders, codes := c.Unit(u)

@@ -66,6 +66,7 @@ type index struct {
 	summaryIDs                []int64
 	summaryFirst, summaryLen  []int32
 	sentenceKeys, summaryKeys []unitKey
+	gold                      []*label // by sentence position, nil without gold
 }
 
 func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
@@ -81,11 +82,13 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 		return cmp.Or(cmp.Compare(a.SummaryID, b.SummaryID), cmp.Compare(a.Index, b.Index))
 	})
 	x.sentenceKeys = make([]unitKey, len(d.Sentences))
+	x.gold = make([]*label, len(d.Sentences))
 	for i := range d.Sentences {
 		s := &d.Sentences[i]
 		x.sentences[s.ID] = s
 		x.sentPos[s.ID] = int32(i)
 		x.sentenceKeys[i] = unitKey{s.ID, 0}
+		x.gold[i] = goldOf(s)
 		x.summarySentences[s.SummaryID] = append(x.summarySentences[s.SummaryID], s.ID)
 		j, ok := x.summaryPos[s.SummaryID]
 		if !ok {
@@ -175,7 +178,8 @@ type scope struct {
 	coderOf     map[string]int
 	// parts holds, for each assignment, what the dimensions read, looked
 	// up once per scope rather than once per dimension.
-	parts []part
+	parts  []part
+	labels int // sentence labels in scope
 }
 
 // part is one assignment of a scope with its coder, summary position and
@@ -231,6 +235,7 @@ func (x *index) scope(round int64, drafts bool) *scope {
 	for i, a := range sc.assignments {
 		sc.parts[i] = part{coder: sc.coderOf[a.Username], summary: x.summaryPos[a.SummaryID],
 			labels: x.labels[a.ID], pos: x.labelSent[a.ID], masks: x.labelMask[a.ID]}
+		sc.labels += len(sc.parts[i].labels)
 	}
 	return sc
 }

@@ -391,6 +391,11 @@ func (x *index) ratings(src source, sc *scope) ratings {
 	if src.keys != nil {
 		c.keys = src.keys()
 	}
+	if src.spec.level == LevelSentence && src.keys != nil {
+		c.b.Grow(sc.labels)
+	} else {
+		c.b.Grow(len(sc.assignments))
+	}
 	c.gold = src.gold
 	src.collect(sc, c)
 	return c.build()
@@ -411,7 +416,7 @@ func (x *index) sources() []source {
 			spec: d.spec(LevelSentence),
 			keys: func() []unitKey { return x.sentenceKeys },
 			gold: func(u int, _ unitKey) float64 {
-				if g := goldOf(&x.data.Sentences[u]); g != nil {
+				if g := x.gold[u]; g != nil {
 					return d.sentence(g)
 				}
 				return nan
@@ -461,7 +466,7 @@ func (x *index) sources() []source {
 				first, n := x.summaryFirst[u], x.summaryLen[u]
 				ls := make([]*label, n)
 				for j := range ls {
-					ls[j] = goldOf(&x.data.Sentences[int(first)+j])
+					ls[j] = x.gold[int(first)+j]
 				}
 				return d.summary(ls)
 			},

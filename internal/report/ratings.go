@@ -45,12 +45,12 @@ func WriteRatings(w io.Writer, d *tasks.ReportData, set tasks.Settings, opt Opti
 	}
 	rt := x.ratings(srcs[0], sc)
 	cw := csvsafe.NewWriter(w)
-	cw.Write([]string{"unit", "coder", "value"})
+	writeRow(cw, []string{"unit", "coder", "value"})
 	for u, k := range rt.keys {
 		name := unitName(rt.spec, k)
 		coders, codes := rt.c.Unit(u)
 		for i, k := range codes {
-			cw.Write([]string{name, sc.coders[coders[i]], rt.spec.valueName(rt.c.Values[k])})
+			writeRow(cw, []string{name, sc.coders[coders[i]], rt.spec.valueName(rt.c.Values[k])})
 		}
 	}
 	cw.Flush()

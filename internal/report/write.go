@@ -66,23 +66,23 @@ func (r *Report) WriteCSV(w io.Writer, table string) error {
 		for _, n := range statColumns {
 			head = append(head, n, n+"_ci_low", n+"_ci_high", n+"_undefined")
 		}
-		_ = cw.Write(head)
+		writeRow(cw, head)
 		for _, d := range r.Dimensions {
 			rec := []string{d.Name, d.Level, d.Scale, itoa(d.Units), itoa(d.Pairable), itoa(d.Ratings)}
 			for _, ns := range Named(&d.Statistics) {
 				rec = append(rec, statCells(ns.Stat)...)
 			}
-			_ = cw.Write(rec)
+			writeRow(cw, rec)
 		}
 	case "pairwise":
-		_ = cw.Write([]string{"dimension", "level", "annotator_a", "annotator_b", "n", "cohen_kappa", "ci_low", "ci_high", "undefined"})
+		writeRow(cw, []string{"dimension", "level", "annotator_a", "annotator_b", "n", "cohen_kappa", "ci_low", "ci_high", "undefined"})
 		for _, d := range r.Dimensions {
 			for _, p := range d.Pairwise {
 				rec := []string{d.Name, d.Level, p.Coders[0], p.Coders[1], itoa(p.N), num(p.CohenKappa), "", "", p.Undefined}
 				if p.CI95 != nil {
 					rec[6], rec[7] = num(&p.CI95[0]), num(&p.CI95[1])
 				}
-				_ = cw.Write(rec)
+				writeRow(cw, rec)
 			}
 		}
 	case "annotators":
@@ -90,18 +90,18 @@ func (r *Report) WriteCSV(w io.Writer, table string) error {
 		for _, n := range []string{"agreement_with_rest", "kappa_vs_majority", "alpha_without"} {
 			head = append(head, n, n+"_ci_low", n+"_ci_high", n+"_undefined")
 		}
-		_ = cw.Write(head)
+		writeRow(cw, head)
 		for _, a := range r.PerAnnotator {
 			for _, d := range a.Dimensions {
 				rec := []string{a.Name, d.Dimension, d.Level}
 				for _, st := range []*agreement.Statistic{&d.Agreement, &d.KappaMajority, &d.AlphaWithout} {
 					rec = append(rec, statCells(st)...)
 				}
-				_ = cw.Write(rec)
+				writeRow(cw, rec)
 			}
 		}
 	case "gold":
-		_ = cw.Write([]string{"annotator", "dimension", "level", "n", "accuracy", "accuracy_ci_low", "accuracy_ci_high",
+		writeRow(cw, []string{"annotator", "dimension", "level", "n", "accuracy", "accuracy_ci_low", "accuracy_ci_high",
 			"cohen_kappa", "cohen_kappa_ci_low", "cohen_kappa_ci_high", "cohen_kappa_undefined", "balanced_accuracy"})
 		for _, a := range r.PerAnnotator {
 			for _, d := range a.Dimensions {
@@ -114,12 +114,12 @@ func (r *Report) WriteCSV(w io.Writer, table string) error {
 					} else {
 						rec = append(rec, "")
 					}
-					_ = cw.Write(rec)
+					writeRow(cw, rec)
 				}
 			}
 		}
 	case "assistant":
-		_ = cw.Write([]string{"condition", "labels", "measure", "k", "n", "value", "ci_low", "ci_high", "undefined"})
+		writeRow(cw, []string{"condition", "labels", "measure", "k", "n", "value", "ci_low", "ci_high", "undefined"})
 		for _, s := range r.Assistant.Splits {
 			for _, m := range []struct {
 				name string
@@ -128,7 +128,7 @@ func (r *Report) WriteCSV(w io.Writer, table string) error {
 				rec := []string{s.Condition, itoa(s.Labels), m.name, itoa(m.r.K), itoa(m.r.N)}
 				rec = append(rec, rateCells(m.r)...)
 				rec = append(rec, m.r.Undefined)
-				_ = cw.Write(rec)
+				writeRow(cw, rec)
 			}
 		}
 	case "trend":
@@ -136,20 +136,20 @@ func (r *Report) WriteCSV(w io.Writer, table string) error {
 		for _, n := range statColumns {
 			head = append(head, n, n+"_undefined")
 		}
-		_ = cw.Write(head)
+		writeRow(cw, head)
 		for _, t := range r.Trend {
 			for _, p := range t.Dimensions {
 				rec := []string{t.Round, t.Kind, p.Dimension, p.Level, itoa(p.Units), itoa(p.Ratings)}
 				for _, ns := range Named(&p.Statistics) {
 					rec = append(rec, num(ns.Stat.Value), ns.Stat.Undefined)
 				}
-				_ = cw.Write(rec)
+				writeRow(cw, rec)
 			}
 		}
 	case "disagreements":
-		_ = cw.Write([]string{"document", "summary", "sentence", "text", "split", "error_distance", "ambiguity_split", "votes", "error_types", "gold", "assistant"})
+		writeRow(cw, []string{"document", "summary", "sentence", "text", "split", "error_distance", "ambiguity_split", "votes", "error_types", "gold", "assistant"})
 		for _, d := range r.Disagreements {
-			_ = cw.Write([]string{d.Document, d.Summary, itoa(d.Index), d.Text, ftoa(d.Split), ftoa(d.ErrorDistance), ftoa(d.AmbiguitySplit),
+			writeRow(cw, []string{d.Document, d.Summary, itoa(d.Index), d.Text, ftoa(d.Split), ftoa(d.ErrorDistance), ftoa(d.AmbiguitySplit),
 				votes(d.Votes), votes(d.ErrorTypes), d.Gold, d.Assistant})
 		}
 	default:
@@ -238,7 +238,19 @@ func (r *Report) writeText(w io.Writer) error {
 	fmt.Fprintf(tw, "project\t%s\n", r.Project)
 	fmt.Fprintf(tw, "round\t%s\n", round)
 	fmt.Fprintf(tw, "annotators\t%s\n", strings.Join(r.Annotators, ", "))
-	fmt.Fprintf(tw, "bootstrap\t%d replicates for alpha's 95%% interval\n\n", r.Bootstrap)
+	switch r.BootstrapMethod {
+	case "pairs":
+		fmt.Fprintf(tw, "bootstrap\t%d replicates for alpha's 95%% interval, drawing pairable values (Hayes & Krippendorff 2007)\n", r.Bootstrap)
+	case "units":
+		fmt.Fprintf(tw, "bootstrap\t%d replicates for alpha's 95%% interval, drawing units with all their labels (Zapf et al. 2016)\n", r.Bootstrap)
+	default:
+		fmt.Fprintln(tw, "bootstrap\tnone")
+	}
+	counted := "submitted work only"
+	if !r.SubmittedOnly {
+		counted = "submitted work and drafts"
+	}
+	fmt.Fprintf(tw, "labels\t%s\n\n", counted)
 	fmt.Fprintln(tw, "dimension\tlevel\tunits\tratings\talpha [95% CI]\tFleiss kappa\tmean Cohen kappa\t% agreement\tGwet AC1")
 	for _, d := range r.Dimensions {
 		s := &d.Statistics

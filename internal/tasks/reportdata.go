@@ -41,11 +41,11 @@ type ReportAssignment struct {
 type ReportLabel struct {
 	AssignmentID, SentenceID int64
 	Label                    string
-	ErrorTypes               []string
-	Ambiguous                *bool
+	ErrorTypes               []string // shared between labels: do not modify
+	Ambiguous                *bool    // shared between labels: do not modify
 	AmbiguityType            string
-	AssistantVisible         bool
 	FirstLabel               string
+	AssistantVisible         bool
 	ChangedAfterReveal       bool
 }
 
@@ -219,6 +219,14 @@ func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *R
 }
 
 func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
+	// Counting first sizes the slice exactly: millions of labels are not
+	// copied as it grows.
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sentence_labels WHERE assignment_id IN (`+reportAssignments+`)`,
+		args.project, args.round, args.submitted).Scan(&n); err != nil {
+		return err
+	}
+	d.Labels = make([]ReportLabel, 0, n)
 	return eachRow(ctx, tx, `
 		SELECT l.assignment_id, l.sentence_id, l.label, l.error_types, l.ambiguous, l.ambiguity_type,
 			l.assistant_visible, l.first_label, l.changed_after_reveal

@@ -53,3 +53,36 @@ func TestBrowserReportKeyboard(t *testing.T) {
 	}
 	waitJS(t, ctx, "scope of round c1", `document.querySelector('[data-testid="report-scope"]').textContent.includes("Round c1")`)
 }
+
+// TestBrowserReportFitsTheWidth opens the report at 1280 px and at a phone
+// width: the page itself never scrolls sideways; wide tables scroll inside
+// their own box, which stays within the window.
+func TestBrowserReportFitsTheWidth(t *testing.T) {
+	r := newReportFixture(t)
+	ctx := newBrowser(t)
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(r.srv.URL+"/p/rep/report"),
+		chromedp.WaitVisible(css(`#username`)),
+		chromedp.SendKeys(css(`#username`), "lea"),
+		chromedp.SendKeys(css(`#password`), testPassword+"\n"),
+		chromedp.WaitVisible(css(`[data-testid="report-filters"]`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []struct {
+		name          string
+		width, height int64
+	}{{"desktop", 1280, 800}, {"phone", 390, 844}} {
+		t.Run(w.name, func(t *testing.T) {
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(w.width, w.height), chromedp.Reload(),
+				chromedp.WaitVisible(css(`[data-testid="report-filters"]`))); err != nil {
+				t.Fatal(err)
+			}
+			waitJS(t, ctx, "report.css applied", `getComputedStyle(document.querySelector(".report-filters")).display === "flex"`)
+			waitJS(t, ctx, "no sideways scroll of the page", `document.scrollingElement.scrollWidth <= window.innerWidth`)
+			waitJS(t, ctx, "every table box within the window", `[...document.querySelectorAll(".table-wrap, figure.card")].every(e => e.getBoundingClientRect().right <= window.innerWidth + 0.5)`)
+			screenshot(t, ctx, "report-"+w.name)
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -109,11 +110,33 @@ func (s *Server) getReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	// The dimension menu lists every dimension, also when one is chosen.
 	adjudicate := a.role == tasks.RoleLead || a.role == tasks.RoleAdjudicator
-	v := s.reportView(c, p, b.rep, report.DimensionNames(p.Settings), key.opt, adjudicate)
-	v.ComputedAt = b.builtAt.UTC().Format("2006-01-02 15:04:05 UTC")
-	return s.render(c, http.StatusOK, templates.ReportPage(v))
+	// The page's flash is taken once, here, and shown by render.
+	pg := s.page(c, "")
+	render := func() ([]byte, error) {
+		// The dimension menu lists every dimension, also when one is chosen.
+		v := s.reportView(c, p, b.rep, report.DimensionNames(p.Settings), key.opt, adjudicate)
+		v.Page.FlashKind, v.Page.Flash = pg.FlashKind, pg.Flash
+		v.ComputedAt = b.builtAt.UTC().Format("2006-01-02 15:04:05 UTC")
+		var buf bytes.Buffer
+		err := templates.ReportPage(v).Render(c.Request().Context(), &buf)
+		return buf.Bytes(), err
+	}
+	// The same reader seeing the same report gets the page rendered for
+	// them before; a page with a flash message is rendered afresh.
+	if pg.Flash != "" || pg.User == nil {
+		body, err := render()
+		if err != nil {
+			return err
+		}
+		return c.HTMLBlob(http.StatusOK, body)
+	}
+	reader := fmt.Sprintf("%q|%q|%q|%t|%t", pg.User.Username, pg.User.DisplayName, pg.CSRF, pg.User.IsAdmin, adjudicate)
+	body, err := b.page(reader, render)
+	if err != nil {
+		return err
+	}
+	return c.HTMLBlob(http.StatusOK, body)
 }
 
 // getReportCSV downloads one table of the report as CSV.

@@ -33,6 +33,36 @@ type builtReport struct {
 	rep     *report.Report
 	builtAt time.Time
 	etag    string
+
+	// pages holds the page as rendered for a reader (user, CSRF token and
+	// options): a view with nothing changed is a copy of bytes.
+	mu    sync.Mutex
+	pages map[string][]byte
+}
+
+// maxPagesPerReport bounds the rendered pages kept with one report.
+const maxPagesPerReport = 8
+
+// page returns the rendered page for a reader, rendering it with render
+// the first time.
+func (b *builtReport) page(reader string, render func() ([]byte, error)) ([]byte, error) {
+	b.mu.Lock()
+	if p, ok := b.pages[reader]; ok {
+		b.mu.Unlock()
+		return p, nil
+	}
+	b.mu.Unlock()
+	p, err := render()
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	if b.pages == nil || len(b.pages) >= maxPagesPerReport {
+		b.pages = map[string][]byte{}
+	}
+	b.pages[reader] = p
+	b.mu.Unlock()
+	return p, nil
 }
 
 // reportCache keeps the reports built most recently, and builds each key

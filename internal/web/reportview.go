@@ -42,7 +42,7 @@ func (s *Server) reportView(c echo.Context, p *tasks.Project, rep *report.Report
 		Page: s.page(c, "Agreement report", s.projectCrumbs(p)...),
 		Slug: p.Slug, Round: opt.Round, Dimension: opt.Dimension,
 		Annotators: len(rep.Annotators), Bootstrap: rep.Bootstrap, Anonymous: p.Settings.AnonymousAdjudication,
-		BootstrapMethod: opt.BootstrapMethod.String(),
+		BootstrapMethod:    opt.BootstrapMethod.String(),
 		DisagreementsTotal: rep.DisagreementsTotal,
 	}
 	if opt.IncludeDrafts {
