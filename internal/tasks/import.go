@@ -120,7 +120,9 @@ func (s *Store) ImportStream(ctx context.Context, req ImportRequest, fill func(*
 	var st ImportStats
 	var applied []Change
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		w := &ImportWriter{im: &importer{ctx: ctx, tx: tx, store: s, project: req.Project, stats: &st, opts: req, now: s.now}}
+		q := &preparedTx{tx: tx}
+		defer q.close()
+		w := &ImportWriter{im: &importer{ctx: ctx, tx: tx, q: q, store: s, project: req.Project, stats: &st, opts: req, now: s.now}}
 		if err := fill(w); err != nil {
 			return err
 		}
@@ -232,6 +234,7 @@ func (w *ImportWriter) Labels(labels []LabelRecord) error {
 type importer struct {
 	ctx     context.Context
 	tx      *sql.Tx
+	q       *preparedTx // tx, with each statement prepared once
 	store   *Store
 	project int64
 	stats   *ImportStats
@@ -268,7 +271,7 @@ func (im *importer) document(d *DocumentInput) error {
 	}
 	lang := orDefault(d.Language, "en")
 	var docID int64
-	err := im.tx.QueryRowContext(im.ctx, `SELECT id FROM documents WHERE project_id = ? AND external_id = ?`, im.project, d.ExternalID).Scan(&docID)
+	err := im.q.QueryRowContext(im.ctx, `SELECT id FROM documents WHERE project_id = ? AND external_id = ?`, im.project, d.ExternalID).Scan(&docID)
 	switch {
 	case err == nil && d.Continuation:
 		// More summaries of a document written before.
@@ -280,7 +283,7 @@ func (im *importer) document(d *DocumentInput) error {
 	case errors.Is(err, sql.ErrNoRows) && d.Continuation:
 		return Errorf(EInvalid, "%sid: document %q has no content here and is not in the project", im.where(d), d.ExternalID)
 	case errors.Is(err, sql.ErrNoRows):
-		res, err := im.tx.ExecContext(im.ctx, `INSERT INTO documents (project_id, external_id, kind, language, domain, title) VALUES (?, ?, ?, ?, ?, ?)`,
+		res, err := im.q.ExecContext(im.ctx, `INSERT INTO documents (project_id, external_id, kind, language, domain, title) VALUES (?, ?, ?, ?, ?, ?)`,
 			im.project, d.ExternalID, kind, lang, d.Domain, d.Title)
 		if err != nil {
 			return err
@@ -290,7 +293,7 @@ func (im *importer) document(d *DocumentInput) error {
 		}
 		im.stats.Documents++
 		if d.AnnotationID != "" {
-			if _, err := im.tx.ExecContext(im.ctx, `INSERT INTO document_refs (document_id, annotation_id) VALUES (?, ?)`, docID, d.AnnotationID); err != nil {
+			if _, err := im.q.ExecContext(im.ctx, `INSERT INTO document_refs (document_id, annotation_id) VALUES (?, ?)`, docID, d.AnnotationID); err != nil {
 				return err
 			}
 		}
@@ -340,7 +343,7 @@ func (im *importer) summary(docID int64, docLang string, s *SummaryInput) error 
 		return Errorf(EInvalid, "summary: id: missing")
 	}
 	var existing int64
-	err := im.tx.QueryRowContext(im.ctx, `SELECT id FROM summaries WHERE project_id = ? AND external_id = ?`, im.project, s.ExternalID).Scan(&existing)
+	err := im.q.QueryRowContext(im.ctx, `SELECT id FROM summaries WHERE project_id = ? AND external_id = ?`, im.project, s.ExternalID).Scan(&existing)
 	if err == nil {
 		im.stats.SummariesExisting++
 		return im.diffSummary(existing, docID, docLang, s)
@@ -352,7 +355,7 @@ func (im *importer) summary(docID int64, docLang string, s *SummaryInput) error 
 		return Errorf(EInvalid, "summary %s: sentences: none (split the text before importing)", s.ExternalID)
 	}
 	edits, _ := json.Marshal(nonNil(s.EditTypes))
-	res, err := im.tx.ExecContext(im.ctx, `INSERT INTO summaries (project_id, document_id, external_id, topic, model, language, original, edit_types) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+	res, err := im.q.ExecContext(im.ctx, `INSERT INTO summaries (project_id, document_id, external_id, topic, model, language, original, edit_types) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 		im.project, docID, s.ExternalID, s.Topic, s.Model, orDefault(s.Language, docLang), s.Original, string(edits))
 	if err != nil {
 		return err
@@ -371,7 +374,7 @@ func (im *importer) summary(docID int64, docLang string, s *SummaryInput) error 
 // sentences writes a summary's sentences with their gold.
 func (im *importer) sentences(sumID int64, s *SummaryInput) error {
 	for i, sent := range s.Sentences {
-		res, err := im.tx.ExecContext(im.ctx, `INSERT INTO summary_sentences (summary_id, idx, text, translation) VALUES (?, ?, ?, ?)`,
+		res, err := im.q.ExecContext(im.ctx, `INSERT INTO summary_sentences (summary_id, idx, text, translation) VALUES (?, ?, ?, ?)`,
 			sumID, i+1, sent.Text, sent.Translation)
 		if err != nil {
 			return err
@@ -398,7 +401,7 @@ func (im *importer) summaryGold(sumID int64, s *SummaryInput) error {
 		if err != nil {
 			return err
 		}
-		if _, err := im.tx.ExecContext(im.ctx, `INSERT INTO gold_summaries (summary_id, label, provenance, decided_by, decided_at, note)
+		if _, err := im.q.ExecContext(im.ctx, `INSERT INTO gold_summaries (summary_id, label, provenance, decided_by, decided_at, note)
 			VALUES (?, ?, ?, ?, coalesce(?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), ?)`,
 			sumID, s.Gold.Label, orDefault(s.Gold.Provenance, ProvImported), by, nullString(s.Gold.DecidedAt), s.Gold.Note); err != nil {
 			return Errorf(EInvalid, "summary %s: gold.label: %v", s.ExternalID, err)
@@ -415,7 +418,7 @@ func (im *importer) decider(username string) (any, error) {
 		return nil, nil
 	}
 	var id int64
-	err := im.tx.QueryRowContext(im.ctx, `SELECT id FROM users WHERE username = ?`, username).Scan(&id)
+	err := im.q.QueryRowContext(im.ctx, `SELECT id FROM users WHERE username = ?`, username).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -444,7 +447,7 @@ func (im *importer) gold(sentID int64, g *GoldInput) error {
 	if err != nil {
 		return err
 	}
-	_, err = im.tx.ExecContext(im.ctx, `INSERT INTO gold_sentences (sentence_id, label, error_types, explanation, ambiguous, ambiguity_type, ambiguity_note,
+	_, err = im.q.ExecContext(im.ctx, `INSERT INTO gold_sentences (sentence_id, label, error_types, explanation, ambiguous, ambiguity_type, ambiguity_note,
 			provenance, decided_by, decided_at, note)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, coalesce(?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), ?)`, sentID, g.Label, string(types), g.Explanation, amb,
 		g.AmbiguityType, g.AmbiguityNote, orDefault(g.Provenance, ProvImported), by, nullString(g.DecidedAt), g.Note)
@@ -461,13 +464,13 @@ func (im *importer) keyFacts(docID int64, facts []KeyFactInput) error {
 			continue
 		}
 		var n int
-		if err := im.tx.QueryRowContext(im.ctx, `SELECT count(*) FROM key_facts WHERE document_id = ? AND topic = ? AND text = ?`, docID, f.Topic, text).Scan(&n); err != nil {
+		if err := im.q.QueryRowContext(im.ctx, `SELECT count(*) FROM key_facts WHERE document_id = ? AND topic = ? AND text = ?`, docID, f.Topic, text).Scan(&n); err != nil {
 			return err
 		}
 		if n > 0 {
 			continue
 		}
-		if _, err := im.tx.ExecContext(im.ctx, `INSERT INTO key_facts (document_id, topic, idx, text, category)
+		if _, err := im.q.ExecContext(im.ctx, `INSERT INTO key_facts (document_id, topic, idx, text, category)
 			VALUES (?, ?, (SELECT coalesce(max(idx), 0) + 1 FROM key_facts WHERE document_id = ? AND topic = ?), ?, ?)`,
 			docID, f.Topic, docID, f.Topic, text, f.Category); err != nil {
 			return err

@@ -25,7 +25,7 @@ type labelWriter struct {
 
 func newLabelWriter(im *importer) (*labelWriter, error) {
 	var raw string
-	if err := im.tx.QueryRowContext(im.ctx, `SELECT settings FROM projects WHERE id = ?`, im.project).Scan(&raw); err != nil {
+	if err := im.q.QueryRowContext(im.ctx, `SELECT settings FROM projects WHERE id = ?`, im.project).Scan(&raw); err != nil {
 		return nil, err
 	}
 	set, err := decodeSettings(raw)
@@ -48,7 +48,7 @@ func (w *labelWriter) forget() {
 // scales.
 func (w *labelWriter) reload() error {
 	var raw string
-	if err := w.im.tx.QueryRowContext(w.im.ctx, `SELECT settings FROM projects WHERE id = ?`, w.im.project).Scan(&raw); err != nil {
+	if err := w.im.q.QueryRowContext(w.im.ctx, `SELECT settings FROM projects WHERE id = ?`, w.im.project).Scan(&raw); err != nil {
 		return err
 	}
 	set, err := decodeSettings(raw)
@@ -99,14 +99,14 @@ func (w *labelWriter) summary(r *LabelRecord) (int64, error) {
 		return id, nil
 	}
 	var id int64
-	err := w.im.tx.QueryRowContext(w.im.ctx, `SELECT id FROM summaries WHERE project_id = ? AND external_id = ?`, w.im.project, r.Summary).Scan(&id)
+	err := w.im.q.QueryRowContext(w.im.ctx, `SELECT id FROM summaries WHERE project_id = ? AND external_id = ?`, w.im.project, r.Summary).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, Errorf(EInvalid, "%s: summary %q is neither in this import nor in the project", r.Source, r.Summary)
 	}
 	if err != nil {
 		return 0, err
 	}
-	rows, err := w.im.tx.QueryContext(w.im.ctx, `SELECT id FROM summary_sentences WHERE summary_id = ? ORDER BY idx`, id)
+	rows, err := w.im.q.QueryContext(w.im.ctx, `SELECT id FROM summary_sentences WHERE summary_id = ? ORDER BY idx`, id)
 	if err != nil {
 		return 0, err
 	}
@@ -134,16 +134,16 @@ func (w *labelWriter) user(name string) (int64, error) {
 		return id, nil
 	}
 	var id int64
-	err := w.im.tx.QueryRowContext(w.im.ctx, `SELECT id FROM users WHERE username = ?`, name).Scan(&id)
+	err := w.im.q.QueryRowContext(w.im.ctx, `SELECT id FROM users WHERE username = ?`, name).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		res, err := w.im.tx.ExecContext(w.im.ctx, `INSERT INTO users (username, display_name, password_hash, disabled) VALUES (?, ?, x'', 1)`, name, name)
+		res, err := w.im.q.ExecContext(w.im.ctx, `INSERT INTO users (username, display_name, password_hash, disabled) VALUES (?, ?, x'', 1)`, name, name)
 		if err != nil {
 			return 0, err
 		}
 		if id, err = res.LastInsertId(); err != nil {
 			return 0, err
 		}
-		if _, err := w.im.tx.ExecContext(w.im.ctx, `INSERT INTO imported_users (user_id, project_id) VALUES (?, ?)`, id, w.im.project); err != nil {
+		if _, err := w.im.q.ExecContext(w.im.ctx, `INSERT INTO imported_users (user_id, project_id) VALUES (?, ?)`, id, w.im.project); err != nil {
 			return 0, err
 		}
 		w.im.stats.Accounts++
@@ -161,9 +161,9 @@ func (w *labelWriter) round(name string) (int64, error) {
 		return id, nil
 	}
 	var id int64
-	err := w.im.tx.QueryRowContext(w.im.ctx, `SELECT id FROM rounds WHERE project_id = ? AND name = ?`, w.im.project, name).Scan(&id)
+	err := w.im.q.QueryRowContext(w.im.ctx, `SELECT id FROM rounds WHERE project_id = ? AND name = ?`, w.im.project, name).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		res, err := w.im.tx.ExecContext(w.im.ctx, `INSERT INTO rounds (project_id, name, kind, per_item, status, closed_at)
+		res, err := w.im.q.ExecContext(w.im.ctx, `INSERT INTO rounds (project_id, name, kind, per_item, status, closed_at)
 			VALUES (?, ?, 'production', 1, 'closed', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`, w.im.project, name)
 		if err != nil {
 			return 0, err
@@ -171,7 +171,7 @@ func (w *labelWriter) round(name string) (int64, error) {
 		if id, err = res.LastInsertId(); err != nil {
 			return 0, err
 		}
-		if _, err := w.im.tx.ExecContext(w.im.ctx, `INSERT INTO imported_rounds (round_id) VALUES (?)`, id); err != nil {
+		if _, err := w.im.q.ExecContext(w.im.ctx, `INSERT INTO imported_rounds (round_id) VALUES (?)`, id); err != nil {
 			return 0, err
 		}
 		w.newRounds = append(w.newRounds, id)
@@ -190,9 +190,9 @@ func (w *labelWriter) assignment(round, summary, user int64) (int64, error) {
 		return id, nil
 	}
 	var id int64
-	err := w.im.tx.QueryRowContext(w.im.ctx, `SELECT id FROM assignments WHERE round_id = ? AND summary_id = ? AND user_id = ?`, round, summary, user).Scan(&id)
+	err := w.im.q.QueryRowContext(w.im.ctx, `SELECT id FROM assignments WHERE round_id = ? AND summary_id = ? AND user_id = ?`, round, summary, user).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		res, err := w.im.tx.ExecContext(w.im.ctx, `INSERT INTO assignments (round_id, summary_id, user_id, position, status, started_at, submitted_at)
+		res, err := w.im.q.ExecContext(w.im.ctx, `INSERT INTO assignments (round_id, summary_id, user_id, position, status, started_at, submitted_at)
 			VALUES (?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM assignments WHERE round_id = ? AND user_id = ?), 'submitted',
 				strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`, round, summary, user, round, user)
 		if err != nil {
@@ -225,7 +225,7 @@ func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user
 	if err := l.Validate(w.settings); err != nil {
 		return Errorf(EInvalid, "%s: %s", r.Source, ErrorMessage(err))
 	}
-	prev, err := loadSentenceLabel(w.im.ctx, w.im.tx, aid, sentID)
+	prev, err := loadSentenceLabel(w.im.ctx, w.im.q, aid, sentID)
 	if err != nil {
 		return err
 	}
@@ -246,7 +246,7 @@ func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user
 	if l.Ambiguous != nil {
 		amb = *l.Ambiguous
 	}
-	if _, err := w.im.tx.ExecContext(w.im.ctx, `INSERT INTO sentence_labels (assignment_id, sentence_id, label, error_types, explanation, ambiguous,
+	if _, err := w.im.q.ExecContext(w.im.ctx, `INSERT INTO sentence_labels (assignment_id, sentence_id, label, error_types, explanation, ambiguous,
 			ambiguity_type, ambiguity_note, unsure_note, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (assignment_id, sentence_id) DO UPDATE SET label = excluded.label, error_types = excluded.error_types,
@@ -256,7 +256,7 @@ func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user
 		return err
 	}
 	data, _ := json.Marshal(l)
-	if _, err := w.im.tx.ExecContext(w.im.ctx, `INSERT INTO sentence_label_history (assignment_id, sentence_id, user_id, data, created_at) VALUES (?, ?, ?, ?, ?)`,
+	if _, err := w.im.q.ExecContext(w.im.ctx, `INSERT INTO sentence_label_history (assignment_id, sentence_id, user_id, data, created_at) VALUES (?, ?, ?, ?, ?)`,
 		aid, sentID, uid, string(data), l.UpdatedAt); err != nil {
 		return err
 	}
@@ -287,7 +287,7 @@ func (w *labelWriter) summaryLabel(r *LabelRecord, aid int64, user, round string
 	}
 	var prev SummaryLabel
 	var rel sql.NullInt64
-	err := w.im.tx.QueryRowContext(w.im.ctx, `SELECT relevance, non_summary, topic_category, comment FROM summary_labels WHERE assignment_id = ?`, aid).
+	err := w.im.q.QueryRowContext(w.im.ctx, `SELECT relevance, non_summary, topic_category, comment FROM summary_labels WHERE assignment_id = ?`, aid).
 		Scan(&rel, &prev.NonSummary, &prev.TopicCategory, &prev.Comment)
 	exists := err == nil
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -309,7 +309,7 @@ func (w *labelWriter) summaryLabel(r *LabelRecord, aid int64, user, round string
 	if l.Relevance > 0 {
 		relv = l.Relevance
 	}
-	if _, err := w.im.tx.ExecContext(w.im.ctx, `INSERT INTO summary_labels (assignment_id, relevance, non_summary, topic_category, comment, updated_at)
+	if _, err := w.im.q.ExecContext(w.im.ctx, `INSERT INTO summary_labels (assignment_id, relevance, non_summary, topic_category, comment, updated_at)
 		VALUES (?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 		ON CONFLICT (assignment_id) DO UPDATE SET relevance = excluded.relevance, non_summary = excluded.non_summary,
 			topic_category = excluded.topic_category, comment = excluded.comment, updated_at = excluded.updated_at`,
@@ -326,7 +326,7 @@ func (w *labelWriter) summaryLabel(r *LabelRecord, aid int64, user, round string
 // what they hold.
 func (w *labelWriter) finish() error {
 	for _, id := range w.newRounds {
-		if _, err := w.im.tx.ExecContext(w.im.ctx, `UPDATE rounds SET per_item = (SELECT coalesce(max(n), 1) FROM
+		if _, err := w.im.q.ExecContext(w.im.ctx, `UPDATE rounds SET per_item = (SELECT coalesce(max(n), 1) FROM
 			(SELECT count(*) AS n FROM assignments WHERE round_id = ?1 GROUP BY summary_id)) WHERE id = ?1`, id); err != nil {
 			return err
 		}

@@ -25,7 +25,7 @@ type unit struct {
 // diffDocument compares an imported document with the stored one.
 func (im *importer) diffDocument(docID int64, kind, lang string, d *DocumentInput) error {
 	var oldKind, oldLang, oldDomain, oldTitle string
-	if err := im.tx.QueryRowContext(im.ctx, `SELECT kind, language, domain, title FROM documents WHERE id = ?`, docID).
+	if err := im.q.QueryRowContext(im.ctx, `SELECT kind, language, domain, title FROM documents WHERE id = ?`, docID).
 		Scan(&oldKind, &oldLang, &oldDomain, &oldTitle); err != nil {
 		return err
 	}
@@ -36,7 +36,7 @@ func (im *importer) diffDocument(docID int64, kind, lang string, d *DocumentInpu
 		}
 		im.change(Change{Kind: ChangeMetadata, Where: where + " " + f.col, Old: f.old, New: f.new})
 		if im.opts.Update {
-			if _, err := im.tx.ExecContext(im.ctx, `UPDATE documents SET `+f.col+` = ? WHERE id = ?`, f.new, docID); err != nil {
+			if _, err := im.q.ExecContext(im.ctx, `UPDATE documents SET `+f.col+` = ? WHERE id = ?`, f.new, docID); err != nil {
 				return err
 			}
 		}
@@ -69,10 +69,10 @@ func (im *importer) diffDocument(docID int64, kind, lang string, d *DocumentInpu
 	if err != nil || !apply {
 		return err
 	}
-	if _, err := im.tx.ExecContext(im.ctx, `DELETE FROM document_units WHERE document_id = ?`, docID); err != nil {
+	if _, err := im.q.ExecContext(im.ctx, `DELETE FROM document_units WHERE document_id = ?`, docID); err != nil {
 		return err
 	}
-	if _, err := im.tx.ExecContext(im.ctx, `UPDATE documents SET kind = ? WHERE id = ?`, kind, docID); err != nil {
+	if _, err := im.q.ExecContext(im.ctx, `UPDATE documents SET kind = ? WHERE id = ?`, kind, docID); err != nil {
 		return err
 	}
 	return im.writeUnits(docID, kind, d)
@@ -84,7 +84,7 @@ func (im *importer) diffAnnotationID(docID int64, where, id string) error {
 		return nil
 	}
 	var cur string
-	err := im.tx.QueryRowContext(im.ctx, `SELECT annotation_id FROM document_refs WHERE document_id = ?`, docID).Scan(&cur)
+	err := im.q.QueryRowContext(im.ctx, `SELECT annotation_id FROM document_refs WHERE document_id = ?`, docID).Scan(&cur)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
@@ -97,7 +97,7 @@ func (im *importer) diffAnnotationID(docID int64, where, id string) error {
 			return nil
 		}
 	}
-	_, err = im.tx.ExecContext(im.ctx, `INSERT INTO document_refs (document_id, annotation_id) VALUES (?, ?)
+	_, err = im.q.ExecContext(im.ctx, `INSERT INTO document_refs (document_id, annotation_id) VALUES (?, ?)
 		ON CONFLICT (document_id) DO UPDATE SET annotation_id = excluded.annotation_id`, docID, id)
 	return err
 }
@@ -107,7 +107,7 @@ func (im *importer) diffSummary(sumID, docID int64, docLang string, s *SummaryIn
 	where := "summary " + s.ExternalID
 	var inDoc int64
 	var topic, model, lang, original, edits string
-	if err := im.tx.QueryRowContext(im.ctx, `SELECT document_id, topic, model, language, original, edit_types FROM summaries WHERE id = ?`, sumID).
+	if err := im.q.QueryRowContext(im.ctx, `SELECT document_id, topic, model, language, original, edit_types FROM summaries WHERE id = ?`, sumID).
 		Scan(&inDoc, &topic, &model, &lang, &original, &edits); err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func (im *importer) diffSummary(sumID, docID int64, docLang string, s *SummaryIn
 		}
 		im.change(Change{Kind: ChangeMetadata, Where: where + " " + f.col, Old: f.old, New: f.new})
 		if im.opts.Update {
-			if _, err := im.tx.ExecContext(im.ctx, `UPDATE summaries SET `+f.col+` = ? WHERE id = ?`, f.new, sumID); err != nil {
+			if _, err := im.q.ExecContext(im.ctx, `UPDATE summaries SET `+f.col+` = ? WHERE id = ?`, f.new, sumID); err != nil {
 				return err
 			}
 		}
@@ -152,7 +152,7 @@ func (im *importer) diffSummary(sumID, docID int64, docLang string, s *SummaryIn
 		if err != nil || !apply {
 			return err
 		}
-		if _, err := im.tx.ExecContext(im.ctx, `DELETE FROM summary_sentences WHERE summary_id = ?`, sumID); err != nil {
+		if _, err := im.q.ExecContext(im.ctx, `DELETE FROM summary_sentences WHERE summary_id = ?`, sumID); err != nil {
 			return err
 		}
 		if err := im.sentences(sumID, s); err != nil {
@@ -165,7 +165,7 @@ func (im *importer) diffSummary(sumID, docID int64, docLang string, s *SummaryIn
 		if sent.Translation != "" && sent.Translation != old[i].tr {
 			im.change(Change{Kind: ChangeMetadata, Where: sw + " translation", Old: old[i].tr, New: sent.Translation})
 			if im.opts.Update {
-				if _, err := im.tx.ExecContext(im.ctx, `UPDATE summary_sentences SET translation = ? WHERE id = ?`, sent.Translation, old[i].id); err != nil {
+				if _, err := im.q.ExecContext(im.ctx, `UPDATE summary_sentences SET translation = ? WHERE id = ?`, sent.Translation, old[i].id); err != nil {
 					return err
 				}
 			}
@@ -185,7 +185,7 @@ func (im *importer) diffGold(sentID int64, where string, g *GoldInput) error {
 	var cur Gold
 	var types string
 	var amb sql.NullBool
-	err := im.tx.QueryRowContext(im.ctx, `SELECT label, error_types, explanation, ambiguous, ambiguity_type, ambiguity_note, provenance
+	err := im.q.QueryRowContext(im.ctx, `SELECT label, error_types, explanation, ambiguous, ambiguity_type, ambiguity_note, provenance
 		FROM gold_sentences WHERE sentence_id = ?`, sentID).Scan(&cur.Label, &types, &cur.Explanation, &amb, &cur.AmbiguityType, &cur.AmbiguityNote, &cur.Provenance)
 	if errors.Is(err, sql.ErrNoRows) {
 		return im.gold(sentID, g)
@@ -223,7 +223,7 @@ func (im *importer) diffSummaryGold(sumID int64, s *SummaryInput) error {
 		return nil
 	}
 	var cur string
-	err := im.tx.QueryRowContext(im.ctx, `SELECT label FROM gold_summaries WHERE summary_id = ?`, sumID).Scan(&cur)
+	err := im.q.QueryRowContext(im.ctx, `SELECT label FROM gold_summaries WHERE summary_id = ?`, sumID).Scan(&cur)
 	if errors.Is(err, sql.ErrNoRows) {
 		return im.summaryGold(sumID, s)
 	}
@@ -234,7 +234,7 @@ func (im *importer) diffSummaryGold(sumID int64, s *SummaryInput) error {
 	if !im.opts.Update {
 		return nil
 	}
-	_, err = im.tx.ExecContext(im.ctx, `UPDATE gold_summaries SET label = ?, provenance = ?, decided_by = NULL,
+	_, err = im.q.ExecContext(im.ctx, `UPDATE gold_summaries SET label = ?, provenance = ?, decided_by = NULL,
 		decided_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), note = ? WHERE summary_id = ?`,
 		s.Gold.Label, orDefault(s.Gold.Provenance, ProvImported), s.Gold.Note, sumID)
 	return err
@@ -246,7 +246,7 @@ func (im *importer) diffSummaryGold(sumID int64, s *SummaryInput) error {
 // labels are deleted (and the change says so) before the text is replaced.
 func (im *importer) textChange(c *Change, cond string, arg int64) (bool, error) {
 	var labels, people int
-	if err := im.tx.QueryRowContext(im.ctx, `SELECT count(*), count(DISTINCT a.user_id) FROM assignments a JOIN summaries s ON s.id = a.summary_id
+	if err := im.q.QueryRowContext(im.ctx, `SELECT count(*), count(DISTINCT a.user_id) FROM assignments a JOIN summaries s ON s.id = a.summary_id
 		WHERE `+cond+` AND (EXISTS (SELECT 1 FROM sentence_labels l WHERE l.assignment_id = a.id)
 			OR EXISTS (SELECT 1 FROM summary_labels l WHERE l.assignment_id = a.id)
 			OR EXISTS (SELECT 1 FROM scale_scores l WHERE l.assignment_id = a.id))`, arg).Scan(&labels, &people); err != nil {
@@ -280,7 +280,7 @@ func (im *importer) textChange(c *Change, cond string, arg int64) (bool, error) 
 // wait to be labelled again.
 func (im *importer) deleteLabels(cond string, arg int64) (int, error) {
 	var n int
-	if err := im.tx.QueryRowContext(im.ctx, `SELECT count(*) FROM sentence_labels l JOIN assignments a ON a.id = l.assignment_id
+	if err := im.q.QueryRowContext(im.ctx, `SELECT count(*) FROM sentence_labels l JOIN assignments a ON a.id = l.assignment_id
 		JOIN summaries s ON s.id = a.summary_id WHERE `+cond, arg).Scan(&n); err != nil {
 		return 0, err
 	}
@@ -296,7 +296,7 @@ func (im *importer) deleteLabels(cond string, arg int64) (int, error) {
 		`UPDATE assignments SET status = 'pending', submitted_at = NULL, version = version + 1
 			WHERE status != 'released' AND id IN (` + assignments + `)`,
 	} {
-		if _, err := im.tx.ExecContext(im.ctx, q, arg); err != nil {
+		if _, err := im.q.ExecContext(im.ctx, q, arg); err != nil {
 			return 0, err
 		}
 	}
@@ -305,7 +305,7 @@ func (im *importer) deleteLabels(cond string, arg int64) (int, error) {
 
 // units loads stored units or sentences.
 func (im *importer) units(query string, id int64) ([]unit, error) {
-	rows, err := im.tx.QueryContext(im.ctx, query, id)
+	rows, err := im.q.QueryContext(im.ctx, query, id)
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ func (im *importer) scales(scales []Scale) error {
 		return nil
 	}
 	var raw string
-	if err := im.tx.QueryRowContext(im.ctx, `SELECT settings FROM projects WHERE id = ?`, im.project).Scan(&raw); err != nil {
+	if err := im.q.QueryRowContext(im.ctx, `SELECT settings FROM projects WHERE id = ?`, im.project).Scan(&raw); err != nil {
 		return err
 	}
 	set, err := decodeSettings(raw)
@@ -48,7 +48,7 @@ func (im *importer) scales(scales []Scale) error {
 		return err
 	}
 	b, _ := json.Marshal(set)
-	_, err = im.tx.ExecContext(im.ctx, `UPDATE projects SET settings = ? WHERE id = ?`, string(b), im.project)
+	_, err = im.q.ExecContext(im.ctx, `UPDATE projects SET settings = ? WHERE id = ?`, string(b), im.project)
 	return err
 }
 
@@ -69,7 +69,7 @@ func (w *labelWriter) scores(r *LabelRecord, aid, sentID int64, level string, sc
 			return Errorf(EInvalid, "%s: scores.%s: %s", r.Source, name, ErrorMessage(err))
 		}
 		var cur string
-		err = w.im.tx.QueryRowContext(w.im.ctx, `SELECT value FROM scale_scores WHERE assignment_id = ? AND sentence_id = ? AND scale = ?`, aid, sentID, name).Scan(&cur)
+		err = w.im.q.QueryRowContext(w.im.ctx, `SELECT value FROM scale_scores WHERE assignment_id = ? AND sentence_id = ? AND scale = ?`, aid, sentID, name).Scan(&cur)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			w.im.stats.Scores++
@@ -83,7 +83,7 @@ func (w *labelWriter) scores(r *LabelRecord, aid, sentID int64, level string, sc
 				continue
 			}
 		}
-		if err := writeScore(w.im.ctx, w.im.tx, aid, sentID, name, v); err != nil {
+		if err := writeScore(w.im.ctx, w.im.q, aid, sentID, name, v); err != nil {
 			return err
 		}
 	}
