@@ -41,7 +41,7 @@ func TestDataVersion(t *testing.T) {
 	docs := []tasks.DocumentInput{{ExternalID: "d1", Sentences: []string{"A."}, Summaries: []tasks.SummaryInput{{ExternalID: "s1", Sentences: []tasks.SentenceInput{{Text: "A."}}}}}}
 	step("import", true, func() { s.Import(ctx, p.ID, docs) })
 	step("import into another project", false, func() { s.Import(ctx, other.ID, docs) })
-	step("checking an import", false, func() { s.CheckImport(ctx, p.ID, docs) })
+	step("checking an import", false, func() { s.ImportWith(ctx, tasks.ImportRequest{Project: p.ID, Documents: docs, DryRun: true}) })
 	var round *tasks.Round
 	step("a round", true, func() {
 		ids, _ := s.SummaryIDs(ctx, p.ID, nil)

@@ -87,6 +87,9 @@ type ImportRequest struct {
 	// Relabel, with Update, also applies changed document or summary text
 	// where annotators' labels exist, deleting those labels.
 	Relabel bool
+	// DryRun checks everything the import would do and writes nothing: the
+	// transaction is rolled back, and the stats are what it would add.
+	DryRun bool
 	// Create, for ImportStream, makes this project in the import's
 	// transaction (when ImportWriter.Begin is called) instead of importing
 	// into Project, so that a refused import leaves no project behind.
@@ -139,9 +142,12 @@ func (s *Store) ImportStream(ctx context.Context, req ImportRequest, fill func(*
 			return &ChangesError{Changes: im.refused, Refused: true}
 		}
 		applied = im.changes
+		if req.DryRun {
+			return errCheckOnly
+		}
 		return nil
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, errCheckOnly) {
 		return ImportStats{}, nil, err
 	}
 	return st, applied, nil

@@ -67,11 +67,21 @@ func (s *Server) apiImport(c echo.Context) error {
 		return importProblem(err)
 	}
 	ctx := c.Request().Context()
-	var st tasks.ImportStats
-	if dryRun {
-		st, err = s.store.CheckImport(ctx, a.project.ID, res.Documents)
-	} else {
-		st, err = s.store.Import(ctx, a.project.ID, res.Documents)
+	// The Import page's request: documents, annotators' labels and scales,
+	// checked whole; a dry run rolls it back.
+	st, _, err := s.store.ImportWith(ctx, tasks.ImportRequest{Project: a.project.ID, Documents: res.Documents,
+		Labels: res.Labels, Scales: res.Scales, DryRun: dryRun})
+	var ce *tasks.ChangesError
+	if errors.As(err, &ce) {
+		p := problemf(http.StatusUnprocessableEntity, "invalid-import", "The files differ from what the project holds; nothing was written.")
+		for _, ch := range ce.Changes {
+			p.Errors = append(p.Errors, FieldError{Field: ch.Where, Message: ch.String()})
+		}
+		if len(p.Errors) > maxFieldErrors {
+			more := len(p.Errors) - maxFieldErrors
+			p.Errors = append(p.Errors[:maxFieldErrors], FieldError{Message: strconv.Itoa(more) + " more differences are not listed"})
+		}
+		return p
 	}
 	if err != nil {
 		if tasks.ErrorCode(err) == tasks.EInvalid {
