@@ -37,6 +37,7 @@ type WorkspaceView struct {
 	Missing    []string // why the last submit was refused
 	NextURL    string
 	PrevURL    string
+	SplitURL   string // leads: the summary's sentence-split page
 }
 
 // UnitView is one numbered document unit.
