@@ -62,7 +62,7 @@ func (s *Server) tokenRows(tokens []tasks.Token, names map[int64]string) []templ
 func (s *Server) tokensView(c echo.Context) (templates.TokensView, error) {
 	ctx := c.Request().Context()
 	u := currentUser(c)
-	v := templates.TokensView{Page: s.page(c, "API tokens"), Errors: map[string]string{},
+	v := templates.TokensView{Page: s.page(c, "API tokens", templates.Link{Label: "Your account", Href: "/account"}), Errors: map[string]string{},
 		Form: templates.TokenForm{Expires: "90d", Projects: map[string]bool{}}}
 	projects, err := s.store.ProjectsFor(ctx, u)
 	if err != nil {

@@ -24,7 +24,7 @@ var importFormats = []templates.Option{
 
 func (s *Server) importView(c echo.Context, a access) templates.ImportView {
 	return templates.ImportView{
-		Page:    s.page(c, "Import", templates.Link{Label: "Projects", Href: "/projects"}, templates.Link{Label: a.project.Name, Href: "/p/" + a.project.Slug}),
+		Page:    s.page(c, "Import data", templates.Link{Label: "Projects", Href: "/projects"}, templates.Link{Label: a.project.Name, Href: "/p/" + a.project.Slug}),
 		Slug:    a.project.Slug,
 		Formats: importFormats,
 	}

@@ -37,7 +37,7 @@ func settingsToggles(set *tasks.Settings) []struct {
 func (s *Server) settingsView(c echo.Context, p *tasks.Project, set tasks.Settings, guidelines string) (templates.SettingsView, error) {
 	labels, err := s.store.UpdateSettingsPreview(c.Request().Context(), p.ID)
 	v := templates.SettingsView{
-		Page: s.page(c, "Settings", s.projectCrumbs(p)...), Slug: p.Slug, Labels: labels,
+		Page: s.page(c, "Label schema and guidelines", s.projectCrumbs(p)...), Slug: p.Slug, Labels: labels,
 		Preset: set.ErrorPreset, Visibility: set.AssistantVisibility, Guidelines: guidelines,
 		Presets: []templates.Option{{Value: "tofueval", Label: "TofuEval (7 types)"}, {Value: "msumbench", Label: "MSumBench (4 types)"}, {Value: "frank", Label: "FRANK (7 types)"}, {Value: "custom", Label: "Custom"}},
 		Visibilities: []templates.Option{

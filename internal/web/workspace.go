@@ -177,6 +177,7 @@ func (s *Server) workspaceView(c echo.Context, a *tasks.Assignment, p *tasks.Pro
 		if u, err := s.store.UserByID(ctx, a.UserID); err == nil {
 			v.Annotator = u.DisplayName
 		}
+		v.SplitURL = "/p/" + p.Slug + "/summaries/" + strconv.FormatInt(sum.ID, 10) + "/split"
 	}
 	if k, ok, err := s.store.SkipOf(ctx, a.ID); err != nil {
 		return v, err

@@ -116,6 +116,15 @@ func TestWorkspaceAuthorization(t *testing.T) {
 		if !strings.Contains(p.body, `data-readonly="true"`) || strings.Contains(p.body, `data-testid="submit"`) {
 			t.Fatal("lead's view is not read-only")
 		}
+		split := fmt.Sprintf(`href="/p/alpha/summaries/%d/split" data-testid="split-link"`, annA.SummaryID)
+		if !strings.Contains(p.body, split) {
+			t.Fatal("lead's view does not link to the summary's sentence split")
+		}
+		own := w.browser()
+		own.login("ann", testPassword)
+		if strings.Contains(own.get(fmt.Sprintf("/a/%d", annA.ID)).body, `data-testid="split-link"`) {
+			t.Fatal("the annotator's page links to the sentence split, which only leads may change")
+		}
 		if p := b.save(annA, w.sentences[annA.SummaryID][0], "0", url.Values{"label": {"faithful"}}); p.status != http.StatusForbidden {
 			t.Fatalf("lead save: status %d, want 403", p.status)
 		}

@@ -236,7 +236,7 @@ func UsersPage(v UsersView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "</tbody></table></div><h2>Add a user</h2><form method=\"post\" action=\"/admin/users\" class=\"stack card narrow\" data-testid=\"add-user\"><input type=\"hidden\" name=\"_csrf\" value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "</tbody></table></div><h2>Add a user</h2><form method=\"post\" action=\"/admin/users\" class=\"stack card form-narrow\" data-testid=\"add-user\"><input type=\"hidden\" name=\"_csrf\" value=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

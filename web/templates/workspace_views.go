@@ -38,6 +38,7 @@ type WorkspaceView struct {
 	NextURL    string
 	PrevURL    string
 	Scales     []ScaleView // the project's own rating scales
+	SplitURL   string      // leads: the summary's sentence-split page
 }
 
 // UnitView is one numbered document unit.
