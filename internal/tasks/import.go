@@ -212,7 +212,7 @@ func (w *ImportWriter) Document(d *DocumentInput) error {
 		return err
 	}
 	if w.labels != nil {
-		w.labels.forget() // its summaries are done: keep memory bounded
+		return w.labels.forget() // its summaries are done: keep memory bounded
 	}
 	return nil
 }

@@ -36,12 +36,31 @@ func newLabelWriter(im *importer) (*labelWriter, error) {
 		summaries: map[string]int64{}, sentences: map[int64][]int64{}, assignments: map[[3]int64]int64{}}, nil
 }
 
-// forget drops what the writer knows of summaries and assignments; users
-// and rounds, few, stay known.
-func (w *labelWriter) forget() {
+// forget resolves the gold of the summaries the writer labelled and drops
+// what it knows of them and their assignments; users and rounds, few, stay
+// known.
+func (w *labelWriter) forget() error {
+	if err := w.resolve(); err != nil {
+		return err
+	}
 	clear(w.summaries)
 	clear(w.sentences)
 	clear(w.assignments)
+	return nil
+}
+
+// resolve resolves the gold of the summaries labelled since the last
+// forget, in the import's transaction, as a submission does: imported
+// labels on which the annotators agree are unanimous gold, the others wait
+// in the adjudication queue. Summaries with assignments still open in some
+// round are left for their submission.
+func (w *labelWriter) resolve() error {
+	for _, id := range w.summaries {
+		if _, err := w.im.store.resolveIfReady(w.im.ctx, w.im.tx, id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // reload reads the project's settings again, after the import defined
@@ -322,9 +341,12 @@ func (w *labelWriter) summaryLabel(r *LabelRecord, aid int64, user, round string
 	return nil
 }
 
-// finish sets the annotators-per-summary of the rounds the import made to
-// what they hold.
+// finish resolves the summaries still known and sets the
+// annotators-per-summary of the rounds the import made to what they hold.
 func (w *labelWriter) finish() error {
+	if err := w.resolve(); err != nil {
+		return err
+	}
 	for _, id := range w.newRounds {
 		if _, err := w.im.q.ExecContext(w.im.ctx, `UPDATE rounds SET per_item = (SELECT coalesce(max(n), 1) FROM
 			(SELECT count(*) AS n FROM assignments WHERE round_id = ?1 GROUP BY summary_id)) WHERE id = ?1`, id); err != nil {

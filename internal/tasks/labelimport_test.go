@@ -42,13 +42,20 @@ func TestImportLabels(t *testing.T) {
 		t.Fatalf("imported round %+v, %v", r, err)
 	}
 
-	t.Run("gold resolution and the queue see them", func(t *testing.T) {
+	t.Run("the import resolves their gold and the queue sees them", func(t *testing.T) {
+		counts, err := s.RoundGoldCounts(ctx, p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(counts) != 1 || counts[0].Unanimous != 1 || counts[0].Pending != 1 {
+			t.Fatalf("gold counts %+v", counts)
+		}
 		rs, err := s.ResolveReady(ctx, p.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rs.Summaries != 1 || rs.Unanimous != 1 || rs.Pending != 1 {
-			t.Fatalf("resolve %+v", rs)
+		if rs != (tasks.ResolveStats{}) {
+			t.Fatalf("resolving again did %+v, want nothing", rs)
 		}
 	})
 

@@ -24,9 +24,10 @@ type apiResolveResult struct {
 	Majority  int `json:"majority"`
 }
 
-// apiResolveGold resolves gold as the adjudication queue's buttons do:
-// unanimous sentences become gold, the rest wait for a person unless the
-// majority is accepted. Leads and adjudicators, as the queue.
+// apiResolveGold resolves gold again as the adjudication queue's buttons
+// do (submission already resolved it, so this picks up labels changed
+// since): unanimous sentences become gold, the rest wait for a person
+// unless the majority is accepted. Leads and adjudicators, as the queue.
 func (s *Server) apiResolveGold(c echo.Context) error {
 	a, err := s.apiAccess(c, false)
 	if err != nil {

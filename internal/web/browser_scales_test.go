@@ -14,8 +14,8 @@ import (
 
 // TestBrowserScaleWithKeyboard gives a project a 1–5 consistency scale; an
 // annotator fills it on the labelling page with the keyboard only (Tab to
-// the choice, type the value), and the lead's report shows its α, the one
-// computed from the values.
+// the choice, type the value), and the lead's report, drafts included,
+// shows its α, the one computed from the values.
 func TestBrowserScaleWithKeyboard(t *testing.T) {
 	w := newWorkFixture(t)
 	set := w.project.Settings
@@ -69,14 +69,15 @@ func TestBrowserScaleWithKeyboard(t *testing.T) {
 		t.Fatalf("stored %v, %v", scores, err)
 	}
 
-	// The lead's report shows the scale's α.
+	// The lead's report shows the scale's α. Nobody has submitted yet and
+	// the report counts only submitted work unless asked for drafts.
 	want, err := iaa.Alpha(iaa.FromColumns([]float64{4, 2}, []float64{5, 1}), iaa.Ordinal)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lead := newBrowser(t)
 	err = chromedp.Do(lead,
-		chromedp.Navigate(w.srv.URL+"/p/alpha/report"),
+		chromedp.Navigate(w.srv.URL+"/p/alpha/report?drafts=1"),
 		chromedp.WaitVisible(css(`#username`)),
 		chromedp.SendKeys(css(`#username`), "lea"),
 		chromedp.SendKeys(css(`#password`), testPassword+"\n"),
