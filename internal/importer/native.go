@@ -19,45 +19,74 @@ import (
 // c.labels.
 func parseNative(name string, r io.Reader, c *collector) []parsed {
 	var out []parsed
-	var raw *rawLabels
-	var ex exportFrame
-	var last Error
+	var f nativeFile
 	eachJSONLine(name, r, c, func(line []byte, at *Error) {
-		last = *at
-		if ex.end(line, at, c) {
+		if !f.line(line, at, c, nil) {
 			return
 		}
-		if raw != nil {
-			ex.records++
-			raw.row(line, at, c)
-			return
-		}
-		if scalesLine(line, at, c) {
-			return
-		}
-		what, version := exportHeader(line, at, c, len(out) == 0)
-		switch what {
-		case "gold":
-			ex.begin(version)
-			return
-		case "raw":
-			ex.begin(version)
-			raw = &rawLabels{}
-			return
-		case "":
-		default:
-			return
-		}
-		ex.records++
 		if doc, ok := decodeNativeLine(line, at, c); ok {
 			out = append(out, parsed{doc: doc, at: *at})
 		}
 	})
-	ex.finish(&last, c)
-	if raw != nil {
-		c.labels = append(c.labels, raw.out...)
-	}
+	f.finish(c)
 	return joinContinuations(out)
+}
+
+// nativeFile follows the records of one native file that are not
+// documents: rating scale definitions, an export's header and end record,
+// and the rows of a raw export (annotators' labels, for c.labels).
+type nativeFile struct {
+	raw     *rawLabels
+	ex      exportFrame
+	last    Error
+	started bool
+}
+
+// line takes one line of the file and reports whether it is a document
+// for the caller to decode. Scales read from it are handed to scales when
+// it is not nil.
+func (f *nativeFile) line(line []byte, at *Error, c *collector, scales func([]tasks.Scale)) bool {
+	f.last = *at
+	first := !f.started
+	f.started = true
+	if f.ex.end(line, at, c) {
+		return false
+	}
+	if f.raw != nil {
+		f.ex.records++
+		f.raw.row(line, at, c)
+		return false
+	}
+	if n := len(c.scales); scalesLine(line, at, c) {
+		if scales != nil && len(c.errs) == 0 {
+			scales(c.scales[n:])
+		}
+		return false
+	}
+	what, version := exportHeader(line, at, c, first)
+	switch what {
+	case "":
+	case "gold":
+		f.ex.begin(version)
+		return false
+	case "raw":
+		f.ex.begin(version)
+		f.raw = &rawLabels{}
+		return false
+	default:
+		return false
+	}
+	f.ex.records++
+	return true
+}
+
+// finish checks the file's end record and hands over the labels of a raw
+// export.
+func (f *nativeFile) finish(c *collector) {
+	f.ex.finish(&f.last, c)
+	if f.raw != nil {
+		c.labels = append(c.labels, f.raw.out...)
+	}
 }
 
 // exportFrame follows the header and end records of an export (see

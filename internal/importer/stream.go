@@ -95,45 +95,14 @@ func StreamNative(files []File, opts Options, sink Sink) (*Result, error) {
 		rd, done := withProgress(opts.Progress, filepath.Base(f.Name), f.Size, f.R)
 		br := bufio.NewReaderSize(rd, sniffSize)
 		skipBOM(br)
-		var raw *rawLabels
-		var ex exportFrame
-		var last Error
-		first := true
+		var nf nativeFile
 		eachJSONLine(f.Name, br, c, func(line []byte, at *Error) {
 			if sinkErr != nil {
 				return
 			}
-			last = *at
-			wasFirst := first
-			first = false
-			if ex.end(line, at, c) {
+			if !nf.line(line, at, c, func(sc []tasks.Scale) { sinkErr = sink.Scales(sc) }) {
 				return
 			}
-			if raw != nil {
-				ex.records++
-				raw.row(line, at, c)
-				return
-			}
-			if n := len(c.scales); scalesLine(line, at, c) {
-				if len(c.errs) == 0 {
-					sinkErr = sink.Scales(c.scales[n:])
-				}
-				return
-			}
-			what, version := exportHeader(line, at, c, wasFirst)
-			switch what {
-			case "gold":
-				ex.begin(version)
-				return
-			case "raw":
-				ex.begin(version)
-				raw = &rawLabels{}
-				return
-			case "":
-			default:
-				return
-			}
-			ex.records++
 			doc, ok := decodeNativeLine(line, at, c)
 			if !ok {
 				return
@@ -153,10 +122,7 @@ func StreamNative(files []File, opts Options, sink Sink) (*Result, error) {
 			sinkErr = sink.Document(&p.doc)
 		})
 		done()
-		ex.finish(&last, c)
-		if raw != nil {
-			c.labels = append(c.labels, raw.out...)
-		}
+		nf.finish(c)
 		if sinkErr != nil {
 			return nil, sinkErr
 		}
