@@ -2,7 +2,6 @@ package web
 
 import (
 	"errors"
-	"mime/multipart"
 	"net/http"
 	"strconv"
 
@@ -53,15 +52,11 @@ func (s *Server) apiImport(c echo.Context) error {
 	if len(headers) == 0 {
 		return invalidParam("files", "send at least one file in a field named files")
 	}
-	files := make([]importer.File, 0, len(headers))
-	for _, h := range headers {
-		f, err := h.Open()
-		if err != nil {
-			return err
-		}
-		defer f.(multipart.File).Close()
-		files = append(files, importer.File{Name: h.Filename, R: f, Size: h.Size})
+	files, closeFiles, err := openUploads(headers)
+	if err != nil {
+		return err
 	}
+	defer closeFiles()
 	res, err := importer.Parse(format, files)
 	if err != nil {
 		return importProblem(err)

@@ -60,15 +60,11 @@ func (s *Server) postImport(c echo.Context) error {
 		v.Errors = []string{"Choose at least one file."}
 		return s.render(c, http.StatusUnprocessableEntity, templates.ImportPage(v))
 	}
-	files := make([]importer.File, 0, len(headers))
-	for _, h := range headers {
-		f, err := h.Open()
-		if err != nil {
-			return err
-		}
-		defer f.(multipart.File).Close()
-		files = append(files, importer.File{Name: h.Filename, R: f, Size: h.Size})
+	files, closeFiles, err := openUploads(headers)
+	if err != nil {
+		return err
 	}
+	defer closeFiles()
 	res, err := importer.Parse(v.Format, files)
 	if err != nil {
 		v.Errors = errorLines(err)
@@ -141,4 +137,25 @@ func errorLines(err error) []string {
 		lines = append(lines[:50], fmt.Sprintf("… and %d more", len(lines)-50))
 	}
 	return lines
+}
+
+// openUploads opens the files of an import upload, for the Import page and
+// the API alike; closeFiles closes those opened.
+func openUploads(headers []*multipart.FileHeader) (files []importer.File, closeFiles func(), err error) {
+	var opened []multipart.File
+	closeFiles = func() {
+		for _, f := range opened {
+			f.Close()
+		}
+	}
+	for _, h := range headers {
+		f, err := h.Open()
+		if err != nil {
+			closeFiles()
+			return nil, func() {}, err
+		}
+		opened = append(opened, f)
+		files = append(files, importer.File{Name: h.Filename, R: f, Size: h.Size})
+	}
+	return files, closeFiles, nil
 }
