@@ -24,14 +24,21 @@ const (
 // c*_i = c_i − 2(1−c)(p_e,i − p_e)/(1−p_e), p_e,i being unit i's share of p_e.
 func manyCoders(c Counts, model chance, onlyM int, stat string) (Coefficient, error) {
 	c.check()
-	q := c.Categories
+	return manyCodersRows(countsRows(c), model, onlyM, stat)
+}
+
+// manyCodersRows is manyCoders over any source of count rows. Zero counts
+// add nothing to any sum, so sparse rows give the dense result exactly.
+func manyCodersRows(c countRows, model chance, onlyM int, stat string) (Coefficient, error) {
+	q := c.categories()
 	keep := func(r int) bool { return r >= 1 && (onlyM == 0 || r == onlyM) }
 	n, n2 := 0, 0
 	pi := make([]float64, q)
 	used := make([]bool, q)
-	for u := range c.Units {
-		row := c.Row(u)
-		r := sum(row)
+	var row countRow
+	for u := range c.units() {
+		c.row(u, &row)
+		r := row.total
 		if !keep(r) {
 			continue
 		}
@@ -39,11 +46,9 @@ func manyCoders(c Counts, model chance, onlyM int, stat string) (Coefficient, er
 		if r >= 2 {
 			n2++
 		}
-		for k, x := range row {
-			pi[k] += float64(x) / float64(r)
-			if x > 0 {
-				used[k] = true
-			}
+		for i, k := range row.cats {
+			pi[k] += float64(row.n[i]) / float64(r)
+			used[k] = true
 		}
 	}
 	if n2 == 0 {
@@ -77,21 +82,22 @@ func manyCoders(c Counts, model chance, onlyM int, stat string) (Coefficient, er
 		}
 		pe /= float64(q - 1)
 	}
-	unitPa := func(row []int, r int) float64 {
+	unitPa := func(row *countRow) float64 {
+		r := row.total
 		if r < 2 {
 			return 0
 		}
 		s := 0
-		for _, x := range row {
+		for _, x := range row.n {
 			s += x * (x - 1)
 		}
 		return float64(s) / float64(r*(r-1))
 	}
 	pa := 0.0
-	for u := range c.Units {
-		row := c.Row(u)
-		if r := sum(row); keep(r) {
-			pa += unitPa(row, r)
+	for u := range c.units() {
+		c.row(u, &row)
+		if keep(row.total) {
+			pa += unitPa(&row)
 		}
 	}
 	pa /= float64(n2)
@@ -101,14 +107,15 @@ func manyCoders(c Counts, model chance, onlyM int, stat string) (Coefficient, er
 		return newCoefficient(coef, 0, n2), nil
 	}
 	v := 0.0
-	for u := range c.Units {
-		row := c.Row(u)
-		r := sum(row)
+	for u := range c.units() {
+		c.row(u, &row)
+		r := row.total
 		if !keep(r) {
 			continue
 		}
 		pei := 0.0
-		for k, x := range row {
+		for i, k := range row.cats {
+			x := row.n[i]
 			switch model {
 			case chanceFleiss:
 				pei += float64(x) * pi[k]
@@ -124,7 +131,7 @@ func manyCoders(c Counts, model chance, onlyM int, stat string) (Coefficient, er
 		if r >= 2 {
 			per = pe
 		}
-		ci := float64(n) / float64(n2) * (unitPa(row, r) - per) / (1 - pe)
+		ci := float64(n) / float64(n2) * (unitPa(&row) - per) / (1 - pe)
 		cx := ci - 2*(1-coef)*(pei-pe)/(1-pe)
 		v += (cx - coef) * (cx - coef)
 	}
