@@ -87,10 +87,11 @@ func Compute(t *Table, opts Options) (*Report, error) {
 	if s.KrippendorffAlpha, err = alphaStatistic(c, level, method, opts); err != nil {
 		return nil, err
 	}
-	s.FleissKappa = fleissStatistic(iaa.FleissKappaCoded(c))
-	s.PercentAgreement = coefficient(iaa.PercentAgreementCoded(c))
-	s.ScottPi = coefficient(iaa.ScottPiCoded(c))
-	s.GwetAC1 = coefficient(iaa.GwetAC1Coded(c))
+	cs := iaa.CountStatisticsCoded(c)
+	s.FleissKappa = fleissStatistic(cs.Fleiss, cs.FleissErr)
+	s.PercentAgreement = coefficient(cs.Percent, cs.PercentErr)
+	s.ScottPi = coefficient(cs.ScottPi, cs.ScottPiErr)
+	s.GwetAC1 = coefficient(cs.GwetAC1, cs.GwetAC1Err)
 
 	pairs := iaa.PairwiseCohenCoded(c, weights, false)
 	if mean, used, err := iaa.LightKappa(pairs); err != nil {

@@ -44,10 +44,6 @@ func FleissKappa(c Counts) (Fleiss, error) {
 	return fleissKappa(countsRows(c))
 }
 
-// FleissKappaCoded is [FleissKappa] on the counts of c ([Coded.Counts])
-// without building the units × categories matrix; the result is the same.
-func FleissKappaCoded(c *Coded) (Fleiss, error) { return fleissKappa(codedRows{c}) }
-
 func fleissKappa(c countRows) (Fleiss, error) {
 	const stat = "Fleiss' kappa"
 	freq := map[int]int{}
@@ -78,7 +74,7 @@ func fleissKappa(c countRows) (Fleiss, error) {
 			continue
 		}
 		for i, j := range row.cats {
-			x := row.n[i]
+			x := int(row.n[i])
 			colSum[j] += float64(x)
 			sumSq += float64(x * x)
 			dis[j] += float64(x * (m - x))

@@ -30,9 +30,3 @@ func GwetAC1(c Counts) (Coefficient, error) {
 func GwetAC1Table(table [][]float64) (Coefficient, error) {
 	return twoCoder(table, chanceGwet, "Gwet's AC1")
 }
-
-// GwetAC1Coded is [GwetAC1] on the counts of c ([Coded.Counts]) without
-// building the matrix; the result is the same.
-func GwetAC1Coded(c *Coded) (Coefficient, error) {
-	return manyCodersRows(codedRows{c}, chanceGwet, 0, "Gwet's AC1")
-}

@@ -38,9 +38,3 @@ func UnanimousAgreement(c Counts) (share float64, units int, err error) {
 	}
 	return float64(all) / float64(units), units, nil
 }
-
-// PercentAgreementCoded is [PercentAgreement] on the counts of c
-// ([Coded.Counts]) without building the matrix; the result is the same.
-func PercentAgreementCoded(c *Coded) (Coefficient, error) {
-	return manyCodersRows(codedRows{c}, chanceNone, 0, "percent agreement")
-}

@@ -100,9 +100,3 @@ func twoCoder(table [][]float64, model chance, stat string) (Coefficient, error)
 	v := (s - t*t) / (n * (1 - pe) * (1 - pe))
 	return newCoefficient(coef, sqrtPos(v), int(n)), nil
 }
-
-// ScottPiCoded is [ScottPi] on the counts of c ([Coded.Counts]) without
-// building the matrix; the result is the same.
-func ScottPiCoded(c *Coded) (Coefficient, error) {
-	return manyCodersRows(codedRows{c}, chanceFleiss, 0, "Scott's pi")
-}
