@@ -189,7 +189,7 @@ func headerIndex(header []string) ([3]int, error) {
 // million distinct units cost their bytes and no work for the garbage
 // collector. The strings are collected in blocks and flattened once.
 type interner struct {
-	chunk  []byte // the free end of the current chunk of string bytes
+	chunk  []byte   // the free end of the current chunk of string bytes
 	few    []string // the strings while there are at most maxFew of them
 	slots  []uint64 // tag<<32 | id+1, 0 when empty; nil while few is in use
 	hash   func(string) uint64
