@@ -265,19 +265,27 @@ func (t *Table) coded(vals []float64) *iaa.Coded {
 	}
 	c.Coder = make([]int32, t.rated)
 	c.Code = make([]int32, t.rated)
-	next := slices.Clone(c.Start[:len(t.Units)])
+	// Start[u] serves as unit u's cursor, ending at unit u+1's start;
+	// shifting by one restores the starts.
+	units := len(t.Units)
 	for _, r := range t.rows.all {
-		if r.value < 0 {
-			continue
+		if r.value >= 0 {
+			i := c.Start[r.unit]
+			c.Start[r.unit]++
+			c.Coder[i], c.Code[i] = r.coder, code[r.value]
 		}
-		u := r.unit
-		i := next[u]
-		next[u]++
-		// Keep the unit's ratings in coder order: a unit holds few.
-		for ; i > c.Start[u] && c.Coder[i-1] > r.coder; i-- {
-			c.Coder[i], c.Code[i] = c.Coder[i-1], c.Code[i-1]
+	}
+	copy(c.Start[1:], c.Start[:units])
+	c.Start[0] = 0
+	// Each unit's ratings in coder order: a unit holds few.
+	for u := range units {
+		lo, hi := c.Start[u], c.Start[u+1]
+		for i := lo + 1; i < hi; i++ {
+			for j := i; j > lo && c.Coder[j] < c.Coder[j-1]; j-- {
+				c.Coder[j], c.Coder[j-1] = c.Coder[j-1], c.Coder[j]
+				c.Code[j], c.Code[j-1] = c.Code[j-1], c.Code[j]
+			}
 		}
-		c.Coder[i], c.Code[i] = r.coder, code[r.value]
 	}
 	return c
 }
