@@ -1,6 +1,7 @@
 package agreement
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -33,7 +34,8 @@ type Options struct {
 	MinAlpha float64
 }
 
-// maxCells bounds the units × coders matrix Compute builds (8 bytes a cell).
+// maxCells bounds units × coders: continuous data (more than a thousand
+// distinct values) take the statistics' matrix-based paths, 8 bytes a cell.
 const maxCells = 1 << 26
 
 // Compute interprets t's values at opts.Level and computes the report. A
@@ -74,12 +76,7 @@ func Compute(t *Table, opts Options) (*Report, error) {
 	if cells := len(t.Units) * len(t.Coders); cells > maxCells {
 		return nil, fmt.Errorf("%s: %d units × %d coders make more than %d cells to tabulate", t.Name, len(t.Units), len(t.Coders), maxCells)
 	}
-	r := iaa.NewRatings(len(t.Units), len(t.Coders))
-	for _, rw := range t.rows.all {
-		if rw.value >= 0 {
-			r.Set(int(rw.unit), int(rw.coder), vals[rw.value])
-		}
-	}
+	c := t.coded(vals)
 
 	rep := &Report{
 		Units: len(t.Units), Coders: len(t.Coders), Ratings: t.rated,
@@ -87,16 +84,16 @@ func Compute(t *Table, opts Options) (*Report, error) {
 		Pairwise: []Pair{},
 	}
 	s := &rep.Statistics
-	if s.KrippendorffAlpha, err = alphaStatistic(r, level, method, opts); err != nil {
+	if s.KrippendorffAlpha, err = alphaStatistic(c, level, method, opts); err != nil {
 		return nil, err
 	}
-	counts, _ := iaa.CountsOf(r)
-	s.FleissKappa = fleissStatistic(counts)
-	s.PercentAgreement = coefficient(iaa.PercentAgreement(counts))
-	s.ScottPi = coefficient(iaa.ScottPi(counts))
-	s.GwetAC1 = coefficient(iaa.GwetAC1(counts))
+	cs := iaa.CountStatisticsCoded(c)
+	s.FleissKappa = fleissStatistic(cs.Fleiss, cs.FleissErr)
+	s.PercentAgreement = coefficient(cs.Percent, cs.PercentErr)
+	s.ScottPi = coefficient(cs.ScottPi, cs.ScottPiErr)
+	s.GwetAC1 = coefficient(cs.GwetAC1, cs.GwetAC1Err)
 
-	pairs := iaa.PairwiseCohen(r, weights)
+	pairs := iaa.PairwiseCohenCoded(c, weights, false)
 	if mean, used, err := iaa.LightKappa(pairs); err != nil {
 		s.CohenKappaMean = undefinedStatistic(err)
 	} else {
@@ -158,15 +155,15 @@ func (t *Table) valueNumbers(level iaa.Level) ([]float64, error) {
 	return nums, nil
 }
 
-func alphaStatistic(r *iaa.Ratings, level iaa.Level, method iaa.BootstrapMethod, opts Options) (Statistic, error) {
+func alphaStatistic(c *iaa.Coded, level iaa.Level, method iaa.BootstrapMethod, opts Options) (Statistic, error) {
 	if opts.Bootstrap == 0 {
-		a, err := iaa.Alpha(r, level)
+		a, err := iaa.AlphaCoded(c, level)
 		if err != nil {
 			return undefinedOr(err)
 		}
 		return Statistic{Value: ptr(a)}, nil
 	}
-	b, err := iaa.AlphaBootstrap(r, level, iaa.BootstrapOptions{
+	b, err := iaa.AlphaBootstrapCoded(c, level, iaa.BootstrapOptions{
 		Replicates: opts.Bootstrap, Seed: opts.Seed, Min: []float64{opts.MinAlpha}, Method: method,
 	})
 	if err != nil {
@@ -178,8 +175,7 @@ func alphaStatistic(r *iaa.Ratings, level iaa.Level, method iaa.BootstrapMethod,
 	}, nil
 }
 
-func fleissStatistic(c iaa.Counts) Statistic {
-	f, err := iaa.FleissKappa(c)
+func fleissStatistic(f iaa.Fleiss, err error) Statistic {
 	if err != nil {
 		return undefinedStatistic(err)
 	}
@@ -239,3 +235,57 @@ func (p *Pair) mustBeFinite() {
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// coded gives the rated rows of t as sparse coded ratings, the distinct
+// numbers of vals (by value index) ascending as the codes, each unit's
+// ratings in coder order: what a units × coders matrix holds, without its
+// empty cells. Rows are known to be unique per (unit, coder).
+func (t *Table) coded(vals []float64) *iaa.Coded {
+	order := make([]int32, len(vals))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(vals[a], vals[b]) })
+	code := make([]int32, len(vals)) // value index → code
+	var distinct []float64
+	for _, i := range order {
+		if len(distinct) == 0 || distinct[len(distinct)-1] != vals[i] {
+			distinct = append(distinct, vals[i])
+		}
+		code[i] = int32(len(distinct) - 1)
+	}
+	c := &iaa.Coded{Coders: len(t.Coders), Values: distinct, Start: make([]int, len(t.Units)+1)}
+	for _, r := range t.rows.all {
+		if r.value >= 0 {
+			c.Start[r.unit+1]++
+		}
+	}
+	for u := range len(t.Units) {
+		c.Start[u+1] += c.Start[u]
+	}
+	c.Coder = make([]int32, t.rated)
+	c.Code = make([]int32, t.rated)
+	// Start[u] serves as unit u's cursor, ending at unit u+1's start;
+	// shifting by one restores the starts.
+	units := len(t.Units)
+	for _, r := range t.rows.all {
+		if r.value >= 0 {
+			i := c.Start[r.unit]
+			c.Start[r.unit]++
+			c.Coder[i], c.Code[i] = r.coder, code[r.value]
+		}
+	}
+	copy(c.Start[1:], c.Start[:units])
+	c.Start[0] = 0
+	// Each unit's ratings in coder order: a unit holds few.
+	for u := range units {
+		lo, hi := c.Start[u], c.Start[u+1]
+		for i := lo + 1; i < hi; i++ {
+			for j := i; j > lo && c.Coder[j] < c.Coder[j-1]; j-- {
+				c.Coder[j], c.Coder[j-1] = c.Coder[j-1], c.Coder[j]
+				c.Code[j], c.Code[j-1] = c.Code[j-1], c.Code[j]
+			}
+		}
+	}
+	return c
+}

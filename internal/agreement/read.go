@@ -185,8 +185,11 @@ func headerIndex(header []string) ([3]int, error) {
 // by comparing the strings, so the table is exact.
 //
 // Keys are copied out of the reader's buffer when first seen (see
-// idBytes). The strings are collected in blocks and flattened once.
+// idBytes), into large byte chunks rather than one allocation each, so a
+// million distinct units cost their bytes and no work for the garbage
+// collector. The strings are collected in blocks and flattened once.
 type interner struct {
+	chunk  []byte   // the free end of the current chunk of string bytes
 	few    []string // the strings while there are at most maxFew of them
 	slots  []uint64 // tag<<32 | id+1, 0 when empty; nil while few is in use
 	hash   func(string) uint64
@@ -226,10 +229,28 @@ func (in *interner) idBytes(b []byte) int32 {
 	tmp := unsafe.String(unsafe.SliceData(b), len(b))
 	id, ok := in.lookup(tmp)
 	if !ok {
-		id = in.add(strings.Clone(tmp))
+		id = in.add(in.keep(b))
 	}
 	in.last, in.lastID = in.at(id), id
 	return id
+}
+
+// chunkSize is the size of the chunks that new strings are copied into.
+const chunkSize = 1 << 16
+
+// keep copies b into the current chunk and returns it as a string. A
+// chunk's bytes are never written again once a string holds them.
+func (in *interner) keep(b []byte) string {
+	if len(b) == 0 || len(b) > chunkSize/4 {
+		return string(b)
+	}
+	if len(b) > len(in.chunk) {
+		in.chunk = make([]byte, chunkSize)
+	}
+	n := copy(in.chunk, b)
+	s := unsafe.String(&in.chunk[0], n)
+	in.chunk = in.chunk[n:]
+	return s
 }
 
 func (in *interner) tag(s string) uint64 { return in.hash(s) >> 32 }

@@ -172,19 +172,23 @@ func (b *CodedBuilder) Build(units int) *Coded {
 	for u := range units {
 		start[u+1] += start[u]
 	}
-	pos := slices.Clone(start[:units])
+	// start[u] serves as unit u's cursor, ending at unit u+1's start;
+	// shifting by one restores the starts.
 	coder := make([]int32, len(b.unit))
 	code := make([]int32, len(b.unit))
 	for i, u := range b.unit {
-		p := pos[u]
-		pos[u]++
+		p := start[u]
+		start[u]++
 		coder[p], code[p] = b.coder[i], renum[b.code[i]]
 	}
+	copy(start[1:], start[:units])
+	start[0] = 0
 	// Drop replaced ratings: the last rating of a coder in a unit wins.
+	// Each unit's new start overwrites its old one once read.
 	last := make([]int, b.coders) // index+1 of the coder's rating in the current unit
 	stamp := make([]int, b.coders)
 	out := 0
-	newStart := make([]int, units+1)
+	newStart := start
 	for u := range units {
 		lo := out
 		for i := start[u]; i < start[u+1]; i++ {

@@ -40,12 +40,17 @@ type CategoryKappa struct {
 // and Gwet's non-null SE for the interval. Undefined when no unit has two
 // ratings or all ratings fall in one category.
 func FleissKappa(c Counts) (Fleiss, error) {
-	const stat = "Fleiss' kappa"
 	c.check()
+	return fleissKappa(countsRows(c))
+}
+
+func fleissKappa(c countRows) (Fleiss, error) {
+	const stat = "Fleiss' kappa"
 	freq := map[int]int{}
-	for u := range c.Units {
-		if r := sum(c.Row(u)); r >= 2 {
-			freq[r]++
+	var row countRow
+	for u := range c.units() {
+		if c.row(u, &row); row.total >= 2 {
+			freq[row.total]++
 		}
 	}
 	m, units := 0, 0
@@ -60,17 +65,19 @@ func FleissKappa(c Counts) (Fleiss, error) {
 	if units < 2 {
 		return Fleiss{}, undefined(stat, reasonOnePairable)
 	}
-	q := c.Categories
+	q := c.categories()
 	colSum := make([]float64, q)
+	dis := make([]float64, q) // Σ n_ij(m − n_ij) over the units used, for κ_j
 	sumSq := 0.0
-	for u := range c.Units {
-		row := c.Row(u)
-		if sum(row) != m {
+	for u := range c.units() {
+		if c.row(u, &row); row.total != m {
 			continue
 		}
-		for j, x := range row {
+		for i, j := range row.cats {
+			x := int(row.n[i])
 			colSum[j] += float64(x)
 			sumSq += float64(x * x)
+			dis[j] += float64(x * (m - x))
 		}
 	}
 	N, M := float64(units), float64(m)
@@ -99,7 +106,7 @@ func FleissKappa(c Counts) (Fleiss, error) {
 	if se0 > 0 {
 		f.Z = kappa / se0
 	}
-	g, err := manyCoders(c, chanceFleiss, m, stat)
+	g, err := manyCodersRows(c, chanceFleiss, m, stat)
 	if err != nil {
 		return Fleiss{}, err
 	}
@@ -117,14 +124,7 @@ func FleissKappa(c Counts) (Fleiss, error) {
 			f.PerCategory[j] = CategoryKappa{Err: undefined("Fleiss' kappa for a category", reason)}
 			continue
 		}
-		dis := 0.0
-		for u := range c.Units {
-			row := c.Row(u)
-			if sum(row) == m {
-				dis += float64(row[j] * (m - row[j]))
-			}
-		}
-		kj := 1 - dis/(nm*(M-1)*pq)
+		kj := 1 - dis[j]/(nm*(M-1)*pq)
 		f.PerCategory[j] = CategoryKappa{Kappa: kj, SE0: seJ, Z: kj / seJ}
 	}
 	return f, nil

@@ -24,14 +24,47 @@ const (
 // c*_i = c_i − 2(1−c)(p_e,i − p_e)/(1−p_e), p_e,i being unit i's share of p_e.
 func manyCoders(c Counts, model chance, onlyM int, stat string) (Coefficient, error) {
 	c.check()
-	q := c.Categories
+	return manyCodersRows(countsRows(c), model, onlyM, stat)
+}
+
+// manyCodersRows is manyCoders over any source of count rows. Zero counts
+// add nothing to any sum, so sparse rows give the dense result exactly.
+func manyCodersRows(c countRows, model chance, onlyM int, stat string) (Coefficient, error) {
+	r := manyCodersModels(c, []chance{model}, onlyM, []string{stat})[0]
+	return r.c, r.err
+}
+
+type coefficientResult struct {
+	c   Coefficient
+	err error
+}
+
+// manyCodersModels is manyCoders for several chance models at once: p_a,
+// π_k and the unit counts are shared, so the units are read three times in
+// all rather than three times per model. Each model's result is computed
+// with the same operations, in the same order, as on its own.
+func manyCodersModels(c countRows, models []chance, onlyM int, stats []string) []coefficientResult {
+	out := make([]coefficientResult, len(models))
+	fail := func(reason func(chance) string) bool {
+		failed := true
+		for i, m := range models {
+			if r := reason(m); r != "" {
+				out[i].err = undefined(stats[i], r)
+			} else {
+				failed = false
+			}
+		}
+		return failed
+	}
+	q := c.categories()
 	keep := func(r int) bool { return r >= 1 && (onlyM == 0 || r == onlyM) }
 	n, n2 := 0, 0
 	pi := make([]float64, q)
 	used := make([]bool, q)
-	for u := range c.Units {
-		row := c.Row(u)
-		r := sum(row)
+	var row countRow
+	for u := range c.units() {
+		c.row(u, &row)
+		r := row.total
 		if !keep(r) {
 			continue
 		}
@@ -39,18 +72,18 @@ func manyCoders(c Counts, model chance, onlyM int, stat string) (Coefficient, er
 		if r >= 2 {
 			n2++
 		}
-		for k, x := range row {
-			pi[k] += float64(x) / float64(r)
-			if x > 0 {
-				used[k] = true
-			}
+		for i, k := range row.cats {
+			pi[k] += float64(row.n[i]) / float64(r)
+			used[k] = true
 		}
 	}
 	if n2 == 0 {
-		return Coefficient{}, undefined(stat, reasonNoPairable)
+		fail(func(chance) string { return reasonNoPairable })
+		return out
 	}
 	if n2 < 2 {
-		return Coefficient{}, undefined(stat, reasonOnePairable)
+		fail(func(chance) string { return reasonOnePairable })
+		return out
 	}
 	ncat := 0
 	for k := range pi {
@@ -59,77 +92,107 @@ func manyCoders(c Counts, model chance, onlyM int, stat string) (Coefficient, er
 			ncat++
 		}
 	}
-	pe := 0.0
-	switch model {
-	case chanceFleiss:
-		if ncat < 2 {
-			return Coefficient{}, undefined(stat, reasonOneCategory)
+	pes := make([]float64, len(models))
+	if fail(func(m chance) string {
+		switch {
+		case m == chanceFleiss && ncat < 2:
+			return reasonOneCategory
+		case m == chanceGwet && q < 2:
+			return "fewer than two categories"
 		}
-		for _, p := range pi {
-			pe += p * p
-		}
-	case chanceGwet:
-		if q < 2 {
-			return Coefficient{}, undefined(stat, "fewer than two categories")
-		}
-		for _, p := range pi {
-			pe += p * (1 - p)
-		}
-		pe /= float64(q - 1)
+		return ""
+	}) {
+		return out
 	}
-	unitPa := func(row []int, r int) float64 {
+	for i, m := range models {
+		pe := 0.0
+		switch m {
+		case chanceFleiss:
+			for _, p := range pi {
+				pe += p * p
+			}
+		case chanceGwet:
+			for _, p := range pi {
+				pe += p * (1 - p)
+			}
+			pe /= float64(q - 1)
+		}
+		pes[i] = pe
+	}
+	unitPa := func(row *countRow) float64 {
+		r := row.total
 		if r < 2 {
 			return 0
 		}
 		s := 0
-		for _, x := range row {
-			s += x * (x - 1)
+		for _, x := range row.n {
+			s += int(x) * int(x-1)
 		}
 		return float64(s) / float64(r*(r-1))
 	}
 	pa := 0.0
-	for u := range c.Units {
-		row := c.Row(u)
-		if r := sum(row); keep(r) {
-			pa += unitPa(row, r)
+	for u := range c.units() {
+		c.row(u, &row)
+		if keep(row.total) {
+			pa += unitPa(&row)
 		}
 	}
 	pa /= float64(n2)
-	coef := (pa - pe) / (1 - pe)
-
-	if n < 2 {
-		return newCoefficient(coef, 0, n2), nil
+	coefs := make([]float64, len(models))
+	for i, pe := range pes {
+		coefs[i] = (pa - pe) / (1 - pe)
 	}
-	v := 0.0
-	for u := range c.Units {
-		row := c.Row(u)
-		r := sum(row)
-		if !keep(r) {
-			continue
-		}
-		pei := 0.0
-		for k, x := range row {
-			switch model {
-			case chanceFleiss:
-				pei += float64(x) * pi[k]
-			case chanceGwet:
-				pei += float64(x) * (1 - pi[k])
+
+	vs := make([]float64, len(models))
+	if n >= 2 {
+		for u := range c.units() {
+			c.row(u, &row)
+			r := row.total
+			if !keep(r) {
+				continue
+			}
+			upa := unitPa(&row)
+			for mi, model := range models {
+				if out[mi].err != nil {
+					continue
+				}
+				pe, coef := pes[mi], coefs[mi]
+				pei := 0.0
+				for i, k := range row.cats {
+					x := row.n[i]
+					switch model {
+					case chanceFleiss:
+						pei += float64(x) * pi[k]
+					case chanceGwet:
+						pei += float64(x) * (1 - pi[k])
+					}
+				}
+				pei /= float64(r)
+				if model == chanceGwet {
+					pei /= float64(q - 1)
+				}
+				per := 0.0
+				if r >= 2 {
+					per = pe
+				}
+				ci := float64(n) / float64(n2) * (upa - per) / (1 - pe)
+				cx := ci - 2*(1-coef)*(pei-pe)/(1-pe)
+				vs[mi] += (cx - coef) * (cx - coef)
 			}
 		}
-		pei /= float64(r)
-		if model == chanceGwet {
-			pei /= float64(q - 1)
-		}
-		per := 0.0
-		if r >= 2 {
-			per = pe
-		}
-		ci := float64(n) / float64(n2) * (unitPa(row, r) - per) / (1 - pe)
-		cx := ci - 2*(1-coef)*(pei-pe)/(1-pe)
-		v += (cx - coef) * (cx - coef)
 	}
-	v /= float64(n) * float64(n-1)
-	return newCoefficient(coef, sqrtPos(v), n2), nil
+	for i := range models {
+		if out[i].err != nil {
+			continue
+		}
+		if n < 2 {
+			out[i].c = newCoefficient(coefs[i], 0, n2)
+			continue
+		}
+		v := vs[i] / (float64(n) * float64(n-1))
+		out[i].c = newCoefficient(coefs[i], sqrtPos(v), n2)
+	}
+	return out
 }
 
 func sum(xs []int) int {

@@ -167,7 +167,7 @@ func goldOf(s *tasks.ReportSentence) *label {
 		return nil
 	}
 	g := s.Gold
-	return &label{Label: g.Label, ErrorTypes: g.ErrorTypes, Ambiguous: g.Ambiguous, AmbiguityType: g.AmbiguityType}
+	return &label{ReportLabel: &tasks.ReportLabel{Label: g.Label, ErrorTypes: g.ErrorTypes, Ambiguous: g.Ambiguous, AmbiguityType: g.AmbiguityType}}
 }
 
 // scope is the assignments a report (or one round of the trend) covers and

@@ -140,12 +140,10 @@ func (c *collector) build() ratings {
 }
 
 // label is what the value functions read from an annotator's label or from
-// gold.
+// gold: the label itself (Label, ErrorTypes, Ambiguous and AmbiguityType),
+// pointed to rather than copied.
 type label struct {
-	Label         string
-	ErrorTypes    []string
-	Ambiguous     *bool
-	AmbiguityType string
+	*tasks.ReportLabel
 	// mask is the set of ErrorTypes when hasMask, worked out once per label.
 	mask    uint64
 	hasMask bool
@@ -460,7 +458,7 @@ func (x *index) sources() []source {
 			gold: func(u int, k unitKey) float64 {
 				if d.name == "faithfulness" {
 					if g, ok := x.data.GoldSummaries[k.a]; ok {
-						return faithValue(&label{Label: g})
+						return faithValue(&label{ReportLabel: &tasks.ReportLabel{Label: g}})
 					}
 				}
 				first, n := x.summaryFirst[u], x.summaryLen[u]
@@ -548,13 +546,7 @@ func boolValue(b bool) float64 {
 	return 0
 }
 
-func toLabel(l *tasks.ReportLabel) *label {
-	lb := new(label)
-	setLabel(lb, l)
-	return lb
-}
-
 // setLabel fills lb from an annotator's label, without allocating.
 func setLabel(lb *label, l *tasks.ReportLabel) {
-	*lb = label{Label: l.Label, ErrorTypes: l.ErrorTypes, Ambiguous: l.Ambiguous, AmbiguityType: l.AmbiguityType}
+	*lb = label{ReportLabel: l}
 }

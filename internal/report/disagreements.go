@@ -5,21 +5,15 @@ import (
 	"slices"
 
 	"annotate/internal/iaa"
+	"annotate/internal/tasks"
 )
-
-// sentenceVotes is every label of one sentence in a scope.
-type sentenceVotes struct {
-	sid        int64
-	assignment int64
-	names      []string
-	labels     []*label
-}
 
 // disagreements lists the sentences of a scope the annotators split on,
 // worst first: by the share of disagreeing pairs of faithfulness labels,
 // then by the mean MASI distance of their error types, then by the split
 // of their ambiguity flags. It returns at most MaxDisagreements and the
-// number of all.
+// number of all. Every sentence is scored, but only those listed are
+// written out with their votes and text.
 func (x *index) disagreements(sc *scope) ([]Disagreement, int) {
 	codes := map[string]int{}
 	for i, t := range x.settings.ErrorTaxonomy() {
@@ -27,51 +21,91 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int) {
 			codes[t.Code] = i
 		}
 	}
-	bySentence := map[int64]*sentenceVotes{}
-	var order []int64
-	for _, a := range sc.assignments {
-		for i := range x.labels[a.ID] {
-			l := &x.labels[a.ID][i]
-			if l.Label == "" {
+	// The labelled votes of each sentence, in scope order: groups in order
+	// of the sentence's first vote, each a chain through next.
+	type vote struct{ part, label int32 }
+	var votes []vote
+	var next []int32
+	type group struct {
+		sid         int64
+		first, last int32
+		n           int
+	}
+	var groups []group
+	at := map[int64]int32{}
+	for pi := range sc.parts {
+		ls := sc.parts[pi].labels
+		for i := range ls {
+			if ls[i].Label == "" {
 				continue
 			}
-			v := bySentence[l.SentenceID]
-			if v == nil {
-				v = &sentenceVotes{sid: l.SentenceID, assignment: a.ID}
-				bySentence[l.SentenceID] = v
-				order = append(order, l.SentenceID)
+			sid := ls[i].SentenceID
+			v := int32(len(votes))
+			votes = append(votes, vote{int32(pi), int32(i)})
+			next = append(next, -1)
+			g, ok := at[sid]
+			if !ok {
+				g = int32(len(groups))
+				at[sid] = g
+				groups = append(groups, group{sid: sid, first: v, last: v})
+			} else {
+				next[groups[g].last] = v
+				groups[g].last = v
 			}
-			v.names = append(v.names, a.Username)
-			v.labels = append(v.labels, toLabel(l))
+			groups[g].n++
 		}
 	}
-	var out []Disagreement
-	for _, sid := range order {
-		v := bySentence[sid]
-		if len(v.labels) < 2 {
+	labelOf := func(v vote) *tasks.ReportLabel { return &sc.parts[v.part].labels[v.label] }
+	type scored struct {
+		group                             int32
+		split, errorDistance, ambiguities float64
+	}
+	var found []scored
+	var lbs []label
+	var faith, amb, sets []float64
+	for gi, g := range groups {
+		if g.n < 2 {
 			continue
 		}
-		d := Disagreement{SentenceID: sid, Assignment: v.assignment, Votes: []Vote{}, ErrorTypes: []Vote{}}
-		var faith, amb []float64
-		var sets []float64
-		for _, l := range v.labels {
+		lbs, faith, amb, sets = lbs[:0], faith[:0], amb[:0], sets[:0]
+		for v := g.first; v >= 0; v = next[v] {
+			lbs = append(lbs, label{})
+			setLabel(&lbs[len(lbs)-1], labelOf(votes[v]))
+		}
+		for i := range lbs {
+			l := &lbs[i]
 			faith = append(faith, faithValue(l))
 			amb = append(amb, ambiguityValue(l))
 			if s, ok := errorSet(l, codes); ok {
 				sets = append(sets, s)
 			}
 		}
-		d.Split = pairSplit(faith, func(a, b float64) float64 { return b2f(a != b) })
-		d.AmbiguitySplit = pairSplit(amb, func(a, b float64) float64 { return b2f(a != b) })
-		d.ErrorDistance = pairSplit(sets, iaa.MASIDistance)
-		if d.Split == 0 && d.ErrorDistance == 0 && d.AmbiguitySplit == 0 {
+		f := scored{group: int32(gi),
+			split:         pairSplit(faith, func(a, b float64) float64 { return b2f(a != b) }),
+			ambiguities:   pairSplit(amb, func(a, b float64) float64 { return b2f(a != b) }),
+			errorDistance: pairSplit(sets, iaa.MASIDistance),
+		}
+		if f.split == 0 && f.errorDistance == 0 && f.ambiguities == 0 {
 			continue
 		}
+		found = append(found, f)
+	}
+	slices.SortFunc(found, func(a, b scored) int {
+		return cmp.Or(cmp.Compare(b.split, a.split), cmp.Compare(b.errorDistance, a.errorDistance),
+			cmp.Compare(b.ambiguities, a.ambiguities), cmp.Compare(groups[a.group].sid, groups[b.group].sid))
+	})
+	total := len(found)
+	out := make([]Disagreement, 0, min(total, MaxDisagreements))
+	for _, f := range found[:min(total, MaxDisagreements)] {
+		g := groups[f.group]
+		sid := g.sid
+		d := Disagreement{SentenceID: sid, Assignment: sc.assignments[votes[g.first].part].ID, Votes: []Vote{}, ErrorTypes: []Vote{},
+			Split: f.split, ErrorDistance: f.errorDistance, AmbiguitySplit: f.ambiguities}
 		for _, name := range faithSpec.values {
 			var who []string
-			for i, l := range v.labels {
-				if l.Label == name {
-					who = append(who, v.names[i])
+			for v := g.first; v >= 0; v = next[v] {
+				if labelOf(votes[v]).Label == name {
+					who = append(who, sc.assignments[votes[v].part].Username)
 				}
 			}
 			if len(who) > 0 {
@@ -80,9 +114,10 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int) {
 		}
 		for _, t := range x.settings.ErrorTaxonomy() {
 			var who []string
-			for i, l := range v.labels {
+			for v := g.first; v >= 0; v = next[v] {
+				l := labelOf(votes[v])
 				if l.Label != "" && l.Label != "faithful" && slices.Contains(l.ErrorTypes, t.Code) {
-					who = append(who, v.names[i])
+					who = append(who, sc.assignments[votes[v].part].Username)
 				}
 			}
 			if len(who) > 0 {
@@ -99,15 +134,7 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int) {
 		d.Assistant = x.data.Assistant[sid]
 		out = append(out, d)
 	}
-	slices.SortStableFunc(out, func(a, b Disagreement) int {
-		return cmp.Or(cmp.Compare(b.Split, a.Split), cmp.Compare(b.ErrorDistance, a.ErrorDistance),
-			cmp.Compare(b.AmbiguitySplit, a.AmbiguitySplit), cmp.Compare(a.SentenceID, b.SentenceID))
-	})
-	total := len(out)
-	if out == nil {
-		out = []Disagreement{}
-	}
-	return out[:min(total, MaxDisagreements)], total
+	return out, total
 }
 
 // pairSplit is the mean distance over all pairs of the values present

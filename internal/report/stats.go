@@ -25,15 +25,15 @@ func statistics(rt ratings, boot bootstrap) (agreement.Statistics, []iaa.Pair) {
 	var s agreement.Statistics
 	c := rt.c
 	s.KrippendorffAlpha = alphaStatistic(c, rt.spec.iaaLevel(), boot)
-	counts := c.Counts()
-	if f, err := iaa.FleissKappa(counts); err != nil {
+	cs := iaa.CountStatisticsCoded(c)
+	if f, err := cs.Fleiss, cs.FleissErr; err != nil {
 		s.FleissKappa = undefined(err)
 	} else {
 		s.FleissKappa = agreement.Statistic{Value: ptr(f.Kappa), SE: ptr(f.SE), CI95: &[2]float64{f.Low, f.High}, NUnits: ptr(f.Units), PerUnit: ptr(f.Raters)}
 	}
-	s.PercentAgreement = coefficient(iaa.PercentAgreement(counts))
-	s.ScottPi = coefficient(iaa.ScottPi(counts))
-	s.GwetAC1 = coefficient(iaa.GwetAC1(counts))
+	s.PercentAgreement = coefficient(cs.Percent, cs.PercentErr)
+	s.ScottPi = coefficient(cs.ScottPi, cs.ScottPiErr)
+	s.GwetAC1 = coefficient(cs.GwetAC1, cs.GwetAC1Err)
 	// Pairs of annotators who never labelled the same unit are left out:
 	// with many annotators in a production round they are most pairs.
 	pairs := iaa.PairwiseCohenCoded(c, rt.spec.weights(), true)
