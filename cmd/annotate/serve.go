@@ -62,7 +62,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 	if runner == nil {
 		fmt.Fprintln(&details, "annotate: no model endpoint (--llm-url or ANNOTATE_LLM_URL); assistant runs can be imported or started from the command line")
 	}
-	srv, err := web.New(ctx, store, web.Config{SecureCookies: *secure, Logger: logger, Assist: runner, TrustedProxies: trusted, WebhookInterval: 2 * time.Second})
+	srv, err := web.New(ctx, store, web.Config{SecureCookies: *secure, Logger: logger, Assist: runner, TrustedProxies: trusted, WebhookInterval: 2 * time.Second, ReportMaxAge: 30 * time.Second})
 	if err != nil {
 		return err
 	}

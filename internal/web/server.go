@@ -45,6 +45,10 @@ type Config struct {
 	// about 80 before "busy".
 	MaxConcurrentLogins int
 	LoginWait           time.Duration
+	// ReportMaxAge lets the report page show a report built up to this
+	// long ago while labels keep changing, and build the current one in
+	// the background (see pageReport); 0 means every view is current.
+	ReportMaxAge time.Duration
 	// Assist starts assistant runs for leads; nil means runs are started
 	// from the command line only.
 	Assist AssistRunner
