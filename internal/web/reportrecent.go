@@ -60,6 +60,19 @@ func (c *reportCache) refresh(key reportKey, build func() (*builtReport, error))
 	go c.finish(key, f, build)
 }
 
+// underway returns a build of key's report (any version up to key's)
+// that is under way, or nil.
+func (c *reportCache) underway(key reportKey) *reportFlight {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, f := range c.building {
+		if k.sameReport(key) && k.version <= key.version {
+			return f
+		}
+	}
+	return nil
+}
+
 // pageReport returns the report the page shows: a recent one (see above),
 // or the current one, built now if need be. behind is true when labels,
 // gold, rounds or settings changed after the report shown was built.
@@ -72,6 +85,14 @@ func (s *Server) pageReport(c echo.Context, p *tasks.Project, key reportKey) (b 
 			ctx := context.WithoutCancel(c.Request().Context())
 			s.reports.refresh(key, s.reportBuilder(ctx, p, key))
 			return b, true, nil
+		}
+		// Readers arriving while the report is being built wait for that
+		// build rather than start another for a newer version.
+		if f := s.reports.underway(key); f != nil {
+			<-f.done
+			if f.err == nil {
+				return f.b, f.b.version != key.version, nil
+			}
 		}
 	}
 	b, err = s.cachedReport(c, p, key)
