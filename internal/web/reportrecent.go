@@ -13,8 +13,8 @@ import (
 // so a report built for exactly the current version would be rebuilt on
 // nearly every view: the report page instead shows a report of the same
 // project, settings and options built at most Config.ReportMaxAge ago, says
-// so, and builds the current one in the background (one at a time) for
-// the next view. Downloads and the API always get the current version.
+// so, and, once that report is half that age, builds the current one in
+// the background (one at a time) for the next views. Downloads and the API always get the current version.
 
 // sameReport reports whether a and b are the same report (project,
 // settings, options) whatever their versions.
@@ -82,8 +82,12 @@ func (s *Server) pageReport(c echo.Context, p *tasks.Project, key reportKey) (b 
 			if b.version == key.version {
 				return b, false, nil
 			}
-			ctx := context.WithoutCancel(c.Request().Context())
-			s.reports.refresh(key, s.reportBuilder(ctx, p, key))
+			// Built again once half its time is up, so that views stay
+			// within ReportMaxAge without a build after every save.
+			if s.cfg.Now().Sub(b.builtAt) >= s.cfg.ReportMaxAge/2 {
+				ctx := context.WithoutCancel(c.Request().Context())
+				s.reports.refresh(key, s.reportBuilder(ctx, p, key))
+			}
 			return b, true, nil
 		}
 		// Readers arriving while the report is being built wait for that
