@@ -3,6 +3,7 @@ package tasks
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"runtime"
@@ -179,10 +180,21 @@ func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	defer tx.Rollback()
 	if err := fn(tx); err != nil {
-		return err
+		return txErr(ctx, err)
 	}
 	err = tx.Commit()
 	s.writeStmts.prepareWanted(ctx)
+	return txErr(ctx, err)
+}
+
+// txErr reports a transaction that database/sql rolled back because the
+// request was cancelled (it then answers sql.ErrTxDone to what follows)
+// as the cancellation it is, so that a client that went away is not
+// logged as a server failure.
+func txErr(ctx context.Context, err error) error {
+	if errors.Is(err, sql.ErrTxDone) && ctx.Err() != nil {
+		return fmt.Errorf("transaction rolled back: %w", ctx.Err())
+	}
 	return err
 }
 
