@@ -28,6 +28,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 	proxies := fs.String("trusted-proxy", e.getenv("ANNOTATE_TRUSTED_PROXY"), "comma-separated CIDR ranges of reverse proxies whose X-Forwarded-For is believed (env ANNOTATE_TRUSTED_PROXY); without it the client address is the socket's")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler on this loopback address (e.g. 127.0.0.1:6060); off by default")
 	llm := addLLMFlags(e, fs)
+	loginChecks := fs.Int("login-checks", 0, "password checks running at once; more logins wait up to 3 s, then get \"busy, retry\" (default: the number of CPUs, at least 2)")
 	llmConcurrency := fs.Int("llm-concurrency", 4, "sentences, and requests, in progress at once in an assistant run started from the web")
 	if err := parse(e, fs, args); err != nil {
 		return helpOK(err)
@@ -54,6 +55,10 @@ func runServe(ctx context.Context, e env, args []string) error {
 		}
 	}
 	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
+	if *loginChecks < 0 {
+		fmt.Fprintln(e.stderr, "annotate serve: --login-checks must be at least 1 (or 0 for the default)")
+		return errUsage
+	}
 	if *llmConcurrency < 1 {
 		fmt.Fprintln(e.stderr, "annotate serve: --llm-concurrency must be at least 1")
 		return errUsage
@@ -62,7 +67,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 	if runner == nil {
 		fmt.Fprintln(&details, "annotate: no model endpoint (--llm-url or ANNOTATE_LLM_URL); assistant runs can be imported or started from the command line")
 	}
-	srv, err := web.New(ctx, store, web.Config{SecureCookies: *secure, Logger: logger, Assist: runner, TrustedProxies: trusted, WebhookInterval: 2 * time.Second})
+	srv, err := web.New(ctx, store, web.Config{SecureCookies: *secure, Logger: logger, Assist: runner, TrustedProxies: trusted, WebhookInterval: 2 * time.Second, ReportMaxAge: 30 * time.Second, MaxConcurrentLogins: *loginChecks})
 	if err != nil {
 		return err
 	}

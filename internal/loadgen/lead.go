@@ -9,7 +9,30 @@ import (
 	"time"
 )
 
-var adjLinkRe = regexp.MustCompile(`href="(/p/[^/"]+/adjudication/s/\d+)[^"]*"[^>]*data-testid="adjudicate-link"`)
+var (
+	adjLinkRe  = regexp.MustCompile(`href="(/p/[^/"]+/adjudication/s/\d+)[^"]*"[^>]*data-testid="adjudicate-link"`)
+	computedRe = regexp.MustCompile(`data-testid="report-computed">Computed (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) UTC`)
+)
+
+// reportRoute names a report page view by what it cost the server: a
+// report computed more than a second before the request was sent
+// ("cached"), or one computed for it or just before it ("new").
+func reportRoute(body string, sent time.Time) string {
+	const route = "lead GET /p/:slug/report"
+	m := computedRe.FindStringSubmatch(body)
+	if m == nil {
+		return route
+	}
+	at, err := time.Parse("2006-01-02 15:04:05", m[1])
+	if err != nil {
+		return route
+	}
+	// The page gives whole seconds.
+	if at.Add(time.Second).Before(sent) {
+		return route + " (cached)"
+	}
+	return route + " (new)"
+}
 
 // leadThink is the pause between a lead's page views.
 func (a *annotator) leadThink(ctx context.Context) bool {
@@ -52,7 +75,7 @@ func (a *annotator) lead(ctx context.Context) {
 		if !a.leadThink(ctx) {
 			return
 		}
-		a.do(ctx, "lead GET /p/:slug/report", http.MethodGet, slug+"/report", nil, http.StatusOK)
+		a.doAs(ctx, reportRoute, http.MethodGet, slug+"/report", nil, http.StatusOK)
 		if !a.leadThink(ctx) {
 			return
 		}

@@ -206,6 +206,14 @@ var (
 
 // do sends one request, times it under route and checks the status.
 func (a *annotator) do(ctx context.Context, route, method, path string, form url.Values, want int) (*http.Response, string, error) {
+	return a.doAs(ctx, func(string, time.Time) string { return route }, method, path, form, want)
+}
+
+// doAs is do with the route named from the answer's body once it is read
+// (and the time the request was sent), so that answers of one URL that
+// cost the server differently are counted apart.
+func (a *annotator) doAs(ctx context.Context, routeOf func(body string, sent time.Time) string, method, path string, form url.Values, want int) (*http.Response, string, error) {
+	route := routeOf("", time.Time{})
 	if a.rec.requests.Add(1) > a.rec.max {
 		return nil, "", errBudget
 	}
@@ -242,7 +250,7 @@ func (a *annotator) do(ctx context.Context, route, method, path string, form url
 		a.rec.record("POST /login (busy, retried)", time.Since(t0), nil)
 		return resp, text, err
 	}
-	a.rec.record(route, time.Since(t0), err)
+	a.rec.record(routeOf(text, t0), time.Since(t0), err)
 	return resp, text, err
 }
 

@@ -3,6 +3,7 @@ package tasks
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"runtime"
@@ -22,7 +23,8 @@ type Store struct {
 	writeStmts stmtCache
 	path       string
 	now        func() time.Time
-	stop       chan struct{} // closed by Close; ends the optimizer
+	checkpoint *sql.DB       // one connection that checkpoints the WAL (checkpoint.go)
+	stop       chan struct{} // closed by Close; ends the optimizer and checkpointer
 	stopped    chan struct{}
 }
 
@@ -65,6 +67,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		s.Close()
 		return nil, fmt.Errorf("database %s: %w", path, err)
 	}
+	if s.checkpoint, err = openCheckpointer(path); err != nil {
+		s.Close()
+		return nil, err
+	}
 	s.stop, s.stopped = make(chan struct{}), make(chan struct{})
 	go s.optimizeLoop()
 	return s, nil
@@ -87,12 +93,16 @@ func (s *Store) optimizeLoop() {
 	defer close(s.stopped)
 	t := time.NewTicker(optimizeEvery)
 	defer t.Stop()
+	c := time.NewTicker(checkpointEvery)
+	defer c.Stop()
 	for {
 		select {
 		case <-s.stop:
 			return
 		case <-t.C:
 			s.optimize(context.Background(), "PRAGMA optimize") // a failure only leaves older statistics
+		case <-c.C:
+			s.checkpointWAL(context.Background()) // a failure leaves it to the next tick, or the writer
 		}
 	}
 }
@@ -112,6 +122,7 @@ func openPool(path string, writer bool) (*sql.DB, error) {
 		// Take the write lock at BEGIN, so a transaction never fails
 		// half-way when it upgrades from reading to writing.
 		q.Set("_txlock", "immediate")
+		q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", writerCheckpointPages))
 	} else {
 		q.Add("_pragma", "query_only(ON)")
 	}
@@ -131,6 +142,9 @@ func (s *Store) Close() error {
 	}
 	s.readStmts.close()
 	s.writeStmts.close()
+	if s.checkpoint != nil {
+		s.checkpoint.Close()
+	}
 	err := s.write.Close()
 	if s.read != nil {
 		if rerr := s.read.Close(); err == nil {
@@ -166,10 +180,21 @@ func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	defer tx.Rollback()
 	if err := fn(tx); err != nil {
-		return err
+		return txErr(ctx, err)
 	}
 	err = tx.Commit()
 	s.writeStmts.prepareWanted(ctx)
+	return txErr(ctx, err)
+}
+
+// txErr reports a transaction that database/sql rolled back because the
+// request was cancelled (it then answers sql.ErrTxDone to what follows)
+// as the cancellation it is, so that a client that went away is not
+// logged as a server failure.
+func txErr(ctx context.Context, err error) error {
+	if errors.Is(err, sql.ErrTxDone) && ctx.Err() != nil {
+		return fmt.Errorf("transaction rolled back: %w", ctx.Err())
+	}
 	return err
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -106,6 +107,11 @@ func (s *Server) postLogin(c echo.Context) error {
 		return fail(http.StatusTooManyRequests, fmt.Sprintf("Too many failed attempts. Try again in %d minutes.", mins))
 	}
 	release, err := s.loginSlot(c)
+	if err == errLoginBusy {
+		// The form comes back with the name kept, so a retry is one click.
+		c.Response().Header().Set("Retry-After", strconv.Itoa(loginRetryAfter))
+		return fail(http.StatusServiceUnavailable, loginBusyMessage)
+	}
 	if err != nil {
 		return err
 	}
@@ -132,9 +138,15 @@ func (s *Server) postLogout(c echo.Context) error {
 	return redirect(c, "/login")
 }
 
-// errLoginBusy answers a login that found no free password-check slot in
-// time.
-var errLoginBusy = echo.NewHTTPError(http.StatusServiceUnavailable, "The server is busy logging other people in. Please try again in a few seconds.")
+// loginBusyMessage answers a login that found no free password-check slot
+// in time; loginRetryAfter is the Retry-After sent with it, in seconds.
+const (
+	loginBusyMessage = "The server is busy logging other people in. Please try again in a few seconds."
+	loginRetryAfter  = 2
+)
+
+// errLoginBusy is acquireLogin's answer when no slot freed up in time.
+var errLoginBusy = echo.NewHTTPError(http.StatusServiceUnavailable, loginBusyMessage)
 
 func newLoginSemaphore(n int) *semaphore.Weighted { return semaphore.NewWeighted(int64(n)) }
 
@@ -168,9 +180,6 @@ func (s *Server) acquireLogin(ctx context.Context) error {
 // function that gives it back.
 func (s *Server) loginSlot(c echo.Context) (release func(), err error) {
 	if err := s.acquireLogin(c.Request().Context()); err != nil {
-		if err == errLoginBusy {
-			c.Response().Header().Set("Retry-After", "5")
-		}
 		return nil, err
 	}
 	return func() { s.logins.Release(1) }, nil

@@ -49,7 +49,12 @@ func reportOptions(c echo.Context) (report.Options, error) {
 func (s *Server) cachedReport(c echo.Context, p *tasks.Project, key reportKey) (*builtReport, error) {
 	// The build outlives a request that gives up: others may wait for it.
 	ctx := context.WithoutCancel(c.Request().Context())
-	return s.reports.get(key, func() (*builtReport, error) {
+	return s.reports.get(key, s.reportBuilder(ctx, p, key))
+}
+
+// reportBuilder returns the function that builds p's report for key.
+func (s *Server) reportBuilder(ctx context.Context, p *tasks.Project, key reportKey) func() (*builtReport, error) {
+	return func() (*builtReport, error) {
 		data, err := s.store.ReportData(ctx, p.ID, key.opt.Filter())
 		if err != nil {
 			return nil, err
@@ -66,7 +71,7 @@ func (s *Server) cachedReport(c echo.Context, p *tasks.Project, key reportKey) (
 			anonymise(rep, aliases)
 		}
 		return &builtReport{rep: rep, builtAt: s.cfg.Now()}, nil
-	})
+	}
 }
 
 // reportRequest checks access and reads the options and cache key of a
@@ -106,7 +111,7 @@ func (s *Server) getReport(c echo.Context) error {
 		return err
 	}
 	p := a.project
-	b, err := s.cachedReport(c, p, key)
+	b, behind, err := s.pageReport(c, p, key)
 	if err != nil {
 		return err
 	}
@@ -118,6 +123,9 @@ func (s *Server) getReport(c echo.Context) error {
 		v := s.reportView(c, p, b.rep, report.DimensionNames(p.Settings), key.opt, adjudicate)
 		v.Page.FlashKind, v.Page.Flash = pg.FlashKind, pg.Flash
 		v.ComputedAt = b.builtAt.UTC().Format("2006-01-02 15:04:05 UTC")
+		if behind {
+			v.ComputedAt += fmt.Sprintf(", before the latest changes (a report is at most %s old while people label; the current one is being computed for your next view)", s.cfg.ReportMaxAge)
+		}
 		var buf bytes.Buffer
 		err := templates.ReportPage(v).Render(c.Request().Context(), &buf)
 		return buf.Bytes(), err
@@ -131,7 +139,7 @@ func (s *Server) getReport(c echo.Context) error {
 		}
 		return c.HTMLBlob(http.StatusOK, body)
 	}
-	reader := fmt.Sprintf("%q|%q|%q|%t|%t", pg.User.Username, pg.User.DisplayName, pg.CSRF, pg.User.IsAdmin, adjudicate)
+	reader := fmt.Sprintf("%q|%q|%q|%t|%t|%t", pg.User.Username, pg.User.DisplayName, pg.CSRF, pg.User.IsAdmin, adjudicate, behind)
 	body, err := b.page(reader, render)
 	if err != nil {
 		return err

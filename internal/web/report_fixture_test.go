@@ -40,7 +40,12 @@ func repWord(c byte) string {
 
 func newReportFixture(t *testing.T) *reportFixture {
 	t.Helper()
-	f := newFixture(t)
+	return reportFixtureOn(t, newFixture(t))
+}
+
+// reportFixtureOn seeds the report fixture's project on f's server.
+func reportFixtureOn(t *testing.T, f *fixture) *reportFixture {
+	t.Helper()
 	lead := f.user("lea", false)
 	oscar := f.user("oscar", false)
 	f.project("beta", map[*tasks.User]string{oscar: tasks.RoleLead})

@@ -33,6 +33,7 @@ type builtReport struct {
 	rep     *report.Report
 	builtAt time.Time
 	etag    string
+	version int64 // the project's report version it was built from
 
 	// pages holds the page as rendered for a reader (user, CSRF token and
 	// options): a view with nothing changed is a copy of bytes.
@@ -116,17 +117,30 @@ func (c *reportCache) get(key reportKey, build func() (*builtReport, error)) (*b
 		<-f.done
 		return f.b, f.err
 	}
+	f := c.startLocked(key)
+	c.mu.Unlock()
+	c.finish(key, f, build)
+	return f.b, f.err
+}
+
+// startLocked registers a build of key; c.mu is held.
+func (c *reportCache) startLocked(key reportKey) *reportFlight {
 	f := &reportFlight{done: make(chan struct{})}
 	if c.building == nil {
 		c.building = map[reportKey]*reportFlight{}
 		c.entries = map[reportKey]*builtReport{}
 	}
 	c.building[key] = f
-	c.mu.Unlock()
+	return f
+}
 
+// finish builds the report of a registered flight, keeps it and wakes the
+// requests waiting for it.
+func (c *reportCache) finish(key reportKey, f *reportFlight, build func() (*builtReport, error)) {
 	f.b, f.err = build()
 	if f.err == nil {
 		f.b.etag = key.etag()
+		f.b.version = key.version
 	}
 
 	c.mu.Lock()
@@ -151,5 +165,4 @@ func (c *reportCache) get(key reportKey, build func() (*builtReport, error)) (*b
 	}
 	c.mu.Unlock()
 	close(f.done)
-	return f.b, f.err
 }

@@ -39,9 +39,16 @@ type Config struct {
 	TrustedProxies []*net.IPNet
 	// MaxConcurrentLogins bounds password checks running at once (default:
 	// the number of CPUs, at least 2); LoginWait is how long a login waits
-	// for one before the server answers 503 busy (default 3 s).
+	// for one before the server answers 503 busy (default 3 s). A check
+	// costs one CPU about 75 ms at bcrypt's default cost (2 cores, 2026), so
+	// two slots take about 26 logins a second and the wait serves a queue of
+	// about 80 before "busy".
 	MaxConcurrentLogins int
 	LoginWait           time.Duration
+	// ReportMaxAge lets the report page show a report built up to this
+	// long ago while labels keep changing, and build the current one in
+	// the background (see pageReport); 0 means every view is current.
+	ReportMaxAge time.Duration
 	// Assist starts assistant runs for leads; nil means runs are started
 	// from the command line only.
 	Assist AssistRunner

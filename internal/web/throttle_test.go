@@ -80,7 +80,8 @@ func TestThrottleUsesSocketAddress(t *testing.T) {
 }
 
 // Issue 12: password checks are bounded; when none is free in time the
-// answer is 503 with Retry-After rather than a long wait.
+// answer is 503 with Retry-After rather than a long wait, on the login form
+// with the name kept, so that a person retries with one click.
 func TestLoginBusy(t *testing.T) {
 	f, s := serverWith(t, web.Config{MaxConcurrentLogins: 1, LoginWait: 1})
 	f.user("ana", false)
@@ -89,6 +90,9 @@ func TestLoginBusy(t *testing.T) {
 	release()
 	if p.status != http.StatusServiceUnavailable || p.header.Get("Retry-After") == "" {
 		t.Fatalf("all slots taken: status %d, Retry-After %q", p.status, p.header.Get("Retry-After"))
+	}
+	if !p.testID("login-error") || !strings.Contains(p.body, "busy") || !strings.Contains(p.body, `value="ana"`) {
+		t.Fatalf("busy answer is not the login form with the message and the name kept:\n%s", p.body)
 	}
 	if p := f.browser().login("ana", testPassword); p.status != http.StatusSeeOther {
 		t.Fatalf("slot free again: status %d", p.status)
