@@ -545,3 +545,47 @@ CREATE TABLE webhook_deliveries (
     UNIQUE (webhook_id, event, event_key)
 );
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);
+
+-- The counter also follows what exports read beside the report: rating
+-- scale values, flags, skips and document metadata, so that one counter
+-- tells whether a project's report or exports can have changed.
+CREATE TRIGGER IF NOT EXISTS report_version_scale_scores_insert AFTER INSERT ON scale_scores BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_scale_scores_update AFTER UPDATE ON scale_scores BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_scale_scores_delete AFTER DELETE ON scale_scores BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = OLD.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_sentence_flags_insert AFTER INSERT ON sentence_flags BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_sentence_flags_update AFTER UPDATE ON sentence_flags BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_sentence_flags_delete AFTER DELETE ON sentence_flags BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = OLD.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_assignment_skips_insert AFTER INSERT ON assignment_skips BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_assignment_skips_update AFTER UPDATE ON assignment_skips BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_assignment_skips_delete AFTER DELETE ON assignment_skips BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = OLD.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_documents_update AFTER UPDATE ON documents BEGIN
+    INSERT INTO report_versions (project_id, version) VALUES (NEW.project_id, 1)
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;

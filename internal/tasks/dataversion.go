@@ -4,30 +4,23 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 )
 
 // DataVersion fingerprints what a project's exports and agreement report
-// are made of: its summaries, settings, rounds, assignments (whose version
-// grows with every saved label), gold and assistant runs. It changes when
-// any of them does, and costs a few index scans, so that a poller can be
-// answered "not modified" without building anything.
+// are made of: the change counter the triggers keep (see ReportVersion:
+// labels, assignments, rounds, gold, sentences, key facts, assistant runs,
+// scale values, flags, skips, document metadata) and the project's
+// settings. It is one primary-key lookup, so that a poller can be answered
+// "not modified" without building anything.
 func (s *Store) DataVersion(ctx context.Context, projectID int64) (string, error) {
-	var v string
-	err := s.queryRow(ctx, `SELECT
-		(SELECT count(*) || '.' || coalesce(max(id), 0) FROM summaries WHERE project_id = ?1) || '/' ||
-		(SELECT settings FROM projects WHERE id = ?1) || '/' ||
-		(SELECT count(*) || '.' || coalesce(max(id), 0) || '.' || coalesce(sum(status = 'closed'), 0) FROM rounds WHERE project_id = ?1) || '/' ||
-		(SELECT count(*) || '.' || coalesce(sum(a.version), 0) || '.' || coalesce(sum(a.user_id * a.id), 0) || '.' ||
-			coalesce(sum(length(a.status) * a.id), 0) FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?1) || '/' ||
-		(SELECT count(*) || '.' || coalesce(max(h.id), 0) FROM gold_history h JOIN summary_sentences ss ON ss.id = h.sentence_id
-			JOIN summaries m ON m.id = ss.summary_id WHERE m.project_id = ?1) || '/' ||
-		(SELECT count(*) || '.' || coalesce(max(g.decided_at), '') FROM gold_sentences g JOIN summary_sentences ss ON ss.id = g.sentence_id
-			JOIN summaries m ON m.id = ss.summary_id WHERE m.project_id = ?1) || '/' ||
-		(SELECT count(*) || '.' || coalesce(max(g.decided_at), '') FROM gold_summaries g JOIN summaries m ON m.id = g.summary_id WHERE m.project_id = ?1) || '/' ||
-		(SELECT count(*) || '.' || coalesce(group_concat(id || status), '') FROM assist_runs WHERE project_id = ?1)`, projectID).Scan(&v)
+	var v int64
+	var settings string
+	err := s.queryRow(ctx, `SELECT coalesce((SELECT version FROM report_versions WHERE project_id = ?1), 0), settings
+		FROM projects WHERE id = ?1`, projectID).Scan(&v, &settings)
 	if err != nil {
 		return "", err
 	}
-	h := sha256.Sum256([]byte(v))
+	h := sha256.Sum256(fmt.Appendf(nil, "%d\x00%s", v, settings))
 	return hex.EncodeToString(h[:12]), nil
 }

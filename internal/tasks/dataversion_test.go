@@ -57,6 +57,12 @@ func TestDataVersion(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+	step("a skipped summary", true, func() {
+		q, _ := s.Queue(ctx, p.ID, ann.ID)
+		if err := s.SkipAssignment(ctx, q[0].ID, ann.ID, "the transcript is cut off"); err != nil {
+			t.Fatal(err)
+		}
+	})
 	step("settings", true, func() {
 		st := p.Settings
 		st.AnonymousAdjudication = true

@@ -138,6 +138,9 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
     UNIQUE (webhook_id, event, event_key)
 );
 CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);`,
+	// 15: the change counter follows scale values, flags, skips and
+	// document metadata, which exports read.
+	exportVersionsSQL,
 }
 
 // skipsAndFlagsSchema is in schema.sql too; IF NOT EXISTS makes the step

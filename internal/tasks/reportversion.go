@@ -149,9 +149,56 @@ CREATE TRIGGER IF NOT EXISTS report_version_assist_outputs_delete AFTER DELETE O
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;`
 
+// exportVersionsSQL extends the counter to what exports read beside the
+// report (migration 15); the same text is in schema.sql.
+const exportVersionsSQL = `-- The counter also follows what exports read beside the report: rating
+-- scale values, flags, skips and document metadata, so that one counter
+-- tells whether a project's report or exports can have changed.
+CREATE TRIGGER IF NOT EXISTS report_version_scale_scores_insert AFTER INSERT ON scale_scores BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_scale_scores_update AFTER UPDATE ON scale_scores BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_scale_scores_delete AFTER DELETE ON scale_scores BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = OLD.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_sentence_flags_insert AFTER INSERT ON sentence_flags BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_sentence_flags_update AFTER UPDATE ON sentence_flags BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_sentence_flags_delete AFTER DELETE ON sentence_flags BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = OLD.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_assignment_skips_insert AFTER INSERT ON assignment_skips BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_assignment_skips_update AFTER UPDATE ON assignment_skips BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_assignment_skips_delete AFTER DELETE ON assignment_skips BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = OLD.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS report_version_documents_update AFTER UPDATE ON documents BEGIN
+    INSERT INTO report_versions (project_id, version) VALUES (NEW.project_id, 1)
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;`
+
 // ReportVersion returns a number that changes whenever anything the
 // agreement report of the project reads changes: labels, assignments,
-// rounds, gold, sentences, key facts or assistant runs (the project's
+// rounds, gold, sentences, key facts, assistant runs, rating scale values,
+// flags, skips or document metadata (the project's
 // settings are not counted; callers add them to their cache keys). It is
 // one primary-key lookup.
 func (s *Store) ReportVersion(ctx context.Context, projectID int64) (int64, error) {
