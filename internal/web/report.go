@@ -95,11 +95,9 @@ func reportNotModified(c echo.Context, etag string) bool {
 	h := c.Response().Header()
 	h.Set("ETag", etag)
 	h.Set("Cache-Control", "private, no-cache")
-	for _, t := range strings.Split(c.Request().Header.Get("If-None-Match"), ",") {
-		if t = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "W/")); t == etag || t == "*" {
-			c.NoContent(http.StatusNotModified)
-			return true
-		}
+	if notModified(c, etag) {
+		c.NoContent(http.StatusNotModified)
+		return true
 	}
 	return false
 }
