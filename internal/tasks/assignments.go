@@ -193,11 +193,3 @@ func (s *Store) QueueCounts(ctx context.Context, projectID, userID int64) (Queue
 func (s *Store) QueueEntriesPage(ctx context.Context, projectID, userID int64, offset, limit int) ([]QueueEntry, error) {
 	return s.queueEntries(ctx, ` LIMIT ? OFFSET ?`, userID, projectID, limit, offset)
 }
-
-// HasAssignment reports whether the user has an assignment in the round
-// that was not released.
-func (s *Store) HasAssignment(ctx context.Context, roundID, userID int64) (bool, error) {
-	var n int
-	err := s.queryRow(ctx, `SELECT count(*) FROM assignments WHERE round_id = ? AND user_id = ? AND status != 'released'`, roundID, userID).Scan(&n)
-	return n > 0, err
-}

@@ -237,7 +237,18 @@ func (s *Store) RoundByName(ctx context.Context, projectID int64, name string) (
 
 // Rounds lists a project's rounds, oldest first.
 func (s *Store) Rounds(ctx context.Context, projectID int64) ([]Round, error) {
-	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? ORDER BY id`, projectID)
+	return s.rounds(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? ORDER BY id`, projectID)
+}
+
+// FeedbackRounds lists the project's closed calibration rounds in which
+// the user has work, oldest first: the rounds whose feedback they may read.
+func (s *Store) FeedbackRounds(ctx context.Context, projectID, userID int64) ([]Round, error) {
+	return s.rounds(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? AND kind = 'calibration' AND status = 'closed'
+		AND id IN (SELECT round_id FROM assignments WHERE user_id = ? AND status != 'released') ORDER BY id`, projectID, userID)
+}
+
+func (s *Store) rounds(ctx context.Context, query string, args ...any) ([]Round, error) {
+	rows, err := s.reader(ctx).QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -184,20 +184,13 @@ func share(n, of int, what string) string {
 // feedbackLinks lists the closed calibration rounds in which the user has
 // work, for their project page.
 func (s *Server) feedbackLinks(ctx context.Context, p *tasks.Project, userID int64) ([]templates.FeedbackLink, error) {
-	rounds, err := s.store.Rounds(ctx, p.ID)
+	rounds, err := s.store.FeedbackRounds(ctx, p.ID, userID)
 	if err != nil {
 		return nil, err
 	}
 	var out []templates.FeedbackLink
 	for _, r := range rounds {
-		if r.Kind != tasks.RoundCalibration || r.Status != "closed" {
-			continue
-		}
-		if ok, err := s.store.HasAssignment(ctx, r.ID, userID); err != nil {
-			return nil, err
-		} else if ok {
-			out = append(out, templates.FeedbackLink{Round: r.Name, Href: fmt.Sprintf("/p/%s/rounds/%d/feedback", p.Slug, r.ID)})
-		}
+		out = append(out, templates.FeedbackLink{Round: r.Name, Href: fmt.Sprintf("/p/%s/rounds/%d/feedback", p.Slug, r.ID)})
 	}
 	return out, nil
 }
