@@ -1,7 +1,9 @@
 package web
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -85,8 +87,13 @@ func (s *Server) reportView(c echo.Context, p *tasks.Project, rep *report.Report
 	focus := focusName(rep, opt)
 	v.Focus = titles[focus]
 	for i := range rep.Dimensions {
-		if d := &rep.Dimensions[i]; d.Name == focus && len(rep.Annotators) > 0 {
+		d := &rep.Dimensions[i]
+		switch {
+		case d.Name != focus || len(rep.Annotators) == 0:
+		case len(rep.Annotators) <= maxHeatmapAnnotators:
 			v.Heatmaps = append(v.Heatmaps, heatmap(rep.Annotators, d))
+		default:
+			v.PairLists = append(v.PairLists, pairList(len(rep.Annotators), d, "/p/"+p.Slug+"/report.csv"+reportQuery(opt, "table", "pairwise")))
 		}
 	}
 	v.AnnotatorRows, v.Patterns = annotatorRows(rep, focus, titles)
@@ -214,4 +221,54 @@ func svgID(s string) string {
 		}
 		return '-'
 	}, s)
+}
+
+// maxHeatmapAnnotators is the most annotators drawn as a heatmap. Past it
+// the matrix is wider than a screen and its SVG grows with the square of
+// the group (7 MB of page at 100 annotators), so the page lists the pairs
+// that agree least instead and the pairwise CSV holds every pair.
+const maxHeatmapAnnotators = 16
+
+// Pair lists show at most lowPairsShown pairs, each sharing at least
+// lowPairMinUnits units: below that a pair's κ says little.
+const (
+	lowPairsShown   = 20
+	lowPairMinUnits = 10
+)
+
+// pairList picks the pairs of annotators with the lowest defined κ on d
+// among those sharing enough units; ties go to the pair with more units.
+func pairList(annotators int, d *report.Dimension, csv string) templates.PairList {
+	measure := "Cohen's κ"
+	if d.Scale == "ordinal" {
+		measure = "Cohen's κ (quadratic weights)"
+	}
+	l := templates.PairList{
+		Title:    fmt.Sprintf("Pairs that agree least: %s, %s level", d.Title, d.Level),
+		Measure:  measure,
+		Possible: annotators * (annotators - 1) / 2,
+		MinUnits: lowPairMinUnits,
+		CSV:      csv,
+	}
+	var low []*agreement.Pair
+	for i := range d.Pairwise {
+		p := &d.Pairwise[i]
+		if p.N > 0 {
+			l.Sharing++
+		}
+		if p.N >= lowPairMinUnits && p.CohenKappa != nil {
+			low = append(low, p)
+		}
+	}
+	slices.SortStableFunc(low, func(a, b *agreement.Pair) int {
+		if c := cmp.Compare(*a.CohenKappa, *b.CohenKappa); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.N, a.N)
+	})
+	for _, p := range low[:min(len(low), lowPairsShown)] {
+		st := agreement.Statistic{Value: p.CohenKappa, CI95: p.CI95, NUnits: &p.N}
+		l.Rows = append(l.Rows, templates.PairRow{A: p.Coders[0], B: p.Coders[1], Kappa: statCell("cohen_kappa", &st)})
+	}
+	return l
 }

@@ -24,6 +24,7 @@ type ReportView struct {
 	// Focus names the dimension the per-annotator and trend sections show.
 	Focus              string
 	Heatmaps           []Heatmap
+	PairLists          []PairList // instead of heatmaps past a dozen or so annotators
 	AnnotatorRows      []AnnotatorRow
 	Patterns           []AnnotatorPatterns
 	Trends             []TrendView
@@ -154,4 +155,23 @@ type AssistSplitRow struct {
 	GoldAccuracy  StatCell
 	AgreesWith    StatCell
 	FollowedWrong StatCell
+}
+
+// PairList stands in for a heatmap when there are too many annotators to
+// draw one: the pairs that agree least on a dimension, with how many pairs
+// there are and where to find them all.
+type PairList struct {
+	Title    string
+	Measure  string
+	Possible int // pairs of annotators in scope
+	Sharing  int // pairs who rated at least one unit in common
+	MinUnits int // pairs listed share at least this many units
+	Rows     []PairRow
+	CSV      string // the pairwise table for download
+}
+
+// PairRow is one pair of annotators in a PairList.
+type PairRow struct {
+	A, B  string
+	Kappa StatCell
 }
