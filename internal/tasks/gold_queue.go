@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"slices"
 	"sort"
@@ -159,28 +160,85 @@ type RoundGold struct {
 // RoundGoldCounts returns the gold counts of each round of a project,
 // oldest round first. A summary given out in two rounds counts in both.
 func (s *Store) RoundGoldCounts(ctx context.Context, projectID int64) ([]RoundGold, error) {
-	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT r.id, r.project_id, r.name, r.kind, r.per_item, r.status, r.created_at,
-			count(ss.id), coalesce(sum(g.provenance = 'unanimous'), 0), coalesce(sum(g.provenance = 'majority'), 0),
-			coalesce(sum(g.provenance = 'adjudicated'), 0), coalesce(sum(g.provenance = 'imported'), 0),
-			coalesce(sum(g.provenance = 'unresolved'), 0), coalesce(sum(ss.id IS NOT NULL AND g.sentence_id IS NULL), 0)
-		FROM rounds r
-		LEFT JOIN (SELECT DISTINCT round_id, summary_id FROM assignments WHERE status != 'released') x ON x.round_id = r.id
-		LEFT JOIN summary_sentences ss ON ss.summary_id = x.summary_id
-		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id
-		WHERE r.project_id = ? GROUP BY r.id ORDER BY r.id`, projectID)
+	rounds, err := s.Rounds(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []RoundGold
-	for rows.Next() {
-		var g RoundGold
-		r := &g.Round
-		if err := rows.Scan(&r.ID, &r.ProjectID, &r.Name, &r.Kind, &r.PerItem, &r.Status, &r.CreatedAt,
-			&g.Sentences, &g.Unanimous, &g.Majority, &g.Adjudicated, &g.Imported, &g.Pending, &g.Waiting); err != nil {
-			return nil, err
-		}
-		out = append(out, g)
+	out := make([]RoundGold, len(rounds))
+	at := map[int64]int{} // round id to its place in out
+	for i, r := range rounds {
+		out[i].Round = r
+		at[r.ID] = i
 	}
-	return out, rows.Err()
+	// The summaries of each round with their sentence counts. A summary's
+	// sentences are numbered 1..n (imports and re-splits write them so),
+	// so n is one index lookup instead of a walk over its sentences.
+	inRounds := map[int64][]int{} // summary id to places in out
+	q := s.reader(ctx)
+	err = queryRows(ctx, q, `SELECT x.round_id, x.summary_id,
+			(SELECT max(idx) FROM summary_sentences WHERE summary_id = x.summary_id)
+		FROM (SELECT DISTINCT round_id, summary_id FROM assignments
+			WHERE round_id IN (SELECT id FROM rounds WHERE project_id = ?) AND status != 'released') x`, func(rows *sql.Rows) error {
+		var round, summary int64
+		var n sql.NullInt64
+		if err := rows.Scan(&round, &summary, &n); err != nil {
+			return err
+		}
+		if i, ok := at[round]; ok {
+			out[i].Sentences += int(n.Int64)
+			out[i].Waiting += int(n.Int64)
+			inRounds[summary] = append(inRounds[summary], i)
+		}
+		return nil
+	}, projectID)
+	if err != nil {
+		return nil, err
+	}
+	// The project's gold by summary and provenance: as many rows as gold,
+	// not as sentences given out.
+	err = queryRows(ctx, q, `SELECT ss.summary_id, g.provenance, count(*)
+		FROM gold_sentences g
+		JOIN summary_sentences ss ON ss.id = g.sentence_id
+		JOIN summaries s ON s.id = ss.summary_id
+		WHERE s.project_id = ? GROUP BY ss.summary_id, g.provenance`, func(rows *sql.Rows) error {
+		var summary int64
+		var provenance string
+		var n int
+		if err := rows.Scan(&summary, &provenance, &n); err != nil {
+			return err
+		}
+		for _, i := range inRounds[summary] {
+			g := &out[i]
+			switch provenance {
+			case "unanimous":
+				g.Unanimous += n
+			case "majority":
+				g.Majority += n
+			case "adjudicated":
+				g.Adjudicated += n
+			case "imported":
+				g.Imported += n
+			case "unresolved":
+				g.Pending += n
+			}
+			g.Waiting -= n
+		}
+		return nil
+	}, projectID)
+	return out, err
+}
+
+// queryRows runs query with args and calls scan on each row.
+func queryRows(ctx context.Context, q querier, query string, scan func(*sql.Rows) error, args ...any) error {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }

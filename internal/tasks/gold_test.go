@@ -186,9 +186,9 @@ func TestResolveRound(t *testing.T) {
 	})
 
 	t.Run("counts", func(t *testing.T) {
-		counts, err := f.s.RoundGoldCounts(f.ctx, f.p.ID)
-		if err != nil || len(counts) != 1 {
-			t.Fatalf("counts %v, %v", counts, err)
+		counts := checkRoundGold(t, f.ctx, f.s, f.p.ID)
+		if len(counts) != 1 {
+			t.Fatalf("counts %v", counts)
 		}
 		c := counts[0]
 		// Summary 1 has nobody's labels yet: its three sentences wait.

@@ -43,10 +43,7 @@ func TestImportLabels(t *testing.T) {
 	}
 
 	t.Run("the import resolves their gold and the queue sees them", func(t *testing.T) {
-		counts, err := s.RoundGoldCounts(ctx, p.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
+		counts := checkRoundGold(t, ctx, s, p.ID)
 		if len(counts) != 1 || counts[0].Unanimous != 1 || counts[0].Pending != 1 {
 			t.Fatalf("gold counts %+v", counts)
 		}

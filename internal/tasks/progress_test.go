@@ -87,4 +87,13 @@ func TestRoundManagement(t *testing.T) {
 			t.Fatalf("bad preset: %v", err)
 		}
 	})
+	t.Run("gold counts with a released assignment and a second round", func(t *testing.T) {
+		if _, err := s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "again", Kind: tasks.RoundCalibration, Annotators: users, Summaries: sums[:1]}); err != nil {
+			t.Fatal(err)
+		}
+		counts := checkRoundGold(t, ctx, s, p.ID)
+		if len(counts) != 2 || counts[0].Sentences == 0 || counts[1].Sentences == 0 || counts[1].Sentences != counts[1].Waiting {
+			t.Fatalf("counts %+v", counts)
+		}
+	})
 }
