@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -55,6 +56,7 @@ func (s *Server) cachedReport(c echo.Context, p *tasks.Project, key reportKey) (
 // reportBuilder returns the function that builds p's report for key.
 func (s *Server) reportBuilder(ctx context.Context, p *tasks.Project, key reportKey) func() (*builtReport, error) {
 	return func() (*builtReport, error) {
+		start := time.Now()
 		data, err := s.store.ReportData(ctx, p.ID, key.opt.Filter())
 		if err != nil {
 			return nil, err
@@ -70,7 +72,7 @@ func (s *Server) reportBuilder(ctx context.Context, p *tasks.Project, key report
 			}
 			anonymise(rep, aliases)
 		}
-		return &builtReport{rep: rep, builtAt: s.cfg.Now()}, nil
+		return &builtReport{rep: rep, builtAt: s.cfg.Now(), took: time.Since(start)}, nil
 	}
 }
 
@@ -122,7 +124,7 @@ func (s *Server) getReport(c echo.Context) error {
 		v.Page.FlashKind, v.Page.Flash = pg.FlashKind, pg.Flash
 		v.ComputedAt = b.builtAt.UTC().Format("2006-01-02 15:04:05 UTC")
 		if behind {
-			v.ComputedAt += fmt.Sprintf(", before the latest changes (a report is at most %s old while people label; the current one is being computed for your next view)", s.cfg.ReportMaxAge)
+			v.ComputedAt += fmt.Sprintf(", before the latest changes (a report is at most %s old while people label; the current one is being computed for your next view)", s.reportMaxAge(b).Round(time.Second))
 		}
 		var buf bytes.Buffer
 		err := templates.ReportPage(v).Render(c.Request().Context(), &buf)

@@ -32,6 +32,7 @@ type reportKey struct {
 type builtReport struct {
 	rep     *report.Report
 	builtAt time.Time
+	took    time.Duration // how long reading and building took
 	etag    string
 	version int64 // the project's report version it was built from
 

@@ -14,7 +14,23 @@ import (
 // nearly every view: the report page instead shows a report of the same
 // project, settings and options built at most Config.ReportMaxAge ago, says
 // so, and, once that report is half that age, builds the current one in
-// the background (one at a time) for the next views. Downloads and the API always get the current version.
+// the background (one at a time) for the next views. Downloads and the API
+// always get the current version.
+//
+// A report that is slow to build may be older: at most reportBuildShare
+// times its build time, so that rebuilding it while people label takes no
+// more than about a tenth of one core from their saves (it is rebuilt once
+// half that age, that is every ten build times at most).
+
+// reportBuildShare is how many times its build time a report shown while
+// people label may be old, when that is more than Config.ReportMaxAge.
+const reportBuildShare = 20
+
+// reportMaxAge is how old b may be when the page shows it instead of the
+// current report.
+func (s *Server) reportMaxAge(b *builtReport) time.Duration {
+	return max(s.cfg.ReportMaxAge, reportBuildShare*b.took)
+}
 
 // sameReport reports whether a and b are the same report (project,
 // settings, options) whatever their versions.
@@ -23,15 +39,15 @@ func (a reportKey) sameReport(b reportKey) bool {
 }
 
 // recent returns the newest report kept for key's project, settings and
-// options built at or after since, of key's version or an older one; nil
-// when there is none.
-func (c *reportCache) recent(key reportKey, since time.Time) *builtReport {
+// options no older at now than maxAge allows it, of key's version or an
+// older one; nil when there is none.
+func (c *reportCache) recent(key reportKey, now time.Time, maxAge func(*builtReport) time.Duration) *builtReport {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var best *builtReport
 	for _, k := range c.order {
 		b := c.entries[k]
-		if !k.sameReport(key) || k.version > key.version || b.builtAt.Before(since) {
+		if !k.sameReport(key) || k.version > key.version || b.builtAt.Before(now.Add(-maxAge(b))) {
 			continue
 		}
 		if best == nil || b.version > best.version {
@@ -78,13 +94,13 @@ func (c *reportCache) underway(key reportKey) *reportFlight {
 // gold, rounds or settings changed after the report shown was built.
 func (s *Server) pageReport(c echo.Context, p *tasks.Project, key reportKey) (b *builtReport, behind bool, err error) {
 	if s.cfg.ReportMaxAge > 0 {
-		if b := s.reports.recent(key, s.cfg.Now().Add(-s.cfg.ReportMaxAge)); b != nil {
+		if b := s.reports.recent(key, s.cfg.Now(), s.reportMaxAge); b != nil {
 			if b.version == key.version {
 				return b, false, nil
 			}
 			// Built again once half its time is up, so that views stay
-			// within ReportMaxAge without a build after every save.
-			if s.cfg.Now().Sub(b.builtAt) >= s.cfg.ReportMaxAge/2 {
+			// within their maximum age without a build after every save.
+			if s.cfg.Now().Sub(b.builtAt) >= s.reportMaxAge(b)/2 {
 				ctx := context.WithoutCancel(c.Request().Context())
 				s.reports.refresh(key, s.reportBuilder(ctx, p, key))
 			}

@@ -1,0 +1,38 @@
+package web
+
+import (
+	"testing"
+	"time"
+)
+
+// TestSlowReportMayBeOlder checks that a report slow to build is shown
+// for longer while people label, in proportion to its build time, and a
+// quick one for Config.ReportMaxAge.
+func TestSlowReportMayBeOlder(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	s := &Server{cfg: Config{ReportMaxAge: 30 * time.Second}}
+	var c reportCache
+	add := func(version int64, took, age time.Duration) reportKey {
+		k := reportKey{project: 1, version: version}
+		f := c.startLocked(k)
+		c.finish(k, f, func() (*builtReport, error) {
+			return &builtReport{version: version, builtAt: now.Add(-age), took: took}, nil
+		})
+		return k
+	}
+	add(1, time.Second, 40*time.Second)
+	if b := c.recent(reportKey{project: 1, version: 9}, now, s.reportMaxAge); b != nil {
+		t.Fatalf("a quick report 40 s old was shown (max age %v)", s.reportMaxAge(b))
+	}
+	add(2, 5*time.Second, 90*time.Second)
+	b := c.recent(reportKey{project: 1, version: 9}, now, s.reportMaxAge)
+	if b == nil || b.version != 2 {
+		t.Fatalf("a report that took 5 s, 90 s old: got %+v, want it shown", b)
+	}
+	if got := s.reportMaxAge(b); got != 100*time.Second {
+		t.Fatalf("max age %v, want 100 s", got)
+	}
+	if b := c.recent(reportKey{project: 1, version: 9}, now.Add(11*time.Second), s.reportMaxAge); b != nil {
+		t.Fatalf("shown at 101 s old: %+v", b)
+	}
+}
