@@ -13,15 +13,15 @@ const maxPatterns = 5
 
 // newAnnotators starts the per-annotator section: each coder with the
 // number of sentences they labelled in scope.
-func newAnnotators(sc *scope, x *index) []Annotator {
+func newAnnotators(sc *scope) []Annotator {
 	out := make([]Annotator, len(sc.coders))
 	for c, name := range sc.coders {
 		out[c] = Annotator{Name: name, Dimensions: []AnnotatorDimension{}, Disagree: []DisagreementPattern{}}
 	}
-	for _, a := range sc.assignments {
-		for _, l := range x.labels[a.ID] {
-			if l.Label != "" {
-				out[sc.coderOf[a.Username]].Labels++
+	for _, p := range sc.parts {
+		for i := range p.views {
+			if !p.views[i].empty {
+				out[p.coder].Labels++
 			}
 		}
 	}

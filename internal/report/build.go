@@ -45,17 +45,20 @@ const DefaultBootstrap = 1000
 
 // index holds the project's labels keyed for the report's lookups. Labels
 // are not copied: each assignment's are a slice of the data's, which are
-// ordered by assignment and sentence.
+// ordered by assignment and sentence, beside the coded view of each (what
+// the dimensions read) and its sentence position.
 type index struct {
-	data             *tasks.ReportData
-	settings         tasks.Settings
-	labels           map[int64][]tasks.ReportLabel // by assignment, by sentence id
-	labelSent        map[int64][]int32             // by assignment: each label's sentence position, −1 if unknown
-	labelMask        map[int64][]uint64            // by assignment: each label's error-type set as a bit mask
-	sentences        map[int64]*tasks.ReportSentence
-	summarySentences map[int64][]int64 // sentence ids of a summary, in order
-	summaryLabels    map[int64]tasks.ReportSummaryLabel
-	links            map[int64]map[[2]int64]bool // by assignment: (key fact, sentence)
+	data     *tasks.ReportData
+	settings tasks.Settings
+	// views[i] is data.Labels[i] as the value functions read it, pos[i]
+	// its sentence position (−1 if unknown); the labels of assignment
+	// data.Assignments[j] are those from labelLo[j] to labelLo[j+1].
+	views         []label
+	pos           []int32
+	strs          stringCodes // codes of data.Strings
+	labelLo       []int32
+	summaryLabels map[int64]tasks.ReportSummaryLabel
+	links         map[int64]map[[2]int64]bool // by assignment: (key fact, sentence)
 
 	// Dense positions, so that the sentence and summary dimensions index
 	// their units without a map: data.Sentences[i] is sentence unit i,
@@ -67,29 +70,39 @@ type index struct {
 	summaryFirst, summaryLen  []int32
 	sentenceKeys, summaryKeys []unitKey
 	gold                      []*label // by sentence position, nil without gold
+	// goldFaith and assistFaith are, by sentence position, the
+	// faithfulness code of the gold label and of the assistant's, −1 for
+	// none.
+	goldFaith, assistFaith []int8
 }
 
 func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 	x := &index{
 		data: d, settings: set,
-		labels:    map[int64][]tasks.ReportLabel{},
-		sentences: map[int64]*tasks.ReportSentence{}, summarySentences: map[int64][]int64{},
 		summaryLabels: map[int64]tasks.ReportSummaryLabel{}, links: map[int64]map[[2]int64]bool{},
 	}
-	x.labelSent = map[int64][]int32{}
-	x.sentPos, x.summaryPos = map[int64]int32{}, map[int64]int32{}
-	slices.SortStableFunc(d.Sentences, func(a, b tasks.ReportSentence) int {
+	x.sentPos, x.summaryPos = make(map[int64]int32, len(d.Sentences)), map[int64]int32{}
+	bySentence := func(a, b tasks.ReportSentence) int {
 		return cmp.Or(cmp.Compare(a.SummaryID, b.SummaryID), cmp.Compare(a.Index, b.Index))
-	})
+	}
+	if !slices.IsSortedFunc(d.Sentences, bySentence) {
+		slices.SortStableFunc(d.Sentences, bySentence)
+	}
+	codes := errorCodes(set)
 	x.sentenceKeys = make([]unitKey, len(d.Sentences))
 	x.gold = make([]*label, len(d.Sentences))
+	golds := make([]label, 0, len(d.Sentences)/8)
+	x.goldFaith, x.assistFaith = make([]int8, len(d.Sentences)), make([]int8, len(d.Sentences))
 	for i := range d.Sentences {
 		s := &d.Sentences[i]
-		x.sentences[s.ID] = s
 		x.sentPos[s.ID] = int32(i)
 		x.sentenceKeys[i] = unitKey{s.ID, 0}
-		x.gold[i] = goldOf(s)
-		x.summarySentences[s.SummaryID] = append(x.summarySentences[s.SummaryID], s.ID)
+		x.goldFaith[i], x.assistFaith[i] = -1, faithCode(d.Assistant[s.ID])
+		if s.Gold != nil {
+			golds = append(golds, goldView(s.Gold, codes))
+			x.gold[i] = &golds[len(golds)-1]
+			x.goldFaith[i] = faithCode(s.Gold.Label)
+		}
 		j, ok := x.summaryPos[s.SummaryID]
 		if !ok {
 			j = int32(len(x.summaryIDs))
@@ -112,38 +125,44 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 		}
 	}
 	ls := d.Labels
-	slices.SortStableFunc(ls, func(a, b tasks.ReportLabel) int {
+	byAssignment := func(a, b tasks.ReportLabel) int {
 		return cmp.Or(cmp.Compare(a.AssignmentID, b.AssignmentID), cmp.Compare(a.SentenceID, b.SentenceID))
-	})
-	pos := make([]int32, len(ls))
-	masks := make([]uint64, len(ls))
-	codes := errorCodes(set)
-	maskOf := map[*string]uint64{} // error-type lists are shared between labels
+	}
+	if !slices.IsSortedFunc(ls, byAssignment) {
+		slices.SortStableFunc(ls, byAssignment)
+	}
+	x.pos = make([]int32, len(ls))
+	x.views = make([]label, len(ls))
+	x.strs = newStringCodes(d.Strings)
+	masks := make([]uint64, len(d.TypeLists))
+	for i, ts := range d.TypeLists {
+		masks[i] = typeMask(ts, codes)
+	}
 	for i := range ls {
-		p, ok := x.sentPos[ls[i].SentenceID]
+		l := &ls[i]
+		p, ok := x.sentPos[l.SentenceID]
 		if !ok {
 			p = -1
 		}
-		pos[i] = p
-		if ts := ls[i].ErrorTypes; len(ts) > 0 {
-			m, ok := maskOf[&ts[0]]
-			if !ok {
-				m = typeMask(ts, codes)
-				maskOf[&ts[0]] = m
-			}
-			masks[i] = m
+		x.pos[i] = p
+		x.views[i] = x.strs.view(l, masks)
+	}
+	// Assignments are in id order, as are the labels: one merge finds
+	// each assignment's labels.
+	x.labelLo = make([]int32, len(d.Assignments)+1)
+	i := 0
+	for j, a := range d.Assignments {
+		for i < len(ls) && ls[i].AssignmentID < a.ID {
+			i++
+		}
+		x.labelLo[j] = int32(i)
+		for i < len(ls) && ls[i].AssignmentID == a.ID {
+			i++
 		}
 	}
-	x.labelMask = map[int64][]uint64{}
-	for i := 0; i < len(ls); {
-		j := i
-		for j < len(ls) && ls[j].AssignmentID == ls[i].AssignmentID {
-			j++
-		}
-		x.labels[ls[i].AssignmentID] = ls[i:j:j]
-		x.labelSent[ls[i].AssignmentID] = pos[i:j:j]
-		x.labelMask[ls[i].AssignmentID] = masks[i:j:j]
-		i = j
+	x.labelLo[len(d.Assignments)] = int32(i)
+	if !slices.IsSortedFunc(d.Assignments, func(a, b tasks.ReportAssignment) int { return cmp.Compare(a.ID, b.ID) }) {
+		panic("report: ReportData.Assignments not in id order")
 	}
 	for _, l := range d.SummaryLabels {
 		x.summaryLabels[l.AssignmentID] = l
@@ -157,17 +176,11 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 	return x
 }
 
-// goldLabel is a sentence's gold as a label, nil when it has none.
-func (x *index) goldLabel(sid int64) *label {
-	return goldOf(x.sentences[sid])
-}
-
-func goldOf(s *tasks.ReportSentence) *label {
-	if s == nil || s.Gold == nil {
-		return nil
-	}
-	g := s.Gold
-	return &label{ReportLabel: &tasks.ReportLabel{Label: g.Label, ErrorTypes: g.ErrorTypes, Ambiguous: g.Ambiguous, AmbiguityType: g.AmbiguityType}}
+// labelsOf returns the labels of assignment j of the data, with their
+// views and sentence positions.
+func (x *index) labelsOf(j int) ([]tasks.ReportLabel, []label, []int32) {
+	lo, hi := x.labelLo[j], x.labelLo[j+1]
+	return x.data.Labels[lo:hi:hi], x.views[lo:hi:hi], x.pos[lo:hi:hi]
 }
 
 // scope is the assignments a report (or one round of the trend) covers and
@@ -180,16 +193,25 @@ type scope struct {
 	// up once per scope rather than once per dimension.
 	parts  []part
 	labels int // sentence labels in scope
+	// which are the positions in the data's assignments of those in
+	// scope, for comparing scopes.
+	which []int32
 }
 
 // part is one assignment of a scope with its coder, summary position and
-// labels (with each label's sentence position and error-type set).
+// labels (with each label's view and sentence position).
 type part struct {
 	coder   int
 	summary int32
 	labels  []tasks.ReportLabel
+	views   []label
 	pos     []int32
-	masks   []uint64
+}
+
+// same reports whether two scopes cover the same assignments in the same
+// order, and so give the same ratings.
+func (sc *scope) same(o *scope) bool {
+	return slices.Equal(sc.which, o.which)
 }
 
 // scope selects the assignments of one round, or with round 0 each
@@ -197,29 +219,35 @@ type part struct {
 // drafts, only submitted assignments.
 func (x *index) scope(round int64, drafts bool) *scope {
 	sc := &scope{coderOf: map[string]int{}}
-	counts := func(a tasks.ReportAssignment) bool { return drafts || a.Status == tasks.StatusSubmitted }
+	counts := func(a *tasks.ReportAssignment) bool { return drafts || a.Status == tasks.StatusSubmitted }
+	as := x.data.Assignments
 	if round != 0 {
-		for _, a := range x.data.Assignments {
-			if a.RoundID == round && counts(a) {
-				sc.assignments = append(sc.assignments, a)
+		for j := range as {
+			if as[j].RoundID == round && counts(&as[j]) {
+				sc.which = append(sc.which, int32(j))
 			}
 		}
 	} else {
 		latest := map[[2]int64]int{}
-		for _, a := range x.data.Assignments {
+		for j := range as {
+			a := &as[j]
 			if !counts(a) {
 				continue
 			}
 			k := [2]int64{a.UserID, a.SummaryID}
-			if i, ok := latest[k]; !ok || a.RoundID > sc.assignments[i].RoundID {
+			if i, ok := latest[k]; !ok || a.RoundID > as[sc.which[i]].RoundID {
 				if ok {
-					sc.assignments[i] = a
+					sc.which[i] = int32(j)
 				} else {
-					latest[k] = len(sc.assignments)
-					sc.assignments = append(sc.assignments, a)
+					latest[k] = len(sc.which)
+					sc.which = append(sc.which, int32(j))
 				}
 			}
 		}
+	}
+	sc.assignments = make([]tasks.ReportAssignment, len(sc.which))
+	for i, j := range sc.which {
+		sc.assignments[i] = as[j]
 	}
 	for _, a := range sc.assignments {
 		if _, ok := sc.coderOf[a.Username]; !ok {
@@ -233,9 +261,10 @@ func (x *index) scope(round int64, drafts bool) *scope {
 	}
 	sc.parts = make([]part, len(sc.assignments))
 	for i, a := range sc.assignments {
+		labels, views, pos := x.labelsOf(int(sc.which[i]))
 		sc.parts[i] = part{coder: sc.coderOf[a.Username], summary: x.summaryPos[a.SummaryID],
-			labels: x.labels[a.ID], pos: x.labelSent[a.ID], masks: x.labelMask[a.ID]}
-		sc.labels += len(sc.parts[i].labels)
+			labels: labels, views: views, pos: pos}
+		sc.labels += len(labels)
 	}
 	return sc
 }
@@ -275,10 +304,19 @@ func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options)
 		return nil, err
 	}
 	boot := bootstrap{replicates: opt.Bootstrap, seed: opt.Seed, method: opt.BootstrapMethod}
-	rep.PerAnnotator = newAnnotators(sc, x)
+	rep.PerAnnotator = newAnnotators(sc)
+	// A round whose assignments are those of the report has the
+	// report's ratings: its trend point is read off the dimension rather
+	// than computed again.
+	var points []TrendPoint
 	for _, src := range srcs {
 		rt := x.ratings(src, sc)
-		rep.Dimensions = append(rep.Dimensions, dimension(rt, sc.coders, boot))
+		dm := dimension(rt, sc.coders, boot)
+		rep.Dimensions = append(rep.Dimensions, dm)
+		st := dm.Statistics
+		st.KrippendorffAlpha = alphaStatistic(rt.c, rt.spec.iaaLevel(), bootstrap{})
+		finite(&st.KrippendorffAlpha)
+		points = append(points, TrendPoint{Dimension: dm.Name, Level: dm.Level, Units: dm.Units, Ratings: dm.Ratings, Statistics: st})
 		addAnnotators(rep.PerAnnotator, rt)
 	}
 	finishAnnotators(rep.PerAnnotator)
@@ -289,6 +327,11 @@ func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options)
 		}
 		tr := TrendRound{Round: r.Name, Kind: r.Kind, Dimensions: []TrendPoint{}}
 		rsc := x.scope(r.ID, opt.IncludeDrafts)
+		if rsc.same(sc) {
+			tr.Dimensions = append(tr.Dimensions, points...)
+			rep.Trend = append(rep.Trend, tr)
+			continue
+		}
 		for _, src := range srcs {
 			rt := x.ratings(src, rsc)
 			st, _ := statistics(rt, bootstrap{})
@@ -297,7 +340,10 @@ func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options)
 		}
 		rep.Trend = append(rep.Trend, tr)
 	}
-	rep.Disagreements, rep.DisagreementsTotal = x.disagreements(sc)
+	rep.Disagreements, rep.DisagreementsTotal, err = x.disagreements(sc)
+	if err != nil {
+		return nil, err
+	}
 	return rep, nil
 }
 

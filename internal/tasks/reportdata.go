@@ -4,13 +4,16 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"strings"
 )
 
 // ReportData is everything the agreement report of a project reads: the
 // labels of every assignment that was not released, the sentences they
 // label with their gold, the key facts of each summary and the assistant's
 // tentative labels. It is loaded by [Store.ReportData] in a handful of
-// queries on the read pool, whatever the size of the project.
+// queries on the read pool, whatever the size of the project. Labels are
+// held coded, without pointers (see [ReportLabel]); the text of sentences
+// is read on demand, for the few a report lists (see Details).
 type ReportData struct {
 	Rounds        []Round              // oldest first
 	Assignments   []ReportAssignment   // not released, in id order
@@ -18,6 +21,14 @@ type ReportData struct {
 	SummaryLabels []ReportSummaryLabel // summary labels of those assignments
 	KeyFactLinks  []ReportKeyFactLink  // key-fact alignments of those assignments
 	Sentences     []ReportSentence     // sentences of the assigned summaries, by summary and index
+	// Strings holds the distinct strings of the labels (labels, first
+	// labels, ambiguity types), which labels name by index; Strings[0] is
+	// "".
+	Strings []string
+	// TypeLists holds the distinct error-type lists of the labels, which
+	// labels name by index; TypeLists[0] is the empty list. The lists are
+	// shared: do not modify.
+	TypeLists [][]string
 	// SummaryKeyFacts lists, for each assigned summary, the ids of the key
 	// facts an annotator could align (its document's, for its topic).
 	SummaryKeyFacts map[int64][]int64
@@ -28,6 +39,11 @@ type ReportData struct {
 	GoldSummaries map[int64]string
 	// Scores are the values on the project's rating scales, by assignment.
 	Scores map[int64][]ReportScore
+	// Details reads the text and external ids of the given sentences of
+	// the project (at most [MaxReportDetails] at a time); nil when there is
+	// nothing to read them from. It reads after the rest, in a transaction
+	// of its own.
+	Details func(ids []int64) (map[int64]ReportSentenceDetail, error)
 }
 
 // ReportAssignment is one annotator's assignment of one summary in a round.
@@ -37,17 +53,27 @@ type ReportAssignment struct {
 	Status                         string
 }
 
-// ReportLabel is the current label of one sentence in one assignment.
+// ReportLabel is the current label of one sentence in one assignment,
+// coded: its strings are indexes into [ReportData.Strings] and its
+// error types an index into [ReportData.TypeLists], so that millions of
+// labels hold no pointer for the garbage collector to follow.
 type ReportLabel struct {
-	AssignmentID, SentenceID int64
-	Label                    string
-	ErrorTypes               []string // shared between labels: do not modify
-	Ambiguous                *bool    // shared between labels: do not modify
-	AmbiguityType            string
-	FirstLabel               string
-	AssistantVisible         bool
-	ChangedAfterReveal       bool
+	AssignmentID, SentenceID         int64
+	Label, FirstLabel, AmbiguityType uint32 // indexes into Strings; 0 is ""
+	ErrorTypes                       uint32 // index into TypeLists; 0 is none
+	// Ambiguous is the ambiguity flag: AmbiguousUnanswered, AmbiguousNo
+	// or AmbiguousYes.
+	Ambiguous          int8
+	AssistantVisible   bool
+	ChangedAfterReveal bool
 }
+
+// Values of [ReportLabel.Ambiguous].
+const (
+	AmbiguousUnanswered int8 = iota
+	AmbiguousNo
+	AmbiguousYes
+)
 
 // ReportSummaryLabel is the summary-level label of one assignment.
 type ReportSummaryLabel struct {
@@ -65,14 +91,23 @@ type ReportKeyFactLink struct {
 // ReportSentence is a summary sentence with where it sits and its gold
 // label, if any.
 type ReportSentence struct {
-	ID, SummaryID    int64
-	Index            int
-	Text             string
-	SummaryExternal  string
-	DocumentExternal string
+	ID, SummaryID int64
+	Index         int
 	// Gold is nil when the sentence has no gold or its gold is unresolved.
 	Gold *ReportGold
 }
+
+// ReportSentenceDetail is what a report shows of a sentence it lists:
+// its text and the external ids of its summary and document.
+type ReportSentenceDetail struct {
+	Text             string
+	SummaryExternal  string
+	DocumentExternal string
+}
+
+// MaxReportDetails bounds the sentences one call of
+// [ReportData.Details] reads.
+const MaxReportDetails = 500
 
 // ReportGold is the gold label of a sentence.
 type ReportGold struct {
@@ -133,7 +168,49 @@ func (s *Store) ReportData(ctx context.Context, projectID int64, f ReportFilter)
 			return nil, err
 		}
 	}
+	d.Strings, d.TypeLists = args.in.labelStrs, args.in.typeLists
+	d.Details = func(ids []int64) (map[int64]ReportSentenceDetail, error) {
+		return s.ReportSentenceDetails(ctx, projectID, ids)
+	}
 	return d, nil
+}
+
+// ReportSentenceDetails reads the text and external ids of sentences of a
+// project, at most [MaxReportDetails]; ids of other projects' sentences
+// or of none are left out.
+func (s *Store) ReportSentenceDetails(ctx context.Context, projectID int64, ids []int64) (map[int64]ReportSentenceDetail, error) {
+	if len(ids) > MaxReportDetails {
+		return nil, Errorf(EInvalid, "at most %d sentences at a time (got %d)", MaxReportDetails, len(ids))
+	}
+	out := map[int64]ReportSentenceDetail{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := []any{projectID}
+	marks := make([]string, len(ids))
+	for i, id := range ids {
+		marks[i] = "?"
+		args = append(args, id)
+	}
+	rows, err := s.read.QueryContext(ctx, `
+		SELECT ss.id, ss.text, s.external_id, d.external_id
+		FROM summary_sentences ss
+		JOIN summaries s ON s.id = ss.summary_id
+		JOIN documents d ON d.id = s.document_id
+		WHERE s.project_id = ? AND ss.id IN (`+strings.Join(marks, ",")+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var x ReportSentenceDetail
+		if err := rows.Scan(&id, &x.Text, &x.SummaryExternal, &x.DocumentExternal); err != nil {
+			return nil, err
+		}
+		out[id] = x
+	}
+	return out, rows.Err()
 }
 
 // reportArgs are the parameters of the report's queries: ?1 the project,
@@ -145,14 +222,28 @@ type reportArgs struct {
 }
 
 // interner shares the strings and error-type lists that repeat across
-// labels.
+// labels, and numbers those of sentence labels.
 type interner struct {
-	strs  map[string]string
-	types map[string][]string
+	strs      map[string]string
+	types     map[string][]string
+	labelStr  map[string]uint32 // index into labelStrs
+	labelStrs []string
+	typeOf    map[string]uint32 // raw column → index into typeLists
+	typeLists [][]string
 }
 
+// reportLabelValues are the values a sentence label can take (see the
+// CHECK on sentence_labels.label), coded 0–3 in the labels query and
+// numbered so in the interner's strings.
+var reportLabelValues = []string{"", LabelFaithful, LabelUnfaithful, LabelBorderline}
+
 func newInterner() *interner {
-	return &interner{strs: map[string]string{}, types: map[string][]string{}}
+	in := &interner{strs: map[string]string{}, types: map[string][]string{}, labelStr: map[string]uint32{},
+		typeOf: map[string]uint32{"": 0, "[]": 0}, typeLists: [][]string{nil}}
+	for _, v := range reportLabelValues {
+		in.labelIndex(v)
+	}
+	return in
 }
 
 func (in *interner) str(s string) string {
@@ -161,6 +252,32 @@ func (in *interner) str(s string) string {
 	}
 	in.strs[s] = s
 	return s
+}
+
+// labelIndex numbers a string of a sentence label.
+func (in *interner) labelIndex(s string) uint32 {
+	if i, ok := in.labelStr[s]; ok {
+		return i
+	}
+	i := uint32(len(in.labelStrs))
+	in.labelStr[s] = i
+	in.labelStrs = append(in.labelStrs, s)
+	return i
+}
+
+// typeIndex numbers the error-type list of an error_types column, decoded
+// once per distinct value; a malformed value or an empty list is 0.
+func (in *interner) typeIndex(raw string) uint32 {
+	if i, ok := in.typeOf[raw]; ok {
+		return i
+	}
+	var i uint32
+	if ts := decodeTypes(raw); len(ts) > 0 {
+		i = uint32(len(in.typeLists))
+		in.typeLists = append(in.typeLists, ts)
+	}
+	in.typeOf[raw] = i
+	return i
 }
 
 // errorTypes decodes an error_types column once per distinct value; the
@@ -173,11 +290,6 @@ func (in *interner) errorTypes(raw string) []string {
 	in.types[raw] = v
 	return v
 }
-
-var (
-	sharedTrue  = true
-	sharedFalse = false
-)
 
 // eachRow runs a query and calls scan for every row.
 func eachRow(ctx context.Context, tx *sql.Tx, query string, a reportArgs, scan func(*sql.Rows) error) error {
@@ -227,27 +339,46 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportDat
 		return err
 	}
 	d.Labels = make([]ReportLabel, 0, n)
+	// The columns are few and mostly integers: the label, the first label
+	// when it is a label value, the ambiguity flag and the assistant's
+	// flags packed into one number; the strings only where they are
+	// neither empty nor a label value (NULL otherwise, which costs no
+	// string).
+	in := args.in
 	return eachRow(ctx, tx, `
-		SELECT l.assignment_id, l.sentence_id, l.label, l.error_types, l.ambiguous, l.ambiguity_type,
-			l.assistant_visible, l.first_label, l.changed_after_reveal
+		SELECT l.assignment_id, l.sentence_id,
+			(CASE l.label WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 WHEN 'borderline' THEN 3 ELSE 0 END)
+			| (CASE l.first_label WHEN 'faithful' THEN 4 WHEN 'unfaithful' THEN 8 WHEN 'borderline' THEN 12 ELSE 0 END)
+			| (CASE WHEN l.ambiguous IS NULL THEN 0 WHEN l.ambiguous THEN 32 ELSE 16 END)
+			| (CASE WHEN l.assistant_visible THEN 64 ELSE 0 END)
+			| (CASE WHEN l.changed_after_reveal THEN 128 ELSE 0 END),
+			NULLIF(NULLIF(l.error_types, '[]'), ''),
+			NULLIF(l.ambiguity_type, ''),
+			CASE WHEN l.first_label NOT IN ('', 'faithful', 'unfaithful', 'borderline') THEN l.first_label END,
+			CASE WHEN l.label NOT IN ('', 'faithful', 'unfaithful', 'borderline') THEN l.label END
 		FROM sentence_labels l
 		WHERE l.assignment_id IN (`+reportAssignments+`)
 		ORDER BY l.assignment_id, l.sentence_id`, args, func(rows *sql.Rows) error {
 		var l ReportLabel
-		var types string
-		var amb sql.NullBool
-		if err := rows.Scan(&l.AssignmentID, &l.SentenceID, &l.Label, &types, &amb, &l.AmbiguityType,
-			&l.AssistantVisible, &l.FirstLabel, &l.ChangedAfterReveal); err != nil {
+		var packed int64
+		var types, ambType, first, label sql.NullString
+		if err := rows.Scan(&l.AssignmentID, &l.SentenceID, &packed, &types, &ambType, &first, &label); err != nil {
 			return err
 		}
-		in := args.in
-		l.Label, l.AmbiguityType, l.FirstLabel = in.str(l.Label), in.str(l.AmbiguityType), in.str(l.FirstLabel)
-		l.ErrorTypes = in.errorTypes(types)
-		if amb.Valid {
-			l.Ambiguous = &sharedFalse
-			if amb.Bool {
-				l.Ambiguous = &sharedTrue
-			}
+		l.Label, l.FirstLabel = uint32(packed&3), uint32(packed>>2&3)
+		l.Ambiguous = int8(packed >> 4 & 3)
+		l.AssistantVisible, l.ChangedAfterReveal = packed&64 != 0, packed&128 != 0
+		if types.Valid {
+			l.ErrorTypes = in.typeIndex(types.String)
+		}
+		if ambType.Valid {
+			l.AmbiguityType = in.labelIndex(ambType.String)
+		}
+		if first.Valid {
+			l.FirstLabel = in.labelIndex(first.String)
+		}
+		if label.Valid {
+			l.Label = in.labelIndex(label.String)
 		}
 		d.Labels = append(d.Labels, l)
 		return nil
@@ -292,23 +423,18 @@ const assignedSummaries = `SELECT a.summary_id FROM assignments a JOIN rounds r 
 
 func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
 	return eachRow(ctx, tx, `
-		SELECT ss.id, ss.summary_id, ss.idx, ss.text, s.external_id, d.external_id,
-			g.label, g.error_types, g.ambiguous, g.ambiguity_type
+		SELECT ss.id, ss.summary_id, ss.idx, g.label, g.error_types, g.ambiguous, g.ambiguity_type
 		FROM summary_sentences ss
-		JOIN summaries s ON s.id = ss.summary_id
-		JOIN documents d ON d.id = s.document_id
 		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id AND g.provenance != 'unresolved'
 		WHERE ss.summary_id IN (`+assignedSummaries+`)
 		ORDER BY ss.summary_id, ss.idx`, args, func(rows *sql.Rows) error {
 		var x ReportSentence
 		var label, types, ambType sql.NullString
 		var amb sql.NullBool
-		if err := rows.Scan(&x.ID, &x.SummaryID, &x.Index, &x.Text, &x.SummaryExternal, &x.DocumentExternal,
-			&label, &types, &amb, &ambType); err != nil {
+		if err := rows.Scan(&x.ID, &x.SummaryID, &x.Index, &label, &types, &amb, &ambType); err != nil {
 			return err
 		}
 		in := args.in
-		x.SummaryExternal, x.DocumentExternal = in.str(x.SummaryExternal), in.str(x.DocumentExternal)
 		if label.Valid {
 			g := &ReportGold{Label: in.str(label.String), ErrorTypes: in.errorTypes(types.String), AmbiguityType: in.str(ambType.String)}
 			if amb.Valid {
