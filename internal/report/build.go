@@ -44,21 +44,21 @@ func (o Options) Filter() tasks.ReportFilter {
 const DefaultBootstrap = 1000
 
 // index holds the project's labels keyed for the report's lookups. Labels
-// are not copied: each assignment's are a slice of the data's, which are
-// ordered by assignment and sentence, beside the coded view of each (what
+// are not copied: each assignment's are a slice of the data's, which
+// hold each assignment's together, beside the coded view of each (what
 // the dimensions read) and its sentence position.
 type index struct {
 	data     *tasks.ReportData
 	settings tasks.Settings
 	// views[i] is data.Labels[i] as the value functions read it, pos[i]
 	// its sentence position (−1 if unknown); the labels of assignment
-	// data.Assignments[j] are those from labelLo[j] to labelLo[j+1].
-	views         []label
-	pos           []int32
-	strs          stringCodes // codes of data.Strings
-	labelLo       []int32
-	summaryLabels map[int64]tasks.ReportSummaryLabel
-	links         map[int64]map[[2]int64]bool // by assignment: (key fact, sentence)
+	// data.Assignments[j] are those from labelLo[j] to labelHi[j].
+	views            []label
+	pos              []int32
+	labelLo, labelHi []int32
+	strs             stringCodes // codes of data.Strings
+	summaryLabels    map[int64]tasks.ReportSummaryLabel
+	links            map[int64]map[[2]int64]bool // by assignment: (key fact, sentence)
 
 	// Dense positions, so that the sentence and summary dimensions index
 	// their units without a map: data.Sentences[i] is sentence unit i,
@@ -124,12 +124,16 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 			x.summaryLen = append(x.summaryLen, 0)
 		}
 	}
-	ls := d.Labels
-	byAssignment := func(a, b tasks.ReportLabel) int {
-		return cmp.Or(cmp.Compare(a.AssignmentID, b.AssignmentID), cmp.Compare(a.SentenceID, b.SentenceID))
+	if !slices.IsSortedFunc(d.Assignments, func(a, b tasks.ReportAssignment) int { return cmp.Compare(a.ID, b.ID) }) {
+		panic("report: ReportData.Assignments not in id order")
 	}
-	if !slices.IsSortedFunc(ls, byAssignment) {
-		slices.SortStableFunc(ls, byAssignment)
+	ls := d.Labels
+	if !x.groupLabels() {
+		// Not each assignment's labels together: sort them so.
+		slices.SortStableFunc(ls, func(a, b tasks.ReportLabel) int {
+			return cmp.Or(cmp.Compare(a.AssignmentID, b.AssignmentID), cmp.Compare(a.SentenceID, b.SentenceID))
+		})
+		x.groupLabels()
 	}
 	x.pos = make([]int32, len(ls))
 	x.views = make([]label, len(ls))
@@ -147,23 +151,6 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 		x.pos[i] = p
 		x.views[i] = x.strs.view(l, masks)
 	}
-	// Assignments are in id order, as are the labels: one merge finds
-	// each assignment's labels.
-	x.labelLo = make([]int32, len(d.Assignments)+1)
-	i := 0
-	for j, a := range d.Assignments {
-		for i < len(ls) && ls[i].AssignmentID < a.ID {
-			i++
-		}
-		x.labelLo[j] = int32(i)
-		for i < len(ls) && ls[i].AssignmentID == a.ID {
-			i++
-		}
-	}
-	x.labelLo[len(d.Assignments)] = int32(i)
-	if !slices.IsSortedFunc(d.Assignments, func(a, b tasks.ReportAssignment) int { return cmp.Compare(a.ID, b.ID) }) {
-		panic("report: ReportData.Assignments not in id order")
-	}
 	for _, l := range d.SummaryLabels {
 		x.summaryLabels[l.AssignmentID] = l
 	}
@@ -176,10 +163,33 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 	return x
 }
 
+// groupLabels finds each assignment's labels in the data, which holds
+// them together; it reports false, having found nothing, if an
+// assignment's labels are in more than one place.
+func (x *index) groupLabels() bool {
+	as, ls := x.data.Assignments, x.data.Labels
+	x.labelLo, x.labelHi = make([]int32, len(as)), make([]int32, len(as))
+	for i := 0; i < len(ls); {
+		id := ls[i].AssignmentID
+		j := i + 1
+		for j < len(ls) && ls[j].AssignmentID == id {
+			j++
+		}
+		if k, ok := slices.BinarySearchFunc(as, id, func(a tasks.ReportAssignment, id int64) int { return cmp.Compare(a.ID, id) }); ok {
+			if x.labelHi[k] != 0 {
+				return false
+			}
+			x.labelLo[k], x.labelHi[k] = int32(i), int32(j)
+		}
+		i = j
+	}
+	return true
+}
+
 // labelsOf returns the labels of assignment j of the data, with their
 // views and sentence positions.
 func (x *index) labelsOf(j int) ([]tasks.ReportLabel, []label, []int32) {
-	lo, hi := x.labelLo[j], x.labelLo[j+1]
+	lo, hi := x.labelLo[j], x.labelHi[j]
 	return x.data.Labels[lo:hi:hi], x.views[lo:hi:hi], x.pos[lo:hi:hi]
 }
 

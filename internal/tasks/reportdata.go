@@ -17,7 +17,7 @@ import (
 type ReportData struct {
 	Rounds        []Round              // oldest first
 	Assignments   []ReportAssignment   // not released, in id order
-	Labels        []ReportLabel        // sentence labels of those assignments
+	Labels        []ReportLabel        // sentence labels of those assignments, each assignment's together
 	SummaryLabels []ReportSummaryLabel // summary labels of those assignments
 	KeyFactLinks  []ReportKeyFactLink  // key-fact alignments of those assignments
 	Sentences     []ReportSentence     // sentences of the assigned summaries, by summary and index
@@ -128,9 +128,14 @@ type ReportFilter struct {
 
 // The assignments a report counts: every assignment of the project that was
 // not released (released work was handed to someone else), of round ?2
-// unless it is 0, and submitted only when ?3 is 1.
-const reportAssignments = `SELECT a.id FROM assignments a JOIN rounds r ON r.id = a.round_id
-	WHERE r.project_id = ?1 AND a.status != 'released' AND (?2 = 0 OR a.round_id = ?2) AND (?3 = 0 OR a.status = 'submitted')`
+// unless it is 0, and submitted only when ?3 is 1. Their rows are reached
+// by a join from the project's rounds, which reads each assignment's rows
+// in place (each assignment's together) rather than through a list of all
+// the assignments built first.
+const (
+	reportJoin  = `rounds r JOIN assignments a ON a.round_id = r.id`
+	reportWhere = `r.project_id = ?1 AND (?2 = 0 OR r.id = ?2) AND a.status != 'released' AND (?3 = 0 OR a.status = 'submitted')`
+)
 
 // ReportData loads the labels of a project for its agreement report, in
 // one read transaction so that the figures come from one snapshot. Only
@@ -334,7 +339,7 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportDat
 	// Counting first sizes the slice exactly: millions of labels are not
 	// copied as it grows.
 	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sentence_labels WHERE assignment_id IN (`+reportAssignments+`)`,
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM `+reportJoin+` JOIN sentence_labels l ON l.assignment_id = a.id WHERE `+reportWhere,
 		args.project, args.round, args.submitted).Scan(&n); err != nil {
 		return err
 	}
@@ -356,9 +361,8 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportDat
 			NULLIF(l.ambiguity_type, ''),
 			CASE WHEN l.first_label NOT IN ('', 'faithful', 'unfaithful', 'borderline') THEN l.first_label END,
 			CASE WHEN l.label NOT IN ('', 'faithful', 'unfaithful', 'borderline') THEN l.label END
-		FROM sentence_labels l
-		WHERE l.assignment_id IN (`+reportAssignments+`)
-		ORDER BY l.assignment_id, l.sentence_id`, args, func(rows *sql.Rows) error {
+		FROM `+reportJoin+` JOIN sentence_labels l ON l.assignment_id = a.id
+		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
 		var l ReportLabel
 		var packed int64
 		var types, ambType, first, label sql.NullString
@@ -387,9 +391,9 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportDat
 
 func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
 	return eachRow(ctx, tx, `
-		SELECT assignment_id, relevance, topic_category FROM summary_labels
-		WHERE assignment_id IN (`+reportAssignments+`)
-		ORDER BY assignment_id`, args, func(rows *sql.Rows) error {
+		SELECT l.assignment_id, l.relevance, l.topic_category
+		FROM `+reportJoin+` JOIN summary_labels l ON l.assignment_id = a.id
+		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
 		var l ReportSummaryLabel
 		var rel sql.NullInt64
 		if err := rows.Scan(&l.AssignmentID, &rel, &l.TopicCategory); err != nil {
@@ -407,9 +411,9 @@ func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *Re
 
 func reportKeyFactLinks(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
 	return eachRow(ctx, tx, `
-		SELECT assignment_id, key_fact_id, sentence_id FROM keyfact_labels
-		WHERE assignment_id IN (`+reportAssignments+`)
-		ORDER BY assignment_id, key_fact_id, sentence_id`, args, func(rows *sql.Rows) error {
+		SELECT k.assignment_id, k.key_fact_id, k.sentence_id
+		FROM `+reportJoin+` JOIN keyfact_labels k ON k.assignment_id = a.id
+		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
 		var k ReportKeyFactLink
 		err := rows.Scan(&k.AssignmentID, &k.KeyFactID, &k.SentenceID)
 		d.KeyFactLinks = append(d.KeyFactLinks, k)
