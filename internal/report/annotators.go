@@ -28,16 +28,6 @@ func newAnnotators(sc *scope) []Annotator {
 	return out
 }
 
-// addAnnotators compares each coder with the rest and with gold on one
-// dimension.
-func addAnnotators(out []Annotator, rt ratings) {
-	ads, pats := againstRest(rt)
-	for c := range out {
-		out[c].Dimensions = append(out[c].Dimensions, ads[c])
-		out[c].Disagree = append(out[c].Disagree, pats[c]...)
-	}
-}
-
 // finishAnnotators keeps each coder's strongest disagreement patterns.
 func finishAnnotators(out []Annotator) {
 	for c := range out {

@@ -2,8 +2,11 @@ package report
 
 import (
 	"cmp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"annotate/internal/agreement"
 	"annotate/internal/iaa"
@@ -318,17 +321,36 @@ func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options)
 	// A round whose assignments are those of the report has the
 	// report's ratings: its trend point is read off the dimension rather
 	// than computed again.
-	var points []TrendPoint
-	for _, src := range srcs {
-		rt := x.ratings(src, sc)
+	// Dimensions are computed side by side, one per processor, each
+	// from its own ratings; their results are put together in report
+	// order.
+	type result struct {
+		dim   Dimension
+		point TrendPoint
+		ads   []AnnotatorDimension
+		pats  [][]DisagreementPattern
+	}
+	results := make([]result, len(srcs))
+	inParallel(len(srcs), func(i int) {
+		rt := x.ratings(srcs[i], sc)
 		dm := dimension(rt, sc.coders, boot)
-		rep.Dimensions = append(rep.Dimensions, dm)
 		st := dm.Statistics
 		st.KrippendorffAlpha = alphaStatistic(rt.c, rt.spec.iaaLevel(), bootstrap{})
 		finite(&st.KrippendorffAlpha)
-		points = append(points, TrendPoint{Dimension: dm.Name, Level: dm.Level, Units: dm.Units, Ratings: dm.Ratings, Statistics: st})
-		addAnnotators(rep.PerAnnotator, rt)
+		ads, pats := againstRest(rt)
+		results[i] = result{dim: dm, point: TrendPoint{Dimension: dm.Name, Level: dm.Level, Units: dm.Units, Ratings: dm.Ratings, Statistics: st},
+			ads: ads, pats: pats}
+	})
+	points := make([]TrendPoint, len(srcs))
+	for i, r := range results {
+		rep.Dimensions = append(rep.Dimensions, r.dim)
+		points[i] = r.point
+		for c := range rep.PerAnnotator {
+			rep.PerAnnotator[c].Dimensions = append(rep.PerAnnotator[c].Dimensions, r.ads[c])
+			rep.PerAnnotator[c].Disagree = append(rep.PerAnnotator[c].Disagree, r.pats[c]...)
+		}
 	}
+	results = nil
 	finishAnnotators(rep.PerAnnotator)
 	rep.Assistant = x.assistant(sc)
 	for _, r := range d.Rounds {
@@ -342,12 +364,14 @@ func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options)
 			rep.Trend = append(rep.Trend, tr)
 			continue
 		}
-		for _, src := range srcs {
-			rt := x.ratings(src, rsc)
+		tps := make([]TrendPoint, len(srcs))
+		inParallel(len(srcs), func(i int) {
+			rt := x.ratings(srcs[i], rsc)
 			st, _ := statistics(rt, bootstrap{})
 			units, _, n := counts(rt)
-			tr.Dimensions = append(tr.Dimensions, TrendPoint{Dimension: rt.spec.name, Level: rt.spec.level, Units: units, Ratings: n, Statistics: st})
-		}
+			tps[i] = TrendPoint{Dimension: rt.spec.name, Level: rt.spec.level, Units: units, Ratings: n, Statistics: st}
+		})
+		tr.Dimensions = append(tr.Dimensions, tps...)
 		rep.Trend = append(rep.Trend, tr)
 	}
 	rep.Disagreements, rep.DisagreementsTotal, err = x.disagreements(sc)
@@ -355,6 +379,25 @@ func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options)
 		return nil, err
 	}
 	return rep, nil
+}
+
+// inParallel calls f(0), …, f(n−1), as many at once as there are
+// processors.
+func inParallel(n int, f func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(n, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // keep filters dimensions by name or name@level.

@@ -1,9 +1,13 @@
 package tasks
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -322,17 +326,66 @@ func reportRounds(ctx context.Context, tx *sql.Tx, a reportArgs, d *ReportData) 
 }
 
 func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
-	return eachRow(ctx, tx, `
-		SELECT a.id, a.round_id, a.summary_id, a.user_id, u.username, a.status
-		FROM assignments a JOIN rounds r ON r.id = a.round_id JOIN users u ON u.id = a.user_id
-		WHERE r.project_id = ?1 AND a.status != 'released' AND (?2 = 0 OR a.round_id = ?2) AND (?3 = 0 OR a.status = 'submitted')
-		ORDER BY a.id`, args, func(rows *sql.Rows) error {
+	// Integers only, sorted here: the status as a code (the CHECK on
+	// assignments.status lists them) and the user's name read once per
+	// user below.
+	statuses := []string{StatusPending, StatusInProgress, StatusSubmitted}
+	users := map[int64]string{}
+	err := eachRow(ctx, tx, `
+		SELECT a.id, a.round_id, a.summary_id, a.user_id,
+			CASE a.status WHEN 'pending' THEN 0 WHEN 'in_progress' THEN 1 WHEN 'submitted' THEN 2 ELSE -1 END
+		FROM `+reportJoin+`
+		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
 		var a ReportAssignment
-		err := rows.Scan(&a.ID, &a.RoundID, &a.SummaryID, &a.UserID, &a.Username, &a.Status)
-		a.Username, a.Status = args.in.str(a.Username), args.in.str(a.Status)
+		var status int
+		if err := rows.Scan(&a.ID, &a.RoundID, &a.SummaryID, &a.UserID, &status); err != nil {
+			return err
+		}
+		if status < 0 {
+			return fmt.Errorf("assignment %d: unknown status", a.ID)
+		}
+		a.Status = statuses[status]
+		users[a.UserID] = ""
 		d.Assignments = append(d.Assignments, a)
-		return err
+		return nil
 	})
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(d.Assignments, func(a, b ReportAssignment) int { return cmp.Compare(a.ID, b.ID) })
+	ids := make([]int64, 0, len(users))
+	for id := range users {
+		ids = append(ids, id)
+	}
+	for len(ids) > 0 {
+		n := min(len(ids), 500)
+		q := make([]any, n)
+		for i, id := range ids[:n] {
+			q[i] = id
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT id, username FROM users WHERE id IN (?`+strings.Repeat(",?", n-1)+`)`, q...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id int64
+			var name string
+			if err := rows.Scan(&id, &name); err != nil {
+				rows.Close()
+				return err
+			}
+			users[id] = name
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		ids = ids[n:]
+	}
+	for i := range d.Assignments {
+		d.Assignments[i].Username = users[d.Assignments[i].UserID]
+	}
+	return nil
 }
 
 func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
@@ -344,49 +397,85 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportDat
 		return err
 	}
 	d.Labels = make([]ReportLabel, 0, n)
-	// The columns are few and mostly integers: the label, the first label
-	// when it is a label value, the ambiguity flag and the assistant's
-	// flags packed into one number; the strings only where they are
-	// neither empty nor a label value (NULL otherwise, which costs no
-	// string).
+	// Each label is three columns, two of them integers: the sentence id
+	// with, in its low byte, the label, the first label when it is a label
+	// value, the ambiguity flag and the assistant's flags; and the strings
+	// only where one is neither empty nor a label value (NULL otherwise,
+	// which costs no string), each preceded by its length in bytes. Fewer
+	// columns are what makes millions of rows quick to read.
+	var maxID int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM summary_sentences`).Scan(&maxID); err != nil {
+		return err
+	}
+	sentence := `(l.sentence_id << 8) | `
+	if maxID >= 1<<54 { // no room in the sentence id: a column of its own
+		sentence = `l.sentence_id, `
+	}
 	in := args.in
+	extras := map[string][4]uint32{}
 	return eachRow(ctx, tx, `
-		SELECT l.assignment_id, l.sentence_id,
-			(CASE l.label WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 WHEN 'borderline' THEN 3 ELSE 0 END)
+		SELECT l.assignment_id, `+sentence+`(CASE l.label WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 WHEN 'borderline' THEN 3 ELSE 0 END)
 			| (CASE l.first_label WHEN 'faithful' THEN 4 WHEN 'unfaithful' THEN 8 WHEN 'borderline' THEN 12 ELSE 0 END)
 			| (CASE WHEN l.ambiguous IS NULL THEN 0 WHEN l.ambiguous THEN 32 ELSE 16 END)
 			| (CASE WHEN l.assistant_visible THEN 64 ELSE 0 END)
 			| (CASE WHEN l.changed_after_reveal THEN 128 ELSE 0 END),
-			NULLIF(NULLIF(l.error_types, '[]'), ''),
-			NULLIF(l.ambiguity_type, ''),
-			CASE WHEN l.first_label NOT IN ('', 'faithful', 'unfaithful', 'borderline') THEN l.first_label END,
-			CASE WHEN l.label NOT IN ('', 'faithful', 'unfaithful', 'borderline') THEN l.label END
+			CASE WHEN l.error_types NOT IN ('', '[]') OR l.ambiguity_type != ''
+				OR l.first_label NOT IN ('', 'faithful', 'unfaithful', 'borderline')
+				OR l.label NOT IN ('', 'faithful', 'unfaithful', 'borderline')
+			THEN length(CAST(l.error_types AS BLOB)) || ',' || length(CAST(l.ambiguity_type AS BLOB)) || ','
+				|| length(CAST(l.first_label AS BLOB)) || ',' || l.error_types || l.ambiguity_type || l.first_label || l.label END
 		FROM `+reportJoin+` JOIN sentence_labels l ON l.assignment_id = a.id
 		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
 		var l ReportLabel
 		var packed int64
-		var types, ambType, first, label sql.NullString
-		if err := rows.Scan(&l.AssignmentID, &l.SentenceID, &packed, &types, &ambType, &first, &label); err != nil {
+		var extra sql.NullString
+		var err error
+		if maxID >= 1<<54 {
+			err = rows.Scan(&l.AssignmentID, &l.SentenceID, &packed, &extra)
+		} else {
+			err = rows.Scan(&l.AssignmentID, &packed, &extra)
+			l.SentenceID = packed >> 8
+		}
+		if err != nil {
 			return err
 		}
 		l.Label, l.FirstLabel = uint32(packed&3), uint32(packed>>2&3)
 		l.Ambiguous = int8(packed >> 4 & 3)
 		l.AssistantVisible, l.ChangedAfterReveal = packed&64 != 0, packed&128 != 0
-		if types.Valid {
-			l.ErrorTypes = in.typeIndex(types.String)
-		}
-		if ambType.Valid {
-			l.AmbiguityType = in.labelIndex(ambType.String)
-		}
-		if first.Valid {
-			l.FirstLabel = in.labelIndex(first.String)
-		}
-		if label.Valid {
-			l.Label = in.labelIndex(label.String)
+		if extra.Valid {
+			x, ok := extras[extra.String]
+			if !ok {
+				if x, err = in.labelExtras(extra.String); err != nil {
+					return err
+				}
+				extras[extra.String] = x
+			}
+			l.ErrorTypes, l.AmbiguityType, l.FirstLabel, l.Label = x[0], x[1], x[2], x[3]
 		}
 		d.Labels = append(d.Labels, l)
 		return nil
 	})
+}
+
+// labelExtras numbers the error types, ambiguity type, first label and
+// label of the labels query's string column: three lengths in bytes,
+// each followed by a comma, then the four strings.
+func (in *interner) labelExtras(s string) ([4]uint32, error) {
+	var n [3]int
+	rest := s
+	for i := range n {
+		j := strings.IndexByte(rest, ',')
+		v, err := strconv.Atoi(rest[:max(j, 0)])
+		if j < 0 || err != nil || v < 0 {
+			return [4]uint32{}, fmt.Errorf("report labels: malformed strings %q", s)
+		}
+		n[i], rest = v, rest[j+1:]
+	}
+	if n[0]+n[1]+n[2] > len(rest) {
+		return [4]uint32{}, fmt.Errorf("report labels: malformed strings %q", s)
+	}
+	types, amb, first, label := rest[:n[0]], rest[n[0]:n[0]+n[1]], rest[n[0]+n[1]:n[0]+n[1]+n[2]], rest[n[0]+n[1]+n[2]:]
+	return [4]uint32{in.typeIndex(types), in.labelIndex(amb), in.labelIndex(first), in.labelIndex(label)}, nil
 }
 
 func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
