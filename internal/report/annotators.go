@@ -13,14 +13,15 @@ const maxPatterns = 5
 
 // newAnnotators starts the per-annotator section: each coder with the
 // number of sentences they labelled in scope.
-func newAnnotators(sc *scope) []Annotator {
+func newAnnotators(x *index, sc *scope) []Annotator {
 	out := make([]Annotator, len(sc.coders))
 	for c, name := range sc.coders {
 		out[c] = Annotator{Name: name, Dimensions: []AnnotatorDimension{}, Disagree: []DisagreementPattern{}}
 	}
 	for _, p := range sc.parts {
-		for i := range p.views {
-			if !p.views[i].empty {
+		_, views, _ := x.partOf(p)
+		for i := range views {
+			if !views[i].empty {
 				out[p.coder].Labels++
 			}
 		}

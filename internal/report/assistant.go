@@ -25,15 +25,16 @@ func (x *index) assistant(sc *scope) Assistant {
 	// Faithfulness labels by code; −1 is none, and a first label that is
 	// not a faithfulness label is −1 when empty and −2 otherwise.
 	for _, p := range sc.parts {
-		for i := range p.views {
-			lab := p.views[i].faith
+		labels, views, poss := x.partOf(p)
+		for i := range views {
+			lab := views[i].faith
 			if lab < 0 {
 				continue
 			}
-			l := &p.labels[i]
+			l := &labels[i]
 			out.Labels++
 			as, gold := int8(-1), int8(-1)
-			if pos := p.pos[i]; pos >= 0 {
+			if pos := poss[i]; pos >= 0 {
 				as, gold = x.assistFaith[pos], x.goldFaith[pos]
 			} else {
 				as = faithCode(x.data.Assistant[l.SentenceID])

@@ -67,7 +67,7 @@ type index struct {
 	// their units without a map: data.Sentences[i] is sentence unit i,
 	// summaryIDs[j] summary unit j, whose sentences are the positions
 	// summaryFirst[j] onwards, summaryLen[j] of them.
-	sentPos                   map[int64]int32
+	sentPos                   positions
 	summaryPos                map[int64]int32
 	summaryIDs                []int64
 	summaryFirst, summaryLen  []int32
@@ -84,13 +84,14 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 		data: d, settings: set,
 		summaryLabels: map[int64]tasks.ReportSummaryLabel{}, links: map[int64]map[[2]int64]bool{},
 	}
-	x.sentPos, x.summaryPos = make(map[int64]int32, len(d.Sentences)), map[int64]int32{}
+	x.summaryPos = map[int64]int32{}
 	bySentence := func(a, b tasks.ReportSentence) int {
 		return cmp.Or(cmp.Compare(a.SummaryID, b.SummaryID), cmp.Compare(a.Index, b.Index))
 	}
 	if !slices.IsSortedFunc(d.Sentences, bySentence) {
 		slices.SortStableFunc(d.Sentences, bySentence)
 	}
+	x.sentPos = newPositions(len(d.Sentences), func(i int) int64 { return d.Sentences[i].ID })
 	codes := errorCodes(set)
 	x.sentenceKeys = make([]unitKey, len(d.Sentences))
 	x.gold = make([]*label, len(d.Sentences))
@@ -98,7 +99,6 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 	x.goldFaith, x.assistFaith = make([]int8, len(d.Sentences)), make([]int8, len(d.Sentences))
 	for i := range d.Sentences {
 		s := &d.Sentences[i]
-		x.sentPos[s.ID] = int32(i)
 		x.sentenceKeys[i] = unitKey{s.ID, 0}
 		x.goldFaith[i], x.assistFaith[i] = -1, faithCode(d.Assistant[s.ID])
 		if s.Gold != nil {
@@ -147,7 +147,7 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 	}
 	for i := range ls {
 		l := &ls[i]
-		p, ok := x.sentPos[l.SentenceID]
+		p, ok := x.sentPos.of(l.SentenceID)
 		if !ok {
 			p = -1
 		}
@@ -189,36 +189,35 @@ func (x *index) groupLabels() bool {
 	return true
 }
 
-// labelsOf returns the labels of assignment j of the data, with their
-// views and sentence positions.
-func (x *index) labelsOf(j int) ([]tasks.ReportLabel, []label, []int32) {
-	lo, hi := x.labelLo[j], x.labelHi[j]
-	return x.data.Labels[lo:hi:hi], x.views[lo:hi:hi], x.pos[lo:hi:hi]
-}
-
 // scope is the assignments a report (or one round of the trend) covers and
 // the annotators behind them, one coder each.
 type scope struct {
-	assignments []tasks.ReportAssignment
-	coders      []string
-	coderOf     map[string]int
+	// which are the positions in the data's assignments (all) of those
+	// in scope.
+	which   []int32
+	all     []tasks.ReportAssignment
+	coders  []string
+	coderOf map[string]int
 	// parts holds, for each assignment, what the dimensions read, looked
 	// up once per scope rather than once per dimension.
 	parts  []part
 	labels int // sentence labels in scope
-	// which are the positions in the data's assignments of those in
-	// scope, for comparing scopes.
-	which []int32
 }
 
+// assignment returns the scope's assignment i.
+func (sc *scope) assignment(i int) *tasks.ReportAssignment { return &sc.all[sc.which[i]] }
+
 // part is one assignment of a scope with its coder, summary position and
-// labels (with each label's view and sentence position).
+// labels: those from lo to hi in the data (see [index.partOf]).
 type part struct {
-	coder   int
-	summary int32
-	labels  []tasks.ReportLabel
-	views   []label
-	pos     []int32
+	lo, hi         int32
+	coder, summary int32
+}
+
+// partOf returns the labels of a part, with their views and sentence
+// positions.
+func (x *index) partOf(p part) ([]tasks.ReportLabel, []label, []int32) {
+	return x.data.Labels[p.lo:p.hi:p.hi], x.views[p.lo:p.hi:p.hi], x.pos[p.lo:p.hi:p.hi]
 }
 
 // same reports whether two scopes cover the same assignments in the same
@@ -258,11 +257,9 @@ func (x *index) scope(round int64, drafts bool) *scope {
 			}
 		}
 	}
-	sc.assignments = make([]tasks.ReportAssignment, len(sc.which))
-	for i, j := range sc.which {
-		sc.assignments[i] = as[j]
-	}
-	for _, a := range sc.assignments {
+	sc.all = as
+	for i := range sc.which {
+		a := sc.assignment(i)
 		if _, ok := sc.coderOf[a.Username]; !ok {
 			sc.coderOf[a.Username] = 0
 			sc.coders = append(sc.coders, a.Username)
@@ -272,12 +269,12 @@ func (x *index) scope(round int64, drafts bool) *scope {
 	for i, c := range sc.coders {
 		sc.coderOf[c] = i
 	}
-	sc.parts = make([]part, len(sc.assignments))
-	for i, a := range sc.assignments {
-		labels, views, pos := x.labelsOf(int(sc.which[i]))
-		sc.parts[i] = part{coder: sc.coderOf[a.Username], summary: x.summaryPos[a.SummaryID],
-			labels: labels, views: views, pos: pos}
-		sc.labels += len(labels)
+	sc.parts = make([]part, len(sc.which))
+	for i := range sc.which {
+		a := sc.assignment(i)
+		j := sc.which[i]
+		sc.parts[i] = part{lo: x.labelLo[j], hi: x.labelHi[j], coder: int32(sc.coderOf[a.Username]), summary: x.summaryPos[a.SummaryID]}
+		sc.labels += int(x.labelHi[j] - x.labelLo[j])
 	}
 	return sc
 }
@@ -317,7 +314,7 @@ func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options)
 		return nil, err
 	}
 	boot := bootstrap{replicates: opt.Bootstrap, seed: opt.Seed, method: opt.BootstrapMethod}
-	rep.PerAnnotator = newAnnotators(sc)
+	rep.PerAnnotator = newAnnotators(x, sc)
 	// A round whose assignments are those of the report has the
 	// report's ratings: its trend point is read off the dimension rather
 	// than computed again.

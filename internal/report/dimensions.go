@@ -438,7 +438,7 @@ func (x *index) ratings(src source, sc *scope) ratings {
 	if src.spec.level == LevelSentence && src.keys != nil {
 		c.b.Grow(sc.labels)
 	} else {
-		c.b.Grow(len(sc.assignments))
+		c.b.Grow(len(sc.which))
 	}
 	c.gold = src.gold
 	src.collect(sc, c)
@@ -467,8 +467,10 @@ func (x *index) sources() []source {
 			},
 			collect: func(sc *scope, c *collector) {
 				for _, p := range sc.parts {
-					for i := range p.views {
-						c.addAt(int(p.pos[i]), p.coder, d.sentence(&p.views[i]))
+					_, views, pos := x.partOf(p)
+					coder := int(p.coder)
+					for i := range views {
+						c.addAt(int(pos[i]), coder, d.sentence(&views[i]))
 					}
 				}
 			},
@@ -478,7 +480,8 @@ func (x *index) sources() []source {
 		out = append(out, source{
 			spec: &spec{name: "key_facts", title: "Key-fact alignment", level: LevelSentence, scale: scaleNominal, values: keyFactValues, positive: 1},
 			collect: func(sc *scope, c *collector) {
-				for _, a := range sc.assignments {
+				for i := range sc.which {
+					a := sc.assignment(i)
 					coder := sc.coderOf[a.Username]
 					u := x.summaryPos[a.SummaryID]
 					sents := x.data.Sentences[x.summaryFirst[u] : x.summaryFirst[u]+x.summaryLen[u]]
@@ -520,12 +523,13 @@ func (x *index) sources() []source {
 					first, n := int(x.summaryFirst[u]), int(x.summaryLen[u])
 					ls = slices.Grow(ls[:0], n)[:n]
 					clear(ls)
-					for i := range p.views {
-						if j := int(p.pos[i]) - first; j >= 0 && j < n {
-							ls[j] = &p.views[i]
+					_, views, pos := x.partOf(p)
+					for i := range views {
+						if j := int(pos[i]) - first; j >= 0 && j < n {
+							ls[j] = &views[i]
 						}
 					}
-					c.addAt(int(u), p.coder, d.summary(ls))
+					c.addAt(int(u), int(p.coder), d.summary(ls))
 				}
 			},
 		})
@@ -534,7 +538,8 @@ func (x *index) sources() []source {
 		out = append(out, source{
 			spec: &spec{name: "key_facts", title: "Key-fact alignment", level: LevelSummary, scale: scaleNominal, values: keyFactValues, positive: 1},
 			collect: func(sc *scope, c *collector) {
-				for _, a := range sc.assignments {
+				for i := range sc.which {
+					a := sc.assignment(i)
 					linked := map[int64]bool{}
 					for k := range x.links[a.ID] {
 						linked[k[0]] = true
@@ -551,7 +556,8 @@ func (x *index) sources() []source {
 			spec: &spec{name: "relevance", title: "Relevance (1–5)", level: LevelSummary, scale: scaleOrdinal, positive: -1},
 			keys: func() []unitKey { return x.summaryKeys },
 			collect: func(sc *scope, c *collector) {
-				for _, a := range sc.assignments {
+				for i := range sc.which {
+					a := sc.assignment(i)
 					if l, ok := x.summaryLabels[a.ID]; ok && l.Relevance != nil {
 						c.addAt(int(x.summaryPos[a.SummaryID]), sc.coderOf[a.Username], float64(*l.Relevance))
 					}
@@ -564,7 +570,8 @@ func (x *index) sources() []source {
 			spec: &spec{name: "topic_category", title: "Topic category", level: LevelSummary, scale: scaleNominal, values: topicCategories, positive: -1},
 			keys: func() []unitKey { return x.summaryKeys },
 			collect: func(sc *scope, c *collector) {
-				for _, a := range sc.assignments {
+				for i := range sc.which {
+					a := sc.assignment(i)
 					if l, ok := x.summaryLabels[a.ID]; ok {
 						if i := slices.Index(topicCategories, l.TopicCategory); i >= 0 {
 							c.addAt(int(x.summaryPos[a.SummaryID]), sc.coderOf[a.Username], float64(i))

@@ -35,18 +35,18 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 	at := map[int64]int32{}
 	votes, next = make([]vote, 0, sc.labels), make([]int32, 0, sc.labels)
 	for pi := range sc.parts {
-		p := &sc.parts[pi]
-		for i := range p.views {
-			if p.views[i].empty {
+		labels, views, poss := x.partOf(sc.parts[pi])
+		for i := range views {
+			if views[i].empty {
 				continue
 			}
-			sid := p.labels[i].SentenceID
+			sid := labels[i].SentenceID
 			v := int32(len(votes))
 			votes = append(votes, vote{int32(pi), int32(i)})
 			next = append(next, -1)
 			var g int32
 			var ok bool
-			if pos := p.pos[i]; pos >= 0 {
+			if pos := poss[i]; pos >= 0 {
 				g = atPos[pos]
 				ok = g >= 0
 				if !ok {
@@ -65,8 +65,8 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 			groups[g].n++
 		}
 	}
-	labelOf := func(v vote) *tasks.ReportLabel { return &sc.parts[v.part].labels[v.label] }
-	viewOf := func(v vote) *label { return &sc.parts[v.part].views[v.label] }
+	labelOf := func(v vote) *tasks.ReportLabel { return &x.data.Labels[sc.parts[v.part].lo+v.label] }
+	viewOf := func(v vote) *label { return &x.views[sc.parts[v.part].lo+v.label] }
 	type scored struct {
 		group                             int32
 		split, errorDistance, ambiguities float64
@@ -118,13 +118,13 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 	for _, f := range listed {
 		g := groups[f.group]
 		sid := g.sid
-		d := Disagreement{SentenceID: sid, Assignment: sc.assignments[votes[g.first].part].ID, Votes: []Vote{}, ErrorTypes: []Vote{},
+		d := Disagreement{SentenceID: sid, Assignment: sc.assignment(int(votes[g.first].part)).ID, Votes: []Vote{}, ErrorTypes: []Vote{},
 			Split: f.split, ErrorDistance: f.errorDistance, AmbiguitySplit: f.ambiguities}
 		for code, name := range faithSpec.values {
 			var who []string
 			for v := g.first; v >= 0; v = next[v] {
 				if int(viewOf(votes[v]).faith) == code {
-					who = append(who, sc.assignments[votes[v].part].Username)
+					who = append(who, sc.assignment(int(votes[v].part)).Username)
 				}
 			}
 			if len(who) > 0 {
@@ -136,14 +136,14 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 			for v := g.first; v >= 0; v = next[v] {
 				l := viewOf(votes[v])
 				if !l.empty && l.faith != 0 && slices.Contains(x.data.TypeLists[labelOf(votes[v]).ErrorTypes], t.Code) {
-					who = append(who, sc.assignments[votes[v].part].Username)
+					who = append(who, sc.assignment(int(votes[v].part)).Username)
 				}
 			}
 			if len(who) > 0 {
 				d.ErrorTypes = append(d.ErrorTypes, Vote{Value: t.Code, Annotators: who})
 			}
 		}
-		if p, ok := x.sentPos[sid]; ok {
+		if p, ok := x.sentPos.of(sid); ok {
 			s := &x.data.Sentences[p]
 			d.Index, d.SummaryID = s.Index, s.SummaryID
 			dt := details[sid]
