@@ -5,10 +5,12 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // ReportData is everything the agreement report of a project reads: the
@@ -141,17 +143,52 @@ const (
 	reportWhere = `r.project_id = ?1 AND (?2 = 0 OR r.id = ?2) AND a.status != 'released' AND (?3 = 0 OR a.status = 'submitted')`
 )
 
-// ReportData loads the labels of a project for its agreement report, in
-// one read transaction so that the figures come from one snapshot. Only
-// the assignments f selects are read, with their labels and sentences;
-// repeated strings (labels, error-type lists, names) are shared, not
-// copied per label.
+// ReportData loads the labels of a project for its agreement report, so
+// that the figures come from one version of the project: the sentence
+// labels in one read transaction and the rest, at the same time, in
+// another, kept only when both see the same version of the project's
+// report data. Only the assignments f selects are read, with their labels
+// and sentences; repeated strings (labels, error-type lists, names) are
+// shared, not copied per label. The text of sentences is read later, by
+// [ReportData.Details].
 func (s *Store) ReportData(ctx context.Context, projectID int64, f ReportFilter) (*ReportData, error) {
+	// The labels, most of the work, are read beside the rest in a second
+	// transaction; the two agree when they see the same version of the
+	// project's report data (see report_versions), else the reading is
+	// done again, in the end in one transaction.
+	for range 3 {
+		d, err := s.reportData(ctx, projectID, f, true)
+		if !errors.Is(err, errReportMoved) {
+			return d, err
+		}
+	}
+	return s.reportData(ctx, projectID, f, false)
+}
+
+// errReportMoved says that the project's report data changed between the
+// start of two transactions reading it.
+var errReportMoved = errors.New("report data changed while being read")
+
+// reportVersion reads the version of a project's report data; as the first
+// read of a transaction, it fixes what the transaction sees.
+func reportVersion(ctx context.Context, tx *sql.Tx, projectID int64) (int64, error) {
+	var v int64
+	err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT version FROM report_versions WHERE project_id = ?), 0)`, projectID).Scan(&v)
+	return v, err
+}
+
+// reportData reads a project's report data, with the labels in a
+// transaction of their own, read at the same time, when apart.
+func (s *Store) reportData(ctx context.Context, projectID int64, f ReportFilter, apart bool) (*ReportData, error) {
 	tx, err := s.read.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
+	version, err := reportVersion(ctx, tx, projectID)
+	if err != nil {
+		return nil, err
+	}
 	d := &ReportData{SummaryKeyFacts: map[int64][]int64{}, Assistant: map[int64]string{}, GoldSummaries: map[int64]string{}}
 	if err := reportRounds(ctx, tx, reportArgs{project: projectID}, d); err != nil {
 		return nil, err
@@ -168,16 +205,55 @@ func (s *Store) ReportData(ctx context.Context, projectID int64, f ReportFilter)
 	if f.SubmittedOnly {
 		args.submitted = 1
 	}
+	// The labels have an interner of their own, which numbers their
+	// strings and error-type lists.
+	largs := args
+	largs.in = newInterner()
+	labels := &ReportData{}
 	steps := []func(context.Context, *sql.Tx, reportArgs, *ReportData) error{
-		reportAssignmentRows, reportLabels, reportSummaryLabels,
+		reportAssignmentRows, reportSummaryLabels,
 		reportKeyFactLinks, reportSentences, reportKeyFacts, reportAssistant, reportGoldSummaries, reportScores,
 	}
-	for _, step := range steps {
-		if err := step(ctx, tx, args, d); err != nil {
+	var wg sync.WaitGroup
+	var lerr error
+	lctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if apart {
+		ltx, err := s.read.BeginTx(lctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		defer ltx.Rollback()
+		wg.Go(func() {
+			v, err := reportVersion(lctx, ltx, projectID)
+			switch {
+			case err != nil:
+				lerr = err
+			case v != version:
+				lerr = errReportMoved
+			default:
+				lerr = reportLabels(lctx, ltx, largs, labels)
+			}
+		})
+	} else {
+		if err := reportLabels(ctx, tx, largs, labels); err != nil {
 			return nil, err
 		}
 	}
-	d.Strings, d.TypeLists = args.in.labelStrs, args.in.typeLists
+	for _, step := range steps {
+		if err = step(ctx, tx, args, d); err != nil {
+			cancel() // the labels are not needed
+			break
+		}
+	}
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	if lerr != nil {
+		return nil, lerr
+	}
+	d.Labels, d.Strings, d.TypeLists = labels.Labels, largs.in.labelStrs, largs.in.typeLists
 	d.Details = func(ids []int64) (map[int64]ReportSentenceDetail, error) {
 		return s.ReportSentenceDetails(ctx, projectID, ids)
 	}
