@@ -13,29 +13,20 @@ const maxPatterns = 5
 
 // newAnnotators starts the per-annotator section: each coder with the
 // number of sentences they labelled in scope.
-func newAnnotators(sc *scope, x *index) []Annotator {
+func newAnnotators(x *index, sc *scope) []Annotator {
 	out := make([]Annotator, len(sc.coders))
 	for c, name := range sc.coders {
 		out[c] = Annotator{Name: name, Dimensions: []AnnotatorDimension{}, Disagree: []DisagreementPattern{}}
 	}
-	for _, a := range sc.assignments {
-		for _, l := range x.labels[a.ID] {
-			if l.Label != "" {
-				out[sc.coderOf[a.Username]].Labels++
+	for _, p := range sc.parts {
+		_, views, _ := x.partOf(p)
+		for i := range views {
+			if !views[i].empty {
+				out[p.coder].Labels++
 			}
 		}
 	}
 	return out
-}
-
-// addAnnotators compares each coder with the rest and with gold on one
-// dimension.
-func addAnnotators(out []Annotator, rt ratings) {
-	ads, pats := againstRest(rt)
-	for c := range out {
-		out[c].Dimensions = append(out[c].Dimensions, ads[c])
-		out[c].Disagree = append(out[c].Disagree, pats[c]...)
-	}
 }
 
 // finishAnnotators keeps each coder's strongest disagreement patterns.

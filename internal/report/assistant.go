@@ -21,76 +21,83 @@ func (x *index) assistant(sc *scope) Assistant {
 	byCond := map[string]*tally{condHidden: {}, condReveal: {}, condVisible: {}}
 	var firstN, firstK, finalK, changed int
 	seen := map[int64]bool{}
-	var ref, lab []float64
-	for _, a := range sc.assignments {
-		for i := range x.labels[a.ID] {
-			l := &x.labels[a.ID][i]
-			if _, ok := faithCodes[l.Label]; !ok {
+	var ref, refLab []float64
+	// Faithfulness labels by code; −1 is none, and a first label that is
+	// not a faithfulness label is −1 when empty and −2 otherwise.
+	for _, p := range sc.parts {
+		labels, views, poss := x.partOf(p)
+		for i := range views {
+			lab := views[i].faith
+			if lab < 0 {
 				continue
 			}
+			l := &labels[i]
 			out.Labels++
-			as := x.data.Assistant[l.SentenceID]
-			if _, ok := faithCodes[as]; !ok {
-				as = ""
+			as, gold := int8(-1), int8(-1)
+			if pos := poss[i]; pos >= 0 {
+				as, gold = x.assistFaith[pos], x.goldFaith[pos]
+			} else {
+				as = faithCode(x.data.Assistant[l.SentenceID])
 			}
-			gold := ""
-			if g := x.goldLabel(l.SentenceID); g != nil {
-				if _, ok := faithCodes[g.Label]; ok {
-					gold = g.Label
-				}
-			}
-			if as != "" {
+			if as >= 0 {
 				out.WithAssistant++
 			}
-			if gold != "" {
+			if gold >= 0 {
 				out.WithGold++
 			}
-			if as != "" && gold != "" && !seen[l.SentenceID] {
+			if as >= 0 && gold >= 0 && !seen[l.SentenceID] {
 				seen[l.SentenceID] = true
-				ref = append(ref, faithCodes[gold])
-				lab = append(lab, faithCodes[as])
+				ref = append(ref, float64(gold))
+				refLab = append(refLab, float64(as))
+			}
+			first := int8(-1)
+			if l.FirstLabel != 0 {
+				first = -2
+				if int(l.FirstLabel) < len(x.strs.faith) && x.strs.faith[l.FirstLabel] >= 0 {
+					first = x.strs.faith[l.FirstLabel]
+				}
 			}
 			cond := condHidden
 			if l.AssistantVisible {
 				cond = condVisible
-				if l.FirstLabel != "" {
+				if first != -1 {
 					cond = condReveal
 				}
 			}
 			t := byCond[cond]
 			t.labels++
-			if gold != "" {
+			if gold >= 0 {
 				t.goldN++
-				t.goldK += b2i(l.Label == gold)
+				t.goldK += b2i(lab == gold)
 			}
-			if as != "" {
+			if as >= 0 {
 				t.asN++
-				t.asK += b2i(l.Label == as)
-				if gold != "" && as != gold {
+				t.asK += b2i(lab == as)
+				if gold >= 0 && as != gold {
 					t.wrongN++
-					t.wrongK += b2i(l.Label == as)
+					t.wrongK += b2i(lab == as)
 				}
 			}
 			if cond != condReveal {
 				continue
 			}
 			out.Reveal.Revealed++
-			if l.Label != l.FirstLabel {
+			if lab != first {
 				changed++
-				if as != "" && l.Label == as {
+				if as >= 0 && lab == as {
 					out.Reveal.ToAssistant++
 				}
-				if gold != "" && l.Label == gold {
+				if gold >= 0 && lab == gold {
 					out.Reveal.TowardGold++
 				}
-				if gold != "" && l.FirstLabel == gold {
+				if gold >= 0 && first == gold {
 					out.Reveal.AwayFromGold++
 				}
 			}
-			if as != "" {
+			if as >= 0 {
 				firstN++
-				firstK += b2i(l.FirstLabel == as)
-				finalK += b2i(l.Label == as)
+				firstK += b2i(first == as)
+				finalK += b2i(lab == as)
 			}
 		}
 	}
@@ -107,7 +114,7 @@ func (x *index) assistant(sc *scope) Assistant {
 	out.Reveal.FirstAgree = rate(firstK, firstN, "no revealed label of a sentence the assistant labelled")
 	out.Reveal.FinalAgree = rate(finalK, firstN, "no revealed label of a sentence the assistant labelled")
 	if len(ref) > 0 {
-		out.Assistant = goldAgreement(faithSpec, ref, lab)
+		out.Assistant = goldAgreement(faithSpec, ref, refLab)
 	}
 	switch {
 	case out.Labels == 0:

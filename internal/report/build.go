@@ -2,8 +2,11 @@ package report
 
 import (
 	"cmp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"annotate/internal/agreement"
 	"annotate/internal/iaa"
@@ -44,16 +47,19 @@ func (o Options) Filter() tasks.ReportFilter {
 const DefaultBootstrap = 1000
 
 // index holds the project's labels keyed for the report's lookups. Labels
-// are not copied: each assignment's are a slice of the data's, which are
-// ordered by assignment and sentence.
+// are not copied: each assignment's are a slice of the data's, which
+// hold each assignment's together, beside the coded view of each (what
+// the dimensions read) and its sentence position.
 type index struct {
-	data             *tasks.ReportData
-	settings         tasks.Settings
-	labels           map[int64][]tasks.ReportLabel // by assignment, by sentence id
-	labelSent        map[int64][]int32             // by assignment: each label's sentence position, −1 if unknown
-	labelMask        map[int64][]uint64            // by assignment: each label's error-type set as a bit mask
-	sentences        map[int64]*tasks.ReportSentence
-	summarySentences map[int64][]int64 // sentence ids of a summary, in order
+	data     *tasks.ReportData
+	settings tasks.Settings
+	// views[i] is data.Labels[i] as the value functions read it, pos[i]
+	// its sentence position (−1 if unknown); the labels of assignment
+	// data.Assignments[j] are those from labelLo[j] to labelHi[j].
+	views            []label
+	pos              []int32
+	labelLo, labelHi []int32
+	strs             stringCodes // codes of data.Strings
 	summaryLabels    map[int64]tasks.ReportSummaryLabel
 	links            map[int64]map[[2]int64]bool // by assignment: (key fact, sentence)
 
@@ -61,35 +67,45 @@ type index struct {
 	// their units without a map: data.Sentences[i] is sentence unit i,
 	// summaryIDs[j] summary unit j, whose sentences are the positions
 	// summaryFirst[j] onwards, summaryLen[j] of them.
-	sentPos                   map[int64]int32
+	sentPos                   positions
 	summaryPos                map[int64]int32
 	summaryIDs                []int64
 	summaryFirst, summaryLen  []int32
 	sentenceKeys, summaryKeys []unitKey
 	gold                      []*label // by sentence position, nil without gold
+	// goldFaith and assistFaith are, by sentence position, the
+	// faithfulness code of the gold label and of the assistant's, −1 for
+	// none.
+	goldFaith, assistFaith []int8
 }
 
 func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 	x := &index{
 		data: d, settings: set,
-		labels:    map[int64][]tasks.ReportLabel{},
-		sentences: map[int64]*tasks.ReportSentence{}, summarySentences: map[int64][]int64{},
 		summaryLabels: map[int64]tasks.ReportSummaryLabel{}, links: map[int64]map[[2]int64]bool{},
 	}
-	x.labelSent = map[int64][]int32{}
-	x.sentPos, x.summaryPos = map[int64]int32{}, map[int64]int32{}
-	slices.SortStableFunc(d.Sentences, func(a, b tasks.ReportSentence) int {
+	x.summaryPos = map[int64]int32{}
+	bySentence := func(a, b tasks.ReportSentence) int {
 		return cmp.Or(cmp.Compare(a.SummaryID, b.SummaryID), cmp.Compare(a.Index, b.Index))
-	})
+	}
+	if !slices.IsSortedFunc(d.Sentences, bySentence) {
+		slices.SortStableFunc(d.Sentences, bySentence)
+	}
+	x.sentPos = newPositions(len(d.Sentences), func(i int) int64 { return d.Sentences[i].ID })
+	codes := errorCodes(set)
 	x.sentenceKeys = make([]unitKey, len(d.Sentences))
 	x.gold = make([]*label, len(d.Sentences))
+	golds := make([]label, 0, len(d.Sentences)/8)
+	x.goldFaith, x.assistFaith = make([]int8, len(d.Sentences)), make([]int8, len(d.Sentences))
 	for i := range d.Sentences {
 		s := &d.Sentences[i]
-		x.sentences[s.ID] = s
-		x.sentPos[s.ID] = int32(i)
 		x.sentenceKeys[i] = unitKey{s.ID, 0}
-		x.gold[i] = goldOf(s)
-		x.summarySentences[s.SummaryID] = append(x.summarySentences[s.SummaryID], s.ID)
+		x.goldFaith[i], x.assistFaith[i] = -1, faithCode(d.Assistant[s.ID])
+		if s.Gold != nil {
+			golds = append(golds, goldView(s.Gold, codes))
+			x.gold[i] = &golds[len(golds)-1]
+			x.goldFaith[i] = faithCode(s.Gold.Label)
+		}
 		j, ok := x.summaryPos[s.SummaryID]
 		if !ok {
 			j = int32(len(x.summaryIDs))
@@ -111,39 +127,32 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 			x.summaryLen = append(x.summaryLen, 0)
 		}
 	}
+	if !slices.IsSortedFunc(d.Assignments, func(a, b tasks.ReportAssignment) int { return cmp.Compare(a.ID, b.ID) }) {
+		panic("report: ReportData.Assignments not in id order")
+	}
 	ls := d.Labels
-	slices.SortStableFunc(ls, func(a, b tasks.ReportLabel) int {
-		return cmp.Or(cmp.Compare(a.AssignmentID, b.AssignmentID), cmp.Compare(a.SentenceID, b.SentenceID))
-	})
-	pos := make([]int32, len(ls))
-	masks := make([]uint64, len(ls))
-	codes := errorCodes(set)
-	maskOf := map[*string]uint64{} // error-type lists are shared between labels
+	if !x.groupLabels() {
+		// Not each assignment's labels together: sort them so.
+		slices.SortStableFunc(ls, func(a, b tasks.ReportLabel) int {
+			return cmp.Or(cmp.Compare(a.AssignmentID, b.AssignmentID), cmp.Compare(a.SentenceID, b.SentenceID))
+		})
+		x.groupLabels()
+	}
+	x.pos = make([]int32, len(ls))
+	x.views = make([]label, len(ls))
+	x.strs = newStringCodes(d.Strings)
+	masks := make([]uint64, len(d.TypeLists))
+	for i, ts := range d.TypeLists {
+		masks[i] = typeMask(ts, codes)
+	}
 	for i := range ls {
-		p, ok := x.sentPos[ls[i].SentenceID]
+		l := &ls[i]
+		p, ok := x.sentPos.of(l.SentenceID)
 		if !ok {
 			p = -1
 		}
-		pos[i] = p
-		if ts := ls[i].ErrorTypes; len(ts) > 0 {
-			m, ok := maskOf[&ts[0]]
-			if !ok {
-				m = typeMask(ts, codes)
-				maskOf[&ts[0]] = m
-			}
-			masks[i] = m
-		}
-	}
-	x.labelMask = map[int64][]uint64{}
-	for i := 0; i < len(ls); {
-		j := i
-		for j < len(ls) && ls[j].AssignmentID == ls[i].AssignmentID {
-			j++
-		}
-		x.labels[ls[i].AssignmentID] = ls[i:j:j]
-		x.labelSent[ls[i].AssignmentID] = pos[i:j:j]
-		x.labelMask[ls[i].AssignmentID] = masks[i:j:j]
-		i = j
+		x.pos[i] = p
+		x.views[i] = x.strs.view(l, masks)
 	}
 	for _, l := range d.SummaryLabels {
 		x.summaryLabels[l.AssignmentID] = l
@@ -157,39 +166,64 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 	return x
 }
 
-// goldLabel is a sentence's gold as a label, nil when it has none.
-func (x *index) goldLabel(sid int64) *label {
-	return goldOf(x.sentences[sid])
-}
-
-func goldOf(s *tasks.ReportSentence) *label {
-	if s == nil || s.Gold == nil {
-		return nil
+// groupLabels finds each assignment's labels in the data, which holds
+// them together; it reports false, having found nothing, if an
+// assignment's labels are in more than one place.
+func (x *index) groupLabels() bool {
+	as, ls := x.data.Assignments, x.data.Labels
+	x.labelLo, x.labelHi = make([]int32, len(as)), make([]int32, len(as))
+	for i := 0; i < len(ls); {
+		id := ls[i].AssignmentID
+		j := i + 1
+		for j < len(ls) && ls[j].AssignmentID == id {
+			j++
+		}
+		if k, ok := slices.BinarySearchFunc(as, id, func(a tasks.ReportAssignment, id int64) int { return cmp.Compare(a.ID, id) }); ok {
+			if x.labelHi[k] != 0 {
+				return false
+			}
+			x.labelLo[k], x.labelHi[k] = int32(i), int32(j)
+		}
+		i = j
 	}
-	g := s.Gold
-	return &label{ReportLabel: &tasks.ReportLabel{Label: g.Label, ErrorTypes: g.ErrorTypes, Ambiguous: g.Ambiguous, AmbiguityType: g.AmbiguityType}}
+	return true
 }
 
 // scope is the assignments a report (or one round of the trend) covers and
 // the annotators behind them, one coder each.
 type scope struct {
-	assignments []tasks.ReportAssignment
-	coders      []string
-	coderOf     map[string]int
+	// which are the positions in the data's assignments (all) of those
+	// in scope.
+	which   []int32
+	all     []tasks.ReportAssignment
+	coders  []string
+	coderOf map[string]int
 	// parts holds, for each assignment, what the dimensions read, looked
 	// up once per scope rather than once per dimension.
 	parts  []part
 	labels int // sentence labels in scope
 }
 
+// assignment returns the scope's assignment i.
+func (sc *scope) assignment(i int) *tasks.ReportAssignment { return &sc.all[sc.which[i]] }
+
 // part is one assignment of a scope with its coder, summary position and
-// labels (with each label's sentence position and error-type set).
+// labels: those from lo to hi in the data (see [index.partOf]).
 type part struct {
-	coder   int
-	summary int32
-	labels  []tasks.ReportLabel
-	pos     []int32
-	masks   []uint64
+	lo, hi         int32
+	coder, summary int32
+}
+
+// partOf returns the labels of a part, with their views and sentence
+// positions.
+func (x *index) partOf(p part) ([]tasks.ReportLabel, []label, []int32) {
+	return x.data.Labels[p.lo:p.hi:p.hi], x.views[p.lo:p.hi:p.hi], x.pos[p.lo:p.hi:p.hi]
+}
+
+// same reports whether two scopes cover the same assignments in the same
+// order, and so give the same ratings.
+func (sc *scope) same(o *scope) bool {
+	return slices.Equal(sc.which, o.which)
 }
 
 // scope selects the assignments of one round, or with round 0 each
@@ -197,31 +231,35 @@ type part struct {
 // drafts, only submitted assignments.
 func (x *index) scope(round int64, drafts bool) *scope {
 	sc := &scope{coderOf: map[string]int{}}
-	counts := func(a tasks.ReportAssignment) bool { return drafts || a.Status == tasks.StatusSubmitted }
+	counts := func(a *tasks.ReportAssignment) bool { return drafts || a.Status == tasks.StatusSubmitted }
+	as := x.data.Assignments
 	if round != 0 {
-		for _, a := range x.data.Assignments {
-			if a.RoundID == round && counts(a) {
-				sc.assignments = append(sc.assignments, a)
+		for j := range as {
+			if as[j].RoundID == round && counts(&as[j]) {
+				sc.which = append(sc.which, int32(j))
 			}
 		}
 	} else {
 		latest := map[[2]int64]int{}
-		for _, a := range x.data.Assignments {
+		for j := range as {
+			a := &as[j]
 			if !counts(a) {
 				continue
 			}
 			k := [2]int64{a.UserID, a.SummaryID}
-			if i, ok := latest[k]; !ok || a.RoundID > sc.assignments[i].RoundID {
+			if i, ok := latest[k]; !ok || a.RoundID > as[sc.which[i]].RoundID {
 				if ok {
-					sc.assignments[i] = a
+					sc.which[i] = int32(j)
 				} else {
-					latest[k] = len(sc.assignments)
-					sc.assignments = append(sc.assignments, a)
+					latest[k] = len(sc.which)
+					sc.which = append(sc.which, int32(j))
 				}
 			}
 		}
 	}
-	for _, a := range sc.assignments {
+	sc.all = as
+	for i := range sc.which {
+		a := sc.assignment(i)
 		if _, ok := sc.coderOf[a.Username]; !ok {
 			sc.coderOf[a.Username] = 0
 			sc.coders = append(sc.coders, a.Username)
@@ -231,11 +269,12 @@ func (x *index) scope(round int64, drafts bool) *scope {
 	for i, c := range sc.coders {
 		sc.coderOf[c] = i
 	}
-	sc.parts = make([]part, len(sc.assignments))
-	for i, a := range sc.assignments {
-		sc.parts[i] = part{coder: sc.coderOf[a.Username], summary: x.summaryPos[a.SummaryID],
-			labels: x.labels[a.ID], pos: x.labelSent[a.ID], masks: x.labelMask[a.ID]}
-		sc.labels += len(sc.parts[i].labels)
+	sc.parts = make([]part, len(sc.which))
+	for i := range sc.which {
+		a := sc.assignment(i)
+		j := sc.which[i]
+		sc.parts[i] = part{lo: x.labelLo[j], hi: x.labelHi[j], coder: int32(sc.coderOf[a.Username]), summary: x.summaryPos[a.SummaryID]}
+		sc.labels += int(x.labelHi[j] - x.labelLo[j])
 	}
 	return sc
 }
@@ -275,12 +314,40 @@ func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options)
 		return nil, err
 	}
 	boot := bootstrap{replicates: opt.Bootstrap, seed: opt.Seed, method: opt.BootstrapMethod}
-	rep.PerAnnotator = newAnnotators(sc, x)
-	for _, src := range srcs {
-		rt := x.ratings(src, sc)
-		rep.Dimensions = append(rep.Dimensions, dimension(rt, sc.coders, boot))
-		addAnnotators(rep.PerAnnotator, rt)
+	rep.PerAnnotator = newAnnotators(x, sc)
+	// A round whose assignments are those of the report has the
+	// report's ratings: its trend point is read off the dimension rather
+	// than computed again.
+	// Dimensions are computed side by side, one per processor, each
+	// from its own ratings; their results are put together in report
+	// order.
+	type result struct {
+		dim   Dimension
+		point TrendPoint
+		ads   []AnnotatorDimension
+		pats  [][]DisagreementPattern
 	}
+	results := make([]result, len(srcs))
+	inParallel(len(srcs), func(i int) {
+		rt := x.ratings(srcs[i], sc)
+		dm := dimension(rt, sc.coders, boot)
+		st := dm.Statistics
+		st.KrippendorffAlpha = alphaStatistic(rt.c, rt.spec.iaaLevel(), bootstrap{})
+		finite(&st.KrippendorffAlpha)
+		ads, pats := againstRest(rt)
+		results[i] = result{dim: dm, point: TrendPoint{Dimension: dm.Name, Level: dm.Level, Units: dm.Units, Ratings: dm.Ratings, Statistics: st},
+			ads: ads, pats: pats}
+	})
+	points := make([]TrendPoint, len(srcs))
+	for i, r := range results {
+		rep.Dimensions = append(rep.Dimensions, r.dim)
+		points[i] = r.point
+		for c := range rep.PerAnnotator {
+			rep.PerAnnotator[c].Dimensions = append(rep.PerAnnotator[c].Dimensions, r.ads[c])
+			rep.PerAnnotator[c].Disagree = append(rep.PerAnnotator[c].Disagree, r.pats[c]...)
+		}
+	}
+	results = nil
 	finishAnnotators(rep.PerAnnotator)
 	rep.Assistant = x.assistant(sc)
 	for _, r := range d.Rounds {
@@ -289,16 +356,45 @@ func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options)
 		}
 		tr := TrendRound{Round: r.Name, Kind: r.Kind, Dimensions: []TrendPoint{}}
 		rsc := x.scope(r.ID, opt.IncludeDrafts)
-		for _, src := range srcs {
-			rt := x.ratings(src, rsc)
+		if rsc.same(sc) {
+			tr.Dimensions = append(tr.Dimensions, points...)
+			rep.Trend = append(rep.Trend, tr)
+			continue
+		}
+		tps := make([]TrendPoint, len(srcs))
+		inParallel(len(srcs), func(i int) {
+			rt := x.ratings(srcs[i], rsc)
 			st, _ := statistics(rt, bootstrap{})
 			units, _, n := counts(rt)
-			tr.Dimensions = append(tr.Dimensions, TrendPoint{Dimension: rt.spec.name, Level: rt.spec.level, Units: units, Ratings: n, Statistics: st})
-		}
+			tps[i] = TrendPoint{Dimension: rt.spec.name, Level: rt.spec.level, Units: units, Ratings: n, Statistics: st}
+		})
+		tr.Dimensions = append(tr.Dimensions, tps...)
 		rep.Trend = append(rep.Trend, tr)
 	}
-	rep.Disagreements, rep.DisagreementsTotal = x.disagreements(sc)
+	rep.Disagreements, rep.DisagreementsTotal, err = x.disagreements(sc)
+	if err != nil {
+		return nil, err
+	}
 	return rep, nil
+}
+
+// inParallel calls f(0), …, f(n−1), as many at once as there are
+// processors.
+func inParallel(n int, f func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(n, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // keep filters dimensions by name or name@level.

@@ -140,18 +140,76 @@ func (c *collector) build() ratings {
 }
 
 // label is what the value functions read from an annotator's label or from
-// gold: the label itself (Label, ErrorTypes, Ambiguous and AmbiguityType),
-// pointed to rather than copied.
+// gold, coded: 16 bytes without pointers, worked out once per label.
 type label struct {
-	*tasks.ReportLabel
-	// mask is the set of ErrorTypes when hasMask, worked out once per label.
-	mask    uint64
-	hasMask bool
+	mask    uint64 // the error types as a set (see typeMask)
+	faith   int8   // the faithfulness code (faithCodes), −1 for none
+	empty   bool   // no label was given
+	amb     int8   // the ambiguity flag: −1 unanswered, 0 no, 1 yes
+	ambType int8   // the index of the ambiguity type in tasks.AmbiguityTypes, −1 for none
 }
 
 var nan = math.NaN()
 
 var faithCodes = map[string]float64{tasks.LabelFaithful: 0, tasks.LabelUnfaithful: 1, tasks.LabelBorderline: 2}
+
+// faithCode is the faithfulness code of a label, −1 for none.
+func faithCode(s string) int8 {
+	if v, ok := faithCodes[s]; ok {
+		return int8(v)
+	}
+	return -1
+}
+
+// ambiguityCode is the index of an ambiguity type, −1 for none.
+func ambiguityCode(s string) int8 {
+	for i, t := range tasks.AmbiguityTypes {
+		if t.Code == s {
+			return int8(i)
+		}
+	}
+	return -1
+}
+
+// stringCodes holds, for each string of the data's labels, its
+// faithfulness and ambiguity-type codes.
+type stringCodes struct{ faith, ambType []int8 }
+
+func newStringCodes(strs []string) stringCodes {
+	c := stringCodes{faith: make([]int8, len(strs)), ambType: make([]int8, len(strs))}
+	for i, s := range strs {
+		c.faith[i], c.ambType[i] = faithCode(s), ambiguityCode(s)
+	}
+	return c
+}
+
+// view codes an annotator's label; masks are the sets of the data's
+// error-type lists.
+func (c stringCodes) view(l *tasks.ReportLabel, masks []uint64) label {
+	v := label{faith: -1, ambType: -1, amb: -1, empty: l.Label == 0, mask: masks[l.ErrorTypes]}
+	if int(l.Label) < len(c.faith) {
+		v.faith = c.faith[l.Label]
+	}
+	if int(l.AmbiguityType) < len(c.ambType) {
+		v.ambType = c.ambType[l.AmbiguityType]
+	}
+	switch l.Ambiguous {
+	case tasks.AmbiguousNo:
+		v.amb = 0
+	case tasks.AmbiguousYes:
+		v.amb = 1
+	}
+	return v
+}
+
+// goldView codes a gold label.
+func goldView(g *tasks.ReportGold, codes map[string]int) label {
+	v := label{faith: faithCode(g.Label), empty: g.Label == "", mask: typeMask(g.ErrorTypes, codes), amb: -1, ambType: ambiguityCode(g.AmbiguityType)}
+	if g.Ambiguous != nil {
+		v.amb = int8(b2i(*g.Ambiguous))
+	}
+	return v
+}
 
 // sentenceValue gives a sentence label's value on one dimension, NaN for
 // none.
@@ -162,25 +220,22 @@ type sentenceValue func(l *label) float64
 type summaryValue func(ls []*label) float64
 
 func faithValue(l *label) float64 {
-	if v, ok := faithCodes[l.Label]; ok {
-		return v
+	if l.faith < 0 {
+		return nan
 	}
-	return nan
+	return float64(l.faith)
 }
 
 // errorSet is the set of error types of a label; types count only on an
 // unfaithful or borderline label, and the set is undefined without one.
-func errorSet(l *label, codes map[string]int) (float64, bool) {
-	switch l.Label {
-	case "":
+func errorSet(l *label) (float64, bool) {
+	switch {
+	case l.empty:
 		return 0, false
-	case tasks.LabelFaithful:
+	case l.faith == 0:
 		return 0, true
 	}
-	if l.hasMask {
-		return float64(l.mask), true
-	}
-	return float64(typeMask(l.ErrorTypes, codes)), true
+	return float64(l.mask), true
 }
 
 // typeMask is the set of the error types among codes, as iaa.SetValue
@@ -208,13 +263,10 @@ func errorCodes(set tasks.Settings) map[string]int {
 }
 
 func ambiguityValue(l *label) float64 {
-	switch {
-	case l.Ambiguous == nil:
+	if l.amb < 0 {
 		return nan
-	case *l.Ambiguous:
-		return 1
 	}
-	return 0
+	return float64(l.amb)
 }
 
 // summaryFaith: unfaithful if any sentence is; otherwise, with every
@@ -223,11 +275,11 @@ func summaryFaith(ls []*label) float64 {
 	all, border := true, false
 	for _, l := range ls {
 		switch {
-		case l == nil || l.Label == "":
+		case l == nil || l.empty:
 			all = false
-		case l.Label == tasks.LabelUnfaithful:
+		case l.faith == 1:
 			return 1
-		case l.Label == tasks.LabelBorderline:
+		case l.faith == 2:
 			border = true
 		}
 	}
@@ -265,14 +317,14 @@ func anyOf(f sentenceValue) summaryValue {
 }
 
 // unionOf folds error-type sets: the union, once every sentence has one.
-func unionOf(codes map[string]int) summaryValue {
+func unionOf() summaryValue {
 	return func(ls []*label) float64 {
 		var u uint64
 		for _, l := range ls {
 			if l == nil {
 				return nan
 			}
-			v, ok := errorSet(l, codes)
+			v, ok := errorSet(l)
 			if !ok {
 				return nan
 			}
@@ -307,23 +359,22 @@ func labelDims(set tasks.Settings) []labelDim {
 		if len(tax) > 53 { // sets are bit masks of at most 53 labels
 			tax = tax[:53]
 		}
-		codes := errorCodes(set)
 		var names []string
 		for _, t := range tax {
 			names = append(names, t.Code)
 		}
 		out = append(out, labelDim{name: "error_types", title: "Error types (set)", setNames: names, scale: scaleMASI, positive: -1,
 			sentence: func(l *label) float64 {
-				if v, ok := errorSet(l, codes); ok {
+				if v, ok := errorSet(l); ok {
 					return v
 				}
 				return nan
 			},
-			summary: unionOf(codes)})
+			summary: unionOf()})
 		for i, t := range tax {
 			bit := uint64(1) << i
 			one := func(l *label) float64 {
-				v, ok := errorSet(l, codes)
+				v, ok := errorSet(l)
 				switch {
 				case !ok:
 					return nan
@@ -340,20 +391,15 @@ func labelDims(set tasks.Settings) []labelDim {
 		out = append(out, labelDim{name: "ambiguity", title: "Ambiguity flag", values: yesNo, scale: scaleNominal, positive: 1,
 			sentence: ambiguityValue, summary: anyOf(ambiguityValue)})
 		var names []string
-		codes := map[string]float64{}
-		for i, t := range tasks.AmbiguityTypes {
+		for _, t := range tasks.AmbiguityTypes {
 			names = append(names, t.Code)
-			codes[t.Code] = float64(i)
 		}
 		out = append(out, labelDim{name: "ambiguity_type", title: "Ambiguity type (when flagged)", values: names, scale: scaleNominal, positive: -1,
 			sentence: func(l *label) float64 {
-				if l.Ambiguous == nil || !*l.Ambiguous {
+				if l.amb != 1 || l.ambType < 0 {
 					return nan
 				}
-				if v, ok := codes[l.AmbiguityType]; ok {
-					return v
-				}
-				return nan
+				return float64(l.ambType)
 			}})
 	}
 	return out
@@ -392,7 +438,7 @@ func (x *index) ratings(src source, sc *scope) ratings {
 	if src.spec.level == LevelSentence && src.keys != nil {
 		c.b.Grow(sc.labels)
 	} else {
-		c.b.Grow(len(sc.assignments))
+		c.b.Grow(len(sc.which))
 	}
 	c.gold = src.gold
 	src.collect(sc, c)
@@ -420,12 +466,11 @@ func (x *index) sources() []source {
 				return nan
 			},
 			collect: func(sc *scope, c *collector) {
-				var lb label
 				for _, p := range sc.parts {
-					for i := range p.labels {
-						setLabel(&lb, &p.labels[i])
-						lb.mask, lb.hasMask = p.masks[i], true
-						c.addAt(int(p.pos[i]), p.coder, d.sentence(&lb))
+					_, views, pos := x.partOf(p)
+					coder := int(p.coder)
+					for i := range views {
+						c.addAt(int(pos[i]), coder, d.sentence(&views[i]))
 					}
 				}
 			},
@@ -435,11 +480,14 @@ func (x *index) sources() []source {
 		out = append(out, source{
 			spec: &spec{name: "key_facts", title: "Key-fact alignment", level: LevelSentence, scale: scaleNominal, values: keyFactValues, positive: 1},
 			collect: func(sc *scope, c *collector) {
-				for _, a := range sc.assignments {
+				for i := range sc.which {
+					a := sc.assignment(i)
 					coder := sc.coderOf[a.Username]
+					u := x.summaryPos[a.SummaryID]
+					sents := x.data.Sentences[x.summaryFirst[u] : x.summaryFirst[u]+x.summaryLen[u]]
 					for _, kf := range x.data.SummaryKeyFacts[a.SummaryID] {
-						for _, sid := range x.summarySentences[a.SummaryID] {
-							c.add(unitKey{kf, sid}, coder, boolValue(x.links[a.ID][[2]int64{kf, sid}]))
+						for _, s := range sents {
+							c.add(unitKey{kf, s.ID}, coder, boolValue(x.links[a.ID][[2]int64{kf, s.ID}]))
 						}
 					}
 				}
@@ -458,7 +506,7 @@ func (x *index) sources() []source {
 			gold: func(u int, k unitKey) float64 {
 				if d.name == "faithfulness" {
 					if g, ok := x.data.GoldSummaries[k.a]; ok {
-						return faithValue(&label{ReportLabel: &tasks.ReportLabel{Label: g}})
+						return faithValue(&label{faith: faithCode(g)})
 					}
 				}
 				first, n := x.summaryFirst[u], x.summaryLen[u]
@@ -470,20 +518,18 @@ func (x *index) sources() []source {
 			},
 			collect: func(sc *scope, c *collector) {
 				var ls []*label
-				var buf []label
 				for _, p := range sc.parts {
 					u := p.summary
 					first, n := int(x.summaryFirst[u]), int(x.summaryLen[u])
-					ls, buf = slices.Grow(ls[:0], n)[:n], slices.Grow(buf[:0], n)[:n]
+					ls = slices.Grow(ls[:0], n)[:n]
 					clear(ls)
-					for i := range p.labels {
-						if j := int(p.pos[i]) - first; j >= 0 && j < n {
-							setLabel(&buf[j], &p.labels[i])
-							buf[j].mask, buf[j].hasMask = p.masks[i], true
-							ls[j] = &buf[j]
+					_, views, pos := x.partOf(p)
+					for i := range views {
+						if j := int(pos[i]) - first; j >= 0 && j < n {
+							ls[j] = &views[i]
 						}
 					}
-					c.addAt(int(u), p.coder, d.summary(ls))
+					c.addAt(int(u), int(p.coder), d.summary(ls))
 				}
 			},
 		})
@@ -492,7 +538,8 @@ func (x *index) sources() []source {
 		out = append(out, source{
 			spec: &spec{name: "key_facts", title: "Key-fact alignment", level: LevelSummary, scale: scaleNominal, values: keyFactValues, positive: 1},
 			collect: func(sc *scope, c *collector) {
-				for _, a := range sc.assignments {
+				for i := range sc.which {
+					a := sc.assignment(i)
 					linked := map[int64]bool{}
 					for k := range x.links[a.ID] {
 						linked[k[0]] = true
@@ -509,7 +556,8 @@ func (x *index) sources() []source {
 			spec: &spec{name: "relevance", title: "Relevance (1–5)", level: LevelSummary, scale: scaleOrdinal, positive: -1},
 			keys: func() []unitKey { return x.summaryKeys },
 			collect: func(sc *scope, c *collector) {
-				for _, a := range sc.assignments {
+				for i := range sc.which {
+					a := sc.assignment(i)
 					if l, ok := x.summaryLabels[a.ID]; ok && l.Relevance != nil {
 						c.addAt(int(x.summaryPos[a.SummaryID]), sc.coderOf[a.Username], float64(*l.Relevance))
 					}
@@ -522,7 +570,8 @@ func (x *index) sources() []source {
 			spec: &spec{name: "topic_category", title: "Topic category", level: LevelSummary, scale: scaleNominal, values: topicCategories, positive: -1},
 			keys: func() []unitKey { return x.summaryKeys },
 			collect: func(sc *scope, c *collector) {
-				for _, a := range sc.assignments {
+				for i := range sc.which {
+					a := sc.assignment(i)
 					if l, ok := x.summaryLabels[a.ID]; ok {
 						if i := slices.Index(topicCategories, l.TopicCategory); i >= 0 {
 							c.addAt(int(x.summaryPos[a.SummaryID]), sc.coderOf[a.Username], float64(i))
@@ -544,9 +593,4 @@ func boolValue(b bool) float64 {
 		return 1
 	}
 	return 0
-}
-
-// setLabel fills lb from an annotator's label, without allocating.
-func setLabel(lb *label, l *tasks.ReportLabel) {
-	*lb = label{ReportLabel: l}
 }

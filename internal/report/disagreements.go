@@ -14,13 +14,7 @@ import (
 // of their ambiguity flags. It returns at most MaxDisagreements and the
 // number of all. Every sentence is scored, but only those listed are
 // written out with their votes and text.
-func (x *index) disagreements(sc *scope) ([]Disagreement, int) {
-	codes := map[string]int{}
-	for i, t := range x.settings.ErrorTaxonomy() {
-		if i < 53 {
-			codes[t.Code] = i
-		}
-	}
+func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 	// The labelled votes of each sentence, in scope order: groups in order
 	// of the sentence's first vote, each a chain through next.
 	type vote struct{ part, label int32 }
@@ -32,21 +26,37 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int) {
 		n           int
 	}
 	var groups []group
+	// Groups by sentence position, and by id for the sentences the data
+	// does not hold.
+	atPos := make([]int32, len(x.data.Sentences))
+	for i := range atPos {
+		atPos[i] = -1
+	}
 	at := map[int64]int32{}
+	votes, next = make([]vote, 0, sc.labels), make([]int32, 0, sc.labels)
 	for pi := range sc.parts {
-		ls := sc.parts[pi].labels
-		for i := range ls {
-			if ls[i].Label == "" {
+		labels, views, poss := x.partOf(sc.parts[pi])
+		for i := range views {
+			if views[i].empty {
 				continue
 			}
-			sid := ls[i].SentenceID
+			sid := labels[i].SentenceID
 			v := int32(len(votes))
 			votes = append(votes, vote{int32(pi), int32(i)})
 			next = append(next, -1)
-			g, ok := at[sid]
+			var g int32
+			var ok bool
+			if pos := poss[i]; pos >= 0 {
+				g = atPos[pos]
+				ok = g >= 0
+				if !ok {
+					atPos[pos] = int32(len(groups))
+				}
+			} else if g, ok = at[sid]; !ok {
+				at[sid] = int32(len(groups))
+			}
 			if !ok {
 				g = int32(len(groups))
-				at[sid] = g
 				groups = append(groups, group{sid: sid, first: v, last: v})
 			} else {
 				next[groups[g].last] = v
@@ -55,28 +65,24 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int) {
 			groups[g].n++
 		}
 	}
-	labelOf := func(v vote) *tasks.ReportLabel { return &sc.parts[v.part].labels[v.label] }
+	labelOf := func(v vote) *tasks.ReportLabel { return &x.data.Labels[sc.parts[v.part].lo+v.label] }
+	viewOf := func(v vote) *label { return &x.views[sc.parts[v.part].lo+v.label] }
 	type scored struct {
 		group                             int32
 		split, errorDistance, ambiguities float64
 	}
 	var found []scored
-	var lbs []label
 	var faith, amb, sets []float64
 	for gi, g := range groups {
 		if g.n < 2 {
 			continue
 		}
-		lbs, faith, amb, sets = lbs[:0], faith[:0], amb[:0], sets[:0]
+		faith, amb, sets = faith[:0], amb[:0], sets[:0]
 		for v := g.first; v >= 0; v = next[v] {
-			lbs = append(lbs, label{})
-			setLabel(&lbs[len(lbs)-1], labelOf(votes[v]))
-		}
-		for i := range lbs {
-			l := &lbs[i]
+			l := viewOf(votes[v])
 			faith = append(faith, faithValue(l))
 			amb = append(amb, ambiguityValue(l))
-			if s, ok := errorSet(l, codes); ok {
+			if s, ok := errorSet(l); ok {
 				sets = append(sets, s)
 			}
 		}
@@ -95,17 +101,30 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int) {
 			cmp.Compare(b.ambiguities, a.ambiguities), cmp.Compare(groups[a.group].sid, groups[b.group].sid))
 	})
 	total := len(found)
-	out := make([]Disagreement, 0, min(total, MaxDisagreements))
-	for _, f := range found[:min(total, MaxDisagreements)] {
+	listed := found[:min(total, MaxDisagreements)]
+	// Only the sentences listed are read with their text.
+	var details map[int64]tasks.ReportSentenceDetail
+	if x.data.Details != nil && len(listed) > 0 {
+		ids := make([]int64, len(listed))
+		for i, f := range listed {
+			ids[i] = groups[f.group].sid
+		}
+		var err error
+		if details, err = x.data.Details(ids); err != nil {
+			return nil, 0, err
+		}
+	}
+	out := make([]Disagreement, 0, len(listed))
+	for _, f := range listed {
 		g := groups[f.group]
 		sid := g.sid
-		d := Disagreement{SentenceID: sid, Assignment: sc.assignments[votes[g.first].part].ID, Votes: []Vote{}, ErrorTypes: []Vote{},
+		d := Disagreement{SentenceID: sid, Assignment: sc.assignment(int(votes[g.first].part)).ID, Votes: []Vote{}, ErrorTypes: []Vote{},
 			Split: f.split, ErrorDistance: f.errorDistance, AmbiguitySplit: f.ambiguities}
-		for _, name := range faithSpec.values {
+		for code, name := range faithSpec.values {
 			var who []string
 			for v := g.first; v >= 0; v = next[v] {
-				if labelOf(votes[v]).Label == name {
-					who = append(who, sc.assignments[votes[v].part].Username)
+				if int(viewOf(votes[v]).faith) == code {
+					who = append(who, sc.assignment(int(votes[v].part)).Username)
 				}
 			}
 			if len(who) > 0 {
@@ -115,18 +134,20 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int) {
 		for _, t := range x.settings.ErrorTaxonomy() {
 			var who []string
 			for v := g.first; v >= 0; v = next[v] {
-				l := labelOf(votes[v])
-				if l.Label != "" && l.Label != "faithful" && slices.Contains(l.ErrorTypes, t.Code) {
-					who = append(who, sc.assignments[votes[v].part].Username)
+				l := viewOf(votes[v])
+				if !l.empty && l.faith != 0 && slices.Contains(x.data.TypeLists[labelOf(votes[v]).ErrorTypes], t.Code) {
+					who = append(who, sc.assignment(int(votes[v].part)).Username)
 				}
 			}
 			if len(who) > 0 {
 				d.ErrorTypes = append(d.ErrorTypes, Vote{Value: t.Code, Annotators: who})
 			}
 		}
-		if s := x.sentences[sid]; s != nil {
-			d.Document, d.Summary, d.Index, d.Text = s.DocumentExternal, s.SummaryExternal, s.Index, s.Text
-			d.SummaryID = s.SummaryID
+		if p, ok := x.sentPos.of(sid); ok {
+			s := &x.data.Sentences[p]
+			d.Index, d.SummaryID = s.Index, s.SummaryID
+			dt := details[sid]
+			d.Document, d.Summary, d.Text = dt.DocumentExternal, dt.SummaryExternal, dt.Text
 			if s.Gold != nil {
 				d.Gold = s.Gold.Label
 			}
@@ -134,7 +155,7 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int) {
 		d.Assistant = x.data.Assistant[sid]
 		out = append(out, d)
 	}
-	return out, total
+	return out, total, nil
 }
 
 // pairSplit is the mean distance over all pairs of the values present

@@ -32,7 +32,8 @@ func (x *index) scaleSources() []source {
 			out = append(out, source{
 				spec: sp,
 				collect: func(sc *scope, c *collector) {
-					for _, a := range sc.assignments {
+					for i := range sc.which {
+						a := sc.assignment(i)
 						coder := sc.coderOf[a.Username]
 						for _, v := range x.data.Scores[a.ID] {
 							if v.Scale != s.Name || (v.SentenceID == 0) != (s.Level == tasks.LevelSummary) {

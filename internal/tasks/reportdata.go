@@ -1,23 +1,40 @@
 package tasks
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
 )
 
 // ReportData is everything the agreement report of a project reads: the
 // labels of every assignment that was not released, the sentences they
 // label with their gold, the key facts of each summary and the assistant's
 // tentative labels. It is loaded by [Store.ReportData] in a handful of
-// queries on the read pool, whatever the size of the project.
+// queries on the read pool, whatever the size of the project. Labels are
+// held coded, without pointers (see [ReportLabel]); the text of sentences
+// is read on demand, for the few a report lists (see Details).
 type ReportData struct {
 	Rounds        []Round              // oldest first
 	Assignments   []ReportAssignment   // not released, in id order
-	Labels        []ReportLabel        // sentence labels of those assignments
+	Labels        []ReportLabel        // sentence labels of those assignments, each assignment's together
 	SummaryLabels []ReportSummaryLabel // summary labels of those assignments
 	KeyFactLinks  []ReportKeyFactLink  // key-fact alignments of those assignments
 	Sentences     []ReportSentence     // sentences of the assigned summaries, by summary and index
+	// Strings holds the distinct strings of the labels (labels, first
+	// labels, ambiguity types), which labels name by index; Strings[0] is
+	// "".
+	Strings []string
+	// TypeLists holds the distinct error-type lists of the labels, which
+	// labels name by index; TypeLists[0] is the empty list. The lists are
+	// shared: do not modify.
+	TypeLists [][]string
 	// SummaryKeyFacts lists, for each assigned summary, the ids of the key
 	// facts an annotator could align (its document's, for its topic).
 	SummaryKeyFacts map[int64][]int64
@@ -28,6 +45,11 @@ type ReportData struct {
 	GoldSummaries map[int64]string
 	// Scores are the values on the project's rating scales, by assignment.
 	Scores map[int64][]ReportScore
+	// Details reads the text and external ids of the given sentences of
+	// the project (at most [MaxReportDetails] at a time); nil when there is
+	// nothing to read them from. It reads after the rest, in a transaction
+	// of its own.
+	Details func(ids []int64) (map[int64]ReportSentenceDetail, error)
 }
 
 // ReportAssignment is one annotator's assignment of one summary in a round.
@@ -37,17 +59,27 @@ type ReportAssignment struct {
 	Status                         string
 }
 
-// ReportLabel is the current label of one sentence in one assignment.
+// ReportLabel is the current label of one sentence in one assignment,
+// coded: its strings are indexes into [ReportData.Strings] and its
+// error types an index into [ReportData.TypeLists], so that millions of
+// labels hold no pointer for the garbage collector to follow.
 type ReportLabel struct {
-	AssignmentID, SentenceID int64
-	Label                    string
-	ErrorTypes               []string // shared between labels: do not modify
-	Ambiguous                *bool    // shared between labels: do not modify
-	AmbiguityType            string
-	FirstLabel               string
-	AssistantVisible         bool
-	ChangedAfterReveal       bool
+	AssignmentID, SentenceID         int64
+	Label, FirstLabel, AmbiguityType uint32 // indexes into Strings; 0 is ""
+	ErrorTypes                       uint32 // index into TypeLists; 0 is none
+	// Ambiguous is the ambiguity flag: AmbiguousUnanswered, AmbiguousNo
+	// or AmbiguousYes.
+	Ambiguous          int8
+	AssistantVisible   bool
+	ChangedAfterReveal bool
 }
+
+// Values of [ReportLabel.Ambiguous].
+const (
+	AmbiguousUnanswered int8 = iota
+	AmbiguousNo
+	AmbiguousYes
+)
 
 // ReportSummaryLabel is the summary-level label of one assignment.
 type ReportSummaryLabel struct {
@@ -65,14 +97,23 @@ type ReportKeyFactLink struct {
 // ReportSentence is a summary sentence with where it sits and its gold
 // label, if any.
 type ReportSentence struct {
-	ID, SummaryID    int64
-	Index            int
-	Text             string
-	SummaryExternal  string
-	DocumentExternal string
+	ID, SummaryID int64
+	Index         int
 	// Gold is nil when the sentence has no gold or its gold is unresolved.
 	Gold *ReportGold
 }
+
+// ReportSentenceDetail is what a report shows of a sentence it lists:
+// its text and the external ids of its summary and document.
+type ReportSentenceDetail struct {
+	Text             string
+	SummaryExternal  string
+	DocumentExternal string
+}
+
+// MaxReportDetails bounds the sentences one call of
+// [ReportData.Details] reads.
+const MaxReportDetails = 500
 
 // ReportGold is the gold label of a sentence.
 type ReportGold struct {
@@ -93,21 +134,61 @@ type ReportFilter struct {
 
 // The assignments a report counts: every assignment of the project that was
 // not released (released work was handed to someone else), of round ?2
-// unless it is 0, and submitted only when ?3 is 1.
-const reportAssignments = `SELECT a.id FROM assignments a JOIN rounds r ON r.id = a.round_id
-	WHERE r.project_id = ?1 AND a.status != 'released' AND (?2 = 0 OR a.round_id = ?2) AND (?3 = 0 OR a.status = 'submitted')`
+// unless it is 0, and submitted only when ?3 is 1. Their rows are reached
+// by a join from the project's rounds, which reads each assignment's rows
+// in place (each assignment's together) rather than through a list of all
+// the assignments built first.
+const (
+	reportJoin  = `rounds r JOIN assignments a ON a.round_id = r.id`
+	reportWhere = `r.project_id = ?1 AND (?2 = 0 OR r.id = ?2) AND a.status != 'released' AND (?3 = 0 OR a.status = 'submitted')`
+)
 
-// ReportData loads the labels of a project for its agreement report, in
-// one read transaction so that the figures come from one snapshot. Only
-// the assignments f selects are read, with their labels and sentences;
-// repeated strings (labels, error-type lists, names) are shared, not
-// copied per label.
+// ReportData loads the labels of a project for its agreement report, so
+// that the figures come from one version of the project: the sentence
+// labels in one read transaction and the rest, at the same time, in
+// another, kept only when both see the same version of the project's
+// report data. Only the assignments f selects are read, with their labels
+// and sentences; repeated strings (labels, error-type lists, names) are
+// shared, not copied per label. The text of sentences is read later, by
+// [ReportData.Details].
 func (s *Store) ReportData(ctx context.Context, projectID int64, f ReportFilter) (*ReportData, error) {
+	// The labels, most of the work, are read beside the rest in a second
+	// transaction; the two agree when they see the same version of the
+	// project's report data (see report_versions), else the reading is
+	// done again, in the end in one transaction.
+	for range 3 {
+		d, err := s.reportData(ctx, projectID, f, true)
+		if !errors.Is(err, errReportMoved) {
+			return d, err
+		}
+	}
+	return s.reportData(ctx, projectID, f, false)
+}
+
+// errReportMoved says that the project's report data changed between the
+// start of two transactions reading it.
+var errReportMoved = errors.New("report data changed while being read")
+
+// reportVersion reads the version of a project's report data; as the first
+// read of a transaction, it fixes what the transaction sees.
+func reportVersion(ctx context.Context, tx *sql.Tx, projectID int64) (int64, error) {
+	var v int64
+	err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT version FROM report_versions WHERE project_id = ?), 0)`, projectID).Scan(&v)
+	return v, err
+}
+
+// reportData reads a project's report data, with the labels in a
+// transaction of their own, read at the same time, when apart.
+func (s *Store) reportData(ctx context.Context, projectID int64, f ReportFilter, apart bool) (*ReportData, error) {
 	tx, err := s.read.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
+	version, err := reportVersion(ctx, tx, projectID)
+	if err != nil {
+		return nil, err
+	}
 	d := &ReportData{SummaryKeyFacts: map[int64][]int64{}, Assistant: map[int64]string{}, GoldSummaries: map[int64]string{}}
 	if err := reportRounds(ctx, tx, reportArgs{project: projectID}, d); err != nil {
 		return nil, err
@@ -124,16 +205,97 @@ func (s *Store) ReportData(ctx context.Context, projectID int64, f ReportFilter)
 	if f.SubmittedOnly {
 		args.submitted = 1
 	}
+	// The labels have an interner of their own, which numbers their
+	// strings and error-type lists.
+	largs := args
+	largs.in = newInterner()
+	labels := &ReportData{}
 	steps := []func(context.Context, *sql.Tx, reportArgs, *ReportData) error{
-		reportAssignmentRows, reportLabels, reportSummaryLabels,
+		reportAssignmentRows, reportSummaryLabels,
 		reportKeyFactLinks, reportSentences, reportKeyFacts, reportAssistant, reportGoldSummaries, reportScores,
 	}
-	for _, step := range steps {
-		if err := step(ctx, tx, args, d); err != nil {
+	var wg sync.WaitGroup
+	var lerr error
+	lctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if apart {
+		ltx, err := s.read.BeginTx(lctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		defer ltx.Rollback()
+		wg.Go(func() {
+			v, err := reportVersion(lctx, ltx, projectID)
+			switch {
+			case err != nil:
+				lerr = err
+			case v != version:
+				lerr = errReportMoved
+			default:
+				lerr = reportLabels(lctx, ltx, largs, labels)
+			}
+		})
+	} else {
+		if err := reportLabels(ctx, tx, largs, labels); err != nil {
 			return nil, err
 		}
 	}
+	for _, step := range steps {
+		if err = step(ctx, tx, args, d); err != nil {
+			cancel() // the labels are not needed
+			break
+		}
+	}
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	if lerr != nil {
+		return nil, lerr
+	}
+	d.Labels, d.Strings, d.TypeLists = labels.Labels, largs.in.labelStrs, largs.in.typeLists
+	d.Details = func(ids []int64) (map[int64]ReportSentenceDetail, error) {
+		return s.ReportSentenceDetails(ctx, projectID, ids)
+	}
 	return d, nil
+}
+
+// ReportSentenceDetails reads the text and external ids of sentences of a
+// project, at most [MaxReportDetails]; ids of other projects' sentences
+// or of none are left out.
+func (s *Store) ReportSentenceDetails(ctx context.Context, projectID int64, ids []int64) (map[int64]ReportSentenceDetail, error) {
+	if len(ids) > MaxReportDetails {
+		return nil, Errorf(EInvalid, "at most %d sentences at a time (got %d)", MaxReportDetails, len(ids))
+	}
+	out := map[int64]ReportSentenceDetail{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := []any{projectID}
+	marks := make([]string, len(ids))
+	for i, id := range ids {
+		marks[i] = "?"
+		args = append(args, id)
+	}
+	rows, err := s.read.QueryContext(ctx, `
+		SELECT ss.id, ss.text, s.external_id, d.external_id
+		FROM summary_sentences ss
+		JOIN summaries s ON s.id = ss.summary_id
+		JOIN documents d ON d.id = s.document_id
+		WHERE s.project_id = ? AND ss.id IN (`+strings.Join(marks, ",")+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var x ReportSentenceDetail
+		if err := rows.Scan(&id, &x.Text, &x.SummaryExternal, &x.DocumentExternal); err != nil {
+			return nil, err
+		}
+		out[id] = x
+	}
+	return out, rows.Err()
 }
 
 // reportArgs are the parameters of the report's queries: ?1 the project,
@@ -145,14 +307,28 @@ type reportArgs struct {
 }
 
 // interner shares the strings and error-type lists that repeat across
-// labels.
+// labels, and numbers those of sentence labels.
 type interner struct {
-	strs  map[string]string
-	types map[string][]string
+	strs      map[string]string
+	types     map[string][]string
+	labelStr  map[string]uint32 // index into labelStrs
+	labelStrs []string
+	typeOf    map[string]uint32 // raw column → index into typeLists
+	typeLists [][]string
 }
 
+// reportLabelValues are the values a sentence label can take (see the
+// CHECK on sentence_labels.label), coded 0–3 in the labels query and
+// numbered so in the interner's strings.
+var reportLabelValues = []string{"", LabelFaithful, LabelUnfaithful, LabelBorderline}
+
 func newInterner() *interner {
-	return &interner{strs: map[string]string{}, types: map[string][]string{}}
+	in := &interner{strs: map[string]string{}, types: map[string][]string{}, labelStr: map[string]uint32{},
+		typeOf: map[string]uint32{"": 0, "[]": 0}, typeLists: [][]string{nil}}
+	for _, v := range reportLabelValues {
+		in.labelIndex(v)
+	}
+	return in
 }
 
 func (in *interner) str(s string) string {
@@ -161,6 +337,32 @@ func (in *interner) str(s string) string {
 	}
 	in.strs[s] = s
 	return s
+}
+
+// labelIndex numbers a string of a sentence label.
+func (in *interner) labelIndex(s string) uint32 {
+	if i, ok := in.labelStr[s]; ok {
+		return i
+	}
+	i := uint32(len(in.labelStrs))
+	in.labelStr[s] = i
+	in.labelStrs = append(in.labelStrs, s)
+	return i
+}
+
+// typeIndex numbers the error-type list of an error_types column, decoded
+// once per distinct value; a malformed value or an empty list is 0.
+func (in *interner) typeIndex(raw string) uint32 {
+	if i, ok := in.typeOf[raw]; ok {
+		return i
+	}
+	var i uint32
+	if ts := decodeTypes(raw); len(ts) > 0 {
+		i = uint32(len(in.typeLists))
+		in.typeLists = append(in.typeLists, ts)
+	}
+	in.typeOf[raw] = i
+	return i
 }
 
 // errorTypes decodes an error_types column once per distinct value; the
@@ -173,11 +375,6 @@ func (in *interner) errorTypes(raw string) []string {
 	in.types[raw] = v
 	return v
 }
-
-var (
-	sharedTrue  = true
-	sharedFalse = false
-)
 
 // eachRow runs a query and calls scan for every row.
 func eachRow(ctx context.Context, tx *sql.Tx, query string, a reportArgs, scan func(*sql.Rows) error) error {
@@ -205,60 +402,163 @@ func reportRounds(ctx context.Context, tx *sql.Tx, a reportArgs, d *ReportData) 
 }
 
 func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
-	return eachRow(ctx, tx, `
-		SELECT a.id, a.round_id, a.summary_id, a.user_id, u.username, a.status
-		FROM assignments a JOIN rounds r ON r.id = a.round_id JOIN users u ON u.id = a.user_id
-		WHERE r.project_id = ?1 AND a.status != 'released' AND (?2 = 0 OR a.round_id = ?2) AND (?3 = 0 OR a.status = 'submitted')
-		ORDER BY a.id`, args, func(rows *sql.Rows) error {
+	// Integers only, sorted here: the status as a code (the CHECK on
+	// assignments.status lists them) and the user's name read once per
+	// user below.
+	statuses := []string{StatusPending, StatusInProgress, StatusSubmitted}
+	users := map[int64]string{}
+	err := eachRow(ctx, tx, `
+		SELECT a.id, a.round_id, a.summary_id, a.user_id,
+			CASE a.status WHEN 'pending' THEN 0 WHEN 'in_progress' THEN 1 WHEN 'submitted' THEN 2 ELSE -1 END
+		FROM `+reportJoin+`
+		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
 		var a ReportAssignment
-		err := rows.Scan(&a.ID, &a.RoundID, &a.SummaryID, &a.UserID, &a.Username, &a.Status)
-		a.Username, a.Status = args.in.str(a.Username), args.in.str(a.Status)
+		var status int
+		if err := rows.Scan(&a.ID, &a.RoundID, &a.SummaryID, &a.UserID, &status); err != nil {
+			return err
+		}
+		if status < 0 {
+			return fmt.Errorf("assignment %d: unknown status", a.ID)
+		}
+		a.Status = statuses[status]
+		users[a.UserID] = ""
 		d.Assignments = append(d.Assignments, a)
-		return err
+		return nil
 	})
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(d.Assignments, func(a, b ReportAssignment) int { return cmp.Compare(a.ID, b.ID) })
+	ids := make([]int64, 0, len(users))
+	for id := range users {
+		ids = append(ids, id)
+	}
+	for len(ids) > 0 {
+		n := min(len(ids), 500)
+		q := make([]any, n)
+		for i, id := range ids[:n] {
+			q[i] = id
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT id, username FROM users WHERE id IN (?`+strings.Repeat(",?", n-1)+`)`, q...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id int64
+			var name string
+			if err := rows.Scan(&id, &name); err != nil {
+				rows.Close()
+				return err
+			}
+			users[id] = name
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		ids = ids[n:]
+	}
+	for i := range d.Assignments {
+		d.Assignments[i].Username = users[d.Assignments[i].UserID]
+	}
+	return nil
 }
 
 func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
 	// Counting first sizes the slice exactly: millions of labels are not
 	// copied as it grows.
 	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sentence_labels WHERE assignment_id IN (`+reportAssignments+`)`,
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM `+reportJoin+` JOIN sentence_labels l ON l.assignment_id = a.id WHERE `+reportWhere,
 		args.project, args.round, args.submitted).Scan(&n); err != nil {
 		return err
 	}
 	d.Labels = make([]ReportLabel, 0, n)
+	// Each label is three columns, two of them integers: the sentence id
+	// with, in its low byte, the label, the first label when it is a label
+	// value, the ambiguity flag and the assistant's flags; and the strings
+	// only where one is neither empty nor a label value (NULL otherwise,
+	// which costs no string), each preceded by its length in bytes. Fewer
+	// columns are what makes millions of rows quick to read.
+	var maxID int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM summary_sentences`).Scan(&maxID); err != nil {
+		return err
+	}
+	sentence := `(l.sentence_id << 8) | `
+	if maxID >= 1<<54 { // no room in the sentence id: a column of its own
+		sentence = `l.sentence_id, `
+	}
+	in := args.in
+	extras := map[string][4]uint32{}
 	return eachRow(ctx, tx, `
-		SELECT l.assignment_id, l.sentence_id, l.label, l.error_types, l.ambiguous, l.ambiguity_type,
-			l.assistant_visible, l.first_label, l.changed_after_reveal
-		FROM sentence_labels l
-		WHERE l.assignment_id IN (`+reportAssignments+`)
-		ORDER BY l.assignment_id, l.sentence_id`, args, func(rows *sql.Rows) error {
+		SELECT l.assignment_id, `+sentence+`(CASE l.label WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 WHEN 'borderline' THEN 3 ELSE 0 END)
+			| (CASE l.first_label WHEN 'faithful' THEN 4 WHEN 'unfaithful' THEN 8 WHEN 'borderline' THEN 12 ELSE 0 END)
+			| (CASE WHEN l.ambiguous IS NULL THEN 0 WHEN l.ambiguous THEN 32 ELSE 16 END)
+			| (CASE WHEN l.assistant_visible THEN 64 ELSE 0 END)
+			| (CASE WHEN l.changed_after_reveal THEN 128 ELSE 0 END),
+			CASE WHEN l.error_types NOT IN ('', '[]') OR l.ambiguity_type != ''
+				OR l.first_label NOT IN ('', 'faithful', 'unfaithful', 'borderline')
+				OR l.label NOT IN ('', 'faithful', 'unfaithful', 'borderline')
+			THEN length(CAST(l.error_types AS BLOB)) || ',' || length(CAST(l.ambiguity_type AS BLOB)) || ','
+				|| length(CAST(l.first_label AS BLOB)) || ',' || l.error_types || l.ambiguity_type || l.first_label || l.label END
+		FROM `+reportJoin+` JOIN sentence_labels l ON l.assignment_id = a.id
+		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
 		var l ReportLabel
-		var types string
-		var amb sql.NullBool
-		if err := rows.Scan(&l.AssignmentID, &l.SentenceID, &l.Label, &types, &amb, &l.AmbiguityType,
-			&l.AssistantVisible, &l.FirstLabel, &l.ChangedAfterReveal); err != nil {
+		var packed int64
+		var extra sql.NullString
+		var err error
+		if maxID >= 1<<54 {
+			err = rows.Scan(&l.AssignmentID, &l.SentenceID, &packed, &extra)
+		} else {
+			err = rows.Scan(&l.AssignmentID, &packed, &extra)
+			l.SentenceID = packed >> 8
+		}
+		if err != nil {
 			return err
 		}
-		in := args.in
-		l.Label, l.AmbiguityType, l.FirstLabel = in.str(l.Label), in.str(l.AmbiguityType), in.str(l.FirstLabel)
-		l.ErrorTypes = in.errorTypes(types)
-		if amb.Valid {
-			l.Ambiguous = &sharedFalse
-			if amb.Bool {
-				l.Ambiguous = &sharedTrue
+		l.Label, l.FirstLabel = uint32(packed&3), uint32(packed>>2&3)
+		l.Ambiguous = int8(packed >> 4 & 3)
+		l.AssistantVisible, l.ChangedAfterReveal = packed&64 != 0, packed&128 != 0
+		if extra.Valid {
+			x, ok := extras[extra.String]
+			if !ok {
+				if x, err = in.labelExtras(extra.String); err != nil {
+					return err
+				}
+				extras[extra.String] = x
 			}
+			l.ErrorTypes, l.AmbiguityType, l.FirstLabel, l.Label = x[0], x[1], x[2], x[3]
 		}
 		d.Labels = append(d.Labels, l)
 		return nil
 	})
 }
 
+// labelExtras numbers the error types, ambiguity type, first label and
+// label of the labels query's string column: three lengths in bytes,
+// each followed by a comma, then the four strings.
+func (in *interner) labelExtras(s string) ([4]uint32, error) {
+	var n [3]int
+	rest := s
+	for i := range n {
+		j := strings.IndexByte(rest, ',')
+		v, err := strconv.Atoi(rest[:max(j, 0)])
+		if j < 0 || err != nil || v < 0 {
+			return [4]uint32{}, fmt.Errorf("report labels: malformed strings %q", s)
+		}
+		n[i], rest = v, rest[j+1:]
+	}
+	if n[0]+n[1]+n[2] > len(rest) {
+		return [4]uint32{}, fmt.Errorf("report labels: malformed strings %q", s)
+	}
+	types, amb, first, label := rest[:n[0]], rest[n[0]:n[0]+n[1]], rest[n[0]+n[1]:n[0]+n[1]+n[2]], rest[n[0]+n[1]+n[2]:]
+	return [4]uint32{in.typeIndex(types), in.labelIndex(amb), in.labelIndex(first), in.labelIndex(label)}, nil
+}
+
 func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
 	return eachRow(ctx, tx, `
-		SELECT assignment_id, relevance, topic_category FROM summary_labels
-		WHERE assignment_id IN (`+reportAssignments+`)
-		ORDER BY assignment_id`, args, func(rows *sql.Rows) error {
+		SELECT l.assignment_id, l.relevance, l.topic_category
+		FROM `+reportJoin+` JOIN summary_labels l ON l.assignment_id = a.id
+		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
 		var l ReportSummaryLabel
 		var rel sql.NullInt64
 		if err := rows.Scan(&l.AssignmentID, &rel, &l.TopicCategory); err != nil {
@@ -276,9 +576,9 @@ func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *Re
 
 func reportKeyFactLinks(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
 	return eachRow(ctx, tx, `
-		SELECT assignment_id, key_fact_id, sentence_id FROM keyfact_labels
-		WHERE assignment_id IN (`+reportAssignments+`)
-		ORDER BY assignment_id, key_fact_id, sentence_id`, args, func(rows *sql.Rows) error {
+		SELECT k.assignment_id, k.key_fact_id, k.sentence_id
+		FROM `+reportJoin+` JOIN keyfact_labels k ON k.assignment_id = a.id
+		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
 		var k ReportKeyFactLink
 		err := rows.Scan(&k.AssignmentID, &k.KeyFactID, &k.SentenceID)
 		d.KeyFactLinks = append(d.KeyFactLinks, k)
@@ -292,23 +592,18 @@ const assignedSummaries = `SELECT a.summary_id FROM assignments a JOIN rounds r 
 
 func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
 	return eachRow(ctx, tx, `
-		SELECT ss.id, ss.summary_id, ss.idx, ss.text, s.external_id, d.external_id,
-			g.label, g.error_types, g.ambiguous, g.ambiguity_type
+		SELECT ss.id, ss.summary_id, ss.idx, g.label, g.error_types, g.ambiguous, g.ambiguity_type
 		FROM summary_sentences ss
-		JOIN summaries s ON s.id = ss.summary_id
-		JOIN documents d ON d.id = s.document_id
 		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id AND g.provenance != 'unresolved'
 		WHERE ss.summary_id IN (`+assignedSummaries+`)
 		ORDER BY ss.summary_id, ss.idx`, args, func(rows *sql.Rows) error {
 		var x ReportSentence
 		var label, types, ambType sql.NullString
 		var amb sql.NullBool
-		if err := rows.Scan(&x.ID, &x.SummaryID, &x.Index, &x.Text, &x.SummaryExternal, &x.DocumentExternal,
-			&label, &types, &amb, &ambType); err != nil {
+		if err := rows.Scan(&x.ID, &x.SummaryID, &x.Index, &label, &types, &amb, &ambType); err != nil {
 			return err
 		}
 		in := args.in
-		x.SummaryExternal, x.DocumentExternal = in.str(x.SummaryExternal), in.str(x.DocumentExternal)
 		if label.Valid {
 			g := &ReportGold{Label: in.str(label.String), ErrorTypes: in.errorTypes(types.String), AmbiguityType: in.str(ambType.String)}
 			if amb.Valid {

@@ -16,8 +16,9 @@ type ReportScore struct {
 // reportScores loads the scale values of the assignments a report counts.
 func reportScores(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
 	d.Scores = map[int64][]ReportScore{}
-	return eachRow(ctx, tx, `SELECT assignment_id, sentence_id, scale, value FROM scale_scores
-		WHERE assignment_id IN (`+reportAssignments+`) ORDER BY assignment_id, sentence_id, scale`, args, func(rows *sql.Rows) error {
+	return eachRow(ctx, tx, `SELECT s.assignment_id, s.sentence_id, s.scale, s.value
+		FROM `+reportJoin+` JOIN scale_scores s ON s.assignment_id = a.id
+		WHERE `+reportWhere+` ORDER BY s.assignment_id, s.sentence_id, s.scale`, args, func(rows *sql.Rows) error {
 		var a int64
 		var sc ReportScore
 		if err := rows.Scan(&a, &sc.SentenceID, &sc.Scale, &sc.Value); err != nil {

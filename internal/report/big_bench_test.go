@@ -1,0 +1,46 @@
+package report_test
+
+import (
+	"context"
+	"io"
+	"os"
+	"testing"
+
+	"annotate/internal/report"
+	"annotate/internal/tasks"
+)
+
+// BenchmarkProjectReport loads and builds the report of project "big" in
+// the database named by ANNOTATE_REPORT_DB (made by cmd/reportseed), as
+// "annotate agreement --project big --format json" does; it is skipped
+// without one. ANNOTATE_REPORT_ROUND chooses a round.
+func BenchmarkProjectReport(b *testing.B) {
+	path := os.Getenv("ANNOTATE_REPORT_DB")
+	if path == "" {
+		b.Skip("ANNOTATE_REPORT_DB names no database")
+	}
+	ctx := context.Background()
+	store, err := tasks.Open(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	p, err := store.ProjectBySlug(ctx, "big")
+	if err != nil {
+		b.Fatal(err)
+	}
+	opt := report.Options{Round: os.Getenv("ANNOTATE_REPORT_ROUND"), Bootstrap: report.DefaultBootstrap, Seed: 1}
+	for b.Loop() {
+		data, err := store.ReportData(ctx, p.ID, opt.Filter())
+		if err != nil {
+			b.Fatal(err)
+		}
+		rep, err := report.Build(p.Slug, data, p.Settings, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := rep.Write(io.Discard, "json"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
