@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 )
 
 // recordReader reads CSV records (RFC 4180: comma-separated, fields
@@ -22,6 +23,9 @@ type recordReader struct {
 	ends   []int // end offsets of the fields in buf
 	fields [][]byte
 	width  int // fields per record, from the first record; 0 before
+	// ascii is whether the last record's line was plain ASCII, so that
+	// its fields need no UTF-8 check.
+	ascii bool
 }
 
 func newRecordReader(r io.Reader) *recordReader {
@@ -87,6 +91,10 @@ func (rr *recordReader) read() ([][]byte, error) {
 		}
 	}
 	rr.start = rr.line
+	if rr.splitPlain(l) {
+		return rr.checkWidth()
+	}
+	rr.ascii = false
 	rr.buf, rr.ends = rr.buf[:0], rr.ends[:0]
 	for {
 		// One field starts at l[0].
@@ -147,6 +155,35 @@ func (rr *recordReader) read() ([][]byte, error) {
 		rr.fields = append(rr.fields, rr.buf[from:e])
 		from = e
 	}
+	return rr.checkWidth()
+}
+
+// splitPlain splits a line without quotes into its fields, in place: the
+// usual record, read without copying (the fields share the reader's
+// buffer, which stays put until the next read). It reports false, having
+// done nothing, when the line has a quote. The same pass notes whether
+// the line is plain ASCII.
+func (rr *recordReader) splitPlain(l []byte) bool {
+	fields := rr.fields[:0]
+	from := 0
+	var high byte
+	for i, c := range l {
+		high |= c
+		switch c {
+		case ',':
+			fields = append(fields, l[from:i])
+			from = i + 1
+		case '"':
+			return false
+		}
+	}
+	rr.fields = append(fields, l[from:])
+	rr.ascii = high < utf8.RuneSelf
+	return true
+}
+
+// checkWidth checks the record just read against the first one's width.
+func (rr *recordReader) checkWidth() ([][]byte, error) {
 	if rr.width == 0 {
 		rr.width = len(rr.fields)
 	} else if len(rr.fields) != rr.width {
