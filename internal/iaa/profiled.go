@@ -50,15 +50,6 @@ func (p *Profiled) check() {
 	}
 }
 
-// times returns how many units have each profile.
-func (p *Profiled) times() []int {
-	t := make([]int, p.Profiles.Units())
-	for _, k := range p.Of {
-		t[k]++
-	}
-	return t
-}
-
 // AlphaProfiled is [AlphaCoded] on a [Profiled]: each profile's
 // coincidences are tallied once, then added into the coincidence matrix
 // unit by unit.
@@ -141,51 +132,76 @@ func CountStatisticsProfiled(p *Profiled) CountStatistics {
 
 // profileRows gives every unit the count row of its profile.
 type profileRows struct {
-	flat *flatRows // one row per profile
-	of   []int32
+	flat  *flatRows // one row per profile
+	of    []int32
+	count []int // units per profile, once computed
 }
 
-func (p *profileRows) units() int                    { return len(p.of) }
-func (p *profileRows) categories() int               { return p.flat.q }
-func (p *profileRows) row(u int, r *countRow)        { p.flat.row(int(p.of[u]), r) }
-func (p *profileRows) profileRow(k int, r *countRow) { p.flat.row(k, r) }
+func (p *profileRows) units() int             { return len(p.of) }
+func (p *profileRows) categories() int        { return p.flat.q }
+func (p *profileRows) row(u int, r *countRow) { p.flat.row(int(p.of[u]), r) }
 
-// manyCodersModels is manyCodersModels over profiles: the sums over the
-// units that depend on the unit alone (p_a,i and the variance terms) are
-// computed once per profile and added in unit order.
+// times returns how many units have each profile.
+func (p *profileRows) times() []int {
+	if p.count == nil {
+		p.count = profileTimes(p.of, p.flat.units())
+	}
+	return p.count
+}
+
+// profileTimes counts the units of each of n profiles.
+func profileTimes(of []int32, n int) []int {
+	t := make([]int, n)
+	for _, k := range of {
+		t[k]++
+	}
+	return t
+}
+
+// manyCodersModels is manyCodersModels over profiles: each profile's
+// shares of the sums (n_ik/r_i of π_k, p_a,i, the variance terms) are
+// computed once, with the same operations, and added unit by unit in
+// unit order, so the sums round as they do over the units' own rows.
 func (p *profileRows) manyCodersModels(models []chance, onlyM int, stats []string) []coefficientResult {
 	out := make([]coefficientResult, len(models))
 	keep := keepTotal(onlyM)
 	s := newChanceSums(p.categories())
-	profiles := p.flat.units()
-	total := make([]int, profiles)
+	f := p.flat
+	profiles := f.units()
+	kept := make([]bool, profiles)
+	share := make([]float64, len(f.cats)) // n_ik/r_i, aligned with f.cats
+	upa := make([]float64, profiles)
+	times := p.times()
 	var row countRow
 	for k := range profiles {
-		p.profileRow(k, &row)
-		total[k] = row.total
-	}
-	for _, k := range p.of {
-		if keep(total[k]) {
-			p.profileRow(int(k), &row)
-			s.add(&row)
+		f.row(k, &row)
+		if !keep(row.total) || times[k] == 0 {
+			continue
 		}
+		kept[k] = true
+		s.n += times[k]
+		if row.total >= 2 {
+			s.n2 += times[k]
+		}
+		for i, c := range row.cats {
+			share[f.start[k]+i] = float64(row.n[i]) / float64(row.total)
+			s.used[c] = true
+		}
+		upa[k] = unitPa(&row)
+	}
+	pa := 0.0
+	for _, k := range p.of {
+		if !kept[k] {
+			continue
+		}
+		for i := f.start[k]; i < f.start[k+1]; i++ {
+			s.pi[f.cats[i]] += share[i]
+		}
+		pa += upa[k]
 	}
 	pes, ok := s.chances(models, stats, out)
 	if !ok {
 		return out
-	}
-	upa := make([]float64, profiles)
-	for k := range profiles {
-		if keep(total[k]) {
-			p.profileRow(k, &row)
-			upa[k] = unitPa(&row)
-		}
-	}
-	pa := 0.0
-	for _, k := range p.of {
-		if keep(total[k]) {
-			pa += upa[k]
-		}
 	}
 	coefs := s.coefficients(pa, pes)
 	vs := make([]float64, len(models))
@@ -193,10 +209,10 @@ func (p *profileRows) manyCodersModels(models []chance, onlyM int, stats []strin
 		nm := len(models)
 		terms := make([]float64, profiles*nm)
 		for k := range profiles {
-			if !keep(total[k]) {
+			if !kept[k] {
 				continue
 			}
-			p.profileRow(k, &row)
+			f.row(k, &row)
 			for mi, model := range models {
 				if out[mi].err == nil {
 					terms[k*nm+mi] = s.unitVariance(&row, upa[k], model, pes[mi], coefs[mi])
@@ -204,13 +220,12 @@ func (p *profileRows) manyCodersModels(models []chance, onlyM int, stats []strin
 			}
 		}
 		for _, k := range p.of {
-			if !keep(total[k]) {
+			if !kept[k] {
 				continue
 			}
 			for mi := range models {
-				if out[mi].err == nil {
-					vs[mi] += terms[int(k)*nm+mi]
-				}
+				// A model with an error has zero terms; its sum is unused.
+				vs[mi] += terms[int(k)*nm+mi]
 			}
 		}
 	}
@@ -222,7 +237,7 @@ func (p *profileRows) manyCodersModels(models []chance, onlyM int, stats []strin
 // profile adds to the contingency tables as many counts as units have it.
 func PairwiseCohenProfiled(p *Profiled, w Weighting, skipDisjoint bool) []Pair {
 	p.check()
-	return pairwiseCohen(p.Profiles, p.times(), w, skipDisjoint)
+	return pairwiseCohen(p.Profiles, profileTimes(p.Of, p.Profiles.Units()), w, skipDisjoint)
 }
 
 // ProfilesOf returns c stored by profile, the profiles in order of first
