@@ -103,6 +103,14 @@ func (in *interner) idBytes(b []byte) int32 {
 	return id
 }
 
+// idGuess is idBytes trying the string with id guess (if ≥ 0) first.
+func (in *interner) idGuess(b []byte, guess int32) int32 {
+	if guess >= 0 && in.at(guess) == string(b) {
+		return guess
+	}
+	return in.idBytes(b)
+}
+
 // idBytesNew is idBytes for strings that rarely repeat the last one (the
 // units of a file grouped by unit), also saying whether b is new.
 func (in *interner) idBytesNew(b []byte) (id int32, isNew bool) {

@@ -1,6 +1,6 @@
 package agreement
 
-import "encoding/binary"
+import "slices"
 
 // profileRow is one row of a unit: which coder gave which value (an index
 // into the table's values, −1 for an empty one), on which line counted
@@ -17,33 +17,52 @@ type profileRow struct {
 // ordinarily have a few hundred profiles between them: the table then
 // costs an int32 per unit rather than its rows, and the statistics work
 // per profile.
+//
+// Profiles are found by an open-addressing hash table of their ids,
+// hashing the rows' integers directly: no key is built per lookup.
 type profileSet struct {
 	rows  []profileRow
-	start []int // profile k is rows[start[k]:start[k+1]]
-	ids   map[string]int32
-	key   []byte
+	start []int   // profile k is rows[start[k]:start[k+1]]
+	slots []int32 // id+1 of the profile hashed there, 0 when empty
 }
 
 func newProfileSet() profileSet {
-	return profileSet{start: []int{0}, ids: map[string]int32{}}
+	return profileSet{start: []int{0}, slots: make([]int32, 64)}
+}
+
+func hashRows(rows []profileRow) uint64 {
+	h := uint64(len(rows))
+	for _, r := range rows {
+		h = (h ^ uint64(uint32(r.coder))<<32 ^ uint64(uint32(r.value))) * 0x9e3779b97f4a7c15
+		h = (h ^ uint64(uint32(r.offset))) * 0x9e3779b97f4a7c15
+	}
+	return h ^ h>>29
 }
 
 // id returns the id of the profile made of rows, adding it if new.
 func (ps *profileSet) id(rows []profileRow) int32 {
-	key := ps.key[:0]
-	for _, r := range rows {
-		key = binary.LittleEndian.AppendUint32(key, uint32(r.coder))
-		key = binary.LittleEndian.AppendUint32(key, uint32(r.value))
-		key = binary.LittleEndian.AppendUint32(key, uint32(r.offset))
-	}
-	ps.key = key
-	if id, ok := ps.ids[string(key)]; ok {
-		return id
+	mask := uint64(len(ps.slots) - 1)
+	i := hashRows(rows) & mask
+	for ; ps.slots[i] != 0; i = (i + 1) & mask {
+		if id := ps.slots[i] - 1; slices.Equal(ps.at(id), rows) {
+			return id
+		}
 	}
 	id := int32(ps.len())
-	ps.ids[string(key)] = id
 	ps.rows = append(ps.rows, rows...)
 	ps.start = append(ps.start, len(ps.rows))
+	ps.slots[i] = id + 1
+	if 2*ps.len() > len(ps.slots) {
+		ps.slots = make([]int32, 2*len(ps.slots))
+		mask = uint64(len(ps.slots) - 1)
+		for k := range ps.len() {
+			j := hashRows(ps.at(int32(k))) & mask
+			for ps.slots[j] != 0 {
+				j = (j + 1) & mask
+			}
+			ps.slots[j] = int32(k) + 1
+		}
+	}
 	return id
 }
 

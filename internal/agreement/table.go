@@ -3,6 +3,7 @@ package agreement
 import (
 	"bytes"
 	"fmt"
+	"slices"
 )
 
 // Table holds the ratings of one file, with unit, coder and value strings
@@ -40,8 +41,14 @@ type ratingsReader struct {
 	unit  []byte // the current group's unit
 	line  int32  // the line of its first row
 	group []profileRow
+	// prev is the group before: the next group usually lists its coders
+	// in the same order, so its coder on the same row is tried first.
+	prev []profileRow
 
-	unitLine []int32    // the line of each unit's first row
+	// The profile and the first line of each unit, in blocks: a growing
+	// slice of a million would be copied a dozen times.
+	profile  [][]int32
+	unitLine [][]int32
 	extra    []extraRow // rows of units seen in an earlier group, in file order
 	seenIn   []int32    // per coder: 1 + the group that it last rated in
 	rowAt    []int32    // per coder: its row in that group
@@ -76,7 +83,11 @@ func (rd *ratingsReader) add(unit, coder, value []byte, line int32) {
 		rd.unit = append(rd.unit[:0], unit...)
 		rd.line = line
 	}
-	r := profileRow{coder: rd.coders.idBytes(coder), value: -1, offset: line - rd.line}
+	guess := int32(-1)
+	if i := len(rd.group); i < len(rd.prev) {
+		guess = rd.prev[i].coder
+	}
+	r := profileRow{coder: rd.coders.idGuess(coder, guess), value: -1, offset: line - rd.line}
 	if len(value) > 0 {
 		n := rd.values.n
 		r.value = rd.values.idBytes(value)
@@ -93,7 +104,7 @@ func (rd *ratingsReader) endGroup() {
 	if len(rd.group) == 0 {
 		return
 	}
-	defer func() { rd.group = rd.group[:0] }()
+	defer func() { rd.group, rd.prev = rd.prev[:0], rd.group }()
 	u, isNew := rd.units.idBytesNew(rd.unit)
 	if !isNew {
 		for _, r := range rd.group {
@@ -114,8 +125,8 @@ func (rd *ratingsReader) endGroup() {
 		}
 		rd.seenIn[r.coder], rd.rowAt[r.coder] = rd.groups, int32(i)
 	}
-	rd.t.profile = append(rd.t.profile, rd.t.profiles.id(rd.group))
-	rd.unitLine = append(rd.unitLine, rd.line)
+	rd.profile = appendBlock(rd.profile, rd.t.profiles.id(rd.group))
+	rd.unitLine = appendBlock(rd.unitLine, rd.line)
 }
 
 // table ends the last group, merges the rows set aside and returns the
@@ -126,6 +137,8 @@ func (rd *ratingsReader) table() (*Table, error) {
 		rd.endGroup()
 	}
 	t.Units, t.Coders, t.values = rd.units.strings(), rd.coders.strings(), rd.values.strings()
+	t.profile = slices.Concat(rd.profile...)
+	rd.profile = nil
 	if len(rd.extra) > 0 {
 		rd.mergeExtra()
 	}
@@ -142,7 +155,7 @@ func (rd *ratingsReader) table() (*Table, error) {
 // duplicate already found, since rows are no longer kept after one.
 func (rd *ratingsReader) mergeExtra() {
 	t := rd.t
-	units := len(rd.unitLine)
+	units := len(t.profile)
 	// The extra rows by unit, in file order within each unit.
 	from := make([]int32, units+1)
 	for _, e := range rd.extra {
@@ -167,7 +180,7 @@ func (rd *ratingsReader) mergeExtra() {
 		if len(extra) == 0 {
 			continue
 		}
-		base := rd.unitLine[u]
+		base := rd.unitLine[u/blockSize][u%blockSize]
 		rows = append(rows[:0], t.profiles.at(t.profile[u])...)
 		for _, e := range extra {
 			rows = append(rows, profileRow{coder: e.coder, value: e.value, offset: e.line - base})
