@@ -49,9 +49,10 @@ type ratingsReader struct {
 	// slice of a million would be copied a dozen times.
 	profile  [][]int32
 	unitLine [][]int32
-	extra    []extraRow // rows of units seen in an earlier group, in file order
-	seenIn   []int32    // per coder: 1 + the group that it last rated in
-	rowAt    []int32    // per coder: its row in that group
+	extra    [][]extraRow // rows of units seen in an earlier group, in file order
+	nExtra   int
+	seenIn   []int32 // per coder: 1 + the group that it last rated in
+	rowAt    []int32 // per coder: its row in that group
 	groups   int32
 	// dup is the first row, in file order, that repeats an earlier
 	// (unit, coder); once found, rows are no longer kept.
@@ -108,8 +109,9 @@ func (rd *ratingsReader) endGroup() {
 	u, isNew := rd.units.idBytesNew(rd.unit)
 	if !isNew {
 		for _, r := range rd.group {
-			rd.extra = append(rd.extra, extraRow{unit: u, coder: r.coder, value: r.value, line: rd.line + r.offset})
+			rd.extra = appendBlock(rd.extra, extraRow{unit: u, coder: r.coder, value: r.value, line: rd.line + r.offset})
 		}
+		rd.nExtra += len(rd.group)
 		return
 	}
 	for len(rd.seenIn) < rd.coders.n {
@@ -139,7 +141,7 @@ func (rd *ratingsReader) table() (*Table, error) {
 	t.Units, t.Coders, t.values = rd.units.strings(), rd.coders.strings(), rd.values.strings()
 	t.profile = slices.Concat(rd.profile...)
 	rd.profile = nil
-	if len(rd.extra) > 0 {
+	if rd.nExtra > 0 {
 		rd.mergeExtra()
 	}
 	if d := rd.dup; d != nil {
@@ -156,33 +158,38 @@ func (rd *ratingsReader) table() (*Table, error) {
 func (rd *ratingsReader) mergeExtra() {
 	t := rd.t
 	units := len(t.profile)
-	// The extra rows by unit, in file order within each unit.
+	// The extra rows by unit, in file order within each unit: their
+	// indexes sorted by counting.
+	extra := func(i int32) extraRow { return rd.extra[i/blockSize][i%blockSize] }
 	from := make([]int32, units+1)
-	for _, e := range rd.extra {
-		from[e.unit+1]++
+	for _, blk := range rd.extra {
+		for _, e := range blk {
+			from[e.unit+1]++
+		}
 	}
 	for u := range units {
 		from[u+1] += from[u]
 	}
-	byUnit := make([]extraRow, len(rd.extra))
-	next := append([]int32(nil), from[:units]...)
-	for _, e := range rd.extra {
-		byUnit[next[e.unit]] = e
-		next[e.unit]++
+	byUnit := make([]int32, rd.nExtra)
+	next := slices.Clone(from[:units])
+	for i := range int32(rd.nExtra) {
+		u := extra(i).unit
+		byUnit[next[u]] = i
+		next[u]++
 	}
-	rd.extra = nil
+	next = nil
 	seenIn := make([]int32, len(t.Coders))    // per coder: 1 + the unit it last rated
 	firstLine := make([]int32, len(t.Coders)) // per coder: the line of its first row in that unit
 	var rows []profileRow
 	var merged []int32 // the new profile of each unit with extra rows, in unit order
 	for u := range units {
-		extra := byUnit[from[u]:from[u+1]]
-		if len(extra) == 0 {
+		if from[u] == from[u+1] {
 			continue
 		}
 		base := rd.unitLine[u/blockSize][u%blockSize]
 		rows = append(rows[:0], t.profiles.at(t.profile[u])...)
-		for _, e := range extra {
+		for _, i := range byUnit[from[u]:from[u+1]] {
+			e := extra(i)
 			rows = append(rows, profileRow{coder: e.coder, value: e.value, offset: e.line - base})
 		}
 		for _, r := range rows {
