@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 
 	"annotate/internal/iaa"
 )
@@ -83,17 +84,28 @@ func Compute(t *Table, opts Options) (*Report, error) {
 		Level: level.String(), Weights: weights.String(),
 		Pairwise: []Pair{},
 	}
-	s := &rep.Statistics
-	if s.KrippendorffAlpha, err = alphaStatistic(p, level, method, opts); err != nil {
-		return nil, err
+	// The statistics only read p, so they are computed at once, on two
+	// cores where there are two; α with a bootstrap takes longest.
+	var (
+		wg       sync.WaitGroup
+		alpha    Statistic
+		alphaErr error
+		cs       iaa.CountStatistics
+	)
+	wg.Go(func() { alpha, alphaErr = alphaStatistic(p, level, method, opts) })
+	wg.Go(func() { cs = iaa.CountStatisticsProfiled(p) })
+	pairs := iaa.PairwiseCohenProfiled(p, weights, false)
+	wg.Wait()
+	if alphaErr != nil {
+		return nil, alphaErr
 	}
-	cs := iaa.CountStatisticsProfiled(p)
+	s := &rep.Statistics
+	s.KrippendorffAlpha = alpha
 	s.FleissKappa = fleissStatistic(cs.Fleiss, cs.FleissErr)
 	s.PercentAgreement = coefficient(cs.Percent, cs.PercentErr)
 	s.ScottPi = coefficient(cs.ScottPi, cs.ScottPiErr)
 	s.GwetAC1 = coefficient(cs.GwetAC1, cs.GwetAC1Err)
 
-	pairs := iaa.PairwiseCohenProfiled(p, weights, false)
 	if mean, used, err := iaa.LightKappa(pairs); err != nil {
 		s.CohenKappaMean = undefinedStatistic(err)
 	} else {

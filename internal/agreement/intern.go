@@ -56,8 +56,8 @@ type interner struct {
 	hash   func(string) uint64
 	refs   [][]stringRef // where each string is, in blocks
 	n      int
-	last   string
-	lastID int32 // -1 before the first string
+	last   string // the string last looked up or added; while ascending, the greatest
+	lastID int32  // -1 before the first string
 	// ascending is set while nothing is indexed because every string
 	// added was greater than the one before.
 	ascending bool
@@ -98,13 +98,13 @@ func (in *interner) idBytes(b []byte) int32 {
 	if !ok {
 		id = in.add(b)
 	}
-	in.last, in.lastID = in.at(id), id
+	in.last, in.lastID = in.str(id), id
 	return id
 }
 
 // idGuess is idBytes trying the string with id guess (if ≥ 0) first.
 func (in *interner) idGuess(b []byte, guess int32) int32 {
-	if guess >= 0 && in.at(guess) == string(b) {
+	if guess >= 0 && in.str(guess) == string(b) {
 		return guess
 	}
 	return in.idBytes(b)
@@ -152,7 +152,7 @@ func (in *interner) lookup(s string) (int32, bool) {
 		if in.n == 0 {
 			return 0, false
 		}
-		switch top := in.at(int32(in.n - 1)); {
+		switch top := in.last; {
 		case s > top:
 			return 0, false
 		case s == top:
@@ -192,7 +192,9 @@ func (in *interner) add(b []byte) int32 {
 	s := in.at(id)
 	switch {
 	case in.ascending:
-		// Nothing to index: lookup found s greater than every string.
+		// Nothing to index: lookup found s greater than every string,
+		// and compares the next with it.
+		in.last, in.lastID = s, id
 	case in.slots == nil && len(in.few) < maxFew:
 		in.few = append(in.few, s)
 	case in.slots == nil:
@@ -247,6 +249,14 @@ func (in *interner) place(e uint64) {
 		i = (i + 1) & mask
 	}
 	in.slots[i] = e
+}
+
+// str is at, from the list of few strings while there is one.
+func (in *interner) str(id int32) string {
+	if int(id) < len(in.few) {
+		return in.few[id]
+	}
+	return in.at(id)
 }
 
 // at returns string id, sharing its chunk's bytes.
