@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 
 	"annotate/internal/iaa"
 )
@@ -76,24 +77,35 @@ func Compute(t *Table, opts Options) (*Report, error) {
 	if cells := len(t.Units) * len(t.Coders); cells > maxCells {
 		return nil, fmt.Errorf("%s: %d units × %d coders make more than %d cells to tabulate", t.Name, len(t.Units), len(t.Coders), maxCells)
 	}
-	c := t.coded(vals)
+	p := t.profiled(vals)
 
 	rep := &Report{
 		Units: len(t.Units), Coders: len(t.Coders), Ratings: t.rated,
 		Level: level.String(), Weights: weights.String(),
 		Pairwise: []Pair{},
 	}
-	s := &rep.Statistics
-	if s.KrippendorffAlpha, err = alphaStatistic(c, level, method, opts); err != nil {
-		return nil, err
+	// The statistics only read p, so they are computed at once, on two
+	// cores where there are two; α with a bootstrap takes longest.
+	var (
+		wg       sync.WaitGroup
+		alpha    Statistic
+		alphaErr error
+		cs       iaa.CountStatistics
+	)
+	wg.Go(func() { alpha, alphaErr = alphaStatistic(p, level, method, opts) })
+	wg.Go(func() { cs = iaa.CountStatisticsProfiled(p) })
+	pairs := iaa.PairwiseCohenProfiled(p, weights, false)
+	wg.Wait()
+	if alphaErr != nil {
+		return nil, alphaErr
 	}
-	cs := iaa.CountStatisticsCoded(c)
+	s := &rep.Statistics
+	s.KrippendorffAlpha = alpha
 	s.FleissKappa = fleissStatistic(cs.Fleiss, cs.FleissErr)
 	s.PercentAgreement = coefficient(cs.Percent, cs.PercentErr)
 	s.ScottPi = coefficient(cs.ScottPi, cs.ScottPiErr)
 	s.GwetAC1 = coefficient(cs.GwetAC1, cs.GwetAC1Err)
 
-	pairs := iaa.PairwiseCohenCoded(c, weights, false)
 	if mean, used, err := iaa.LightKappa(pairs); err != nil {
 		s.CohenKappaMean = undefinedStatistic(err)
 	} else {
@@ -155,15 +167,17 @@ func (t *Table) valueNumbers(level iaa.Level) ([]float64, error) {
 	return nums, nil
 }
 
-func alphaStatistic(c *iaa.Coded, level iaa.Level, method iaa.BootstrapMethod, opts Options) (Statistic, error) {
+func alphaStatistic(p *iaa.Profiled, level iaa.Level, method iaa.BootstrapMethod, opts Options) (Statistic, error) {
 	if opts.Bootstrap == 0 {
-		a, err := iaa.AlphaCoded(c, level)
+		a, err := iaa.AlphaProfiled(p, level)
 		if err != nil {
 			return undefinedOr(err)
 		}
 		return Statistic{Value: ptr(a)}, nil
 	}
-	b, err := iaa.AlphaBootstrapCoded(c, level, iaa.BootstrapOptions{
+	// The bootstrap resamples units or their pairs: it needs every unit's
+	// ratings spelled out.
+	b, err := iaa.AlphaBootstrapCoded(p.Coded(), level, iaa.BootstrapOptions{
 		Replicates: opts.Bootstrap, Seed: opts.Seed, Min: []float64{opts.MinAlpha}, Method: method,
 	})
 	if err != nil {
@@ -236,11 +250,12 @@ func (p *Pair) mustBeFinite() {
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// coded gives the rated rows of t as sparse coded ratings, the distinct
-// numbers of vals (by value index) ascending as the codes, each unit's
+// profiled gives the rated rows of t as profiled ratings, the distinct
+// numbers of vals (by value index) ascending as the codes, each profile's
 // ratings in coder order: what a units × coders matrix holds, without its
-// empty cells. Rows are known to be unique per (unit, coder).
-func (t *Table) coded(vals []float64) *iaa.Coded {
+// empty cells, and with each distinct unit once. Rows are known to be
+// unique per (unit, coder).
+func (t *Table) profiled(vals []float64) *iaa.Profiled {
 	order := make([]int32, len(vals))
 	for i := range order {
 		order[i] = int32(i)
@@ -254,38 +269,24 @@ func (t *Table) coded(vals []float64) *iaa.Coded {
 		}
 		code[i] = int32(len(distinct) - 1)
 	}
-	c := &iaa.Coded{Coders: len(t.Coders), Values: distinct, Start: make([]int, len(t.Units)+1)}
-	for _, r := range t.rows.all {
-		if r.value >= 0 {
-			c.Start[r.unit+1]++
+	ps := &t.profiles
+	c := &iaa.Coded{Coders: len(t.Coders), Values: distinct, Start: make([]int, 1, ps.len()+1)}
+	for k := range ps.len() {
+		lo := len(c.Code)
+		for _, r := range ps.at(int32(k)) {
+			if r.value >= 0 {
+				c.Coder = append(c.Coder, r.coder)
+				c.Code = append(c.Code, code[r.value])
+			}
 		}
-	}
-	for u := range len(t.Units) {
-		c.Start[u+1] += c.Start[u]
-	}
-	c.Coder = make([]int32, t.rated)
-	c.Code = make([]int32, t.rated)
-	// Start[u] serves as unit u's cursor, ending at unit u+1's start;
-	// shifting by one restores the starts.
-	units := len(t.Units)
-	for _, r := range t.rows.all {
-		if r.value >= 0 {
-			i := c.Start[r.unit]
-			c.Start[r.unit]++
-			c.Coder[i], c.Code[i] = r.coder, code[r.value]
-		}
-	}
-	copy(c.Start[1:], c.Start[:units])
-	c.Start[0] = 0
-	// Each unit's ratings in coder order: a unit holds few.
-	for u := range units {
-		lo, hi := c.Start[u], c.Start[u+1]
-		for i := lo + 1; i < hi; i++ {
+		// In coder order: a profile holds few ratings.
+		for i := lo + 1; i < len(c.Code); i++ {
 			for j := i; j > lo && c.Coder[j] < c.Coder[j-1]; j-- {
 				c.Coder[j], c.Coder[j-1] = c.Coder[j-1], c.Coder[j]
 				c.Code[j], c.Code[j-1] = c.Code[j-1], c.Code[j]
 			}
 		}
+		c.Start = append(c.Start, len(c.Code))
 	}
-	return c
+	return &iaa.Profiled{Profiles: c, Of: t.profile}
 }

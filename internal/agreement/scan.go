@@ -3,9 +3,12 @@ package agreement
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
+	"unicode/utf8"
 )
 
 // recordReader reads CSV records (RFC 4180: comma-separated, fields
@@ -22,6 +25,14 @@ type recordReader struct {
 	ends   []int // end offsets of the fields in buf
 	fields [][]byte
 	width  int // fields per record, from the first record; 0 before
+	// window is the part of br's buffer that nextPlain reads lines from
+	// without a call per line; consumed counts the bytes of it read but
+	// not yet discarded from br.
+	window   []byte
+	consumed int
+	// ascii is whether the last record's line was plain ASCII, so that
+	// its fields need no UTF-8 check.
+	ascii bool
 }
 
 func newRecordReader(r io.Reader) *recordReader {
@@ -76,6 +87,18 @@ func (rr *recordReader) readLine() ([]byte, error) {
 
 // read returns the fields of the next record, io.EOF at the end.
 func (rr *recordReader) read() ([][]byte, error) {
+	for {
+		blank, ok := rr.nextPlain()
+		if !ok {
+			break
+		}
+		if !blank {
+			return rr.checkWidth()
+		}
+	}
+	// A line with a quote, or one that goes past the bytes buffered:
+	// read it through br.
+	rr.sync()
 	var l []byte
 	var err error
 	for {
@@ -87,6 +110,10 @@ func (rr *recordReader) read() ([][]byte, error) {
 		}
 	}
 	rr.start = rr.line
+	if rr.splitPlain(l) {
+		return rr.checkWidth()
+	}
+	rr.ascii = false
 	rr.buf, rr.ends = rr.buf[:0], rr.ends[:0]
 	for {
 		// One field starts at l[0].
@@ -147,10 +174,128 @@ func (rr *recordReader) read() ([][]byte, error) {
 		rr.fields = append(rr.fields, rr.buf[from:e])
 		from = e
 	}
+	return rr.checkWidth()
+}
+
+// splitPlain splits a line without quotes into its fields, in place: the
+// usual record, read without copying (the fields share the reader's
+// buffer, which stays put until the next read). It reports false, having
+// done nothing, when the line has a quote. The same pass notes whether
+// the line is plain ASCII.
+func (rr *recordReader) splitPlain(l []byte) bool {
+	fields := rr.fields[:0]
+	from := 0
+	var high byte
+	for i, c := range l {
+		high |= c
+		switch c {
+		case ',':
+			fields = append(fields, l[from:i])
+			from = i + 1
+		case '"':
+			return false
+		}
+	}
+	rr.fields = append(fields, l[from:])
+	rr.ascii = high < utf8.RuneSelf
+	return true
+}
+
+// checkWidth checks the record just read against the first one's width.
+func (rr *recordReader) checkWidth() ([][]byte, error) {
 	if rr.width == 0 {
 		rr.width = len(rr.fields)
 	} else if len(rr.fields) != rr.width {
 		return rr.fields, errFieldCount
 	}
 	return rr.fields, nil
+}
+
+// sync discards from br the bytes that nextPlain consumed and drops the
+// window, before br is read otherwise.
+func (rr *recordReader) sync() {
+	if rr.consumed > 0 {
+		_, _ = rr.br.Discard(rr.consumed) // buffered, so it cannot fail
+	}
+	rr.window, rr.consumed = nil, 0
+}
+
+// Masks of the lowest and the highest bit of each byte of a word.
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// zeroBytes has the high bit set in each byte of x that is zero and no
+// other bit. Unlike the shorter (x−lsb) &^ x & msb, it flags no byte
+// above a zero byte.
+func zeroBytes(x uint64) uint64 {
+	const low7 = ^uint64(msb)
+	return ^((x&low7 + low7) | x | low7)
+}
+
+// nextPlain reads the next line from the window when it is whole and has
+// no quote (the usual record), splitting it into rr.fields in place: a
+// line without quotes is its fields separated by commas. It reads eight
+// bytes at a time, finding line ends, commas and quotes with word
+// arithmetic and noting whether a byte is outside ASCII, where reading a
+// line and splitting it took two calls and a pass per byte. ok is false,
+// with nothing read, when the line has a quote or does not end within the
+// window; blank is true for a blank line, which is skipped.
+func (rr *recordReader) nextPlain() (blank, ok bool) {
+	if len(rr.window) == 0 {
+		rr.sync()
+		rr.window, _ = rr.br.Peek(rr.br.Buffered())
+	}
+	w := rr.window
+	fields := rr.fields[:0]
+	from := 0
+	var high uint64
+	for i := 0; i < len(w); i += 8 {
+		var x uint64
+		if i+8 <= len(w) {
+			x = binary.LittleEndian.Uint64(w[i:])
+		} else {
+			// The last bytes, padded with zero bytes, which match nothing.
+			for j := len(w) - 1; j >= i; j-- {
+				x = x<<8 | uint64(w[j])
+			}
+		}
+		nl := zeroBytes(x ^ lsb*'\n')
+		quote := zeroBytes(x ^ lsb*'"')
+		comma := zeroBytes(x ^ lsb*',')
+		end := len(w)
+		if nl != 0 {
+			// Only the bytes before the line end belong to the line.
+			below := nl&-nl - 1
+			quote, comma, x = quote&below, comma&below, x&below
+			end = i + bits.TrailingZeros64(nl)/8
+		}
+		if quote != 0 {
+			return false, false
+		}
+		high |= x
+		for ; comma != 0; comma &= comma - 1 {
+			j := i + bits.TrailingZeros64(comma)/8
+			fields = append(fields, w[from:j])
+			from = j + 1
+		}
+		if nl == 0 {
+			continue
+		}
+		rr.line++
+		rr.window = w[end+1:]
+		rr.consumed += end + 1
+		if end > 0 && w[end-1] == '\r' {
+			end--
+		}
+		if end == 0 {
+			return true, true
+		}
+		rr.start = rr.line
+		rr.fields = append(fields, w[from:end])
+		rr.ascii = high&msb == 0
+		return false, true
+	}
+	return false, false
 }

@@ -48,7 +48,9 @@ func addUnit(o []float64, v int, seen, cnt []int32, m int, sign float64) {
 			if a == b {
 				nb--
 			}
-			row[b] += w * na * nb
+			// Rounded before the sum (no fused multiply-add), as the
+			// terms of Profiled.coincidences are.
+			row[b] += float64(w * na * nb)
 		}
 	}
 }

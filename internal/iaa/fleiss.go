@@ -46,11 +46,24 @@ func FleissKappa(c Counts) (Fleiss, error) {
 
 func fleissKappa(c countRows) (Fleiss, error) {
 	const stat = "Fleiss' kappa"
+	// The sums below are of whole numbers, which float64 adds exactly in
+	// any order (they stay far below 2⁵³), so units sharing a row are
+	// counted together: rows[i] stands for times[i] units (nil: one each).
+	rows, times := c, []int(nil)
+	if p, ok := c.(*profileRows); ok {
+		rows, times = p.flat, p.times()
+	}
+	weight := func(i int) int {
+		if times == nil {
+			return 1
+		}
+		return times[i]
+	}
 	freq := map[int]int{}
 	var row countRow
-	for u := range c.units() {
-		if c.row(u, &row); row.total >= 2 {
-			freq[row.total]++
+	for u := range rows.units() {
+		if rows.row(u, &row); row.total >= 2 {
+			freq[row.total] += weight(u)
 		}
 	}
 	m, units := 0, 0
@@ -69,15 +82,16 @@ func fleissKappa(c countRows) (Fleiss, error) {
 	colSum := make([]float64, q)
 	dis := make([]float64, q) // Σ n_ij(m − n_ij) over the units used, for κ_j
 	sumSq := 0.0
-	for u := range c.units() {
-		if c.row(u, &row); row.total != m {
+	for u := range rows.units() {
+		if rows.row(u, &row); row.total != m {
 			continue
 		}
+		w := weight(u)
 		for i, j := range row.cats {
 			x := int(row.n[i])
-			colSum[j] += float64(x)
-			sumSq += float64(x * x)
-			dis[j] += float64(x * (m - x))
+			colSum[j] += float64(w * x)
+			sumSq += float64(w * x * x)
+			dis[j] += float64(w * x * (m - x))
 		}
 	}
 	N, M := float64(units), float64(m)

@@ -42,9 +42,90 @@ type coefficientResult struct {
 // manyCodersModels is manyCoders for several chance models at once: p_a,
 // π_k and the unit counts are shared, so the units are read three times in
 // all rather than three times per model. Each model's result is computed
-// with the same operations, in the same order, as on its own.
+// with the same operations, in the same order, as on its own. Rows that
+// units share ([profileRows]) are handled by profileRows.manyCodersModels,
+// which gives the same results.
 func manyCodersModels(c countRows, models []chance, onlyM int, stats []string) []coefficientResult {
+	if p, ok := c.(*profileRows); ok {
+		return p.manyCodersModels(models, onlyM, stats)
+	}
 	out := make([]coefficientResult, len(models))
+	keep := keepTotal(onlyM)
+	s := newChanceSums(c.categories())
+	var row countRow
+	for u := range c.units() {
+		if c.row(u, &row); keep(row.total) {
+			s.add(&row)
+		}
+	}
+	pes, ok := s.chances(models, stats, out)
+	if !ok {
+		return out
+	}
+	pa := 0.0
+	for u := range c.units() {
+		c.row(u, &row)
+		if keep(row.total) {
+			pa += unitPa(&row)
+		}
+	}
+	coefs := s.coefficients(pa, pes)
+	vs := make([]float64, len(models))
+	if s.n >= 2 {
+		for u := range c.units() {
+			c.row(u, &row)
+			if !keep(row.total) {
+				continue
+			}
+			upa := unitPa(&row)
+			for mi, model := range models {
+				if out[mi].err != nil {
+					continue
+				}
+				vs[mi] += s.unitVariance(&row, upa, model, pes[mi], coefs[mi])
+			}
+		}
+	}
+	s.finish(out, coefs, vs)
+	return out
+}
+
+// keepTotal says which units enter: those with a rating, and with exactly
+// onlyM ratings when onlyM > 0.
+func keepTotal(onlyM int) func(int) bool {
+	return func(r int) bool { return r >= 1 && (onlyM == 0 || r == onlyM) }
+}
+
+// chanceSums holds what the many-coder coefficients add up over the units
+// before their chance agreement is known: n, n₂ and π_k (Σ n_ik/r_i until
+// chances divides by n).
+type chanceSums struct {
+	q, n, n2 int
+	pi       []float64
+	used     []bool
+}
+
+func newChanceSums(q int) *chanceSums {
+	return &chanceSums{q: q, pi: make([]float64, q), used: make([]bool, q)}
+}
+
+// add counts one unit with at least one rating.
+func (s *chanceSums) add(row *countRow) {
+	r := row.total
+	s.n++
+	if r >= 2 {
+		s.n2++
+	}
+	for i, k := range row.cats {
+		s.pi[k] += float64(row.n[i]) / float64(r)
+		s.used[k] = true
+	}
+}
+
+// chances turns the sums into π_k and returns each model's p_e; a model
+// undefined on the data gets its error in out. ok is false when every
+// model is undefined.
+func (s *chanceSums) chances(models []chance, stats []string, out []coefficientResult) (pes []float64, ok bool) {
 	fail := func(reason func(chance) string) bool {
 		failed := true
 		for i, m := range models {
@@ -56,43 +137,22 @@ func manyCodersModels(c countRows, models []chance, onlyM int, stats []string) [
 		}
 		return failed
 	}
-	q := c.categories()
-	keep := func(r int) bool { return r >= 1 && (onlyM == 0 || r == onlyM) }
-	n, n2 := 0, 0
-	pi := make([]float64, q)
-	used := make([]bool, q)
-	var row countRow
-	for u := range c.units() {
-		c.row(u, &row)
-		r := row.total
-		if !keep(r) {
-			continue
-		}
-		n++
-		if r >= 2 {
-			n2++
-		}
-		for i, k := range row.cats {
-			pi[k] += float64(row.n[i]) / float64(r)
-			used[k] = true
-		}
-	}
-	if n2 == 0 {
+	if s.n2 == 0 {
 		fail(func(chance) string { return reasonNoPairable })
-		return out
+		return nil, false
 	}
-	if n2 < 2 {
+	if s.n2 < 2 {
 		fail(func(chance) string { return reasonOnePairable })
-		return out
+		return nil, false
 	}
 	ncat := 0
-	for k := range pi {
-		pi[k] /= float64(n)
-		if used[k] {
+	for k := range s.pi {
+		s.pi[k] /= float64(s.n)
+		if s.used[k] {
 			ncat++
 		}
 	}
-	pes := make([]float64, len(models))
+	q := s.q
 	if fail(func(m chance) string {
 		switch {
 		case m == chanceFleiss && ncat < 2:
@@ -102,86 +162,86 @@ func manyCodersModels(c countRows, models []chance, onlyM int, stats []string) [
 		}
 		return ""
 	}) {
-		return out
+		return nil, false
 	}
+	pes = make([]float64, len(models))
 	for i, m := range models {
 		pe := 0.0
 		switch m {
 		case chanceFleiss:
-			for _, p := range pi {
+			for _, p := range s.pi {
 				pe += p * p
 			}
 		case chanceGwet:
-			for _, p := range pi {
+			for _, p := range s.pi {
 				pe += p * (1 - p)
 			}
 			pe /= float64(q - 1)
 		}
 		pes[i] = pe
 	}
-	unitPa := func(row *countRow) float64 {
-		r := row.total
-		if r < 2 {
-			return 0
-		}
-		s := 0
-		for _, x := range row.n {
-			s += int(x) * int(x-1)
-		}
-		return float64(s) / float64(r*(r-1))
-	}
-	pa := 0.0
-	for u := range c.units() {
-		c.row(u, &row)
-		if keep(row.total) {
-			pa += unitPa(&row)
-		}
-	}
-	pa /= float64(n2)
-	coefs := make([]float64, len(models))
+	return pes, true
+}
+
+// coefficients gives each model's (p_a − p_e)/(1 − p_e) from the sum of
+// the units' p_a,i.
+func (s *chanceSums) coefficients(pa float64, pes []float64) []float64 {
+	pa /= float64(s.n2)
+	coefs := make([]float64, len(pes))
 	for i, pe := range pes {
 		coefs[i] = (pa - pe) / (1 - pe)
 	}
+	return coefs
+}
 
-	vs := make([]float64, len(models))
-	if n >= 2 {
-		for u := range c.units() {
-			c.row(u, &row)
-			r := row.total
-			if !keep(r) {
-				continue
-			}
-			upa := unitPa(&row)
-			for mi, model := range models {
-				if out[mi].err != nil {
-					continue
-				}
-				pe, coef := pes[mi], coefs[mi]
-				pei := 0.0
-				for i, k := range row.cats {
-					x := row.n[i]
-					switch model {
-					case chanceFleiss:
-						pei += float64(x) * pi[k]
-					case chanceGwet:
-						pei += float64(x) * (1 - pi[k])
-					}
-				}
-				pei /= float64(r)
-				if model == chanceGwet {
-					pei /= float64(q - 1)
-				}
-				per := 0.0
-				if r >= 2 {
-					per = pe
-				}
-				ci := float64(n) / float64(n2) * (upa - per) / (1 - pe)
-				cx := ci - 2*(1-coef)*(pei-pe)/(1-pe)
-				vs[mi] += (cx - coef) * (cx - coef)
-			}
+// unitPa is unit i's p_a,i = Σ_k n_ik(n_ik−1)/(r_i(r_i−1)), 0 below two ratings.
+func unitPa(row *countRow) float64 {
+	r := row.total
+	if r < 2 {
+		return 0
+	}
+	s := 0
+	for _, x := range row.n {
+		s += int(x) * int(x-1)
+	}
+	return float64(s) / float64(r*(r-1))
+}
+
+// unitVariance is one unit's term (c*_i − c)² of the variance of a model
+// with chance agreement pe and coefficient coef; upa is unitPa(row). The
+// result is rounded before the caller adds it (the conversion forbids a
+// fused multiply-add), so that adding it up unit by unit or from a
+// profile's precomputed term rounds the same.
+func (s *chanceSums) unitVariance(row *countRow, upa float64, model chance, pe, coef float64) float64 {
+	r, q := row.total, s.q
+	pei := 0.0
+	for i, k := range row.cats {
+		x := row.n[i]
+		switch model {
+		case chanceFleiss:
+			pei += float64(x) * s.pi[k]
+		case chanceGwet:
+			pei += float64(x) * (1 - s.pi[k])
 		}
 	}
-	for i := range models {
+	pei /= float64(r)
+	if model == chanceGwet {
+		pei /= float64(q - 1)
+	}
+	per := 0.0
+	if r >= 2 {
+		per = pe
+	}
+	ci := float64(s.n) / float64(s.n2) * (upa - per) / (1 - pe)
+	cx := ci - 2*(1-coef)*(pei-pe)/(1-pe)
+	return float64((cx - coef) * (cx - coef))
+}
+
+// finish fills out with the coefficients and the standard errors from the
+// summed variance terms vs.
+func (s *chanceSums) finish(out []coefficientResult, coefs, vs []float64) {
+	n, n2 := s.n, s.n2
+	for i := range out {
 		if out[i].err != nil {
 			continue
 		}
@@ -192,7 +252,6 @@ func manyCodersModels(c countRows, models []chance, onlyM int, stats []string) [
 		v := vs[i] / (float64(n) * float64(n-1))
 		out[i].c = newCoefficient(coefs[i], sqrtPos(v), n2)
 	}
-	return out
 }
 
 func sum(xs []int) int {

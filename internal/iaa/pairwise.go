@@ -70,11 +70,25 @@ func LightKappa(pairs []Pair) (mean float64, used int, err error) {
 // skipDisjoint, pairs that never rated a unit in common are left out
 // instead of being returned with Err set.
 func PairwiseCohenCoded(c *Coded, w Weighting, skipDisjoint bool) []Pair {
+	return pairwiseCohen(c, nil, w, skipDisjoint)
+}
+
+// pairwiseCohen is PairwiseCohenCoded where unit u of c stands for
+// times[u] units (nil: one each). The tables hold whole counts, which
+// float64 adds exactly in any order.
+func pairwiseCohen(c *Coded, times []int, w Weighting, skipDisjoint bool) []Pair {
 	k := len(c.Values)
 	weights := w.Matrix(k)
 	nc := c.Coders
 	tables := make([][]float64, nc*nc)
 	for u := range c.Units() {
+		add := 1.0
+		if times != nil {
+			if times[u] == 0 {
+				continue
+			}
+			add = float64(times[u])
+		}
 		coders, codes := c.Unit(u)
 		for i, a := range coders {
 			for j := i + 1; j < len(coders); j++ {
@@ -88,7 +102,7 @@ func PairwiseCohenCoded(c *Coded, w Weighting, skipDisjoint bool) []Pair {
 					t = make([]float64, k*k)
 					tables[int(a)*nc+int(b)] = t
 				}
-				t[int(x)*k+int(y)]++
+				t[int(x)*k+int(y)] += add
 				a = coders[i]
 			}
 		}

@@ -111,7 +111,10 @@ type CountStatistics struct {
 // units that the coefficients have in common. The results are those of
 // the functions on the matrix, exactly.
 func CountStatisticsCoded(c *Coded) CountStatistics {
-	rows := flatten(codedRows{c}, c.Ratings())
+	return countStatistics(flatten(codedRows{c}, c.Ratings()))
+}
+
+func countStatistics(rows countRows) CountStatistics {
 	var s CountStatistics
 	s.Fleiss, s.FleissErr = fleissKappa(rows)
 	res := manyCodersModels(rows, []chance{chanceNone, chanceFleiss, chanceGwet}, 0,
