@@ -96,7 +96,7 @@ func (s *Store) ResolveSummary(ctx context.Context, summaryID int64) (ResolveSta
 
 // resolveIfReady resolves one summary inside a write transaction if it is
 // ready in some round.
-func (s *Store) resolveIfReady(ctx context.Context, tx *sql.Tx, summaryID int64) (ResolveStats, error) {
+func (s *Store) resolveIfReady(ctx context.Context, tx txQuerier, summaryID int64) (ResolveStats, error) {
 	ids, err := summaryIDList(ctx, tx, fmt.Sprintf(readySummaries, "a.summary_id = ?"), summaryID)
 	if err != nil {
 		return ResolveStats{}, err
@@ -158,7 +158,7 @@ func (s *Store) resolveReady(ctx context.Context, projectID int64, paced bool) (
 
 // resolveSummaries applies auto-resolution to each summary, writing only
 // what changes.
-func (s *Store) resolveSummaries(ctx context.Context, tx *sql.Tx, ids []int64) (ResolveStats, error) {
+func (s *Store) resolveSummaries(ctx context.Context, tx txQuerier, ids []int64) (ResolveStats, error) {
 	st := ResolveStats{Summaries: len(ids)}
 	for _, id := range ids {
 		votes, err := loadVotes(ctx, tx, `a.summary_id = ?`, id)

@@ -123,6 +123,10 @@ func (s *Store) ImportStream(ctx context.Context, req ImportRequest, fill func(*
 	var st ImportStats
 	var applied []Change
 	err := s.tx(ctx, func(tx *sql.Tx) error {
+		held, err := holdReportTriggers(ctx, tx)
+		if err != nil {
+			return err
+		}
 		q := &preparedTx{tx: tx}
 		defer q.close()
 		w := &ImportWriter{im: &importer{ctx: ctx, tx: tx, q: q, store: s, project: req.Project, stats: &st, opts: req, now: s.now}}
@@ -145,7 +149,8 @@ func (s *Store) ImportStream(ctx context.Context, req ImportRequest, fill func(*
 		if req.DryRun {
 			return errCheckOnly
 		}
-		return nil
+		q.close()
+		return held.release(ctx, tx, im.project)
 	})
 	if err != nil && !errors.Is(err, errCheckOnly) {
 		return ImportStats{}, nil, err
@@ -211,6 +216,7 @@ func (w *ImportWriter) Document(d *DocumentInput) error {
 	if err := w.Labels(nestedLabels([]DocumentInput{*d})); err != nil {
 		return err
 	}
+	clear(w.im.created)
 	if w.labels != nil {
 		return w.labels.forget() // its summaries are done: keep memory bounded
 	}
@@ -249,6 +255,16 @@ type importer struct {
 	// changes are differences from data already there; refused are those
 	// an update cannot apply.
 	changes, refused []Change
+	// created holds the summaries the current document made, by external
+	// id, with their sentence ids by index-1: their labels need not look
+	// them up, nor look for assignments or labels already there.
+	created map[string]createdSummary
+}
+
+// createdSummary is a summary an import has just made.
+type createdSummary struct {
+	id        int64
+	sentences []int64
 }
 
 // change notes a difference from data already there.
@@ -318,14 +334,10 @@ func (im *importer) document(d *DocumentInput) error {
 }
 
 func (im *importer) writeUnits(docID int64, kind string, d *DocumentInput) error {
-	stmt, err := im.tx.PrepareContext(im.ctx, `INSERT INTO document_units (document_id, idx, speaker, text) VALUES (?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
+	const insert = `INSERT INTO document_units (document_id, idx, speaker, text) VALUES (?, ?, ?, ?)`
 	if kind == KindDialogue {
 		for i, t := range d.Turns {
-			if _, err := stmt.ExecContext(im.ctx, docID, i+1, t.Speaker, t.Text); err != nil {
+			if _, err := im.q.ExecContext(im.ctx, insert, docID, i+1, t.Speaker, t.Text); err != nil {
 				return err
 			}
 		}
@@ -336,7 +348,7 @@ func (im *importer) writeUnits(docID int64, kind string, d *DocumentInput) error
 		return Errorf(EInvalid, "document %s: sentences: none (split the text before importing)", d.ExternalID)
 	}
 	for i, s := range d.Sentences {
-		if _, err := stmt.ExecContext(im.ctx, docID, i+1, "", s); err != nil {
+		if _, err := im.q.ExecContext(im.ctx, insert, docID, i+1, "", s); err != nil {
 			return err
 		}
 	}
@@ -371,33 +383,41 @@ func (im *importer) summary(docID int64, docLang string, s *SummaryInput) error 
 		return err
 	}
 	im.stats.Summaries++
-	if err := im.sentences(sumID, s); err != nil {
+	sents, err := im.sentences(sumID, s)
+	if err != nil {
 		return err
 	}
+	if im.created == nil {
+		im.created = map[string]createdSummary{}
+	}
+	im.created[s.ExternalID] = createdSummary{id: sumID, sentences: sents}
 	return im.summaryGold(sumID, s)
 }
 
-// sentences writes a summary's sentences with their gold.
-func (im *importer) sentences(sumID int64, s *SummaryInput) error {
+// sentences writes a summary's sentences with their gold, and returns
+// their ids in order.
+func (im *importer) sentences(sumID int64, s *SummaryInput) ([]int64, error) {
+	ids := make([]int64, 0, len(s.Sentences))
 	for i, sent := range s.Sentences {
 		res, err := im.q.ExecContext(im.ctx, `INSERT INTO summary_sentences (summary_id, idx, text, translation) VALUES (?, ?, ?, ?)`,
 			sumID, i+1, sent.Text, sent.Translation)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		im.stats.Sentences++
+		sentID, err := res.LastInsertId()
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, sentID)
 		if sent.Gold == nil {
 			continue
 		}
-		sentID, err := res.LastInsertId()
-		if err != nil {
-			return err
-		}
 		if err := im.gold(sentID, sent.Gold); err != nil {
-			return Errorf(EInvalid, "summary %s: sentences[%d].gold: %v", s.ExternalID, i, err)
+			return nil, Errorf(EInvalid, "summary %s: sentences[%d].gold: %v", s.ExternalID, i, err)
 		}
 	}
-	return nil
+	return ids, nil
 }
 
 // summaryGold writes the gold label of a whole summary, when given.

@@ -20,7 +20,16 @@ type labelWriter struct {
 	summaries   map[string]int64
 	sentences   map[int64][]int64 // summary id → sentence ids by index-1
 	assignments map[[3]int64]int64
-	newRounds   []int64
+	// fresh holds the assignments the writer made (since the last
+	// forget), and written the (assignment, sentence) labels it gave
+	// them, sentence 0 for the summary label: a fresh assignment has no
+	// label to compare with until the writer gives it one.
+	fresh   map[int64]bool
+	written map[[2]int64]bool
+	// positions holds the last queue position of each (round, user) the
+	// writer gave an assignment, read once.
+	positions map[[2]int64]int64
+	newRounds []int64
 }
 
 func newLabelWriter(im *importer) (*labelWriter, error) {
@@ -33,7 +42,8 @@ func newLabelWriter(im *importer) (*labelWriter, error) {
 		return nil, err
 	}
 	return &labelWriter{im: im, settings: set, users: map[string]int64{}, rounds: map[string]int64{},
-		summaries: map[string]int64{}, sentences: map[int64][]int64{}, assignments: map[[3]int64]int64{}}, nil
+		summaries: map[string]int64{}, sentences: map[int64][]int64{}, assignments: map[[3]int64]int64{},
+		positions: map[[2]int64]int64{}, fresh: map[int64]bool{}, written: map[[2]int64]bool{}}, nil
 }
 
 // forget resolves the gold of the summaries the writer labelled and drops
@@ -46,6 +56,8 @@ func (w *labelWriter) forget() error {
 	clear(w.summaries)
 	clear(w.sentences)
 	clear(w.assignments)
+	clear(w.fresh)
+	clear(w.written)
 	return nil
 }
 
@@ -56,7 +68,7 @@ func (w *labelWriter) forget() error {
 // round are left for their submission.
 func (w *labelWriter) resolve() error {
 	for _, id := range w.summaries {
-		if _, err := w.im.store.resolveIfReady(w.im.ctx, w.im.tx, id); err != nil {
+		if _, err := w.im.store.resolveIfReady(w.im.ctx, w.im.q, id); err != nil {
 			return err
 		}
 	}
@@ -102,7 +114,7 @@ func (w *labelWriter) write(r *LabelRecord) error {
 	if err != nil {
 		return err
 	}
-	aid, err := w.assignment(rid, sumID, uid)
+	aid, err := w.assignment(rid, sumID, uid, r.Summary)
 	if err != nil {
 		return err
 	}
@@ -116,6 +128,11 @@ func (w *labelWriter) write(r *LabelRecord) error {
 func (w *labelWriter) summary(r *LabelRecord) (int64, error) {
 	if id, ok := w.summaries[r.Summary]; ok {
 		return id, nil
+	}
+	if c, ok := w.im.created[r.Summary]; ok {
+		w.summaries[r.Summary] = c.id
+		w.sentences[c.id] = c.sentences
+		return c.id, nil
 	}
 	var id int64
 	err := w.im.q.QueryRowContext(w.im.ctx, `SELECT id FROM summaries WHERE project_id = ? AND external_id = ?`, w.im.project, r.Summary).Scan(&id)
@@ -203,29 +220,68 @@ func (w *labelWriter) round(name string) (int64, error) {
 }
 
 // assignment finds or makes the submitted assignment that holds a label.
-func (w *labelWriter) assignment(round, summary, user int64) (int64, error) {
+// A summary the current document made has no assignment but those made
+// here.
+func (w *labelWriter) assignment(round, summary, user int64, summaryName string) (int64, error) {
 	key := [3]int64{round, summary, user}
 	if id, ok := w.assignments[key]; ok {
 		return id, nil
 	}
 	var id int64
-	err := w.im.q.QueryRowContext(w.im.ctx, `SELECT id FROM assignments WHERE round_id = ? AND summary_id = ? AND user_id = ?`, round, summary, user).Scan(&id)
+	err := sql.ErrNoRows
+	if _, created := w.im.created[summaryName]; !created {
+		err = w.im.q.QueryRowContext(w.im.ctx, `SELECT id FROM assignments WHERE round_id = ? AND summary_id = ? AND user_id = ?`, round, summary, user).Scan(&id)
+	}
 	if errors.Is(err, sql.ErrNoRows) {
+		pos, err := w.position(round, user)
+		if err != nil {
+			return 0, err
+		}
 		res, err := w.im.q.ExecContext(w.im.ctx, `INSERT INTO assignments (round_id, summary_id, user_id, position, status, started_at, submitted_at)
-			VALUES (?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM assignments WHERE round_id = ? AND user_id = ?), 'submitted',
-				strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`, round, summary, user, round, user)
+			VALUES (?, ?, ?, ?, 'submitted', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`, round, summary, user, pos)
 		if err != nil {
 			return 0, err
 		}
 		if id, err = res.LastInsertId(); err != nil {
 			return 0, err
 		}
+		w.fresh[id] = true
 		w.im.stats.Assignments++
 	} else if err != nil {
 		return 0, err
 	}
 	w.assignments[key] = id
 	return id, nil
+}
+
+// position returns the queue position of a new assignment of user in
+// round: one after the last. The last is read once per (round, user) and
+// then counted here, instead of by a max() on every insert.
+func (w *labelWriter) position(round, user int64) (int64, error) {
+	key := [2]int64{round, user}
+	last, ok := w.positions[key]
+	if !ok {
+		if err := w.im.q.QueryRowContext(w.im.ctx, `SELECT coalesce(max(position), 0) FROM assignments WHERE round_id = ? AND user_id = ?`, round, user).Scan(&last); err != nil {
+			return 0, err
+		}
+	}
+	w.positions[key] = last + 1
+	return last + 1, nil
+}
+
+// unlabelled reports whether the writer knows that an assignment has no
+// label on the sentence (0: no summary label) yet, because it made the
+// assignment and gave it none; it notes that a label comes now.
+func (w *labelWriter) unlabelled(aid, sentID int64) bool {
+	if !w.fresh[aid] {
+		return false
+	}
+	key := [2]int64{aid, sentID}
+	if w.written[key] {
+		return false
+	}
+	w.written[key] = true
+	return true
 }
 
 // sentenceLabel writes a sentence label where the assignment has none;
@@ -244,9 +300,12 @@ func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user
 	if err := l.Validate(w.settings); err != nil {
 		return Errorf(EInvalid, "%s: %s", r.Source, ErrorMessage(err))
 	}
-	prev, err := loadSentenceLabel(w.im.ctx, w.im.q, aid, sentID)
-	if err != nil {
-		return err
+	var prev *SentenceLabel
+	if !w.unlabelled(aid, sentID) {
+		var err error
+		if prev, err = loadSentenceLabel(w.im.ctx, w.im.q, aid, sentID); err != nil {
+			return err
+		}
 	}
 	if prev != nil {
 		if sameSentenceLabel(prev, &l) {
@@ -306,8 +365,11 @@ func (w *labelWriter) summaryLabel(r *LabelRecord, aid int64, user, round string
 	}
 	var prev SummaryLabel
 	var rel sql.NullInt64
-	err := w.im.q.QueryRowContext(w.im.ctx, `SELECT relevance, non_summary, topic_category, comment FROM summary_labels WHERE assignment_id = ?`, aid).
-		Scan(&rel, &prev.NonSummary, &prev.TopicCategory, &prev.Comment)
+	err := sql.ErrNoRows
+	if !w.unlabelled(aid, 0) {
+		err = w.im.q.QueryRowContext(w.im.ctx, `SELECT relevance, non_summary, topic_category, comment FROM summary_labels WHERE assignment_id = ?`, aid).
+			Scan(&rel, &prev.NonSummary, &prev.TopicCategory, &prev.Comment)
+	}
 	exists := err == nil
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err

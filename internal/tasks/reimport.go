@@ -155,7 +155,7 @@ func (im *importer) diffSummary(sumID, docID int64, docLang string, s *SummaryIn
 		if _, err := im.q.ExecContext(im.ctx, `DELETE FROM summary_sentences WHERE summary_id = ?`, sumID); err != nil {
 			return err
 		}
-		if err := im.sentences(sumID, s); err != nil {
+		if _, err := im.sentences(sumID, s); err != nil {
 			return err
 		}
 		return im.diffSummaryGold(sumID, s)
@@ -211,7 +211,7 @@ func (im *importer) diffGold(sentID int64, where string, g *GoldInput) error {
 		return err
 	}
 	id, _ := by.(int64)
-	_, err = im.store.writeGold(im.ctx, im.tx, Gold{SentenceID: sentID, GoldValues: want, Provenance: orDefault(g.Provenance, ProvImported),
+	_, err = im.store.writeGold(im.ctx, im.q, Gold{SentenceID: sentID, GoldValues: want, Provenance: orDefault(g.Provenance, ProvImported),
 		DecidedBy: id, Note: g.Note}, false)
 	return err
 }
