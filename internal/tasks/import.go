@@ -216,10 +216,14 @@ func (w *ImportWriter) Document(d *DocumentInput) error {
 	if err := w.Labels(nestedLabels([]DocumentInput{*d})); err != nil {
 		return err
 	}
-	clear(w.im.created)
 	if w.labels != nil {
-		return w.labels.forget() // its summaries are done: keep memory bounded
+		// Its summaries are done: resolve their gold, and keep memory
+		// bounded.
+		if err := w.labels.forget(); err != nil {
+			return err
+		}
 	}
+	clear(w.im.created)
 	return nil
 }
 
@@ -261,10 +265,12 @@ type importer struct {
 	created map[string]createdSummary
 }
 
-// createdSummary is a summary an import has just made.
+// createdSummary is a summary an import has just made, with the gold
+// its sentences got from the input.
 type createdSummary struct {
 	id        int64
 	sentences []int64
+	gold      map[int64]Gold
 }
 
 // change notes a difference from data already there.
@@ -383,41 +389,47 @@ func (im *importer) summary(docID int64, docLang string, s *SummaryInput) error 
 		return err
 	}
 	im.stats.Summaries++
-	sents, err := im.sentences(sumID, s)
+	sents, gold, err := im.sentences(sumID, s)
 	if err != nil {
 		return err
 	}
 	if im.created == nil {
 		im.created = map[string]createdSummary{}
 	}
-	im.created[s.ExternalID] = createdSummary{id: sumID, sentences: sents}
+	im.created[s.ExternalID] = createdSummary{id: sumID, sentences: sents, gold: gold}
 	return im.summaryGold(sumID, s)
 }
 
 // sentences writes a summary's sentences with their gold, and returns
-// their ids in order.
-func (im *importer) sentences(sumID int64, s *SummaryInput) ([]int64, error) {
+// their ids in order and the gold written, by sentence id.
+func (im *importer) sentences(sumID int64, s *SummaryInput) ([]int64, map[int64]Gold, error) {
 	ids := make([]int64, 0, len(s.Sentences))
+	var gold map[int64]Gold
 	for i, sent := range s.Sentences {
 		res, err := im.q.ExecContext(im.ctx, `INSERT INTO summary_sentences (summary_id, idx, text, translation) VALUES (?, ?, ?, ?)`,
 			sumID, i+1, sent.Text, sent.Translation)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		im.stats.Sentences++
 		sentID, err := res.LastInsertId()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ids = append(ids, sentID)
 		if sent.Gold == nil {
 			continue
 		}
-		if err := im.gold(sentID, sent.Gold); err != nil {
-			return nil, Errorf(EInvalid, "summary %s: sentences[%d].gold: %v", s.ExternalID, i, err)
+		g, err := im.gold(sentID, sent.Gold)
+		if err != nil {
+			return nil, nil, Errorf(EInvalid, "summary %s: sentences[%d].gold: %v", s.ExternalID, i, err)
 		}
+		if gold == nil {
+			gold = map[int64]Gold{}
+		}
+		gold[sentID] = g
 	}
-	return ids, nil
+	return ids, gold, nil
 }
 
 // summaryGold writes the gold label of a whole summary, when given.
@@ -462,7 +474,8 @@ func nullString(s string) any {
 	return s
 }
 
-func (im *importer) gold(sentID int64, g *GoldInput) error {
+// gold writes a sentence's gold as given and returns it as stored.
+func (im *importer) gold(sentID int64, g *GoldInput) (Gold, error) {
 	types, _ := json.Marshal(nonNil(g.ErrorTypes))
 	var amb any
 	if g.Ambiguous != nil {
@@ -471,7 +484,12 @@ func (im *importer) gold(sentID int64, g *GoldInput) error {
 	}
 	by, err := im.decider(g.DecidedBy)
 	if err != nil {
-		return err
+		return Gold{}, err
+	}
+	stored := Gold{SentenceID: sentID, GoldValues: GoldValues{Label: g.Label, ErrorTypes: nonNil(g.ErrorTypes), Explanation: g.Explanation,
+		Ambiguous: g.Ambiguous, AmbiguityType: g.AmbiguityType, AmbiguityNote: g.AmbiguityNote}, Provenance: orDefault(g.Provenance, ProvImported)}
+	if id, ok := by.(int64); ok {
+		stored.DecidedBy = id
 	}
 	_, err = im.q.ExecContext(im.ctx, `INSERT INTO gold_sentences (sentence_id, label, error_types, explanation, ambiguous, ambiguity_type, ambiguity_note,
 			provenance, decided_by, decided_at, note)
@@ -480,7 +498,7 @@ func (im *importer) gold(sentID int64, g *GoldInput) error {
 	if err == nil && g.Label != "" {
 		im.stats.GoldSentences++
 	}
-	return err
+	return stored, err
 }
 
 func (im *importer) keyFacts(docID int64, facts []KeyFactInput) error {

@@ -26,6 +26,10 @@ type labelWriter struct {
 	// label to compare with until the writer gives it one.
 	fresh   map[int64]bool
 	written map[[2]int64]bool
+	// votes holds the sentence labels written on summaries the current
+	// document made, by summary and sentence: the only labels those
+	// summaries have, which their gold is resolved from.
+	votes map[int64]map[int64][]importedVote
 	// positions holds the last queue position of each (round, user) the
 	// writer gave an assignment, read once.
 	positions map[[2]int64]int64
@@ -43,7 +47,8 @@ func newLabelWriter(im *importer) (*labelWriter, error) {
 	}
 	return &labelWriter{im: im, settings: set, users: map[string]int64{}, rounds: map[string]int64{},
 		summaries: map[string]int64{}, sentences: map[int64][]int64{}, assignments: map[[3]int64]int64{},
-		positions: map[[2]int64]int64{}, fresh: map[int64]bool{}, written: map[[2]int64]bool{}}, nil
+		positions: map[[2]int64]int64{}, fresh: map[int64]bool{}, written: map[[2]int64]bool{},
+		votes: map[int64]map[int64][]importedVote{}}, nil
 }
 
 // forget resolves the gold of the summaries the writer labelled and drops
@@ -58,6 +63,7 @@ func (w *labelWriter) forget() error {
 	clear(w.assignments)
 	clear(w.fresh)
 	clear(w.written)
+	clear(w.votes)
 	return nil
 }
 
@@ -66,13 +72,63 @@ func (w *labelWriter) forget() error {
 // labels on which the annotators agree are unanimous gold, the others wait
 // in the adjudication queue. Summaries with assignments still open in some
 // round are left for their submission.
+//
+// A summary the current document made is ready (its assignments are the
+// writer's, all submitted) and has no labels but those in votes, nor gold
+// but what the document gave: it is resolved from those, without reading
+// them back.
 func (w *labelWriter) resolve() error {
-	for _, id := range w.summaries {
+	for name, id := range w.summaries {
+		if c, ok := w.im.created[name]; ok && c.id == id {
+			labels := make(map[int64][]SentenceLabel, len(w.votes[id]))
+			for sid, vs := range w.votes[id] {
+				for _, v := range vs {
+					labels[sid] = append(labels[sid], v.label)
+				}
+			}
+			var st ResolveStats
+			if err := w.im.store.resolveLabels(w.im.ctx, w.im.q, id, labels, c.gold, &st); err != nil {
+				return err
+			}
+			continue
+		}
 		if _, err := w.im.store.resolveIfReady(w.im.ctx, w.im.q, id); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// importedVote is a sentence label the writer gave a summary it made.
+type importedVote struct {
+	user, assignment int64
+	label            SentenceLabel
+}
+
+// vote notes a sentence label written on a summary the current document
+// made. As in loadVotes, an annotator counts once, with the label of
+// their latest assignment (the writer's assignments are submitted in the
+// order of their ids).
+func (w *labelWriter) vote(summary string, user, aid int64, l *SentenceLabel) {
+	if _, ok := w.im.created[summary]; !ok {
+		return
+	}
+	sumID := w.summaries[summary]
+	bySent := w.votes[sumID]
+	if bySent == nil {
+		bySent = map[int64][]importedVote{}
+		w.votes[sumID] = bySent
+	}
+	vs := bySent[l.SentenceID]
+	for i := range vs {
+		if vs[i].user == user {
+			if aid >= vs[i].assignment {
+				vs[i] = importedVote{user, aid, *l}
+			}
+			return
+		}
+	}
+	bySent[l.SentenceID] = append(vs, importedVote{user, aid, *l})
 }
 
 // reload reads the project's settings again, after the import defined
@@ -341,6 +397,7 @@ func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user
 	if prev == nil {
 		w.im.stats.Labels++
 	}
+	w.vote(r.Summary, uid, aid, &l)
 	return nil
 }
 
