@@ -30,6 +30,9 @@ type labelWriter struct {
 	// document made, by summary and sentence: the only labels those
 	// summaries have, which their gold is resolved from.
 	votes map[int64]map[int64][]importedVote
+	// labelRows and historyRows are sentence labels and their history
+	// rows waiting to be written (see flush).
+	labelRows, historyRows *rowBatch
 	// positions holds the last queue position of each (round, user) the
 	// writer gave an assignment, read once.
 	positions map[[2]int64]int64
@@ -48,13 +51,22 @@ func newLabelWriter(im *importer) (*labelWriter, error) {
 	return &labelWriter{im: im, settings: set, users: map[string]int64{}, rounds: map[string]int64{},
 		summaries: map[string]int64{}, sentences: map[int64][]int64{}, assignments: map[[3]int64]int64{},
 		positions: map[[2]int64]int64{}, fresh: map[int64]bool{}, written: map[[2]int64]bool{},
-		votes: map[int64]map[int64][]importedVote{}}, nil
+		votes: map[int64]map[int64][]importedVote{},
+		labelRows: newRowBatch(`INSERT INTO sentence_labels (assignment_id, sentence_id, label, error_types, explanation, ambiguous,
+			ambiguity_type, ambiguity_note, unsure_note, updated_at) VALUES `, `
+		ON CONFLICT (assignment_id, sentence_id) DO UPDATE SET label = excluded.label, error_types = excluded.error_types,
+			explanation = excluded.explanation, ambiguous = excluded.ambiguous, ambiguity_type = excluded.ambiguity_type,
+			ambiguity_note = excluded.ambiguity_note, unsure_note = excluded.unsure_note, updated_at = excluded.updated_at`, 10),
+		historyRows: newRowBatch(`INSERT INTO sentence_label_history (assignment_id, sentence_id, user_id, data, created_at) VALUES `, ``, 5)}, nil
 }
 
 // forget resolves the gold of the summaries the writer labelled and drops
 // what it knows of them and their assignments; users and rounds, few, stay
 // known.
 func (w *labelWriter) forget() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
 	if err := w.resolve(); err != nil {
 		return err
 	}
@@ -129,6 +141,15 @@ func (w *labelWriter) vote(summary string, user, aid int64, l *SentenceLabel) {
 		}
 	}
 	bySent[l.SentenceID] = append(vs, importedVote{user, aid, *l})
+}
+
+// flush writes the sentence labels still waiting: before the labels are
+// read (compared, resolved) and at the end.
+func (w *labelWriter) flush() error {
+	if err := w.labelRows.flush(w.im.ctx, w.im.q); err != nil {
+		return err
+	}
+	return w.historyRows.flush(w.im.ctx, w.im.q)
 }
 
 // reload reads the project's settings again, after the import defined
@@ -358,6 +379,9 @@ func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user
 	}
 	var prev *SentenceLabel
 	if !w.unlabelled(aid, sentID) {
+		if err := w.flush(); err != nil {
+			return err
+		}
 		var err error
 		if prev, err = loadSentenceLabel(w.im.ctx, w.im.q, aid, sentID); err != nil {
 			return err
@@ -380,18 +404,12 @@ func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user
 	if l.Ambiguous != nil {
 		amb = *l.Ambiguous
 	}
-	if _, err := w.im.q.ExecContext(w.im.ctx, `INSERT INTO sentence_labels (assignment_id, sentence_id, label, error_types, explanation, ambiguous,
-			ambiguity_type, ambiguity_note, unsure_note, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (assignment_id, sentence_id) DO UPDATE SET label = excluded.label, error_types = excluded.error_types,
-			explanation = excluded.explanation, ambiguous = excluded.ambiguous, ambiguity_type = excluded.ambiguity_type,
-			ambiguity_note = excluded.ambiguity_note, unsure_note = excluded.unsure_note, updated_at = excluded.updated_at`,
-		aid, sentID, l.Label, string(types), l.Explanation, amb, l.AmbiguityType, l.AmbiguityNote, l.UnsureNote, l.UpdatedAt); err != nil {
+	if err := w.labelRows.add(w.im.ctx, w.im.q, aid, sentID, l.Label, string(types), l.Explanation, amb, l.AmbiguityType, l.AmbiguityNote,
+		l.UnsureNote, l.UpdatedAt); err != nil {
 		return err
 	}
 	data, _ := json.Marshal(l)
-	if _, err := w.im.q.ExecContext(w.im.ctx, `INSERT INTO sentence_label_history (assignment_id, sentence_id, user_id, data, created_at) VALUES (?, ?, ?, ?, ?)`,
-		aid, sentID, uid, string(data), l.UpdatedAt); err != nil {
+	if err := w.historyRows.add(w.im.ctx, w.im.q, aid, sentID, uid, string(data), l.UpdatedAt); err != nil {
 		return err
 	}
 	if prev == nil {
@@ -463,6 +481,9 @@ func (w *labelWriter) summaryLabel(r *LabelRecord, aid int64, user, round string
 // finish resolves the summaries still known and sets the
 // annotators-per-summary of the rounds the import made to what they hold.
 func (w *labelWriter) finish() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
 	if err := w.resolve(); err != nil {
 		return err
 	}
