@@ -114,12 +114,7 @@ func streamImport(ctx context.Context, e env, db, slug string, create bool, name
 	default:
 		req.Project = p.ID
 	}
-	var res *importer.Result
-	st, changes, err := store.ImportStream(ctx, req, func(w *tasks.ImportWriter) error {
-		var err error
-		res, err = importer.StreamNative(files, importer.Options{Progress: progress}, w)
-		return err
-	})
+	res, st, changes, err := importer.Write(ctx, store, req, format, files, importer.Options{Progress: progress})
 	if err != nil {
 		return true, err
 	}

@@ -162,7 +162,7 @@ func summaryGold(ctx context.Context, q querier, summaryID int64) (map[int64]Gol
 // With onlyAutomatic, it writes only over no gold or gold that
 // auto-resolution owns (see Gold.automatic), and reports false when it
 // left the row alone.
-func (s *Store) writeGold(ctx context.Context, tx *sql.Tx, g Gold, onlyAutomatic bool) (bool, error) {
+func (s *Store) writeGold(ctx context.Context, tx txQuerier, g Gold, onlyAutomatic bool) (bool, error) {
 	g.ErrorTypes = nonNil(g.ErrorTypes)
 	types, _ := json.Marshal(g.ErrorTypes)
 	var amb, by any

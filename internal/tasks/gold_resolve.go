@@ -96,7 +96,7 @@ func (s *Store) ResolveSummary(ctx context.Context, summaryID int64) (ResolveSta
 
 // resolveIfReady resolves one summary inside a write transaction if it is
 // ready in some round.
-func (s *Store) resolveIfReady(ctx context.Context, tx *sql.Tx, summaryID int64) (ResolveStats, error) {
+func (s *Store) resolveIfReady(ctx context.Context, tx txQuerier, summaryID int64) (ResolveStats, error) {
 	ids, err := summaryIDList(ctx, tx, fmt.Sprintf(readySummaries, "a.summary_id = ?"), summaryID)
 	if err != nil {
 		return ResolveStats{}, err
@@ -158,7 +158,7 @@ func (s *Store) resolveReady(ctx context.Context, projectID int64, paced bool) (
 
 // resolveSummaries applies auto-resolution to each summary, writing only
 // what changes.
-func (s *Store) resolveSummaries(ctx context.Context, tx *sql.Tx, ids []int64) (ResolveStats, error) {
+func (s *Store) resolveSummaries(ctx context.Context, tx txQuerier, ids []int64) (ResolveStats, error) {
 	st := ResolveStats{Summaries: len(ids)}
 	for _, id := range ids {
 		votes, err := loadVotes(ctx, tx, `a.summary_id = ?`, id)
@@ -169,37 +169,47 @@ func (s *Store) resolveSummaries(ctx context.Context, tx *sql.Tx, ids []int64) (
 		if err != nil {
 			return st, err
 		}
+		labels := make(map[int64][]SentenceLabel, len(votes))
 		for sid, vs := range votes {
-			cur, has := gold[sid]
-			if has && !cur.automatic() {
-				continue
-			}
-			t := TallyVotes(labelsOf(vs))
-			if t.N == 0 {
-				continue
-			}
-			want := Gold{SentenceID: sid, Provenance: ProvUnresolved, GoldValues: GoldValues{ErrorTypes: []string{}}}
-			if v, ok := t.Agreed(); ok {
-				want.GoldValues, want.Provenance = v, ProvUnanimous
-			}
-			if has && cur.Provenance == want.Provenance && cur.GoldValues.equal(want.GoldValues) {
-				continue
-			}
-			wrote, err := s.writeGold(ctx, tx, want, true)
-			if err != nil {
-				return st, err
-			}
-			if wrote && want.Provenance == ProvUnanimous {
-				st.Unanimous++
-			} else if wrote {
-				st.Pending++
-			}
+			labels[sid] = labelsOf(vs)
 		}
-		if err := s.deriveSummaryGold(ctx, tx, id); err != nil {
+		if err := s.resolveLabels(ctx, tx, id, labels, gold, &st); err != nil {
 			return st, err
 		}
 	}
 	return st, nil
+}
+
+// resolveLabels resolves one ready summary from its annotators' labels by
+// sentence (one per annotator) and the gold its sentences have.
+func (s *Store) resolveLabels(ctx context.Context, tx txQuerier, summaryID int64, labels map[int64][]SentenceLabel, gold map[int64]Gold, st *ResolveStats) error {
+	for sid, ls := range labels {
+		cur, has := gold[sid]
+		if has && !cur.automatic() {
+			continue
+		}
+		t := TallyVotes(ls)
+		if t.N == 0 {
+			continue
+		}
+		want := Gold{SentenceID: sid, Provenance: ProvUnresolved, GoldValues: GoldValues{ErrorTypes: []string{}}}
+		if v, ok := t.Agreed(); ok {
+			want.GoldValues, want.Provenance = v, ProvUnanimous
+		}
+		if has && cur.Provenance == want.Provenance && cur.GoldValues.equal(want.GoldValues) {
+			continue
+		}
+		wrote, err := s.writeGold(ctx, tx, want, true)
+		if err != nil {
+			return err
+		}
+		if wrote && want.Provenance == ProvUnanimous {
+			st.Unanimous++
+		} else if wrote {
+			st.Pending++
+		}
+	}
+	return s.deriveSummaryGold(ctx, tx, summaryID)
 }
 
 // ResolveAllReady runs ResolveReady for every project, pacing itself so

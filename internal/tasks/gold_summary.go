@@ -32,7 +32,7 @@ func SummaryLabelFrom(labels []string) string {
 // sentences; otherwise a derived summary label is withdrawn. Imported
 // summary gold is never replaced, and summaries whose sentence gold is all
 // imported are left as the import made them.
-func (s *Store) deriveSummaryGold(ctx context.Context, tx *sql.Tx, summaryID int64) error {
+func (s *Store) deriveSummaryGold(ctx context.Context, tx txQuerier, summaryID int64) error {
 	var curLabel, curProv string
 	err := tx.QueryRowContext(ctx, `SELECT label, provenance FROM gold_summaries WHERE summary_id = ?`, summaryID).Scan(&curLabel, &curProv)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {

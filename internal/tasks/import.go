@@ -123,6 +123,10 @@ func (s *Store) ImportStream(ctx context.Context, req ImportRequest, fill func(*
 	var st ImportStats
 	var applied []Change
 	err := s.tx(ctx, func(tx *sql.Tx) error {
+		held, err := holdReportTriggers(ctx, tx)
+		if err != nil {
+			return err
+		}
 		q := &preparedTx{tx: tx}
 		defer q.close()
 		w := &ImportWriter{im: &importer{ctx: ctx, tx: tx, q: q, store: s, project: req.Project, stats: &st, opts: req, now: s.now}}
@@ -145,7 +149,8 @@ func (s *Store) ImportStream(ctx context.Context, req ImportRequest, fill func(*
 		if req.DryRun {
 			return errCheckOnly
 		}
-		return nil
+		q.close()
+		return held.release(ctx, tx, im.project)
 	})
 	if err != nil && !errors.Is(err, errCheckOnly) {
 		return ImportStats{}, nil, err
@@ -212,8 +217,13 @@ func (w *ImportWriter) Document(d *DocumentInput) error {
 		return err
 	}
 	if w.labels != nil {
-		return w.labels.forget() // its summaries are done: keep memory bounded
+		// Its summaries are done: resolve their gold, and keep memory
+		// bounded.
+		if err := w.labels.forget(); err != nil {
+			return err
+		}
 	}
+	clear(w.im.created)
 	return nil
 }
 
@@ -249,6 +259,18 @@ type importer struct {
 	// changes are differences from data already there; refused are those
 	// an update cannot apply.
 	changes, refused []Change
+	// created holds the summaries the current document made, by external
+	// id, with their sentence ids by index-1: their labels need not look
+	// them up, nor look for assignments or labels already there.
+	created map[string]createdSummary
+}
+
+// createdSummary is a summary an import has just made, with the gold
+// its sentences got from the input.
+type createdSummary struct {
+	id        int64
+	sentences []int64
+	gold      map[int64]Gold
 }
 
 // change notes a difference from data already there.
@@ -318,14 +340,10 @@ func (im *importer) document(d *DocumentInput) error {
 }
 
 func (im *importer) writeUnits(docID int64, kind string, d *DocumentInput) error {
-	stmt, err := im.tx.PrepareContext(im.ctx, `INSERT INTO document_units (document_id, idx, speaker, text) VALUES (?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
+	const insert = `INSERT INTO document_units (document_id, idx, speaker, text) VALUES (?, ?, ?, ?)`
 	if kind == KindDialogue {
 		for i, t := range d.Turns {
-			if _, err := stmt.ExecContext(im.ctx, docID, i+1, t.Speaker, t.Text); err != nil {
+			if _, err := im.q.ExecContext(im.ctx, insert, docID, i+1, t.Speaker, t.Text); err != nil {
 				return err
 			}
 		}
@@ -336,7 +354,7 @@ func (im *importer) writeUnits(docID int64, kind string, d *DocumentInput) error
 		return Errorf(EInvalid, "document %s: sentences: none (split the text before importing)", d.ExternalID)
 	}
 	for i, s := range d.Sentences {
-		if _, err := stmt.ExecContext(im.ctx, docID, i+1, "", s); err != nil {
+		if _, err := im.q.ExecContext(im.ctx, insert, docID, i+1, "", s); err != nil {
 			return err
 		}
 	}
@@ -371,33 +389,47 @@ func (im *importer) summary(docID int64, docLang string, s *SummaryInput) error 
 		return err
 	}
 	im.stats.Summaries++
-	if err := im.sentences(sumID, s); err != nil {
+	sents, gold, err := im.sentences(sumID, s)
+	if err != nil {
 		return err
 	}
+	if im.created == nil {
+		im.created = map[string]createdSummary{}
+	}
+	im.created[s.ExternalID] = createdSummary{id: sumID, sentences: sents, gold: gold}
 	return im.summaryGold(sumID, s)
 }
 
-// sentences writes a summary's sentences with their gold.
-func (im *importer) sentences(sumID int64, s *SummaryInput) error {
+// sentences writes a summary's sentences with their gold, and returns
+// their ids in order and the gold written, by sentence id.
+func (im *importer) sentences(sumID int64, s *SummaryInput) ([]int64, map[int64]Gold, error) {
+	ids := make([]int64, 0, len(s.Sentences))
+	var gold map[int64]Gold
 	for i, sent := range s.Sentences {
 		res, err := im.q.ExecContext(im.ctx, `INSERT INTO summary_sentences (summary_id, idx, text, translation) VALUES (?, ?, ?, ?)`,
 			sumID, i+1, sent.Text, sent.Translation)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		im.stats.Sentences++
+		sentID, err := res.LastInsertId()
+		if err != nil {
+			return nil, nil, err
+		}
+		ids = append(ids, sentID)
 		if sent.Gold == nil {
 			continue
 		}
-		sentID, err := res.LastInsertId()
+		g, err := im.gold(sentID, sent.Gold)
 		if err != nil {
-			return err
+			return nil, nil, Errorf(EInvalid, "summary %s: sentences[%d].gold: %v", s.ExternalID, i, err)
 		}
-		if err := im.gold(sentID, sent.Gold); err != nil {
-			return Errorf(EInvalid, "summary %s: sentences[%d].gold: %v", s.ExternalID, i, err)
+		if gold == nil {
+			gold = map[int64]Gold{}
 		}
+		gold[sentID] = g
 	}
-	return nil
+	return ids, gold, nil
 }
 
 // summaryGold writes the gold label of a whole summary, when given.
@@ -442,7 +474,8 @@ func nullString(s string) any {
 	return s
 }
 
-func (im *importer) gold(sentID int64, g *GoldInput) error {
+// gold writes a sentence's gold as given and returns it as stored.
+func (im *importer) gold(sentID int64, g *GoldInput) (Gold, error) {
 	types, _ := json.Marshal(nonNil(g.ErrorTypes))
 	var amb any
 	if g.Ambiguous != nil {
@@ -451,7 +484,12 @@ func (im *importer) gold(sentID int64, g *GoldInput) error {
 	}
 	by, err := im.decider(g.DecidedBy)
 	if err != nil {
-		return err
+		return Gold{}, err
+	}
+	stored := Gold{SentenceID: sentID, GoldValues: GoldValues{Label: g.Label, ErrorTypes: nonNil(g.ErrorTypes), Explanation: g.Explanation,
+		Ambiguous: g.Ambiguous, AmbiguityType: g.AmbiguityType, AmbiguityNote: g.AmbiguityNote}, Provenance: orDefault(g.Provenance, ProvImported)}
+	if id, ok := by.(int64); ok {
+		stored.DecidedBy = id
 	}
 	_, err = im.q.ExecContext(im.ctx, `INSERT INTO gold_sentences (sentence_id, label, error_types, explanation, ambiguous, ambiguity_type, ambiguity_note,
 			provenance, decided_by, decided_at, note)
@@ -460,7 +498,7 @@ func (im *importer) gold(sentID int64, g *GoldInput) error {
 	if err == nil && g.Label != "" {
 		im.stats.GoldSentences++
 	}
-	return err
+	return stored, err
 }
 
 func (im *importer) keyFacts(docID int64, facts []KeyFactInput) error {

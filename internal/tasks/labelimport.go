@@ -20,7 +20,23 @@ type labelWriter struct {
 	summaries   map[string]int64
 	sentences   map[int64][]int64 // summary id → sentence ids by index-1
 	assignments map[[3]int64]int64
-	newRounds   []int64
+	// fresh holds the assignments the writer made (since the last
+	// forget), and written the (assignment, sentence) labels it gave
+	// them, sentence 0 for the summary label: a fresh assignment has no
+	// label to compare with until the writer gives it one.
+	fresh   map[int64]bool
+	written map[[2]int64]bool
+	// votes holds the sentence labels written on summaries the current
+	// document made, by summary and sentence: the only labels those
+	// summaries have, which their gold is resolved from.
+	votes map[int64]map[int64][]importedVote
+	// labelRows and historyRows are sentence labels and their history
+	// rows waiting to be written (see flush).
+	labelRows, historyRows *rowBatch
+	// positions holds the last queue position of each (round, user) the
+	// writer gave an assignment, read once.
+	positions map[[2]int64]int64
+	newRounds []int64
 }
 
 func newLabelWriter(im *importer) (*labelWriter, error) {
@@ -33,19 +49,33 @@ func newLabelWriter(im *importer) (*labelWriter, error) {
 		return nil, err
 	}
 	return &labelWriter{im: im, settings: set, users: map[string]int64{}, rounds: map[string]int64{},
-		summaries: map[string]int64{}, sentences: map[int64][]int64{}, assignments: map[[3]int64]int64{}}, nil
+		summaries: map[string]int64{}, sentences: map[int64][]int64{}, assignments: map[[3]int64]int64{},
+		positions: map[[2]int64]int64{}, fresh: map[int64]bool{}, written: map[[2]int64]bool{},
+		votes: map[int64]map[int64][]importedVote{},
+		labelRows: newRowBatch(`INSERT INTO sentence_labels (assignment_id, sentence_id, label, error_types, explanation, ambiguous,
+			ambiguity_type, ambiguity_note, unsure_note, updated_at) VALUES `, `
+		ON CONFLICT (assignment_id, sentence_id) DO UPDATE SET label = excluded.label, error_types = excluded.error_types,
+			explanation = excluded.explanation, ambiguous = excluded.ambiguous, ambiguity_type = excluded.ambiguity_type,
+			ambiguity_note = excluded.ambiguity_note, unsure_note = excluded.unsure_note, updated_at = excluded.updated_at`, 10),
+		historyRows: newRowBatch(`INSERT INTO sentence_label_history (assignment_id, sentence_id, user_id, data, created_at) VALUES `, ``, 5)}, nil
 }
 
 // forget resolves the gold of the summaries the writer labelled and drops
 // what it knows of them and their assignments; users and rounds, few, stay
 // known.
 func (w *labelWriter) forget() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
 	if err := w.resolve(); err != nil {
 		return err
 	}
 	clear(w.summaries)
 	clear(w.sentences)
 	clear(w.assignments)
+	clear(w.fresh)
+	clear(w.written)
+	clear(w.votes)
 	return nil
 }
 
@@ -54,13 +84,72 @@ func (w *labelWriter) forget() error {
 // labels on which the annotators agree are unanimous gold, the others wait
 // in the adjudication queue. Summaries with assignments still open in some
 // round are left for their submission.
+//
+// A summary the current document made is ready (its assignments are the
+// writer's, all submitted) and has no labels but those in votes, nor gold
+// but what the document gave: it is resolved from those, without reading
+// them back.
 func (w *labelWriter) resolve() error {
-	for _, id := range w.summaries {
-		if _, err := w.im.store.resolveIfReady(w.im.ctx, w.im.tx, id); err != nil {
+	for name, id := range w.summaries {
+		if c, ok := w.im.created[name]; ok && c.id == id {
+			labels := make(map[int64][]SentenceLabel, len(w.votes[id]))
+			for sid, vs := range w.votes[id] {
+				for _, v := range vs {
+					labels[sid] = append(labels[sid], v.label)
+				}
+			}
+			var st ResolveStats
+			if err := w.im.store.resolveLabels(w.im.ctx, w.im.q, id, labels, c.gold, &st); err != nil {
+				return err
+			}
+			continue
+		}
+		if _, err := w.im.store.resolveIfReady(w.im.ctx, w.im.q, id); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// importedVote is a sentence label the writer gave a summary it made.
+type importedVote struct {
+	user, assignment int64
+	label            SentenceLabel
+}
+
+// vote notes a sentence label written on a summary the current document
+// made. As in loadVotes, an annotator counts once, with the label of
+// their latest assignment (the writer's assignments are submitted in the
+// order of their ids).
+func (w *labelWriter) vote(summary string, user, aid int64, l *SentenceLabel) {
+	if _, ok := w.im.created[summary]; !ok {
+		return
+	}
+	sumID := w.summaries[summary]
+	bySent := w.votes[sumID]
+	if bySent == nil {
+		bySent = map[int64][]importedVote{}
+		w.votes[sumID] = bySent
+	}
+	vs := bySent[l.SentenceID]
+	for i := range vs {
+		if vs[i].user == user {
+			if aid >= vs[i].assignment {
+				vs[i] = importedVote{user, aid, *l}
+			}
+			return
+		}
+	}
+	bySent[l.SentenceID] = append(vs, importedVote{user, aid, *l})
+}
+
+// flush writes the sentence labels still waiting: before the labels are
+// read (compared, resolved) and at the end.
+func (w *labelWriter) flush() error {
+	if err := w.labelRows.flush(w.im.ctx, w.im.q); err != nil {
+		return err
+	}
+	return w.historyRows.flush(w.im.ctx, w.im.q)
 }
 
 // reload reads the project's settings again, after the import defined
@@ -102,7 +191,7 @@ func (w *labelWriter) write(r *LabelRecord) error {
 	if err != nil {
 		return err
 	}
-	aid, err := w.assignment(rid, sumID, uid)
+	aid, err := w.assignment(rid, sumID, uid, r.Summary)
 	if err != nil {
 		return err
 	}
@@ -116,6 +205,11 @@ func (w *labelWriter) write(r *LabelRecord) error {
 func (w *labelWriter) summary(r *LabelRecord) (int64, error) {
 	if id, ok := w.summaries[r.Summary]; ok {
 		return id, nil
+	}
+	if c, ok := w.im.created[r.Summary]; ok {
+		w.summaries[r.Summary] = c.id
+		w.sentences[c.id] = c.sentences
+		return c.id, nil
 	}
 	var id int64
 	err := w.im.q.QueryRowContext(w.im.ctx, `SELECT id FROM summaries WHERE project_id = ? AND external_id = ?`, w.im.project, r.Summary).Scan(&id)
@@ -203,29 +297,68 @@ func (w *labelWriter) round(name string) (int64, error) {
 }
 
 // assignment finds or makes the submitted assignment that holds a label.
-func (w *labelWriter) assignment(round, summary, user int64) (int64, error) {
+// A summary the current document made has no assignment but those made
+// here.
+func (w *labelWriter) assignment(round, summary, user int64, summaryName string) (int64, error) {
 	key := [3]int64{round, summary, user}
 	if id, ok := w.assignments[key]; ok {
 		return id, nil
 	}
 	var id int64
-	err := w.im.q.QueryRowContext(w.im.ctx, `SELECT id FROM assignments WHERE round_id = ? AND summary_id = ? AND user_id = ?`, round, summary, user).Scan(&id)
+	err := sql.ErrNoRows
+	if _, created := w.im.created[summaryName]; !created {
+		err = w.im.q.QueryRowContext(w.im.ctx, `SELECT id FROM assignments WHERE round_id = ? AND summary_id = ? AND user_id = ?`, round, summary, user).Scan(&id)
+	}
 	if errors.Is(err, sql.ErrNoRows) {
+		pos, err := w.position(round, user)
+		if err != nil {
+			return 0, err
+		}
 		res, err := w.im.q.ExecContext(w.im.ctx, `INSERT INTO assignments (round_id, summary_id, user_id, position, status, started_at, submitted_at)
-			VALUES (?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM assignments WHERE round_id = ? AND user_id = ?), 'submitted',
-				strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`, round, summary, user, round, user)
+			VALUES (?, ?, ?, ?, 'submitted', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`, round, summary, user, pos)
 		if err != nil {
 			return 0, err
 		}
 		if id, err = res.LastInsertId(); err != nil {
 			return 0, err
 		}
+		w.fresh[id] = true
 		w.im.stats.Assignments++
 	} else if err != nil {
 		return 0, err
 	}
 	w.assignments[key] = id
 	return id, nil
+}
+
+// position returns the queue position of a new assignment of user in
+// round: one after the last. The last is read once per (round, user) and
+// then counted here, instead of by a max() on every insert.
+func (w *labelWriter) position(round, user int64) (int64, error) {
+	key := [2]int64{round, user}
+	last, ok := w.positions[key]
+	if !ok {
+		if err := w.im.q.QueryRowContext(w.im.ctx, `SELECT coalesce(max(position), 0) FROM assignments WHERE round_id = ? AND user_id = ?`, round, user).Scan(&last); err != nil {
+			return 0, err
+		}
+	}
+	w.positions[key] = last + 1
+	return last + 1, nil
+}
+
+// unlabelled reports whether the writer knows that an assignment has no
+// label on the sentence (0: no summary label) yet, because it made the
+// assignment and gave it none; it notes that a label comes now.
+func (w *labelWriter) unlabelled(aid, sentID int64) bool {
+	if !w.fresh[aid] {
+		return false
+	}
+	key := [2]int64{aid, sentID}
+	if w.written[key] {
+		return false
+	}
+	w.written[key] = true
+	return true
 }
 
 // sentenceLabel writes a sentence label where the assignment has none;
@@ -244,9 +377,15 @@ func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user
 	if err := l.Validate(w.settings); err != nil {
 		return Errorf(EInvalid, "%s: %s", r.Source, ErrorMessage(err))
 	}
-	prev, err := loadSentenceLabel(w.im.ctx, w.im.q, aid, sentID)
-	if err != nil {
-		return err
+	var prev *SentenceLabel
+	if !w.unlabelled(aid, sentID) {
+		if err := w.flush(); err != nil {
+			return err
+		}
+		var err error
+		if prev, err = loadSentenceLabel(w.im.ctx, w.im.q, aid, sentID); err != nil {
+			return err
+		}
 	}
 	if prev != nil {
 		if sameSentenceLabel(prev, &l) {
@@ -265,23 +404,18 @@ func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user
 	if l.Ambiguous != nil {
 		amb = *l.Ambiguous
 	}
-	if _, err := w.im.q.ExecContext(w.im.ctx, `INSERT INTO sentence_labels (assignment_id, sentence_id, label, error_types, explanation, ambiguous,
-			ambiguity_type, ambiguity_note, unsure_note, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (assignment_id, sentence_id) DO UPDATE SET label = excluded.label, error_types = excluded.error_types,
-			explanation = excluded.explanation, ambiguous = excluded.ambiguous, ambiguity_type = excluded.ambiguity_type,
-			ambiguity_note = excluded.ambiguity_note, unsure_note = excluded.unsure_note, updated_at = excluded.updated_at`,
-		aid, sentID, l.Label, string(types), l.Explanation, amb, l.AmbiguityType, l.AmbiguityNote, l.UnsureNote, l.UpdatedAt); err != nil {
+	if err := w.labelRows.add(w.im.ctx, w.im.q, aid, sentID, l.Label, string(types), l.Explanation, amb, l.AmbiguityType, l.AmbiguityNote,
+		l.UnsureNote, l.UpdatedAt); err != nil {
 		return err
 	}
 	data, _ := json.Marshal(l)
-	if _, err := w.im.q.ExecContext(w.im.ctx, `INSERT INTO sentence_label_history (assignment_id, sentence_id, user_id, data, created_at) VALUES (?, ?, ?, ?, ?)`,
-		aid, sentID, uid, string(data), l.UpdatedAt); err != nil {
+	if err := w.historyRows.add(w.im.ctx, w.im.q, aid, sentID, uid, string(data), l.UpdatedAt); err != nil {
 		return err
 	}
 	if prev == nil {
 		w.im.stats.Labels++
 	}
+	w.vote(r.Summary, uid, aid, &l)
 	return nil
 }
 
@@ -306,8 +440,11 @@ func (w *labelWriter) summaryLabel(r *LabelRecord, aid int64, user, round string
 	}
 	var prev SummaryLabel
 	var rel sql.NullInt64
-	err := w.im.q.QueryRowContext(w.im.ctx, `SELECT relevance, non_summary, topic_category, comment FROM summary_labels WHERE assignment_id = ?`, aid).
-		Scan(&rel, &prev.NonSummary, &prev.TopicCategory, &prev.Comment)
+	err := sql.ErrNoRows
+	if !w.unlabelled(aid, 0) {
+		err = w.im.q.QueryRowContext(w.im.ctx, `SELECT relevance, non_summary, topic_category, comment FROM summary_labels WHERE assignment_id = ?`, aid).
+			Scan(&rel, &prev.NonSummary, &prev.TopicCategory, &prev.Comment)
+	}
 	exists := err == nil
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
@@ -344,6 +481,9 @@ func (w *labelWriter) summaryLabel(r *LabelRecord, aid int64, user, round string
 // finish resolves the summaries still known and sets the
 // annotators-per-summary of the rounds the import made to what they hold.
 func (w *labelWriter) finish() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
 	if err := w.resolve(); err != nil {
 		return err
 	}

@@ -155,7 +155,7 @@ func (im *importer) diffSummary(sumID, docID int64, docLang string, s *SummaryIn
 		if _, err := im.q.ExecContext(im.ctx, `DELETE FROM summary_sentences WHERE summary_id = ?`, sumID); err != nil {
 			return err
 		}
-		if err := im.sentences(sumID, s); err != nil {
+		if _, _, err := im.sentences(sumID, s); err != nil {
 			return err
 		}
 		return im.diffSummaryGold(sumID, s)
@@ -188,7 +188,8 @@ func (im *importer) diffGold(sentID int64, where string, g *GoldInput) error {
 	err := im.q.QueryRowContext(im.ctx, `SELECT label, error_types, explanation, ambiguous, ambiguity_type, ambiguity_note, provenance
 		FROM gold_sentences WHERE sentence_id = ?`, sentID).Scan(&cur.Label, &types, &cur.Explanation, &amb, &cur.AmbiguityType, &cur.AmbiguityNote, &cur.Provenance)
 	if errors.Is(err, sql.ErrNoRows) {
-		return im.gold(sentID, g)
+		_, err := im.gold(sentID, g)
+		return err
 	}
 	if err != nil {
 		return err
@@ -211,7 +212,7 @@ func (im *importer) diffGold(sentID int64, where string, g *GoldInput) error {
 		return err
 	}
 	id, _ := by.(int64)
-	_, err = im.store.writeGold(im.ctx, im.tx, Gold{SentenceID: sentID, GoldValues: want, Provenance: orDefault(g.Provenance, ProvImported),
+	_, err = im.store.writeGold(im.ctx, im.q, Gold{SentenceID: sentID, GoldValues: want, Provenance: orDefault(g.Provenance, ProvImported),
 		DecidedBy: id, Note: g.Note}, false)
 	return err
 }

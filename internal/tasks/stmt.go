@@ -93,6 +93,13 @@ type execQuerier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
+// txQuerier is what the statements of a write transaction run on:
+// *sql.Tx, or preparedTx in an import, which prepares each once.
+type txQuerier interface {
+	execQuerier
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
 // cachedTx runs a write transaction's statements through the store's
 // prepared statements. The write pool has one connection and the
 // transaction holds it, so a statement cannot be prepared mid-transaction:
@@ -201,4 +208,5 @@ func (p *preparedTx) close() {
 	for _, st := range p.stmts {
 		st.Close()
 	}
+	p.stmts = nil
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"mime/multipart"
 	"net/http"
 	"strconv"
 
@@ -30,9 +31,16 @@ func (s *Server) apiImport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	form, err := c.MultipartForm()
+	// Files past uploadMemory are spooled to temporary files, which the
+	// server removes after the request.
+	err = c.Request().ParseMultipartForm(uploadMemory)
+	var form *multipart.Form
+	if err == nil {
+		form, err = c.MultipartForm()
+	}
 	var he *echo.HTTPError
-	if errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge || errors.As(err, &mbe) {
 		return problemf(http.StatusRequestEntityTooLarge, "too-large", "The upload is larger than this server accepts (%d MiB); split the file and import the parts.", s.cfg.MaxUploadBytes>>20)
 	}
 	if err != nil {
@@ -57,15 +65,13 @@ func (s *Server) apiImport(c echo.Context) error {
 		return err
 	}
 	defer closeFiles()
-	res, err := importer.Parse(format, files)
-	if err != nil {
-		return importProblem(err)
+	// The Import page's import: native files streamed, the others read
+	// whole; a dry run rolls it back.
+	res, st, _, err := importer.Write(c.Request().Context(), s.store, tasks.ImportRequest{Project: a.project.ID, DryRun: dryRun}, format, files, importer.Options{})
+	var in *importer.InputError
+	if errors.As(err, &in) {
+		return importProblem(in.Err)
 	}
-	ctx := c.Request().Context()
-	// The Import page's request: documents, annotators' labels and scales,
-	// checked whole; a dry run rolls it back.
-	st, _, err := s.store.ImportWith(ctx, tasks.ImportRequest{Project: a.project.ID, Documents: res.Documents,
-		Labels: res.Labels, Scales: res.Scales, DryRun: dryRun})
 	var ce *tasks.ChangesError
 	if errors.As(err, &ce) {
 		p := problemf(http.StatusUnprocessableEntity, "invalid-import", "The files differ from what the project holds; nothing was written.")

@@ -17,6 +17,9 @@ const (
 	maxAnonymousBody = 16 << 10
 	maxFormBody      = 1 << 20
 	importRoute      = "/p/:slug/import"
+	// uploadMemory is how much of a multipart body is kept in memory; the
+	// rest of its files is spooled to temporary files.
+	uploadMemory = 8 << 20
 )
 
 // largeBody reports whether the request is the import upload, whose limit
@@ -82,7 +85,7 @@ func (s *Server) uploadTooLarge() error {
 func parseBody(r *http.Request) error {
 	var err error
 	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
-		err = r.ParseMultipartForm(8 << 20)
+		err = r.ParseMultipartForm(uploadMemory)
 		if errors.Is(err, http.ErrNotMultipart) {
 			err = nil
 		}

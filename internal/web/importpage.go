@@ -44,13 +44,19 @@ func (s *Server) postImport(c echo.Context) error {
 		return err
 	}
 	v := s.importView(c, a)
-	v.Format = c.FormValue("format")
-	form, err := c.MultipartForm()
+	// Files past uploadMemory are spooled to temporary files, which the
+	// server removes after the request.
+	err = c.Request().ParseMultipartForm(uploadMemory)
+	var form *multipart.Form
+	if err == nil {
+		form, err = c.MultipartForm()
+	}
 	var he *echo.HTTPError
 	var mbe *http.MaxBytesError
 	if errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge || errors.As(err, &mbe) {
 		return s.uploadTooLarge()
 	}
+	v.Format = c.FormValue("format")
 	if err != nil {
 		v.Errors = []string{"The upload could not be read: " + err.Error()}
 		return s.render(c, http.StatusUnprocessableEntity, templates.ImportPage(v))
@@ -65,16 +71,15 @@ func (s *Server) postImport(c echo.Context) error {
 		return err
 	}
 	defer closeFiles()
-	res, err := importer.Parse(v.Format, files)
-	if err != nil {
-		v.Errors = errorLines(err)
-		return s.render(c, http.StatusUnprocessableEntity, templates.ImportPage(v))
-	}
-	v.Warnings = res.Warnings
 	v.Update = c.FormValue("update") != ""
 	v.Relabel = v.Update && c.FormValue("relabel") != ""
-	st, applied, err := s.store.ImportWith(c.Request().Context(), tasks.ImportRequest{Project: a.project.ID, Documents: res.Documents,
-		Labels: res.Labels, Scales: res.Scales, Update: v.Update, Relabel: v.Relabel})
+	res, st, applied, err := importer.Write(c.Request().Context(), s.store, tasks.ImportRequest{Project: a.project.ID, Update: v.Update, Relabel: v.Relabel},
+		v.Format, files, importer.Options{})
+	var in *importer.InputError
+	if errors.As(err, &in) {
+		v.Errors = errorLines(in.Err)
+		return s.render(c, http.StatusUnprocessableEntity, templates.ImportPage(v))
+	}
 	var ce *tasks.ChangesError
 	if errors.As(err, &ce) {
 		v.Changes = importChanges(ce.Changes)
@@ -87,6 +92,7 @@ func (s *Server) postImport(c echo.Context) error {
 		}
 		return err
 	}
+	v.Warnings = res.Warnings
 	v.Changes, v.Applied = importChanges(applied), true
 	v.Result = []templates.Count{
 		{Label: "New documents", Value: st.Documents, TestID: "imported-documents"},

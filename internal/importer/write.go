@@ -1,0 +1,81 @@
+package importer
+
+import (
+	"context"
+	"fmt"
+
+	"annotate/internal/tasks"
+)
+
+// InputError is a problem with the files of an import (see Errors for
+// those that name a file, line and field), as opposed to one the database
+// raised while writing.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the problem.
+func (e *InputError) Unwrap() error { return e.Err }
+
+// Write imports files into the store in one transaction, for the command
+// line, the Import page and the API alike. Native files (format native,
+// or detected as native) are streamed: each document is checked and
+// written as its line is read (StreamNative), so that memory stays
+// bounded by the largest document whatever the size of the files. Other
+// formats, which join several files, are parsed whole (Parse) and then
+// written. Either way a problem anywhere writes nothing; problems with the
+// files are *InputError. req.Documents, req.Labels and req.Scales are
+// filled from the files; req.Create is honoured only for streamed files
+// (see Streamable).
+func Write(ctx context.Context, store *tasks.Store, req tasks.ImportRequest, format string, files []File, opts Options) (*Result, tasks.ImportStats, []tasks.Change, error) {
+	if Streamable(format, files) {
+		var res *Result
+		st, changes, err := store.ImportStream(ctx, req, func(w *tasks.ImportWriter) error {
+			s := &sinkErrors{Sink: w}
+			var err error
+			if res, err = StreamNative(files, opts, s); err != nil && err != s.err {
+				return &InputError{err}
+			}
+			return err
+		})
+		if err != nil {
+			return nil, tasks.ImportStats{}, nil, err
+		}
+		return res, st, changes, nil
+	}
+	if req.Create != nil {
+		return nil, tasks.ImportStats{}, nil, fmt.Errorf("importer: only native files can make their project in the import's transaction")
+	}
+	res, err := Parse(format, files)
+	if err != nil {
+		return nil, tasks.ImportStats{}, nil, &InputError{err}
+	}
+	req.Documents, req.Labels, req.Scales = res.Documents, res.Labels, res.Scales
+	st, changes, err := store.ImportWith(ctx, req)
+	if err != nil {
+		return nil, tasks.ImportStats{}, nil, err
+	}
+	return res, st, changes, nil
+}
+
+// sinkErrors remembers the last error its sink returned, to tell it from
+// problems with the input.
+type sinkErrors struct {
+	Sink
+	err error
+}
+
+func (s *sinkErrors) Begin(taxonomy string) error { return s.note(s.Sink.Begin(taxonomy)) }
+
+func (s *sinkErrors) Scales(sc []tasks.Scale) error { return s.note(s.Sink.Scales(sc)) }
+
+func (s *sinkErrors) Document(d *tasks.DocumentInput) error { return s.note(s.Sink.Document(d)) }
+
+func (s *sinkErrors) Labels(l []tasks.LabelRecord) error { return s.note(s.Sink.Labels(l)) }
+
+func (s *sinkErrors) note(err error) error {
+	if err != nil {
+		s.err = err
+	}
+	return err
+}

@@ -1,0 +1,114 @@
+package tasks
+
+import (
+	"context"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// The gold of a summary an import makes is resolved from the labels the
+// import wrote, without reading them back; it must be the gold that
+// resolving from the database gives, which is what importing the same
+// labels onto summaries already there does.
+func TestImportResolvesMadeSummariesAsTheDatabaseWould(t *testing.T) {
+	yes, no := true, false
+	lab := func(who, round, label string, types ...string) SentenceLabelInput {
+		return SentenceLabelInput{Annotator: who, Round: round, Label: label, ErrorTypes: types}
+	}
+	sentences := []SentenceInput{
+		// agreement: unanimous gold
+		{Text: "A.", Labels: []SentenceLabelInput{lab("w1", "", LabelFaithful), lab("w2", "", LabelFaithful)}},
+		// disagreement: unresolved
+		{Text: "B.", Labels: []SentenceLabelInput{lab("w1", "", LabelFaithful), lab("w2", "", LabelUnfaithful, "contradiction")}},
+		// w2 again in a later round, agreeing this time: that label counts
+		{Text: "C.", Labels: []SentenceLabelInput{lab("w1", "", LabelFaithful), lab("w2", "", LabelUnfaithful, "contradiction"), lab("w2", "r2", LabelFaithful)}},
+		// gold given as unanimous that the labels contradict: replaced
+		{Text: "D.", Gold: &GoldInput{Label: LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Provenance: ProvUnanimous},
+			Labels: []SentenceLabelInput{lab("w1", "", LabelFaithful), lab("w2", "", LabelFaithful)}},
+		// imported gold: kept whatever the labels say
+		{Text: "E.", Gold: &GoldInput{Label: LabelUnfaithful, ErrorTypes: []string{"contradiction"}},
+			Labels: []SentenceLabelInput{lab("w1", "", LabelFaithful), lab("w2", "", LabelFaithful)}},
+		// ambiguity answers that differ: unresolved
+		{Text: "F.", Labels: []SentenceLabelInput{{Annotator: "w1", Label: LabelFaithful, Ambiguous: &yes, AmbiguityType: "commonsense_inference"},
+			{Annotator: "w2", Label: LabelFaithful, Ambiguous: &no}}},
+		// no labels: no gold
+		{Text: "G."},
+	}
+	rel := 3
+	doc := func(withLabels bool) DocumentInput {
+		sents := make([]SentenceInput, len(sentences))
+		copy(sents, sentences)
+		for i := range sents {
+			if !withLabels {
+				sents[i].Labels = nil
+			}
+		}
+		s := SummaryInput{ExternalID: "s", Sentences: sents}
+		if withLabels {
+			s.Labels = []SummaryLabelInput{{Annotator: "w1", Relevance: &rel}}
+		}
+		return DocumentInput{ExternalID: "d", Sentences: []string{"Text."}, Summaries: []SummaryInput{s}}
+	}
+	ctx := context.Background()
+	gold := func(t *testing.T, s *Store) (map[int][]any, SummaryGoldLabel) {
+		var id int64
+		if err := s.read.QueryRowContext(ctx, `SELECT id FROM summaries WHERE external_id = 's'`).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := s.read.QueryContext(ctx, `SELECT ss.idx, g.label, g.error_types, g.ambiguous, g.ambiguity_type, g.provenance, g.version
+			FROM summary_sentences ss JOIN gold_sentences g ON g.sentence_id = ss.id WHERE ss.summary_id = ?`, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		out := map[int][]any{}
+		for rows.Next() {
+			var idx, version int
+			var label, types, typ, prov string
+			var amb *bool
+			if err := rows.Scan(&idx, &label, &types, &amb, &typ, &prov, &version); err != nil {
+				t.Fatal(err)
+			}
+			out[idx] = []any{label, types, amb != nil && *amb, typ, prov, version}
+		}
+		sg, err := s.SummaryGoldOf(ctx, id)
+		if err != nil && ErrorCode(err) != ENotFound {
+			t.Fatal(err)
+		}
+		return out, sg
+	}
+	open := func(t *testing.T) (*Store, int64) {
+		s, err := Open(ctx, filepath.Join(t.TempDir(), "t.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		p, err := s.CreateProject(ctx, Project{Slug: "p", Settings: DefaultSettings()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, p.ID
+	}
+
+	made, p := open(t)
+	if _, err := made.Import(ctx, p, []DocumentInput{doc(true)}); err != nil {
+		t.Fatal(err)
+	}
+	there, q := open(t)
+	if _, err := there.Import(ctx, q, []DocumentInput{doc(false)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := there.Import(ctx, q, nil, nestedLabels([]DocumentInput{doc(true)})...); err != nil {
+		t.Fatal(err)
+	}
+	got, gotSummary := gold(t, made)
+	want, wantSummary := gold(t, there)
+	if !reflect.DeepEqual(got, want) || gotSummary != wantSummary {
+		t.Errorf("gold of a summary the import made:\n%v %+v\nresolved from the database:\n%v %+v", got, gotSummary, want, wantSummary)
+	}
+	if len(want) != 6 || want[1][4] != ProvUnanimous || want[2][4] != ProvUnresolved || want[3][4] != ProvUnanimous ||
+		want[4][0] != LabelFaithful || want[5][4] != ProvImported || want[6][4] != ProvUnresolved {
+		t.Errorf("resolution from the database gave %v", want)
+	}
+}
