@@ -12,9 +12,28 @@ import (
 // BenchmarkAdjudicationQueue measures GET /p/ID/adjudication end to end
 // over loopback for a calibration round of 200 three-sentence summaries
 // labelled by three annotators, with two of every three sentences split:
-// 400 sentences waiting, ranked and listed.
+// 400 sentences waiting, ranked, and the first 200 listed.
 func BenchmarkAdjudicationQueue(b *testing.B) {
-	f := newFixture(b)
+	br := splitQueueFixture(b)
+	pg := br.get("/p/bench/adjudication")
+	if pg.status != http.StatusOK || !strings.Contains(pg.testText("queue-count"), "1–200 shown of 400 matching") {
+		b.Fatalf("status %d; %s", pg.status, pg.testText("queue-count"))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if pg := br.get("/p/bench/adjudication"); pg.status != http.StatusOK {
+			b.Fatalf("status %d", pg.status)
+		}
+	}
+}
+
+// splitQueueFixture seeds a calibration round of 200 three-sentence
+// summaries labelled by three annotators, two of every three sentences
+// split (400 waiting), and returns the lead's browser.
+func splitQueueFixture(tb testing.TB) *browser {
+	tb.Helper()
+	f := newFixture(tb)
 	lead := f.user("lea", false)
 	members := map[*tasks.User]string{lead: tasks.RoleLead}
 	var users []*tasks.User
@@ -30,7 +49,7 @@ func BenchmarkAdjudicationQueue(b *testing.B) {
 			Sentences: []tasks.SentenceInput{{Text: "The council met."}, {Text: "It approved the budget."}, {Text: "The vote was unanimous."}}})
 	}
 	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	ids, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
 	var uids []int64
@@ -38,7 +57,7 @@ func BenchmarkAdjudicationQueue(b *testing.B) {
 		uids = append(uids, u.ID)
 	}
 	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundCalibration, Annotators: uids, Summaries: ids}); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	no := false
 	for k, u := range users {
@@ -53,25 +72,48 @@ func BenchmarkAdjudicationQueue(b *testing.B) {
 				}
 				var err error
 				if v, err = f.store.SaveSentenceLabel(f.ctx, a.ID, u.ID, v, l); err != nil {
-					b.Fatal(err)
+					tb.Fatal(err)
 				}
 			}
 			if err := f.store.Submit(f.ctx, a.ID, u.ID); err != nil {
-				b.Fatal(err)
+				tb.Fatal(err)
 			}
 		}
 	}
 	br := f.browser()
 	br.login("lea", testPassword)
-	pg := br.get("/p/bench/adjudication")
-	if pg.status != http.StatusOK || !strings.Contains(pg.body, "400 shown of 400 sentences waiting") {
-		b.Fatalf("status %d; %s", pg.status, pg.testText("queue-count"))
+	return br
+}
+
+// TestAdjudicationQueuePages lists a queue longer than a page: the first
+// page holds the first 200 sentences, most split first, and links the
+// next with the filter kept; the last page links back.
+func TestAdjudicationQueuePages(t *testing.T) {
+	br := splitQueueFixture(t)
+	pg := br.get("/p/bench/adjudication?dim=label")
+	if pg.status != http.StatusOK {
+		t.Fatalf("status %d", pg.status)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if pg := br.get("/p/bench/adjudication"); pg.status != http.StatusOK {
-			b.Fatalf("status %d", pg.status)
-		}
+	if got := pg.testText("queue-count"); !strings.Contains(got, "1–200 shown of 400 matching") {
+		t.Fatalf("count %q", got)
+	}
+	if !strings.Contains(pg.body, `data-testid="item-200"`) || strings.Contains(pg.body, `data-testid="item-201"`) {
+		t.Fatal("the first page does not hold exactly items 1 to 200")
+	}
+	next := `href="/p/bench/adjudication?dim=label&amp;from=200"`
+	if !strings.Contains(pg.body, next) || strings.Contains(pg.body, `rel="prev"`) {
+		t.Fatalf("first page links: %q", pg.testText("queue-pager"))
+	}
+	pg = br.get("/p/bench/adjudication?dim=label&from=200")
+	if got := pg.testText("queue-count"); !strings.Contains(got, "201–400 shown of 400 matching") {
+		t.Fatalf("second page count %q", got)
+	}
+	if !strings.Contains(pg.body, `data-testid="item-201"`) || !strings.Contains(pg.body, `data-testid="item-400"`) ||
+		strings.Contains(pg.body, `rel="next"`) || !strings.Contains(pg.body, `href="/p/bench/adjudication?dim=label" rel="prev"`) {
+		t.Fatalf("second page: %q", pg.testText("queue-pager"))
+	}
+	// A page past the end shows the last one.
+	if pg := br.get("/p/bench/adjudication?dim=label&from=9999"); !strings.Contains(pg.testText("queue-count"), "201–400 shown") {
+		t.Fatalf("past the end: %q", pg.testText("queue-count"))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -64,8 +65,44 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 	}
 	v.RoundID = f.RoundID
 	names := errorTypeNames(p.Settings)
+	from, _ := strconv.Atoi(c.QueryParam("from"))
+	for _, x := range pending {
+		if f.Keep(x) {
+			v.Matching++
+		}
+	}
+	from = max(0, min(from, v.Matching-1))
+	from -= from % templates.AdjQueuePageSize
+	v.From = from
+	page := func(at int) string {
+		q := url.Values{}
+		if f.RoundID != 0 {
+			q.Set("round", strconv.FormatInt(f.RoundID, 10))
+		}
+		if f.Dimension != "" {
+			q.Set("dim", f.Dimension)
+		}
+		if at > 0 {
+			q.Set("from", strconv.Itoa(at))
+		}
+		if len(q) == 0 {
+			return "/p/" + p.Slug + "/adjudication"
+		}
+		return "/p/" + p.Slug + "/adjudication?" + q.Encode()
+	}
+	if from > 0 {
+		v.Prev = page(from - templates.AdjQueuePageSize)
+	}
+	if from+templates.AdjQueuePageSize < v.Matching {
+		v.Next = page(from + templates.AdjQueuePageSize)
+	}
+	seen := 0
 	for _, x := range pending {
 		if !f.Keep(x) {
+			continue
+		}
+		seen++
+		if seen <= from || seen > from+templates.AdjQueuePageSize {
 			continue
 		}
 		top, _ := x.Tally.Score()

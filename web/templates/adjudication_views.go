@@ -11,8 +11,12 @@ type AdjQueueView struct {
 	Dimension  string
 	Dimensions []Option
 	Items      []AdjQueueItem
-	// Pending is the number of sentences waiting before the filter.
-	Pending int
+	// Pending is the number of sentences waiting before the filter,
+	// Matching the number the filter keeps; Items are those from From on
+	// (0-based), at most a page of them.
+	Pending, Matching, From int
+	// Prev and Next link to the pages before and after; "" when none.
+	Prev, Next string
 	// Imported lists imported gold that annotators labelled, to reopen.
 	Imported []AdjImportedItem
 }
@@ -193,3 +197,7 @@ func goldMarkText(g AdjGold) string {
 func adjURL(v AdjudicationView, s AdjSentence, action string) string {
 	return "/p/" + v.Slug + "/adjudication/s/" + id64(v.SummaryID) + "/" + action + "/" + id64(s.ID)
 }
+
+// AdjQueuePageSize is the most sentences the adjudication queue lists at
+// once; the rest are a page away.
+const AdjQueuePageSize = 200
