@@ -3,6 +3,7 @@ package agreement
 import (
 	"bytes"
 	"fmt"
+	"hash/maphash"
 	"slices"
 )
 
@@ -28,15 +29,19 @@ func (t *Table) Ratings() int { return t.rated }
 // ratingsReader builds a Table from the rows of a file, in file order.
 //
 // Files are ordinarily grouped by unit (the rows of a unit are
-// consecutive), so rows are gathered into the current group, and the unit
-// is looked up only when its group ends: a group of a new unit becomes its
-// profile, checked for a coder rating the unit twice. Rows of a unit met
-// again after other units (a file not grouped by unit) are set aside and
-// merged into the unit's profile at the end, where duplicates across its
-// groups are found.
+// consecutive), so rows are gathered into the current group, and each
+// group is taken for a new unit when it ends: it becomes the unit's
+// profile, checked for a coder rating the unit twice. Whether a unit came
+// back in a later group is settled once, at the end (see firstGroups),
+// rather than by looking every group's unit up as it comes, which in a
+// table of a million units costs a cache miss each; and when the groups'
+// units come in ascending order, as exports usually number them, no unit
+// can have come back and nothing is looked up at all. The rows of groups
+// of units that came back are merged into the units' profiles at the end,
+// where duplicates across a unit's groups are found.
 type ratingsReader struct {
-	t                     *Table
-	units, coders, values *interner
+	t              *Table
+	coders, values *interner
 
 	unit  []byte // the current group's unit
 	line  int32  // the line of its first row
@@ -45,23 +50,19 @@ type ratingsReader struct {
 	// in the same order, so its coder on the same row is tried first.
 	prev []profileRow
 
-	// The profile and the first line of each unit, in blocks: a growing
-	// slice of a million would be copied a dozen times.
-	profile  [][]int32
-	unitLine [][]int32
-	extra    [][]extraRow // rows of units seen in an earlier group, in file order
-	nExtra   int
-	seenIn   []int32 // per coder: 1 + the group that it last rated in
-	rowAt    []int32 // per coder: its row in that group
-	groups   int32
-	// dup is the first row, in file order, that repeats an earlier
-	// (unit, coder); once found, rows are no longer kept.
-	dup *duplicate
-}
+	// The unit, profile and first line of each group.
+	names        stringStore
+	groupProfile [][]int32
+	groupLine    [][]int32
+	// ascending is whether every group's unit is greater than the one
+	// before, so that no unit has two groups.
+	ascending bool
 
-// extraRow is a row of a unit that an earlier group already had.
-type extraRow struct {
-	unit, coder, value, line int32
+	seenIn []int32 // per coder: 1 + the group that it last rated in
+	rowAt  []int32 // per coder: its row in that group
+	// dup is the first row, in file order, that repeats an earlier
+	// (unit, coder) within a group; once found, rows are no longer kept.
+	dup *duplicate
 }
 
 type duplicate struct {
@@ -72,8 +73,9 @@ type duplicate struct {
 
 func newRatingsReader(name string) *ratingsReader {
 	return &ratingsReader{
-		t:     &Table{Name: name, profiles: newProfileSet()},
-		units: newAscendingInterner(), coders: newInterner(), values: newInterner(),
+		t:      &Table{Name: name, profiles: newProfileSet()},
+		coders: newInterner(), values: newInterner(),
+		ascending: true,
 	}
 }
 
@@ -100,50 +102,52 @@ func (rd *ratingsReader) add(unit, coder, value []byte, line int32) {
 	rd.group = append(rd.group, r)
 }
 
-// endGroup files the current group under its unit.
+// endGroup files the current group as a new unit's.
 func (rd *ratingsReader) endGroup() {
 	if len(rd.group) == 0 {
 		return
 	}
-	defer func() { rd.group, rd.prev = rd.prev[:0], rd.group }()
-	u, isNew := rd.units.idBytesNew(rd.unit)
-	if !isNew {
-		for _, r := range rd.group {
-			rd.extra = appendBlock(rd.extra, extraRow{unit: u, coder: r.coder, value: r.value, line: rd.line + r.offset})
-		}
-		rd.nExtra += len(rd.group)
-		return
+	if g := int32(rd.names.n); g > 0 && rd.ascending && string(rd.unit) <= rd.names.at(g-1) {
+		rd.ascending = false
 	}
+	g := rd.names.add(rd.unit)
 	for len(rd.seenIn) < rd.coders.n {
 		rd.seenIn = append(rd.seenIn, 0)
 		rd.rowAt = append(rd.rowAt, 0)
 	}
-	rd.groups++
 	for i, r := range rd.group {
-		if rd.seenIn[r.coder] == rd.groups {
+		if rd.seenIn[r.coder] == g+1 {
 			first := rd.group[rd.rowAt[r.coder]]
 			rd.dup = &duplicate{unit: string(rd.unit), coder: r.coder, first: rd.line + first.offset, line: rd.line + r.offset}
-			return
+			break
 		}
-		rd.seenIn[r.coder], rd.rowAt[r.coder] = rd.groups, int32(i)
+		rd.seenIn[r.coder], rd.rowAt[r.coder] = g+1, int32(i)
 	}
-	rd.profile = appendBlock(rd.profile, rd.t.profiles.id(rd.group))
-	rd.unitLine = appendBlock(rd.unitLine, rd.line)
+	// Kept even with a duplicate: an earlier group of the same unit may
+	// hold an earlier one.
+	rd.groupProfile = appendBlock(rd.groupProfile, rd.t.profiles.id(rd.group))
+	rd.groupLine = appendBlock(rd.groupLine, rd.line)
+	rd.group, rd.prev = rd.prev[:0], rd.group
 }
 
-// table ends the last group, merges the rows set aside and returns the
+// table ends the last group, gives each unit its groups and returns the
 // table, or the first duplicate row.
 func (rd *ratingsReader) table() (*Table, error) {
 	t := rd.t
 	if rd.dup == nil {
 		rd.endGroup()
 	}
-	t.Units, t.Coders, t.values = rd.units.strings(), rd.coders.strings(), rd.values.strings()
-	t.profile = slices.Concat(rd.profile...)
-	rd.profile = nil
-	if rd.nExtra > 0 {
-		rd.mergeExtra()
+	t.Coders, t.values = rd.coders.strings(), rd.values.strings()
+	var first []int32
+	if !rd.ascending {
+		first = firstGroups(&rd.names)
 	}
+	if first == nil {
+		t.Units, t.profile = rd.names.strings(), slices.Concat(rd.groupProfile...)
+	} else {
+		rd.regroup(first)
+	}
+	rd.names, rd.groupProfile, rd.groupLine = stringStore{}, nil, nil
 	if d := rd.dup; d != nil {
 		return nil, fmt.Errorf("%s:%d: duplicate rating of unit %q by coder %q (first at line %d)",
 			t.Name, d.line, d.unit, t.Coders[d.coder], d.first)
@@ -151,46 +155,135 @@ func (rd *ratingsReader) table() (*Table, error) {
 	return t, nil
 }
 
-// mergeExtra merges the rows set aside into their units' profiles, after
-// finding the first duplicate among each such unit's rows, and keeps the
-// earlier of it and any found before. The extra rows all come before any
-// duplicate already found, since rows are no longer kept after one.
-func (rd *ratingsReader) mergeExtra() {
+// firstGroups returns, for each of the groups whose units are names, the
+// first group with the same unit, or nil when every group's unit is its
+// own. The groups are split into parts by their units' hashes, keeping
+// group order within a part, and each part's units go into a table small
+// enough to stay in cache: a pass over the names and a few over integers,
+// where a table of every unit would take a cache miss per group.
+func firstGroups(names *stringStore) []int32 {
+	n := names.n
+	seed := maphash.MakeSeed()
+	hash := func(g int32) uint64 { return maphash.String(seed, names.at(g)) }
+	// The part of each group is the top byte of its hash; the hashes
+	// themselves are computed again per part rather than kept, which on a
+	// file of three million one-row groups would hold 24 MB more.
+	const partBits = 8
+	part := make([]uint8, n)
+	from := make([]int32, 1<<partBits+1)
+	for g := range part {
+		part[g] = uint8(hash(int32(g)) >> (64 - partBits))
+		from[int(part[g])+1]++
+	}
+	for p := range 1 << partBits {
+		from[p+1] += from[p]
+	}
+	order := make([]int32, n)
+	next := slices.Clone(from)
+	for g, p := range part {
+		order[next[p]] = int32(g)
+		next[p]++
+	}
+	part, next = nil, nil
+	var first []int32
+	var slots []int32   // 1 + a group of the part, 0 when empty
+	var hashes []uint64 // the hashes of the part's groups, by slot
+	for p := range 1 << partBits {
+		groups := order[from[p]:from[p+1]]
+		size := 16
+		for size < 2*len(groups) {
+			size *= 2
+		}
+		slots = slices.Grow(slots[:0], size)[:size]
+		hashes = slices.Grow(hashes[:0], size)[:size]
+		clear(slots)
+		mask := uint64(size - 1)
+	groups:
+		for _, g := range groups {
+			h := hash(g)
+			i := h & mask
+			for ; slots[i] != 0; i = (i + 1) & mask {
+				// Only first groups are in the table, and the part is
+				// in group order: f is the first group of g's unit.
+				if f := slots[i] - 1; hashes[i] == h && names.at(f) == names.at(g) {
+					if first == nil {
+						first = make([]int32, n)
+						for k := range first {
+							first[k] = int32(k)
+						}
+					}
+					first[g] = f
+					continue groups
+				}
+			}
+			slots[i], hashes[i] = g+1, h
+		}
+	}
+	return first
+}
+
+// regroup numbers the units by the first groups, gives each unit its
+// first group's profile, and merges the rows of its later groups into it.
+// It finds the first duplicate among each such unit's rows, and keeps the
+// earlier of it and any found before; the groups all come before any
+// duplicate found before, since rows are no longer kept after one.
+func (rd *ratingsReader) regroup(first []int32) {
 	t := rd.t
-	units := len(t.profile)
-	// The extra rows by unit, in file order within each unit: their
+	groupProfile := func(g int32) int32 { return rd.groupProfile[g/blockSize][g%blockSize] }
+	groupLine := func(g int32) int32 { return rd.groupLine[g/blockSize][g%blockSize] }
+	// Each group's unit replaces its first group in first, flagged when
+	// the group is not the first: first[g] ≤ g, so first[first[g]] already
+	// holds the unit.
+	const later int32 = -1 << 31 // the sign bit
+	var unitLine []int32
+	for g, f := range first {
+		if int(f) == g {
+			first[g] = int32(len(t.Units))
+			t.Units = append(t.Units, rd.names.at(int32(g)))
+			t.profile = append(t.profile, groupProfile(int32(g)))
+			unitLine = append(unitLine, groupLine(int32(g)))
+		} else {
+			first[g] = first[f]&^later | later
+		}
+	}
+	unitOf := first
+	// The later groups by unit, in file order within each unit: their
 	// indexes sorted by counting.
-	extra := func(i int32) extraRow { return rd.extra[i/blockSize][i%blockSize] }
+	units := len(t.Units)
 	from := make([]int32, units+1)
-	for _, blk := range rd.extra {
-		for _, e := range blk {
-			from[e.unit+1]++
+	for _, u := range unitOf {
+		if u&later != 0 {
+			from[u&^later+1]++
 		}
 	}
 	for u := range units {
 		from[u+1] += from[u]
 	}
-	byUnit := make([]int32, rd.nExtra)
+	laterGroups := make([]int32, from[units])
 	next := slices.Clone(from[:units])
-	for i := range int32(rd.nExtra) {
-		u := extra(i).unit
-		byUnit[next[u]] = i
-		next[u]++
+	for g, u := range unitOf {
+		if u&later != 0 {
+			u &^= later
+			laterGroups[next[u]] = int32(g)
+			next[u]++
+		}
 	}
 	next = nil
 	seenIn := make([]int32, len(t.Coders))    // per coder: 1 + the unit it last rated
 	firstLine := make([]int32, len(t.Coders)) // per coder: the line of its first row in that unit
 	var rows []profileRow
-	var merged []int32 // the new profile of each unit with extra rows, in unit order
+	var merged []int32 // the new profile of each unit with later groups, in unit order
 	for u := range units {
 		if from[u] == from[u+1] {
 			continue
 		}
-		base := rd.unitLine[u/blockSize][u%blockSize]
+		base := unitLine[u]
 		rows = append(rows[:0], t.profiles.at(t.profile[u])...)
-		for _, i := range byUnit[from[u]:from[u+1]] {
-			e := extra(i)
-			rows = append(rows, profileRow{coder: e.coder, value: e.value, offset: e.line - base})
+		for _, g := range laterGroups[from[u]:from[u+1]] {
+			for _, r := range t.profiles.at(groupProfile(g)) {
+				r.offset += groupLine(g) - base
+				rows = append(rows, r)
+			}
 		}
 		for _, r := range rows {
 			line := base + r.offset
