@@ -109,6 +109,20 @@ func (in *interner) add(b []byte) int32 {
 	return id
 }
 
+// indexAll indexes every string stored so far, for an interner that was
+// used as a plain stringStore: strings added through stringStore.add are
+// not indexed, and lookup may only be used after indexAll. Equal strings
+// stored twice are both indexed; lookup finds one of them.
+func (in *interner) indexAll() {
+	in.few, in.lastID = nil, -1
+	size := 64
+	for 2*in.n > size {
+		size *= 2
+	}
+	in.slots = nil
+	in.grow(size)
+}
+
 // grow rebuilds the table with size slots (a power of two) from the strings.
 func (in *interner) grow(size int) {
 	old := in.slots

@@ -87,9 +87,16 @@ func TestReadRatingsSparseDuplicate(t *testing.T) {
 // TestReadRatingsUnitsComeBack checks that a file whose units come back
 // after other units (here grouped by coder) gives the table of the same
 // rows grouped by unit, with the units in the same order of first
-// appearance: the same report to the last bit.
+// appearance: the same report to the last bit. The larger file has
+// enough one-row groups for the reader to look units up as it goes.
 func TestReadRatingsUnitsComeBack(t *testing.T) {
-	const units, coders = 300, 4
+	for _, units := range []int{300, 70_000} {
+		t.Run(fmt.Sprint(units), func(t *testing.T) { unitsComeBack(t, units) })
+	}
+}
+
+func unitsComeBack(t *testing.T, units int) {
+	const coders = 4
 	var byUnit, byCoder strings.Builder
 	byUnit.WriteString("unit,coder,value\n")
 	byCoder.WriteString("unit,coder,value\n")
@@ -111,7 +118,10 @@ func TestReadRatingsUnitsComeBack(t *testing.T) {
 	}
 	for _, level := range []string{"nominal", "interval"} {
 		var want, got strings.Builder
-		opts := agreement.Options{Level: level, Bootstrap: 30, Seed: 2}
+		opts := agreement.Options{Level: level, Seed: 2}
+		if units < 1000 {
+			opts.Bootstrap = 30
+		}
 		if err := compute(t, byUnit.String(), opts).Write(&want, "json"); err != nil {
 			t.Fatal(err)
 		}
@@ -121,6 +131,13 @@ func TestReadRatingsUnitsComeBack(t *testing.T) {
 		if got.String() != want.String() {
 			t.Errorf("%s: by coder\n%s\nby unit\n%s", level, got.String(), want.String())
 		}
+	}
+	// A duplicate near the end, across the unit's groups.
+	byCoder.WriteString("unit5,c1,1\n")
+	_, err := agreement.ReadRatings(strings.NewReader(byCoder.String()), "r.csv")
+	want := fmt.Sprintf(`r.csv:%d: duplicate rating of unit "unit5" by coder "c1" (first at line %d)`, units*coders+2, units+5+2)
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %q", err, want)
 	}
 }
 

@@ -39,9 +39,19 @@ func (t *Table) Ratings() int { return t.rated }
 // can have come back and nothing is looked up at all. The rows of groups
 // of units that came back are merged into the units' profiles at the end,
 // where duplicates across a unit's groups are found.
+//
+// A file that is not grouped by unit (most groups a single row) would
+// keep its units' names once per group that way; once that shows, units
+// are looked up as their groups end, and a name is kept once per unit.
 type ratingsReader struct {
 	t              *Table
 	coders, values *interner
+
+	// units holds each group's unit until lookups begins, then each new
+	// unit's: the names the groups' unit numbers in groupUnit refer to.
+	units   *interner
+	lookups bool
+	rows    int // rows read so far
 
 	unit  []byte // the current group's unit
 	line  int32  // the line of its first row
@@ -51,9 +61,10 @@ type ratingsReader struct {
 	prev []profileRow
 
 	// The unit, profile and first line of each group.
-	names        stringStore
+	groupUnit    [][]int32
 	groupProfile [][]int32
 	groupLine    [][]int32
+	groups       int32
 	// ascending is whether every group's unit is greater than the one
 	// before, so that no unit has two groups.
 	ascending bool
@@ -74,7 +85,7 @@ type duplicate struct {
 func newRatingsReader(name string) *ratingsReader {
 	return &ratingsReader{
 		t:      &Table{Name: name, profiles: newProfileSet()},
-		coders: newInterner(), values: newInterner(),
+		coders: newInterner(), values: newInterner(), units: newInterner(),
 		ascending: true,
 	}
 }
@@ -100,17 +111,35 @@ func (rd *ratingsReader) add(unit, coder, value []byte, line int32) {
 		rd.t.rated++
 	}
 	rd.group = append(rd.group, r)
+	rd.rows++
 }
+
+// lookupAfter is the number of groups after which units are looked up if
+// the groups average fewer than 1.25 rows: the file is then not grouped
+// by unit (or has a single rating per unit).
+const lookupAfter = 1 << 16
 
 // endGroup files the current group as a new unit's.
 func (rd *ratingsReader) endGroup() {
 	if len(rd.group) == 0 {
 		return
 	}
-	if g := int32(rd.names.n); g > 0 && rd.ascending && string(rd.unit) <= rd.names.at(g-1) {
-		rd.ascending = false
+	if !rd.lookups && rd.groups >= lookupAfter && 4*rd.rows < 5*int(rd.groups) {
+		rd.lookups, rd.ascending = true, false
+		rd.units.indexAll()
 	}
-	g := rd.names.add(rd.unit)
+	var u int32
+	switch n := int32(rd.units.n); {
+	case rd.lookups:
+		u = rd.units.idBytes(rd.unit)
+	default:
+		if n > 0 && rd.ascending && string(rd.unit) <= rd.units.at(n-1) {
+			rd.ascending = false
+		}
+		u = rd.units.stringStore.add(rd.unit)
+	}
+	g := rd.groups
+	rd.groups++
 	for len(rd.seenIn) < rd.coders.n {
 		rd.seenIn = append(rd.seenIn, 0)
 		rd.rowAt = append(rd.rowAt, 0)
@@ -125,6 +154,7 @@ func (rd *ratingsReader) endGroup() {
 	}
 	// Kept even with a duplicate: an earlier group of the same unit may
 	// hold an earlier one.
+	rd.groupUnit = appendBlock(rd.groupUnit, u)
 	rd.groupProfile = appendBlock(rd.groupProfile, rd.t.profiles.id(rd.group))
 	rd.groupLine = appendBlock(rd.groupLine, rd.line)
 	rd.group, rd.prev = rd.prev[:0], rd.group
@@ -140,14 +170,15 @@ func (rd *ratingsReader) table() (*Table, error) {
 	t.Coders, t.values = rd.coders.strings(), rd.values.strings()
 	var first []int32
 	if !rd.ascending {
-		first = firstGroups(&rd.names)
+		first = firstGroups(&rd.units.stringStore)
 	}
-	if first == nil {
-		t.Units, t.profile = rd.names.strings(), slices.Concat(rd.groupProfile...)
+	if first == nil && !rd.lookups {
+		// Every group is a unit of its own.
+		t.Units, t.profile = rd.units.strings(), slices.Concat(rd.groupProfile...)
 	} else {
 		rd.regroup(first)
 	}
-	rd.names, rd.groupProfile, rd.groupLine = stringStore{}, nil, nil
+	rd.units, rd.groupUnit, rd.groupProfile, rd.groupLine = nil, nil, nil, nil
 	if d := rd.dup; d != nil {
 		return nil, fmt.Errorf("%s:%d: duplicate rating of unit %q by coder %q (first at line %d)",
 			t.Name, d.line, d.unit, t.Coders[d.coder], d.first)
@@ -155,9 +186,8 @@ func (rd *ratingsReader) table() (*Table, error) {
 	return t, nil
 }
 
-// firstGroups returns, for each of the groups whose units are names, the
-// first group with the same unit, or nil when every group's unit is its
-// own. The groups are split into parts by their units' hashes, keeping
+// firstGroups returns, for each of the names, the first one equal to it,
+// or nil when the names are distinct. The groups are split into parts by their units' hashes, keeping
 // group order within a part, and each part's units go into a table small
 // enough to stay in cache: a pass over the names and a few over integers,
 // where a table of every unit would take a cache miss per group.
@@ -222,31 +252,42 @@ func firstGroups(names *stringStore) []int32 {
 	return first
 }
 
-// regroup numbers the units by the first groups, gives each unit its
-// first group's profile, and merges the rows of its later groups into it.
-// It finds the first duplicate among each such unit's rows, and keeps the
-// earlier of it and any found before; the groups all come before any
-// duplicate found before, since rows are no longer kept after one.
+// regroup numbers the units in order of first appearance, the names of
+// the groups' units being the same unit when first says so (nil: when
+// they are the same name), gives each unit its first group's profile,
+// and merges the rows of its later groups into it. It finds the first
+// duplicate among each such unit's rows, and keeps the earlier of it and
+// any found before; the groups all come before any duplicate found
+// before, since rows are no longer kept after one.
 func (rd *ratingsReader) regroup(first []int32) {
 	t := rd.t
-	groupProfile := func(g int32) int32 { return rd.groupProfile[g/blockSize][g%blockSize] }
-	groupLine := func(g int32) int32 { return rd.groupLine[g/blockSize][g%blockSize] }
-	// Each group's unit replaces its first group in first, flagged when
-	// the group is not the first: first[g] ≤ g, so first[first[g]] already
-	// holds the unit.
+	at := func(blocks [][]int32, g int32) int32 { return blocks[g/blockSize][g%blockSize] }
+	groupProfile := func(g int32) int32 { return at(rd.groupProfile, g) }
+	groupLine := func(g int32) int32 { return at(rd.groupLine, g) }
+	unitOfName := make([]int32, rd.units.n) // 1 + the unit, 0 before its first group
+	// Each group's unit, flagged when the group is not the unit's first.
 	const later int32 = -1 << 31 // the sign bit
-	var unitLine []int32
-	for g, f := range first {
-		if int(f) == g {
-			first[g] = int32(len(t.Units))
-			t.Units = append(t.Units, rd.names.at(int32(g)))
-			t.profile = append(t.profile, groupProfile(int32(g)))
-			unitLine = append(unitLine, groupLine(int32(g)))
-		} else {
-			first[g] = first[f]&^later | later
+	unitOf := make([]int32, rd.groups)
+	// There are no more units than names.
+	t.Units = make([]string, 0, rd.units.n)
+	t.profile = make([]int32, 0, rd.units.n)
+	unitLine := make([]int32, 0, rd.units.n)
+	for g := range rd.groups {
+		name := at(rd.groupUnit, g)
+		if first != nil {
+			name = first[name]
 		}
+		if u := unitOfName[name]; u > 0 {
+			unitOf[g] = u - 1 | later
+			continue
+		}
+		unitOf[g] = int32(len(t.Units))
+		unitOfName[name] = unitOf[g] + 1
+		t.Units = append(t.Units, rd.units.at(name))
+		t.profile = append(t.profile, groupProfile(g))
+		unitLine = append(unitLine, groupLine(g))
 	}
-	unitOf := first
+	unitOfName = nil
 	// The later groups by unit, in file order within each unit: their
 	// indexes sorted by counting.
 	units := len(t.Units)
@@ -272,7 +313,13 @@ func (rd *ratingsReader) regroup(first []int32) {
 	seenIn := make([]int32, len(t.Coders))    // per coder: 1 + the unit it last rated
 	firstLine := make([]int32, len(t.Coders)) // per coder: the line of its first row in that unit
 	var rows []profileRow
-	var merged []int32 // the new profile of each unit with later groups, in unit order
+	n := 0
+	for u := range units {
+		if from[u] < from[u+1] {
+			n++
+		}
+	}
+	merged := make([]int32, 0, n) // the new profile of each unit with later groups, in unit order
 	for u := range units {
 		if from[u] == from[u+1] {
 			continue
