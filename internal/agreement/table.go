@@ -32,7 +32,7 @@ func (t *Table) Ratings() int { return t.rated }
 // consecutive), so rows are gathered into the current group, and each
 // group is taken for a new unit when it ends: it becomes the unit's
 // profile, checked for a coder rating the unit twice. Whether a unit came
-// back in a later group is settled once, at the end (see firstGroups),
+// back in a later group is settled once, at the end (see firstNames),
 // rather than by looking every group's unit up as it comes, which in a
 // table of a million units costs a cache miss each; and when the groups'
 // units come in ascending order, as exports usually number them, no unit
@@ -129,11 +129,10 @@ func (rd *ratingsReader) endGroup() {
 		rd.units.indexAll()
 	}
 	var u int32
-	switch n := int32(rd.units.n); {
-	case rd.lookups:
+	if rd.lookups {
 		u = rd.units.idBytes(rd.unit)
-	default:
-		if n > 0 && rd.ascending && string(rd.unit) <= rd.units.at(n-1) {
+	} else {
+		if n := int32(rd.units.n); n > 0 && rd.ascending && string(rd.unit) <= rd.units.at(n-1) {
 			rd.ascending = false
 		}
 		u = rd.units.stringStore.add(rd.unit)
@@ -170,7 +169,7 @@ func (rd *ratingsReader) table() (*Table, error) {
 	t.Coders, t.values = rd.coders.strings(), rd.values.strings()
 	var first []int32
 	if !rd.ascending {
-		first = firstGroups(&rd.units.stringStore)
+		first = firstNames(&rd.units.stringStore)
 	}
 	if first == nil && !rd.lookups {
 		// Every group is a unit of its own.
@@ -186,67 +185,68 @@ func (rd *ratingsReader) table() (*Table, error) {
 	return t, nil
 }
 
-// firstGroups returns, for each of the names, the first one equal to it,
-// or nil when the names are distinct. The groups are split into parts by their units' hashes, keeping
-// group order within a part, and each part's units go into a table small
-// enough to stay in cache: a pass over the names and a few over integers,
-// where a table of every unit would take a cache miss per group.
-func firstGroups(names *stringStore) []int32 {
+// firstNames returns, for each of the names, the index of the first name
+// equal to it, or nil when the names are distinct. The names are split
+// into parts by their hashes, keeping their order within a part, and each
+// part goes into a table small enough to stay in cache: a pass over the
+// names and a few over integers, where a table of a million names takes a
+// cache miss per name.
+func firstNames(names *stringStore) []int32 {
 	n := names.n
 	seed := maphash.MakeSeed()
-	hash := func(g int32) uint64 { return maphash.String(seed, names.at(g)) }
-	// The part of each group is the top byte of its hash; the hashes
-	// themselves are computed again per part rather than kept, which on a
-	// file of three million one-row groups would hold 24 MB more.
+	hash := func(i int32) uint64 { return maphash.String(seed, names.at(i)) }
+	// The part of each name is the top byte of its hash; the hashes
+	// themselves are computed again per part rather than kept, which for
+	// three million names (one-row groups) would hold 24 MB more.
 	const partBits = 8
 	part := make([]uint8, n)
 	from := make([]int32, 1<<partBits+1)
-	for g := range part {
-		part[g] = uint8(hash(int32(g)) >> (64 - partBits))
-		from[int(part[g])+1]++
+	for i := range part {
+		part[i] = uint8(hash(int32(i)) >> (64 - partBits))
+		from[int(part[i])+1]++
 	}
 	for p := range 1 << partBits {
 		from[p+1] += from[p]
 	}
 	order := make([]int32, n)
 	next := slices.Clone(from)
-	for g, p := range part {
-		order[next[p]] = int32(g)
+	for i, p := range part {
+		order[next[p]] = int32(i)
 		next[p]++
 	}
 	part, next = nil, nil
 	var first []int32
-	var slots []int32   // 1 + a group of the part, 0 when empty
-	var hashes []uint64 // the hashes of the part's groups, by slot
+	var slots []int32   // 1 + a name of the part, 0 when empty
+	var hashes []uint64 // the hashes of the part's names, by slot
 	for p := range 1 << partBits {
-		groups := order[from[p]:from[p+1]]
+		inPart := order[from[p]:from[p+1]]
 		size := 16
-		for size < 2*len(groups) {
+		for size < 2*len(inPart) {
 			size *= 2
 		}
 		slots = slices.Grow(slots[:0], size)[:size]
 		hashes = slices.Grow(hashes[:0], size)[:size]
 		clear(slots)
 		mask := uint64(size - 1)
-	groups:
-		for _, g := range groups {
-			h := hash(g)
-			i := h & mask
-			for ; slots[i] != 0; i = (i + 1) & mask {
-				// Only first groups are in the table, and the part is
-				// in group order: f is the first group of g's unit.
-				if f := slots[i] - 1; hashes[i] == h && names.at(f) == names.at(g) {
+	scan:
+		for _, i := range inPart {
+			h := hash(i)
+			k := h & mask
+			for ; slots[k] != 0; k = (k + 1) & mask {
+				// Only first names are in the table, and the part is in
+				// order: f is the first name equal to name i.
+				if f := slots[k] - 1; hashes[k] == h && names.at(f) == names.at(i) {
 					if first == nil {
 						first = make([]int32, n)
-						for k := range first {
-							first[k] = int32(k)
+						for j := range first {
+							first[j] = int32(j)
 						}
 					}
-					first[g] = f
-					continue groups
+					first[i] = f
+					continue scan
 				}
 			}
-			slots[i], hashes[i] = g+1, h
+			slots[k], hashes[k] = i+1, h
 		}
 	}
 	return first
