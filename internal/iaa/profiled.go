@@ -190,12 +190,13 @@ func (p *profileRows) manyCodersModels(models []chance, onlyM int, stats []strin
 		upa[k] = unitPa(&row)
 	}
 	pa := 0.0
+	pi, start, cats := s.pi, f.start, f.cats
 	for _, k := range p.of {
 		if !kept[k] {
 			continue
 		}
-		for i := f.start[k]; i < f.start[k+1]; i++ {
-			s.pi[f.cats[i]] += share[i]
+		for i := start[k]; i < start[k+1]; i++ {
+			pi[cats[i]] += share[i]
 		}
 		pa += upa[k]
 	}
@@ -219,14 +220,19 @@ func (p *profileRows) manyCodersModels(models []chance, onlyM int, stats []strin
 				}
 			}
 		}
-		for _, k := range p.of {
-			if !kept[k] {
+		// One model at a time, so that the sum stays in a register: each
+		// is still added up in unit order.
+		for mi := range models {
+			if out[mi].err != nil {
 				continue
 			}
-			for mi := range models {
-				// A model with an error has zero terms; its sum is unused.
-				vs[mi] += terms[int(k)*nm+mi]
+			v := 0.0
+			for _, k := range p.of {
+				if kept[k] {
+					v += terms[int(k)*nm+mi]
+				}
 			}
+			vs[mi] = v
 		}
 	}
 	s.finish(out, coefs, vs)
