@@ -76,6 +76,11 @@ func AlphaProfiled(p *Profiled, level Level) (float64, error) {
 // order rounds exactly as adding each unit's in turn does.
 func (p *Profiled) coincidences() coincidence {
 	c := p.Profiles
+	if 4*c.Units() > len(p.Of) {
+		// Few units share a profile: the terms would cost more memory
+		// than they save time.
+		return coincidencesOf(c, p.Of)
+	}
 	v := len(c.Values)
 	type term struct {
 		cell int
