@@ -308,26 +308,17 @@ func (t *Table) ratings(vals []float64) codedRatings {
 		code[i] = int32(len(distinct) - 1)
 	}
 	ps := &t.profiles
-	rated := make([]int, ps.len()) // rated rows per profile
-	for k := range rated {
-		for _, r := range ps.at(int32(k)) {
+	shared := 2*ps.len() <= len(t.profile)
+	n, profiles := t.rated, len(t.profile) // ratings and profiles to spell out
+	if shared {
+		n, profiles = 0, ps.len()
+		for _, r := range ps.rows {
 			if r.value >= 0 {
-				rated[k]++
+				n++
 			}
 		}
 	}
-	units := len(t.profile)
-	shared := 2*ps.len() <= units
-	var list []int32 // the profiles to spell out, in order
-	n := 0
-	if shared {
-		for k := range rated {
-			n += rated[k]
-		}
-	} else {
-		list, n = t.profile, t.rated
-	}
-	c := &iaa.Coded{Coders: len(t.Coders), Values: distinct, Start: make([]int, 1, len(list)+1),
+	c := &iaa.Coded{Coders: len(t.Coders), Values: distinct, Start: make([]int, 1, profiles+1),
 		Coder: make([]int32, 0, n), Code: make([]int32, 0, n)}
 	add := func(k int32) {
 		lo := len(c.Code)
@@ -347,12 +338,11 @@ func (t *Table) ratings(vals []float64) codedRatings {
 		c.Start = append(c.Start, len(c.Code))
 	}
 	if !shared {
-		for _, k := range list {
+		for _, k := range t.profile {
 			add(k)
 		}
 		return codedRatings{c: c}
 	}
-	c.Start = slices.Grow(c.Start, ps.len())
 	for k := range ps.len() {
 		add(int32(k))
 	}
