@@ -53,9 +53,10 @@ type ratingsReader struct {
 	lookups bool
 	rows    int // rows read so far
 
-	unit  []byte // the current group's unit
-	line  int32  // the line of its first row
-	group []profileRow
+	unit     []byte // the current group's unit
+	lastUnit []byte // the unit of the group before
+	line     int32  // the line of its first row
+	group    []profileRow
 	// prev is the group before: the next group usually lists its coders
 	// in the same order, so its coder on the same row is tried first.
 	prev []profileRow
@@ -132,7 +133,7 @@ func (rd *ratingsReader) endGroup() {
 	if rd.lookups {
 		u = rd.units.idBytes(rd.unit)
 	} else {
-		if n := int32(rd.units.n); n > 0 && rd.ascending && string(rd.unit) <= rd.units.at(n-1) {
+		if rd.units.n > 0 && rd.ascending && bytes.Compare(rd.unit, rd.lastUnit) <= 0 {
 			rd.ascending = false
 		}
 		u = rd.units.stringStore.add(rd.unit)
@@ -157,6 +158,7 @@ func (rd *ratingsReader) endGroup() {
 	rd.groupProfile = appendBlock(rd.groupProfile, rd.t.profiles.id(rd.group))
 	rd.groupLine = appendBlock(rd.groupLine, rd.line)
 	rd.group, rd.prev = rd.prev[:0], rd.group
+	rd.unit, rd.lastUnit = rd.lastUnit, rd.unit
 }
 
 // table ends the last group, gives each unit its groups and returns the
