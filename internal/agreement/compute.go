@@ -312,9 +312,11 @@ func (t *Table) ratings(vals []float64) codedRatings {
 	n, profiles := t.rated, len(t.profile) // ratings and profiles to spell out
 	if shared {
 		n, profiles = 0, ps.len()
-		for _, r := range ps.rows {
-			if r.value >= 0 {
-				n++
+		for _, rows := range ps.chunks {
+			for _, r := range rows {
+				if r.value >= 0 {
+					n++
+				}
 			}
 		}
 	}

@@ -89,13 +89,29 @@ func TestReadRatingsSparseDuplicate(t *testing.T) {
 // rows grouped by unit, with the units in the same order of first
 // appearance: the same report to the last bit. The larger file has
 // enough one-row groups for the reader to look units up as it goes.
+//
+// On a scale, units share profiles; with 300 values nearly every unit has
+// its own, and the reader stops looking profiles up.
 func TestReadRatingsUnitsComeBack(t *testing.T) {
-	for _, units := range []int{300, 70_000} {
-		t.Run(fmt.Sprint(units), func(t *testing.T) { unitsComeBack(t, units) })
+	scale := func(u, c int) int { return (u*c+u/3)%5 + 1 }
+	many := func(u, c int) int {
+		h := uint64(u)*0x9e3779b97f4a7c15 ^ uint64(c+1)*0xbf58476d1ce4e5b9
+		return int((h ^ h>>31) % 300)
+	}
+	for _, tt := range []struct {
+		name   string
+		units  int
+		values func(u, c int) int
+	}{
+		{"scale-300", 300, scale},
+		{"scale-70000", 70_000, scale},
+		{"many-values-70000", 70_000, many},
+	} {
+		t.Run(tt.name, func(t *testing.T) { unitsComeBack(t, tt.units, tt.values) })
 	}
 }
 
-func unitsComeBack(t *testing.T, units int) {
+func unitsComeBack(t *testing.T, units int, values func(u, c int) int) {
 	const coders = 4
 	var byUnit, byCoder strings.Builder
 	byUnit.WriteString("unit,coder,value\n")
@@ -104,7 +120,7 @@ func unitsComeBack(t *testing.T, units int) {
 		if (u*7+c*3)%11 == 0 {
 			return "" // no rating
 		}
-		return fmt.Sprint((u*c+u/3)%5 + 1)
+		return fmt.Sprint(values(u, c))
 	}
 	for u := range units {
 		for c := range coders {
