@@ -3,6 +3,7 @@ package agreement_test
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"strconv"
@@ -91,4 +92,49 @@ func BenchmarkCompute3M(b *testing.B) {
 // replicate draws the table's 3M within-unit pairs.
 func BenchmarkCompute3MBootstrap100(b *testing.B) {
 	benchCompute(b, agreement.Options{Level: "ordinal", Weights: "quadratic", Bootstrap: 100, Seed: 1})
+}
+
+// sortedFile is 1,000,000 units × 3 coders numbered in order, as exports
+// write them (units u0000001…, coders c1…c3, about 2% empty values, four
+// categories; 52 MB), built once.
+var sortedFile = sync.OnceValue(func() []byte {
+	rng := rand.New(rand.NewPCG(1, 2))
+	cats := []string{"yes", "no", "partly", "unclear"}
+	var b bytes.Buffer
+	b.WriteString("unit,coder,value\n")
+	for u := 1; u <= 1_000_000; u++ {
+		truth := rng.IntN(len(cats))
+		for c := 1; c <= 3; c++ {
+			v := ""
+			if rng.Float64() >= 0.02 {
+				v = cats[truth]
+				if rng.Float64() < 0.3 {
+					v = cats[rng.IntN(len(cats))]
+				}
+			}
+			fmt.Fprintf(&b, "u%07d,c%d,%s\n", u, c, v)
+		}
+	}
+	return b.Bytes()
+})
+
+// BenchmarkRatingsFile3M is what `annotate agreement --ratings FILE
+// --format json` does with the file, from its bytes to the report.
+func BenchmarkRatingsFile3M(b *testing.B) {
+	data := sortedFile()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		tab, err := agreement.ReadRatings(bytes.NewReader(data), "bench.csv")
+		if err != nil {
+			b.Fatal(err)
+		}
+		rep, err := agreement.Compute(tab, agreement.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := rep.Write(io.Discard, "json"); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

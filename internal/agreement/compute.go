@@ -77,14 +77,14 @@ func Compute(t *Table, opts Options) (*Report, error) {
 	if cells := len(t.Units) * len(t.Coders); cells > maxCells {
 		return nil, fmt.Errorf("%s: %d units × %d coders make more than %d cells to tabulate", t.Name, len(t.Units), len(t.Coders), maxCells)
 	}
-	p := t.profiled(vals)
+	r := t.ratings(vals)
 
 	rep := &Report{
 		Units: len(t.Units), Coders: len(t.Coders), Ratings: t.rated,
 		Level: level.String(), Weights: weights.String(),
 		Pairwise: []Pair{},
 	}
-	// The statistics only read p, so they are computed at once, on two
+	// The statistics only read r, so they are computed at once, on two
 	// cores where there are two; α with a bootstrap takes longest.
 	var (
 		wg       sync.WaitGroup
@@ -92,9 +92,9 @@ func Compute(t *Table, opts Options) (*Report, error) {
 		alphaErr error
 		cs       iaa.CountStatistics
 	)
-	wg.Go(func() { alpha, alphaErr = alphaStatistic(p, level, method, opts) })
-	wg.Go(func() { cs = iaa.CountStatisticsProfiled(p) })
-	pairs := iaa.PairwiseCohenProfiled(p, weights, false)
+	wg.Go(func() { alpha, alphaErr = alphaStatistic(r, level, method, opts) })
+	wg.Go(func() { cs = r.counts() })
+	pairs := r.pairwise(weights)
 	wg.Wait()
 	if alphaErr != nil {
 		return nil, alphaErr
@@ -167,9 +167,9 @@ func (t *Table) valueNumbers(level iaa.Level) ([]float64, error) {
 	return nums, nil
 }
 
-func alphaStatistic(p *iaa.Profiled, level iaa.Level, method iaa.BootstrapMethod, opts Options) (Statistic, error) {
+func alphaStatistic(r codedRatings, level iaa.Level, method iaa.BootstrapMethod, opts Options) (Statistic, error) {
 	if opts.Bootstrap == 0 {
-		a, err := iaa.AlphaProfiled(p, level)
+		a, err := r.alpha(level)
 		if err != nil {
 			return undefinedOr(err)
 		}
@@ -177,7 +177,7 @@ func alphaStatistic(p *iaa.Profiled, level iaa.Level, method iaa.BootstrapMethod
 	}
 	// The bootstrap resamples units or their pairs: it needs every unit's
 	// ratings spelled out.
-	b, err := iaa.AlphaBootstrapCoded(p.Coded(), level, iaa.BootstrapOptions{
+	b, err := iaa.AlphaBootstrapCoded(r.coded(), level, iaa.BootstrapOptions{
 		Replicates: opts.Bootstrap, Seed: opts.Seed, Min: []float64{opts.MinAlpha}, Method: method,
 	})
 	if err != nil {
@@ -250,12 +250,50 @@ func (p *Pair) mustBeFinite() {
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// profiled gives the rated rows of t as profiled ratings, the distinct
-// numbers of vals (by value index) ascending as the codes, each profile's
+// codedRatings holds a table's rated rows as the statistics take them:
+// by profile (p) when units share profiles, and otherwise unit by unit
+// (c), where per-profile terms would only add memory. The statistics are
+// the same either way, to the last bit.
+type codedRatings struct {
+	p *iaa.Profiled
+	c *iaa.Coded
+}
+
+func (r codedRatings) alpha(level iaa.Level) (float64, error) {
+	if r.p != nil {
+		return iaa.AlphaProfiled(r.p, level)
+	}
+	return iaa.AlphaCoded(r.c, level)
+}
+
+func (r codedRatings) counts() iaa.CountStatistics {
+	if r.p != nil {
+		return iaa.CountStatisticsProfiled(r.p)
+	}
+	return iaa.CountStatisticsCoded(r.c)
+}
+
+func (r codedRatings) pairwise(w iaa.Weighting) []iaa.Pair {
+	if r.p != nil {
+		return iaa.PairwiseCohenProfiled(r.p, w, false)
+	}
+	return iaa.PairwiseCohenCoded(r.c, w, false)
+}
+
+// coded returns every unit's ratings spelled out.
+func (r codedRatings) coded() *iaa.Coded {
+	if r.p != nil {
+		return r.p.Coded()
+	}
+	return r.c
+}
+
+// ratings gives the rated rows of t as coded ratings, the distinct
+// numbers of vals (by value index) ascending as the codes, each unit's
 // ratings in coder order: what a units × coders matrix holds, without its
-// empty cells, and with each distinct unit once. Rows are known to be
-// unique per (unit, coder).
-func (t *Table) profiled(vals []float64) *iaa.Profiled {
+// empty cells. Rows are known to be unique per (unit, coder). Units share
+// profiles when there are at most half as many profiles as units.
+func (t *Table) ratings(vals []float64) codedRatings {
 	order := make([]int32, len(vals))
 	for i := range order {
 		order[i] = int32(i)
@@ -270,16 +308,29 @@ func (t *Table) profiled(vals []float64) *iaa.Profiled {
 		code[i] = int32(len(distinct) - 1)
 	}
 	ps := &t.profiles
-	c := &iaa.Coded{Coders: len(t.Coders), Values: distinct, Start: make([]int, 1, ps.len()+1)}
-	for k := range ps.len() {
+	shared := 2*ps.len() <= len(t.profile)
+	n, profiles := t.rated, len(t.profile) // ratings and profiles to spell out
+	if shared {
+		n, profiles = 0, ps.len()
+		for _, rows := range ps.chunks {
+			for _, r := range rows {
+				if r.value >= 0 {
+					n++
+				}
+			}
+		}
+	}
+	c := &iaa.Coded{Coders: len(t.Coders), Values: distinct, Start: make([]int, 1, profiles+1),
+		Coder: make([]int32, 0, n), Code: make([]int32, 0, n)}
+	add := func(k int32) {
 		lo := len(c.Code)
-		for _, r := range ps.at(int32(k)) {
+		for _, r := range ps.at(k) {
 			if r.value >= 0 {
 				c.Coder = append(c.Coder, r.coder)
 				c.Code = append(c.Code, code[r.value])
 			}
 		}
-		// In coder order: a profile holds few ratings.
+		// In coder order: a unit holds few ratings.
 		for i := lo + 1; i < len(c.Code); i++ {
 			for j := i; j > lo && c.Coder[j] < c.Coder[j-1]; j-- {
 				c.Coder[j], c.Coder[j-1] = c.Coder[j-1], c.Coder[j]
@@ -288,5 +339,14 @@ func (t *Table) profiled(vals []float64) *iaa.Profiled {
 		}
 		c.Start = append(c.Start, len(c.Code))
 	}
-	return &iaa.Profiled{Profiles: c, Of: t.profile}
+	if !shared {
+		for _, k := range t.profile {
+			add(k)
+		}
+		return codedRatings{c: c}
+	}
+	for k := range ps.len() {
+		add(int32(k))
+	}
+	return codedRatings{p: &iaa.Profiled{Profiles: c, Of: t.profile}}
 }

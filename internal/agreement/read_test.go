@@ -83,3 +83,102 @@ func TestReadRatingsSparseDuplicate(t *testing.T) {
 		t.Errorf("error = %v, want %q", err, want)
 	}
 }
+
+// TestReadRatingsUnitsComeBack checks that a file whose units come back
+// after other units (here grouped by coder) gives the table of the same
+// rows grouped by unit, with the units in the same order of first
+// appearance: the same report to the last bit. The larger file has
+// enough one-row groups for the reader to look units up as it goes.
+//
+// On a scale, units share profiles; with 300 values nearly every unit has
+// its own, and the reader stops looking profiles up.
+func TestReadRatingsUnitsComeBack(t *testing.T) {
+	scale := func(u, c int) int { return (u*c+u/3)%5 + 1 }
+	many := func(u, c int) int {
+		h := uint64(u)*0x9e3779b97f4a7c15 ^ uint64(c+1)*0xbf58476d1ce4e5b9
+		return int((h ^ h>>31) % 300)
+	}
+	for _, tt := range []struct {
+		name   string
+		units  int
+		values func(u, c int) int
+	}{
+		{"scale-300", 300, scale},
+		{"scale-70000", 70_000, scale},
+		{"many-values-70000", 70_000, many},
+	} {
+		t.Run(tt.name, func(t *testing.T) { unitsComeBack(t, tt.units, tt.values) })
+	}
+}
+
+func unitsComeBack(t *testing.T, units int, values func(u, c int) int) {
+	const coders = 4
+	var byUnit, byCoder strings.Builder
+	byUnit.WriteString("unit,coder,value\n")
+	byCoder.WriteString("unit,coder,value\n")
+	value := func(u, c int) string {
+		if (u*7+c*3)%11 == 0 {
+			return "" // no rating
+		}
+		return fmt.Sprint(values(u, c))
+	}
+	for u := range units {
+		for c := range coders {
+			fmt.Fprintf(&byUnit, "unit%d,c%d,%s\n", u, c, value(u, c))
+		}
+	}
+	for c := range coders {
+		for u := range units {
+			fmt.Fprintf(&byCoder, "unit%d,c%d,%s\n", u, c, value(u, c))
+		}
+	}
+	for _, level := range []string{"nominal", "interval"} {
+		var want, got strings.Builder
+		opts := agreement.Options{Level: level, Seed: 2}
+		if units < 1000 {
+			opts.Bootstrap = 30
+		}
+		if err := compute(t, byUnit.String(), opts).Write(&want, "json"); err != nil {
+			t.Fatal(err)
+		}
+		if err := compute(t, byCoder.String(), opts).Write(&got, "json"); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%s: by coder\n%s\nby unit\n%s", level, got.String(), want.String())
+		}
+	}
+	// A duplicate near the end, across the unit's groups.
+	byCoder.WriteString("unit5,c1,1\n")
+	_, err := agreement.ReadRatings(strings.NewReader(byCoder.String()), "r.csv")
+	want := fmt.Sprintf(`r.csv:%d: duplicate rating of unit "unit5" by coder "c1" (first at line %d)`, units*coders+2, units+5+2)
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %q", err, want)
+	}
+}
+
+func TestReadRatingsDuplicateAcrossGroups(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		// The unit comes back with a coder twice: the second row of the
+		// later group repeats its first.
+		{"within-later-group", "unit,coder,value\nu1,a,1\nu2,a,1\nu1,b,1\nu1,b,2\n",
+			`r.csv:5: duplicate rating of unit "u1" by coder "b" (first at line 4)`},
+		// Line 4 repeats line 2 across groups before line 5 repeats line 4.
+		{"across-groups-first", "unit,coder,value\nu1,a,1\nu2,a,1\nu1,a,2\nu1,a,3\n",
+			`r.csv:4: duplicate rating of unit "u1" by coder "a" (first at line 2)`},
+		// A repeat within a group comes before a unit's return repeats.
+		{"within-group-first", "unit,coder,value\nu1,a,1\nu2,b,1\nu2,b,2\nu1,a,1\n",
+			`r.csv:4: duplicate rating of unit "u2" by coder "b" (first at line 3)`},
+		// A malformed line after a duplicate is reported instead.
+		{"malformed-wins", "unit,coder,value\nu1,a,1\nu1,a,1\nu2,a\n",
+			`r.csv:4: wrong number of fields (want as many as the header)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := agreement.ReadRatings(strings.NewReader(tt.in), "r.csv")
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("error = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}

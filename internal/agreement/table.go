@@ -3,6 +3,7 @@ package agreement
 import (
 	"bytes"
 	"fmt"
+	"hash/maphash"
 	"slices"
 )
 
@@ -28,40 +29,52 @@ func (t *Table) Ratings() int { return t.rated }
 // ratingsReader builds a Table from the rows of a file, in file order.
 //
 // Files are ordinarily grouped by unit (the rows of a unit are
-// consecutive), so rows are gathered into the current group, and the unit
-// is looked up only when its group ends: a group of a new unit becomes its
-// profile, checked for a coder rating the unit twice. Rows of a unit met
-// again after other units (a file not grouped by unit) are set aside and
-// merged into the unit's profile at the end, where duplicates across its
-// groups are found.
+// consecutive), so rows are gathered into the current group, and each
+// group is taken for a new unit when it ends: it becomes the unit's
+// profile, checked for a coder rating the unit twice. Whether a unit came
+// back in a later group is settled once, at the end (see firstNames),
+// rather than by looking every group's unit up as it comes, which in a
+// table of a million units costs a cache miss each; and when the groups'
+// units come in ascending order, as exports usually number them, no unit
+// can have come back and nothing is looked up at all. The rows of groups
+// of units that came back are merged into the units' profiles at the end,
+// where duplicates across a unit's groups are found.
+//
+// A file that is not grouped by unit (most groups a single row) would
+// keep its units' names once per group that way; once that shows, units
+// are looked up as their groups end, and a name is kept once per unit.
 type ratingsReader struct {
-	t                     *Table
-	units, coders, values *interner
+	t              *Table
+	coders, values *interner
 
-	unit  []byte // the current group's unit
-	line  int32  // the line of its first row
-	group []profileRow
+	// units holds each group's unit until lookups begins, then each new
+	// unit's: the names the groups' unit numbers in groupUnit refer to.
+	units   *interner
+	lookups bool
+	rows    int // rows read so far
+
+	unit     []byte // the current group's unit
+	lastUnit []byte // the unit of the group before
+	line     int32  // the line of its first row
+	group    []profileRow
 	// prev is the group before: the next group usually lists its coders
 	// in the same order, so its coder on the same row is tried first.
 	prev []profileRow
 
-	// The profile and the first line of each unit, in blocks: a growing
-	// slice of a million would be copied a dozen times.
-	profile  [][]int32
-	unitLine [][]int32
-	extra    [][]extraRow // rows of units seen in an earlier group, in file order
-	nExtra   int
-	seenIn   []int32 // per coder: 1 + the group that it last rated in
-	rowAt    []int32 // per coder: its row in that group
-	groups   int32
-	// dup is the first row, in file order, that repeats an earlier
-	// (unit, coder); once found, rows are no longer kept.
-	dup *duplicate
-}
+	// The unit, profile and first line of each group.
+	groupUnit    [][]int32
+	groupProfile [][]int32
+	groupLine    [][]int32
+	groups       int32
+	// ascending is whether every group's unit is greater than the one
+	// before, so that no unit has two groups.
+	ascending bool
 
-// extraRow is a row of a unit that an earlier group already had.
-type extraRow struct {
-	unit, coder, value, line int32
+	seenIn []int32 // per coder: 1 + the group that it last rated in
+	rowAt  []int32 // per coder: its row in that group
+	// dup is the first row, in file order, that repeats an earlier
+	// (unit, coder) within a group; once found, rows are no longer kept.
+	dup *duplicate
 }
 
 type duplicate struct {
@@ -72,8 +85,9 @@ type duplicate struct {
 
 func newRatingsReader(name string) *ratingsReader {
 	return &ratingsReader{
-		t:     &Table{Name: name, profiles: newProfileSet()},
-		units: newAscendingInterner(), coders: newInterner(), values: newInterner(),
+		t:      &Table{Name: name, profiles: newProfileSet()},
+		coders: newInterner(), values: newInterner(), units: newInterner(),
+		ascending: true,
 	}
 }
 
@@ -98,52 +112,74 @@ func (rd *ratingsReader) add(unit, coder, value []byte, line int32) {
 		rd.t.rated++
 	}
 	rd.group = append(rd.group, r)
+	rd.rows++
 }
 
-// endGroup files the current group under its unit.
+// lookupAfter is the number of groups after which units are looked up if
+// the groups average fewer than 1.25 rows: the file is then not grouped
+// by unit (or has a single rating per unit).
+const lookupAfter = 1 << 16
+
+// endGroup files the current group as a new unit's.
 func (rd *ratingsReader) endGroup() {
 	if len(rd.group) == 0 {
 		return
 	}
-	defer func() { rd.group, rd.prev = rd.prev[:0], rd.group }()
-	u, isNew := rd.units.idBytesNew(rd.unit)
-	if !isNew {
-		for _, r := range rd.group {
-			rd.extra = appendBlock(rd.extra, extraRow{unit: u, coder: r.coder, value: r.value, line: rd.line + r.offset})
-		}
-		rd.nExtra += len(rd.group)
-		return
+	if !rd.lookups && rd.groups >= lookupAfter && 4*rd.rows < 5*int(rd.groups) {
+		rd.lookups, rd.ascending = true, false
+		rd.units.indexAll()
 	}
+	var u int32
+	if rd.lookups {
+		u = rd.units.idBytes(rd.unit)
+	} else {
+		if rd.units.n > 0 && rd.ascending && bytes.Compare(rd.unit, rd.lastUnit) <= 0 {
+			rd.ascending = false
+		}
+		u = rd.units.stringStore.add(rd.unit)
+	}
+	g := rd.groups
+	rd.groups++
 	for len(rd.seenIn) < rd.coders.n {
 		rd.seenIn = append(rd.seenIn, 0)
 		rd.rowAt = append(rd.rowAt, 0)
 	}
-	rd.groups++
 	for i, r := range rd.group {
-		if rd.seenIn[r.coder] == rd.groups {
+		if rd.seenIn[r.coder] == g+1 {
 			first := rd.group[rd.rowAt[r.coder]]
 			rd.dup = &duplicate{unit: string(rd.unit), coder: r.coder, first: rd.line + first.offset, line: rd.line + r.offset}
-			return
+			break
 		}
-		rd.seenIn[r.coder], rd.rowAt[r.coder] = rd.groups, int32(i)
+		rd.seenIn[r.coder], rd.rowAt[r.coder] = g+1, int32(i)
 	}
-	rd.profile = appendBlock(rd.profile, rd.t.profiles.id(rd.group))
-	rd.unitLine = appendBlock(rd.unitLine, rd.line)
+	// Kept even with a duplicate: an earlier group of the same unit may
+	// hold an earlier one.
+	rd.groupUnit = appendBlock(rd.groupUnit, u)
+	rd.groupProfile = appendBlock(rd.groupProfile, rd.t.profiles.id(rd.group))
+	rd.groupLine = appendBlock(rd.groupLine, rd.line)
+	rd.group, rd.prev = rd.prev[:0], rd.group
+	rd.unit, rd.lastUnit = rd.lastUnit, rd.unit
 }
 
-// table ends the last group, merges the rows set aside and returns the
+// table ends the last group, gives each unit its groups and returns the
 // table, or the first duplicate row.
 func (rd *ratingsReader) table() (*Table, error) {
 	t := rd.t
 	if rd.dup == nil {
 		rd.endGroup()
 	}
-	t.Units, t.Coders, t.values = rd.units.strings(), rd.coders.strings(), rd.values.strings()
-	t.profile = slices.Concat(rd.profile...)
-	rd.profile = nil
-	if rd.nExtra > 0 {
-		rd.mergeExtra()
+	t.Coders, t.values = rd.coders.strings(), rd.values.strings()
+	var first []int32
+	if !rd.ascending {
+		first = firstNames(&rd.units.stringStore)
 	}
+	if first == nil && !rd.lookups {
+		// Every group is a unit of its own.
+		t.Units, t.profile = rd.units.strings(), slices.Concat(rd.groupProfile...)
+	} else {
+		rd.regroup(first)
+	}
+	rd.units, rd.groupUnit, rd.groupProfile, rd.groupLine = nil, nil, nil, nil
 	if d := rd.dup; d != nil {
 		return nil, fmt.Errorf("%s:%d: duplicate rating of unit %q by coder %q (first at line %d)",
 			t.Name, d.line, d.unit, t.Coders[d.coder], d.first)
@@ -151,46 +187,152 @@ func (rd *ratingsReader) table() (*Table, error) {
 	return t, nil
 }
 
-// mergeExtra merges the rows set aside into their units' profiles, after
-// finding the first duplicate among each such unit's rows, and keeps the
-// earlier of it and any found before. The extra rows all come before any
-// duplicate already found, since rows are no longer kept after one.
-func (rd *ratingsReader) mergeExtra() {
+// firstNames returns, for each of the names, the index of the first name
+// equal to it, or nil when the names are distinct. The names are split
+// into parts by their hashes, keeping their order within a part, and each
+// part goes into a table small enough to stay in cache: a pass over the
+// names and a few over integers, where a table of a million names takes a
+// cache miss per name.
+func firstNames(names *stringStore) []int32 {
+	n := names.n
+	seed := maphash.MakeSeed()
+	hash := func(i int32) uint64 { return maphash.String(seed, names.at(i)) }
+	// The part of each name is the top byte of its hash; the hashes
+	// themselves are computed again per part rather than kept, which for
+	// three million names (one-row groups) would hold 24 MB more.
+	const partBits = 8
+	part := make([]uint8, n)
+	from := make([]int32, 1<<partBits+1)
+	for i := range part {
+		part[i] = uint8(hash(int32(i)) >> (64 - partBits))
+		from[int(part[i])+1]++
+	}
+	for p := range 1 << partBits {
+		from[p+1] += from[p]
+	}
+	order := make([]int32, n)
+	next := slices.Clone(from)
+	for i, p := range part {
+		order[next[p]] = int32(i)
+		next[p]++
+	}
+	part, next = nil, nil
+	var first []int32
+	var slots []int32   // 1 + a name of the part, 0 when empty
+	var hashes []uint64 // the hashes of the part's names, by slot
+	for p := range 1 << partBits {
+		inPart := order[from[p]:from[p+1]]
+		size := 16
+		for size < 2*len(inPart) {
+			size *= 2
+		}
+		slots = slices.Grow(slots[:0], size)[:size]
+		hashes = slices.Grow(hashes[:0], size)[:size]
+		clear(slots)
+		mask := uint64(size - 1)
+	scan:
+		for _, i := range inPart {
+			h := hash(i)
+			k := h & mask
+			for ; slots[k] != 0; k = (k + 1) & mask {
+				// Only first names are in the table, and the part is in
+				// order: f is the first name equal to name i.
+				if f := slots[k] - 1; hashes[k] == h && names.at(f) == names.at(i) {
+					if first == nil {
+						first = make([]int32, n)
+						for j := range first {
+							first[j] = int32(j)
+						}
+					}
+					first[i] = f
+					continue scan
+				}
+			}
+			slots[k], hashes[k] = i+1, h
+		}
+	}
+	return first
+}
+
+// regroup numbers the units in order of first appearance, the names of
+// the groups' units being the same unit when first says so (nil: when
+// they are the same name), gives each unit its first group's profile,
+// and merges the rows of its later groups into it. It finds the first
+// duplicate among each such unit's rows, and keeps the earlier of it and
+// any found before; the groups all come before any duplicate found
+// before, since rows are no longer kept after one.
+func (rd *ratingsReader) regroup(first []int32) {
 	t := rd.t
-	units := len(t.profile)
-	// The extra rows by unit, in file order within each unit: their
+	at := func(blocks [][]int32, g int32) int32 { return blocks[g/blockSize][g%blockSize] }
+	groupProfile := func(g int32) int32 { return at(rd.groupProfile, g) }
+	groupLine := func(g int32) int32 { return at(rd.groupLine, g) }
+	unitOfName := make([]int32, rd.units.n) // 1 + the unit, 0 before its first group
+	// Each group's unit, flagged when the group is not the unit's first.
+	const later int32 = -1 << 31 // the sign bit
+	unitOf := make([]int32, rd.groups)
+	// There are no more units than names.
+	t.Units = make([]string, 0, rd.units.n)
+	t.profile = make([]int32, 0, rd.units.n)
+	unitLine := make([]int32, 0, rd.units.n)
+	for g := range rd.groups {
+		name := at(rd.groupUnit, g)
+		if first != nil {
+			name = first[name]
+		}
+		if u := unitOfName[name]; u > 0 {
+			unitOf[g] = u - 1 | later
+			continue
+		}
+		unitOf[g] = int32(len(t.Units))
+		unitOfName[name] = unitOf[g] + 1
+		t.Units = append(t.Units, rd.units.at(name))
+		t.profile = append(t.profile, groupProfile(g))
+		unitLine = append(unitLine, groupLine(g))
+	}
+	unitOfName = nil
+	// The later groups by unit, in file order within each unit: their
 	// indexes sorted by counting.
-	extra := func(i int32) extraRow { return rd.extra[i/blockSize][i%blockSize] }
+	units := len(t.Units)
 	from := make([]int32, units+1)
-	for _, blk := range rd.extra {
-		for _, e := range blk {
-			from[e.unit+1]++
+	for _, u := range unitOf {
+		if u&later != 0 {
+			from[u&^later+1]++
 		}
 	}
 	for u := range units {
 		from[u+1] += from[u]
 	}
-	byUnit := make([]int32, rd.nExtra)
+	laterGroups := make([]int32, from[units])
 	next := slices.Clone(from[:units])
-	for i := range int32(rd.nExtra) {
-		u := extra(i).unit
-		byUnit[next[u]] = i
-		next[u]++
+	for g, u := range unitOf {
+		if u&later != 0 {
+			u &^= later
+			laterGroups[next[u]] = int32(g)
+			next[u]++
+		}
 	}
 	next = nil
 	seenIn := make([]int32, len(t.Coders))    // per coder: 1 + the unit it last rated
 	firstLine := make([]int32, len(t.Coders)) // per coder: the line of its first row in that unit
 	var rows []profileRow
-	var merged []int32 // the new profile of each unit with extra rows, in unit order
+	n := 0
+	for u := range units {
+		if from[u] < from[u+1] {
+			n++
+		}
+	}
+	merged := make([]int32, 0, n) // the new profile of each unit with later groups, in unit order
 	for u := range units {
 		if from[u] == from[u+1] {
 			continue
 		}
-		base := rd.unitLine[u/blockSize][u%blockSize]
+		base := unitLine[u]
 		rows = append(rows[:0], t.profiles.at(t.profile[u])...)
-		for _, i := range byUnit[from[u]:from[u+1]] {
-			e := extra(i)
-			rows = append(rows, profileRow{coder: e.coder, value: e.value, offset: e.line - base})
+		for _, g := range laterGroups[from[u]:from[u+1]] {
+			for _, r := range t.profiles.at(groupProfile(g)) {
+				r.offset += groupLine(g) - base
+				rows = append(rows, r)
+			}
 		}
 		for _, r := range rows {
 			line := base + r.offset

@@ -55,12 +55,24 @@ func addUnit(o []float64, v int, seen, cnt []int32, m int, sign float64) {
 	}
 }
 
-func (c *Coded) coincidences() coincidence {
+func (c *Coded) coincidences() coincidence { return coincidencesOf(c, nil) }
+
+// coincidencesOf is the coincidence matrix of the units of c listed in
+// units, in that order, or of every unit of c when units is nil.
+func coincidencesOf(c *Coded, units []int32) coincidence {
 	v := len(c.Values)
 	co := coincidence{v: v, o: make([]float64, v*v)}
 	cnt := make([]int32, v)
 	var seen []int32
-	for u := range c.Units() {
+	n := len(units)
+	if units == nil {
+		n = c.Units()
+	}
+	for i := range n {
+		u := i
+		if units != nil {
+			u = int(units[i])
+		}
 		_, codes := c.Unit(u)
 		m := len(codes)
 		if m < 2 {

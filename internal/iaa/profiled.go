@@ -76,6 +76,11 @@ func AlphaProfiled(p *Profiled, level Level) (float64, error) {
 // order rounds exactly as adding each unit's in turn does.
 func (p *Profiled) coincidences() coincidence {
 	c := p.Profiles
+	if 4*c.Units() > len(p.Of) {
+		// Few units share a profile: the terms would cost more memory
+		// than they save time.
+		return coincidencesOf(c, p.Of)
+	}
 	v := len(c.Values)
 	type term struct {
 		cell int
@@ -190,12 +195,13 @@ func (p *profileRows) manyCodersModels(models []chance, onlyM int, stats []strin
 		upa[k] = unitPa(&row)
 	}
 	pa := 0.0
+	pi, start, cats := s.pi, f.start, f.cats
 	for _, k := range p.of {
 		if !kept[k] {
 			continue
 		}
-		for i := f.start[k]; i < f.start[k+1]; i++ {
-			s.pi[f.cats[i]] += share[i]
+		for i := start[k]; i < start[k+1]; i++ {
+			pi[cats[i]] += share[i]
 		}
 		pa += upa[k]
 	}
@@ -219,14 +225,19 @@ func (p *profileRows) manyCodersModels(models []chance, onlyM int, stats []strin
 				}
 			}
 		}
-		for _, k := range p.of {
-			if !kept[k] {
+		// One model at a time, so that the sum stays in a register: each
+		// is still added up in unit order.
+		for mi := range models {
+			if out[mi].err != nil {
 				continue
 			}
-			for mi := range models {
-				// A model with an error has zero terms; its sum is unused.
-				vs[mi] += terms[int(k)*nm+mi]
+			v := 0.0
+			for _, k := range p.of {
+				if kept[k] {
+					v += terms[int(k)*nm+mi]
+				}
 			}
+			vs[mi] = v
 		}
 	}
 	s.finish(out, coefs, vs)
