@@ -89,6 +89,14 @@ func (f *nativeFile) finish(c *collector) {
 	}
 }
 
+// isKind reports whether a line may be a record of the given kind (an
+// export's header or end record), so that other lines are not decoded to
+// find out: it needs a kind key and the kind's name as a whole JSON
+// string, unless escapes could spell them.
+func isKind(line []byte, kind string) bool {
+	return mentions(line, "kind") && (bytes.Contains(line, []byte(`"`+kind+`"`)) || bytes.Contains(line, []byte(`\u`)))
+}
+
 // exportFrame follows the header and end records of an export (see
 // docs/export.md): from export_version 2 on, an export ends with a record
 // counting the records before it, and a file without it was cut short.
@@ -105,7 +113,7 @@ func (f *exportFrame) end(line []byte, at *Error, c *collector) bool {
 		Kind    string `json:"kind"`
 		Records *int   `json:"records"`
 	}
-	if json.Unmarshal(line, &end) == nil && end.Kind == "end" {
+	if isKind(line, "end") && json.Unmarshal(line, &end) == nil && end.Kind == "end" {
 		switch {
 		case f.version == 0:
 			c.addf(at, "kind", "an end record without an export header")
@@ -147,6 +155,9 @@ func (f *exportFrame) finish(at *Error, c *collector) {
 // scalesLine reports whether line defines rating scales
 // ({"scales":[...]}), and collects them after checking each.
 func scalesLine(line []byte, at *Error, c *collector) bool {
+	if !mentions(line, "scales") {
+		return false
+	}
 	var probe map[string]json.RawMessage
 	if json.Unmarshal(line, &probe) != nil {
 		return false
@@ -203,7 +214,7 @@ func exportHeader(line []byte, at *Error, c *collector, first bool) (string, int
 		What    string `json:"what"`
 		Version int    `json:"export_version"`
 	}
-	if json.Unmarshal(line, &h) != nil || h.Kind != "export" {
+	if !isKind(line, "export") || json.Unmarshal(line, &h) != nil || h.Kind != "export" {
 		return "", 0
 	}
 	switch {

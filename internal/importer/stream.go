@@ -176,7 +176,7 @@ func errorTypesIn(r io.Reader) []string {
 	for {
 		line, err := br.ReadBytes('\n')
 		probe.ErrorTypes, probe.Summaries = nil, nil
-		if json.Unmarshal(line, &probe) == nil {
+		if mentions(line, "error_types") && json.Unmarshal(line, &probe) == nil {
 			add(probe.ErrorTypes)
 			for _, s := range probe.Summaries {
 				if s.Gold != nil {
