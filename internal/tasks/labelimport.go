@@ -366,8 +366,10 @@ func (w *labelWriter) unlabelled(aid, sentID int64) bool {
 // on update.
 func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user, round string) error {
 	in := r.Label
-	if err := w.scores(r, aid, sentID, LevelSentence, in.Scores, fmt.Sprintf("summary %s sentence %d, %s in round %s", r.Summary, r.Sentence, user, round)); err != nil {
-		return err
+	if len(in.Scores) > 0 {
+		if err := w.scores(r, aid, sentID, LevelSentence, in.Scores, fmt.Sprintf("summary %s sentence %d, %s in round %s", r.Summary, r.Sentence, user, round)); err != nil {
+			return err
+		}
 	}
 	if in.Label == "" && in.Ambiguous == nil && in.AmbiguityType == "" {
 		return nil // scores only
@@ -422,8 +424,10 @@ func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user
 // summaryLabel writes a summary label like sentenceLabel.
 func (w *labelWriter) summaryLabel(r *LabelRecord, aid int64, user, round string) error {
 	in := r.SummaryLabel
-	if err := w.scores(r, aid, 0, LevelSummary, in.Scores, fmt.Sprintf("summary %s, %s in round %s", r.Summary, user, round)); err != nil {
-		return err
+	if len(in.Scores) > 0 {
+		if err := w.scores(r, aid, 0, LevelSummary, in.Scores, fmt.Sprintf("summary %s, %s in round %s", r.Summary, user, round)); err != nil {
+			return err
+		}
 	}
 	if in.Relevance == nil && !in.NonSummary && in.TopicCategory == "" && in.Comment == "" {
 		return nil // scores only
