@@ -155,6 +155,12 @@ func (s *Store) ImportStream(ctx context.Context, req ImportRequest, fill func(*
 	if err != nil && !errors.Is(err, errCheckOnly) {
 		return ImportStats{}, nil, err
 	}
+	if err == nil {
+		// Tables an import made ten times larger get fresh planner
+		// statistics now, not at the next hourly optimize: statistics
+		// taken when a table was nearly empty make the planner scan it.
+		s.optimize(ctx, "PRAGMA optimize") // a failure only leaves older statistics
+	}
 	return st, applied, nil
 }
 
