@@ -36,6 +36,9 @@ func parseNative(name string, r io.Reader, c *collector) []parsed {
 // documents: rating scale definitions, an export's header and end record,
 // and the rows of a raw export (annotators' labels, for c.labels).
 type nativeFile struct {
+	// emit, when set, takes the labels of a raw export row by row (see
+	// rawLabels.emit).
+	emit    func(located)
 	raw     *rawLabels
 	ex      exportFrame
 	last    Error
@@ -71,7 +74,7 @@ func (f *nativeFile) line(line []byte, at *Error, c *collector, scales func([]ta
 		return false
 	case "raw":
 		f.ex.begin(version)
-		f.raw = &rawLabels{}
+		f.raw = &rawLabels{emit: f.emit}
 		return false
 	default:
 		return false

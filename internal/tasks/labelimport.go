@@ -33,6 +33,11 @@ type labelWriter struct {
 	// labelRows and historyRows are sentence labels and their history
 	// rows waiting to be written (see flush).
 	labelRows, historyRows *rowBatch
+	// last is the summary of the label written last; pending holds the
+	// summaries whose labels were written and that are not resolved yet,
+	// when what the writer knew of them was dropped (see write).
+	last    string
+	pending map[int64]bool
 	// positions holds the last queue position of each (round, user) the
 	// writer gave an assignment, read once.
 	positions map[[2]int64]int64
@@ -51,7 +56,7 @@ func newLabelWriter(im *importer) (*labelWriter, error) {
 	return &labelWriter{im: im, settings: set, users: map[string]int64{}, rounds: map[string]int64{},
 		summaries: map[string]int64{}, sentences: map[int64][]int64{}, assignments: map[[3]int64]int64{},
 		positions: map[[2]int64]int64{}, fresh: map[int64]bool{}, written: map[[2]int64]bool{},
-		votes: map[int64]map[int64][]importedVote{},
+		votes: map[int64]map[int64][]importedVote{}, pending: map[int64]bool{},
 		labelRows: newRowBatch(`INSERT INTO sentence_labels (assignment_id, sentence_id, label, error_types, explanation, ambiguous,
 			ambiguity_type, ambiguity_note, unsure_note, updated_at) VALUES `, `
 		ON CONFLICT (assignment_id, sentence_id) DO UPDATE SET label = excluded.label, error_types = excluded.error_types,
@@ -79,6 +84,23 @@ func (w *labelWriter) forget() error {
 	return nil
 }
 
+// shed writes the labels waiting and forgets the summaries labelled so
+// far and their assignments, keeping them to resolve (see resolve).
+func (w *labelWriter) shed() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
+	for _, id := range w.summaries {
+		w.pending[id] = true
+	}
+	clear(w.summaries)
+	clear(w.sentences)
+	clear(w.assignments)
+	clear(w.fresh)
+	clear(w.written)
+	return nil
+}
+
 // flush writes the sentence labels still waiting: before the labels are
 // read (compared, resolved) and at the end.
 func (w *labelWriter) flush() error {
@@ -103,6 +125,16 @@ func (w *labelWriter) reload() error {
 // write stores one label record, or notes how it differs from the label
 // already there.
 func (w *labelWriter) write(r *LabelRecord) error {
+	if len(w.im.created) == 0 && w.last != "" && r.Summary != w.last {
+		// Labels given apart from documents (a raw export's rows) come
+		// summary by summary: drop what the writer knows of the summaries
+		// before, keeping their ids to resolve at the end, so that memory
+		// does not grow with the labels.
+		if err := w.shed(); err != nil {
+			return err
+		}
+	}
+	w.last = r.Summary
 	user, round := r.annotator()
 	if err := ValidateUsername(user); err != nil {
 		return Errorf(EInvalid, "%s: annotator: %q: %s", r.Source, user, ErrorMessage(err))

@@ -29,10 +29,14 @@ func (w *labelWriter) resolve() error {
 			}
 			continue
 		}
+		w.pending[id] = true
+	}
+	for id := range w.pending {
 		if _, err := w.im.store.resolveIfReady(w.im.ctx, w.im.q, id); err != nil {
 			return err
 		}
 	}
+	clear(w.pending)
 	return nil
 }
 
