@@ -33,6 +33,9 @@ type labelWriter struct {
 	// labelRows and historyRows are sentence labels and their history
 	// rows waiting to be written (see flush).
 	labelRows, historyRows *rowBatch
+	// goldRows and goldHistoryRows are resolved gold waiting to be written
+	// (see resolve).
+	goldRows, goldHistoryRows *rowBatch
 	// last is the summary of the label written last; pending holds the
 	// summaries whose labels were written and that are not resolved yet,
 	// when what the writer knew of them was dropped (see write).
@@ -62,7 +65,10 @@ func newLabelWriter(im *importer) (*labelWriter, error) {
 		ON CONFLICT (assignment_id, sentence_id) DO UPDATE SET label = excluded.label, error_types = excluded.error_types,
 			explanation = excluded.explanation, ambiguous = excluded.ambiguous, ambiguity_type = excluded.ambiguity_type,
 			ambiguity_note = excluded.ambiguity_note, unsure_note = excluded.unsure_note, updated_at = excluded.updated_at`, 10),
-		historyRows: newRowBatch(`INSERT INTO sentence_label_history (assignment_id, sentence_id, user_id, data, created_at) VALUES `, ``, 5)}, nil
+		historyRows: newRowBatch(`INSERT INTO sentence_label_history (assignment_id, sentence_id, user_id, data, created_at) VALUES `, ``, 5),
+		goldRows: newRowBatch(`INSERT INTO gold_sentences (sentence_id, label, error_types, explanation, ambiguous, ambiguity_type, ambiguity_note,
+			provenance, decided_by, decided_at, note, version) VALUES `, ``, 12),
+		goldHistoryRows: newRowBatch(`INSERT INTO gold_history (sentence_id, data, decided_by, created_at) VALUES `, ``, 4)}, nil
 }
 
 // forget resolves the gold of the summaries the writer labelled and drops

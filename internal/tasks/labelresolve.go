@@ -1,5 +1,7 @@
 package tasks
 
+import "encoding/json"
+
 // The label writer's gold resolution: the summaries it labelled are
 // resolved when their document is done, those the document made from the
 // labels the writer gave them.
@@ -13,23 +15,48 @@ package tasks
 // A summary the current document made is ready (its assignments are the
 // writer's, all submitted) and has no labels but those in votes, nor gold
 // but what the document gave: it is resolved from those, without reading
-// them back.
+// them back; the gold of its sentences that had none is written many rows
+// per statement, and its summary gold derived once they are written.
 func (w *labelWriter) resolve() error {
+	var made []int64
 	for name, id := range w.summaries {
-		if c, ok := w.im.created[name]; ok && c.id == id {
-			labels := make(map[int64][]SentenceLabel, len(w.votes[id]))
-			for sid, vs := range w.votes[id] {
-				for _, v := range vs {
-					labels[sid] = append(labels[sid], v.label)
-				}
-			}
-			var st ResolveStats
-			if err := w.im.store.resolveLabels(w.im.ctx, w.im.q, id, labels, c.gold, &st); err != nil {
-				return err
-			}
+		c, ok := w.im.created[name]
+		if !ok || c.id != id {
+			w.pending[id] = true
 			continue
 		}
-		w.pending[id] = true
+		for sid, vs := range w.votes[id] {
+			labels := make([]SentenceLabel, len(vs))
+			for i, v := range vs {
+				labels[i] = v.label
+			}
+			want, ok := resolvedGold(sid, labels, c.gold)
+			if !ok {
+				continue
+			}
+			if _, had := c.gold[sid]; had {
+				// Gold the document gave that resolution owns: replaced.
+				if _, err := w.im.store.writeGold(w.im.ctx, w.im.q, want, true); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := w.newGold(want); err != nil {
+				return err
+			}
+		}
+		made = append(made, id)
+	}
+	if err := w.goldRows.flush(w.im.ctx, w.im.q); err != nil {
+		return err
+	}
+	if err := w.goldHistoryRows.flush(w.im.ctx, w.im.q); err != nil {
+		return err
+	}
+	for _, id := range made {
+		if err := w.im.store.deriveSummaryGold(w.im.ctx, w.im.q, id); err != nil {
+			return err
+		}
 	}
 	for id := range w.pending {
 		if _, err := w.im.store.resolveIfReady(w.im.ctx, w.im.q, id); err != nil {
@@ -38,6 +65,27 @@ func (w *labelWriter) resolve() error {
 	}
 	clear(w.pending)
 	return nil
+}
+
+// newGold queues the gold of a sentence that has none, and its history
+// row, as writeGold writes them.
+func (w *labelWriter) newGold(g Gold) error {
+	g.ErrorTypes = nonNil(g.ErrorTypes)
+	types, _ := json.Marshal(g.ErrorTypes)
+	var amb, by any
+	if g.Ambiguous != nil {
+		amb = *g.Ambiguous
+	}
+	if g.DecidedBy != 0 {
+		by = g.DecidedBy
+	}
+	g.DecidedAt = stamp(w.im.store.now())
+	if err := w.goldRows.add(w.im.ctx, w.im.q, g.SentenceID, g.Label, string(types), g.Explanation, amb, g.AmbiguityType, g.AmbiguityNote,
+		g.Provenance, by, g.DecidedAt, g.Note, 1); err != nil {
+		return err
+	}
+	data, _ := json.Marshal(g)
+	return w.goldHistoryRows.add(w.im.ctx, w.im.q, g.SentenceID, string(data), by, g.DecidedAt)
 }
 
 // importedVote is a sentence label the writer gave a summary it made.
