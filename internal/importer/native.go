@@ -36,6 +36,9 @@ func parseNative(name string, r io.Reader, c *collector) []parsed {
 // documents: rating scale definitions, an export's header and end record,
 // and the rows of a raw export (annotators' labels, for c.labels).
 type nativeFile struct {
+	// emit, when set, takes the labels of a raw export row by row (see
+	// rawLabels.emit).
+	emit    func(located)
 	raw     *rawLabels
 	ex      exportFrame
 	last    Error
@@ -71,7 +74,7 @@ func (f *nativeFile) line(line []byte, at *Error, c *collector, scales func([]ta
 		return false
 	case "raw":
 		f.ex.begin(version)
-		f.raw = &rawLabels{}
+		f.raw = &rawLabels{emit: f.emit}
 		return false
 	default:
 		return false
@@ -87,6 +90,14 @@ func (f *nativeFile) finish(c *collector) {
 	if f.raw != nil {
 		c.labels = append(c.labels, f.raw.out...)
 	}
+}
+
+// isKind reports whether a line may be a record of the given kind (an
+// export's header or end record), so that other lines are not decoded to
+// find out: it needs a kind key and the kind's name as a whole JSON
+// string, unless escapes could spell them.
+func isKind(line []byte, kind string) bool {
+	return mentions(line, "kind") && (bytes.Contains(line, []byte(`"`+kind+`"`)) || bytes.Contains(line, []byte(`\u`)))
 }
 
 // exportFrame follows the header and end records of an export (see
@@ -105,7 +116,7 @@ func (f *exportFrame) end(line []byte, at *Error, c *collector) bool {
 		Kind    string `json:"kind"`
 		Records *int   `json:"records"`
 	}
-	if json.Unmarshal(line, &end) == nil && end.Kind == "end" {
+	if isKind(line, "end") && json.Unmarshal(line, &end) == nil && end.Kind == "end" {
 		switch {
 		case f.version == 0:
 			c.addf(at, "kind", "an end record without an export header")
@@ -147,6 +158,9 @@ func (f *exportFrame) finish(at *Error, c *collector) {
 // scalesLine reports whether line defines rating scales
 // ({"scales":[...]}), and collects them after checking each.
 func scalesLine(line []byte, at *Error, c *collector) bool {
+	if !mentions(line, "scales") {
+		return false
+	}
 	var probe map[string]json.RawMessage
 	if json.Unmarshal(line, &probe) != nil {
 		return false
@@ -203,7 +217,7 @@ func exportHeader(line []byte, at *Error, c *collector, first bool) (string, int
 		What    string `json:"what"`
 		Version int    `json:"export_version"`
 	}
-	if json.Unmarshal(line, &h) != nil || h.Kind != "export" {
+	if !isKind(line, "export") || json.Unmarshal(line, &h) != nil || h.Kind != "export" {
 		return "", 0
 	}
 	switch {

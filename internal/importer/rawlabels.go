@@ -61,6 +61,20 @@ type located struct {
 type rawLabels struct {
 	out  []located
 	seen map[[3]string]bool
+	// emit, when set, takes each label as its row is read instead of out.
+	// The rows of an export come summary by summary, so what the rows
+	// read of one summary is then forgotten at the next.
+	emit        func(located)
+	lastSummary string
+}
+
+// add hands over one label.
+func (x *rawLabels) add(l located) {
+	if x.emit != nil {
+		x.emit(l)
+		return
+	}
+	x.out = append(x.out, l)
 }
 
 // row reads one row.
@@ -90,12 +104,16 @@ func (x *rawLabels) row(line []byte, at *Error, c *collector) {
 		c.addf(at, "summary_id", "missing")
 		return
 	}
+	if x.emit != nil && r.SummaryID != x.lastSummary {
+		clear(x.seen)
+		x.lastSummary = r.SummaryID
+	}
 	if r.Labelled || len(r.SentenceScores) > 0 {
 		if r.SentenceIdx < 1 {
 			c.addf(at, "sentence_idx", "must be 1 or more, got %d", r.SentenceIdx)
 			return
 		}
-		x.out = append(x.out, located{at: *at, rec: tasks.LabelRecord{Summary: r.SummaryID, Sentence: r.SentenceIdx,
+		x.add(located{at: *at, rec: tasks.LabelRecord{Summary: r.SummaryID, Sentence: r.SentenceIdx,
 			Label: &tasks.SentenceLabelInput{Annotator: r.Annotator, Round: r.Round, Label: r.Label, ErrorTypes: r.ErrorTypes,
 				Explanation: r.Explanation, Ambiguous: r.Ambiguous, AmbiguityType: r.AmbiguityType, AmbiguityNote: r.AmbiguityNote,
 				UnsureNote: r.UnsureNote, Scores: r.SentenceScores}}})
@@ -106,7 +124,7 @@ func (x *rawLabels) row(line []byte, at *Error, c *collector) {
 	}
 	if (r.Relevance != nil || r.NonSummary || r.TopicCategory != "" || r.Comment != "" || len(r.SummaryScores) > 0) && !x.seen[key] {
 		x.seen[key] = true
-		x.out = append(x.out, located{at: *at, rec: tasks.LabelRecord{Summary: r.SummaryID,
+		x.add(located{at: *at, rec: tasks.LabelRecord{Summary: r.SummaryID,
 			SummaryLabel: &tasks.SummaryLabelInput{Annotator: r.Annotator, Round: r.Round, Relevance: r.Relevance,
 				NonSummary: r.NonSummary, TopicCategory: r.TopicCategory, Comment: r.Comment, Scores: r.SummaryScores}}})
 	}
@@ -117,15 +135,19 @@ func (x *rawLabels) row(line []byte, at *Error, c *collector) {
 func (r *resolver) records(ls []located) []tasks.LabelRecord {
 	out := make([]tasks.LabelRecord, 0, len(ls))
 	for i := range ls {
-		l := &ls[i]
-		r.current = l.rec.Summary
-		if l.rec.Label != nil {
-			r.sentenceLabel(l.rec.Label, l.rec.Sentence, &l.at, "")
-		} else {
-			r.summaryLabel(l.rec.SummaryLabel, &l.at, "")
-		}
-		l.rec.Source = fmt.Sprintf("%s: summary_id %s", locString(&l.at), l.rec.Summary)
-		out = append(out, l.rec)
+		r.record(&ls[i])
+		out = append(out, ls[i].rec)
 	}
 	return out
+}
+
+// record checks one label read from a raw row and gives it its source.
+func (r *resolver) record(l *located) {
+	r.current = l.rec.Summary
+	if l.rec.Label != nil {
+		r.sentenceLabel(l.rec.Label, l.rec.Sentence, &l.at, "")
+	} else {
+		r.summaryLabel(l.rec.SummaryLabel, &l.at, "")
+	}
+	l.rec.Source = fmt.Sprintf("%s: summary_id %s", locString(&l.at), l.rec.Summary)
 }

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -53,7 +54,9 @@ func Streamable(format string, files []File) bool {
 // pass collects the error types (to choose the taxonomy, as Parse does),
 // and the second checks each record and hands it to the sink as soon as
 // its line is read, so that only one document is held at a time (plus the
-// ids seen, to find repeats, and the labels of raw export rows). Problems
+// ids seen, to find repeats). The rows of raw exports (annotators' labels
+// of summaries in the project or the import) are read after the other
+// files, each label checked and handed over as its row is read. Problems
 // are collected as in Parse; the caller must discard what the sink wrote
 // when StreamNative returns an error (tasks.Store.ImportStream rolls its
 // transaction back). The Result carries no documents.
@@ -64,10 +67,19 @@ func StreamNative(files []File, opts Options, sink Sink) (*Result, error) {
 	c := &collector{}
 	var types []string
 	seenType := map[string]bool{}
-	for _, f := range files {
+	var order, raw []int // files in the order they are read: raw exports last
+	for i, f := range files {
 		rs, ok := f.R.(io.ReadSeeker)
 		if !ok {
 			return nil, fmt.Errorf("%s: a streamed import reads its files twice", f.Name)
+		}
+		if rawExport(rs) {
+			raw = append(raw, i)
+		} else {
+			order = append(order, i)
+		}
+		if _, err := rs.Seek(0, io.SeekStart); err != nil {
+			return nil, err
 		}
 		for _, t := range errorTypesIn(rs) {
 			if !seenType[t] {
@@ -87,15 +99,29 @@ func StreamNative(files []File, opts Options, sink Sink) (*Result, error) {
 		return nil, err
 	}
 	r := newResolver(c, res.ErrorTaxonomy)
-	docs := 0
+	docs, labels := 0, 0
 	var sinkErr error
-	for i, f := range files {
+	emit := func(l located) {
+		if sinkErr != nil {
+			return
+		}
+		if l.rec.Summary != r.current {
+			clear(r.labels) // the rows of a summary come together
+		}
+		r.record(&l)
+		labels++
+		if len(c.errs) == 0 {
+			sinkErr = sink.Labels([]tasks.LabelRecord{l.rec})
+		}
+	}
+	for _, i := range append(order, raw...) {
+		f := files[i]
 		res.Stats[i] = FileStats{File: f.Name, Role: roleNative.String()}
 		st := &res.Stats[i]
 		rd, done := withProgress(opts.Progress, filepath.Base(f.Name), f.Size, f.R)
 		br := bufio.NewReaderSize(rd, sniffSize)
 		skipBOM(br)
-		var nf nativeFile
+		nf := nativeFile{emit: emit}
 		eachJSONLine(f.Name, br, c, func(line []byte, at *Error) {
 			if sinkErr != nil {
 				return
@@ -129,7 +155,7 @@ func StreamNative(files []File, opts Options, sink Sink) (*Result, error) {
 	}
 	res.Labels = r.records(c.labels)
 	res.Scales = c.scales
-	if len(c.errs) == 0 && docs == 0 && len(res.Labels) == 0 && len(res.Scales) == 0 {
+	if len(c.errs) == 0 && docs == 0 && labels == 0 && len(res.Labels) == 0 && len(res.Scales) == 0 {
 		names := make([]string, len(files))
 		for i, f := range files {
 			names[i] = f.Name
@@ -144,6 +170,26 @@ func StreamNative(files []File, opts Options, sink Sink) (*Result, error) {
 	}
 	res.Warnings = c.warns
 	return res, nil
+}
+
+// rawExport reports whether a file is a raw export: its first record is
+// a raw export's header.
+func rawExport(r io.Reader) bool {
+	br := bufio.NewReaderSize(r, sniffSize)
+	skipBOM(br)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var h struct {
+				Kind string `json:"kind"`
+				What string `json:"what"`
+			}
+			return json.Unmarshal(line, &h) == nil && h.Kind == "export" && h.What == "raw"
+		}
+		if err != nil {
+			return false
+		}
+	}
 }
 
 // errorTypesIn lists the error types written in a native file, reading
@@ -176,7 +222,7 @@ func errorTypesIn(r io.Reader) []string {
 	for {
 		line, err := br.ReadBytes('\n')
 		probe.ErrorTypes, probe.Summaries = nil, nil
-		if json.Unmarshal(line, &probe) == nil {
+		if mentions(line, "error_types") && json.Unmarshal(line, &probe) == nil {
 			add(probe.ErrorTypes)
 			for _, s := range probe.Summaries {
 				if s.Gold != nil {

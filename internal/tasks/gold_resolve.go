@@ -184,19 +184,8 @@ func (s *Store) resolveSummaries(ctx context.Context, tx txQuerier, ids []int64)
 // sentence (one per annotator) and the gold its sentences have.
 func (s *Store) resolveLabels(ctx context.Context, tx txQuerier, summaryID int64, labels map[int64][]SentenceLabel, gold map[int64]Gold, st *ResolveStats) error {
 	for sid, ls := range labels {
-		cur, has := gold[sid]
-		if has && !cur.automatic() {
-			continue
-		}
-		t := TallyVotes(ls)
-		if t.N == 0 {
-			continue
-		}
-		want := Gold{SentenceID: sid, Provenance: ProvUnresolved, GoldValues: GoldValues{ErrorTypes: []string{}}}
-		if v, ok := t.Agreed(); ok {
-			want.GoldValues, want.Provenance = v, ProvUnanimous
-		}
-		if has && cur.Provenance == want.Provenance && cur.GoldValues.equal(want.GoldValues) {
+		want, ok := resolvedGold(sid, ls, gold)
+		if !ok {
 			continue
 		}
 		wrote, err := s.writeGold(ctx, tx, want, true)
@@ -210,6 +199,29 @@ func (s *Store) resolveLabels(ctx context.Context, tx txQuerier, summaryID int64
 		}
 	}
 	return s.deriveSummaryGold(ctx, tx, summaryID)
+}
+
+// resolvedGold is the gold auto-resolution gives a sentence from its
+// annotators' labels (one per annotator), or false when it leaves the
+// sentence's gold as it is: gold it does not own, no label, or the same
+// gold already there.
+func resolvedGold(sentenceID int64, labels []SentenceLabel, gold map[int64]Gold) (Gold, bool) {
+	cur, has := gold[sentenceID]
+	if has && !cur.automatic() {
+		return Gold{}, false
+	}
+	t := TallyVotes(labels)
+	if t.N == 0 {
+		return Gold{}, false
+	}
+	want := Gold{SentenceID: sentenceID, Provenance: ProvUnresolved, GoldValues: GoldValues{ErrorTypes: []string{}}}
+	if v, ok := t.Agreed(); ok {
+		want.GoldValues, want.Provenance = v, ProvUnanimous
+	}
+	if has && cur.Provenance == want.Provenance && cur.GoldValues.equal(want.GoldValues) {
+		return Gold{}, false
+	}
+	return want, true
 }
 
 // ResolveAllReady runs ResolveReady for every project, pacing itself so

@@ -155,6 +155,12 @@ func (s *Store) ImportStream(ctx context.Context, req ImportRequest, fill func(*
 	if err != nil && !errors.Is(err, errCheckOnly) {
 		return ImportStats{}, nil, err
 	}
+	if err == nil {
+		// Tables an import made ten times larger get fresh planner
+		// statistics now, not at the next hourly optimize: statistics
+		// taken when a table was nearly empty make the planner scan it.
+		s.optimize(ctx, "PRAGMA optimize") // a failure only leaves older statistics
+	}
 	return st, applied, nil
 }
 
@@ -299,6 +305,7 @@ func (im *importer) document(d *DocumentInput) error {
 	}
 	lang := orDefault(d.Language, "en")
 	var docID int64
+	created := false
 	err := im.q.QueryRowContext(im.ctx, `SELECT id FROM documents WHERE project_id = ? AND external_id = ?`, im.project, d.ExternalID).Scan(&docID)
 	switch {
 	case err == nil && d.Continuation:
@@ -319,6 +326,7 @@ func (im *importer) document(d *DocumentInput) error {
 		if docID, err = res.LastInsertId(); err != nil {
 			return err
 		}
+		created = true
 		im.stats.Documents++
 		if d.AnnotationID != "" {
 			if _, err := im.q.ExecContext(im.ctx, `INSERT INTO document_refs (document_id, annotation_id) VALUES (?, ?)`, docID, d.AnnotationID); err != nil {
@@ -336,7 +344,7 @@ func (im *importer) document(d *DocumentInput) error {
 			return err
 		}
 	}
-	return im.keyFacts(docID, d.KeyFacts)
+	return im.keyFacts(docID, d.KeyFacts, created)
 }
 
 func (im *importer) writeUnits(docID int64, kind string, d *DocumentInput) error {
@@ -501,10 +509,32 @@ func (im *importer) gold(sentID int64, g *GoldInput) (Gold, error) {
 	return stored, err
 }
 
-func (im *importer) keyFacts(docID int64, facts []KeyFactInput) error {
+// keyFacts adds the document's key facts it does not have yet. A document
+// made by this call has none but those added here, counted in memory.
+func (im *importer) keyFacts(docID int64, facts []KeyFactInput, created bool) error {
+	type fact struct{ topic, text string }
+	var seen map[fact]bool
+	var last map[string]int
+	if created {
+		seen, last = map[fact]bool{}, map[string]int{}
+	}
 	for _, f := range facts {
 		text := strings.TrimSpace(f.Text)
 		if text == "" {
+			continue
+		}
+		if created {
+			k := fact{f.Topic, text}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			last[f.Topic]++
+			if _, err := im.q.ExecContext(im.ctx, `INSERT INTO key_facts (document_id, topic, idx, text, category) VALUES (?, ?, ?, ?, ?)`,
+				docID, f.Topic, last[f.Topic], text, f.Category); err != nil {
+				return err
+			}
+			im.stats.KeyFacts++
 			continue
 		}
 		var n int

@@ -33,6 +33,14 @@ type labelWriter struct {
 	// labelRows and historyRows are sentence labels and their history
 	// rows waiting to be written (see flush).
 	labelRows, historyRows *rowBatch
+	// goldRows and goldHistoryRows are resolved gold waiting to be written
+	// (see resolve).
+	goldRows, goldHistoryRows *rowBatch
+	// last is the summary of the label written last; pending holds the
+	// summaries whose labels were written and that are not resolved yet,
+	// when what the writer knew of them was dropped (see write).
+	last    string
+	pending map[int64]bool
 	// positions holds the last queue position of each (round, user) the
 	// writer gave an assignment, read once.
 	positions map[[2]int64]int64
@@ -51,13 +59,16 @@ func newLabelWriter(im *importer) (*labelWriter, error) {
 	return &labelWriter{im: im, settings: set, users: map[string]int64{}, rounds: map[string]int64{},
 		summaries: map[string]int64{}, sentences: map[int64][]int64{}, assignments: map[[3]int64]int64{},
 		positions: map[[2]int64]int64{}, fresh: map[int64]bool{}, written: map[[2]int64]bool{},
-		votes: map[int64]map[int64][]importedVote{},
+		votes: map[int64]map[int64][]importedVote{}, pending: map[int64]bool{},
 		labelRows: newRowBatch(`INSERT INTO sentence_labels (assignment_id, sentence_id, label, error_types, explanation, ambiguous,
 			ambiguity_type, ambiguity_note, unsure_note, updated_at) VALUES `, `
 		ON CONFLICT (assignment_id, sentence_id) DO UPDATE SET label = excluded.label, error_types = excluded.error_types,
 			explanation = excluded.explanation, ambiguous = excluded.ambiguous, ambiguity_type = excluded.ambiguity_type,
 			ambiguity_note = excluded.ambiguity_note, unsure_note = excluded.unsure_note, updated_at = excluded.updated_at`, 10),
-		historyRows: newRowBatch(`INSERT INTO sentence_label_history (assignment_id, sentence_id, user_id, data, created_at) VALUES `, ``, 5)}, nil
+		historyRows: newRowBatch(`INSERT INTO sentence_label_history (assignment_id, sentence_id, user_id, data, created_at) VALUES `, ``, 5),
+		goldRows: newRowBatch(`INSERT INTO gold_sentences (sentence_id, label, error_types, explanation, ambiguous, ambiguity_type, ambiguity_note,
+			provenance, decided_by, decided_at, note, version) VALUES `, ``, 12),
+		goldHistoryRows: newRowBatch(`INSERT INTO gold_history (sentence_id, data, decided_by, created_at) VALUES `, ``, 4)}, nil
 }
 
 // forget resolves the gold of the summaries the writer labelled and drops
@@ -79,68 +90,21 @@ func (w *labelWriter) forget() error {
 	return nil
 }
 
-// resolve resolves the gold of the summaries labelled since the last
-// forget, in the import's transaction, as a submission does: imported
-// labels on which the annotators agree are unanimous gold, the others wait
-// in the adjudication queue. Summaries with assignments still open in some
-// round are left for their submission.
-//
-// A summary the current document made is ready (its assignments are the
-// writer's, all submitted) and has no labels but those in votes, nor gold
-// but what the document gave: it is resolved from those, without reading
-// them back.
-func (w *labelWriter) resolve() error {
-	for name, id := range w.summaries {
-		if c, ok := w.im.created[name]; ok && c.id == id {
-			labels := make(map[int64][]SentenceLabel, len(w.votes[id]))
-			for sid, vs := range w.votes[id] {
-				for _, v := range vs {
-					labels[sid] = append(labels[sid], v.label)
-				}
-			}
-			var st ResolveStats
-			if err := w.im.store.resolveLabels(w.im.ctx, w.im.q, id, labels, c.gold, &st); err != nil {
-				return err
-			}
-			continue
-		}
-		if _, err := w.im.store.resolveIfReady(w.im.ctx, w.im.q, id); err != nil {
-			return err
-		}
+// shed writes the labels waiting and forgets the summaries labelled so
+// far and their assignments, keeping them to resolve (see resolve).
+func (w *labelWriter) shed() error {
+	if err := w.flush(); err != nil {
+		return err
 	}
+	for _, id := range w.summaries {
+		w.pending[id] = true
+	}
+	clear(w.summaries)
+	clear(w.sentences)
+	clear(w.assignments)
+	clear(w.fresh)
+	clear(w.written)
 	return nil
-}
-
-// importedVote is a sentence label the writer gave a summary it made.
-type importedVote struct {
-	user, assignment int64
-	label            SentenceLabel
-}
-
-// vote notes a sentence label written on a summary the current document
-// made. As in loadVotes, an annotator counts once, with the label of
-// their latest assignment (the writer's assignments are submitted in the
-// order of their ids).
-func (w *labelWriter) vote(summary string, user, aid int64, l *SentenceLabel) {
-	if _, ok := w.im.created[summary]; !ok {
-		return
-	}
-	sumID := w.summaries[summary]
-	bySent := w.votes[sumID]
-	if bySent == nil {
-		bySent = map[int64][]importedVote{}
-		w.votes[sumID] = bySent
-	}
-	vs := bySent[l.SentenceID]
-	for i := range vs {
-		if vs[i].user == user {
-			if aid >= vs[i].assignment {
-				vs[i] = importedVote{user, aid, *l}
-			}
-			return
-		}
-	}
-	bySent[l.SentenceID] = append(vs, importedVote{user, aid, *l})
 }
 
 // flush writes the sentence labels still waiting: before the labels are
@@ -167,6 +131,16 @@ func (w *labelWriter) reload() error {
 // write stores one label record, or notes how it differs from the label
 // already there.
 func (w *labelWriter) write(r *LabelRecord) error {
+	if len(w.im.created) == 0 && w.last != "" && r.Summary != w.last {
+		// Labels given apart from documents (a raw export's rows) come
+		// summary by summary: drop what the writer knows of the summaries
+		// before, keeping their ids to resolve at the end, so that memory
+		// does not grow with the labels.
+		if err := w.shed(); err != nil {
+			return err
+		}
+	}
+	w.last = r.Summary
 	user, round := r.annotator()
 	if err := ValidateUsername(user); err != nil {
 		return Errorf(EInvalid, "%s: annotator: %q: %s", r.Source, user, ErrorMessage(err))
@@ -366,8 +340,10 @@ func (w *labelWriter) unlabelled(aid, sentID int64) bool {
 // on update.
 func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user, round string) error {
 	in := r.Label
-	if err := w.scores(r, aid, sentID, LevelSentence, in.Scores, fmt.Sprintf("summary %s sentence %d, %s in round %s", r.Summary, r.Sentence, user, round)); err != nil {
-		return err
+	if len(in.Scores) > 0 {
+		if err := w.scores(r, aid, sentID, LevelSentence, in.Scores, fmt.Sprintf("summary %s sentence %d, %s in round %s", r.Summary, r.Sentence, user, round)); err != nil {
+			return err
+		}
 	}
 	if in.Label == "" && in.Ambiguous == nil && in.AmbiguityType == "" {
 		return nil // scores only
@@ -422,8 +398,10 @@ func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user
 // summaryLabel writes a summary label like sentenceLabel.
 func (w *labelWriter) summaryLabel(r *LabelRecord, aid int64, user, round string) error {
 	in := r.SummaryLabel
-	if err := w.scores(r, aid, 0, LevelSummary, in.Scores, fmt.Sprintf("summary %s, %s in round %s", r.Summary, user, round)); err != nil {
-		return err
+	if len(in.Scores) > 0 {
+		if err := w.scores(r, aid, 0, LevelSummary, in.Scores, fmt.Sprintf("summary %s, %s in round %s", r.Summary, user, round)); err != nil {
+			return err
+		}
 	}
 	if in.Relevance == nil && !in.NonSummary && in.TopicCategory == "" && in.Comment == "" {
 		return nil // scores only
