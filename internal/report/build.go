@@ -60,7 +60,7 @@ type index struct {
 	pos              []int32
 	labelLo, labelHi []int32
 	strs             stringCodes // codes of data.Strings
-	summaryLabels    map[int64]tasks.ReportSummaryLabel
+	summaryLabel     []int32 // by assignment position: its summary label's position in data.SummaryLabels, −1 for none
 	links            map[int64]map[[2]int64]bool // by assignment: (key fact, sentence)
 
 	// Dense positions, so that the sentence and summary dimensions index
@@ -82,7 +82,7 @@ type index struct {
 func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 	x := &index{
 		data: d, settings: set,
-		summaryLabels: map[int64]tasks.ReportSummaryLabel{}, links: map[int64]map[[2]int64]bool{},
+		links: map[int64]map[[2]int64]bool{},
 	}
 	x.summaryPos = map[int64]int32{}
 	bySentence := func(a, b tasks.ReportSentence) int {
@@ -154,8 +154,14 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 		x.pos[i] = p
 		x.views[i] = x.strs.view(l, masks)
 	}
-	for _, l := range d.SummaryLabels {
-		x.summaryLabels[l.AssignmentID] = l
+	x.summaryLabel = make([]int32, len(d.Assignments))
+	for j := range x.summaryLabel {
+		x.summaryLabel[j] = -1
+	}
+	for i, l := range d.SummaryLabels {
+		if j, ok := slices.BinarySearchFunc(d.Assignments, l.AssignmentID, func(a tasks.ReportAssignment, id int64) int { return cmp.Compare(a.ID, id) }); ok {
+			x.summaryLabel[j] = int32(i)
+		}
 	}
 	for _, k := range d.KeyFactLinks {
 		if x.links[k.AssignmentID] == nil {
@@ -202,6 +208,14 @@ type scope struct {
 	// up once per scope rather than once per dimension.
 	parts  []part
 	labels int // sentence labels in scope
+}
+
+// summaryLabelOf returns the summary label of the scope's assignment i.
+func (x *index) summaryLabelOf(sc *scope, i int) (*tasks.ReportSummaryLabel, bool) {
+	if k := x.summaryLabel[sc.which[i]]; k >= 0 {
+		return &x.data.SummaryLabels[k], true
+	}
+	return nil, false
 }
 
 // assignment returns the scope's assignment i.
@@ -364,6 +378,9 @@ func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options)
 		tps := make([]TrendPoint, len(srcs))
 		inParallel(len(srcs), func(i int) {
 			rt := x.ratings(srcs[i], rsc)
+			// Without a bootstrap, units nobody rated change nothing:
+			// the round's statistics skip the project's other units.
+			rt.c = ratedUnits(rt.c)
 			st, _ := statistics(rt, bootstrap{})
 			units, _, n := counts(rt)
 			tps[i] = TrendPoint{Dimension: rt.spec.name, Level: rt.spec.level, Units: units, Ratings: n, Statistics: st}
@@ -376,6 +393,17 @@ func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options)
 		return nil, err
 	}
 	return rep, nil
+}
+
+// ratedUnits returns the units of c with at least one rating, in order.
+func ratedUnits(c *iaa.Coded) *iaa.Coded {
+	out := &iaa.Coded{Coders: c.Coders, Values: c.Values, Coder: c.Coder, Code: c.Code, Start: []int{0}}
+	for u := range c.Units() {
+		if c.Start[u+1] > c.Start[u] {
+			out.Start = append(out.Start, c.Start[u+1])
+		}
+	}
+	return out
 }
 
 // inParallel calls f(0), …, f(n−1), as many at once as there are

@@ -558,7 +558,7 @@ func (x *index) sources() []source {
 			collect: func(sc *scope, c *collector) {
 				for i := range sc.which {
 					a := sc.assignment(i)
-					if l, ok := x.summaryLabels[a.ID]; ok && l.Relevance != nil {
+					if l, ok := x.summaryLabelOf(sc, i); ok && l.Relevance != nil {
 						c.addAt(int(x.summaryPos[a.SummaryID]), sc.coderOf[a.Username], float64(*l.Relevance))
 					}
 				}
@@ -572,7 +572,7 @@ func (x *index) sources() []source {
 			collect: func(sc *scope, c *collector) {
 				for i := range sc.which {
 					a := sc.assignment(i)
-					if l, ok := x.summaryLabels[a.ID]; ok {
+					if l, ok := x.summaryLabelOf(sc, i); ok {
 						if i := slices.Index(topicCategories, l.TopicCategory); i >= 0 {
 							c.addAt(int(x.summaryPos[a.SummaryID]), sc.coderOf[a.Username], float64(i))
 						}
