@@ -49,18 +49,17 @@ const DefaultBootstrap = 1000
 // index holds the project's labels keyed for the report's lookups. Labels
 // are not copied: each assignment's are a slice of the data's, which
 // hold each assignment's together, beside the coded view of each (what
-// the dimensions read) and its sentence position.
+// the dimensions read, with its sentence position).
 type index struct {
 	data     *tasks.ReportData
 	settings tasks.Settings
-	// views[i] is data.Labels[i] as the value functions read it, pos[i]
-	// its sentence position (−1 if unknown); the labels of assignment
-	// data.Assignments[j] are those from labelLo[j] to labelHi[j].
+	// views[i] is data.Labels[i] as the value functions read it; the
+	// labels of assignment data.Assignments[j] are those from labelLo[j]
+	// to labelHi[j].
 	views            []label
-	pos              []int32
 	labelLo, labelHi []int32
-	strs             stringCodes // codes of data.Strings
-	summaryLabel     []int32 // by assignment position: its summary label's position in data.SummaryLabels, −1 for none
+	strs             stringCodes                 // codes of data.Strings
+	summaryLabel     []int32                     // by assignment position: its summary label's position in data.SummaryLabels, −1 for none
 	links            map[int64]map[[2]int64]bool // by assignment: (key fact, sentence)
 
 	// Dense positions, so that the sentence and summary dimensions index
@@ -138,7 +137,6 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 		})
 		x.groupLabels()
 	}
-	x.pos = make([]int32, len(ls))
 	x.views = make([]label, len(ls))
 	x.strs = newStringCodes(d.Strings)
 	masks := make([]uint64, len(d.TypeLists))
@@ -151,8 +149,8 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 		if !ok {
 			p = -1
 		}
-		x.pos[i] = p
 		x.views[i] = x.strs.view(l, masks)
+		x.views[i].pos = p
 	}
 	x.summaryLabel = make([]int32, len(d.Assignments))
 	for j := range x.summaryLabel {
@@ -228,10 +226,9 @@ type part struct {
 	coder, summary int32
 }
 
-// partOf returns the labels of a part, with their views and sentence
-// positions.
-func (x *index) partOf(p part) ([]tasks.ReportLabel, []label, []int32) {
-	return x.data.Labels[p.lo:p.hi:p.hi], x.views[p.lo:p.hi:p.hi], x.pos[p.lo:p.hi:p.hi]
+// partOf returns the labels of a part, with their views.
+func (x *index) partOf(p part) ([]tasks.ReportLabel, []label) {
+	return x.data.Labels[p.lo:p.hi:p.hi], x.views[p.lo:p.hi:p.hi]
 }
 
 // same reports whether two scopes cover the same assignments in the same

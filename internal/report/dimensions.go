@@ -143,6 +143,7 @@ func (c *collector) build() ratings {
 // gold, coded: 16 bytes without pointers, worked out once per label.
 type label struct {
 	mask    uint64 // the error types as a set (see typeMask)
+	pos     int32  // an annotator's label: the sentence's position, −1 if unknown
 	faith   int8   // the faithfulness code (faithCodes), −1 for none
 	empty   bool   // no label was given
 	amb     int8   // the ambiguity flag: −1 unanswered, 0 no, 1 yes
@@ -467,10 +468,10 @@ func (x *index) sources() []source {
 			},
 			collect: func(sc *scope, c *collector) {
 				for _, p := range sc.parts {
-					_, views, pos := x.partOf(p)
+					_, views := x.partOf(p)
 					coder := int(p.coder)
 					for i := range views {
-						c.addAt(int(pos[i]), coder, d.sentence(&views[i]))
+						c.addAt(int(views[i].pos), coder, d.sentence(&views[i]))
 					}
 				}
 			},
@@ -523,9 +524,9 @@ func (x *index) sources() []source {
 					first, n := int(x.summaryFirst[u]), int(x.summaryLen[u])
 					ls = slices.Grow(ls[:0], n)[:n]
 					clear(ls)
-					_, views, pos := x.partOf(p)
+					_, views := x.partOf(p)
 					for i := range views {
-						if j := int(pos[i]) - first; j >= 0 && j < n {
+						if j := int(views[i].pos) - first; j >= 0 && j < n {
 							ls[j] = &views[i]
 						}
 					}
