@@ -587,8 +587,9 @@ func reportKeyFactLinks(ctx context.Context, tx *sql.Tx, args reportArgs, d *Rep
 }
 
 // assignedSummaries is the set of summaries the report's assignments cover.
-const assignedSummaries = `SELECT a.summary_id FROM assignments a JOIN rounds r ON r.id = a.round_id
-	WHERE r.project_id = ?1 AND a.status != 'released' AND (?2 = 0 OR a.round_id = ?2) AND (?3 = 0 OR a.status = 'submitted')`
+// Choosing the round on the rounds (r.id) rather than on the assignments
+// reads only that round's assignments.
+const assignedSummaries = `SELECT a.summary_id FROM ` + reportJoin + ` WHERE ` + reportWhere
 
 func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
 	return eachRow(ctx, tx, `
