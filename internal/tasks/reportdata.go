@@ -473,12 +473,15 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportDat
 		return err
 	}
 	d.Labels = make([]ReportLabel, 0, n)
-	// Each label is three columns, two of them integers: the sentence id
-	// with, in its low byte, the label, the first label when it is a label
-	// value, the ambiguity flag and the assistant's flags; and the strings
-	// only where one is neither empty nor a label value (NULL otherwise,
-	// which costs no string), each preceded by its length in bytes. Fewer
-	// columns are what makes millions of rows quick to read.
+	// Each label is four columns, two of them integers: the sentence id
+	// with, in its low byte, the label (one of four values: see the CHECK
+	// on sentence_labels.label), the first label when it is a label value,
+	// the ambiguity flag and the assistant's flags; the error types unless
+	// there are none; and the ambiguity type and first label where one is
+	// neither empty nor a label value, each preceded by its length in
+	// bytes. The strings are NULL otherwise, which costs no string. Few
+	// columns and little computed per row are what make millions of rows
+	// quick to read.
 	var maxID int64
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM summary_sentences`).Scan(&maxID); err != nil {
 		return err
@@ -488,28 +491,26 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportDat
 		sentence = `l.sentence_id, `
 	}
 	in := args.in
-	extras := map[string][4]uint32{}
+	extras := map[string][2]uint32{}
 	return eachRow(ctx, tx, `
-		SELECT l.assignment_id, `+sentence+`(CASE l.label WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 WHEN 'borderline' THEN 3 ELSE 0 END)
-			| (CASE l.first_label WHEN 'faithful' THEN 4 WHEN 'unfaithful' THEN 8 WHEN 'borderline' THEN 12 ELSE 0 END)
-			| (CASE WHEN l.ambiguous IS NULL THEN 0 WHEN l.ambiguous THEN 32 ELSE 16 END)
-			| (CASE WHEN l.assistant_visible THEN 64 ELSE 0 END)
-			| (CASE WHEN l.changed_after_reveal THEN 128 ELSE 0 END),
-			CASE WHEN l.error_types NOT IN ('', '[]') OR l.ambiguity_type != ''
-				OR l.first_label NOT IN ('', 'faithful', 'unfaithful', 'borderline')
-				OR l.label NOT IN ('', 'faithful', 'unfaithful', 'borderline')
-			THEN length(CAST(l.error_types AS BLOB)) || ',' || length(CAST(l.ambiguity_type AS BLOB)) || ','
-				|| length(CAST(l.first_label AS BLOB)) || ',' || l.error_types || l.ambiguity_type || l.first_label || l.label END
+		SELECT l.assignment_id, `+sentence+`(CASE l.label WHEN '' THEN 0 WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 ELSE 3 END)
+			| (CASE l.first_label WHEN '' THEN 0 WHEN 'faithful' THEN 4 WHEN 'unfaithful' THEN 8 WHEN 'borderline' THEN 12 ELSE 0 END)
+			| (coalesce((l.ambiguous != 0) + 1, 0) << 4)
+			| ((l.assistant_visible != 0) << 6)
+			| ((l.changed_after_reveal != 0) << 7),
+			CASE WHEN length(l.error_types) > 2 THEN l.error_types END,
+			CASE WHEN l.ambiguity_type != '' OR (l.first_label != '' AND l.first_label NOT IN ('faithful', 'unfaithful', 'borderline'))
+			THEN length(CAST(l.ambiguity_type AS BLOB)) || ',' || l.ambiguity_type || l.first_label END
 		FROM `+reportJoin+` JOIN sentence_labels l ON l.assignment_id = a.id
 		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
 		var l ReportLabel
 		var packed int64
-		var extra sql.NullString
+		var types, extra sql.NullString
 		var err error
 		if maxID >= 1<<54 {
-			err = rows.Scan(&l.AssignmentID, &l.SentenceID, &packed, &extra)
+			err = rows.Scan(&l.AssignmentID, &l.SentenceID, &packed, &types, &extra)
 		} else {
-			err = rows.Scan(&l.AssignmentID, &packed, &extra)
+			err = rows.Scan(&l.AssignmentID, &packed, &types, &extra)
 			l.SentenceID = packed >> 8
 		}
 		if err != nil {
@@ -518,6 +519,9 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportDat
 		l.Label, l.FirstLabel = uint32(packed&3), uint32(packed>>2&3)
 		l.Ambiguous = int8(packed >> 4 & 3)
 		l.AssistantVisible, l.ChangedAfterReveal = packed&64 != 0, packed&128 != 0
+		if types.Valid {
+			l.ErrorTypes = in.typeIndex(types.String)
+		}
 		if extra.Valid {
 			x, ok := extras[extra.String]
 			if !ok {
@@ -526,32 +530,27 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportDat
 				}
 				extras[extra.String] = x
 			}
-			l.ErrorTypes, l.AmbiguityType, l.FirstLabel, l.Label = x[0], x[1], x[2], x[3]
+			l.AmbiguityType = x[0]
+			if x[1] != 0 {
+				l.FirstLabel = x[1]
+			}
 		}
 		d.Labels = append(d.Labels, l)
 		return nil
 	})
 }
 
-// labelExtras numbers the error types, ambiguity type, first label and
-// label of the labels query's string column: three lengths in bytes,
-// each followed by a comma, then the four strings.
-func (in *interner) labelExtras(s string) ([4]uint32, error) {
-	var n [3]int
-	rest := s
-	for i := range n {
-		j := strings.IndexByte(rest, ',')
-		v, err := strconv.Atoi(rest[:max(j, 0)])
-		if j < 0 || err != nil || v < 0 {
-			return [4]uint32{}, fmt.Errorf("report labels: malformed strings %q", s)
-		}
-		n[i], rest = v, rest[j+1:]
+// labelExtras numbers the ambiguity type and first label of the labels
+// query's last column: the ambiguity type's length in bytes and a comma,
+// then the two strings.
+func (in *interner) labelExtras(s string) ([2]uint32, error) {
+	j := strings.IndexByte(s, ',')
+	n, err := strconv.Atoi(s[:max(j, 0)])
+	if j < 0 || err != nil || n < 0 || n > len(s)-j-1 {
+		return [2]uint32{}, fmt.Errorf("report labels: malformed strings %q", s)
 	}
-	if n[0]+n[1]+n[2] > len(rest) {
-		return [4]uint32{}, fmt.Errorf("report labels: malformed strings %q", s)
-	}
-	types, amb, first, label := rest[:n[0]], rest[n[0]:n[0]+n[1]], rest[n[0]+n[1]:n[0]+n[1]+n[2]], rest[n[0]+n[1]+n[2]:]
-	return [4]uint32{in.typeIndex(types), in.labelIndex(amb), in.labelIndex(first), in.labelIndex(label)}, nil
+	rest := s[j+1:]
+	return [2]uint32{in.labelIndex(rest[:n]), in.labelIndex(rest[n:])}, nil
 }
 
 func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
