@@ -169,6 +169,11 @@ func (s *Store) ReportData(ctx context.Context, projectID int64, f ReportFilter)
 // start of two transactions reading it.
 var errReportMoved = errors.New("report data changed while being read")
 
+// reportDataBetween, when set (by tests), runs after the first
+// transaction of reportData has fixed what it sees and before the second
+// starts.
+var reportDataBetween func()
+
 // reportVersion reads the version of a project's report data; as the first
 // read of a transaction, it fixes what the transaction sees.
 func reportVersion(ctx context.Context, tx *sql.Tx, projectID int64) (int64, error) {
@@ -188,6 +193,9 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f ReportFilter,
 	version, err := reportVersion(ctx, tx, projectID)
 	if err != nil {
 		return nil, err
+	}
+	if reportDataBetween != nil {
+		reportDataBetween()
 	}
 	d := &ReportData{SummaryKeyFacts: map[int64][]int64{}, Assistant: map[int64]string{}, GoldSummaries: map[int64]string{}}
 	if err := reportRounds(ctx, tx, reportArgs{project: projectID}, d); err != nil {
