@@ -84,7 +84,7 @@ const (
 // ReportSummaryLabel is the summary-level label of one assignment.
 type ReportSummaryLabel struct {
 	AssignmentID  int64
-	Relevance     *int
+	Relevance     *int // shared between labels: do not modify
 	TopicCategory string
 }
 
@@ -561,20 +561,31 @@ func (in *interner) labelExtras(s string) ([2]uint32, error) {
 	return [2]uint32{in.labelIndex(rest[:n]), in.labelIndex(rest[n:])}, nil
 }
 
+// relevances are the values of summary_labels.relevance (see its CHECK),
+// shared by every summary label that gives one.
+var relevances = [6]int{0, 1, 2, 3, 4, 5}
+
 func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
+	// Two integer columns: the relevance (0 for none) and the topic
+	// category as a code, both as their CHECKs allow them.
+	topics := []string{"", "main", "marginal"}
 	return eachRow(ctx, tx, `
-		SELECT l.assignment_id, l.relevance, l.topic_category
+		SELECT l.assignment_id,
+			coalesce(l.relevance, 0) | (CASE l.topic_category WHEN '' THEN 0 WHEN 'main' THEN 8 ELSE 16 END)
 		FROM `+reportJoin+` JOIN summary_labels l ON l.assignment_id = a.id
 		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
 		var l ReportSummaryLabel
-		var rel sql.NullInt64
-		if err := rows.Scan(&l.AssignmentID, &rel, &l.TopicCategory); err != nil {
+		var packed int64
+		if err := rows.Scan(&l.AssignmentID, &packed); err != nil {
 			return err
 		}
-		l.TopicCategory = args.in.str(l.TopicCategory)
-		if rel.Valid {
-			v := int(rel.Int64)
-			l.Relevance = &v
+		rel, topic := packed&7, packed>>3&3
+		if rel > 5 || topic > 2 {
+			return fmt.Errorf("summary label of assignment %d: relevance or topic category out of range", l.AssignmentID)
+		}
+		l.TopicCategory = topics[topic]
+		if rel > 0 {
+			l.Relevance = &relevances[rel]
 		}
 		d.SummaryLabels = append(d.SummaryLabels, l)
 		return nil
