@@ -481,14 +481,29 @@ func (x *index) sources() []source {
 		out = append(out, source{
 			spec: &spec{name: "key_facts", title: "Key-fact alignment", level: LevelSentence, scale: scaleNominal, values: keyFactValues, positive: 1},
 			collect: func(sc *scope, c *collector) {
+				// A summary's units (each key fact with each sentence,
+				// every one of them rated) are numbered together when
+				// the summary first comes: no lookup per rating.
+				base := x.summaryBlocks()
 				for i := range sc.which {
 					a := sc.assignment(i)
-					coder := sc.coderOf[a.Username]
+					coder := int(sc.parts[i].coder)
 					u := x.summaryPos[a.SummaryID]
 					sents := x.data.Sentences[x.summaryFirst[u] : x.summaryFirst[u]+x.summaryLen[u]]
-					for _, kf := range x.data.SummaryKeyFacts[a.SummaryID] {
+					kfs := x.data.SummaryKeyFacts[a.SummaryID]
+					if base[u] < 0 {
+						base[u] = len(c.keys)
+						for _, kf := range kfs {
+							for _, s := range sents {
+								c.keys = append(c.keys, unitKey{kf, s.ID})
+							}
+						}
+					}
+					k, links := base[u], x.links[a.ID]
+					for _, kf := range kfs {
 						for _, s := range sents {
-							c.add(unitKey{kf, s.ID}, coder, boolValue(x.links[a.ID][[2]int64{kf, s.ID}]))
+							c.addAt(k, coder, boolValue(links[[2]int64{kf, s.ID}]))
+							k++
 						}
 					}
 				}
@@ -539,14 +554,26 @@ func (x *index) sources() []source {
 		out = append(out, source{
 			spec: &spec{name: "key_facts", title: "Key-fact alignment", level: LevelSummary, scale: scaleNominal, values: keyFactValues, positive: 1},
 			collect: func(sc *scope, c *collector) {
+				base := x.summaryBlocks()
 				for i := range sc.which {
 					a := sc.assignment(i)
-					linked := map[int64]bool{}
+					u := x.summaryPos[a.SummaryID]
+					kfs := x.data.SummaryKeyFacts[a.SummaryID]
+					if base[u] < 0 {
+						base[u] = len(c.keys)
+						for _, kf := range kfs {
+							c.keys = append(c.keys, unitKey{a.SummaryID, kf})
+						}
+					}
+					var linked map[int64]bool
 					for k := range x.links[a.ID] {
+						if linked == nil {
+							linked = map[int64]bool{}
+						}
 						linked[k[0]] = true
 					}
-					for _, kf := range x.data.SummaryKeyFacts[a.SummaryID] {
-						c.add(unitKey{a.SummaryID, kf}, sc.coderOf[a.Username], boolValue(linked[kf]))
+					for j, kf := range kfs {
+						c.addAt(base[u]+j, int(sc.parts[i].coder), boolValue(linked[kf]))
 					}
 				}
 			},
@@ -583,6 +610,16 @@ func (x *index) sources() []source {
 		})
 	}
 	return append(out, x.scaleSources()...)
+}
+
+// summaryBlocks returns, for each summary position, −1: where a
+// dimension's units of that summary start, before they are numbered.
+func (x *index) summaryBlocks() []int {
+	base := make([]int, len(x.summaryIDs))
+	for i := range base {
+		base[i] = -1
+	}
+	return base
 }
 
 func (x *index) newCollector(s *spec, coders int) *collector {
