@@ -206,6 +206,10 @@ type scope struct {
 	// up once per scope rather than once per dimension.
 	parts  []part
 	labels int // sentence labels in scope
+	// sent is the scope's sentence order (see [index.sentenceOrder]),
+	// worked out by the first dimension that needs it.
+	sentOnce sync.Once
+	sent     *sentenceOrder
 }
 
 // summaryLabelOf returns the summary label of the scope's assignment i.

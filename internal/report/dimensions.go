@@ -423,6 +423,10 @@ type source struct {
 	// gold gives the gold value of unit u with key k (NaN for none); nil
 	// when the dimension has no gold.
 	gold func(u int, k unitKey) float64
+	// sentence, when set, gives the value of each sentence label, from
+	// which the ratings are built in the scope's sentence order (see
+	// [index.sentenceRatings]) rather than by collect.
+	sentence sentenceValue
 	// keys, when set, are the units in a fixed order (every sentence or
 	// every summary of the data), found by position with addAt.
 	keys func() []unitKey
@@ -432,6 +436,9 @@ type source struct {
 // dimension's ratings are held at a time, whatever the number of
 // dimensions.
 func (x *index) ratings(src source, sc *scope) ratings {
+	if src.sentence != nil {
+		return x.sentenceRatings(src, sc)
+	}
 	c := x.newCollector(src.spec, len(sc.coders))
 	if src.keys != nil {
 		c.keys = src.keys()
@@ -458,8 +465,9 @@ func (x *index) sources() []source {
 	for i := range dims {
 		d := &dims[i]
 		out = append(out, source{
-			spec: d.spec(LevelSentence),
-			keys: func() []unitKey { return x.sentenceKeys },
+			spec:     d.spec(LevelSentence),
+			sentence: d.sentence,
+			keys:     func() []unitKey { return x.sentenceKeys },
 			gold: func(u int, _ unitKey) float64 {
 				if g := x.gold[u]; g != nil {
 					return d.sentence(g)
