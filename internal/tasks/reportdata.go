@@ -115,7 +115,8 @@ type ReportSentenceDetail struct {
 // [ReportData.Details] reads.
 const MaxReportDetails = 500
 
-// ReportGold is the gold label of a sentence.
+// ReportGold is the gold label of a sentence, shared between sentences
+// with the same: do not modify.
 type ReportGold struct {
 	Label         string
 	ErrorTypes    []string
@@ -610,29 +611,78 @@ func reportKeyFactLinks(ctx context.Context, tx *sql.Tx, args reportArgs, d *Rep
 const assignedSummaries = `SELECT a.summary_id FROM ` + reportJoin + ` WHERE ` + reportWhere
 
 func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
+	// The gold label, where there is one, is one column: the ambiguity
+	// flag as n, y or f, the lengths in bytes of the label and the error
+	// types, each with a comma, then the label, error types and ambiguity
+	// type. Equal gold labels share one ReportGold.
+	golds := map[string]*ReportGold{}
 	return eachRow(ctx, tx, `
-		SELECT ss.id, ss.summary_id, ss.idx, g.label, g.error_types, g.ambiguous, g.ambiguity_type
+		SELECT ss.id, ss.summary_id, ss.idx,
+			CASE WHEN g.sentence_id IS NOT NULL THEN
+				(CASE WHEN g.ambiguous IS NULL THEN 'n' WHEN g.ambiguous THEN 'y' ELSE 'f' END)
+				|| length(CAST(g.label AS BLOB)) || ',' || length(CAST(g.error_types AS BLOB)) || ','
+				|| g.label || g.error_types || g.ambiguity_type END
 		FROM summary_sentences ss
 		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id AND g.provenance != 'unresolved'
 		WHERE ss.summary_id IN (`+assignedSummaries+`)
 		ORDER BY ss.summary_id, ss.idx`, args, func(rows *sql.Rows) error {
 		var x ReportSentence
-		var label, types, ambType sql.NullString
-		var amb sql.NullBool
-		if err := rows.Scan(&x.ID, &x.SummaryID, &x.Index, &label, &types, &amb, &ambType); err != nil {
+		var gold sql.NullString
+		if err := rows.Scan(&x.ID, &x.SummaryID, &x.Index, &gold); err != nil {
 			return err
 		}
-		in := args.in
-		if label.Valid {
-			g := &ReportGold{Label: in.str(label.String), ErrorTypes: in.errorTypes(types.String), AmbiguityType: in.str(ambType.String)}
-			if amb.Valid {
-				g.Ambiguous = &amb.Bool
+		if gold.Valid {
+			g, ok := golds[gold.String]
+			if !ok {
+				var err error
+				if g, err = args.in.gold(gold.String); err != nil {
+					return fmt.Errorf("gold of sentence %d: %w", x.ID, err)
+				}
+				golds[gold.String] = g
 			}
 			x.Gold = g
 		}
 		d.Sentences = append(d.Sentences, x)
 		return nil
 	})
+}
+
+var (
+	reportTrue  = true
+	reportFalse = false
+)
+
+// gold reads the gold column of the sentences query.
+func (in *interner) gold(s string) (*ReportGold, error) {
+	bad := fmt.Errorf("malformed gold %q", s)
+	if s == "" {
+		return nil, bad
+	}
+	g := &ReportGold{}
+	switch s[0] {
+	case 'y':
+		g.Ambiguous = &reportTrue
+	case 'f':
+		g.Ambiguous = &reportFalse
+	case 'n':
+	default:
+		return nil, bad
+	}
+	rest := s[1:]
+	var n [2]int
+	for i := range n {
+		j := strings.IndexByte(rest, ',')
+		v, err := strconv.Atoi(rest[:max(j, 0)])
+		if j < 0 || err != nil || v < 0 {
+			return nil, bad
+		}
+		n[i], rest = v, rest[j+1:]
+	}
+	if n[0]+n[1] > len(rest) {
+		return nil, bad
+	}
+	g.Label, g.ErrorTypes, g.AmbiguityType = in.str(rest[:n[0]]), in.errorTypes(rest[n[0]:n[0]+n[1]]), in.str(rest[n[0]+n[1]:])
+	return g, nil
 }
 
 func reportKeyFacts(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
