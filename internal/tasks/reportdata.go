@@ -156,12 +156,19 @@ func (s *Store) ReportData(ctx context.Context, projectID int64, f ReportFilter)
 	// The labels, most of the work, are read beside the rest in a second
 	// transaction; the two agree when they see the same version of the
 	// project's report data (see report_versions), else the reading is
-	// done again, in the end in one transaction.
-	for range 3 {
-		d, err := s.reportData(ctx, projectID, f, true)
-		if !errors.Is(err, errReportMoved) {
-			return d, err
+	// done again, in the end in one transaction. One reading at a time
+	// holds two connections, so that readings waiting for their second
+	// cannot take up the whole pool; the others use one.
+	select {
+	case s.reportApart <- struct{}{}:
+		defer func() { <-s.reportApart }()
+		for range 3 {
+			d, err := s.reportData(ctx, projectID, f, true)
+			if !errors.Is(err, errReportMoved) {
+				return d, err
+			}
 		}
+	default:
 	}
 	return s.reportData(ctx, projectID, f, false)
 }

@@ -124,3 +124,34 @@ func TestReportDataChangedBetweenTransactions(t *testing.T) {
 		t.Errorf("read again:\n%+v\nin one transaction:\n%+v", comparable(d), comparable(together))
 	}
 }
+
+// Many readings at once, more than the read pool has connections, all
+// finish with the same data: only one at a time holds two connections.
+func TestReportDataManyAtOnce(t *testing.T) {
+	s, project := reportDataStore(t)
+	ctx := context.Background()
+	want, err := s.reportData(ctx, project, ReportFilter{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const readers = 16
+	errs := make(chan error, readers)
+	got := make([]*ReportData, readers)
+	for i := range readers {
+		go func() {
+			d, err := s.ReportData(ctx, project, ReportFilter{})
+			got[i] = d
+			errs <- err
+		}()
+	}
+	for range readers {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, d := range got {
+		if !reflect.DeepEqual(comparable(d), comparable(want)) {
+			t.Errorf("reader %d: %+v", i, comparable(d))
+		}
+	}
+}
