@@ -142,6 +142,11 @@ type ReportFilter struct {
 const (
 	reportJoin  = `rounds r JOIN assignments a ON a.round_id = r.id`
 	reportWhere = `r.project_id = ?1 AND (?2 = 0 OR r.id = ?2) AND a.status != 'released' AND (?3 = 0 OR a.status = 'submitted')`
+	// reportRoundWhere selects the assignments of the round(s) whatever
+	// their status: what the assignments index holds, so that no
+	// assignment row is read. The rows of assignments the report does not
+	// count are then left out as they come (see reportKept).
+	reportRoundWhere = `r.project_id = ?1 AND (?2 = 0 OR r.id = ?2) AND ?3 >= 0`
 )
 
 // ReportData loads the labels of a project for its agreement report, so
@@ -209,7 +214,7 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f ReportFilter,
 	if err := reportRounds(ctx, tx, reportArgs{project: projectID}, d); err != nil {
 		return nil, err
 	}
-	args := reportArgs{project: projectID, round: -1, in: newInterner()}
+	args := reportArgs{project: projectID, round: -1, in: newInterner(), kept: &reportKept{}}
 	if f.Round == "" {
 		args.round = 0
 	}
@@ -320,6 +325,20 @@ type reportArgs struct {
 	project, round int64
 	submitted      int
 	in             *interner
+	kept           *reportKept
+}
+
+// reportKept is what the report counts, known once the assignments are
+// read: their ids and their summaries.
+type reportKept struct {
+	assignments, summaries map[int64]bool
+}
+
+func (k *reportKept) fill(as []ReportAssignment) {
+	k.assignments, k.summaries = make(map[int64]bool, len(as)), map[int64]bool{}
+	for _, a := range as {
+		k.assignments[a.ID], k.summaries[a.SummaryID] = true, true
+	}
 }
 
 // interner shares the strings and error-type lists that repeat across
@@ -477,6 +496,7 @@ func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *R
 	for i := range d.Assignments {
 		d.Assignments[i].Username = users[d.Assignments[i].UserID]
 	}
+	args.kept.fill(d.Assignments)
 	return nil
 }
 
@@ -581,10 +601,10 @@ func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *Re
 		SELECT l.assignment_id,
 			coalesce(l.relevance, 0) | (CASE l.topic_category WHEN '' THEN 0 WHEN 'main' THEN 8 ELSE 16 END)
 		FROM `+reportJoin+` JOIN summary_labels l ON l.assignment_id = a.id
-		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
+		WHERE `+reportRoundWhere, args, func(rows *sql.Rows) error {
 		var l ReportSummaryLabel
 		var packed int64
-		if err := rows.Scan(&l.AssignmentID, &packed); err != nil {
+		if err := rows.Scan(&l.AssignmentID, &packed); err != nil || !args.kept.assignments[l.AssignmentID] {
 			return err
 		}
 		rel, topic := packed&7, packed>>3&3
@@ -604,18 +624,22 @@ func reportKeyFactLinks(ctx context.Context, tx *sql.Tx, args reportArgs, d *Rep
 	return eachRow(ctx, tx, `
 		SELECT k.assignment_id, k.key_fact_id, k.sentence_id
 		FROM `+reportJoin+` JOIN keyfact_labels k ON k.assignment_id = a.id
-		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
+		WHERE `+reportRoundWhere, args, func(rows *sql.Rows) error {
 		var k ReportKeyFactLink
-		err := rows.Scan(&k.AssignmentID, &k.KeyFactID, &k.SentenceID)
+		if err := rows.Scan(&k.AssignmentID, &k.KeyFactID, &k.SentenceID); err != nil || !args.kept.assignments[k.AssignmentID] {
+			return err
+		}
 		d.KeyFactLinks = append(d.KeyFactLinks, k)
-		return err
+		return nil
 	})
 }
 
-// assignedSummaries is the set of summaries the report's assignments cover.
-// Choosing the round on the rounds (r.id) rather than on the assignments
-// reads only that round's assignments.
-const assignedSummaries = `SELECT a.summary_id FROM ` + reportJoin + ` WHERE ` + reportWhere
+// assignedSummaries holds the summaries the report's assignments cover,
+// and those of the round's assignments it does not count, which are left
+// out as they come (see reportKept). Choosing the round on the rounds
+// (r.id) rather than on the assignments reads only that round's
+// assignments.
+const assignedSummaries = `SELECT a.summary_id FROM ` + reportJoin + ` WHERE ` + reportRoundWhere
 
 func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
 	// The gold label, where there is one, is one column: the ambiguity
@@ -635,7 +659,7 @@ func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *Report
 		ORDER BY ss.summary_id, ss.idx`, args, func(rows *sql.Rows) error {
 		var x ReportSentence
 		var gold sql.NullString
-		if err := rows.Scan(&x.ID, &x.SummaryID, &x.Index, &gold); err != nil {
+		if err := rows.Scan(&x.ID, &x.SummaryID, &x.Index, &gold); err != nil || !args.kept.summaries[x.SummaryID] {
 			return err
 		}
 		if gold.Valid {
@@ -701,9 +725,11 @@ func reportKeyFacts(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportD
 		WHERE s.id IN (`+assignedSummaries+`)
 		ORDER BY s.id, k.id`, args, func(rows *sql.Rows) error {
 		var sum, kf int64
-		err := rows.Scan(&sum, &kf)
+		if err := rows.Scan(&sum, &kf); err != nil || !args.kept.summaries[sum] {
+			return err
+		}
 		d.SummaryKeyFacts[sum] = append(d.SummaryKeyFacts[sum], kf)
-		return err
+		return nil
 	})
 }
 
