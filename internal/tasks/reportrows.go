@@ -130,8 +130,9 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportDat
 	}
 	d.Labels = make([]ReportLabel, 0, n)
 	// Each label is four columns, two of them integers: the sentence id
-	// with, in its low byte, the label (one of four values: see the CHECK
-	// on sentence_labels.label), the first label when it is a label value,
+	// with, in its low nine bits, the label (one of four values: see the
+	// CHECK on sentence_labels.label; bit 8 marks any other, an error),
+	// the first label when it is a label value,
 	// the ambiguity flag and the assistant's flags; the error types unless
 	// there are none; and the ambiguity type and first label where one is
 	// neither empty nor a label value, each preceded by its length in
@@ -142,14 +143,14 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportDat
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM summary_sentences`).Scan(&maxID); err != nil {
 		return err
 	}
-	sentence := `(l.sentence_id << 8) | `
-	if maxID >= 1<<54 { // no room in the sentence id: a column of its own
+	sentence := `(l.sentence_id << 9) | `
+	if maxID >= 1<<53 { // no room in the sentence id: a column of its own
 		sentence = `l.sentence_id, `
 	}
 	in := args.in
 	extras := map[string][2]uint32{}
 	return eachRow(ctx, tx, `
-		SELECT l.assignment_id, `+sentence+`(CASE l.label WHEN '' THEN 0 WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 ELSE 3 END)
+		SELECT l.assignment_id, `+sentence+`(CASE l.label WHEN '' THEN 0 WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 WHEN 'borderline' THEN 3 ELSE 256 END)
 			| (CASE l.first_label WHEN '' THEN 0 WHEN 'faithful' THEN 4 WHEN 'unfaithful' THEN 8 WHEN 'borderline' THEN 12 ELSE 0 END)
 			| (coalesce((l.ambiguous != 0) + 1, 0) << 4)
 			| ((l.assistant_visible != 0) << 6)
@@ -163,14 +164,17 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportDat
 		var packed int64
 		var types, extra sql.NullString
 		var err error
-		if maxID >= 1<<54 {
+		if maxID >= 1<<53 {
 			err = rows.Scan(&l.AssignmentID, &l.SentenceID, &packed, &types, &extra)
 		} else {
 			err = rows.Scan(&l.AssignmentID, &packed, &types, &extra)
-			l.SentenceID = packed >> 8
+			l.SentenceID = packed >> 9
 		}
 		if err != nil {
 			return err
+		}
+		if packed&256 != 0 {
+			return fmt.Errorf("label of sentence %d in assignment %d: not a label value", l.SentenceID, l.AssignmentID)
 		}
 		l.Label, l.FirstLabel = uint32(packed&3), uint32(packed>>2&3)
 		l.Ambiguous = int8(packed >> 4 & 3)
