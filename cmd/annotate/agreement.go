@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 
 	"annotate/internal/agreement"
@@ -121,6 +123,7 @@ func projectAgreement(ctx context.Context, e env, db, slug string, opt report.Op
 	if err != nil {
 		return err
 	}
+	defer holdHeap()()
 	w := bufio.NewWriter(e.stdout)
 	if format == "csv" && table == "ratings" {
 		if err := report.WriteRatings(w, data, p.Settings, opt); err != nil {
@@ -141,6 +144,24 @@ func projectAgreement(ctx context.Context, e env, db, slug string, opt report.Op
 		return err
 	}
 	return w.Flush()
+}
+
+// holdHeap, unless the environment sets GOGC or GOMEMLIMIT, sets a soft
+// limit on the heap of three times what it holds now (the loaded report
+// data, at least 256 MiB) and returns the function that restores the
+// limit. Building the report allocates about as much again as the data,
+// mostly arrays without pointers that a collection marks at little cost;
+// without a limit, the heap would grow to twice its live size between
+// collections: 1.5M labels took 630 MB instead of 415 MB.
+func holdHeap() func() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	old := debug.SetMemoryLimit(max(3*int64(m.HeapAlloc), 256<<20))
+	return func() { debug.SetMemoryLimit(old) }
 }
 
 // flagSet reports whether the command line set the named flag.

@@ -19,7 +19,7 @@ func newAnnotators(x *index, sc *scope) []Annotator {
 		out[c] = Annotator{Name: name, Dimensions: []AnnotatorDimension{}, Disagree: []DisagreementPattern{}}
 	}
 	for _, p := range sc.parts {
-		_, views, _ := x.partOf(p)
+		_, views := x.partOf(p)
 		for i := range views {
 			if !views[i].empty {
 				out[p.coder].Labels++

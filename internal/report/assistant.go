@@ -25,7 +25,7 @@ func (x *index) assistant(sc *scope) Assistant {
 	// Faithfulness labels by code; −1 is none, and a first label that is
 	// not a faithfulness label is −1 when empty and −2 otherwise.
 	for _, p := range sc.parts {
-		labels, views, poss := x.partOf(p)
+		labels, views := x.partOf(p)
 		for i := range views {
 			lab := views[i].faith
 			if lab < 0 {
@@ -34,7 +34,7 @@ func (x *index) assistant(sc *scope) Assistant {
 			l := &labels[i]
 			out.Labels++
 			as, gold := int8(-1), int8(-1)
-			if pos := poss[i]; pos >= 0 {
+			if pos := views[i].pos; pos >= 0 {
 				as, gold = x.assistFaith[pos], x.goldFaith[pos]
 			} else {
 				as = faithCode(x.data.Assistant[l.SentenceID])

@@ -44,3 +44,28 @@ func BenchmarkProjectReport(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkProjectReportData loads what the report of project "big" in
+// ANNOTATE_REPORT_DB reads, without building it.
+func BenchmarkProjectReportData(b *testing.B) {
+	path := os.Getenv("ANNOTATE_REPORT_DB")
+	if path == "" {
+		b.Skip("ANNOTATE_REPORT_DB names no database")
+	}
+	ctx := context.Background()
+	store, err := tasks.Open(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	p, err := store.ProjectBySlug(ctx, "big")
+	if err != nil {
+		b.Fatal(err)
+	}
+	opt := report.Options{Round: os.Getenv("ANNOTATE_REPORT_ROUND")}
+	for b.Loop() {
+		if _, err := store.ReportData(ctx, p.ID, opt.Filter()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

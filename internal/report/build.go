@@ -49,18 +49,17 @@ const DefaultBootstrap = 1000
 // index holds the project's labels keyed for the report's lookups. Labels
 // are not copied: each assignment's are a slice of the data's, which
 // hold each assignment's together, beside the coded view of each (what
-// the dimensions read) and its sentence position.
+// the dimensions read, with its sentence position).
 type index struct {
 	data     *tasks.ReportData
 	settings tasks.Settings
-	// views[i] is data.Labels[i] as the value functions read it, pos[i]
-	// its sentence position (−1 if unknown); the labels of assignment
-	// data.Assignments[j] are those from labelLo[j] to labelHi[j].
+	// views[i] is data.Labels[i] as the value functions read it; the
+	// labels of assignment data.Assignments[j] are those from labelLo[j]
+	// to labelHi[j].
 	views            []label
-	pos              []int32
 	labelLo, labelHi []int32
-	strs             stringCodes // codes of data.Strings
-	summaryLabels    map[int64]tasks.ReportSummaryLabel
+	strs             stringCodes                 // codes of data.Strings
+	summaryLabel     []int32                     // by assignment position: its summary label's position in data.SummaryLabels, −1 for none
 	links            map[int64]map[[2]int64]bool // by assignment: (key fact, sentence)
 
 	// Dense positions, so that the sentence and summary dimensions index
@@ -82,7 +81,7 @@ type index struct {
 func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 	x := &index{
 		data: d, settings: set,
-		summaryLabels: map[int64]tasks.ReportSummaryLabel{}, links: map[int64]map[[2]int64]bool{},
+		links: map[int64]map[[2]int64]bool{},
 	}
 	x.summaryPos = map[int64]int32{}
 	bySentence := func(a, b tasks.ReportSentence) int {
@@ -138,7 +137,6 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 		})
 		x.groupLabels()
 	}
-	x.pos = make([]int32, len(ls))
 	x.views = make([]label, len(ls))
 	x.strs = newStringCodes(d.Strings)
 	masks := make([]uint64, len(d.TypeLists))
@@ -151,11 +149,17 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 		if !ok {
 			p = -1
 		}
-		x.pos[i] = p
 		x.views[i] = x.strs.view(l, masks)
+		x.views[i].pos = p
 	}
-	for _, l := range d.SummaryLabels {
-		x.summaryLabels[l.AssignmentID] = l
+	x.summaryLabel = make([]int32, len(d.Assignments))
+	for j := range x.summaryLabel {
+		x.summaryLabel[j] = -1
+	}
+	for i, l := range d.SummaryLabels {
+		if j, ok := slices.BinarySearchFunc(d.Assignments, l.AssignmentID, func(a tasks.ReportAssignment, id int64) int { return cmp.Compare(a.ID, id) }); ok {
+			x.summaryLabel[j] = int32(i)
+		}
 	}
 	for _, k := range d.KeyFactLinks {
 		if x.links[k.AssignmentID] == nil {
@@ -202,6 +206,18 @@ type scope struct {
 	// up once per scope rather than once per dimension.
 	parts  []part
 	labels int // sentence labels in scope
+	// sent is the scope's sentence order (see [index.sentenceOrder]),
+	// worked out by the first dimension that needs it.
+	sentOnce sync.Once
+	sent     *sentenceOrder
+}
+
+// summaryLabelOf returns the summary label of the scope's assignment i.
+func (x *index) summaryLabelOf(sc *scope, i int) (*tasks.ReportSummaryLabel, bool) {
+	if k := x.summaryLabel[sc.which[i]]; k >= 0 {
+		return &x.data.SummaryLabels[k], true
+	}
+	return nil, false
 }
 
 // assignment returns the scope's assignment i.
@@ -214,10 +230,9 @@ type part struct {
 	coder, summary int32
 }
 
-// partOf returns the labels of a part, with their views and sentence
-// positions.
-func (x *index) partOf(p part) ([]tasks.ReportLabel, []label, []int32) {
-	return x.data.Labels[p.lo:p.hi:p.hi], x.views[p.lo:p.hi:p.hi], x.pos[p.lo:p.hi:p.hi]
+// partOf returns the labels of a part, with their views.
+func (x *index) partOf(p part) ([]tasks.ReportLabel, []label) {
+	return x.data.Labels[p.lo:p.hi:p.hi], x.views[p.lo:p.hi:p.hi]
 }
 
 // same reports whether two scopes cover the same assignments in the same
@@ -364,6 +379,9 @@ func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options)
 		tps := make([]TrendPoint, len(srcs))
 		inParallel(len(srcs), func(i int) {
 			rt := x.ratings(srcs[i], rsc)
+			// Without a bootstrap, units nobody rated change nothing:
+			// the round's statistics skip the project's other units.
+			rt.c = ratedUnits(rt.c)
 			st, _ := statistics(rt, bootstrap{})
 			units, _, n := counts(rt)
 			tps[i] = TrendPoint{Dimension: rt.spec.name, Level: rt.spec.level, Units: units, Ratings: n, Statistics: st}
@@ -376,6 +394,17 @@ func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options)
 		return nil, err
 	}
 	return rep, nil
+}
+
+// ratedUnits returns the units of c with at least one rating, in order.
+func ratedUnits(c *iaa.Coded) *iaa.Coded {
+	out := &iaa.Coded{Coders: c.Coders, Values: c.Values, Coder: c.Coder, Code: c.Code, Start: []int{0}}
+	for u := range c.Units() {
+		if c.Start[u+1] > c.Start[u] {
+			out.Start = append(out.Start, c.Start[u+1])
+		}
+	}
+	return out
 }
 
 // inParallel calls f(0), …, f(n−1), as many at once as there are

@@ -143,6 +143,7 @@ func (c *collector) build() ratings {
 // gold, coded: 16 bytes without pointers, worked out once per label.
 type label struct {
 	mask    uint64 // the error types as a set (see typeMask)
+	pos     int32  // an annotator's label: the sentence's position, −1 if unknown
 	faith   int8   // the faithfulness code (faithCodes), −1 for none
 	empty   bool   // no label was given
 	amb     int8   // the ambiguity flag: −1 unanswered, 0 no, 1 yes
@@ -422,6 +423,10 @@ type source struct {
 	// gold gives the gold value of unit u with key k (NaN for none); nil
 	// when the dimension has no gold.
 	gold func(u int, k unitKey) float64
+	// sentence, when set, gives the value of each sentence label, from
+	// which the ratings are built in the scope's sentence order (see
+	// [index.sentenceRatings]) rather than by collect.
+	sentence sentenceValue
 	// keys, when set, are the units in a fixed order (every sentence or
 	// every summary of the data), found by position with addAt.
 	keys func() []unitKey
@@ -431,6 +436,9 @@ type source struct {
 // dimension's ratings are held at a time, whatever the number of
 // dimensions.
 func (x *index) ratings(src source, sc *scope) ratings {
+	if src.sentence != nil {
+		return x.sentenceRatings(src, sc)
+	}
 	c := x.newCollector(src.spec, len(sc.coders))
 	if src.keys != nil {
 		c.keys = src.keys()
@@ -457,8 +465,9 @@ func (x *index) sources() []source {
 	for i := range dims {
 		d := &dims[i]
 		out = append(out, source{
-			spec: d.spec(LevelSentence),
-			keys: func() []unitKey { return x.sentenceKeys },
+			spec:     d.spec(LevelSentence),
+			sentence: d.sentence,
+			keys:     func() []unitKey { return x.sentenceKeys },
 			gold: func(u int, _ unitKey) float64 {
 				if g := x.gold[u]; g != nil {
 					return d.sentence(g)
@@ -467,10 +476,10 @@ func (x *index) sources() []source {
 			},
 			collect: func(sc *scope, c *collector) {
 				for _, p := range sc.parts {
-					_, views, pos := x.partOf(p)
+					_, views := x.partOf(p)
 					coder := int(p.coder)
 					for i := range views {
-						c.addAt(int(pos[i]), coder, d.sentence(&views[i]))
+						c.addAt(int(views[i].pos), coder, d.sentence(&views[i]))
 					}
 				}
 			},
@@ -480,14 +489,29 @@ func (x *index) sources() []source {
 		out = append(out, source{
 			spec: &spec{name: "key_facts", title: "Key-fact alignment", level: LevelSentence, scale: scaleNominal, values: keyFactValues, positive: 1},
 			collect: func(sc *scope, c *collector) {
+				// A summary's units (each key fact with each sentence,
+				// every one of them rated) are numbered together when
+				// the summary first comes: no lookup per rating.
+				base := x.summaryBlocks()
 				for i := range sc.which {
 					a := sc.assignment(i)
-					coder := sc.coderOf[a.Username]
+					coder := int(sc.parts[i].coder)
 					u := x.summaryPos[a.SummaryID]
 					sents := x.data.Sentences[x.summaryFirst[u] : x.summaryFirst[u]+x.summaryLen[u]]
-					for _, kf := range x.data.SummaryKeyFacts[a.SummaryID] {
+					kfs := x.data.SummaryKeyFacts[a.SummaryID]
+					if base[u] < 0 {
+						base[u] = len(c.keys)
+						for _, kf := range kfs {
+							for _, s := range sents {
+								c.keys = append(c.keys, unitKey{kf, s.ID})
+							}
+						}
+					}
+					k, links := base[u], x.links[a.ID]
+					for _, kf := range kfs {
 						for _, s := range sents {
-							c.add(unitKey{kf, s.ID}, coder, boolValue(x.links[a.ID][[2]int64{kf, s.ID}]))
+							c.addAt(k, coder, boolValue(links[[2]int64{kf, s.ID}]))
+							k++
 						}
 					}
 				}
@@ -523,9 +547,9 @@ func (x *index) sources() []source {
 					first, n := int(x.summaryFirst[u]), int(x.summaryLen[u])
 					ls = slices.Grow(ls[:0], n)[:n]
 					clear(ls)
-					_, views, pos := x.partOf(p)
+					_, views := x.partOf(p)
 					for i := range views {
-						if j := int(pos[i]) - first; j >= 0 && j < n {
+						if j := int(views[i].pos) - first; j >= 0 && j < n {
 							ls[j] = &views[i]
 						}
 					}
@@ -538,14 +562,26 @@ func (x *index) sources() []source {
 		out = append(out, source{
 			spec: &spec{name: "key_facts", title: "Key-fact alignment", level: LevelSummary, scale: scaleNominal, values: keyFactValues, positive: 1},
 			collect: func(sc *scope, c *collector) {
+				base := x.summaryBlocks()
 				for i := range sc.which {
 					a := sc.assignment(i)
-					linked := map[int64]bool{}
+					u := x.summaryPos[a.SummaryID]
+					kfs := x.data.SummaryKeyFacts[a.SummaryID]
+					if base[u] < 0 {
+						base[u] = len(c.keys)
+						for _, kf := range kfs {
+							c.keys = append(c.keys, unitKey{a.SummaryID, kf})
+						}
+					}
+					var linked map[int64]bool
 					for k := range x.links[a.ID] {
+						if linked == nil {
+							linked = map[int64]bool{}
+						}
 						linked[k[0]] = true
 					}
-					for _, kf := range x.data.SummaryKeyFacts[a.SummaryID] {
-						c.add(unitKey{a.SummaryID, kf}, sc.coderOf[a.Username], boolValue(linked[kf]))
+					for j, kf := range kfs {
+						c.addAt(base[u]+j, int(sc.parts[i].coder), boolValue(linked[kf]))
 					}
 				}
 			},
@@ -558,7 +594,7 @@ func (x *index) sources() []source {
 			collect: func(sc *scope, c *collector) {
 				for i := range sc.which {
 					a := sc.assignment(i)
-					if l, ok := x.summaryLabels[a.ID]; ok && l.Relevance != nil {
+					if l, ok := x.summaryLabelOf(sc, i); ok && l.Relevance != nil {
 						c.addAt(int(x.summaryPos[a.SummaryID]), sc.coderOf[a.Username], float64(*l.Relevance))
 					}
 				}
@@ -572,7 +608,7 @@ func (x *index) sources() []source {
 			collect: func(sc *scope, c *collector) {
 				for i := range sc.which {
 					a := sc.assignment(i)
-					if l, ok := x.summaryLabels[a.ID]; ok {
+					if l, ok := x.summaryLabelOf(sc, i); ok {
 						if i := slices.Index(topicCategories, l.TopicCategory); i >= 0 {
 							c.addAt(int(x.summaryPos[a.SummaryID]), sc.coderOf[a.Username], float64(i))
 						}
@@ -582,6 +618,16 @@ func (x *index) sources() []source {
 		})
 	}
 	return append(out, x.scaleSources()...)
+}
+
+// summaryBlocks returns, for each summary position, −1: where a
+// dimension's units of that summary start, before they are numbered.
+func (x *index) summaryBlocks() []int {
+	base := make([]int, len(x.summaryIDs))
+	for i := range base {
+		base[i] = -1
+	}
+	return base
 }
 
 func (x *index) newCollector(s *spec, coders int) *collector {

@@ -35,7 +35,7 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 	at := map[int64]int32{}
 	votes, next = make([]vote, 0, sc.labels), make([]int32, 0, sc.labels)
 	for pi := range sc.parts {
-		labels, views, poss := x.partOf(sc.parts[pi])
+		labels, views := x.partOf(sc.parts[pi])
 		for i := range views {
 			if views[i].empty {
 				continue
@@ -46,7 +46,7 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 			next = append(next, -1)
 			var g int32
 			var ok bool
-			if pos := poss[i]; pos >= 0 {
+			if pos := views[i].pos; pos >= 0 {
 				g = atPos[pos]
 				ok = g >= 0
 				if !ok {

@@ -1,14 +1,9 @@
 package tasks
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"slices"
-	"strconv"
 	"strings"
 	"sync"
 )
@@ -84,7 +79,7 @@ const (
 // ReportSummaryLabel is the summary-level label of one assignment.
 type ReportSummaryLabel struct {
 	AssignmentID  int64
-	Relevance     *int
+	Relevance     *int // shared between labels: do not modify
 	TopicCategory string
 }
 
@@ -115,7 +110,8 @@ type ReportSentenceDetail struct {
 // [ReportData.Details] reads.
 const MaxReportDetails = 500
 
-// ReportGold is the gold label of a sentence.
+// ReportGold is the gold label of a sentence, shared between sentences
+// with the same: do not modify.
 type ReportGold struct {
 	Label         string
 	ErrorTypes    []string
@@ -141,6 +137,11 @@ type ReportFilter struct {
 const (
 	reportJoin  = `rounds r JOIN assignments a ON a.round_id = r.id`
 	reportWhere = `r.project_id = ?1 AND (?2 = 0 OR r.id = ?2) AND a.status != 'released' AND (?3 = 0 OR a.status = 'submitted')`
+	// reportRoundWhere selects the assignments of the round(s) whatever
+	// their status: what the assignments index holds, so that no
+	// assignment row is read. The rows of assignments the report does not
+	// count are then left out as they come (see reportKept).
+	reportRoundWhere = `r.project_id = ?1 AND (?2 = 0 OR r.id = ?2) AND ?3 >= 0`
 )
 
 // ReportData loads the labels of a project for its agreement report, so
@@ -155,12 +156,19 @@ func (s *Store) ReportData(ctx context.Context, projectID int64, f ReportFilter)
 	// The labels, most of the work, are read beside the rest in a second
 	// transaction; the two agree when they see the same version of the
 	// project's report data (see report_versions), else the reading is
-	// done again, in the end in one transaction.
-	for range 3 {
-		d, err := s.reportData(ctx, projectID, f, true)
-		if !errors.Is(err, errReportMoved) {
-			return d, err
+	// done again, in the end in one transaction. One reading at a time
+	// holds two connections, so that readings waiting for their second
+	// cannot take up the whole pool; the others use one.
+	select {
+	case s.reportApart <- struct{}{}:
+		defer func() { <-s.reportApart }()
+		for range 3 {
+			d, err := s.reportData(ctx, projectID, f, true)
+			if !errors.Is(err, errReportMoved) {
+				return d, err
+			}
 		}
+	default:
 	}
 	return s.reportData(ctx, projectID, f, false)
 }
@@ -168,6 +176,11 @@ func (s *Store) ReportData(ctx context.Context, projectID int64, f ReportFilter)
 // errReportMoved says that the project's report data changed between the
 // start of two transactions reading it.
 var errReportMoved = errors.New("report data changed while being read")
+
+// reportDataBetween, when set (by tests), runs after the first
+// transaction of reportData has fixed what it sees and before the second
+// starts.
+var reportDataBetween func()
 
 // reportVersion reads the version of a project's report data; as the first
 // read of a transaction, it fixes what the transaction sees.
@@ -189,11 +202,14 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f ReportFilter,
 	if err != nil {
 		return nil, err
 	}
+	if reportDataBetween != nil {
+		reportDataBetween()
+	}
 	d := &ReportData{SummaryKeyFacts: map[int64][]int64{}, Assistant: map[int64]string{}, GoldSummaries: map[int64]string{}}
 	if err := reportRounds(ctx, tx, reportArgs{project: projectID}, d); err != nil {
 		return nil, err
 	}
-	args := reportArgs{project: projectID, round: -1, in: newInterner()}
+	args := reportArgs{project: projectID, round: -1, in: newInterner(), kept: &reportKept{}}
 	if f.Round == "" {
 		args.round = 0
 	}
@@ -296,377 +312,4 @@ func (s *Store) ReportSentenceDetails(ctx context.Context, projectID int64, ids 
 		out[id] = x
 	}
 	return out, rows.Err()
-}
-
-// reportArgs are the parameters of the report's queries: ?1 the project,
-// ?2 the round (0 for all), ?3 whether only submitted work counts.
-type reportArgs struct {
-	project, round int64
-	submitted      int
-	in             *interner
-}
-
-// interner shares the strings and error-type lists that repeat across
-// labels, and numbers those of sentence labels.
-type interner struct {
-	strs      map[string]string
-	types     map[string][]string
-	labelStr  map[string]uint32 // index into labelStrs
-	labelStrs []string
-	typeOf    map[string]uint32 // raw column → index into typeLists
-	typeLists [][]string
-}
-
-// reportLabelValues are the values a sentence label can take (see the
-// CHECK on sentence_labels.label), coded 0–3 in the labels query and
-// numbered so in the interner's strings.
-var reportLabelValues = []string{"", LabelFaithful, LabelUnfaithful, LabelBorderline}
-
-func newInterner() *interner {
-	in := &interner{strs: map[string]string{}, types: map[string][]string{}, labelStr: map[string]uint32{},
-		typeOf: map[string]uint32{"": 0, "[]": 0}, typeLists: [][]string{nil}}
-	for _, v := range reportLabelValues {
-		in.labelIndex(v)
-	}
-	return in
-}
-
-func (in *interner) str(s string) string {
-	if v, ok := in.strs[s]; ok {
-		return v
-	}
-	in.strs[s] = s
-	return s
-}
-
-// labelIndex numbers a string of a sentence label.
-func (in *interner) labelIndex(s string) uint32 {
-	if i, ok := in.labelStr[s]; ok {
-		return i
-	}
-	i := uint32(len(in.labelStrs))
-	in.labelStr[s] = i
-	in.labelStrs = append(in.labelStrs, s)
-	return i
-}
-
-// typeIndex numbers the error-type list of an error_types column, decoded
-// once per distinct value; a malformed value or an empty list is 0.
-func (in *interner) typeIndex(raw string) uint32 {
-	if i, ok := in.typeOf[raw]; ok {
-		return i
-	}
-	var i uint32
-	if ts := decodeTypes(raw); len(ts) > 0 {
-		i = uint32(len(in.typeLists))
-		in.typeLists = append(in.typeLists, ts)
-	}
-	in.typeOf[raw] = i
-	return i
-}
-
-// errorTypes decodes an error_types column once per distinct value; the
-// lists are shared and must not be modified.
-func (in *interner) errorTypes(raw string) []string {
-	if v, ok := in.types[raw]; ok {
-		return v
-	}
-	v := decodeTypes(raw)
-	in.types[raw] = v
-	return v
-}
-
-// eachRow runs a query and calls scan for every row.
-func eachRow(ctx context.Context, tx *sql.Tx, query string, a reportArgs, scan func(*sql.Rows) error) error {
-	rows, err := tx.QueryContext(ctx, query, a.project, a.round, a.submitted)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := scan(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
-}
-
-func reportRounds(ctx context.Context, tx *sql.Tx, a reportArgs, d *ReportData) error {
-	return eachRow(ctx, tx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ?1 AND ?2 + ?3 >= 0 ORDER BY id`, a, func(rows *sql.Rows) error {
-		r, err := scanRound(rows)
-		if err == nil {
-			d.Rounds = append(d.Rounds, *r)
-		}
-		return err
-	})
-}
-
-func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
-	// Integers only, sorted here: the status as a code (the CHECK on
-	// assignments.status lists them) and the user's name read once per
-	// user below.
-	statuses := []string{StatusPending, StatusInProgress, StatusSubmitted}
-	users := map[int64]string{}
-	err := eachRow(ctx, tx, `
-		SELECT a.id, a.round_id, a.summary_id, a.user_id,
-			CASE a.status WHEN 'pending' THEN 0 WHEN 'in_progress' THEN 1 WHEN 'submitted' THEN 2 ELSE -1 END
-		FROM `+reportJoin+`
-		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
-		var a ReportAssignment
-		var status int
-		if err := rows.Scan(&a.ID, &a.RoundID, &a.SummaryID, &a.UserID, &status); err != nil {
-			return err
-		}
-		if status < 0 {
-			return fmt.Errorf("assignment %d: unknown status", a.ID)
-		}
-		a.Status = statuses[status]
-		users[a.UserID] = ""
-		d.Assignments = append(d.Assignments, a)
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	slices.SortFunc(d.Assignments, func(a, b ReportAssignment) int { return cmp.Compare(a.ID, b.ID) })
-	ids := make([]int64, 0, len(users))
-	for id := range users {
-		ids = append(ids, id)
-	}
-	for len(ids) > 0 {
-		n := min(len(ids), 500)
-		q := make([]any, n)
-		for i, id := range ids[:n] {
-			q[i] = id
-		}
-		rows, err := tx.QueryContext(ctx, `SELECT id, username FROM users WHERE id IN (?`+strings.Repeat(",?", n-1)+`)`, q...)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var id int64
-			var name string
-			if err := rows.Scan(&id, &name); err != nil {
-				rows.Close()
-				return err
-			}
-			users[id] = name
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		ids = ids[n:]
-	}
-	for i := range d.Assignments {
-		d.Assignments[i].Username = users[d.Assignments[i].UserID]
-	}
-	return nil
-}
-
-func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
-	// Counting first sizes the slice exactly: millions of labels are not
-	// copied as it grows.
-	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM `+reportJoin+` JOIN sentence_labels l ON l.assignment_id = a.id WHERE `+reportWhere,
-		args.project, args.round, args.submitted).Scan(&n); err != nil {
-		return err
-	}
-	d.Labels = make([]ReportLabel, 0, n)
-	// Each label is three columns, two of them integers: the sentence id
-	// with, in its low byte, the label, the first label when it is a label
-	// value, the ambiguity flag and the assistant's flags; and the strings
-	// only where one is neither empty nor a label value (NULL otherwise,
-	// which costs no string), each preceded by its length in bytes. Fewer
-	// columns are what makes millions of rows quick to read.
-	var maxID int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM summary_sentences`).Scan(&maxID); err != nil {
-		return err
-	}
-	sentence := `(l.sentence_id << 8) | `
-	if maxID >= 1<<54 { // no room in the sentence id: a column of its own
-		sentence = `l.sentence_id, `
-	}
-	in := args.in
-	extras := map[string][4]uint32{}
-	return eachRow(ctx, tx, `
-		SELECT l.assignment_id, `+sentence+`(CASE l.label WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 WHEN 'borderline' THEN 3 ELSE 0 END)
-			| (CASE l.first_label WHEN 'faithful' THEN 4 WHEN 'unfaithful' THEN 8 WHEN 'borderline' THEN 12 ELSE 0 END)
-			| (CASE WHEN l.ambiguous IS NULL THEN 0 WHEN l.ambiguous THEN 32 ELSE 16 END)
-			| (CASE WHEN l.assistant_visible THEN 64 ELSE 0 END)
-			| (CASE WHEN l.changed_after_reveal THEN 128 ELSE 0 END),
-			CASE WHEN l.error_types NOT IN ('', '[]') OR l.ambiguity_type != ''
-				OR l.first_label NOT IN ('', 'faithful', 'unfaithful', 'borderline')
-				OR l.label NOT IN ('', 'faithful', 'unfaithful', 'borderline')
-			THEN length(CAST(l.error_types AS BLOB)) || ',' || length(CAST(l.ambiguity_type AS BLOB)) || ','
-				|| length(CAST(l.first_label AS BLOB)) || ',' || l.error_types || l.ambiguity_type || l.first_label || l.label END
-		FROM `+reportJoin+` JOIN sentence_labels l ON l.assignment_id = a.id
-		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
-		var l ReportLabel
-		var packed int64
-		var extra sql.NullString
-		var err error
-		if maxID >= 1<<54 {
-			err = rows.Scan(&l.AssignmentID, &l.SentenceID, &packed, &extra)
-		} else {
-			err = rows.Scan(&l.AssignmentID, &packed, &extra)
-			l.SentenceID = packed >> 8
-		}
-		if err != nil {
-			return err
-		}
-		l.Label, l.FirstLabel = uint32(packed&3), uint32(packed>>2&3)
-		l.Ambiguous = int8(packed >> 4 & 3)
-		l.AssistantVisible, l.ChangedAfterReveal = packed&64 != 0, packed&128 != 0
-		if extra.Valid {
-			x, ok := extras[extra.String]
-			if !ok {
-				if x, err = in.labelExtras(extra.String); err != nil {
-					return err
-				}
-				extras[extra.String] = x
-			}
-			l.ErrorTypes, l.AmbiguityType, l.FirstLabel, l.Label = x[0], x[1], x[2], x[3]
-		}
-		d.Labels = append(d.Labels, l)
-		return nil
-	})
-}
-
-// labelExtras numbers the error types, ambiguity type, first label and
-// label of the labels query's string column: three lengths in bytes,
-// each followed by a comma, then the four strings.
-func (in *interner) labelExtras(s string) ([4]uint32, error) {
-	var n [3]int
-	rest := s
-	for i := range n {
-		j := strings.IndexByte(rest, ',')
-		v, err := strconv.Atoi(rest[:max(j, 0)])
-		if j < 0 || err != nil || v < 0 {
-			return [4]uint32{}, fmt.Errorf("report labels: malformed strings %q", s)
-		}
-		n[i], rest = v, rest[j+1:]
-	}
-	if n[0]+n[1]+n[2] > len(rest) {
-		return [4]uint32{}, fmt.Errorf("report labels: malformed strings %q", s)
-	}
-	types, amb, first, label := rest[:n[0]], rest[n[0]:n[0]+n[1]], rest[n[0]+n[1]:n[0]+n[1]+n[2]], rest[n[0]+n[1]+n[2]:]
-	return [4]uint32{in.typeIndex(types), in.labelIndex(amb), in.labelIndex(first), in.labelIndex(label)}, nil
-}
-
-func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
-	return eachRow(ctx, tx, `
-		SELECT l.assignment_id, l.relevance, l.topic_category
-		FROM `+reportJoin+` JOIN summary_labels l ON l.assignment_id = a.id
-		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
-		var l ReportSummaryLabel
-		var rel sql.NullInt64
-		if err := rows.Scan(&l.AssignmentID, &rel, &l.TopicCategory); err != nil {
-			return err
-		}
-		l.TopicCategory = args.in.str(l.TopicCategory)
-		if rel.Valid {
-			v := int(rel.Int64)
-			l.Relevance = &v
-		}
-		d.SummaryLabels = append(d.SummaryLabels, l)
-		return nil
-	})
-}
-
-func reportKeyFactLinks(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
-	return eachRow(ctx, tx, `
-		SELECT k.assignment_id, k.key_fact_id, k.sentence_id
-		FROM `+reportJoin+` JOIN keyfact_labels k ON k.assignment_id = a.id
-		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
-		var k ReportKeyFactLink
-		err := rows.Scan(&k.AssignmentID, &k.KeyFactID, &k.SentenceID)
-		d.KeyFactLinks = append(d.KeyFactLinks, k)
-		return err
-	})
-}
-
-// assignedSummaries is the set of summaries the report's assignments cover.
-const assignedSummaries = `SELECT a.summary_id FROM assignments a JOIN rounds r ON r.id = a.round_id
-	WHERE r.project_id = ?1 AND a.status != 'released' AND (?2 = 0 OR a.round_id = ?2) AND (?3 = 0 OR a.status = 'submitted')`
-
-func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
-	return eachRow(ctx, tx, `
-		SELECT ss.id, ss.summary_id, ss.idx, g.label, g.error_types, g.ambiguous, g.ambiguity_type
-		FROM summary_sentences ss
-		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id AND g.provenance != 'unresolved'
-		WHERE ss.summary_id IN (`+assignedSummaries+`)
-		ORDER BY ss.summary_id, ss.idx`, args, func(rows *sql.Rows) error {
-		var x ReportSentence
-		var label, types, ambType sql.NullString
-		var amb sql.NullBool
-		if err := rows.Scan(&x.ID, &x.SummaryID, &x.Index, &label, &types, &amb, &ambType); err != nil {
-			return err
-		}
-		in := args.in
-		if label.Valid {
-			g := &ReportGold{Label: in.str(label.String), ErrorTypes: in.errorTypes(types.String), AmbiguityType: in.str(ambType.String)}
-			if amb.Valid {
-				g.Ambiguous = &amb.Bool
-			}
-			x.Gold = g
-		}
-		d.Sentences = append(d.Sentences, x)
-		return nil
-	})
-}
-
-func reportKeyFacts(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
-	// The same key facts the labelling page offers: the document's, for
-	// the summary's topic or for no topic.
-	return eachRow(ctx, tx, `
-		SELECT s.id, k.id FROM summaries s
-		JOIN key_facts k ON k.document_id = s.document_id AND (k.topic = s.topic OR k.topic = '')
-		WHERE s.id IN (`+assignedSummaries+`)
-		ORDER BY s.id, k.id`, args, func(rows *sql.Rows) error {
-		var sum, kf int64
-		err := rows.Scan(&sum, &kf)
-		d.SummaryKeyFacts[sum] = append(d.SummaryKeyFacts[sum], kf)
-		return err
-	})
-}
-
-func reportAssistant(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
-	// The order matches AssistPanel: real runs before samples, newest first.
-	return eachRow(ctx, tx, `
-		SELECT o.sentence_id, o.label FROM assist_outputs o JOIN assist_runs r ON r.id = o.run_id
-		WHERE r.project_id = ?1 AND o.status = 'ok' AND o.label != '' AND ?2 + ?3 >= 0
-		ORDER BY o.sentence_id, r.sample, r.id DESC`, args, func(rows *sql.Rows) error {
-		var sid int64
-		var label string
-		if err := rows.Scan(&sid, &label); err != nil {
-			return err
-		}
-		if _, seen := d.Assistant[sid]; !seen {
-			d.Assistant[sid] = label
-		}
-		return nil
-	})
-}
-
-func reportGoldSummaries(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
-	return eachRow(ctx, tx, `
-		SELECT g.summary_id, g.label FROM gold_summaries g JOIN summaries s ON s.id = g.summary_id
-		WHERE s.project_id = ?1 AND g.provenance != 'unresolved' AND ?2 + ?3 >= 0`, args, func(rows *sql.Rows) error {
-		var sid int64
-		var label string
-		err := rows.Scan(&sid, &label)
-		d.GoldSummaries[sid] = label
-		return err
-	})
-}
-
-// decodeTypes reads an error_types column; a malformed value counts as no
-// types rather than failing the whole report.
-func decodeTypes(raw string) []string {
-	var out []string
-	if raw == "" || json.Unmarshal([]byte(raw), &out) != nil {
-		return nil
-	}
-	return out
 }

@@ -18,10 +18,10 @@ func reportScores(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportDat
 	d.Scores = map[int64][]ReportScore{}
 	return eachRow(ctx, tx, `SELECT s.assignment_id, s.sentence_id, s.scale, s.value
 		FROM `+reportJoin+` JOIN scale_scores s ON s.assignment_id = a.id
-		WHERE `+reportWhere+` ORDER BY s.assignment_id, s.sentence_id, s.scale`, args, func(rows *sql.Rows) error {
+		WHERE `+reportRoundWhere+` ORDER BY s.assignment_id, s.sentence_id, s.scale`, args, func(rows *sql.Rows) error {
 		var a int64
 		var sc ReportScore
-		if err := rows.Scan(&a, &sc.SentenceID, &sc.Scale, &sc.Value); err != nil {
+		if err := rows.Scan(&a, &sc.SentenceID, &sc.Scale, &sc.Value); err != nil || !args.kept.assignments[a] {
 			return err
 		}
 		sc.Scale, sc.Value = args.in.str(sc.Scale), args.in.str(sc.Value)

@@ -26,6 +26,9 @@ type Store struct {
 	checkpoint *sql.DB       // one connection that checkpoints the WAL (checkpoint.go)
 	stop       chan struct{} // closed by Close; ends the optimizer and checkpointer
 	stopped    chan struct{}
+	// reportApart lets one report reading at a time hold two read
+	// connections (reportdata.go).
+	reportApart chan struct{}
 }
 
 // optimizeEvery is how often an open store runs PRAGMA optimize, which
@@ -45,7 +48,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	write.SetMaxOpenConns(1)
 	write.SetMaxIdleConns(1)
 	write.SetConnMaxLifetime(0)
-	s := &Store{write: write, path: path, now: time.Now}
+	s := &Store{write: write, path: path, now: time.Now, reportApart: make(chan struct{}, 1)}
 	if err := s.migrate(ctx); err != nil {
 		write.Close()
 		return nil, fmt.Errorf("database %s: %w", path, err)

@@ -1,0 +1,135 @@
+package report
+
+import (
+	"slices"
+
+	"annotate/internal/iaa"
+)
+
+// sentenceOrder is a scope's sentence labels in the order a coded ratings
+// set holds them: by sentence position, then coder, then scope order. The
+// sentence-level dimensions share it, so that each builds its ratings in
+// one pass over the labels, without sorting them again.
+type sentenceOrder struct {
+	start []int32 // by sentence position: its labels are order[start[p]:start[p+1]]
+	order []int32 // indexes into the data's labels and the index's views
+	coder []int32 // the coder of each
+}
+
+// sentenceOrder returns the scope's sentence order, worked out once.
+func (x *index) sentenceOrder(sc *scope) *sentenceOrder {
+	sc.sentOnce.Do(func() {
+		n := len(x.data.Sentences)
+		start := make([]int32, n+1)
+		for _, p := range sc.parts {
+			for _, v := range x.views[p.lo:p.hi] {
+				if v.pos >= 0 {
+					start[v.pos+1]++
+				}
+			}
+		}
+		for p := range n {
+			start[p+1] += start[p]
+		}
+		so := &sentenceOrder{start: start, order: make([]int32, start[n]), coder: make([]int32, start[n])}
+		cursor := slices.Clone(start[:n])
+		for _, p := range sc.parts {
+			for i := p.lo; i < p.hi; i++ {
+				if v := x.views[i].pos; v >= 0 {
+					k := cursor[v]
+					cursor[v]++
+					so.order[k], so.coder[k] = i, p.coder
+				}
+			}
+		}
+		// Each sentence's labels by coder, keeping scope order among a
+		// coder's own: a sentence holds a handful.
+		for p := range n {
+			lo := int(start[p])
+			for i := lo + 1; i < int(start[p+1]); i++ {
+				for j := i; j > lo && so.coder[j] < so.coder[j-1]; j-- {
+					so.coder[j], so.coder[j-1] = so.coder[j-1], so.coder[j]
+					so.order[j], so.order[j-1] = so.order[j-1], so.order[j]
+				}
+			}
+		}
+		sc.sent = so
+	})
+	return sc.sent
+}
+
+// sentenceRatings builds the ratings of a sentence-level label dimension
+// from the scope's sentence order: what a [collector] would build from
+// the same labels (a coder's last rating of a sentence counts; no value is
+// no rating), in one pass.
+func (x *index) sentenceRatings(src source, sc *scope) ratings {
+	so := x.sentenceOrder(sc)
+	n := len(x.data.Sentences)
+	f := src.sentence
+	vals := make([]float64, 0, len(so.order))
+	coders := make([]int32, 0, len(so.order))
+	start := make([]int, n+1)
+	for p := range n {
+		hi := int(so.start[p+1])
+		for i := int(so.start[p]); i < hi; {
+			cd := so.coder[i]
+			v := nan
+			for ; i < hi && so.coder[i] == cd; i++ {
+				if w := f(&x.views[so.order[i]]); w == w {
+					v = w
+				}
+			}
+			if v == v {
+				vals = append(vals, v)
+				coders = append(coders, cd)
+			}
+		}
+		start[p+1] = len(vals)
+	}
+	values, codes := codeValues(vals)
+	out := ratings{spec: src.spec, keys: x.sentenceKeys,
+		c: &iaa.Coded{Coders: len(sc.coders), Values: values, Start: start, Coder: coders[:len(coders):len(coders)], Code: codes}}
+	if src.gold != nil {
+		out.gold = make([]float64, n)
+		for u, k := range x.sentenceKeys {
+			out.gold[u] = src.gold(u, k)
+		}
+	}
+	return out
+}
+
+// codeValues returns the distinct values of vals, ascending, and the
+// index among them of each value.
+func codeValues(vals []float64) ([]float64, []int32) {
+	codes := make([]int32, len(vals))
+	var small [64]int32 // code+1 of the small non-negative integers
+	var values []float64
+	others := map[float64]int32{}
+	for _, v := range vals {
+		if i := int(v); float64(i) == v && i >= 0 && i < len(small) {
+			if small[i] == 0 {
+				small[i] = 1
+				values = append(values, v)
+			}
+		} else if _, ok := others[v]; !ok {
+			others[v] = 0
+			values = append(values, v)
+		}
+	}
+	slices.Sort(values)
+	for k, v := range values {
+		if i := int(v); float64(i) == v && i >= 0 && i < len(small) {
+			small[i] = int32(k) + 1
+		} else {
+			others[v] = int32(k)
+		}
+	}
+	for j, v := range vals {
+		if i := int(v); float64(i) == v && i >= 0 && i < len(small) {
+			codes[j] = small[i] - 1
+		} else {
+			codes[j] = others[v]
+		}
+	}
+	return values, codes
+}

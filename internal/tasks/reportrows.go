@@ -1,0 +1,337 @@
+package tasks
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// reportArgs are the parameters of the report's queries: ?1 the project,
+// ?2 the round (0 for all), ?3 whether only submitted work counts.
+type reportArgs struct {
+	project, round int64
+	submitted      int
+	in             *interner
+	kept           *reportKept
+}
+
+// reportKept is what the report counts, known once the assignments are
+// read: their ids and their summaries.
+type reportKept struct {
+	assignments, summaries map[int64]bool
+}
+
+func (k *reportKept) fill(as []ReportAssignment) {
+	k.assignments, k.summaries = make(map[int64]bool, len(as)), map[int64]bool{}
+	for _, a := range as {
+		k.assignments[a.ID], k.summaries[a.SummaryID] = true, true
+	}
+}
+
+// eachRow runs a query and calls scan for every row.
+func eachRow(ctx context.Context, tx *sql.Tx, query string, a reportArgs, scan func(*sql.Rows) error) error {
+	rows, err := tx.QueryContext(ctx, query, a.project, a.round, a.submitted)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+func reportRounds(ctx context.Context, tx *sql.Tx, a reportArgs, d *ReportData) error {
+	return eachRow(ctx, tx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ?1 AND ?2 + ?3 >= 0 ORDER BY id`, a, func(rows *sql.Rows) error {
+		r, err := scanRound(rows)
+		if err == nil {
+			d.Rounds = append(d.Rounds, *r)
+		}
+		return err
+	})
+}
+
+func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
+	// Integers only, sorted here: the status as a code (the CHECK on
+	// assignments.status lists them) and the user's name read once per
+	// user below.
+	statuses := []string{StatusPending, StatusInProgress, StatusSubmitted}
+	users := map[int64]string{}
+	err := eachRow(ctx, tx, `
+		SELECT a.id, a.round_id, a.summary_id, a.user_id,
+			CASE a.status WHEN 'pending' THEN 0 WHEN 'in_progress' THEN 1 WHEN 'submitted' THEN 2 ELSE -1 END
+		FROM `+reportJoin+`
+		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
+		var a ReportAssignment
+		var status int
+		if err := rows.Scan(&a.ID, &a.RoundID, &a.SummaryID, &a.UserID, &status); err != nil {
+			return err
+		}
+		if status < 0 {
+			return fmt.Errorf("assignment %d: unknown status", a.ID)
+		}
+		a.Status = statuses[status]
+		users[a.UserID] = ""
+		d.Assignments = append(d.Assignments, a)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(d.Assignments, func(a, b ReportAssignment) int { return cmp.Compare(a.ID, b.ID) })
+	ids := make([]int64, 0, len(users))
+	for id := range users {
+		ids = append(ids, id)
+	}
+	for len(ids) > 0 {
+		n := min(len(ids), 500)
+		q := make([]any, n)
+		for i, id := range ids[:n] {
+			q[i] = id
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT id, username FROM users WHERE id IN (?`+strings.Repeat(",?", n-1)+`)`, q...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id int64
+			var name string
+			if err := rows.Scan(&id, &name); err != nil {
+				rows.Close()
+				return err
+			}
+			users[id] = name
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		ids = ids[n:]
+	}
+	for i := range d.Assignments {
+		d.Assignments[i].Username = users[d.Assignments[i].UserID]
+	}
+	args.kept.fill(d.Assignments)
+	return nil
+}
+
+func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
+	// Counting first sizes the slice exactly: millions of labels are not
+	// copied as it grows.
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM `+reportJoin+` JOIN sentence_labels l ON l.assignment_id = a.id WHERE `+reportWhere,
+		args.project, args.round, args.submitted).Scan(&n); err != nil {
+		return err
+	}
+	d.Labels = make([]ReportLabel, 0, n)
+	// Each label is four columns, two of them integers: the sentence id
+	// with, in its low nine bits, the label (one of four values: see the
+	// CHECK on sentence_labels.label; bit 8 marks any other, an error),
+	// the first label when it is a label value,
+	// the ambiguity flag and the assistant's flags; the error types unless
+	// there are none; and the ambiguity type and first label where one is
+	// neither empty nor a label value, each preceded by its length in
+	// bytes. The strings are NULL otherwise, which costs no string. Few
+	// columns and little computed per row are what make millions of rows
+	// quick to read.
+	var maxID int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM summary_sentences`).Scan(&maxID); err != nil {
+		return err
+	}
+	sentence := `(l.sentence_id << 9) | `
+	if maxID >= 1<<53 { // no room in the sentence id: a column of its own
+		sentence = `l.sentence_id, `
+	}
+	in := args.in
+	extras := map[string][2]uint32{}
+	return eachRow(ctx, tx, `
+		SELECT l.assignment_id, `+sentence+`(CASE l.label WHEN '' THEN 0 WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 WHEN 'borderline' THEN 3 ELSE 256 END)
+			| (CASE l.first_label WHEN '' THEN 0 WHEN 'faithful' THEN 4 WHEN 'unfaithful' THEN 8 WHEN 'borderline' THEN 12 ELSE 0 END)
+			| (coalesce((l.ambiguous != 0) + 1, 0) << 4)
+			| ((l.assistant_visible != 0) << 6)
+			| ((l.changed_after_reveal != 0) << 7),
+			CASE WHEN length(l.error_types) > 2 THEN l.error_types END,
+			CASE WHEN l.ambiguity_type != '' OR (l.first_label != '' AND l.first_label NOT IN ('faithful', 'unfaithful', 'borderline'))
+			THEN length(CAST(l.ambiguity_type AS BLOB)) || ',' || l.ambiguity_type || l.first_label END
+		FROM `+reportJoin+` JOIN sentence_labels l ON l.assignment_id = a.id
+		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
+		var l ReportLabel
+		var packed int64
+		var types, extra sql.NullString
+		var err error
+		if maxID >= 1<<53 {
+			err = rows.Scan(&l.AssignmentID, &l.SentenceID, &packed, &types, &extra)
+		} else {
+			err = rows.Scan(&l.AssignmentID, &packed, &types, &extra)
+			l.SentenceID = packed >> 9
+		}
+		if err != nil {
+			return err
+		}
+		if packed&256 != 0 {
+			return fmt.Errorf("label of sentence %d in assignment %d: not a label value", l.SentenceID, l.AssignmentID)
+		}
+		l.Label, l.FirstLabel = uint32(packed&3), uint32(packed>>2&3)
+		l.Ambiguous = int8(packed >> 4 & 3)
+		l.AssistantVisible, l.ChangedAfterReveal = packed&64 != 0, packed&128 != 0
+		if types.Valid {
+			l.ErrorTypes = in.typeIndex(types.String)
+		}
+		if extra.Valid {
+			x, ok := extras[extra.String]
+			if !ok {
+				if x, err = in.labelExtras(extra.String); err != nil {
+					return err
+				}
+				extras[extra.String] = x
+			}
+			l.AmbiguityType = x[0]
+			if x[1] != 0 {
+				l.FirstLabel = x[1]
+			}
+		}
+		d.Labels = append(d.Labels, l)
+		return nil
+	})
+}
+
+// relevances are the values of summary_labels.relevance (see its CHECK),
+// shared by every summary label that gives one.
+var relevances = [6]int{0, 1, 2, 3, 4, 5}
+
+func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
+	// Two integer columns: the relevance (0 for none) and the topic
+	// category as a code, both as their CHECKs allow them.
+	topics := []string{"", "main", "marginal"}
+	return eachRow(ctx, tx, `
+		SELECT l.assignment_id,
+			coalesce(l.relevance, 0) | (CASE l.topic_category WHEN '' THEN 0 WHEN 'main' THEN 8 ELSE 16 END)
+		FROM `+reportJoin+` JOIN summary_labels l ON l.assignment_id = a.id
+		WHERE `+reportRoundWhere, args, func(rows *sql.Rows) error {
+		var l ReportSummaryLabel
+		var packed int64
+		if err := rows.Scan(&l.AssignmentID, &packed); err != nil || !args.kept.assignments[l.AssignmentID] {
+			return err
+		}
+		rel, topic := packed&7, packed>>3&3
+		if rel > 5 || topic > 2 {
+			return fmt.Errorf("summary label of assignment %d: relevance or topic category out of range", l.AssignmentID)
+		}
+		l.TopicCategory = topics[topic]
+		if rel > 0 {
+			l.Relevance = &relevances[rel]
+		}
+		d.SummaryLabels = append(d.SummaryLabels, l)
+		return nil
+	})
+}
+
+func reportKeyFactLinks(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
+	return eachRow(ctx, tx, `
+		SELECT k.assignment_id, k.key_fact_id, k.sentence_id
+		FROM `+reportJoin+` JOIN keyfact_labels k ON k.assignment_id = a.id
+		WHERE `+reportRoundWhere, args, func(rows *sql.Rows) error {
+		var k ReportKeyFactLink
+		if err := rows.Scan(&k.AssignmentID, &k.KeyFactID, &k.SentenceID); err != nil || !args.kept.assignments[k.AssignmentID] {
+			return err
+		}
+		d.KeyFactLinks = append(d.KeyFactLinks, k)
+		return nil
+	})
+}
+
+// assignedSummaries holds the summaries the report's assignments cover,
+// and those of the round's assignments it does not count, which are left
+// out as they come (see reportKept). Choosing the round on the rounds
+// (r.id) rather than on the assignments reads only that round's
+// assignments.
+const assignedSummaries = `SELECT a.summary_id FROM ` + reportJoin + ` WHERE ` + reportRoundWhere
+
+func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
+	// The gold label, where there is one, is one column: the ambiguity
+	// flag as n, y or f, the lengths in bytes of the label and the error
+	// types, each with a comma, then the label, error types and ambiguity
+	// type. Equal gold labels share one ReportGold.
+	golds := map[string]*ReportGold{}
+	return eachRow(ctx, tx, `
+		SELECT ss.id, ss.summary_id, ss.idx,
+			CASE WHEN g.sentence_id IS NOT NULL THEN
+				(CASE WHEN g.ambiguous IS NULL THEN 'n' WHEN g.ambiguous THEN 'y' ELSE 'f' END)
+				|| length(CAST(g.label AS BLOB)) || ',' || length(CAST(g.error_types AS BLOB)) || ','
+				|| g.label || g.error_types || g.ambiguity_type END
+		FROM summary_sentences ss
+		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id AND g.provenance != 'unresolved'
+		WHERE ss.summary_id IN (`+assignedSummaries+`)
+		ORDER BY ss.summary_id, ss.idx`, args, func(rows *sql.Rows) error {
+		var x ReportSentence
+		var gold sql.NullString
+		if err := rows.Scan(&x.ID, &x.SummaryID, &x.Index, &gold); err != nil || !args.kept.summaries[x.SummaryID] {
+			return err
+		}
+		if gold.Valid {
+			g, ok := golds[gold.String]
+			if !ok {
+				var err error
+				if g, err = args.in.gold(gold.String); err != nil {
+					return fmt.Errorf("gold of sentence %d: %w", x.ID, err)
+				}
+				golds[gold.String] = g
+			}
+			x.Gold = g
+		}
+		d.Sentences = append(d.Sentences, x)
+		return nil
+	})
+}
+
+func reportKeyFacts(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
+	// The same key facts the labelling page offers: the document's, for
+	// the summary's topic or for no topic.
+	return eachRow(ctx, tx, `
+		SELECT s.id, k.id FROM summaries s
+		JOIN key_facts k ON k.document_id = s.document_id AND (k.topic = s.topic OR k.topic = '')
+		WHERE s.id IN (`+assignedSummaries+`)
+		ORDER BY s.id, k.id`, args, func(rows *sql.Rows) error {
+		var sum, kf int64
+		if err := rows.Scan(&sum, &kf); err != nil || !args.kept.summaries[sum] {
+			return err
+		}
+		d.SummaryKeyFacts[sum] = append(d.SummaryKeyFacts[sum], kf)
+		return nil
+	})
+}
+
+func reportAssistant(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
+	// The order matches AssistPanel: real runs before samples, newest first.
+	return eachRow(ctx, tx, `
+		SELECT o.sentence_id, o.label FROM assist_outputs o JOIN assist_runs r ON r.id = o.run_id
+		WHERE r.project_id = ?1 AND o.status = 'ok' AND o.label != '' AND ?2 + ?3 >= 0
+		ORDER BY o.sentence_id, r.sample, r.id DESC`, args, func(rows *sql.Rows) error {
+		var sid int64
+		var label string
+		if err := rows.Scan(&sid, &label); err != nil {
+			return err
+		}
+		if _, seen := d.Assistant[sid]; !seen {
+			d.Assistant[sid] = label
+		}
+		return nil
+	})
+}
+
+func reportGoldSummaries(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
+	return eachRow(ctx, tx, `
+		SELECT g.summary_id, g.label FROM gold_summaries g JOIN summaries s ON s.id = g.summary_id
+		WHERE s.project_id = ?1 AND g.provenance != 'unresolved' AND ?2 + ?3 >= 0`, args, func(rows *sql.Rows) error {
+		var sid int64
+		var label string
+		err := rows.Scan(&sid, &label)
+		d.GoldSummaries[sid] = label
+		return err
+	})
+}
