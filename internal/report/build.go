@@ -33,13 +33,17 @@ type Options struct {
 	BootstrapMethod iaa.BootstrapMethod
 	// Seed makes the bootstrap reproducible.
 	Seed uint64
+	// OneCore reads on one database connection and builds on one
+	// processor, for a report built in the background of a server, where
+	// the other processors serve requests. It changes no figure.
+	OneCore bool
 }
 
 // Filter is what the report's data must hold for these options: the
 // labels of one round (or all) and of submitted work only unless drafts
 // count.
 func (o Options) Filter() tasks.ReportFilter {
-	return tasks.ReportFilter{Round: o.Round, SubmittedOnly: !o.IncludeDrafts}
+	return tasks.ReportFilter{Round: o.Round, SubmittedOnly: !o.IncludeDrafts, OneConnection: o.OneCore}
 }
 
 // DefaultBootstrap is the number of bootstrap replicates the command line
@@ -343,7 +347,7 @@ func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options)
 		pats  [][]DisagreementPattern
 	}
 	results := make([]result, len(srcs))
-	inParallel(len(srcs), func(i int) {
+	inParallel(workers(opt), len(srcs), func(i int) {
 		rt := x.ratings(srcs[i], sc)
 		dm := dimension(rt, sc.coders, boot)
 		st := dm.Statistics
@@ -377,7 +381,7 @@ func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options)
 			continue
 		}
 		tps := make([]TrendPoint, len(srcs))
-		inParallel(len(srcs), func(i int) {
+		inParallel(workers(opt), len(srcs), func(i int) {
 			rt := x.ratings(srcs[i], rsc)
 			// Without a bootstrap, units nobody rated change nothing:
 			// the round's statistics skip the project's other units.
@@ -407,12 +411,19 @@ func ratedUnits(c *iaa.Coded) *iaa.Coded {
 	return out
 }
 
-// inParallel calls f(0), …, f(n−1), as many at once as there are
-// processors.
-func inParallel(n int, f func(i int)) {
+// workers is how many dimensions opt lets the build compute at once.
+func workers(opt Options) int {
+	if opt.OneCore {
+		return 1
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// inParallel calls f(0), …, f(n−1), at most workers at once.
+func inParallel(workers, n int, f func(i int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(n, runtime.GOMAXPROCS(0)) {
+	for range min(n, max(1, workers)) {
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)

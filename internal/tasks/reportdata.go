@@ -126,6 +126,9 @@ type ReportFilter struct {
 	Round string
 	// SubmittedOnly reads only submitted assignments.
 	SubmittedOnly bool
+	// OneConnection reads everything in one transaction, never holding a
+	// second connection (see ReportData).
+	OneConnection bool
 }
 
 // The assignments a report counts: every assignment of the project that was
@@ -159,6 +162,9 @@ func (s *Store) ReportData(ctx context.Context, projectID int64, f ReportFilter)
 	// done again, in the end in one transaction. One reading at a time
 	// holds two connections, so that readings waiting for their second
 	// cannot take up the whole pool; the others use one.
+	if f.OneConnection {
+		return s.reportData(ctx, projectID, f, false)
+	}
 	select {
 	case s.reportApart <- struct{}{}:
 		defer func() { <-s.reportApart }()

@@ -57,11 +57,13 @@ func (s *Server) cachedReport(c echo.Context, p *tasks.Project, key reportKey) (
 func (s *Server) reportBuilder(ctx context.Context, p *tasks.Project, key reportKey) func() (*builtReport, error) {
 	return func() (*builtReport, error) {
 		start := time.Now()
-		data, err := s.store.ReportData(ctx, p.ID, key.opt.Filter())
+		opt := key.opt
+		opt.OneCore = s.othersServed()
+		data, err := s.store.ReportData(ctx, p.ID, opt.Filter())
 		if err != nil {
 			return nil, err
 		}
-		rep, err := report.Build(p.Slug, data, p.Settings, key.opt)
+		rep, err := report.Build(p.Slug, data, p.Settings, opt)
 		if err != nil {
 			return nil, err
 		}

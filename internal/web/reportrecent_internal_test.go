@@ -1,8 +1,12 @@
 package web
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
+
+	"github.com/labstack/echo/v4"
 )
 
 // TestSlowReportMayBeOlder checks that a report slow to build is shown
@@ -34,5 +38,36 @@ func TestSlowReportMayBeOlder(t *testing.T) {
 	}
 	if b := c.recent(reportKey{project: 1, version: 9}, now.Add(11*time.Second), s.reportMaxAge); b != nil {
 		t.Fatalf("shown at 101 s old: %+v", b)
+	}
+}
+
+// TestReportsOnOneCoreWhileOthersWork checks the signal behind
+// report.Options.OneCore: a report's own requests do not count as others'
+// work, any other request does, for reportQuietFor.
+func TestReportsOnOneCoreWhileOthersWork(t *testing.T) {
+	s := &Server{}
+	e := echo.New()
+	serve := func(path string) {
+		c := e.NewContext(httptest.NewRequest(http.MethodGet, "/", nil), httptest.NewRecorder())
+		c.SetPath(path)
+		if err := s.noteActivity(func(echo.Context) error { return nil })(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.othersServed() {
+		t.Fatal("a server that served nothing counts as busy")
+	}
+	serve("/p/:slug/report")
+	serve("/p/:slug/report.csv")
+	if s.othersServed() {
+		t.Fatal("report requests count as others' work")
+	}
+	serve("/a/:id/s/:sid")
+	if !s.othersServed() {
+		t.Fatal("a save does not count as others' work")
+	}
+	s.lastActive.Store(time.Now().Add(-reportQuietFor - time.Second).UnixNano())
+	if s.othersServed() {
+		t.Fatal("a save long ago still counts")
 	}
 }

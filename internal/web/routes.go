@@ -18,6 +18,7 @@ import (
 func (s *Server) routes() {
 	e := s.echo
 	e.Use(middleware.Recover())
+	e.Use(s.noteActivity)
 	e.Use(securityHeaders(s.cfg.SecureCookies))
 	e.Use(apiBoundary)
 	e.Use(middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{Timeout: 60 * time.Second, Skipper: streamingRoute}))

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -72,7 +73,10 @@ type Server struct {
 	runs     *runManager
 	evidence evidenceCache
 	reports  reportCache
-	hooks    *webhookSender
+	// lastActive is when a request other than a report's last came, in
+	// Unix nanoseconds (activity.go).
+	lastActive atomic.Int64
+	hooks      *webhookSender
 }
 
 // New builds a server over an open store. Session keys are taken from the

@@ -1,0 +1,34 @@
+package web
+
+import (
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+)
+
+// A report built while people work takes one processor, not all of them:
+// on a 2-core server a build of a large project on both cores held up
+// every save for its duration. The server notes when it last served a
+// request other than a report's, and a report built within
+// reportQuietFor of it is built with report.Options.OneCore.
+
+// reportQuietFor is how long after the last other request a report may
+// be built on every processor.
+const reportQuietFor = 2 * time.Second
+
+// noteActivity records the time of each request that is not a report's.
+func (s *Server) noteActivity(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if !strings.Contains(c.Path(), "/report") {
+			s.lastActive.Store(time.Now().UnixNano())
+		}
+		return next(c)
+	}
+}
+
+// othersServed reports whether a request other than a report's was served
+// within reportQuietFor.
+func (s *Server) othersServed() bool {
+	return time.Since(time.Unix(0, s.lastActive.Load())) < reportQuietFor
+}
