@@ -589,3 +589,31 @@ CREATE TRIGGER IF NOT EXISTS report_version_documents_update AFTER UPDATE ON doc
     INSERT INTO report_versions (project_id, version) VALUES (NEW.project_id, 1)
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
+
+-- A counter per project of changes to the summaries rounds give out and to
+-- their sentences (see tasks.RoundGoldCounts).
+CREATE TABLE IF NOT EXISTS membership_versions (
+    project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+    version    INTEGER NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS membership_assignments_insert AFTER INSERT ON assignments BEGIN
+    INSERT INTO membership_versions (project_id, version) SELECT r.project_id, 1 FROM rounds r WHERE r.id = NEW.round_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS membership_assignments_delete AFTER DELETE ON assignments BEGIN
+    INSERT INTO membership_versions (project_id, version) SELECT r.project_id, 1 FROM rounds r WHERE r.id = OLD.round_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS membership_assignments_update AFTER UPDATE OF status, round_id, summary_id ON assignments
+    WHEN (OLD.status = 'released') IS NOT (NEW.status = 'released') OR OLD.round_id IS NOT NEW.round_id OR OLD.summary_id IS NOT NEW.summary_id BEGIN
+    INSERT INTO membership_versions (project_id, version) SELECT r.project_id, 1 FROM rounds r WHERE r.id IN (OLD.round_id, NEW.round_id)
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS membership_sentences_insert AFTER INSERT ON summary_sentences BEGIN
+    INSERT INTO membership_versions (project_id, version) SELECT s.project_id, 1 FROM summaries s WHERE s.id = NEW.summary_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS membership_sentences_delete AFTER DELETE ON summary_sentences BEGIN
+    INSERT INTO membership_versions (project_id, version) SELECT s.project_id, 1 FROM summaries s WHERE s.id = OLD.summary_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;

@@ -164,42 +164,27 @@ func (s *Store) RoundGoldCounts(ctx context.Context, projectID int64) ([]RoundGo
 	if err != nil {
 		return nil, err
 	}
+	q := s.reader(ctx)
+	m, err := s.roundMembers(ctx, q, projectID)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]RoundGold, len(rounds))
 	at := map[int64]int{} // round id to its place in out
 	for i, r := range rounds {
 		out[i].Round = r
+		out[i].Sentences = m.sentences[r.ID]
+		out[i].Waiting = out[i].Sentences
 		at[r.ID] = i
 	}
-	// The summaries of each round with their sentence counts. A summary's
-	// sentences are numbered 1..n (imports and re-splits write them so),
-	// so n is one index lookup instead of a walk over its sentences.
-	inRounds := map[int64][]int{} // summary id to places in out
-	q := s.reader(ctx)
-	err = queryRows(ctx, q, `SELECT x.round_id, x.summary_id,
-			(SELECT max(idx) FROM summary_sentences WHERE summary_id = x.summary_id)
-		FROM (SELECT DISTINCT round_id, summary_id FROM assignments
-			WHERE round_id IN (SELECT id FROM rounds WHERE project_id = ?) AND status != 'released') x`, func(rows *sql.Rows) error {
-		var round, summary int64
-		var n sql.NullInt64
-		if err := rows.Scan(&round, &summary, &n); err != nil {
-			return err
-		}
-		if i, ok := at[round]; ok {
-			out[i].Sentences += int(n.Int64)
-			out[i].Waiting += int(n.Int64)
-			inRounds[summary] = append(inRounds[summary], i)
-		}
-		return nil
-	}, projectID)
-	if err != nil {
-		return nil, err
-	}
 	// The project's gold by summary and provenance: as many rows as gold,
-	// not as sentences given out.
+	// not as sentences given out. CROSS JOIN keeps SQLite from starting
+	// at the project's summaries, which it does for a bound project id,
+	// walking every sentence (183 ms instead of 2 on the 10x corpus).
 	err = queryRows(ctx, q, `SELECT ss.summary_id, g.provenance, count(*)
 		FROM gold_sentences g
-		JOIN summary_sentences ss ON ss.id = g.sentence_id
-		JOIN summaries s ON s.id = ss.summary_id
+		CROSS JOIN summary_sentences ss ON ss.id = g.sentence_id
+		CROSS JOIN summaries s ON s.id = ss.summary_id
 		WHERE s.project_id = ? GROUP BY ss.summary_id, g.provenance`, func(rows *sql.Rows) error {
 		var summary int64
 		var provenance string
@@ -207,7 +192,11 @@ func (s *Store) RoundGoldCounts(ctx context.Context, projectID int64) ([]RoundGo
 		if err := rows.Scan(&summary, &provenance, &n); err != nil {
 			return err
 		}
-		for _, i := range inRounds[summary] {
+		for _, r := range m.rounds[summary] {
+			i, ok := at[r]
+			if !ok {
+				continue
+			}
 			g := &out[i]
 			switch provenance {
 			case "unanimous":

@@ -141,6 +141,9 @@ CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries(status, 
 	// 15: the change counter follows scale values, flags, skips and
 	// document metadata, which exports read.
 	exportVersionsSQL,
+	// 16: a counter of changes to what rounds give out, for the
+	// adjudication queue's counts.
+	membershipVersionsSQL,
 }
 
 // skipsAndFlagsSchema is in schema.sql too; IF NOT EXISTS makes the step

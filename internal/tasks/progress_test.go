@@ -88,6 +88,11 @@ func TestRoundManagement(t *testing.T) {
 		}
 	})
 	t.Run("gold counts with a released assignment and a second round", func(t *testing.T) {
+		// The first counts are kept; a new round must be seen all the same.
+		first := checkRoundGold(t, ctx, s, p.ID)
+		if len(first) != 1 {
+			t.Fatalf("counts %+v", first)
+		}
 		if _, err := s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "again", Kind: tasks.RoundCalibration, Annotators: users, Summaries: sums[:1]}); err != nil {
 			t.Fatal(err)
 		}

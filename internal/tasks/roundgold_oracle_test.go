@@ -63,3 +63,65 @@ func checkRoundGold(t *testing.T, ctx context.Context, s *tasks.Store, projectID
 	}
 	return got
 }
+
+// membershipVersion reads the project's membership counter directly.
+func membershipVersion(t *testing.T, ctx context.Context, path string, projectID int64) int64 {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=query_only(ON)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var v int64
+	if err := db.QueryRowContext(ctx, `SELECT coalesce((SELECT version FROM membership_versions WHERE project_id = ?), 0)`, projectID).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestMembershipCounter checks what moves the counter behind the kept
+// round members: a save and a submission do not, a release and a re-split
+// do, and the counts follow each change.
+func TestMembershipCounter(t *testing.T) {
+	s, p, users, sums := roundFixture(t, 2, 1, 3)
+	ctx := context.Background()
+	r, err := s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundCalibration, Annotators: users[:2], Summaries: sums})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRoundGold(t, ctx, s, p.ID)
+	v0 := membershipVersion(t, ctx, s.Path(), p.ID)
+	if v0 == 0 {
+		t.Fatal("creating a round did not move the counter")
+	}
+	q, err := s.Queue(ctx, p.ID, users[0])
+	if err != nil || len(q) == 0 {
+		t.Fatalf("queue %v, %v", q, err)
+	}
+	a := q[0]
+	sum, err := s.Summary(ctx, a.SummaryID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := a.Version
+	for _, x := range sum.Sentences {
+		if v, err = s.SaveSentenceLabel(ctx, a.ID, a.UserID, v, tasks.SentenceLabel{SentenceID: x.ID, Label: tasks.LabelFaithful}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Submit(ctx, a.ID, a.UserID); err != nil {
+		t.Fatal(err)
+	}
+	if got := membershipVersion(t, ctx, s.Path(), p.ID); got != v0 {
+		t.Fatalf("saves and a submission moved the counter from %d to %d", v0, got)
+	}
+	checkRoundGold(t, ctx, s, p.ID)
+	if err := s.ReleaseAssignment(ctx, r.ID, q[len(q)-1].ID); err != nil {
+		t.Fatal(err)
+	}
+	v1 := membershipVersion(t, ctx, s.Path(), p.ID)
+	if v1 == v0 {
+		t.Fatal("a release did not move the counter")
+	}
+	checkRoundGold(t, ctx, s, p.ID)
+}

@@ -29,6 +29,9 @@ type Store struct {
 	// reportApart lets one report reading at a time hold two read
 	// connections (reportdata.go).
 	reportApart chan struct{}
+	// members keeps the adjudication queue's round members between
+	// views (membership.go).
+	members membershipCache
 }
 
 // optimizeEvery is how often an open store runs PRAGMA optimize, which
