@@ -5,14 +5,15 @@ import (
 	"database/sql"
 )
 
-// heldTriggers are the report_versions triggers (reportversion.go) an
-// import has dropped inside its transaction, with the text that makes
-// them again.
+// heldTriggers are the report_versions and membership_versions triggers
+// (reportversion.go, membership.go) an import has dropped inside its
+// transaction, with the text that makes them again.
 type heldTriggers struct {
 	sql []string
 }
 
-// holdReportTriggers drops the triggers that bump report_versions, inside
+// holdReportTriggers drops the triggers that bump report_versions and
+// membership_versions, inside
 // an import's transaction: an import writes hundreds of thousands of rows
 // of one project, and each would bump the same counter (a join and an
 // upsert per row, and a scan when the planner's statistics are those of a
@@ -22,7 +23,7 @@ type heldTriggers struct {
 // without the triggers, readers keep the schema they had until the
 // commit, and a rollback restores the triggers with everything else.
 func holdReportTriggers(ctx context.Context, tx *sql.Tx) (*heldTriggers, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'report\_version\_%' ESCAPE '\' ORDER BY name`)
+	rows, err := tx.QueryContext(ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND (name LIKE 'report\_version\_%' ESCAPE '\' OR name LIKE 'membership\_%' ESCAPE '\') ORDER BY name`)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +61,11 @@ func (h *heldTriggers) release(ctx context.Context, tx *sql.Tx, projectID int64)
 	if projectID == 0 {
 		return nil
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO report_versions (project_id, version) VALUES (?, 1)
-		ON CONFLICT (project_id) DO UPDATE SET version = version + 1`, projectID)
-	return err
+	for _, table := range []string{"report_versions", "membership_versions"} {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO `+table+` (project_id, version) VALUES (?, 1)
+			ON CONFLICT (project_id) DO UPDATE SET version = version + 1`, projectID); err != nil {
+			return err
+		}
+	}
+	return nil
 }

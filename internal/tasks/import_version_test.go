@@ -34,6 +34,8 @@ func TestImportBumpsReportVersion(t *testing.T) {
 			Sentences: []tasks.SentenceInput{{Text: "T.", Labels: []tasks.SentenceLabelInput{{Annotator: "w1", Label: tasks.LabelFaithful}}}}}}}
 	}
 	v := version()
+	mv := membershipVersion(t, ctx, s.Path(), project)
+	checkRoundGold(t, ctx, s, project) // the round members are kept from here
 
 	bad := tasks.LabelRecord{Summary: "new-s", Sentence: 2, Label: &tasks.SentenceLabelInput{Annotator: "w1", Label: tasks.LabelFaithful}, Source: "test"}
 	if _, err := s.Import(ctx, project, []tasks.DocumentInput{doc("new")}, bad); tasks.ErrorCode(err) != tasks.EInvalid {
@@ -48,6 +50,9 @@ func TestImportBumpsReportVersion(t *testing.T) {
 	if got := version(); got != v {
 		t.Errorf("a dry run changed the version: %d → %d", v, got)
 	}
+	if got := membershipVersion(t, ctx, s.Path(), project); got != mv {
+		t.Errorf("a refused import and a dry run changed the membership counter: %d → %d", mv, got)
+	}
 
 	st, err := s.Import(ctx, project, []tasks.DocumentInput{doc("new")})
 	if err != nil {
@@ -60,6 +65,10 @@ func TestImportBumpsReportVersion(t *testing.T) {
 	if after == v {
 		t.Errorf("an import left the version at %d", v)
 	}
+	if got := membershipVersion(t, ctx, s.Path(), project); got == mv {
+		t.Errorf("an import that gave out a summary left the membership counter at %d", mv)
+	}
+	checkRoundGold(t, ctx, s, project)
 	if _, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, a.Version, tasks.SentenceLabel{SentenceID: sents[0], Label: tasks.LabelFaithful}); err != nil {
 		t.Fatal(err)
 	}
