@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 )
 
 // errUsage marks an error whose message was already printed with usage.
@@ -162,5 +161,3 @@ func helpOK(err error) error {
 	}
 	return err
 }
-
-func trimLines(s string) string { return strings.TrimSpace(s) }

@@ -141,9 +141,6 @@ func NewClient(cfg Config, cache Cache) (*Client, error) {
 	}, nil
 }
 
-// Model returns the configured model name.
-func (c *Client) Model() string { return c.cfg.Model }
-
 // Stats returns the client's counters since it was created.
 func (c *Client) Stats() Stats { return c.root.snapshot() }
 

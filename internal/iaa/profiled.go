@@ -20,9 +20,6 @@ type Profiled struct {
 	Of       []int32 // the profile of each unit
 }
 
-// Units returns the number of units.
-func (p *Profiled) Units() int { return len(p.Of) }
-
 // Coded returns the ratings with every unit's ratings spelled out.
 func (p *Profiled) Coded() *Coded {
 	pr := p.Profiles

@@ -175,8 +175,6 @@ func (f *fixture) summaryOf(t *testing.T, sid int64) int64 {
 	return 0
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // build reports on the fixture. Its assignments are drafts (none is
 // submitted), so drafts count unless a test says otherwise.
 func (f *fixture) build(t *testing.T, opt report.Options) *report.Report {

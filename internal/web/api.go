@@ -57,10 +57,6 @@ func apiBoundary(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// skipCSRF exempts API requests from CSRF checks; apiBoundary has removed
-// their cookies, so nothing a browser sends on its own reaches them.
-func skipCSRF(c echo.Context) bool { return isAPI(c.Request().URL.Path) }
-
 // requireToken authenticates an API request by its bearer token and makes
 // the token's account the current user, through the same context value the
 // cookie path sets. Failed attempts are throttled as logins are. A
