@@ -31,19 +31,10 @@ func (k *reportKept) fill(as []ReportAssignment) {
 	}
 }
 
-// eachRow runs a query and calls scan for every row.
+// eachRow runs a report query with the report's arguments and calls scan
+// for every row.
 func eachRow(ctx context.Context, tx *sql.Tx, query string, a reportArgs, scan func(*sql.Rows) error) error {
-	rows, err := tx.QueryContext(ctx, query, a.project, a.round, a.submitted)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := scan(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return queryRows(ctx, tx, query, scan, a.project, a.round, a.submitted)
 }
 
 func reportRounds(ctx context.Context, tx *sql.Tx, a reportArgs, d *ReportData) error {
