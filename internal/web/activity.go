@@ -9,18 +9,22 @@ import (
 
 // A report built while people work takes one processor, not all of them:
 // on a 2-core server a build of a large project on both cores held up
-// every save for its duration. The server notes when it last served a
-// request other than a report's, and a report built within
+// every save for its duration. The server notes when it last served
+// someone's work (see noteActivity), and a report built within
 // reportQuietFor of it is built with report.Options.OneCore.
 
 // reportQuietFor is how long after the last other request a report may
 // be built on every processor.
 const reportQuietFor = 2 * time.Second
 
-// noteActivity records the time of each request that is not a report's.
+// noteActivity records the time of each request that is someone's work:
+// not a report's, and not a static file or a health check, which a page
+// load or a monitor polling every few seconds would otherwise turn into
+// "busy" for good.
 func (s *Server) noteActivity(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if !strings.Contains(c.Path(), "/report") {
+		p := c.Path()
+		if !strings.Contains(p, "/report") && !strings.HasPrefix(p, "/static/") && p != "/healthz" {
 			s.lastActive.Store(time.Now().UnixNano())
 		}
 		return next(c)
