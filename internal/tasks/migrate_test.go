@@ -55,8 +55,9 @@ func TestMigrateFromVersionOne(t *testing.T) {
 
 // TestMigratedSchemaIsFresh compares a database migrated from version 1
 // with a fresh one made from schema.sql: the same tables with the same
-// columns, the same indexes on the same columns. A change made in one
-// place and not the other fails here.
+// columns, the same indexes on the same columns, the same triggers. A
+// change made in one place and not the other fails here (the trigger
+// texts stand both in schema.sql and in the migrations' constants).
 func TestMigratedSchemaIsFresh(t *testing.T) {
 	ctx := context.Background()
 	old := openVersionOne(t)
@@ -83,8 +84,8 @@ func TestMigratedSchemaIsFresh(t *testing.T) {
 	}
 }
 
-// schemaShape describes a database's tables, columns and indexes, one
-// line each, independent of how the DDL was written.
+// schemaShape describes a database's tables, columns, indexes and
+// triggers, one line each, independent of how the DDL was laid out.
 func schemaShape(t *testing.T, path string) []string {
 	t.Helper()
 	db, err := sql.Open("sqlite", path)
@@ -93,21 +94,26 @@ func schemaShape(t *testing.T, path string) []string {
 	}
 	defer db.Close()
 	var out []string
-	rows, err := db.Query(`SELECT m.type, m.tbl_name, m.name FROM sqlite_master m
-		WHERE m.type IN ('table', 'index') AND m.name NOT LIKE 'sqlite_%' ORDER BY m.name`)
+	rows, err := db.Query(`SELECT m.type, m.tbl_name, m.name, coalesce(m.sql, '') FROM sqlite_master m
+		WHERE m.type IN ('table', 'index', 'trigger') AND m.name NOT LIKE 'sqlite_%' ORDER BY m.name`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	type obj struct{ typ, table, name string }
+	type obj struct{ typ, table, name, sql string }
 	var objs []obj
 	for rows.Next() {
 		var o obj
-		rows.Scan(&o.typ, &o.table, &o.name)
+		rows.Scan(&o.typ, &o.table, &o.name, &o.sql)
 		objs = append(objs, o)
 	}
 	rows.Close()
 	for _, o := range objs {
 		switch o.typ {
+		case "trigger":
+			// A trigger's text, spaces collapsed and IF NOT EXISTS left
+			// out: the migrations and schema.sql must make the same one.
+			text := strings.Join(strings.Fields(strings.Replace(o.sql, "IF NOT EXISTS ", "", 1)), " ")
+			out = append(out, fmt.Sprintf("trigger %s on %s: %s", o.name, o.table, text))
 		case "table":
 			r, err := db.Query(`SELECT name, type, "notnull", coalesce(dflt_value, ''), pk FROM pragma_table_info(?)`, o.name)
 			if err != nil {
