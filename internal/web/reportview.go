@@ -199,12 +199,17 @@ func plural(n int, noun string) string {
 	return strconv.Itoa(n) + " " + noun + "s"
 }
 
+// kappaMeasure names the pairwise κ of d as the report computes it.
+func kappaMeasure(d *report.Dimension) string {
+	if d.Scale == "ordinal" {
+		return "Cohen's κ (quadratic weights)"
+	}
+	return "Cohen's κ"
+}
+
 // heatmap lays out Cohen's κ of every pair of annotators on a dimension.
 func heatmap(names []string, d *report.Dimension) templates.Heatmap {
-	measure := "Cohen's κ"
-	if d.Scale == "ordinal" {
-		measure = "Cohen's κ (quadratic weights)"
-	}
+	measure := kappaMeasure(d)
 	var pairs []templates.HeatPair
 	for _, p := range d.Pairwise {
 		pairs = append(pairs, templates.HeatPair{A: p.Coders[0], B: p.Coders[1], Value: p.CohenKappa, CI: p.CI95, N: p.N, Undefined: p.Undefined})
@@ -239,10 +244,7 @@ const (
 // pairList picks the pairs of annotators with the lowest defined κ on d
 // among those sharing enough units; ties go to the pair with more units.
 func pairList(annotators int, d *report.Dimension, csv string) templates.PairList {
-	measure := "Cohen's κ"
-	if d.Scale == "ordinal" {
-		measure = "Cohen's κ (quadratic weights)"
-	}
+	measure := kappaMeasure(d)
 	l := templates.PairList{
 		Title:    fmt.Sprintf("Pairs that agree least: %s, %s level", d.Title, d.Level),
 		Measure:  measure,
