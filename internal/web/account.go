@@ -89,7 +89,7 @@ func (s *Server) getSessions(c echo.Context) error {
 	cur := s.sessionID(c)
 	for _, r := range rows {
 		v.Sessions = append(v.Sessions, templates.SessionRow{ID: r.ID, Created: sessionTime(r.CreatedAt), LastSeen: sessionTime(r.LastSeenAt),
-			Address: r.Address, Browser: r.UserAgent, Current: r.ID == cur})
+			Address: r.Address, Browser: templates.BrowserName(r.UserAgent), Agent: r.UserAgent, Current: r.ID == cur})
 	}
 	return s.render(c, http.StatusOK, templates.SessionsPage(v))
 }

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 )
 
 func TestChangeOwnPassword(t *testing.T) {
@@ -195,5 +197,40 @@ func TestProjectMembers(t *testing.T) {
 	}
 	if p := eve.get("/p/alpha"); p.status != http.StatusNotFound {
 		t.Fatalf("eve after removal: %d", p.status)
+	}
+}
+
+// TestSessionsInPlainWords reads the sessions table as a person would:
+// times in words with the exact time on hover, and the browser by name
+// with the raw agent only in the title.
+func TestSessionsInPlainWords(t *testing.T) {
+	f := newFixture(t)
+	f.user("ana", false)
+	b := f.browser()
+	b.login("ana", testPassword)
+	p := b.get("/account/sessions")
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(p.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := doc.Find(`[data-testid="sessions"] tbody tr`)
+	if rows.Length() != 1 {
+		t.Fatalf("%d session rows, want 1", rows.Length())
+	}
+	cells := rows.First().Find("td")
+	started := cells.Eq(0).Find("time")
+	when, ok := started.Attr("datetime")
+	if !ok || started.Text() != "just now" {
+		t.Fatalf("started cell: %q (datetime %q)", cells.Eq(0).Text(), when)
+	}
+	if title, _ := started.Attr("title"); !regexp.MustCompile(`^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC$`).MatchString(title) {
+		t.Errorf("exact time on hover: %q", title)
+	}
+	browser := cells.Eq(3)
+	if got := strings.TrimSpace(browser.Text()); got != "Go-http-client" {
+		t.Errorf("browser cell says %q, want the client's name", got)
+	}
+	if agent, _ := browser.Attr("title"); !strings.HasPrefix(agent, "Go-http-client/") {
+		t.Errorf("raw agent on hover: %q", agent)
 	}
 }

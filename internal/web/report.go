@@ -124,9 +124,9 @@ func (s *Server) getReport(c echo.Context) error {
 		// The dimension menu lists every dimension, also when one is chosen.
 		v := s.reportView(c, p, b.rep, report.DimensionNames(p.Settings), key.opt, adjudicate)
 		v.Page.FlashKind, v.Page.Flash = pg.FlashKind, pg.Flash
-		v.ComputedAt = b.builtAt.UTC().Format("2006-01-02 15:04:05 UTC")
+		v.ComputedAt = b.builtAt.UTC().Format(time.RFC3339)
 		if behind {
-			v.ComputedAt += fmt.Sprintf(", before the latest changes (a report is at most %s old while people label; the current one is being computed for your next view)", s.reportMaxAge(b).Round(time.Second))
+			v.ComputedNote = fmt.Sprintf(", before the latest changes (a report is at most %s old while people label; the current one is being computed for your next view)", s.reportMaxAge(b).Round(time.Second))
 		}
 		var buf bytes.Buffer
 		err := templates.ReportPage(v).Render(c.Request().Context(), &buf)

@@ -59,4 +59,4 @@ func TestReportPageShowsARecentReportWhileLabelsChange(t *testing.T) {
 	}
 }
 
-var computedAt = regexp.MustCompile(`Computed [0-9: -]+UTC`)
+var computedAt = regexp.MustCompile(`datetime="[0-9T:Z+-]+"`)

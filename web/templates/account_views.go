@@ -22,7 +22,8 @@ type SessionRow struct {
 	Created  string
 	LastSeen string
 	Address  string
-	Browser  string
+	Browser  string // the browser's name, e.g. "Chrome on Windows"
+	Agent    string // the raw user agent, shown on hover
 	Current  bool
 }
 

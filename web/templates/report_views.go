@@ -18,6 +18,9 @@ type ReportView struct {
 	BootstrapMethod string
 	// ComputedAt says when the figures were computed.
 	ComputedAt string
+	// ComputedNote follows the time when the report shown is older than
+	// the latest changes.
+	ComputedNote string
 	// StatNames heads the statistics columns.
 	StatNames []string
 	Levels    []ReportLevel
