@@ -12,7 +12,7 @@ import (
 // stored with every result and mixed into every cache key; change it
 // whenever a prompt or schema changes, so that exported results say which
 // wording produced them.
-const PromptVersion = "2026-11-1"
+const PromptVersion = "2026-11-2"
 
 // DefaultGuidelines is the numbered guideline list agents cite when a
 // project has not written its own.
