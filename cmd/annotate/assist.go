@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -58,6 +59,7 @@ func runAssist(ctx context.Context, e env, args []string) error {
 // llmFlags are the flags that name the model endpoint; serve takes them too.
 type llmFlags struct {
 	url, model, keyEnv *string
+	schema             *string
 	timeout            *time.Duration
 	maxTokens          *int
 	temperature        *float64
@@ -66,9 +68,11 @@ type llmFlags struct {
 // addLLMFlags adds the endpoint flags with their environment defaults.
 func addLLMFlags(e env, fs *flag.FlagSet) *llmFlags {
 	return &llmFlags{
-		url:         fs.String("llm-url", e.getenv("ANNOTATE_LLM_URL"), "base URL of an OpenAI-compatible chat-completions API, e.g. http://localhost:8000/v1 (env ANNOTATE_LLM_URL)"),
-		model:       fs.String("llm-model", e.getenv("ANNOTATE_LLM_MODEL"), "model name (env ANNOTATE_LLM_MODEL)"),
-		keyEnv:      fs.String("llm-key-env", "ANNOTATE_LLM_KEY", "name of the environment variable holding the API key"),
+		url:    fs.String("llm-url", e.getenv("ANNOTATE_LLM_URL"), "base URL of an OpenAI-compatible chat-completions API, e.g. http://localhost:8000/v1 (env ANNOTATE_LLM_URL)"),
+		model:  fs.String("llm-model", e.getenv("ANNOTATE_LLM_MODEL"), "model name (env ANNOTATE_LLM_MODEL)"),
+		keyEnv: fs.String("llm-key-env", "ANNOTATE_LLM_KEY", "name of the environment variable holding the API key"),
+		schema: fs.String("llm-schema", cmp.Or(e.getenv("ANNOTATE_LLM_SCHEMA"), "strict"),
+			"what the endpoint is sent of each answer's schema: strict (OpenAI structured outputs, vLLM, llama.cpp, Ollama), portable (no range keywords, for servers that reject them) or json_object (no schema, for servers without structured output) (env ANNOTATE_LLM_SCHEMA)"),
 		timeout:     fs.Duration("llm-timeout", 2*time.Minute, "time limit of one request"),
 		maxTokens:   fs.Int("llm-max-tokens", 1024, "largest answer, in tokens"),
 		temperature: fs.Float64("llm-temperature", 0, "sampling temperature"),
@@ -81,8 +85,12 @@ func (f *llmFlags) config(e env, concurrency int) (assist.Config, error) {
 	if *f.url == "" {
 		return assist.Config{}, errors.New("no model endpoint: pass --llm-url or set ANNOTATE_LLM_URL")
 	}
+	mode, err := assist.ParseSchemaMode(*f.schema)
+	if err != nil {
+		return assist.Config{}, fmt.Errorf("--llm-schema: %q is not one of strict, portable, json_object", *f.schema)
+	}
 	return assist.Config{
-		BaseURL: *f.url, Model: *f.model, APIKey: e.getenv(*f.keyEnv),
+		BaseURL: *f.url, Model: *f.model, APIKey: e.getenv(*f.keyEnv), SchemaMode: mode,
 		Temperature: *f.temperature, MaxTokens: *f.maxTokens, Timeout: *f.timeout, Concurrency: concurrency,
 	}, nil
 }

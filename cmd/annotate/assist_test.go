@@ -113,6 +113,9 @@ func (c *chatServer) serve(w http.ResponseWriter, r *http.Request) {
 // answers its last value (for labels, "unfaithful"; for error types, a real
 // code rather than "none").
 func smallest(s map[string]any) any {
+	if variants, ok := s["anyOf"].([]any); ok {
+		return smallest(variants[len(variants)-1].(map[string]any))
+	}
 	switch s["type"] {
 	case "object":
 		out := map[string]any{}
@@ -129,6 +132,9 @@ func smallest(s map[string]any) any {
 	case "integer":
 		return s["minimum"]
 	case "boolean":
+		if e, ok := s["enum"].([]any); ok {
+			return e[0]
+		}
 		return false
 	case "array":
 		n, _ := s["minItems"].(float64)

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"time"
 
+	"annotate/internal/assist"
 	"annotate/internal/tasks"
 	"annotate/internal/web"
 )
@@ -61,6 +62,10 @@ func runServe(ctx context.Context, e env, args []string) error {
 	}
 	if *llmConcurrency < 1 {
 		fmt.Fprintln(e.stderr, "annotate serve: --llm-concurrency must be at least 1")
+		return errUsage
+	}
+	if _, err := assist.ParseSchemaMode(*llm.schema); err != nil {
+		fmt.Fprintf(e.stderr, "annotate serve: --llm-schema: %q is not one of strict, portable, json_object\n", *llm.schema)
 		return errUsage
 	}
 	runner := assistRunner(e, llm, store, *llmConcurrency)

@@ -8,7 +8,12 @@ import (
 )
 
 type ambiguityAnswer struct {
-	Reason    string `json:"reason"`
+	Reason    string          `json:"reason"`
+	Judgement judgementAnswer `json:"judgement"`
+}
+
+// judgementAnswer is whether the sentence is ambiguous and of which type.
+type judgementAnswer struct {
 	Ambiguous bool   `json:"ambiguous"`
 	Type      string `json:"type"`
 }
@@ -18,23 +23,18 @@ func ambiguitySchema() *Schema {
 	for _, t := range tasks.AmbiguityTypes {
 		codes = append(codes, t.Code)
 	}
-	// Two variants tie the type to the answer: ambiguous names a real
-	// type; not ambiguous may say none.
-	s := Object(
-		Prop("reason", String("which arguments are sound and whether both readings are reasonable")),
-		Prop("ambiguous", Boolean("whether sound arguments exist on both sides")),
-		Prop("type", Enum("the ambiguity type code, or none", codes...)),
-	)
-	yes, no := true, false
+	// Two variants, below the root, tie the type to the answer: ambiguous
+	// names a real type; not ambiguous may say none.
 	variant := func(amb bool, types []string) *Schema {
 		return Object(
-			Prop("reason", s.Properties[0].Schema),
 			Prop("ambiguous", &Schema{Type: "boolean", Description: "whether sound arguments exist on both sides", Const: &amb}),
 			Prop("type", Enum("the ambiguity type code, or none", types...)),
 		)
 	}
-	s.AnyOf = []*Schema{variant(yes, codes[1:]), variant(no, codes)}
-	return s
+	return Object(
+		Prop("reason", String("which arguments are sound and whether both readings are reasonable")),
+		Prop("judgement", Choice("whether the sentence is ambiguous, and its type", variant(true, codes[1:]), variant(false, codes))),
+	)
 }
 
 // judgeAmbiguity asks whether sound arguments exist on both sides of the
@@ -59,9 +59,9 @@ func (c *Client) judgeAmbiguity(ctx context.Context, m *meter, it Item, sd seede
 	if amb == nil {
 		amb = &Ambiguity{}
 	}
-	amb.Judged, amb.Ambiguous, amb.Reason, amb.Type = true, a.Ambiguous, a.Reason, ""
-	if a.Ambiguous {
-		amb.Type = a.Type
+	amb.Judged, amb.Ambiguous, amb.Reason, amb.Type = true, a.Judgement.Ambiguous, a.Reason, ""
+	if a.Judgement.Ambiguous {
+		amb.Type = a.Judgement.Type
 	}
 	res.Ambiguity = amb
 	return nil

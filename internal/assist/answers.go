@@ -15,14 +15,22 @@ type sideAnswer struct {
 	ErrorType  string `json:"error_type"`
 }
 
-// verdictAnswer is an adjudicator's answer.
+// verdictAnswer is an adjudicator's answer. The label and its error type
+// sit together in one object, so that the schema can tie them (an
+// unfaithful label names a real error type) with a choice below the root,
+// where OpenAI's strict mode allows one.
 type verdictAnswer struct {
-	AdvocateHolds *bool  `json:"advocate_holds"`
-	SkepticHolds  *bool  `json:"skeptic_holds"`
-	Report        string `json:"report"`
-	Citations     []int  `json:"citations"`
-	Label         Label  `json:"label"`
-	ErrorType     string `json:"error_type"`
+	AdvocateHolds *bool       `json:"advocate_holds"`
+	SkepticHolds  *bool       `json:"skeptic_holds"`
+	Report        string      `json:"report"`
+	Citations     []int       `json:"citations"`
+	Verdict       labelAnswer `json:"verdict"`
+}
+
+// labelAnswer is a verdict's label and error type.
+type labelAnswer struct {
+	Label     Label  `json:"label"`
+	ErrorType string `json:"error_type"`
 }
 
 // turnAnswer is a debate agent's answer for one round.
@@ -72,23 +80,21 @@ func skepticSchema(it Item) *Schema {
 }
 
 func adjudicatorSchema(it Item) *Schema {
-	return labelVariants(it, Object(
+	return Object(
 		Prop("advocate_holds", Boolean("whether the Advocate's evidence and argument hold up")),
 		Prop("skeptic_holds", Boolean("whether the Skeptic's evidence and argument hold up")),
 		Prop("report", String("the report of the checks and the decision")),
 		Prop("citations", citationsSchema(it, 0)),
-		Prop("label", labelSchema()),
-		Prop("error_type", errorTypeSchema(it, true)),
-	))
+		Prop("verdict", verdictSchema(it)),
+	)
 }
 
 func debateAdjudicatorSchema(it Item) *Schema {
-	return labelVariants(it, Object(
+	return Object(
 		Prop("report", String("the report of the checks and the decision")),
 		Prop("citations", citationsSchema(it, 0)),
-		Prop("label", labelSchema()),
-		Prop("error_type", errorTypeSchema(it, true)),
-	))
+		Prop("verdict", verdictSchema(it)),
+	)
 }
 
 // turnSchema leaves a debate agent's error type free: its turn is an
@@ -103,11 +109,14 @@ func turnSchema(it Item) *Schema {
 	)
 }
 
-// labelVariants states in the schema that an unfaithful verdict names a
-// real error type: one variant per label, the unfaithful one without
-// "none" among its error types.
-func labelVariants(it Item, s *Schema) *Schema {
-	return s.Variants("label", map[string]map[string]*Schema{
+// verdictSchema states that an unfaithful verdict names a real error
+// type: one variant per label, the unfaithful one without "none" among its
+// error types.
+func verdictSchema(it Item) *Schema {
+	return Variants("the label and its error type", Object(
+		Prop("label", labelSchema()),
+		Prop("error_type", errorTypeSchema(it, true)),
+	), "label", map[string]map[string]*Schema{
 		string(Unfaithful): {"error_type": errorTypeSchema(it, false)},
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 )
 
@@ -107,10 +109,18 @@ func (c *Client) answer(ctx context.Context, m *meter, q Question, msgs []Messag
 		Temperature: c.cfg.Temperature,
 		MaxTokens:   c.cfg.MaxTokens,
 		Seed:        &seed,
-		ResponseFormat: &responseFormat{
+	}
+	if c.cfg.SchemaMode == SchemaJSONObject {
+		req.ResponseFormat = &responseFormat{Type: "json_object"}
+	} else {
+		schema, err := q.Schema.JSON(c.cfg.SchemaMode)
+		if err != nil {
+			return cachedAnswer{}, err
+		}
+		req.ResponseFormat = &responseFormat{
 			Type:       "json_schema",
-			JSONSchema: &jsonSchema{Name: q.Name, Strict: true, Schema: q.Schema},
-		},
+			JSONSchema: &jsonSchema{Name: q.Name, Strict: true, Schema: schema},
+		}
 	}
 	body, err := json.Marshal(req)
 	if err != nil {
@@ -161,10 +171,48 @@ func decodeAnswer(q Question, a cachedAnswer, out any) error {
 			return err
 		}
 	}
-	if err := json.Unmarshal([]byte(text), out); err != nil {
+	if err := decodeValidated(text, out); err != nil {
 		return &ValidationError{Path: "$", Reason: err.Error()}
 	}
 	return nil
+}
+
+// decodeValidated decodes an answer the validator accepted into out. JSON
+// Schema counts 3.0 and 3e0 as integers, and so does the validator, but
+// encoding/json will not put them in an int: such numbers are written as
+// integers first, so that whatever the validator accepts decodes.
+func decodeValidated(text string, out any) error {
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return err
+	}
+	norm, err := json.Marshal(integralNumbers(v))
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(norm, out)
+}
+
+// integralNumbers rewrites every number without a fractional part, within
+// the range where float64 holds integers exactly, in integer form.
+func integralNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if f, ok := asInteger(x); ok && math.Abs(f) <= 1<<53 {
+			return json.Number(strconv.FormatInt(int64(f), 10))
+		}
+	case []any:
+		for i := range x {
+			x[i] = integralNumbers(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = integralNumbers(x[k])
+		}
+	}
+	return v
 }
 
 func truncationNote(finish string) string {

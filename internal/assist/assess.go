@@ -21,7 +21,7 @@ func (c *Client) Assess(ctx context.Context, key string, it Item, s Settings) (S
 
 func (c *Client) assess(ctx context.Context, parent *meter, key string, it Item, s Settings) (SentenceResult, error) {
 	s = s.Defaults()
-	s.Temperature, s.MaxTokens = c.cfg.Temperature, c.cfg.MaxTokens
+	s.Temperature, s.MaxTokens, s.SchemaMode = c.cfg.Temperature, c.cfg.MaxTokens, c.cfg.SchemaMode
 	res := SentenceResult{
 		Protocol:      s.Protocol,
 		Target:        it.Target,

@@ -43,6 +43,9 @@ type Config struct {
 	// MaxRetryAfter caps how long a Retry-After header can make the client
 	// wait (default 2 minutes).
 	MaxRetryAfter time.Duration
+	// SchemaMode says how much of each answer's schema is sent: strict
+	// (the default), portable or json_object (see [SchemaMode]).
+	SchemaMode SchemaMode
 	// Concurrency bounds the requests in flight through this client,
 	// across all runs that share it (default 4).
 	Concurrency int
@@ -87,6 +90,9 @@ func (c Config) withDefaults() Config {
 	if c.Concurrency <= 0 {
 		c.Concurrency = 4
 	}
+	if c.SchemaMode == "" {
+		c.SchemaMode = SchemaStrict
+	}
 	if c.HTTPClient == nil {
 		// Keep as many idle connections as requests may be in flight,
 		// instead of the default two, so a busy run reuses them.
@@ -123,6 +129,9 @@ func NewClient(cfg Config, cache Cache) (*Client, error) {
 	cfg = cfg.withDefaults()
 	if cfg.Model == "" {
 		return nil, errors.New("assist: no model configured")
+	}
+	if _, err := ParseSchemaMode(string(cfg.SchemaMode)); err != nil {
+		return nil, err
 	}
 	u, err := url.Parse(cfg.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -167,9 +176,9 @@ type responseFormat struct {
 }
 
 type jsonSchema struct {
-	Name   string  `json:"name"`
-	Strict bool    `json:"strict"`
-	Schema *Schema `json:"schema"`
+	Name   string          `json:"name"`
+	Strict bool            `json:"strict"`
+	Schema json.RawMessage `json:"schema"`
 }
 
 type chatResponse struct {

@@ -70,19 +70,27 @@ func TestRequestCarriesStrictJSONSchema(t *testing.T) {
 	if schema["additionalProperties"] != false {
 		t.Errorf("additionalProperties = %v, want false", schema["additionalProperties"])
 	}
-	props := schema["properties"].(map[string]any)
-	label := props["label"].(map[string]any)
-	if got := fmt.Sprint(label["enum"]); got != "[faithful unfaithful]" {
-		t.Errorf("label enum = %s", got)
+	verdict := schema["properties"].(map[string]any)["verdict"].(map[string]any)
+	variants := verdict["anyOf"].([]any)
+	if len(variants) != 2 {
+		t.Fatalf("verdict has %d variants, want one per label", len(variants))
 	}
-	et := fmt.Sprint(props["error_type"].(map[string]any)["enum"])
+	labels, ets := "", ""
+	for _, v := range variants {
+		props := v.(map[string]any)["properties"].(map[string]any)
+		labels += fmt.Sprint(props["label"].(map[string]any)["enum"])
+		ets += fmt.Sprint(props["error_type"].(map[string]any)["enum"])
+	}
+	if labels != "[faithful][unfaithful]" {
+		t.Errorf("verdict labels = %s", labels)
+	}
 	for _, code := range []string{"none", "extrinsic_information", "nuanced_meaning_shift"} {
-		if !strings.Contains(et, code) {
-			t.Errorf("error_type enum %s lacks %s", et, code)
+		if !strings.Contains(ets, code) {
+			t.Errorf("error_type enums %s lack %s", ets, code)
 		}
 	}
 	req := fmt.Sprint(schema["required"])
-	for _, p := range []string{"label", "error_type", "report", "citations", "advocate_holds", "skeptic_holds"} {
+	for _, p := range []string{"verdict", "report", "citations", "advocate_holds", "skeptic_holds"} {
 		if !strings.Contains(req, p) {
 			t.Errorf("required %s lacks %s", req, p)
 		}

@@ -113,7 +113,7 @@ func (c *Client) debateSession(ctx context.Context, m *meter, it Item, s Setting
 			return fmt.Errorf("adjudicator %d: %w", j+1, err)
 		}
 		out.Adjudications[j] = Verdict{
-			Label: v.Label, ErrorType: errorTypeFor(v.Label, v.ErrorType),
+			Label: v.Verdict.Label, ErrorType: errorTypeFor(v.Verdict.Label, v.Verdict.ErrorType),
 			Report: v.Report, Citations: dedupe(v.Citations),
 		}
 		return nil

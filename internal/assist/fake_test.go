@@ -81,6 +81,10 @@ type fakeLLM struct {
 	bodies [][]byte
 	reqs   []wireRequest
 	answer func(n int, r wireRequest) reply
+	// refuse, when set, returns why a request's response_format would be
+	// refused (an empty string accepts it); refused counts them.
+	refuse  func(r wireRequest) string
+	refused int
 	// tokens sums the usage the server reported.
 	prompt, completion int
 }
@@ -114,6 +118,18 @@ func (f *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.auth = r.Header.Get("Authorization")
+	if f.refuse != nil {
+		if why := f.refuse(req); why != "" {
+			f.mu.Lock()
+			f.refused++
+			f.mu.Unlock()
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{
+				"message": why, "type": "invalid_request_error", "param": "response_format", "code": nil}})
+			return
+		}
+	}
 	f.mu.Lock()
 	f.bodies = append(f.bodies, body)
 	f.reqs = append(f.reqs, req)
@@ -237,6 +253,9 @@ func validAnswer(r wireRequest, set map[string]any) string {
 }
 
 func minimal(s map[string]any) any {
+	if variants, ok := s["anyOf"].([]any); ok {
+		return minimal(variants[0].(map[string]any))
+	}
 	switch s["type"] {
 	case "object":
 		out := map[string]any{}
@@ -253,6 +272,9 @@ func minimal(s map[string]any) any {
 	case "integer":
 		return s["minimum"]
 	case "boolean":
+		if e, ok := s["enum"].([]any); ok {
+			return e[0]
+		}
 		return true
 	case "array":
 		n := 0
@@ -333,7 +355,7 @@ func debateAnswers(turn func(round int, own string, agent int) string, adj func(
 				et = "tense_modality"
 			}
 			return ok(validAnswer(r, map[string]any{
-				"label": label, "error_type": et, "citations": []int{6},
+				"verdict": map[string]any{"label": label, "error_type": et}, "citations": []int{6},
 				"report": fmt.Sprintf("adjudicator %d finds it %s", r.adjudicator(), label),
 			}))
 		}

@@ -12,7 +12,7 @@ import (
 // stored with every result and mixed into every cache key; change it
 // whenever a prompt or schema changes, so that exported results say which
 // wording produced them.
-const PromptVersion = "2026-11-1"
+const PromptVersion = "2026-11-2"
 
 // DefaultGuidelines is the numbered guideline list agents cite when a
 // project has not written its own.
@@ -204,7 +204,7 @@ The ADVOCATE argues the sentence is faithful, citing units {{ints .Advocate.Cita
 The SKEPTIC argues the sentence is unfaithful ({{.Skeptic.ErrorType}}), citing units {{ints .Skeptic.Citations}}{{if .Skeptic.Guidelines}} and guidelines {{ints .Skeptic.Guidelines}}{{end}}:
 <skeptic>{{.Skeptic.Reason}}</skeptic>
 
-Answer with a JSON object: "advocate_holds" (true if the Advocate's units say what it claims and its argument follows the guidelines), "skeptic_holds" (the same for the Skeptic), "report" (a short report of your checks and your decision), "citations" (the units your decision rests on), "label" ("faithful" or "unfaithful") and "error_type" (an error type code if unfaithful, "none" if faithful).
+Answer with a JSON object: "advocate_holds" (true if the Advocate's units say what it claims and its argument follows the guidelines), "skeptic_holds" (the same for the Skeptic), "report" (a short report of your checks and your decision), "citations" (the units your decision rests on) and "verdict" (an object with "label", "faithful" or "unfaithful", and "error_type", an error type code if unfaithful, "none" if faithful).
 {{- end}}
 
 {{- define "history" -}}
@@ -233,7 +233,7 @@ The debate:
 <debate>
 {{template "history" .}}</debate>
 
-Answer with a JSON object: "report" (who agrees with whom, which arguments hold up, and your decision), "citations" (the units your decision rests on), "label" ("faithful" or "unfaithful") and "error_type" (an error type code if unfaithful, "none" if faithful).
+Answer with a JSON object: "report" (who agrees with whom, which arguments hold up, and your decision), "citations" (the units your decision rests on) and "verdict" (an object with "label", "faithful" or "unfaithful", and "error_type", an error type code if unfaithful, "none" if faithful).
 {{- end}}
 
 {{- define "user_ambiguity" -}}
@@ -247,7 +247,7 @@ Arguments made about the sentence:
 {{end -}}
 </arguments>
 
-Answer with a JSON object: "reason" (which arguments are sound, and whether both readings are reasonable), "ambiguous" (true or false) and "type" (the taxonomy code if ambiguous, "none" otherwise).
+Answer with a JSON object: "reason" (which arguments are sound, and whether both readings are reasonable) and "judgement" (an object with "ambiguous", true or false, and "type", the taxonomy code if ambiguous, "none" otherwise).
 {{- end}}
 
 {{- define "user_keyfacts" -}}

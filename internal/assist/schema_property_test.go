@@ -81,7 +81,7 @@ func TestSchemaStatesEveryRule(t *testing.T) {
 				// The whole path an answer takes: validation, then decoding
 				// into the answer type.
 				ourErr := decodeAnswer(Question{Name: name, Schema: s}, cachedAnswer{content: string(text)}, answerFor(name))
-				if m, ok := answer.(map[string]any); ok && m["label"] == "unfaithful" && m["error_type"] == noneCode && name != "debate_turn" {
+				if m, ok := answer.(map[string]any)["verdict"].(map[string]any); ok && m["label"] == "unfaithful" && m["error_type"] == noneCode {
 					unfaithfulNone++
 					if ourErr == nil {
 						t.Fatalf("an unfaithful verdict without an error type was accepted: %s", text)
@@ -111,6 +111,8 @@ func TestSchemaStatesEveryRule(t *testing.T) {
 
 // generate makes a random value that satisfies a schema in the subset the
 // assistant sends, choosing one anyOf variant when there are some.
+// Properties are visited in sorted order, so that a seeded generator
+// makes the same answers on every run.
 func generate(rng *rand.Rand, s map[string]any) any {
 	if variants, ok := s["anyOf"].([]any); ok {
 		return generate(rng, variants[rng.IntN(len(variants))].(map[string]any))
@@ -118,8 +120,9 @@ func generate(rng *rand.Rand, s map[string]any) any {
 	switch s["type"] {
 	case "object":
 		out := map[string]any{}
-		for name, p := range s["properties"].(map[string]any) {
-			out[name] = generate(rng, p.(map[string]any))
+		props := s["properties"].(map[string]any)
+		for _, name := range slices.Sorted(maps.Keys(props)) {
+			out[name] = generate(rng, props[name].(map[string]any))
 		}
 		return out
 	case "string":
@@ -131,8 +134,8 @@ func generate(rng *rand.Rand, s map[string]any) any {
 		lo, hi := int(s["minimum"].(float64)), int(s["maximum"].(float64))
 		return lo + rng.IntN(hi-lo+1)
 	case "boolean":
-		if c, ok := s["const"].(bool); ok {
-			return c
+		if e, ok := s["enum"].([]any); ok {
+			return e[rng.IntN(len(e))]
 		}
 		return rng.IntN(2) == 1
 	case "array":
@@ -153,17 +156,51 @@ func generate(rng *rand.Rand, s map[string]any) any {
 	panic(fmt.Sprintf("no generator for %v", s["type"]))
 }
 
+// merged returns an object schema's properties; for a choice of objects,
+// each property with the union of the variants' enum values, so that a
+// mutation can put a value of one variant beside the fields of another
+// ("none" beside "unfaithful").
+func merged(s map[string]any) map[string]any {
+	variants, ok := s["anyOf"].([]any)
+	if !ok {
+		return s["properties"].(map[string]any)
+	}
+	out := map[string]any{}
+	for _, v := range variants {
+		for name, p := range v.(map[string]any)["properties"].(map[string]any) {
+			p := p.(map[string]any)
+			prev, seen := out[name].(map[string]any)
+			if !seen {
+				c := maps.Clone(p)
+				if e, ok := p["enum"].([]any); ok {
+					c["enum"] = slices.Clone(e)
+				}
+				out[name] = c
+				continue
+			}
+			if e, ok := p["enum"].([]any); ok {
+				all, _ := prev["enum"].([]any)
+				for _, x := range e {
+					if !slices.Contains(all, x) {
+						all = append(all, x)
+					}
+				}
+				prev["enum"] = all
+			}
+		}
+	}
+	return out
+}
+
 // mutate changes one field of a generated answer to a value near an edge:
 // another enum value of the same field anywhere in the schema (so that
 // "none" meets "unfaithful"), a flipped boolean, an integer one past its
-// bound, or a field removed or added.
+// bound, or a field removed or added; inside a nested object or choice it
+// mutates one of that object's fields.
 func mutate(rng *rand.Rand, s map[string]any, answer any) any {
 	obj := answer.(map[string]any)
-	props := s["properties"].(map[string]any)
-	names := make([]string, 0, len(props))
-	for n := range props {
-		names = append(names, n)
-	}
+	props := merged(s)
+	names := slices.Sorted(maps.Keys(props))
 	name := names[rng.IntN(len(names))]
 	p := props[name].(map[string]any)
 	switch k := rng.IntN(10); {
@@ -172,6 +209,12 @@ func mutate(rng *rand.Rand, s map[string]any, answer any) any {
 	case k == 1:
 		obj["extra"] = "x"
 	default:
+		if _, isChoice := p["anyOf"]; isChoice || p["type"] == "object" {
+			if inner, ok := obj[name].(map[string]any); ok {
+				obj[name] = mutate(rng, p, inner)
+			}
+			break
+		}
 		switch p["type"] {
 		case "string":
 			if e, ok := p["enum"].([]any); ok {

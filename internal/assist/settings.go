@@ -32,6 +32,9 @@ type Settings struct {
 	// into stored results; values set by the caller are overwritten.
 	Temperature float64 `json:"temperature"`
 	MaxTokens   int     `json:"max_tokens,omitempty"`
+	// SchemaMode is how much of each schema was sent to the endpoint
+	// (strict, portable or json_object), copied from the client too.
+	SchemaMode SchemaMode `json:"schema_mode,omitempty"`
 }
 
 // Defaults returns s with zero fields replaced by their defaults.

@@ -52,8 +52,8 @@ func (c *Client) runSingle(ctx context.Context, m *meter, it Item, sd seeder, re
 		return fmt.Errorf("adjudicator: %w", err)
 	}
 	res.Adjudicator = &Verdict{
-		Label:         v.Label,
-		ErrorType:     errorTypeFor(v.Label, v.ErrorType),
+		Label:         v.Verdict.Label,
+		ErrorType:     errorTypeFor(v.Verdict.Label, v.Verdict.ErrorType),
 		Report:        v.Report,
 		Citations:     dedupe(v.Citations),
 		AdvocateHolds: v.AdvocateHolds,

@@ -21,7 +21,7 @@ func TestSingleProtocol(t *testing.T) {
 		case "single_skeptic":
 			return ok(validAnswer(r, map[string]any{"citations": []int{6}, "guidelines": []int{6}, "error_type": "tense_modality", "reason": "Unit [6] says the vote was postponed, not held."}))
 		case "single_adjudicator":
-			return ok(validAnswer(r, map[string]any{"advocate_holds": false, "skeptic_holds": true, "citations": []int{6}, "label": "unfaithful", "error_type": "tense_modality", "report": "The Skeptic is right: nothing was approved."}))
+			return ok(validAnswer(r, map[string]any{"advocate_holds": false, "skeptic_holds": true, "citations": []int{6}, "verdict": map[string]any{"label": "unfaithful", "error_type": "tense_modality"}, "report": "The Skeptic is right: nothing was approved."}))
 		}
 		t.Errorf("unexpected question %s", r.name())
 		return reply{status: 400}
@@ -147,9 +147,9 @@ func TestAmbiguityJudge(t *testing.T) {
 	f := newFake(t, func(_ int, r wireRequest) reply {
 		if r.name() == "ambiguity" {
 			if len(r.Messages) == 2 {
-				return ok(validAnswer(r, map[string]any{"ambiguous": true, "type": "none"}))
+				return ok(validAnswer(r, map[string]any{"judgement": map[string]any{"ambiguous": true, "type": "none"}}))
 			}
-			return ok(validAnswer(r, map[string]any{"ambiguous": true, "type": "decontextualization", "reason": "both readings hold"}))
+			return ok(validAnswer(r, map[string]any{"judgement": map[string]any{"ambiguous": true, "type": "decontextualization"}, "reason": "both readings hold"}))
 		}
 		return ok(validAnswer(r, nil))
 	})
@@ -170,8 +170,12 @@ func TestAmbiguityJudge(t *testing.T) {
 					t.Errorf("judge prompt lacks %q", want)
 				}
 			}
-			if got := len(r.ResponseFormat.JSONSchema.Schema["properties"].(map[string]any)["type"].(map[string]any)["enum"].([]any)); got != 17 {
-				t.Errorf("type enum has %d values, want none + 16", got)
+			variants := r.ResponseFormat.JSONSchema.Schema["properties"].(map[string]any)["judgement"].(map[string]any)["anyOf"].([]any)
+			typeEnum := func(v any) int {
+				return len(v.(map[string]any)["properties"].(map[string]any)["type"].(map[string]any)["enum"].([]any))
+			}
+			if len(variants) != 2 || typeEnum(variants[0]) != 16 || typeEnum(variants[1]) != 17 {
+				t.Errorf("judgement variants: want ambiguous with the 16 types, and not ambiguous with none + 16")
 			}
 		}
 	}

@@ -46,6 +46,19 @@ func (s *Schema) validate(path string, v any) error {
 		return &ValidationError{Path: path, Reason: fmt.Sprintf(format, args...)}
 	}
 	switch s.Type {
+	case "":
+		if len(s.AnyOf) == 0 {
+			return fail("schema has neither a type nor variants")
+		}
+		var why []string
+		for _, variant := range s.AnyOf {
+			err := variant.validate(path, v)
+			if err == nil {
+				return nil
+			}
+			why = append(why, err.Error())
+		}
+		return fail("matches none of the allowed combinations: %s", strings.Join(why, "; or "))
 	case "object":
 		obj, ok := v.(map[string]any)
 		if !ok {
@@ -69,17 +82,6 @@ func (s *Schema) validate(path string, v any) error {
 			}
 			slices.Sort(extra)
 			return fail("unexpected properties %s", strings.Join(extra, ", "))
-		}
-		if len(s.AnyOf) > 0 {
-			var why []string
-			for _, variant := range s.AnyOf {
-				err := variant.validate(path, v)
-				if err == nil {
-					return nil
-				}
-				why = append(why, err.Error())
-			}
-			return fail("matches none of the allowed combinations: %s", strings.Join(why, "; or "))
 		}
 	case "string":
 		str, ok := v.(string)

@@ -58,6 +58,7 @@ func (j *Job) CreateLimit(ctx context.Context, projectID int64, protocol, model 
 		Seed:        1,
 		Temperature: j.llm.Temperature,
 		MaxTokens:   j.llm.MaxTokens,
+		SchemaMode:  j.schemaMode(),
 	}.Defaults()
 	if err := settings.Validate(); err != nil {
 		return nil, tasks.Errorf(tasks.EInvalid, "%v (single or debate)", err)
@@ -84,6 +85,14 @@ func (j *Job) CreateLimit(ctx context.Context, projectID int64, protocol, model 
 		ProjectID: projectID, Protocol: protocol, Model: model, Settings: string(raw),
 		PromptVersion: assist.PromptVersion, Total: total,
 	})
+}
+
+// schemaMode is the endpoint's schema mode, strict unless configured.
+func (j *Job) schemaMode() assist.SchemaMode {
+	if j.llm.SchemaMode == "" {
+		return assist.SchemaStrict
+	}
+	return j.llm.SchemaMode
 }
 
 // Execute runs or resumes a stored run,
@@ -123,6 +132,10 @@ func (j *Job) Execute(ctx context.Context, runID int64, progress func(assist.Pro
 	record := context.WithoutCancel(ctx)
 	cfg := j.llm
 	cfg.Model = run.Model
+	if settings.SchemaMode != "" {
+		// A resumed run keeps the schema mode it was started with.
+		cfg.SchemaMode = settings.SchemaMode
+	}
 	client, err := assist.NewClient(cfg, j.store.LLMCache())
 	if err != nil {
 		return assist.RunStats{}, errors.Join(err, j.store.FinishAssistRun(record, runID, tasks.RunFailed, err.Error(), tasks.AssistUsage{}))
