@@ -31,8 +31,8 @@ func (s *Server) apiImport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	// Files past uploadMemory are spooled to temporary files, which the
-	// server removes after the request.
+	// Files past uploadMemory are spooled to temporary files, which
+	// removeUploads deletes after the request.
 	err = c.Request().ParseMultipartForm(uploadMemory)
 	var form *multipart.Form
 	if err == nil {
