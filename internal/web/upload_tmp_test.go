@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -96,4 +97,33 @@ func TestUploadsLeaveNoTemporaryFiles(t *testing.T) {
 		t.Fatalf("accepted upload: %d\n%.1500s", p.status, p.body)
 	}
 	left("an accepted upload on the Import page")
+}
+
+// TestCompressedUploadIsNamed: a gzip file uploaded with the format left
+// to detection is refused with a 422 that names the file and says to
+// unpack it, on the API and the Import page, instead of an error "on our
+// side".
+func TestCompressedUploadIsNamed(t *testing.T) {
+	w := newWorkFixture(t)
+	lea, _ := w.store.UserByName(w.ctx, "lea")
+	_, secret, err := w.store.CreateToken(w.ctx, lea.ID, tasks.TokenSpec{Name: "gz", TTL: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	io.WriteString(zw, `{"id":"d","text":"T.","summaries":[{"id":"s","text":"A."}]}`+"\n")
+	zw.Close()
+	want := "the file is gzip-compressed: unpack it and import the file inside"
+	c := &apiClient{t: t, base: w.srv.URL, token: secret}
+	res := c.upload("/api/v1/projects/alpha/import", map[string]string{"data.jsonl.gz": gz.String()})
+	pr := res.problem(t)
+	if res.status != http.StatusUnprocessableEntity || len(pr.Errors) != 1 || pr.Errors[0].File != "data.jsonl.gz" || pr.Errors[0].Message != want {
+		t.Errorf("API: %s", res)
+	}
+	b := w.browser()
+	b.login("lea", testPassword)
+	if p := b.upload("alpha", "data.jsonl.gz", gz.String()); p.status != http.StatusUnprocessableEntity || !strings.Contains(p.body, "data.jsonl.gz: "+want) {
+		t.Errorf("Import page: %d\n%.1500s", p.status, p.body)
+	}
 }
