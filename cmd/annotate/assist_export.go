@@ -38,7 +38,7 @@ func runAssistExport(ctx context.Context, e env, args []string) error {
 	w := e.stdout
 	var f *os.File
 	if *out != "" {
-		if f, err = os.Create(*out); err != nil {
+		if f, err = os.OpenFile(*out, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, exportFileMode); err != nil {
 			return err
 		}
 		defer f.Close()

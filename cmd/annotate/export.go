@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 
 	"annotate/internal/export"
 	"annotate/internal/tasks"
@@ -77,20 +79,28 @@ output it is printed to standard error. See docs/export.md.`)
 	return writeExportFile(ctx, x, *out)
 }
 
+// exportFileMode is the mode of export files: like the database, readable
+// by its owner only, since exports hold labels and annotators' names.
+const exportFileMode = 0o600
+
 // writeExportFile writes the export to a temporary file beside path and
 // renames it into place, so that a failed export leaves no partial file;
-// a CSV export gets its header as path.meta.json.
+// a CSV export gets its header as path.meta.json. The temporary file is
+// removed when the export fails or is interrupted (Ctrl+C or SIGTERM
+// cancel ctx); one left by a process that was killed outright is removed
+// by the next export to the same path.
 func writeExportFile(ctx context.Context, x *export.Export, path string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	removeStaleExports(path)
+	tmp, err := os.CreateTemp(filepath.Dir(path), exportTempPrefix(path)+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if err := x.Write(ctx, tmp); err != nil {
+	if err := tmp.Chmod(exportFileMode); err != nil {
 		tmp.Close()
 		return err
 	}
-	if err := tmp.Chmod(0o644); err != nil {
+	if err := x.Write(ctx, tmp); err != nil {
 		tmp.Close()
 		return err
 	}
@@ -99,9 +109,60 @@ func writeExportFile(ctx context.Context, x *export.Export, path string) error {
 	}
 	if x.Header().Format == export.CSV {
 		meta, _ := json.MarshalIndent(x.Header(), "", "  ")
-		if err := os.WriteFile(path+".meta.json", append(meta, '\n'), 0o644); err != nil {
+		if err := writePrivate(path+".meta.json", append(meta, '\n')); err != nil {
 			return err
 		}
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// exportTempPrefix names the temporary files of an export to path:
+// ".NAME." followed by the writer's process id, a dash and a random part.
+func exportTempPrefix(path string) string { return "." + filepath.Base(path) + "." }
+
+// removeStaleExports deletes the temporary files of earlier exports to
+// path whose process no longer runs.
+func removeStaleExports(path string) {
+	prefix := exportTempPrefix(path)
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(path), globEscape(prefix)+"*-*"))
+	for _, m := range matches {
+		rest := strings.TrimPrefix(filepath.Base(m), prefix)
+		pid, err := strconv.Atoi(rest[:max(strings.IndexByte(rest, '-'), 0)])
+		if err != nil || pid <= 0 || processRuns(pid) {
+			continue
+		}
+		os.Remove(m)
+	}
+}
+
+// processRuns reports whether a process with this id exists.
+func processRuns(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	return p.Signal(syscall.Signal(0)) == nil
+}
+
+// globEscape quotes the characters filepath.Match treats specially.
+func globEscape(s string) string {
+	r := strings.NewReplacer(`*`, `\*`, `?`, `\?`, `[`, `\[`, `\`, `\\`)
+	return r.Replace(s)
+}
+
+// writePrivate writes data to path with exportFileMode, replacing what was there.
+func writePrivate(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, exportFileMode)
+	if err != nil {
+		return err
+	}
+	if err := f.Chmod(exportFileMode); err != nil {
+		f.Close()
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

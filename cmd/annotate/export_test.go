@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,5 +99,43 @@ func TestExportCommandErrors(t *testing.T) {
 	help, _, err := runCmd(t, "", nil, "export", "-h")
 	if err != nil || !strings.Contains(help, "-provenance") || !strings.Contains(help, "tofueval") {
 		t.Errorf("export -h: %v\n%s", err, help)
+	}
+}
+
+// TestExportFilesArePrivate: an export file and its CSV sidecar are
+// written 0600, like the database, and a temporary file left beside the
+// target by an export that was killed outright is removed by the next.
+func TestExportFilesArePrivate(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.jsonl")
+	os.WriteFile(in, []byte(goldInput), 0o644)
+	db := filepath.Join(dir, "a.db")
+	if _, _, err := runCmd(t, "", nil, "import", "--db", db, "--project", "p", "--create", in); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "scores.csv")
+	// A killed export's leftover: process id 2^22+1 is above Linux's
+	// largest, so it cannot be running; one of a live process is kept.
+	stale := filepath.Join(dir, ".scores.csv.4194305-123")
+	live := filepath.Join(dir, fmt.Sprintf(".scores.csv.%d-456", os.Getpid()))
+	for _, f := range []string{stale, live} {
+		if err := os.WriteFile(f, []byte("partial"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := runCmd(t, "", nil, "export", "--db", db, "--project", "p", "--what", "scores", "--out", out); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{out, out + ".meta.json"} {
+		st, err := os.Stat(f)
+		if err != nil || st.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v, %v; want 0600", f, st.Mode().Perm(), err)
+		}
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the killed export's temporary file is still there: %v", err)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("a running export's temporary file was removed: %v", err)
 	}
 }

@@ -183,7 +183,11 @@ func decideFormat(format string, inputs []input) (string, error) {
 		found[f] = append(found[f], in.name)
 	}
 	if len(unknown) > 0 {
-		return "", fmt.Errorf("cannot tell the format of %s from the content; name the format (%s)", strings.Join(unknown, ", "), strings.Join(Formats, ", "))
+		var errs Errors
+		for _, name := range unknown {
+			errs = append(errs, &Error{File: name, Message: fmt.Sprintf("cannot tell the format from the content; name the format (%s)", strings.Join(Formats, ", "))})
+		}
+		return "", errs
 	}
 	// The MADISSE file joins a TofuEval import as its transcripts.
 	if len(found[FormatTofuEval]) > 0 || format == FormatTofuEval {

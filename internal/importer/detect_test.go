@@ -45,7 +45,7 @@ func TestDetectRejects(t *testing.T) {
 		files  map[string]string
 		want   string
 	}{
-		{"unknown content", "", map[string]string{"x.txt": "hello"}, "cannot tell the format of x.txt"},
+		{"unknown content", "", map[string]string{"x.txt": "hello"}, "x.txt: cannot tell the format from the content"},
 		{"mixed formats", "", map[string]string{"a.jsonl": `{"id":"d","text":"T."}`, "summedits_x.json": `[]`}, "the files are in different formats"},
 		{"wrong explicit format", "madisse", map[string]string{"a.jsonl": `{"id":"d","text":"T."}`}, "a.jsonl is not in the madisse format"},
 		{"unknown format name", "csv", map[string]string{"a.jsonl": `{}`}, `unknown import format "csv"`},

@@ -125,6 +125,9 @@ func ParseWith(format string, files []File, opts Options) (*Result, error) {
 			in.done()
 		}
 	}()
+	if err := checkReadable(inputs); err != nil {
+		return nil, err
+	}
 	format, err := decideFormat(format, inputs)
 	if err != nil {
 		return nil, err

@@ -16,8 +16,11 @@ func eachJSONLine(name string, r io.Reader, c *collector, fn func(line []byte, a
 	br := bufio.NewReaderSize(r, 1<<16)
 	empty := true
 	for lineNo := 1; !c.full(); lineNo++ {
-		line, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
+		line, tooLong, err := readLine(br, maxLineBytes)
+		if tooLong {
+			empty = false
+			c.addf(&Error{File: name, Line: lineNo}, "", "the line is longer than %d MiB, more than any one record needs; it was not read", maxLineBytes>>20)
+		} else if len(bytes.TrimSpace(line)) > 0 {
 			empty = false
 			at := &Error{File: name, Line: lineNo}
 			if field, msg, bad := checkJSON(line); bad {

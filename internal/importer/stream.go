@@ -68,11 +68,26 @@ func StreamNative(files []File, opts Options, sink Sink) (*Result, error) {
 	var types []string
 	seenType := map[string]bool{}
 	var order, raw []int // files in the order they are read: raw exports last
-	for i, f := range files {
+	var unread Errors
+	for _, f := range files {
 		rs, ok := f.R.(io.ReadSeeker)
 		if !ok {
 			return nil, fmt.Errorf("%s: a streamed import reads its files twice", f.Name)
 		}
+		head := make([]byte, 8)
+		n, _ := io.ReadFull(rs, head)
+		if why := unreadable(head[:n]); why != "" {
+			unread = append(unread, &Error{File: f.Name, Message: why})
+		}
+		if _, err := rs.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+	}
+	if len(unread) > 0 {
+		return nil, unread
+	}
+	for i, f := range files {
+		rs := f.R.(io.ReadSeeker)
 		if rawExport(rs) {
 			raw = append(raw, i)
 		} else {
@@ -178,7 +193,10 @@ func rawExport(r io.Reader) bool {
 	br := bufio.NewReaderSize(r, sniffSize)
 	skipBOM(br)
 	for {
-		line, err := br.ReadBytes('\n')
+		line, tooLong, err := readLine(br, maxLineBytes)
+		if tooLong {
+			return false
+		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			var h struct {
 				Kind string `json:"kind"`
@@ -220,7 +238,7 @@ func errorTypesIn(r io.Reader) []string {
 	}
 	br := bufio.NewReaderSize(r, 1<<16)
 	for {
-		line, err := br.ReadBytes('\n')
+		line, _, err := readLine(br, maxLineBytes) // a line too long comes back empty: the checking pass reports it
 		probe.ErrorTypes, probe.Summaries = nil, nil
 		if mentions(line, "error_types") && json.Unmarshal(line, &probe) == nil {
 			add(probe.ErrorTypes)

@@ -29,7 +29,11 @@ func (s *Store) Backup(ctx context.Context, out string) error {
 	}
 	defer db.Close()
 	if _, err := db.ExecContext(ctx, `VACUUM INTO ?`, out); err != nil {
-		os.Remove(out)
+		// A failed VACUUM INTO (a full disk, a cancelled context) can leave
+		// its rollback journal beside the half-written copy: remove both.
+		for _, f := range []string{out, out + "-journal", out + "-wal", out + "-shm"} {
+			os.Remove(f)
+		}
 		return fmt.Errorf("backup to %s: %w", out, err)
 	}
 	f, err = os.Open(out)

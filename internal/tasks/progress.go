@@ -89,7 +89,15 @@ func (s *Store) ReleaseAssignment(ctx context.Context, roundID, assignmentID int
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return Errorf(EConflict, "only an assignment that is neither submitted nor released can be released")
+			var status string
+			err := tx.QueryRowContext(ctx, `SELECT status FROM assignments WHERE id = ? AND round_id = ?`, assignmentID, roundID).Scan(&status)
+			if err == sql.ErrNoRows {
+				return Errorf(ENotFound, "assignment not found in this round")
+			}
+			if err != nil {
+				return err
+			}
+			return Errorf(EConflict, "only an assignment that is neither submitted nor released can be released (this one is %s)", status)
 		}
 		// Releasing the last open assignment of a summary makes it ready.
 		var summary int64

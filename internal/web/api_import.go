@@ -31,8 +31,8 @@ func (s *Server) apiImport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	// Files past uploadMemory are spooled to temporary files, which the
-	// server removes after the request.
+	// Files past uploadMemory are spooled to temporary files, which
+	// removeUploads deletes after the request.
 	err = c.Request().ParseMultipartForm(uploadMemory)
 	var form *multipart.Form
 	if err == nil {
@@ -133,7 +133,13 @@ func fieldErrors(err error) []FieldError {
 		}
 		return out
 	}
-	return []FieldError{{Message: tasks.ErrorMessage(err)}}
+	// What remains is still about the files (an unknown format, a file
+	// that cannot join the others), so its text is shown as it is.
+	var te *tasks.Error
+	if errors.As(err, &te) {
+		return []FieldError{{Message: te.Message}}
+	}
+	return []FieldError{{Message: err.Error()}}
 }
 
 func optionalDot(field string) string {

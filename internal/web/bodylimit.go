@@ -22,6 +22,23 @@ const (
 	uploadMemory = 8 << 20
 )
 
+// removeUploads deletes the temporary files a multipart body was spooled
+// to, whatever the request's outcome: imported, a dry run, refused, or
+// forbidden by the CSRF check. net/http removes them only for the request
+// it created, and the timeout middleware hands handlers a copy (made with
+// WithContext) on which the form is parsed, so without this every upload
+// past uploadMemory would stay in the temporary directory for good.
+func removeUploads(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		defer func() {
+			if f := c.Request().MultipartForm; f != nil {
+				f.RemoveAll()
+			}
+		}()
+		return next(c)
+	}
+}
+
 // largeBody reports whether the request is the import upload, whose limit
 // uploadGate applies after checking who sends it.
 func largeBody(c echo.Context) bool {

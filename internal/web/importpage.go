@@ -44,8 +44,8 @@ func (s *Server) postImport(c echo.Context) error {
 		return err
 	}
 	v := s.importView(c, a)
-	// Files past uploadMemory are spooled to temporary files, which the
-	// server removes after the request.
+	// Files past uploadMemory are spooled to temporary files, which
+	// removeUploads deletes after the request.
 	err = c.Request().ParseMultipartForm(uploadMemory)
 	var form *multipart.Form
 	if err == nil {

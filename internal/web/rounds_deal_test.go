@@ -124,6 +124,8 @@ func TestCloseAndReleaseCanBeUndone(t *testing.T) {
 		status int
 	}{
 		{fmt.Sprintf("%s/assignments/%d/release", base, a.ID), http.StatusSeeOther},
+		{fmt.Sprintf("%s/assignments/%d/release", base, a.ID), http.StatusConflict},
+		{fmt.Sprintf("%s/assignments/%d/release", base, 987654), http.StatusNotFound},
 		{fmt.Sprintf("%s/assignments/%d/restore", base, a.ID), http.StatusSeeOther},
 		{fmt.Sprintf("%s/assignments/%d/restore", base, a.ID), http.StatusConflict},
 		{base + "/close", http.StatusSeeOther},

@@ -18,6 +18,7 @@ import (
 func (s *Server) routes() {
 	e := s.echo
 	e.Use(middleware.Recover())
+	e.Use(removeUploads)
 	e.Use(s.noteActivity)
 	e.Use(securityHeaders(s.cfg.SecureCookies))
 	e.Use(apiBoundary)
