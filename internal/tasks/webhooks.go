@@ -46,6 +46,7 @@ type Webhook struct {
 type WebhookDelivery struct {
 	ID            int64
 	WebhookID     int64
+	ProjectID     int64
 	URL           string
 	Secret        string
 	Event         string
@@ -162,7 +163,7 @@ func (s *Store) DeleteWebhook(ctx context.Context, projectID, id int64) error {
 }
 
 const deliveryColumns = `d.id, d.webhook_id, w.url, w.secret, d.event, d.payload, d.status, d.attempts, d.next_attempt_at,
-	d.last_status, d.last_error, d.created_at, coalesce(d.delivered_at, '')`
+	d.last_status, d.last_error, d.created_at, coalesce(d.delivered_at, ''), w.project_id`
 
 func scanDeliveries(rows *sql.Rows) ([]WebhookDelivery, error) {
 	defer rows.Close()
@@ -170,7 +171,7 @@ func scanDeliveries(rows *sql.Rows) ([]WebhookDelivery, error) {
 	for rows.Next() {
 		var d WebhookDelivery
 		if err := rows.Scan(&d.ID, &d.WebhookID, &d.URL, &d.Secret, &d.Event, &d.Payload, &d.Status, &d.Attempts, &d.NextAttemptAt,
-			&d.LastStatus, &d.LastError, &d.CreatedAt, &d.DeliveredAt); err != nil {
+			&d.LastStatus, &d.LastError, &d.CreatedAt, &d.DeliveredAt, &d.ProjectID); err != nil {
 			return nil, err
 		}
 		out = append(out, d)
@@ -306,10 +307,24 @@ func (s *Store) QueueWebhookEvents(ctx context.Context) (int, error) {
 }
 
 // DueWebhookDeliveries returns up to limit pending deliveries whose time
-// has come, oldest first.
-func (s *Store) DueWebhookDeliveries(ctx context.Context, limit int) ([]WebhookDelivery, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-		WHERE d.status = 'pending' AND d.next_attempt_at <= ? ORDER BY d.next_attempt_at, d.id LIMIT ?`, stamp(s.now()), limit)
+// has come, oldest first, at most perProject of any one project, so that a
+// project with many deliveries waiting cannot fill the batch and keep the
+// others' out; projects in skip (those still busy delivering) are left
+// out.
+func (s *Store) DueWebhookDeliveries(ctx context.Context, limit, perProject int, skip ...int64) ([]WebhookDelivery, error) {
+	skipped := "0"
+	args := []any{stamp(s.now())}
+	for _, p := range skip {
+		skipped += ",?"
+		args = append(args, p)
+	}
+	args = append(args, perProject, limit)
+	rows, err := s.read.QueryContext(ctx, `SELECT `+deliveryColumns+` FROM (
+			SELECT d.id AS due_id, row_number() OVER (PARTITION BY w.project_id ORDER BY d.next_attempt_at, d.id) AS n
+			FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+			WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND w.project_id NOT IN (`+skipped+`)
+		) x JOIN webhook_deliveries d ON d.id = x.due_id JOIN webhooks w ON w.id = d.webhook_id
+		WHERE x.n <= ? ORDER BY d.next_attempt_at, d.id LIMIT ?`, args...)
 	if err != nil {
 		return nil, err
 	}

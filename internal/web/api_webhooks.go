@@ -71,7 +71,17 @@ func (s *Server) apiCreateWebhook(c echo.Context) error {
 	if err := decodeJSON(c, &in); err != nil {
 		return err
 	}
-	w, err := s.store.CreateWebhook(c.Request().Context(), a.project.ID, currentUser(c).ID, strings.TrimSpace(in.URL), in.Events)
+	url := strings.TrimSpace(in.URL)
+	var w *tasks.Webhook
+	err = tasks.ValidateWebhookURL(url)
+	if err == nil {
+		if perr := s.hookPolicy.CheckURL(url); perr != nil {
+			err = tasks.Errorf(tasks.EInvalid, "url: %v", perr)
+		}
+	}
+	if err == nil {
+		w, err = s.store.CreateWebhook(c.Request().Context(), a.project.ID, currentUser(c).ID, url, in.Events)
+	}
 	if tasks.ErrorCode(err) == tasks.EInvalid {
 		field, msg, _ := strings.Cut(tasks.ErrorMessage(err), ": ")
 		if msg == "" {

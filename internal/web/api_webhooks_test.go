@@ -43,7 +43,7 @@ func TestAPIWebhooks(t *testing.T) {
 	}
 	t.Cleanup(func() { store.Close() })
 	s, err := web.New(ctx, store, web.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		WebhookInterval: 10 * time.Millisecond, WebhookBackoff: 10 * time.Millisecond})
+		WebhookInterval: 10 * time.Millisecond, WebhookBackoff: 10 * time.Millisecond, WebhookAllowHosts: []string{"127.0.0.1"}})
 	if err != nil {
 		t.Fatal(err)
 	}

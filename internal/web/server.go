@@ -17,6 +17,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/sync/semaphore"
 
+	"annotate/internal/netguard"
 	"annotate/internal/tasks"
 )
 
@@ -59,20 +60,25 @@ type Config struct {
 	// WebhookBackoff is the wait before a failed delivery's first retry;
 	// it doubles with each retry. 0 means 30 seconds.
 	WebhookBackoff time.Duration
+	// WebhookAllowHosts names hosts (names or addresses) webhooks may
+	// reach although they are on the server's own network; every other
+	// loopback, private, link-local or reserved address is refused.
+	WebhookAllowHosts []string
 }
 
 // Server serves annotate's pages.
 type Server struct {
-	store    *tasks.Store
-	cfg      Config
-	echo     *echo.Echo
-	sessions *dbStore
-	throttle *throttle
-	logins   *semaphore.Weighted
-	log      *slog.Logger
-	runs     *runManager
-	evidence evidenceCache
-	reports  reportCache
+	store      *tasks.Store
+	cfg        Config
+	hookPolicy netguard.Policy
+	echo       *echo.Echo
+	sessions   *dbStore
+	throttle   *throttle
+	logins     *semaphore.Weighted
+	log        *slog.Logger
+	runs       *runManager
+	evidence   evidenceCache
+	reports    reportCache
 	// lastActive is when a request other than a report's last came, in
 	// Unix nanoseconds (activity.go).
 	lastActive atomic.Int64
@@ -136,6 +142,7 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError
 	s.echo.IPExtractor = clientIP(cfg.TrustedProxies)
+	s.hookPolicy = netguard.NewPolicy(cfg.WebhookAllowHosts)
 	s.routes()
 	s.startWebhooks()
 	return s, nil

@@ -6,12 +6,16 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
+	"annotate/internal/netguard"
 	"annotate/internal/tasks"
 )
 
@@ -20,10 +24,19 @@ import (
 // that are due, each signed with its webhook's secret. A delivery that
 // does not get a 2xx answer is tried again after WebhookBackoff, doubling
 // each time, up to webhookAttempts attempts.
+//
+// Each project's deliveries are posted by a worker of its own, at most
+// webhookPerProject at a time, and a tick starts workers only for projects
+// whose previous worker has finished: a project whose receivers accept and
+// never answer holds up only itself, never another project's deliveries.
+// Deliveries go only to public addresses (see netguard), unless
+// Config.WebhookAllowHosts names the host.
 const (
-	webhookAttempts = 6
-	webhookBatch    = 20
-	webhookTimeout  = 10 * time.Second
+	webhookAttempts   = 6
+	webhookBatch      = 200
+	webhookPerProject = 4
+	webhookProjects   = 16 // projects delivering at once
+	webhookTimeout    = 10 * time.Second
 	// SignatureHeader carries "sha256=" and the hex HMAC-SHA256 of the
 	// body under the webhook's secret.
 	SignatureHeader = "X-Annotate-Signature"
@@ -31,8 +44,30 @@ const (
 
 // webhookSender runs the delivery loop until stopped.
 type webhookSender struct {
-	stop context.CancelFunc
-	done chan struct{}
+	stop    context.CancelFunc
+	done    chan struct{}
+	client  *http.Client
+	slots   chan struct{} // bounds the projects delivering at once
+	mu      sync.Mutex
+	busy    map[int64]bool // projects whose worker is still running
+	workers sync.WaitGroup
+}
+
+// webhookClient posts deliveries: no redirects followed, no proxy from the
+// environment, and connections only to addresses the policy allows.
+func webhookClient(policy netguard.Policy) *http.Client {
+	d := &netguard.Dialer{Policy: policy, Dialer: net.Dialer{Timeout: webhookTimeout}}
+	return &http.Client{
+		Timeout: webhookTimeout,
+		Transport: &http.Transport{
+			Proxy:               nil,
+			DialContext:         d.DialContext,
+			TLSHandshakeTimeout: webhookTimeout,
+			MaxIdleConnsPerHost: webhookPerProject,
+			IdleConnTimeout:     90 * time.Second,
+		},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
 }
 
 // startWebhooks starts the delivery loop when the configuration asks for
@@ -42,10 +77,12 @@ func (s *Server) startWebhooks() {
 		return
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	s.hooks = &webhookSender{stop: stop, done: make(chan struct{})}
-	client := &http.Client{Timeout: webhookTimeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	h := &webhookSender{stop: stop, done: make(chan struct{}), client: webhookClient(s.hookPolicy),
+		slots: make(chan struct{}, webhookProjects), busy: map[int64]bool{}}
+	s.hooks = h
 	go func() {
-		defer close(s.hooks.done)
+		defer close(h.done)
+		defer h.workers.Wait()
 		t := time.NewTicker(s.cfg.WebhookInterval)
 		defer t.Stop()
 		for {
@@ -53,13 +90,13 @@ func (s *Server) startWebhooks() {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				s.deliverWebhooks(ctx, client)
+				s.deliverWebhooks(ctx, h)
 			}
 		}
 	}()
 }
 
-// stopWebhooks ends the delivery loop and waits for it.
+// stopWebhooks ends the delivery loop and waits for it and its workers.
 func (s *Server) stopWebhooks() {
 	if s.hooks != nil {
 		s.hooks.stop()
@@ -67,33 +104,83 @@ func (s *Server) stopWebhooks() {
 	}
 }
 
-func (s *Server) deliverWebhooks(ctx context.Context, client *http.Client) {
+// deliverWebhooks queues new events and starts a worker for each project
+// that has deliveries due and no worker running.
+func (s *Server) deliverWebhooks(ctx context.Context, h *webhookSender) {
 	if _, err := s.store.QueueWebhookEvents(ctx); err != nil {
 		if ctx.Err() == nil {
 			s.log.Error("queue webhook events", "err", err)
 		}
 		return
 	}
-	due, err := s.store.DueWebhookDeliveries(ctx, webhookBatch)
+	h.mu.Lock()
+	var busy []int64
+	for p := range h.busy {
+		busy = append(busy, p)
+	}
+	h.mu.Unlock()
+	due, err := s.store.DueWebhookDeliveries(ctx, webhookBatch, webhookPerProject, busy...)
 	if err != nil {
 		if ctx.Err() == nil {
 			s.log.Error("webhook deliveries", "err", err)
 		}
 		return
 	}
+	byProject := map[int64][]tasks.WebhookDelivery{}
+	var order []int64
 	for _, d := range due {
-		status, err := postWebhook(ctx, client, d)
-		if ctx.Err() != nil {
-			return
+		if _, ok := byProject[d.ProjectID]; !ok {
+			order = append(order, d.ProjectID)
 		}
-		retry := time.Duration(0)
-		if err != nil && d.Attempts+1 < webhookAttempts {
-			retry = s.cfg.WebhookBackoff << d.Attempts
-		}
-		if rerr := s.store.RecordWebhookAttempt(ctx, d.ID, status, err, retry); rerr != nil {
-			s.log.Error("record webhook attempt", "delivery", d.ID, "err", rerr)
-		}
+		byProject[d.ProjectID] = append(byProject[d.ProjectID], d)
 	}
+	for _, p := range order {
+		select {
+		case h.slots <- struct{}{}:
+		default:
+			return // as many projects as allowed are delivering; the rest wait for the next tick
+		}
+		h.mu.Lock()
+		h.busy[p] = true
+		h.mu.Unlock()
+		h.workers.Add(1)
+		go func(p int64, ds []tasks.WebhookDelivery) {
+			defer func() {
+				h.mu.Lock()
+				delete(h.busy, p)
+				h.mu.Unlock()
+				<-h.slots
+				h.workers.Done()
+			}()
+			s.deliverProject(ctx, h.client, ds)
+		}(p, byProject[p])
+	}
+}
+
+// deliverProject posts one project's due deliveries, webhookPerProject
+// at a time, and records each attempt.
+func (s *Server) deliverProject(ctx context.Context, client *http.Client, due []tasks.WebhookDelivery) {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, webhookPerProject)
+	for _, d := range due {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func(d tasks.WebhookDelivery) {
+			defer func() { <-sem; wg.Done() }()
+			status, err := postWebhook(ctx, client, d)
+			if ctx.Err() != nil {
+				return
+			}
+			retry := time.Duration(0)
+			if err != nil && d.Attempts+1 < webhookAttempts {
+				retry = s.cfg.WebhookBackoff << d.Attempts
+			}
+			if rerr := s.store.RecordWebhookAttempt(ctx, d.ID, status, err, retry); rerr != nil {
+				s.log.Error("record webhook attempt", "delivery", d.ID, "err", rerr)
+			}
+		}(d)
+	}
+	wg.Wait()
 }
 
 // Sign is the signature of a webhook body under secret, as sent in
@@ -118,7 +205,9 @@ func postWebhook(ctx context.Context, client *http.Client, d tasks.WebhookDelive
 	req.Header.Set(SignatureHeader, Sign(d.Secret, body))
 	resp, err := client.Do(req)
 	if err != nil {
-		return 0, err
+		// Stored for the lead to read: what went wrong, never the
+		// addresses, ports or resolver the raw error names.
+		return 0, errors.New(netguard.Describe(err))
 	}
 	defer resp.Body.Close()
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
