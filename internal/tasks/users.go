@@ -148,8 +148,17 @@ func (s *Store) Authenticate(ctx context.Context, username, password string) (*U
 	return s.UserByID(ctx, id)
 }
 
-// SetPassword replaces an account's password and ends all its sessions.
+// SetPassword replaces an account's password, ends all its sessions and
+// revokes its API tokens: it is how an administrator (or the command line)
+// takes an account back, and a recovered account must not stay reachable
+// through a token its old holder kept.
 func (s *Store) SetPassword(ctx context.Context, username, password string) error {
+	return s.setPassword(ctx, username, password, true)
+}
+
+// setPassword replaces a password and ends the account's sessions,
+// revoking its tokens too when revoke is set.
+func (s *Store) setPassword(ctx context.Context, username, password string, revoke bool) error {
 	hash, err := hashPassword(password)
 	if err != nil {
 		return err
@@ -158,19 +167,28 @@ func (s *Store) SetPassword(ctx context.Context, username, password string) erro
 		if err := mustAffect(tx.ExecContext(ctx, `UPDATE users SET password_hash = ? WHERE username = ?`, hash, username)); err != nil {
 			return err
 		}
-		return endUserSessions(ctx, tx, username)
+		if err := endUserSessions(ctx, tx, username); err != nil || !revoke {
+			return err
+		}
+		_, err := s.revokeUserTokens(ctx, tx, username)
+		return err
 	})
 }
 
 // SetDisabled disables or re-enables an account. Disabling ends its
-// sessions, so enabling it again does not bring them back.
+// sessions and revokes its API tokens, so enabling it again brings back
+// neither.
 func (s *Store) SetDisabled(ctx context.Context, username string, disabled bool) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		if err := mustAffect(tx.ExecContext(ctx, `UPDATE users SET disabled = ? WHERE username = ?`, disabled, username)); err != nil {
 			return err
 		}
 		if disabled {
-			return endUserSessions(ctx, tx, username)
+			if err := endUserSessions(ctx, tx, username); err != nil {
+				return err
+			}
+			_, err := s.revokeUserTokens(ctx, tx, username)
+			return err
 		}
 		return nil
 	})

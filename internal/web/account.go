@@ -70,10 +70,18 @@ func (s *Server) postPassword(c echo.Context) error {
 	default:
 		return err
 	}
+	msg := "Password changed. You were logged out everywhere else."
+	if c.FormValue("revoke_tokens") == "true" {
+		n, err := s.store.RevokeUserTokens(c.Request().Context(), u.ID)
+		if err != nil {
+			return err
+		}
+		msg += " " + strconv.Itoa(n) + " API tokens revoked."
+	}
 	if err := s.startSession(c, u.ID); err != nil {
 		return err
 	}
-	if err := s.setFlash(c, "ok", "Password changed. You were logged out everywhere else."); err != nil {
+	if err := s.setFlash(c, "ok", msg); err != nil {
 		return err
 	}
 	return redirect(c, "/account")

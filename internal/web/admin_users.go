@@ -157,7 +157,11 @@ func (s *Server) postUserAction(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		msg = u.Username + ": " + strconv.Itoa(n) + " sessions ended."
+		tokens, err := s.store.RevokeUserTokens(ctx, u.ID)
+		if err != nil {
+			return err
+		}
+		msg = u.Username + ": " + strconv.Itoa(n) + " sessions ended, " + strconv.Itoa(tokens) + " API tokens revoked."
 	default:
 		return tasks.Errorf(tasks.ENotFound, "no such action")
 	}
