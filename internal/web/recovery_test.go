@@ -2,11 +2,16 @@ package web_test
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"annotate/internal/tasks"
+	"annotate/internal/web"
 )
 
 // TestRecoveryRevokesTokens: an administrator's password reset (link or
@@ -71,5 +76,55 @@ func TestRecoveryRevokesTokens(t *testing.T) {
 	change("a second long password", "a third long password", true)
 	if got := answers(kept); got != http.StatusUnauthorized {
 		t.Errorf("a password change with the box kept the token: %d", got)
+	}
+}
+
+// TestResetLinkIgnoresTheRequestHost: the one-time link is made from the
+// configured public URL, whatever Host and X-Forwarded-Proto the request
+// carries; with none configured it is a path, and the page says so.
+func TestResetLinkIgnoresTheRequestHost(t *testing.T) {
+	for _, public := range []string{"", "https://annotate.example.org/"} {
+		f, _ := serverWith(t, web.Config{PublicURL: public})
+		f.user("root", true)
+		ann := f.user("ann", false)
+		admin := f.browser()
+		admin.login("root", testPassword)
+		form := url.Values{"_csrf": {admin.csrf("/admin/users")}, "value": {"link"}}
+		req, _ := http.NewRequest(http.MethodPost, fmt.Sprintf("%s/admin/users/%d/reset", f.srv.URL, ann.ID), strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Host = "evil.example"
+		req.Header.Set("X-Forwarded-Proto", "gopher")
+		req.Header.Set("X-Forwarded-Host", "evil.example")
+		// The session cookie is added by hand: the cookie jar would look
+		// it up under the forged host.
+		base, _ := url.Parse(f.srv.URL)
+		for _, ck := range admin.client.Jar.Cookies(base) {
+			req.AddCookie(ck)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		p := page{status: res.StatusCode, body: string(body)}
+		doc, err := goquery.NewDocumentFromReader(strings.NewReader(p.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		link := doc.Find(`[data-testid="issued-link"]`).Text()
+		switch {
+		case p.status != http.StatusOK || link == "":
+			t.Fatalf("public URL %q: %d, no link\n%.600s", public, p.status, p.body)
+		case strings.Contains(link, "evil") || strings.Contains(link, "gopher"):
+			t.Errorf("public URL %q: the link follows the request: %s", public, link)
+		case public == "" && (!strings.HasPrefix(link, "/account/reset/") || doc.Find(`[data-testid="issued-link-relative"]`).Length() != 1):
+			t.Errorf("no public URL: link %q, want a path with a note", link)
+		case public != "" && !strings.HasPrefix(link, "https://annotate.example.org/account/reset/"):
+			t.Errorf("public URL %q: link %q", public, link)
+		}
+	}
+	if _, err := web.ParsePublicURL("https://annotate.example.org/sub?x=1"); err == nil {
+		t.Error("a public URL with a path and query was accepted")
 	}
 }
