@@ -64,6 +64,14 @@ func (s *Store) CreateUser(ctx context.Context, username, displayName, password 
 	}
 	var id int64
 	err = s.tx(ctx, func(tx *sql.Tx) error {
+		// An identity an import made for an unknown annotator name never
+		// keeps the name from a real account: it moves aside to NAME~ID,
+		// a form no account can have ('~' is not allowed in usernames),
+		// keeping its labels and its display name.
+		if _, err := tx.ExecContext(ctx, `UPDATE users SET username = username || '~' || id
+			WHERE username = ? AND id IN (SELECT user_id FROM imported_users)`, username); err != nil {
+			return err
+		}
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE username = ?`, username).Scan(&n); err != nil {
 			return err
