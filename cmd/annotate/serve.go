@@ -26,6 +26,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 	addr := fs.String("addr", defAddr, "address to listen on (env ANNOTATE_ADDR)")
 	demoFlag := fs.Bool("demo", false, "create the demo project and its accounts first (idempotent)")
 	secure := fs.Bool("secure-cookies", false, "mark cookies Secure (set when served over HTTPS, e.g. behind a proxy)")
+	publicURL := fs.String("public-url", e.getenv("ANNOTATE_PUBLIC_URL"), "the address people reach this server at, such as https://annotate.example.org (env ANNOTATE_PUBLIC_URL); one-time password links are made from it, never from a request's Host header")
 	hookHosts := fs.String("webhook-allow-hosts", e.getenv("ANNOTATE_WEBHOOK_ALLOW_HOSTS"), "comma-separated host names or addresses that webhooks may reach although they are on the server's own network (env ANNOTATE_WEBHOOK_ALLOW_HOSTS); every other loopback, private, link-local or reserved address is refused")
 	proxies := fs.String("trusted-proxy", e.getenv("ANNOTATE_TRUSTED_PROXY"), "comma-separated CIDR ranges of reverse proxies whose X-Forwarded-For is believed (env ANNOTATE_TRUSTED_PROXY); without it the client address is the socket's")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler on this loopback address (e.g. 127.0.0.1:6060); off by default")
@@ -73,7 +74,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 	if runner == nil {
 		fmt.Fprintln(&details, "annotate: no model endpoint (--llm-url or ANNOTATE_LLM_URL); assistant runs can be imported or started from the command line")
 	}
-	srv, err := web.New(ctx, store, web.Config{SecureCookies: *secure, Logger: logger, Assist: runner, TrustedProxies: trusted, WebhookInterval: 2 * time.Second, WebhookAllowHosts: splitList(*hookHosts), ReportMaxAge: 30 * time.Second, MaxConcurrentLogins: *loginChecks})
+	srv, err := web.New(ctx, store, web.Config{SecureCookies: *secure, Logger: logger, Assist: runner, TrustedProxies: trusted, WebhookInterval: 2 * time.Second, WebhookAllowHosts: splitList(*hookHosts), PublicURL: *publicURL, ReportMaxAge: 30 * time.Second, MaxConcurrentLogins: *loginChecks})
 	if err != nil {
 		return err
 	}

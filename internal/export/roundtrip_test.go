@@ -31,8 +31,19 @@ func importInto(t *testing.T, data []byte) (*tasks.Store, *tasks.Project) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The annotators are members, so that a raw export's labels can be
+	// credited to them (an import gives no one work in a project they are
+	// not part of).
 	for _, name := range []string{"ann", "bob", "cat", "lea"} {
-		if _, err := s.CreateUser(ctx, name, "", "a long enough password", false); err != nil {
+		u, err := s.CreateUser(ctx, name, "", "a long enough password", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		role := tasks.RoleAnnotator
+		if name == "lea" {
+			role = tasks.RoleLead
+		}
+		if err := s.SetMember(ctx, p.ID, u.ID, role); err != nil {
 			t.Fatal(err)
 		}
 	}

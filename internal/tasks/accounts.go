@@ -28,7 +28,8 @@ func (s *Store) ChangeOwnPassword(ctx context.Context, userID int64, current, ne
 	if current == next {
 		return Errorf(EInvalid, "new password: choose one different from the current password")
 	}
-	return s.SetPassword(ctx, username, next)
+	// The owner decides separately whether to revoke their tokens.
+	return s.setPassword(ctx, username, next, false)
 }
 
 // SetAdmin makes an account an administrator or takes that away. The last

@@ -157,7 +157,7 @@ func (w *labelWriter) write(r *LabelRecord) error {
 		}
 		sentID = sents[r.Sentence-1]
 	}
-	uid, err := w.user(user)
+	uid, err := w.user(user, r.Source)
 	if err != nil {
 		return err
 	}
@@ -214,15 +214,25 @@ func (w *labelWriter) summary(r *LabelRecord) (int64, error) {
 	return id, nil
 }
 
-// user finds an annotator's account, or makes an imported one: disabled
-// for login and with an empty password hash, which no password matches.
-func (w *labelWriter) user(name string) (int64, error) {
+// user finds the account an imported label is credited to. A name that
+// belongs to an account of this server is credited to it only when it is
+// an annotator of the project: an import cannot give anyone work in a
+// project they are not part of. A name that is no account's becomes an
+// imported identity: disabled for login, with an empty password hash that
+// no password matches, recorded per project in imported_users, and
+// reused by later imports of that name. An imported identity never keeps
+// a name from the server's accounts: an administrator who adds a user of
+// that name moves the identity aside (see CreateUser).
+func (w *labelWriter) user(name, source string) (int64, error) {
 	if id, ok := w.users[name]; ok {
 		return id, nil
 	}
 	var id int64
-	err := w.im.q.QueryRowContext(w.im.ctx, `SELECT id FROM users WHERE username = ?`, name).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
+	var imported bool
+	err := w.im.q.QueryRowContext(w.im.ctx, `SELECT u.id, EXISTS (SELECT 1 FROM imported_users i WHERE i.user_id = u.id)
+		FROM users u WHERE u.username = ?`, name).Scan(&id, &imported)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
 		res, err := w.im.q.ExecContext(w.im.ctx, `INSERT INTO users (username, display_name, password_hash, disabled) VALUES (?, ?, x'', 1)`, name, name)
 		if err != nil {
 			return 0, err
@@ -234,8 +244,17 @@ func (w *labelWriter) user(name string) (int64, error) {
 			return 0, err
 		}
 		w.im.stats.Accounts++
-	} else if err != nil {
+	case err != nil:
 		return 0, err
+	case !imported:
+		var role string
+		err := w.im.q.QueryRowContext(w.im.ctx, `SELECT role FROM memberships WHERE project_id = ? AND user_id = ?`, w.im.project, id).Scan(&role)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return 0, err
+		}
+		if role != RoleAnnotator {
+			return 0, Errorf(EInvalid, "%s: annotator: %q is an account of this server but not an annotator of this project; add them to the project as an annotator first, or give these labels another annotator name", source, name)
+		}
 	}
 	w.users[name] = id
 	return id, nil

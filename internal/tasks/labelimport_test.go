@@ -3,6 +3,7 @@ package tasks_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -92,4 +93,61 @@ func TestImportLabels(t *testing.T) {
 			t.Error("a refused import left an account behind")
 		}
 	})
+}
+
+// TestImportCannotEnrolAccounts: labels for an account that is not an
+// annotator of the project are refused and nothing is written; labels for
+// an unknown name make an identity that cannot log in, and that identity
+// moves aside when an administrator adds a user of its name.
+func TestImportCannotEnrolAccounts(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+	w1, err := s.CreateUser(ctx, "w1", "", "a long enough password", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Import(ctx, p.ID, labelledDocs("faithful"))
+	if err == nil || !strings.Contains(err.Error(), `"w1" is an account of this server but not an annotator of this project`) {
+		t.Fatalf("labels for a non-member: %v", err)
+	}
+	if o, _ := s.ProjectOverview(ctx, p.ID); o.Documents != 0 {
+		t.Fatalf("a refused import wrote %d documents", o.Documents)
+	}
+	if q, _ := s.Queue(ctx, p.ID, w1.ID); len(q) != 0 {
+		t.Fatalf("the non-member got %d assignments", len(q))
+	}
+
+	// As an annotator of the project, w1 is credited; w2 is no account
+	// and becomes an imported identity.
+	if err := s.SetMember(ctx, p.ID, w1.ID, tasks.RoleAnnotator); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Import(ctx, p.ID, labelledDocs("faithful"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Accounts != 1 {
+		t.Fatalf("stats %+v, want one imported identity (w2)", st)
+	}
+	w2, err := s.UserByName(ctx, "w2")
+	if err != nil || !w2.Disabled {
+		t.Fatalf("w2: %+v, %v", w2, err)
+	}
+	if _, err := s.Authenticate(ctx, "w2", ""); err == nil {
+		t.Fatal("an imported identity logs in")
+	}
+
+	// An administrator adds a real w2: the identity moves aside.
+	real, err := s.CreateUser(ctx, "w2", "", "another long password", false)
+	if err != nil {
+		t.Fatalf("adding a user with an imported name: %v", err)
+	}
+	if real.ID == w2.ID || real.Disabled {
+		t.Fatalf("the new w2 is the imported identity: %+v", real)
+	}
+	moved, err := s.UserByID(ctx, w2.ID)
+	if err != nil || moved.Username != "w2~"+strconv.FormatInt(w2.ID, 10) || moved.DisplayName != "w2" {
+		t.Fatalf("the imported identity: %+v, %v", moved, err)
+	}
 }

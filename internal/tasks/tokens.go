@@ -263,6 +263,36 @@ func (s *Store) RevokeToken(ctx context.Context, id int64, by *User) error {
 	})
 }
 
+// RevokeUserTokens ends every API token of an account at once and returns
+// how many were still live: for "sign out everywhere" and a password
+// change whose owner asks for it.
+func (s *Store) RevokeUserTokens(ctx context.Context, userID int64) (int, error) {
+	var n int
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var username string
+		if err := tx.QueryRowContext(ctx, `SELECT username FROM users WHERE id = ?`, userID).Scan(&username); err == sql.ErrNoRows {
+			return Errorf(ENotFound, "user not found")
+		} else if err != nil {
+			return err
+		}
+		var err error
+		n, err = s.revokeUserTokens(ctx, tx, username)
+		return err
+	})
+	return n, err
+}
+
+// revokeUserTokens revokes the live tokens of an account.
+func (s *Store) revokeUserTokens(ctx context.Context, tx *sql.Tx, username string) (int, error) {
+	res, err := tx.ExecContext(ctx, `UPDATE api_tokens SET revoked_at = ?
+		WHERE user_id = (SELECT id FROM users WHERE username = ?) AND revoked_at IS NULL`, s.now().UTC().Format(time.RFC3339Nano), username)
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
+
 // ParseTokenTTL reads a token lifetime: a number of days ("30d") or a Go
 // duration ("720h"); "" is DefaultTokenTTL.
 func ParseTokenTTL(s string) (time.Duration, error) {

@@ -64,6 +64,14 @@ func (s *Store) CreateUser(ctx context.Context, username, displayName, password 
 	}
 	var id int64
 	err = s.tx(ctx, func(tx *sql.Tx) error {
+		// An identity an import made for an unknown annotator name never
+		// keeps the name from a real account: it moves aside to NAME~ID,
+		// a form no account can have ('~' is not allowed in usernames),
+		// keeping its labels and its display name.
+		if _, err := tx.ExecContext(ctx, `UPDATE users SET username = username || '~' || id
+			WHERE username = ? AND id IN (SELECT user_id FROM imported_users)`, username); err != nil {
+			return err
+		}
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE username = ?`, username).Scan(&n); err != nil {
 			return err
@@ -148,8 +156,17 @@ func (s *Store) Authenticate(ctx context.Context, username, password string) (*U
 	return s.UserByID(ctx, id)
 }
 
-// SetPassword replaces an account's password and ends all its sessions.
+// SetPassword replaces an account's password, ends all its sessions and
+// revokes its API tokens: it is how an administrator (or the command line)
+// takes an account back, and a recovered account must not stay reachable
+// through a token its old holder kept.
 func (s *Store) SetPassword(ctx context.Context, username, password string) error {
+	return s.setPassword(ctx, username, password, true)
+}
+
+// setPassword replaces a password and ends the account's sessions,
+// revoking its tokens too when revoke is set.
+func (s *Store) setPassword(ctx context.Context, username, password string, revoke bool) error {
 	hash, err := hashPassword(password)
 	if err != nil {
 		return err
@@ -158,19 +175,28 @@ func (s *Store) SetPassword(ctx context.Context, username, password string) erro
 		if err := mustAffect(tx.ExecContext(ctx, `UPDATE users SET password_hash = ? WHERE username = ?`, hash, username)); err != nil {
 			return err
 		}
-		return endUserSessions(ctx, tx, username)
+		if err := endUserSessions(ctx, tx, username); err != nil || !revoke {
+			return err
+		}
+		_, err := s.revokeUserTokens(ctx, tx, username)
+		return err
 	})
 }
 
 // SetDisabled disables or re-enables an account. Disabling ends its
-// sessions, so enabling it again does not bring them back.
+// sessions and revokes its API tokens, so enabling it again brings back
+// neither.
 func (s *Store) SetDisabled(ctx context.Context, username string, disabled bool) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		if err := mustAffect(tx.ExecContext(ctx, `UPDATE users SET disabled = ? WHERE username = ?`, disabled, username)); err != nil {
 			return err
 		}
 		if disabled {
-			return endUserSessions(ctx, tx, username)
+			if err := endUserSessions(ctx, tx, username); err != nil {
+				return err
+			}
+			_, err := s.revokeUserTokens(ctx, tx, username)
+			return err
 		}
 		return nil
 	})

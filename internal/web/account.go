@@ -1,8 +1,10 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -60,20 +62,46 @@ func (s *Server) postPassword(c echo.Context) error {
 	if next != c.FormValue("confirm") {
 		return s.render(c, http.StatusUnprocessableEntity, templates.AccountPage(s.accountView(c, map[string]string{"new": "new password: the two new passwords differ."})))
 	}
-	err := s.store.ChangeOwnPassword(c.Request().Context(), u.ID, cur, next)
+	// The current password is checked like a login: throttled per account
+	// and address, and through the bounded password-check slots.
+	account, addr := strings.ToLower(u.Username), c.RealIP()
+	if blocked, wait := s.throttle.blocked(account, addr); blocked {
+		return s.render(c, http.StatusTooManyRequests, templates.AccountPage(s.accountView(c, map[string]string{
+			"current": fmt.Sprintf("current password: too many wrong attempts. Try again in %d minutes.", int(wait.Minutes())+1)})))
+	}
+	release, err := s.loginSlot(c)
+	if err == errLoginBusy {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(loginRetryAfter))
+		return s.render(c, http.StatusServiceUnavailable, templates.AccountPage(s.accountView(c, map[string]string{"current": loginBusyMessage})))
+	}
+	if err != nil {
+		return err
+	}
+	err = s.store.ChangeOwnPassword(c.Request().Context(), u.ID, cur, next)
+	release()
 	switch tasks.ErrorCode(err) {
 	case "":
+		s.throttle.succeed(account, addr)
 	case tasks.EForbidden:
+		s.throttle.fail(account, addr)
 		return s.render(c, http.StatusUnprocessableEntity, templates.AccountPage(s.accountView(c, map[string]string{"current": "current password: " + tasks.ErrorMessage(err)})))
 	case tasks.EInvalid:
 		return s.render(c, http.StatusUnprocessableEntity, templates.AccountPage(s.accountView(c, map[string]string{"new": "new password: " + tasks.ErrorMessage(err)})))
 	default:
 		return err
 	}
+	msg := "Password changed. You were logged out everywhere else."
+	if c.FormValue("revoke_tokens") == "true" {
+		n, err := s.store.RevokeUserTokens(c.Request().Context(), u.ID)
+		if err != nil {
+			return err
+		}
+		msg += " " + strconv.Itoa(n) + " API tokens revoked."
+	}
 	if err := s.startSession(c, u.ID); err != nil {
 		return err
 	}
-	if err := s.setFlash(c, "ok", "Password changed. You were logged out everywhere else."); err != nil {
+	if err := s.setFlash(c, "ok", msg); err != nil {
 		return err
 	}
 	return redirect(c, "/account")

@@ -57,8 +57,10 @@ func (s *Server) issue(c echo.Context, u *tasks.User, how string) (*templates.Is
 	if err := s.store.CreatePasswordReset(ctx, u.ID, currentUser(c).ID, tokenHash(token), s.cfg.Now().Add(resetLinkLifetime)); err != nil {
 		return nil, err
 	}
-	link := c.Scheme() + "://" + c.Request().Host + "/account/reset/" + token
-	return &templates.IssuedCredential{Username: u.Username, Link: link}, nil
+	// The link is built from the configured public URL, never from the
+	// request's Host or forwarded headers, which a client chooses.
+	link, whole := s.absoluteURL("/account/reset/" + token)
+	return &templates.IssuedCredential{Username: u.Username, Link: link, Relative: !whole}, nil
 }
 
 func (s *Server) postUsers(c echo.Context) error {
@@ -157,7 +159,11 @@ func (s *Server) postUserAction(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		msg = u.Username + ": " + strconv.Itoa(n) + " sessions ended."
+		tokens, err := s.store.RevokeUserTokens(ctx, u.ID)
+		if err != nil {
+			return err
+		}
+		msg = u.Username + ": " + strconv.Itoa(n) + " sessions ended, " + strconv.Itoa(tokens) + " API tokens revoked."
 	default:
 		return tasks.Errorf(tasks.ENotFound, "no such action")
 	}

@@ -87,7 +87,7 @@ func (s *Server) requireToken(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		s.throttle.succeed(account)
+		s.throttle.succeed(account, addr)
 		c.Set(ctxUser, u)
 		c.Set(ctxToken, tok)
 		// Bodies are read only now that the caller is known: an import

@@ -124,7 +124,7 @@ func (s *Server) postLogin(c echo.Context) error {
 		}
 		return err
 	}
-	s.throttle.succeed(account)
+	s.throttle.succeed(account, addr)
 	if err := s.startSession(c, u.ID); err != nil {
 		return err
 	}

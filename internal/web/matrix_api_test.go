@@ -55,7 +55,7 @@ var apiMatrix = []apiMatrixEntry{
 	{route: "GET /api/v1/projects/:slug/assist/runs/:rid", want: apiLead},
 	{route: "POST /api/v1/projects/:slug/assist/runs/:rid/cancel", want: access{anon, no, gone, no, accepted, conf}},
 	{route: "GET /api/v1/projects/:slug/webhooks", want: apiLead},
-	{route: "POST /api/v1/projects/:slug/webhooks", want: access{anon, no, gone, no, created, created}, body: `{"url":"http://127.0.0.1:9/hook","events":["round.complete"]}`},
+	{route: "POST /api/v1/projects/:slug/webhooks", want: access{anon, no, gone, no, created, created}, body: `{"url":"https://hooks.example.org/hook","events":["round.complete"]}`},
 	{route: "GET /api/v1/projects/:slug/webhooks/:wid/deliveries", want: apiLead},
 	{route: "DELETE /api/v1/projects/:slug/webhooks/:wid", want: access{anon, no, gone, no, none, gone}},
 	{route: "POST /api/v1/projects/:slug/rounds/:rid/close", want: access{anon, no, gone, no, ok, conf}},

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/url"
 	"net/http"
 	"runtime"
 	"strings"
@@ -60,6 +61,11 @@ type Config struct {
 	// WebhookBackoff is the wait before a failed delivery's first retry;
 	// it doubles with each retry. 0 means 30 seconds.
 	WebhookBackoff time.Duration
+	// PublicURL is the address people reach the server at, such as
+	// https://annotate.example.org; absolute links (one-time password
+	// links, study entry links) are made from it and never from a
+	// request's Host header. Empty means such links are given as paths.
+	PublicURL string
 	// WebhookAllowHosts names hosts (names or addresses) webhooks may
 	// reach although they are on the server's own network; every other
 	// loopback, private, link-local or reserved address is refused.
@@ -97,6 +103,11 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 	if cfg.WebhookBackoff == 0 {
 		cfg.WebhookBackoff = 30 * time.Second
 	}
+	public, err := ParsePublicURL(cfg.PublicURL)
+	if err != nil {
+		return nil, err
+	}
+	cfg.PublicURL = public
 	if cfg.MaxUploadBytes == 0 {
 		cfg.MaxUploadBytes = 64 << 20
 	}
@@ -163,6 +174,30 @@ func clientIP(trusted []*net.IPNet) echo.IPExtractor {
 		opts = append(opts, echo.TrustIPRange(n))
 	}
 	return echo.ExtractIPFromXFFHeader(opts...)
+}
+
+// ParsePublicURL checks a public URL as given to --public-url: http or
+// https, a host, no user, query or fragment, and no path but "/". It
+// returns the URL without a trailing slash.
+func ParsePublicURL(raw string) (string, error) {
+	if raw == "" {
+		return "", nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		u.RawQuery != "" || u.Fragment != "" || (u.Path != "" && u.Path != "/") {
+		return "", fmt.Errorf("public URL %q: give the scheme and host people use, such as https://annotate.example.org", raw)
+	}
+	return u.Scheme + "://" + u.Host, nil
+}
+
+// absoluteURL returns path on the public URL and true, or the path alone
+// and false when no public URL is configured.
+func (s *Server) absoluteURL(path string) (string, bool) {
+	if s.cfg.PublicURL == "" {
+		return path, false
+	}
+	return s.cfg.PublicURL + path, true
 }
 
 // ParseTrustedProxies reads a comma-separated list of CIDR ranges or

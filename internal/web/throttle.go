@@ -2,32 +2,49 @@ package web
 
 import (
 	"container/list"
+	"slices"
 	"sync"
 	"time"
 )
 
-// Login throttling limits failed attempts per account and per client
-// address within a sliding window, which stops password guessing without
-// locking out a whole office behind one address too early. The address
-// is checked before the password is hashed, so one address cannot spend
-// more than its budget of password checks.
+// Login throttling limits failed password checks (logins, and the current
+// password asked for a password change) within a sliding window:
+//   - one account from one address: 5, after which that address waits;
+//   - any accounts from one address: 30, which stops guessing across names
+//     without locking out a whole office behind one address too early;
+//   - one account from everywhere: 50, after which only addresses the
+//     account has logged in from before get in, so guessing spread over
+//     many addresses stops while the owner still gets in from home.
+//
+// A stranger who fails five times for someone else's name locks out only
+// their own address, never the owner. Limits are checked before the
+// password is hashed, so no address spends more than its budget of
+// password checks.
 const (
 	throttleWindow     = 15 * time.Minute
-	maxFailsPerAccount = 5
+	maxFailsPerPair    = 5
 	maxFailsPerAddress = 30
+	maxFailsPerAccount = 50
+	maxKnownAddresses  = 20 // per account, the most recent kept
 	throttleMaxKeys    = 100000
 )
 
 type throttle struct {
 	mu       sync.Mutex
 	now      func() time.Time
+	pairs    *failLog
 	accounts *failLog
 	address  *failLog
+	known    map[string][]string // account → addresses it logged in from, newest last
+	maxKeys  int
 }
 
 func newThrottle(now func() time.Time, maxKeys int) *throttle {
-	return &throttle{now: now, accounts: newFailLog(maxKeys), address: newFailLog(maxKeys)}
+	return &throttle{now: now, pairs: newFailLog(maxKeys), accounts: newFailLog(maxKeys), address: newFailLog(maxKeys),
+		known: map[string][]string{}, maxKeys: maxKeys}
 }
+
+func pairKey(account, address string) string { return account + "\x00" + address }
 
 // failLog keeps recent failures per key, at most maxKeys keys: when full,
 // the key whose last failure is oldest is forgotten first, so a flood of
@@ -82,8 +99,8 @@ func (l *failLog) add(key string, now time.Time) {
 	}
 }
 
-// blocked reports whether the address or the account is over its limit,
-// and when the oldest counted failure leaves the window.
+// blocked reports whether a password check for the account from the
+// address must wait, and for how long.
 func (t *throttle) blocked(account, address string) (bool, time.Duration) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -92,11 +109,14 @@ func (t *throttle) blocked(account, address string) (bool, time.Duration) {
 		log   *failLog
 		key   string
 		limit int
-	}{{t.address, address, maxFailsPerAddress}, {t.accounts, account, maxFailsPerAccount}} {
+	}{{t.address, address, maxFailsPerAddress}, {t.pairs, pairKey(account, address), maxFailsPerPair}} {
 		f := k.log.recent(k.key, now)
 		if len(f) >= k.limit {
 			return true, f[0].Add(throttleWindow).Sub(now)
 		}
+	}
+	if f := t.accounts.recent(account, now); len(f) >= maxFailsPerAccount && !slices.Contains(t.known[account], address) {
+		return true, f[0].Add(throttleWindow).Sub(now)
 	}
 	return false, 0
 }
@@ -105,15 +125,28 @@ func (t *throttle) fail(account, address string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.now()
+	t.pairs.add(pairKey(account, address), now)
 	t.accounts.add(account, now)
 	t.address.add(address, now)
 }
 
-func (t *throttle) succeed(account string) {
+// succeed forgets the account's failures from the address and remembers
+// the address as one the account logs in from.
+func (t *throttle) succeed(account, address string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if el, ok := t.accounts.byKey[account]; ok {
-		t.accounts.order.Remove(el)
-		delete(t.accounts.byKey, account)
+	key := pairKey(account, address)
+	if el, ok := t.pairs.byKey[key]; ok {
+		t.pairs.order.Remove(el)
+		delete(t.pairs.byKey, key)
 	}
+	addrs := slices.DeleteFunc(t.known[account], func(a string) bool { return a == address })
+	addrs = append(addrs, address)
+	if len(addrs) > maxKnownAddresses {
+		addrs = addrs[len(addrs)-maxKnownAddresses:]
+	}
+	if _, ok := t.known[account]; !ok && len(t.known) >= t.maxKeys {
+		clear(t.known) // a flood of accounts: start over rather than grow
+	}
+	t.known[account] = addrs
 }

@@ -98,3 +98,71 @@ func TestLoginBusy(t *testing.T) {
 		t.Fatalf("slot free again: status %d", p.status)
 	}
 }
+
+// loginFrom posts a login for name from a forwarded address (the server
+// trusts the loopback proxy) and returns the status.
+func loginFrom(b *browser, name, password, address string) int {
+	form := url.Values{"_csrf": {b.csrf("/login")}, "username": {name}, "password": {password}}
+	req, _ := http.NewRequest(http.MethodPost, b.f.srv.URL+"/login", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("X-Forwarded-For", address)
+	return b.do(req).status
+}
+
+// TestStrangerCannotLockTheOwnerOut: five wrong passwords for a name from
+// one address slow that address only; the owner, from another address,
+// gets in with the right password. Guessing spread over many addresses
+// stops at 50 failures, after which the owner still gets in from an
+// address they used before, and a new address does not.
+func TestStrangerCannotLockTheOwnerOut(t *testing.T) {
+	trusted, err := web.ParseTrustedProxies("127.0.0.1/32, ::1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := serverWith(t, web.Config{TrustedProxies: trusted})
+	f.user("ana", false)
+	attacker, owner := f.browser(), f.browser()
+	for range 5 {
+		if st := loginFrom(attacker, "ana", "a wrong guess!", "203.0.113.7"); st != http.StatusUnauthorized {
+			t.Fatalf("a wrong guess: %d", st)
+		}
+	}
+	if st := loginFrom(attacker, "ana", testPassword, "203.0.113.7"); st != http.StatusTooManyRequests {
+		t.Errorf("the attacker's address after five failures: %d, want 429", st)
+	}
+	if st := loginFrom(owner, "ana", testPassword, "198.51.100.20"); st != http.StatusSeeOther {
+		t.Fatalf("the owner from another address: %d, want 303", st)
+	}
+	// Guessing from many addresses, four each.
+	for i := range 50 {
+		loginFrom(f.browser(), "ana", "a wrong guess!", "192.0.2."+strconv.Itoa(i/4+1))
+	}
+	if st := loginFrom(f.browser(), "ana", testPassword, "198.51.100.99"); st != http.StatusTooManyRequests {
+		t.Errorf("a new address after 50 failures for the account: %d, want 429", st)
+	}
+	if st := loginFrom(f.browser(), "ana", testPassword, "198.51.100.20"); st != http.StatusSeeOther {
+		t.Errorf("the owner's known address after 50 failures: %d, want 303", st)
+	}
+}
+
+// TestCurrentPasswordIsThrottled: the current password asked for a
+// password change is a password check like a login: after five wrong
+// ones, the right one waits too.
+func TestCurrentPasswordIsThrottled(t *testing.T) {
+	f, _ := serverWith(t, web.Config{})
+	f.user("ana", false)
+	b := f.browser()
+	b.login("ana", testPassword)
+	change := func(current string) int {
+		return b.post("/account/password", url.Values{"_csrf": {b.csrf("/account")}, "current": {current},
+			"new": {"a brand new password"}, "confirm": {"a brand new password"}}).status
+	}
+	for i := range 5 {
+		if st := change("not my password " + strconv.Itoa(i)); st != http.StatusUnprocessableEntity {
+			t.Fatalf("wrong current password %d: %d", i, st)
+		}
+	}
+	if st := change(testPassword); st != http.StatusTooManyRequests {
+		t.Fatalf("the right password after five wrong ones: %d, want 429", st)
+	}
+}

@@ -62,6 +62,9 @@ type IssuedCredential struct {
 	Username string
 	Password string
 	Link     string
+	// Relative is set when no public URL is configured: Link is then a
+	// path on this server, to be put after its address.
+	Relative bool
 }
 
 // ResetView is the page a one-time link opens.
