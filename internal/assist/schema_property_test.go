@@ -11,8 +11,6 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-
-	"annotate/internal/tasks"
 )
 
 // The schemas sent to the model must state every rule the validator
@@ -28,20 +26,7 @@ import (
 // the official JSON-Schema-Test-Suite: it checks the schema documents
 // themselves and judges the answers independently of our validator.
 func TestSchemaStatesEveryRule(t *testing.T) {
-	it := Item{
-		DocUnits:   []Unit{{Text: "One."}, {Text: "Two."}, {Text: "Three."}, {Text: "Four."}},
-		Summary:    []string{"A summary sentence."},
-		ErrorTypes: tasks.ErrorPresets["tofueval"],
-	}
-	questions := map[string]*Schema{
-		"advocate":           advocateSchema(it),
-		"skeptic":            skepticSchema(it),
-		"single_adjudicator": adjudicatorSchema(it),
-		"debate_adjudicator": debateAdjudicatorSchema(it),
-		"debate_turn":        turnSchema(it),
-		"ambiguity":          ambiguitySchema(),
-		"key_facts":          keyFactsSchema(it),
-	}
+	questions := questionSchemas()
 	for _, name := range slices.Sorted(maps.Keys(questions)) {
 		s := questions[name]
 		// Each question draws from its own generator, so what it is given

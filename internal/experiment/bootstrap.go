@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+
+	"annotate/internal/iaa"
 )
 
 // Options sets how intervals and p-values are computed.
@@ -191,20 +193,9 @@ func estimate(value float64, reps [][]float64, pick func([]float64) float64, con
 	e := Estimate{Value: value, CI: [2]float64{math.NaN(), math.NaN()}, Undefined: undefined}
 	if len(xs) > 0 {
 		slices.Sort(xs)
-		e.CI[0], e.CI[1] = percentiles(xs, conf)
+		e.CI[0], e.CI[1] = iaa.PercentileInterval(xs, conf)
 	}
 	return e
-}
-
-// percentiles returns the nearest-rank (1−conf)/2 and (1+conf)/2 quantiles
-// of sorted xs: the rule of the agreement intervals (internal/iaa).
-func percentiles(xs []float64, conf float64) (lo, hi float64) {
-	n := float64(len(xs))
-	i := int(math.Floor(n * (1 - conf) / 2))
-	j := int(math.Ceil(n*(1+conf)/2)) - 1
-	i = min(max(i, 0), len(xs)-1)
-	j = min(max(j, 0), len(xs)-1)
-	return xs[i], xs[j]
 }
 
 // participantStrata returns, for each participant, the stratum their

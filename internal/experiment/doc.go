@@ -7,8 +7,9 @@
 // unassisted one, a Dawid–Skene estimate of participants' competence, and
 // power by simulation for planning a study.
 //
-// It imports only the standard library and knows nothing of storage or
-// HTTP: callers hand it observations, one per participant's label of one
+// It imports only the standard library and package iaa (for the
+// percentile interval every bootstrap here shares) and knows nothing of
+// storage or HTTP: callers hand it observations, one per participant's label of one
 // sentence, with dense participant and item indexes. [NewIndex] gives
 // indexes that depend only on the ids, never on the order rows arrive in,
 // so every figure here is the same for the same data in any row order.

@@ -187,7 +187,7 @@ func AlphaBootstrapCoded(c *Coded, level Level, opt BootstrapOptions) (AlphaBoot
 	reps = defined
 	slices.Sort(reps)
 	res.Replicates = len(reps)
-	res.Low, res.High = percentiles(reps, conf)
+	res.Low, res.High = PercentileInterval(reps, conf)
 	for _, q := range opt.Min {
 		below, _ := slices.BinarySearch(reps, q) // index of the first α* ≥ q
 		res.PBelow = append(res.PBelow, float64(below)/float64(len(reps)))
@@ -352,9 +352,10 @@ func unitsReplicate(c *Coded, level Level) func(*rand.Rand) func() float64 {
 	}
 }
 
-// percentiles returns the nearest-rank (1−conf)/2 and (1+conf)/2 quantiles of
-// sorted xs.
-func percentiles(xs []float64, conf float64) (lo, hi float64) {
+// PercentileInterval returns the nearest-rank (1−conf)/2 and (1+conf)/2
+// quantiles of sorted xs (non-empty): the percentile bootstrap interval
+// every resampled figure uses.
+func PercentileInterval(xs []float64, conf float64) (lo, hi float64) {
 	n := float64(len(xs))
 	i := int(math.Floor(n * (1 - conf) / 2))
 	j := int(math.Ceil(n*(1+conf)/2)) - 1

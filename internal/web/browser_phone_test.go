@@ -73,16 +73,7 @@ func TestBrowserPagesFitAPhone(t *testing.T) {
 	}
 	ctx := newBrowser(t)
 	for _, user := range []string{"lea", "ann_a", "root"} {
-		err := chromedp.Do(ctx,
-			chromedp.Navigate(f.srv.URL+"/login"),
-			chromedp.WaitVisible(css(`#username`)),
-			chromedp.SendKeys(css(`#username`), user),
-			chromedp.SendKeys(css(`#password`), testPassword+"\n"),
-			chromedp.WaitVisible(css(`[data-testid="whoami"]`)),
-		)
-		if err != nil {
-			t.Fatalf("log in as %s: %v", user, err)
-		}
+		loginIn(t, ctx, f.srv.URL, user, testPassword)
 		for _, path := range pages[user] {
 			for _, size := range [][2]int64{{390, 844}, {1280, 800}} {
 				err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1]), chromedp.Navigate(f.srv.URL+path),
