@@ -44,6 +44,9 @@ type coderTally struct {
 	plural   int              // units where the others had a single plurality value
 	patterns map[[2]int32]int // (theirs, plurality) → units, where they differ
 	ref, lab []float64        // gold and their value, on units with gold
+	// independent, leaveOneOut and unscored count the units by the
+	// reference the coder was scored against (see againstRest).
+	independent, leaveOneOut, unscored int
 }
 
 // againstRest compares every coder with the other coders of each unit and
@@ -75,11 +78,43 @@ func againstRest(rt ratings) ([]AnnotatorDimension, [][]DisagreementPattern) {
 		if rt.gold != nil {
 			gold = rt.gold[u]
 		}
-		if gold == gold {
+		if rt.gold != nil {
+			// Each coder is scored against gold their label did not help
+			// make: imported or adjudicated gold as it is; otherwise (gold
+			// the annotators' labels made, or none yet) the strict
+			// majority of the other coders of the unit, when at least two
+			// others rated it.
+			own := gold != gold || (rt.derived != nil && rt.derived[u])
+			if own {
+				for _, x := range codes {
+					cnt[x]++
+				}
+			}
 			for i, x := range codes {
 				t := &tallies[coders[i]]
-				t.ref = append(t.ref, gold)
+				ref := gold
+				if own {
+					cnt[x]--
+					y, ok := strictMajority(codes, cnt)
+					cnt[x]++
+					if !ok {
+						if gold == gold {
+							t.unscored++
+						}
+						continue
+					}
+					ref = c.Values[y]
+					t.leaveOneOut++
+				} else {
+					t.independent++
+				}
+				t.ref = append(t.ref, ref)
 				t.lab = append(t.lab, c.Values[x])
+			}
+			if own {
+				for _, x := range codes {
+					cnt[x]--
+				}
 			}
 		}
 		if m < 2 {
@@ -163,6 +198,7 @@ func againstRest(rt ratings) ([]AnnotatorDimension, [][]DisagreementPattern) {
 		}
 		if rt.gold != nil {
 			ad.Gold = goldAgreement(s, t.ref, t.lab)
+			ad.Gold.Independent, ad.Gold.LeaveOneOut, ad.Gold.Unscored = t.independent, t.leaveOneOut, t.unscored
 		}
 		ads[j] = ad
 		for p, n := range t.patterns {
@@ -174,6 +210,22 @@ func againstRest(rt ratings) ([]AnnotatorDimension, [][]DisagreementPattern) {
 		})
 	}
 	return ads, pats
+}
+
+// strictMajority returns the value that more than half of the ratings
+// counted in cnt give, the rating being left out already taken off; ok is
+// false when fewer than two ratings remain or none has more than half.
+func strictMajority(codes []int32, cnt []int) (int32, bool) {
+	others := len(codes) - 1
+	if others < 2 {
+		return 0, false
+	}
+	for _, y := range codes {
+		if 2*cnt[y] > others {
+			return y, true
+		}
+	}
+	return 0, false
 }
 
 // usedTable computes Cohen's κ from a k × k table restricted to the

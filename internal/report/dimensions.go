@@ -92,6 +92,9 @@ type ratings struct {
 	keys []unitKey
 	c    *iaa.Coded
 	gold []float64
+	// derived marks units whose gold the annotators' own labels made; nil
+	// when no unit's did.
+	derived []bool
 }
 
 // collector gathers the ratings of one dimension. Units are found by key
@@ -103,6 +106,9 @@ type collector struct {
 	keys  []unitKey
 	b     *iaa.CodedBuilder
 	gold  func(u int, k unitKey) float64 // nil when the dimension has no gold
+	// derived tells whether unit u's gold was made from the annotators'
+	// labels; nil when the dimension has no gold.
+	derived func(u int, k unitKey) bool
 }
 
 // addAt adds a rating of unit u of a collector made over fixed keys.
@@ -135,6 +141,24 @@ func (c *collector) build() ratings {
 		for i, k := range c.keys {
 			out.gold[i] = c.gold(i, k)
 		}
+		out.derived = derivedUnits(len(c.keys), c.keys, c.derived)
+	}
+	return out
+}
+
+// derivedUnits lists which units' gold is derived, or nil when none is.
+func derivedUnits(n int, keys []unitKey, derived func(int, unitKey) bool) []bool {
+	if derived == nil {
+		return nil
+	}
+	var out []bool
+	for i := range n {
+		if derived(i, keys[i]) {
+			if out == nil {
+				out = make([]bool, n)
+			}
+			out[i] = true
+		}
 	}
 	return out
 }
@@ -148,6 +172,7 @@ type label struct {
 	empty   bool   // no label was given
 	amb     int8   // the ambiguity flag: −1 unanswered, 0 no, 1 yes
 	ambType int8   // the index of the ambiguity type in tasks.AmbiguityTypes, −1 for none
+	derived bool   // gold made from the annotators' own labels (see tasks.ReportGold)
 }
 
 var nan = math.NaN()
@@ -205,7 +230,7 @@ func (c stringCodes) view(l *tasks.ReportLabel, masks []uint64) label {
 
 // goldView codes a gold label.
 func goldView(g *tasks.ReportGold, codes map[string]int) label {
-	v := label{faith: faithCode(g.Label), empty: g.Label == "", mask: typeMask(g.ErrorTypes, codes), amb: -1, ambType: ambiguityCode(g.AmbiguityType)}
+	v := label{faith: faithCode(g.Label), empty: g.Label == "", mask: typeMask(g.ErrorTypes, codes), amb: -1, ambType: ambiguityCode(g.AmbiguityType), derived: g.Derived}
 	if g.Ambiguous != nil {
 		v.amb = int8(b2i(*g.Ambiguous))
 	}
@@ -423,6 +448,9 @@ type source struct {
 	// gold gives the gold value of unit u with key k (NaN for none); nil
 	// when the dimension has no gold.
 	gold func(u int, k unitKey) float64
+	// derived tells whether unit u's gold was made from the annotators'
+	// labels (see againstRest); nil when the dimension has no gold.
+	derived func(u int, k unitKey) bool
 	// sentence, when set, gives the value of each sentence label, from
 	// which the ratings are built in the scope's sentence order (see
 	// [index.sentenceRatings]) rather than by collect.
@@ -448,7 +476,7 @@ func (x *index) ratings(src source, sc *scope) ratings {
 	} else {
 		c.b.Grow(len(sc.which))
 	}
-	c.gold = src.gold
+	c.gold, c.derived = src.gold, src.derived
 	src.collect(sc, c)
 	return c.build()
 }
@@ -474,6 +502,7 @@ func (x *index) sources() []source {
 				}
 				return nan
 			},
+			derived: func(u int, _ unitKey) bool { return x.gold[u] != nil && x.gold[u].derived },
 			collect: func(sc *scope, c *collector) {
 				for _, p := range sc.parts {
 					_, views := x.partOf(p)
@@ -539,6 +568,16 @@ func (x *index) sources() []source {
 					ls[j] = x.gold[int(first)+j]
 				}
 				return d.summary(ls)
+			},
+			// A summary's gold is derived when any of its sentences' is.
+			derived: func(u int, _ unitKey) bool {
+				first, n := int(x.summaryFirst[u]), int(x.summaryLen[u])
+				for _, g := range x.gold[first : first+n] {
+					if g != nil && g.derived {
+						return true
+					}
+				}
+				return false
 			},
 			collect: func(sc *scope, c *collector) {
 				var ls []*label

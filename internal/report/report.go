@@ -107,7 +107,21 @@ type AnnotatorDimension struct {
 
 // GoldAgreement is an annotator (or the assistant) against gold labels.
 type GoldAgreement struct {
-	N        int                 `json:"n"` // units with both a label and gold
+	N int `json:"n"` // units with both a label and gold, as scored
+	// Independent counts the units scored against gold the annotator's
+	// label did not help make: imported or adjudicated gold.
+	Independent int `json:"independent_gold"`
+	// LeaveOneOut counts the units without such gold, because their gold
+	// was made from the annotators' own labels (unanimous, or a majority
+	// accepted) or they have none yet: there the annotator is scored
+	// against the strict majority of the other annotators' labels in the
+	// report's scope, when at least two others rated the unit, never
+	// against gold their own label helped make.
+	LeaveOneOut int `json:"leave_one_out_gold"`
+	// Unscored counts the units whose gold the annotators made that are
+	// left out because fewer than two others rated them or the others had
+	// no strict majority.
+	Unscored int                 `json:"unscored_own_gold"`
 	Accuracy Rate                `json:"accuracy"`
 	Kappa    agreement.Statistic `json:"cohen_kappa"`
 	// BalancedAccuracy is the mean of the recalls of the positive class

@@ -117,6 +117,11 @@ type ReportGold struct {
 	ErrorTypes    []string
 	Ambiguous     *bool
 	AmbiguityType string
+	// Derived is set when the gold was made from the annotators' own labels
+	// (unanimous, or a majority a lead accepted), not imported or
+	// adjudicated: scoring an annotator against it would score them
+	// against themselves, so the report scores them against the others.
+	Derived bool
 }
 
 // ReportFilter narrows the labels a report reads.

@@ -254,24 +254,35 @@ func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *Report
 			CASE WHEN g.sentence_id IS NOT NULL THEN
 				(CASE WHEN g.ambiguous IS NULL THEN 'n' WHEN g.ambiguous THEN 'y' ELSE 'f' END)
 				|| length(CAST(g.label AS BLOB)) || ',' || length(CAST(g.error_types AS BLOB)) || ','
-				|| g.label || g.error_types || g.ambiguity_type END
+				|| g.label || g.error_types || g.ambiguity_type END,
+			coalesce(g.provenance IN ('unanimous', 'majority'), 0)
 		FROM summary_sentences ss
 		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id AND g.provenance != 'unresolved'
 		WHERE ss.summary_id IN (`+assignedSummaries+`)
 		ORDER BY ss.summary_id, ss.idx`, args, func(rows *sql.Rows) error {
 		var x ReportSentence
 		var gold sql.NullString
-		if err := rows.Scan(&x.ID, &x.SummaryID, &x.Index, &gold); err != nil || !args.kept.summaries[x.SummaryID] {
+		var derived bool
+		if err := rows.Scan(&x.ID, &x.SummaryID, &x.Index, &gold, &derived); err != nil || !args.kept.summaries[x.SummaryID] {
 			return err
 		}
 		if gold.Valid {
-			g, ok := golds[gold.String]
+			key := gold.String
+			if derived {
+				key = "derived:" + key
+			}
+			g, ok := golds[key]
 			if !ok {
 				var err error
 				if g, err = args.in.gold(gold.String); err != nil {
 					return fmt.Errorf("gold of sentence %d: %w", x.ID, err)
 				}
-				golds[gold.String] = g
+				if derived {
+					c := *g // the interned gold may be shared with independent gold
+					c.Derived = true
+					g = &c
+				}
+				golds[key] = g
 			}
 			x.Gold = g
 		}

@@ -40,6 +40,7 @@ func annotatorRows(rep *report.Report, focus string, titles map[string]string) (
 			row.Lowers = w != nil && g != nil && math.Round(*w*1000) > math.Round(*g*1000)
 			if g := d.Gold; g != nil {
 				row.HasGold, row.GoldN = true, g.N
+				row.GoldSources = goldSources(g)
 				row.GoldAccuracy = rateCell("gold_accuracy", g.Accuracy)
 				row.GoldKappa = statCell("gold_kappa", &g.Kappa)
 				row.Balanced = templates.StatCell{Name: "balanced_accuracy", Undefined: "only for two-valued dimensions"}
@@ -194,4 +195,18 @@ func assistantView(a *report.Assistant) templates.AssistantView {
 		})
 	}
 	return v
+}
+
+// goldSources says in words what an annotator was scored against: gold
+// their labels did not make, and the others' strict majority where the
+// annotators' own labels made the gold or there is none yet.
+func goldSources(g *report.GoldAgreement) string {
+	parts := []string{strconv.Itoa(g.Independent) + " imported or adjudicated gold"}
+	if g.LeaveOneOut > 0 {
+		parts = append(parts, strconv.Itoa(g.LeaveOneOut)+" the others' majority")
+	}
+	if g.Unscored > 0 {
+		parts = append(parts, strconv.Itoa(g.Unscored)+" left out (their own gold, no majority of the others)")
+	}
+	return strings.Join(parts, "; ")
 }

@@ -81,6 +81,9 @@ type AnnotatorRow struct {
 	// HasGold is set when the dimension has gold; the rest is then filled.
 	HasGold      bool
 	GoldN        int
+	// GoldSources says what the annotator was scored against, e.g.
+	// "12 gold, 30 others' majority".
+	GoldSources string
 	GoldAccuracy StatCell
 	GoldKappa    StatCell
 	Balanced     StatCell

@@ -1,0 +1,126 @@
+package report_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"annotate/internal/report"
+	"annotate/internal/tasks"
+)
+
+// TestAnnotatorsNotScoredAgainstTheirOwnGold imports three annotators'
+// labels with no gold on 40 sentences, and imported gold on 10 more:
+// where they all agree the import makes unanimous gold out of their own
+// labels. Each annotator's faithfulness "against gold" must use imported
+// gold where there is some and, elsewhere, the strict majority of the two
+// others (leave-one-out), never gold their own label made; an
+// independent count over the same labels gives the expected figures,
+// which are not the 1.000 that scoring against their own gold gave.
+func TestAnnotatorsNotScoredAgainstTheirOwnGold(t *testing.T) {
+	ctx := context.Background()
+	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "own.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p, err := s.CreateProject(ctx, tasks.Project{Slug: "own", Settings: tasks.DefaultSettings()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"w1", "w2", "w3"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	const free, withGold = 40, 10
+	labels := make([][3]string, free+withGold)
+	gold := make([]string, free+withGold)
+	pick := func() string {
+		if rng.IntN(3) == 0 {
+			return tasks.LabelUnfaithful
+		}
+		return tasks.LabelFaithful
+	}
+	var sents []tasks.SentenceInput
+	for i := range labels {
+		truth := pick()
+		in := tasks.SentenceInput{Text: fmt.Sprintf("Sentence %d.", i+1)}
+		for a := range names {
+			l := truth
+			if rng.IntN(4) == 0 { // each annotator errs a quarter of the time
+				l = map[string]string{tasks.LabelFaithful: tasks.LabelUnfaithful, tasks.LabelUnfaithful: tasks.LabelFaithful}[truth]
+			}
+			labels[i][a] = l
+			li := tasks.SentenceLabelInput{Annotator: names[a], Label: l}
+			if l == tasks.LabelUnfaithful {
+				li.ErrorTypes, li.Explanation = []string{"contradiction"}, "Not so."
+			}
+			in.Labels = append(in.Labels, li)
+		}
+		if i >= free {
+			gold[i] = truth
+			g := &tasks.GoldInput{Label: truth}
+			if truth == tasks.LabelUnfaithful {
+				g.ErrorTypes, g.Explanation = []string{"contradiction"}, "Not so."
+			}
+			in.Gold = g
+		}
+		sents = append(sents, in)
+	}
+	docs := []tasks.DocumentInput{{ExternalID: "d", Sentences: []string{"Source."},
+		Summaries: []tasks.SummaryInput{{ExternalID: "s", Sentences: sents}}}}
+	if _, err := s.Import(ctx, p.ID, docs); err != nil {
+		t.Fatal(err)
+	}
+	data, err := s.ReportData(ctx, p.ID, tasks.ReportFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := report.Build(p.Slug, data, p.Settings, report.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for a, name := range names {
+		// The reference: imported gold where given, else the two others
+		// when they agree.
+		var n, k, independent, loo int
+		for i, ls := range labels {
+			ref := gold[i]
+			if ref != "" {
+				independent++
+			} else {
+				o1, o2 := ls[(a+1)%3], ls[(a+2)%3]
+				if o1 != o2 {
+					continue
+				}
+				ref = o1
+				loo++
+			}
+			n++
+			if ls[a] == ref {
+				k++
+			}
+		}
+		var got *report.GoldAgreement
+		for _, ann := range rep.PerAnnotator {
+			if ann.Name != name {
+				continue
+			}
+			for _, d := range ann.Dimensions {
+				if d.Dimension == "faithfulness" && d.Level == report.LevelSentence {
+					got = d.Gold
+				}
+			}
+		}
+		if got == nil {
+			t.Fatalf("%s: no faithfulness against gold", name)
+		}
+		if got.N != n || got.Accuracy.K != k || got.Independent != independent || got.LeaveOneOut != loo {
+			t.Errorf("%s: n=%d k=%d independent=%d leave-one-out=%d; reference n=%d k=%d independent=%d leave-one-out=%d",
+				name, got.N, got.Accuracy.K, got.Independent, got.LeaveOneOut, n, k, independent, loo)
+		}
+		if k == n {
+			t.Errorf("%s: accuracy %d/%d: the test data should give some wrong labels", name, k, n)
+		}
+	}
+}
