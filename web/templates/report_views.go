@@ -79,11 +79,11 @@ type AnnotatorRow struct {
 	// Lowers says the group agrees more without this annotator.
 	Lowers bool
 	// HasGold is set when the dimension has gold; the rest is then filled.
-	HasGold      bool
-	GoldN        int
+	HasGold bool
+	GoldN   int
 	// GoldSources says what the annotator was scored against, e.g.
 	// "12 gold, 30 others' majority".
-	GoldSources string
+	GoldSources  string
 	GoldAccuracy StatCell
 	GoldKappa    StatCell
 	Balanced     StatCell
