@@ -34,6 +34,10 @@ type Store struct {
 	members membershipCache
 }
 
+// SetClock replaces the store's clock, for tests that need time to pass
+// without waiting for it.
+func (s *Store) SetClock(now func() time.Time) { s.now = now }
+
 // optimizeEvery is how often an open store runs PRAGMA optimize, which
 // refreshes the planner's statistics of tables that changed a lot.
 const optimizeEvery = time.Hour

@@ -131,9 +131,10 @@ const maxActiveStep = 120
 
 // AddActiveTime adds seconds of active work to the user's assignment. One
 // report adds at most maxActiveStep seconds and no more than the wall time
-// since the assignment's previous report, so reports sent in a burst add
-// nothing; a submitted or released assignment
-// takes none (EConflict).
+// since the assignment's previous report, or since its page was first
+// opened (MarkPageOpened), so reports sent in a burst add nothing and no
+// report claims more time than has passed; a submitted or released
+// assignment takes none (EConflict).
 func (s *Store) AddActiveTime(ctx context.Context, assignmentID, userID int64, seconds int) error {
 	if seconds <= 0 {
 		return nil
@@ -165,6 +166,24 @@ func (s *Store) AddActiveTime(ctx context.Context, assignmentID, userID int64, s
 			return nil
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE assignments SET active_seconds = active_seconds + ? WHERE id = ?`, add, assignmentID)
+		return err
+	})
+}
+
+// MarkPageOpened records when an open assignment's labelling page was
+// first served, the start of the wall-clock time its active time is
+// bounded by. Later views change nothing (and write nothing).
+func (s *Store) MarkPageOpened(ctx context.Context, assignmentID int64) error {
+	var one int
+	err := s.read.QueryRowContext(ctx, `SELECT 1 FROM assignment_activity WHERE assignment_id = ?`, assignmentID).Scan(&one)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO assignment_activity (assignment_id, last_report_at) VALUES (?, ?)`, assignmentID, stamp(s.now()))
 		return err
 	})
 }

@@ -14,7 +14,9 @@ import (
 
 // TestBrowserCtrlEnterRightAfterTyping types an explanation and presses
 // Ctrl+Enter at once, before the typing pause that starts a save: the
-// text is saved and the summary submitted.
+// text is saved and the summary submitted. The active time the page
+// counted, all of it less than the 30 s report interval, is recorded:
+// it goes with the submit (it used to be lost, recording 0 s).
 func TestBrowserCtrlEnterRightAfterTyping(t *testing.T) {
 	w := newWorkFixture(t)
 	a := w.assign["ann"][0]
@@ -45,6 +47,13 @@ func TestBrowserCtrlEnterRightAfterTyping(t *testing.T) {
 	keys(t, ctx, "a", chromedp.KeyModifiers(chromedp.ModifierCtrl))
 	const why = "The document gives no vote count at all."
 	keys(t, ctx, why)
+	// The page counts a second of activity at a time: wait until it has
+	// counted two, then read what it shows.
+	waitJS(t, ctx, "two seconds counted", `parseInt(document.getElementById("timer").textContent.split(":").pop(), 10) >= 2`)
+	shown, err := chromedp.Run(ctx, chromedp.Evaluate[int](`parseInt(document.getElementById("timer").textContent.split(":").pop(), 10)`))
+	if err != nil {
+		t.Fatal(err)
+	}
 	keys(t, ctx, "\r", chromedp.KeyModifiers(chromedp.ModifierCtrl))
 
 	next := fmt.Sprintf("/a/%d", w.assign["ann"][1].ID)
@@ -63,8 +72,13 @@ func TestBrowserCtrlEnterRightAfterTyping(t *testing.T) {
 	if got := labels[sents[1]]; got.Label != "unfaithful" || got.Explanation != why {
 		t.Fatalf("stored label of sentence 2: %+v", got)
 	}
-	if got, _ := w.store.AssignmentByID(w.ctx, a.ID); got.Status != "submitted" {
+	got, _ := w.store.AssignmentByID(w.ctx, a.ID)
+	if got.Status != "submitted" {
 		t.Fatalf("assignment status %q, want submitted", got.Status)
+	}
+	// A second may tick between reading the timer and the submit.
+	if got.ActiveSeconds < shown || got.ActiveSeconds > shown+1 {
+		t.Errorf("recorded %d s of active time; the page showed %d s just before Ctrl+Enter", got.ActiveSeconds, shown)
 	}
 }
 

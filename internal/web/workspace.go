@@ -80,6 +80,13 @@ func (s *Server) getAssignment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// The first view of an open assignment starts the wall-clock time its
+	// active time is bounded by.
+	if !readOnly && (a.Status == tasks.StatusPending || a.Status == tasks.StatusInProgress) {
+		if err := s.store.MarkPageOpened(c.Request().Context(), a.ID); err != nil {
+			return err
+		}
+	}
 	// A refused submit redirects here (POST-redirect-GET) to list what is
 	// still missing.
 	if c.QueryParam("incomplete") != "" && !readOnly && a.Status != tasks.StatusSubmitted {
@@ -418,6 +425,15 @@ func (s *Server) postSubmit(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
+	// The page sends the active time it has counted since its last report
+	// with the submit itself, so a summary labelled in less than the
+	// report interval does not record 0 s. It is added first, bounded as
+	// every report is, and kept even when the submit is refused.
+	if secs, err := strconv.Atoi(c.FormValue("active_seconds")); err == nil && secs > 0 {
+		if err := s.store.AddActiveTime(ctx, a.ID, a.UserID, secs); err != nil && tasks.ErrorCode(err) != tasks.EConflict {
+			return err
+		}
+	}
 	err = s.store.Submit(ctx, a.ID, a.UserID)
 	var inc *tasks.Incomplete
 	if errors.As(err, &inc) {

@@ -19,6 +19,7 @@
     return;
   }
   var readOnly = ws.dataset.readonly === "true";
+  var unsent = 0; // active seconds counted and not yet reported (see below)
   var statusEl = function () { return document.getElementById("save-status"); };
   var cards = Array.prototype.slice.call(ws.querySelectorAll(".label-card"));
   var picks = Array.prototype.slice.call(ws.querySelectorAll(".sentence-pick"));
@@ -446,6 +447,17 @@
         setTimeout(check, 100);
         return;
       }
+      // The active time counted since the last report goes with the
+      // submit, so none of it is lost when the page is left.
+      var field = form.querySelector("input[name=active_seconds]");
+      if (!field) {
+        field = document.createElement("input");
+        field.type = "hidden";
+        field.name = "active_seconds";
+        form.appendChild(field);
+      }
+      field.value = String(typeof unsent === "number" ? unsent : 0);
+      unsent = 0;
       form.submit();
     };
     check();
@@ -458,12 +470,15 @@
     });
   }
 
-  // Active time: count seconds while the tab is visible and the annotator
-  // has done something in the last minute; report every 30 s and on hide.
+  // Active time: a second counts while the tab is visible and the
+  // annotator has pressed a key, moved or pressed the pointer, scrolled or
+  // typed within the last 60 seconds (idle is a minute of none of these).
+  // What is counted is reported every 30 s, when the page is hidden or
+  // left, and with the submit itself.
   if (!readOnly) {
     var lastActivity = Date.now();
-    var unsent = 0;
-    ["keydown", "mousedown", "mousemove", "scroll", "input"].forEach(function (t) {
+    unsent = 0;
+    ["keydown", "mousedown", "pointerdown", "mousemove", "wheel", "touchstart", "scroll", "input"].forEach(function (t) {
       document.addEventListener(t, function () { lastActivity = Date.now(); }, { passive: true, capture: true });
     });
     // The header's timer shows the recorded active time plus what this
