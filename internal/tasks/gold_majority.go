@@ -26,7 +26,7 @@ func (s *Store) AcceptMajority(ctx context.Context, projectID, roundID, userID i
 		}
 		touched := map[int64]bool{}
 		for _, p := range pending {
-			if !p.InRound(roundID) || p.Reopened {
+			if !p.InRound(roundID) || !p.MajorityReady() {
 				continue
 			}
 			v, ok := p.Tally.Majority()

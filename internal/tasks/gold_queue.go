@@ -23,15 +23,19 @@ type PendingSentence struct {
 	Reopened bool
 	// Rounds are the ids of the rounds that gave its summary out.
 	Rounds []int64
+	// Flags are the notes annotators left when they flagged the sentence
+	// for the leads (released assignments aside).
+	Flags []string
 }
 
 // InRound reports whether the sentence's summary was given out in a round.
 func (p PendingSentence) InRound(roundID int64) bool { return slices.Contains(p.Rounds, roundID) }
 
-// MajorityReady reports whether AcceptMajority would decide the sentence.
+// MajorityReady reports whether AcceptMajority would decide the sentence:
+// never one a person reopened or an annotator flagged.
 func (p PendingSentence) MajorityReady() bool {
 	_, ok := p.Tally.Majority()
-	return ok && !p.Reopened
+	return ok && !p.Reopened && len(p.Flags) == 0
 }
 
 // QueueFilter narrows the adjudication queue: to one round (0 for all)
@@ -39,11 +43,16 @@ func (p PendingSentence) MajorityReady() bool {
 type QueueFilter struct {
 	RoundID   int64
 	Dimension string
+	// Flagged keeps only sentences an annotator flagged.
+	Flagged bool
 }
 
 // Keep reports whether a pending sentence passes the filter.
 func (f QueueFilter) Keep(p PendingSentence) bool {
 	if f.RoundID != 0 && !p.InRound(f.RoundID) {
+		return false
+	}
+	if f.Flagged && len(p.Flags) == 0 {
 		return false
 	}
 	return f.Dimension == "" || p.Tally.Disagrees(f.Dimension)
@@ -96,9 +105,14 @@ func pendingSentences(ctx context.Context, q querier, projectID int64) ([]Pendin
 	if err != nil {
 		return nil, err
 	}
+	flags, err := summaryFlags(ctx, q, sums)
+	if err != nil {
+		return nil, err
+	}
 	for i := range out {
 		out[i].Tally = TallyVotes(labelsOf(votes[out[i].SentenceID]))
 		out[i].Rounds = rounds[out[i].SummaryID]
+		out[i].Flags = flags[out[i].SentenceID]
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -115,6 +129,28 @@ func pendingSentences(ctx context.Context, q querier, projectID int64) ([]Pendin
 		return a.Index < b.Index
 	})
 	return out, nil
+}
+
+// summaryFlags maps each sentence of the summaries to the notes of the
+// annotators who flagged it (released assignments aside), reading from the
+// summaries' assignments.
+func summaryFlags(ctx context.Context, q querier, summaries []int64) (map[int64][]string, error) {
+	ids, err := json.Marshal(summaries)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int64][]string{}
+	err = queryRows(ctx, q, `SELECT f.sentence_id, f.note FROM assignments a CROSS JOIN sentence_flags f ON f.assignment_id = a.id
+		WHERE a.summary_id IN (SELECT value FROM json_each(?)) AND a.status != 'released' ORDER BY f.sentence_id, a.user_id`, func(rows *sql.Rows) error {
+		var id int64
+		var note string
+		if err := rows.Scan(&id, &note); err != nil {
+			return err
+		}
+		out[id] = append(out[id], note)
+		return nil
+	}, string(ids))
+	return out, err
 }
 
 // summaryRounds maps each of the summaries to the rounds that gave it out

@@ -173,7 +173,11 @@ func (s *Store) resolveSummaries(ctx context.Context, tx txQuerier, ids []int64)
 		for sid, vs := range votes {
 			labels[sid] = labelsOf(vs)
 		}
-		if err := s.resolveLabels(ctx, tx, id, labels, gold, &st); err != nil {
+		flagged, err := flaggedSentences(ctx, tx, id)
+		if err != nil {
+			return st, err
+		}
+		if err := s.resolveLabels(ctx, tx, id, labels, gold, flagged, &st); err != nil {
 			return st, err
 		}
 	}
@@ -182,9 +186,9 @@ func (s *Store) resolveSummaries(ctx context.Context, tx txQuerier, ids []int64)
 
 // resolveLabels resolves one ready summary from its annotators' labels by
 // sentence (one per annotator) and the gold its sentences have.
-func (s *Store) resolveLabels(ctx context.Context, tx txQuerier, summaryID int64, labels map[int64][]SentenceLabel, gold map[int64]Gold, st *ResolveStats) error {
+func (s *Store) resolveLabels(ctx context.Context, tx txQuerier, summaryID int64, labels map[int64][]SentenceLabel, gold map[int64]Gold, flagged map[int64]bool, st *ResolveStats) error {
 	for sid, ls := range labels {
-		want, ok := resolvedGold(sid, ls, gold)
+		want, ok := resolvedGold(sid, ls, gold, flagged[sid])
 		if !ok {
 			continue
 		}
@@ -201,11 +205,28 @@ func (s *Store) resolveLabels(ctx context.Context, tx txQuerier, summaryID int64
 	return s.deriveSummaryGold(ctx, tx, summaryID)
 }
 
+// flaggedSentences lists the sentences of a summary that an annotator
+// flagged for the leads (released assignments aside).
+func flaggedSentences(ctx context.Context, q querier, summaryID int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	err := queryRows(ctx, q, `SELECT DISTINCT f.sentence_id FROM sentence_flags f JOIN assignments a ON a.id = f.assignment_id
+		WHERE a.summary_id = ? AND a.status != 'released'`, func(rows *sql.Rows) error {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		out[id] = true
+		return nil
+	}, summaryID)
+	return out, err
+}
+
 // resolvedGold is the gold auto-resolution gives a sentence from its
 // annotators' labels (one per annotator), or false when it leaves the
 // sentence's gold as it is: gold it does not own, no label, or the same
-// gold already there.
-func resolvedGold(sentenceID int64, labels []SentenceLabel, gold map[int64]Gold) (Gold, bool) {
+// gold already there. A sentence an annotator flagged never becomes gold
+// by itself, even when every label agrees: it waits for a lead.
+func resolvedGold(sentenceID int64, labels []SentenceLabel, gold map[int64]Gold, flagged bool) (Gold, bool) {
 	cur, has := gold[sentenceID]
 	if has && !cur.automatic() {
 		return Gold{}, false
@@ -215,7 +236,7 @@ func resolvedGold(sentenceID int64, labels []SentenceLabel, gold map[int64]Gold)
 		return Gold{}, false
 	}
 	want := Gold{SentenceID: sentenceID, Provenance: ProvUnresolved, GoldValues: GoldValues{ErrorTypes: []string{}}}
-	if v, ok := t.Agreed(); ok {
+	if v, ok := t.Agreed(); ok && !flagged {
 		want.GoldValues, want.Provenance = v, ProvUnanimous
 	}
 	if has && cur.Provenance == want.Provenance && cur.GoldValues.equal(want.GoldValues) {

@@ -445,3 +445,43 @@ func TestResolveKeepsImportedGold(t *testing.T) {
 		t.Fatalf("summary gold %+v, %v", sg, err)
 	}
 }
+
+// TestFlaggedSentenceWaitsForALead: all three annotators agree on every
+// sentence, but one flags the second with a note: the others become
+// unanimous gold, the flagged one waits in the adjudication queue with
+// the note, is kept by the queue's flagged filter, and is never decided by
+// accepting majorities in bulk.
+func TestFlaggedSentenceWaitsForALead(t *testing.T) {
+	f := newGoldFixture(t)
+	f.label(0, 0, true, faithful(), faithful(), faithful())
+	f.label(1, 0, true, faithful(), faithful(), faithful())
+	flagged := faithful()
+	flagged.Flag = "Is 'approved' right? The transcript says deferred."
+	f.label(2, 0, true, faithful(), flagged, faithful())
+	for i, want := range []string{tasks.ProvUnanimous, tasks.ProvUnresolved, tasks.ProvUnanimous} {
+		if g, ok := f.gold(0, i); !ok || g.Provenance != want {
+			t.Errorf("sentence %d: gold %+v (%v), want %s", i+1, g, ok, want)
+		}
+	}
+	pending, err := f.s.PendingSentences(f.ctx, f.p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found *tasks.PendingSentence
+	for i := range pending {
+		if pending[i].SentenceID == f.sents[f.sums[0]][1] {
+			found = &pending[i]
+		}
+	}
+	if found == nil || len(found.Flags) != 1 || found.Flags[0] != flagged.Flag {
+		t.Fatalf("the flagged sentence in the queue: %+v", found)
+	}
+	if !(tasks.QueueFilter{Flagged: true}).Keep(*found) || found.MajorityReady() {
+		t.Errorf("flagged filter keeps it: %v; ready for a bulk majority: %v", (tasks.QueueFilter{Flagged: true}).Keep(*found), found.MajorityReady())
+	}
+	for _, p := range pending {
+		if p.SentenceID != found.SentenceID && (tasks.QueueFilter{Flagged: true}).Keep(p) {
+			t.Errorf("the flagged filter keeps unflagged sentence %d", p.SentenceID)
+		}
+	}
+}

@@ -30,7 +30,7 @@ func (w *labelWriter) resolve() error {
 			for i, v := range vs {
 				labels[i] = v.label
 			}
-			want, ok := resolvedGold(sid, labels, c.gold)
+			want, ok := resolvedGold(sid, labels, c.gold, false) // imports carry no flags
 			if !ok {
 				continue
 			}

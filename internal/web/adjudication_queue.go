@@ -31,6 +31,7 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 		f.Dimension = ""
 	}
 	f.RoundID, _ = strconv.ParseInt(c.QueryParam("round"), 10, 64)
+	f.Flagged = c.QueryParam("flagged") != ""
 	var counts []tasks.RoundGold
 	var pending []tasks.PendingSentence
 	err = s.store.Snapshot(ctx, func(ctx context.Context) (err error) {
@@ -44,7 +45,12 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 		return err
 	}
 	v := templates.AdjQueueView{Page: s.page(c, "Adjudication", s.projectCrumbs(p)...), Slug: p.Slug,
-		Dimension: f.Dimension, Pending: len(pending)}
+		Dimension: f.Dimension, Flagged: f.Flagged, Pending: len(pending)}
+	for _, x := range pending {
+		if len(x.Flags) > 0 {
+			v.FlaggedCount++
+		}
+	}
 	for _, d := range tasks.Dimensions {
 		v.Dimensions = append(v.Dimensions, templates.Option{Value: d, Label: dimensionNames[d]})
 	}
@@ -82,6 +88,9 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 		if f.Dimension != "" {
 			q.Set("dim", f.Dimension)
 		}
+		if f.Flagged {
+			q.Set("flagged", "1")
+		}
 		if at > 0 {
 			q.Set("from", strconv.Itoa(at))
 		}
@@ -114,7 +123,7 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 			URL:      fmt.Sprintf("%s#s-%d", adjSummaryURL(p.Slug, x.SummaryID), x.SentenceID),
 			Document: x.Document, Topic: x.Topic, Index: x.Index, Text: x.Text,
 			Votes: countsText(tasks.DimLabel, x.Tally.Labels, names), Split: strings.Join(split, ", "),
-			Score: fmt.Sprintf("%.0f%%", 100*top), Reopened: x.Reopened, Majority: x.MajorityReady(),
+			Score: fmt.Sprintf("%.0f%%", 100*top), Reopened: x.Reopened, Majority: x.MajorityReady(), Flags: x.Flags,
 		})
 	}
 	imported, err := s.store.ImportedGoldLabelled(ctx, p.ID, importedListLimit)

@@ -7,10 +7,14 @@ type AdjQueueView struct {
 	Slug   string
 	Rounds []AdjRoundRow
 	// Filter as chosen; RoundID 0 and Dimension "" mean any.
-	RoundID    int64
-	Dimension  string
-	Dimensions []Option
-	Items      []AdjQueueItem
+	RoundID   int64
+	Dimension string
+	// Flagged keeps only sentences an annotator flagged; FlaggedCount is
+	// how many waiting sentences are flagged.
+	Flagged      bool
+	FlaggedCount int
+	Dimensions   []Option
+	Items        []AdjQueueItem
 	// Pending is the number of sentences waiting before the filter,
 	// Matching the number the filter keeps; Items are those from From on
 	// (0-based), at most a page of them.
@@ -52,6 +56,8 @@ type AdjQueueItem struct {
 	Score    string // the largest minority share, as a percentage
 	Reopened bool
 	Majority bool
+	// Flags are the notes of the annotators who flagged the sentence.
+	Flags []string
 }
 
 // AdjImportedItem is a sentence with imported gold that annotators

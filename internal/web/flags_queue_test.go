@@ -1,0 +1,91 @@
+package web_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"annotate/internal/tasks"
+)
+
+// TestFlagReachesTheQueue: three annotators agree on both sentences of a
+// summary and one flags the second with a note. The first becomes gold by
+// itself; the flagged one waits in the lead's adjudication queue with a
+// badge and the note, and the "flagged only" filter shows it alone.
+func TestFlagReachesTheQueue(t *testing.T) {
+	f := newFixture(t)
+	lead := f.user("lea", false)
+	members := map[*tasks.User]string{lead: tasks.RoleLead}
+	var anns []*tasks.User
+	for _, n := range []string{"ann", "bob", "cat"} {
+		u := f.user(n, false)
+		anns = append(anns, u)
+		members[u] = tasks.RoleAnnotator
+	}
+	p := f.project("flags", members)
+	docs := []tasks.DocumentInput{{ExternalID: "d1", Sentences: []string{"The council met.", "It deferred the budget."},
+		Summaries: []tasks.SummaryInput{{ExternalID: "s1", Sentences: []tasks.SentenceInput{{Text: "The council met."}, {Text: "It approved the budget."}}}}}}
+	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
+		t.Fatal(err)
+	}
+	sums, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	var ids []int64
+	for _, u := range anns {
+		ids = append(ids, u.ID)
+	}
+	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "cal", Kind: tasks.RoundCalibration, Annotators: ids, Summaries: sums}); err != nil {
+		t.Fatal(err)
+	}
+	sum, _ := f.store.Summary(f.ctx, sums[0])
+	const note = "The transcript says the budget was deferred."
+	no := false
+	for i, u := range anns {
+		q, _ := f.store.Queue(f.ctx, p.ID, u.ID)
+		v := q[0].Version
+		for j, s := range sum.Sentences {
+			l := tasks.SentenceLabel{SentenceID: s.ID, Label: tasks.LabelFaithful, Ambiguous: &no}
+			if i == 2 && j == 1 {
+				l.Flag = note
+			}
+			var err error
+			if v, err = f.store.SaveSentenceLabel(f.ctx, q[0].ID, u.ID, v, l); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := f.store.Submit(f.ctx, q[0].ID, u.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gold, _ := f.store.SummaryGold(f.ctx, sums[0])
+	if g := gold[sum.Sentences[0].ID]; g.Provenance != tasks.ProvUnanimous {
+		t.Errorf("the unflagged sentence: %+v", g)
+	}
+	if g := gold[sum.Sentences[1].ID]; g.Provenance != tasks.ProvUnresolved {
+		t.Errorf("the flagged sentence became %s gold by itself", g.Provenance)
+	}
+
+	b := f.browser()
+	b.login("lea", testPassword)
+	for _, path := range []string{"/p/flags/adjudication", "/p/flags/adjudication?flagged=1"} {
+		pg := b.get(path)
+		if pg.status != http.StatusOK {
+			t.Fatalf("%s: %d", path, pg.status)
+		}
+		doc, err := goquery.NewDocumentFromReader(strings.NewReader(pg.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := doc.Find(`[data-testid="adj-queue"] tbody tr`)
+		if rows.Length() != 1 {
+			t.Fatalf("%s: %d rows waiting, want the flagged sentence", path, rows.Length())
+		}
+		if rows.Find(`[data-testid="flag-badge"]`).Length() != 1 || strings.TrimSpace(rows.Find(`[data-testid="flag-notes"] li`).Text()) != note {
+			t.Errorf("%s: the row shows no flag badge or note", path)
+		}
+		if strings.Contains(rows.Text(), "majority") {
+			t.Errorf("%s: a flagged sentence is offered for a bulk majority", path)
+		}
+	}
+}
