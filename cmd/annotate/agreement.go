@@ -41,7 +41,10 @@ Only submitted work counts unless --drafts is given.
 alpha's bootstrap interval resamples units with all their ratings by
 default (Zapf et al. 2016, BMC Medical Research Methodology 16:93);
 --bootstrap-method pairs draws pairable values instead (Hayes &
-Krippendorff 2007, Communication Methods and Measures 1:77-89).`)
+Krippendorff 2007, Communication Methods and Measures 1:77-89); it is known
+to give intervals that are too narrow (in simulation its 95% interval held
+the true alpha in 87% of studies, against 95% for units), so keep it for
+comparing with figures published that way.`)
 	ratings := fs.String("ratings", "", "ratings CSV file (unit,coder,value); - reads standard input")
 	project := fs.String("project", "", "report on this project (its slug) instead of a ratings file")
 	round := fs.String("round", "", "with --project: the round to report on (default: all rounds)")
@@ -52,7 +55,7 @@ Krippendorff 2007, Communication Methods and Measures 1:77-89).`)
 	weights := fs.String("weights", "none", "weights for Cohen's kappa: none, linear or quadratic")
 	boot := fs.Int("bootstrap", 0, fmt.Sprintf("bootstrap replicates for alpha's 95%% interval (0 = none; %d with --project)", report.DefaultBootstrap))
 	seed := fs.Uint64("seed", 1, "bootstrap seed")
-	method := fs.String("bootstrap-method", "units", "what alpha's bootstrap resamples: units (with all their ratings) or pairs (pairable values)")
+	method := fs.String("bootstrap-method", "units", "what alpha's bootstrap resamples: units (with all their ratings; the default) or pairs (pairable values; known to give too narrow intervals)")
 	drafts := fs.Bool("drafts", false, "with --project: count assignments not yet submitted too")
 	minAlpha := fs.Float64("min-alpha", 0.667, "report the bootstrap probability that alpha is below this")
 	format := fs.String("format", "text", "output: text, json or csv")

@@ -185,7 +185,7 @@ func alphaStatistic(r codedRatings, level iaa.Level, method iaa.BootstrapMethod,
 	}
 	return Statistic{
 		Value: ptr(b.Alpha), CI95: &[2]float64{b.Low, b.High},
-		Bootstrap: ptr(b.Replicates), BootstrapMethod: b.Method.String(), MinAlpha: ptr(opts.MinAlpha), PBelowMin: ptr(b.PBelow[0]),
+		Bootstrap: ptr(b.Replicates), BootstrapMethod: b.Method.String(), BootstrapWarning: pairsWarning(b.Method), MinAlpha: ptr(opts.MinAlpha), PBelowMin: ptr(b.PBelow[0]),
 	}, nil
 }
 
@@ -349,4 +349,12 @@ func (t *Table) ratings(vals []float64) codedRatings {
 		add(int32(k))
 	}
 	return codedRatings{p: &iaa.Profiled{Profiles: c, Of: t.profile}}
+}
+
+// pairsWarning is PairsWarning for the pairs bootstrap, "" otherwise.
+func pairsWarning(m iaa.BootstrapMethod) string {
+	if m == iaa.BootstrapPairs {
+		return PairsWarning
+	}
+	return ""
 }

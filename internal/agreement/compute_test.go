@@ -3,6 +3,8 @@ package agreement_test
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -211,5 +213,36 @@ func TestComputeTooSparse(t *testing.T) {
 	_, err = agreement.Compute(tab, agreement.Options{})
 	if err == nil || !strings.HasPrefix(err.Error(), "sparse.csv: 9000 units × 9000 coders make more than") {
 		t.Errorf("error = %v", err)
+	}
+}
+
+// TestBootstrapIntervalOrderFree reads one ratings file in unit-major
+// order and shuffled, at each level, and expects the same α interval from
+// the same seed: units are resampled in a canonical order, never in the
+// order rows arrive (values, too, are numbered as they come).
+func TestBootstrapIntervalOrderFree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 1))
+	var rows []string
+	for u := range 800 {
+		truth := rng.IntN(5)
+		for c := range 3 {
+			v := truth
+			if rng.IntN(3) == 0 {
+				v = rng.IntN(5)
+			}
+			rows = append(rows, fmt.Sprintf("u%d,c%d,%d", u, c, v+1))
+		}
+	}
+	shuffled := slices.Clone(rows)
+	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	for _, level := range []string{"nominal", "ordinal", "interval", "ratio"} {
+		for _, method := range []string{"units", "pairs"} {
+			opts := agreement.Options{Level: level, Bootstrap: 300, BootstrapMethod: method, Seed: 4}
+			a := compute(t, "unit,coder,value\n"+strings.Join(rows, "\n")+"\n", opts).Statistics.KrippendorffAlpha
+			b := compute(t, "unit,coder,value\n"+strings.Join(shuffled, "\n")+"\n", opts).Statistics.KrippendorffAlpha
+			if a.CI95 == nil || b.CI95 == nil || math.Abs(a.CI95[0]-b.CI95[0]) > 1e-12 || math.Abs(a.CI95[1]-b.CI95[1]) > 1e-12 {
+				t.Errorf("%s, %s: %v in unit order, %v shuffled", level, method, a.CI95, b.CI95)
+			}
+		}
 	}
 }

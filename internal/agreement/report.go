@@ -72,6 +72,12 @@ type namedStatistic struct {
 // Statistic is one coefficient: either Value (with whatever inference is
 // available) or Undefined with the reason. Absent fields are omitted from the
 // JSON.
+// PairsWarning is said wherever the pairs bootstrap gives an interval:
+// measured by TestBootstrapCoverage (internal/iaa), its 95% interval held
+// the population α in 436 of 500 simulated studies, against 477 for the
+// units bootstrap.
+const PairsWarning = "the pairs bootstrap (Hayes & Krippendorff 2007) is known to give intervals that are too narrow: in simulation its 95% interval held the true alpha in 87% of studies (the units bootstrap: 95%); use it only to compare with figures published that way"
+
 type Statistic struct {
 	Value     *float64    `json:"value,omitempty"`            // nil when undefined
 	SE        *float64    `json:"se,omitempty"`               // large-sample standard error
@@ -83,10 +89,13 @@ type Statistic struct {
 	// BootstrapMethod says what the bootstrap resampled: "units" (units
 	// with all their ratings; Zapf et al. 2016) or "pairs" (pairable
 	// values; Hayes & Krippendorff 2007).
-	BootstrapMethod string   `json:"bootstrap_method,omitempty"`
-	MinAlpha        *float64 `json:"min_alpha,omitempty"`   // the minimum acceptable α
-	PBelowMin       *float64 `json:"p_below_min,omitempty"` // bootstrap P(α < min_alpha)
-	Undefined       string   `json:"undefined,omitempty"`   // why there is no value
+	BootstrapMethod string `json:"bootstrap_method,omitempty"`
+	// BootstrapWarning says when the method is known to give intervals
+	// that are too narrow (the pairs bootstrap; see PairsWarning).
+	BootstrapWarning string   `json:"bootstrap_warning,omitempty"`
+	MinAlpha         *float64 `json:"min_alpha,omitempty"`   // the minimum acceptable α
+	PBelowMin        *float64 `json:"p_below_min,omitempty"` // bootstrap P(α < min_alpha)
+	Undefined        string   `json:"undefined,omitempty"`   // why there is no value
 }
 
 // Pair is Cohen's κ between two coders over the N units both rated.

@@ -103,7 +103,7 @@ func note(s *Statistic) string {
 	if s.Bootstrap != nil {
 		over := "units"
 		if s.BootstrapMethod == "pairs" {
-			over = "pairable values"
+			over = "pairable values, known to be too narrow"
 		}
 		parts = append(parts, fmt.Sprintf("bootstrap %d over %s; P(alpha < %s) = %s", *s.Bootstrap, over,
 			strconv.FormatFloat(*s.MinAlpha, 'f', -1, 64), strconv.FormatFloat(*s.PBelowMin, 'f', 4, 64)))

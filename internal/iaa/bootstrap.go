@@ -254,6 +254,29 @@ type unitKind struct {
 	m             int
 }
 
+// compareKinds orders kinds of unit by their values and counts, read
+// through the values (codes are numbered as values come, so they are not
+// canonical): by size, then value by value in ascending order of value.
+func compareKinds(values []float64, a, b unitKind) int {
+	if c := cmp.Compare(a.m, b.m); c != 0 {
+		return c
+	}
+	type vc struct {
+		v float64
+		n int32
+	}
+	list := func(k unitKind) []vc {
+		out := make([]vc, len(k.codes))
+		for i, c := range k.codes {
+			out[i] = vc{values[c], k.counts[i]}
+		}
+		slices.SortFunc(out, func(x, y vc) int { return cmp.Compare(x.v, y.v) })
+		return out
+	}
+	la, lb := list(a), list(b)
+	return slices.CompareFunc(la, lb, func(x, y vc) int { return cmp.Or(cmp.Compare(x.v, y.v), cmp.Compare(x.n, y.n)) })
+}
+
 // unitsReplicate prepares the bootstrap over units.
 func unitsReplicate(c *Coded, level Level) func(*rand.Rand) func() float64 {
 	var pairable []int
@@ -265,8 +288,23 @@ func unitsReplicate(c *Coded, level Level) func(*rand.Rand) func() float64 {
 	n := len(pairable)
 	if len(c.Values) > maxCodedValues {
 		// Continuous values: resample unit indexes and recompute α on a
-		// matrix of the drawn units.
+		// matrix of the drawn units. The units are put in a canonical
+		// order first (by their sorted values: α sees a unit only through
+		// them), so that the same data in any row order draw the same
+		// replicates.
 		dense := c.Dense()
+		sortedVals := make(map[int][]float64, n)
+		for _, u := range pairable {
+			var vs []float64
+			for _, x := range dense.Unit(u) {
+				if x == x {
+					vs = append(vs, x)
+				}
+			}
+			slices.Sort(vs)
+			sortedVals[u] = vs
+		}
+		slices.SortStableFunc(pairable, func(a, b int) int { return slices.Compare(sortedVals[a], sortedVals[b]) })
 		return func(rng *rand.Rand) func() float64 {
 			rs := NewRatings(n, c.Coders)
 			return func() float64 {
@@ -313,6 +351,20 @@ func unitsReplicate(c *Coded, level Level) func(*rand.Rand) func() float64 {
 			cnt[k] = 0
 		}
 	}
+	// The kinds are drawn in a canonical order (by their value counts),
+	// not in the order the units came, so the same data in any row order
+	// draw the same replicates from the same seed.
+	order := make([]int, len(kinds))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return compareKinds(c.Values, kinds[a], kinds[b]) })
+	sortedKinds := make([]unitKind, len(kinds))
+	sortedWeight := make([]float64, len(kinds))
+	for i, j := range order {
+		sortedKinds[i], sortedWeight[i] = kinds[j], weight[j]
+	}
+	kinds, weight = sortedKinds, sortedWeight
 	for i := range weight {
 		weight[i] /= float64(n)
 	}
@@ -402,17 +454,26 @@ const maxPooled = 1 << 12
 // pairAtoms lists the distinct δ² values of the within-unit pairs with
 // their total coincidence weight 2/((m_u−1)·n), which sums to 1.
 func pairAtoms(r *Ratings, delta func(a, b float64) float64, n int) []atom {
-	pooled := map[float64]float64{}
+	// Pairs are pooled by δ² and by the size of their unit (which fixes a
+	// pair's weight) as whole counts, and summed in a canonical order at
+	// the end, so the atoms are the same, bit for bit, whatever order the
+	// units come in.
+	type pooledKey struct {
+		delta float64
+		m     int
+	}
+	weight := func(m int) float64 { return 2 / (float64(m-1) * float64(n)) }
+	pooled := map[pooledKey]int{}
 	var raw []atom
-	add := func(d, w float64) {
+	add := func(d float64, m int) {
 		if raw != nil {
-			raw = append(raw, atom{d, w})
+			raw = append(raw, atom{d, weight(m)})
 			return
 		}
-		pooled[d] += w
+		pooled[pooledKey{d, m}]++
 		if len(pooled) > maxPooled {
-			for d, w := range pooled {
-				raw = append(raw, atom{d, w})
+			for k, c := range pooled {
+				raw = append(raw, atom{k.delta, float64(c) * weight(k.m)})
 			}
 		}
 	}
@@ -423,27 +484,18 @@ func pairAtoms(r *Ratings, delta func(a, b float64) float64, n int) []atom {
 		if m < 2 {
 			continue
 		}
-		w := 2 / (float64(m-1) * float64(n))
 		for i, v := range vals {
 			for _, x := range vals[i+1:] {
-				add(delta(v, x), w)
+				add(delta(v, x), m)
 			}
 		}
 	}
 	if raw == nil {
-		for d, w := range pooled {
-			raw = append(raw, atom{d, w})
+		for k, c := range pooled {
+			raw = append(raw, atom{k.delta, float64(c) * weight(k.m)})
 		}
 	}
-	slices.SortFunc(raw, func(a, b atom) int {
-		switch {
-		case a.delta < b.delta:
-			return -1
-		case a.delta > b.delta:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(raw, func(a, b atom) int { return cmp.Or(cmp.Compare(a.delta, b.delta), cmp.Compare(a.p, b.p)) })
 	out := raw[:0]
 	for _, a := range raw {
 		if len(out) > 0 && out[len(out)-1].delta == a.delta {

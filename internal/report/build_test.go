@@ -235,8 +235,10 @@ func TestReportRoundOne(t *testing.T) {
 		// D_o = 6/18 and D_e = 2·10·8/(18·17), so α = 1 − 306/480.
 		a := d.Statistics.KrippendorffAlpha
 		near(t, "alpha", a.Value, 1-306.0/480)
-		if a.CI95 == nil || *a.Bootstrap != 200 || !(a.CI95[0] <= *a.Value && *a.Value <= a.CI95[1]) {
-			t.Errorf("alpha interval = %+v", a)
+		// A replicate that draws only units whose values are all alike
+		// has no α and is left out, so up to a few of the 200 may be.
+		if a.CI95 == nil || *a.Bootstrap > 200 || *a.Bootstrap < 190 || !(a.CI95[0] <= *a.Value && *a.Value <= a.CI95[1]) {
+			t.Errorf("alpha interval = %v around %v, %d replicates", *a.CI95, *a.Value, *a.Bootstrap)
 		}
 		want, _ := iaa.FleissKappa(mustCounts(columns("ann_a", "ann_b", "ann_c")))
 		near(t, "fleiss", d.Statistics.FleissKappa.Value, want.Kappa)

@@ -241,6 +241,7 @@ func (r *Report) writeText(w io.Writer) error {
 	switch r.BootstrapMethod {
 	case "pairs":
 		fmt.Fprintf(tw, "bootstrap\t%d replicates for alpha's 95%% interval, drawing pairable values (Hayes & Krippendorff 2007)\n", r.Bootstrap)
+		fmt.Fprintf(tw, "warning\t%s\n", agreement.PairsWarning)
 	case "units":
 		fmt.Fprintf(tw, "bootstrap\t%d replicates for alpha's 95%% interval, drawing units with all their labels (Zapf et al. 2016)\n", r.Bootstrap)
 	default:

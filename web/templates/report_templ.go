@@ -190,7 +190,7 @@ func ReportPage(v ReportView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, ">Bootstrap over pairable values (Hayes &amp; Krippendorff 2007)</option></select></div><button type=\"submit\" class=\"primary\" data-testid=\"report-apply\">Show</button></form><p data-testid=\"report-scope\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, ">Bootstrap over pairable values (Hayes &amp; Krippendorff 2007): known to be too narrow</option></select></div><button type=\"submit\" class=\"primary\" data-testid=\"report-apply\">Show</button></form><p data-testid=\"report-scope\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -755,7 +755,7 @@ func plural(n int, noun string) string {
 // bootstrapText says what α's bootstrap resampled.
 func bootstrapText(method string) string {
 	if method == "pairs" {
-		return "drawing pairable values (Hayes & Krippendorff 2007)"
+		return "drawing pairable values (Hayes & Krippendorff 2007), a method known to give intervals that are too narrow (87% of 95% intervals held the true α in simulation)"
 	}
 	return "drawing units with all their labels (Zapf et al. 2016)"
 }
