@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -26,6 +27,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 	addr := fs.String("addr", defAddr, "address to listen on (env ANNOTATE_ADDR)")
 	demoFlag := fs.Bool("demo", false, "create the demo project and its accounts first (idempotent)")
 	secure := fs.Bool("secure-cookies", false, "mark cookies Secure (set when served over HTTPS, e.g. behind a proxy)")
+	logLevel := fs.String("log-level", cmp.Or(e.getenv("ANNOTATE_LOG_LEVEL"), "info"), "what the log keeps: debug (every request), info (and requests refused for the client's fault), warn or error (env ANNOTATE_LOG_LEVEL)")
 	publicURL := fs.String("public-url", e.getenv("ANNOTATE_PUBLIC_URL"), "the address people reach this server at, such as https://annotate.example.org (env ANNOTATE_PUBLIC_URL); one-time password links are made from it, never from a request's Host header")
 	hookHosts := fs.String("webhook-allow-hosts", e.getenv("ANNOTATE_WEBHOOK_ALLOW_HOSTS"), "comma-separated host names or addresses that webhooks may reach although they are on the server's own network (env ANNOTATE_WEBHOOK_ALLOW_HOSTS); every other loopback, private, link-local or reserved address is refused")
 	proxies := fs.String("trusted-proxy", e.getenv("ANNOTATE_TRUSTED_PROXY"), "comma-separated CIDR ranges of reverse proxies whose X-Forwarded-For is believed (env ANNOTATE_TRUSTED_PROXY); without it the client address is the socket's")
@@ -57,7 +59,12 @@ func runServe(ctx context.Context, e env, args []string) error {
 			return fmt.Errorf("demo: %w", err)
 		}
 	}
-	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
+	level, err := web.ParseLogLevel(*logLevel)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "annotate serve: --log-level: %q is not one of debug, info, warn, error\n", *logLevel)
+		return errUsage
+	}
+	logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 	if *loginChecks < 0 {
 		fmt.Fprintln(e.stderr, "annotate serve: --login-checks must be at least 1 (or 0 for the default)")
 		return errUsage

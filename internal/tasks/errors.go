@@ -15,13 +15,38 @@ const (
 )
 
 // Error is a domain error with a code and a message fit to show a user.
+// Cause, when set, is the underlying error, kept for the log and for
+// errors.Is and errors.As; it is never shown to a user.
 type Error struct {
 	Code    string
 	Message string
+	Cause   error
 }
 
-// Error implements the error interface.
-func (e *Error) Error() string { return e.Message }
+// Error implements the error interface: the message, then the cause.
+func (e *Error) Error() string {
+	if e.Cause != nil {
+		return e.Message + ": " + e.Cause.Error()
+	}
+	return e.Message
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// Wrap returns an internal error that names the operation that failed and
+// keeps err as its cause; nil stays nil, and a domain error keeps its code
+// and message.
+func Wrap(err error, op string) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return &Error{Code: EInternal, Message: op, Cause: err}
+}
 
 // Errorf returns an *Error with the given code and formatted message.
 func Errorf(code, format string, args ...any) *Error {
@@ -48,7 +73,7 @@ func ErrorCode(err error) string {
 // generic one for any other error so internals never reach a page.
 func ErrorMessage(err error) string {
 	var e *Error
-	if errors.As(err, &e) {
+	if errors.As(err, &e) && e.Code != EInternal {
 		return e.Message
 	}
 	if u := unavailable(err); u != nil {

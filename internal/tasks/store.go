@@ -34,6 +34,17 @@ type Store struct {
 	members membershipCache
 }
 
+// Ping checks that the database file answers a query, on the read pool:
+// the one writer may rightly be busy with a long import, which is no
+// reason to call the server unhealthy.
+func (s *Store) Ping(ctx context.Context) error {
+	var n int
+	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema`).Scan(&n); err != nil {
+		return fmt.Errorf("database: %w", err)
+	}
+	return nil
+}
+
 // SetClock replaces the store's clock, for tests that need time to pass
 // without waiting for it.
 func (s *Store) SetClock(now func() time.Time) { s.now = now }

@@ -87,7 +87,7 @@ func problemOf(err error) *Problem {
 func (s *Server) writeProblem(err error, c echo.Context) {
 	p := problemOf(err)
 	if p.Status >= 500 {
-		s.log.Error("api request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+		s.requestLog(c).Error("api request failed", "err", err)
 	}
 	if p.Status == http.StatusServiceUnavailable {
 		c.Response().Header().Set("Retry-After", "2")

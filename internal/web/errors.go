@@ -59,7 +59,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	// A caller that went away cannot be answered; its request is not a
 	// server fault.
 	if tasks.Canceled(err) && c.Request().Context().Err() == context.Canceled {
-		s.log.Debug("client went away", "method", c.Request().Method, "path", c.Request().URL.Path)
+		s.requestLog(c).Debug("client went away")
 		return
 	}
 	if isAPI(c.Request().URL.Path) {
@@ -71,7 +71,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	// request's context by now; the error page must still render.
 	c.SetRequest(c.Request().WithContext(context.WithoutCancel(c.Request().Context())))
 	if status >= 500 {
-		s.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+		s.requestLog(c).Error("request failed", "status", status, "err", err)
 	}
 	if status == http.StatusServiceUnavailable {
 		c.Response().Header().Set("Retry-After", "2")

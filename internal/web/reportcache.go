@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -71,6 +72,9 @@ func (b *builtReport) page(reader string, render func() ([]byte, error)) ([]byte
 // once when several requests ask for it together. The zero value is ready
 // to use.
 type reportCache struct {
+	// failed, when set, hears of background builds that failed (no request
+	// waits for them to report their error).
+	failed   func(key reportKey, err error)
 	mu       sync.Mutex
 	entries  map[reportKey]*builtReport
 	order    []reportKey // oldest first
@@ -136,9 +140,12 @@ func (c *reportCache) startLocked(key reportKey) *reportFlight {
 }
 
 // finish builds the report of a registered flight, keeps it and wakes the
-// requests waiting for it.
+// requests waiting for it. A build that panics fails like one that returns
+// an error: every request waiting for it gets the error (a 500), none
+// waits forever, and the next request builds afresh.
 func (c *reportCache) finish(key reportKey, f *reportFlight, build func() (*builtReport, error)) {
-	f.b, f.err = build()
+	defer close(f.done)
+	f.b, f.err = safeBuild(build)
 	if f.err == nil {
 		f.b.etag = key.etag()
 		f.b.version = key.version
@@ -165,5 +172,15 @@ func (c *reportCache) finish(key reportKey, f *reportFlight, build func() (*buil
 		c.order = append(c.order, key)
 	}
 	c.mu.Unlock()
-	close(f.done)
+}
+
+// safeBuild runs build, turning a panic into an error that carries the
+// panic's value and stack for the log.
+func safeBuild(build func() (*builtReport, error)) (b *builtReport, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			b, err = nil, fmt.Errorf("report build panicked: %v\n%s", r, debug.Stack())
+		}
+	}()
+	return build()
 }

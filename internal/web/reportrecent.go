@@ -73,7 +73,12 @@ func (c *reportCache) refresh(key reportKey, build func() (*builtReport, error))
 	}
 	f := c.startLocked(key)
 	c.mu.Unlock()
-	go c.finish(key, f, build)
+	go func() {
+		c.finish(key, f, build)
+		if f.err != nil && c.failed != nil {
+			c.failed(key, f.err)
+		}
+	}()
 }
 
 // underway returns a build of key's report (any version up to key's)

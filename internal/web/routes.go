@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"io/fs"
 	"net/http"
 	"strings"
@@ -17,6 +18,7 @@ import (
 // projectAccess.
 func (s *Server) routes() {
 	e := s.echo
+	e.Use(s.logRequests)
 	e.Use(middleware.Recover())
 	e.Use(removeUploads)
 	e.Use(s.noteActivity)
@@ -28,7 +30,7 @@ func (s *Server) routes() {
 	e.Use(s.csrf)
 
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", staticHandler(http.FS(static.FS)))))
-	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok") })
+	e.GET("/healthz", s.getHealth)
 
 	// Anyone.
 	e.GET("/login", s.getLogin)
@@ -122,4 +124,17 @@ func (n noDirs) Open(name string) (http.File, error) {
 		return nil, fs.ErrNotExist
 	}
 	return f, nil
+}
+
+// getHealth answers a monitor: "ok" when the database answers a query
+// within two seconds, 503 otherwise. It needs no login and says nothing
+// more than that.
+func (s *Server) getHealth(c echo.Context) error {
+	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
+	defer cancel()
+	if err := s.store.Ping(ctx); err != nil {
+		s.log.Error("health check", "err", err)
+		return c.String(http.StatusServiceUnavailable, "database unavailable")
+	}
+	return c.String(http.StatusOK, "ok")
 }

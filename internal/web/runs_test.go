@@ -198,7 +198,13 @@ func TestAssistRunFromThePage(t *testing.T) {
 		t.Fatalf("start: %d %s", p.status, p.header.Get("Location"))
 	}
 	f.runner.release <- struct{}{} // the first sentence
+	// The runner records the sentence after it is released: wait for the
+	// row to show it.
 	row := lea.get("/p/alpha/assist/runs/1")
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(row.body, "1 / 2") && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+		row = lea.get("/p/alpha/assist/runs/1")
+	}
 	if row.status != http.StatusOK || !strings.Contains(row.body, `hx-trigger="every 2s"`) || !strings.Contains(row.body, "1 / 2") || !strings.Contains(row.body, "page-model") {
 		t.Fatalf("live row: %d\n%s", row.status, row.body)
 	}

@@ -145,6 +145,9 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 		log:      cfg.Logger,
 		runs:     newRunManager(cfg.Assist, cfg.Logger),
 	}
+	s.reports.failed = func(key reportKey, err error) {
+		s.log.Error("background report build", "project", key.project, "version", key.version, "err", err)
+	}
 	if err := s.interruptRuns(ctx); err != nil {
 		return nil, err
 	}

@@ -132,3 +132,16 @@ func (b *browser) login(username, password string) page {
 
 // testID reports whether the body has an element with the data-testid.
 func (p page) testID(id string) bool { return strings.Contains(p.body, `data-testid="`+id+`"`) }
+
+// TestHealthChecksTheDatabase: /healthz answers ok while the database
+// answers, and 503 once it is closed.
+func TestHealthChecksTheDatabase(t *testing.T) {
+	f := newFixture(t)
+	if p := f.browser().get("/healthz"); p.status != http.StatusOK || p.body != "ok" {
+		t.Fatalf("healthy: %d %q", p.status, p.body)
+	}
+	f.store.Close()
+	if p := f.browser().get("/healthz"); p.status != http.StatusServiceUnavailable {
+		t.Fatalf("with the database closed: %d %q", p.status, p.body)
+	}
+}
