@@ -262,7 +262,11 @@ CREATE TABLE assist_runs (
     failures          INTEGER NOT NULL DEFAULT 0,
     error             TEXT NOT NULL DEFAULT '',
     created_at        TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    finished_at       TEXT
+    finished_at       TEXT,
+    -- The process running the run holds a lease, renewed while it works;
+    -- a server starting marks failed only runs whose lease has run out.
+    lease_owner       TEXT NOT NULL DEFAULT '',
+    lease_until       TEXT
 );
 CREATE INDEX assist_runs_project ON assist_runs(project_id);
 

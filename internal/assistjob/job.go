@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"time"
 
 	"annotate/internal/assist"
 	"annotate/internal/tasks"
@@ -127,6 +128,28 @@ func (j *Job) Execute(ctx context.Context, runID int64, progress func(assist.Pro
 	if err := j.store.StartAssistRun(ctx, runID); err != nil {
 		return assist.RunStats{}, err
 	}
+	// Hold the run's lease while it runs, so that a server starting
+	// meanwhile leaves it alone; a lease lost (taken over after it ran out)
+	// stops the run.
+	ctx, stopLease := context.WithCancelCause(ctx)
+	leaseDone := make(chan struct{})
+	go func() {
+		defer close(leaseDone)
+		t := time.NewTicker(tasks.RunLease / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if err := j.store.RenewAssistRunLease(context.WithoutCancel(ctx), runID); tasks.ErrorCode(err) == tasks.EConflict {
+					stopLease(err)
+					return
+				}
+			}
+		}
+	}()
+	defer func() { stopLease(nil); <-leaseDone }()
 	// From here on the run must end with a recorded status, even when ctx
 	// is cancelled.
 	record := context.WithoutCancel(ctx)

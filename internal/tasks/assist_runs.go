@@ -187,12 +187,21 @@ func (s *Store) HasSampleAssistRun(ctx context.Context, projectID int64) (bool, 
 	return n > 0, err
 }
 
+// RunLease is how long a process holds an assistant run without renewing
+// its lease; the process renews it every third of that (see
+// RenewAssistRunLease).
+const RunLease = 90 * time.Second
+
 // StartAssistRun marks a run as running, clearing any earlier error, so it
-// can be started or resumed. Imported runs cannot run.
+// can be started or resumed, and gives the store's process its lease.
+// Imported runs cannot run; a run another process holds an unexpired lease
+// on is refused (EConflict).
 func (s *Store) StartAssistRun(ctx context.Context, id int64) error {
+	now := s.now()
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		var status string
-		err := tx.QueryRowContext(ctx, `SELECT status FROM assist_runs WHERE id = ?`, id).Scan(&status)
+		var status, owner string
+		var until sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT status, lease_owner, lease_until FROM assist_runs WHERE id = ?`, id).Scan(&status, &owner, &until)
 		if errors.Is(err, sql.ErrNoRows) {
 			return Errorf(ENotFound, "assistant run not found")
 		}
@@ -202,8 +211,38 @@ func (s *Store) StartAssistRun(ctx context.Context, id int64) error {
 		if status == RunImported {
 			return Errorf(EInvalid, "run %d was imported from a file and cannot be run again", id)
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE assist_runs SET status = 'running', error = '', finished_at = NULL WHERE id = ?`, id)
+		if status == RunRunning && owner != "" && owner != s.owner && leaseLive(until, now) {
+			return Errorf(EConflict, "run %d is being run by another process (its lease runs until %s)", id, until.String)
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE assist_runs SET status = 'running', error = '', finished_at = NULL,
+			lease_owner = ?, lease_until = ? WHERE id = ?`, s.owner, stamp(now.Add(RunLease)), id)
 		return err
+	})
+}
+
+// leaseLive reports whether a lease that runs until until is still held at now.
+func leaseLive(until sql.NullString, now time.Time) bool {
+	if !until.Valid {
+		return false
+	}
+	t, err := time.Parse(time.RFC3339Nano, until.String)
+	return err == nil && t.After(now)
+}
+
+// RenewAssistRunLease extends the store's process's lease on a run it is
+// running; a run that is no longer its own (finished, or taken over after
+// the lease ran out) is EConflict.
+func (s *Store) RenewAssistRunLease(ctx context.Context, id int64) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE assist_runs SET lease_until = ? WHERE id = ? AND status = 'running' AND lease_owner = ?`,
+			stamp(s.now().Add(RunLease)), id, s.owner)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return Errorf(EConflict, "run %d is no longer held by this process", id)
+		}
+		return nil
 	})
 }
 
@@ -217,7 +256,7 @@ func (s *Store) FinishAssistRun(ctx context.Context, id int64, status, reason st
 		return Errorf(EInvalid, "a run cannot finish with status %q", status)
 	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE assist_runs SET status = ?, error = ?, finished_at = ?,
+		res, err := tx.ExecContext(ctx, `UPDATE assist_runs SET status = ?, error = ?, finished_at = ?, lease_owner = '', lease_until = NULL,
 				calls = calls + ?, cache_hits = cache_hits + ?, prompt_tokens = prompt_tokens + ?,
 				completion_tokens = completion_tokens + ?, failures = failures + ?
 			WHERE id = ?`,
@@ -243,21 +282,46 @@ func (s *Store) CancelAssistRun(ctx context.Context, id int64) error {
 	})
 }
 
-// InterruptAssistRuns marks every queued or running run as failed, saying
-// how to resume it. The server calls it on start: no run can be in progress
-// in a process that has just begun. It returns how many runs it marked.
+// InterruptAssistRuns marks queued and running runs that no live process
+// holds as failed, saying how to resume them, and returns how many it
+// marked. The server calls it on start. A run is held when its lease has
+// not run out and its owner is another process that still runs: a run a
+// command-line process is working on is left alone, while one leased by a
+// process of this machine that has ended (a server that crashed and is
+// starting again) or by this very process is taken back at once.
 func (s *Store) InterruptAssistRuns(ctx context.Context) (int, error) {
-	var n int64
+	var n int
+	now := s.now()
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE assist_runs
-			SET status = 'failed', finished_at = ?,
-				error = 'interrupted; resume with annotate assist run --resume ' || id
-			WHERE status IN ('queued', 'running')`, stamp(s.now()))
+		rows, err := tx.QueryContext(ctx, `SELECT id, lease_owner, lease_until FROM assist_runs WHERE status IN ('queued', 'running')`)
 		if err != nil {
 			return err
 		}
-		n, err = res.RowsAffected()
-		return err
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			var owner string
+			var until sql.NullString
+			if err := rows.Scan(&id, &owner, &until); err != nil {
+				rows.Close()
+				return err
+			}
+			if !leaseLive(until, now) || owner == s.owner || !ownerRuns(owner) {
+				ids = append(ids, id)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if _, err := tx.ExecContext(ctx, `UPDATE assist_runs SET status = 'failed', finished_at = ?, lease_owner = '', lease_until = NULL,
+				error = 'interrupted; resume with annotate assist run --resume ' || id WHERE id = ?`, stamp(now), id); err != nil {
+				return err
+			}
+		}
+		n = len(ids)
+		return nil
 	})
-	return int(n), err
+	return n, err
 }

@@ -144,6 +144,9 @@ CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries(status, 
 	// 16: a counter of changes to what rounds give out, for the
 	// adjudication queue's counts.
 	membershipVersionsSQL,
+	// 17: assistant runs are leased by the process running them.
+	`ALTER TABLE assist_runs ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
+ALTER TABLE assist_runs ADD COLUMN lease_until TEXT;`,
 }
 
 // skipsAndFlagsSchema is in schema.sql too; IF NOT EXISTS makes the step

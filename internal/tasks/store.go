@@ -2,11 +2,16 @@ package tasks
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -23,6 +28,9 @@ type Store struct {
 	writeStmts stmtCache
 	path       string
 	now        func() time.Time
+	// owner names this process in the leases of the assistant runs it
+	// runs: host, process id and a random part.
+	owner      string
 	checkpoint *sql.DB       // one connection that checkpoints the WAL (checkpoint.go)
 	stop       chan struct{} // closed by Close; ends the optimizer and checkpointer
 	stopped    chan struct{}
@@ -66,7 +74,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	write.SetMaxOpenConns(1)
 	write.SetMaxIdleConns(1)
 	write.SetConnMaxLifetime(0)
-	s := &Store{write: write, path: path, now: time.Now, reportApart: make(chan struct{}, 1)}
+	s := &Store{write: write, path: path, now: time.Now, reportApart: make(chan struct{}, 1), owner: processOwner()}
 	if err := s.migrate(ctx); err != nil {
 		write.Close()
 		return nil, fmt.Errorf("database %s: %w", path, err)
@@ -221,3 +229,29 @@ func txErr(ctx context.Context, err error) error {
 
 // stamp formats a time the way the schema's defaults do.
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// processOwner names this process for run leases.
+func processOwner() string {
+	host, _ := os.Hostname()
+	b := make([]byte, 4)
+	rand.Read(b)
+	return fmt.Sprintf("%s/%d/%x", host, os.Getpid(), b)
+}
+
+// ownerRuns reports whether the process a lease names may still run: any
+// process of another machine, and a process of this one that exists.
+func ownerRuns(owner string) bool {
+	parts := strings.Split(owner, "/")
+	if len(parts) != 3 {
+		return false
+	}
+	if host, _ := os.Hostname(); parts[0] != host {
+		return true
+	}
+	pid, err := strconv.Atoi(parts[1])
+	if err != nil || pid <= 0 {
+		return false
+	}
+	p, err := os.FindProcess(pid)
+	return err == nil && p.Signal(syscall.Signal(0)) == nil
+}

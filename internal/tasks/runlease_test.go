@@ -1,0 +1,64 @@
+package tasks_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"annotate/internal/tasks"
+)
+
+// TestRunLeases: a run started by one process (here, one store) holds a
+// lease; a server starting on the same database meanwhile leaves it
+// running and cannot start it too. Once the lease runs out, the server
+// marks the run failed, and the first process can no longer renew it.
+func TestRunLeases(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "lease.db")
+	cli, err := tasks.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	p, err := cli.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := cli.CreateAssistRun(ctx, tasks.AssistRun{ProjectID: p.ID, Protocol: "single", Model: "m", Total: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cli.StartAssistRun(ctx, run.ID); err != nil {
+		t.Fatal(err)
+	}
+	server, err := tasks.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Close()
+	if n, err := server.InterruptAssistRuns(ctx); err != nil || n != 0 {
+		t.Fatalf("a starting server marked %d runs (%v); the leased run must stay", n, err)
+	}
+	if got, _ := server.AssistRunByID(ctx, run.ID); got.Status != tasks.RunRunning {
+		t.Fatalf("the leased run is %s", got.Status)
+	}
+	if err := server.StartAssistRun(ctx, run.ID); tasks.ErrorCode(err) != tasks.EConflict {
+		t.Fatalf("a second process started a leased run: %v", err)
+	}
+	if err := cli.RenewAssistRunLease(ctx, run.ID); err != nil {
+		t.Fatalf("renewing one's own lease: %v", err)
+	}
+
+	later := time.Now().Add(2 * tasks.RunLease)
+	server.SetClock(func() time.Time { return later })
+	if n, err := server.InterruptAssistRuns(ctx); err != nil || n != 1 {
+		t.Fatalf("after the lease ran out the server marked %d runs (%v), want 1", n, err)
+	}
+	if got, _ := server.AssistRunByID(ctx, run.ID); got.Status != tasks.RunFailed {
+		t.Fatalf("the abandoned run is %s", got.Status)
+	}
+	if err := cli.RenewAssistRunLease(ctx, run.ID); tasks.ErrorCode(err) != tasks.EConflict {
+		t.Fatalf("renewing a lost lease: %v", err)
+	}
+}
