@@ -71,4 +71,3 @@ func ParseLogLevel(s string) (slog.Level, error) {
 	err := l.UnmarshalText([]byte(s))
 	return l, err
 }
-
