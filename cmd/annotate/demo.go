@@ -10,10 +10,13 @@ import (
 	"annotate/internal/tasks"
 )
 
-// The demo project's accounts: one lead and three annotators.
+// The demo's accounts: an administrator of the server (who manages
+// accounts and is a member of no project), and the demo project's lead and
+// three annotators.
 var demoAccounts = []struct {
 	username, display, role string
 }{
+	{"admin", "Demo Admin", "admin"},
 	{"lead", "Demo Lead", tasks.RoleLead},
 	{"ann1", "Annotator One", tasks.RoleAnnotator},
 	{"ann2", "Annotator Two", tasks.RoleAnnotator},
@@ -74,13 +77,16 @@ func setupDemo(ctx context.Context, store *tasks.Store, out, logins io.Writer) e
 		u, err := store.UserByName(ctx, a.username)
 		if tasks.ErrorCode(err) == tasks.ENotFound {
 			pw := newPassword()
-			if u, err = store.CreateUser(ctx, a.username, a.display, pw, false); err != nil {
+			if u, err = store.CreateUser(ctx, a.username, a.display, pw, a.role == "admin"); err != nil {
 				return err
 			}
 			created = append(created, fmt.Sprintf("  %-6s %-16s password: %s", a.username, "("+a.role+")", pw))
 		}
 		if err != nil {
 			return err
+		}
+		if a.role == "admin" {
+			continue
 		}
 		if err := store.SetMember(ctx, p.ID, u.ID, a.role); err != nil {
 			return err
@@ -98,7 +104,7 @@ func setupDemo(ctx context.Context, store *tasks.Store, out, logins io.Writer) e
 			fmt.Fprintln(logins, l)
 		}
 	} else {
-		fmt.Fprintln(logins, "demo logins: the accounts lead, ann1, ann2 and ann3 already exist (reset a password with: annotate user set-password NAME)")
+		fmt.Fprintln(logins, "demo logins: the accounts admin, lead, ann1, ann2 and ann3 already exist (reset a password with: annotate user set-password NAME)")
 	}
 	return nil
 }

@@ -52,7 +52,7 @@ func TestDemoIsIdempotent(t *testing.T) {
 		t.Fatalf("second run created something again:\n%s", out2)
 	}
 	projects, _, err := runCmd(t, "", nil, "user", "list", "--db", db)
-	if err != nil || strings.Count(projects, "\n") != 5 { // header + 4 accounts
+	if err != nil || strings.Count(projects, "\n") != 6 { // header + 5 accounts
 		t.Fatalf("user list after two demo runs: %v\n%s", err, projects)
 	}
 }
@@ -127,8 +127,19 @@ func TestServeDemo(t *testing.T) {
 	}
 	// The address and the logins are the first lines a newcomer reads.
 	lines := strings.Split(out.String(), "\n")
-	if len(lines) < 6 || !strings.HasPrefix(lines[1], "demo logins") || !strings.Contains(lines[2], "lead") || !strings.Contains(lines[5], "ann3") {
+	if len(lines) < 7 || !strings.HasPrefix(lines[1], "demo logins") || !strings.Contains(lines[2], "admin") || !strings.Contains(lines[3], "lead") || !strings.Contains(lines[6], "ann3") {
 		t.Errorf("serve --demo does not start with the address and the logins:\n%s", out.String())
+	}
+
+	// The demo's administrator reaches the users page.
+	apw := regexp.MustCompile(`admin\s+\(admin\)\s+password: (\S+)`).FindStringSubmatch(out.String())
+	if apw == nil {
+		t.Fatalf("no demo administrator printed:\n%s", out.String())
+	}
+	admin := newClient(t, base)
+	admin.login("admin", apw[1])
+	if body := admin.get("/admin/users"); !strings.Contains(body, `data-testid="user-ann1"`) {
+		t.Errorf("the demo administrator does not see the users page:\n%.500s", body)
 	}
 
 	c := newClient(t, base)
