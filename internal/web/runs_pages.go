@@ -87,7 +87,7 @@ func shortTime(ts string) string {
 func evalRow(r *tasks.AssistRun, e tasks.AssistEval) templates.EvalRow {
 	row := templates.EvalRow{ID: r.ID, Title: r.Title(), Protocol: r.Protocol, Model: r.Model, Sample: r.Sample, N: e.N}
 	if r.Sample {
-		row.Notes = append(row.Notes, "Sample output was made from the gold labels; its scores say nothing about a model.")
+		row.Notes = append(row.Notes, "Sample output was made without a model, by a word-overlap rule (not from gold): its scores say nothing about any model.")
 	}
 	if e.RatesUndefined != "" {
 		row.BAcc, row.FPR, row.FNR = "undefined", "undefined", "undefined"
