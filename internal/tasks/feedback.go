@@ -27,19 +27,49 @@ type FeedbackSentence struct {
 	Gold *Gold
 }
 
-// DiffersFromGroup reports whether another annotator gave the sentence a
-// different label.
+// DiffersFromGroup reports whether another annotator read the sentence
+// differently on any dimension that sends a sentence to adjudication: the
+// label, the error types of an unfaithful label, or the ambiguity answer
+// and its type.
 func (f FeedbackSentence) DiffersFromGroup() bool {
-	if !f.Labelled || f.Own.Label == "" {
+	if !f.Labelled {
 		return false
 	}
-	return slices.ContainsFunc(f.Others, func(v Vote) bool { return v.Label.Label != "" && v.Label.Label != f.Own.Label })
+	return slices.ContainsFunc(f.Others, func(v Vote) bool { return !SameReading(f.Own, v.Label) })
 }
 
-// DiffersFromGold reports whether the annotator's label is not the gold
-// label.
+// DiffersFromGold reports whether the annotator's reading differs from
+// gold on any of those dimensions.
 func (f FeedbackSentence) DiffersFromGold() bool {
-	return f.Labelled && f.Own.Label != "" && f.Gold != nil && f.Gold.Label != "" && f.Gold.Label != f.Own.Label
+	if !f.Labelled || f.Gold == nil {
+		return false
+	}
+	g := SentenceLabel{Label: f.Gold.Label, ErrorTypes: f.Gold.ErrorTypes, Ambiguous: f.Gold.Ambiguous, AmbiguityType: f.Gold.AmbiguityType}
+	return !SameReading(f.Own, g)
+}
+
+// SameReading reports whether two labels of a sentence agree wherever both
+// answered: the faithfulness label, the error types when both call it
+// unfaithful, and the ambiguity answer with its type. A dimension one of
+// them left unanswered does not count as a difference.
+func SameReading(a, b SentenceLabel) bool {
+	if a.Label != "" && b.Label != "" && a.Label != b.Label {
+		return false
+	}
+	if a.Label == LabelUnfaithful && b.Label == LabelUnfaithful {
+		x, y := slices.Clone(a.ErrorTypes), slices.Clone(b.ErrorTypes)
+		slices.Sort(x)
+		slices.Sort(y)
+		if !slices.Equal(x, y) {
+			return false
+		}
+	}
+	if a.Ambiguous != nil && b.Ambiguous != nil {
+		if *a.Ambiguous != *b.Ambiguous || (*a.Ambiguous && a.AmbiguityType != b.AmbiguityType) {
+			return false
+		}
+	}
+	return true
 }
 
 // FeedbackAgreement counts how often an annotator's sentence labels match:

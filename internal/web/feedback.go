@@ -129,6 +129,9 @@ func (s *Server) fillFeedback(ctx context.Context, p *tasks.Project, sentences [
 		out := templates.FeedbackLabel{Label: l.Label, ErrorTypes: typeNames(l.ErrorTypes, names), Explanation: l.Explanation}
 		if l.Ambiguous != nil {
 			out.Ambiguity = ambiguityAnswer(l.Ambiguous, l.AmbiguityType)
+			if *l.Ambiguous && l.AmbiguityNote != "" {
+				out.Ambiguity += ": " + l.AmbiguityNote
+			}
 		}
 		return out
 	}
@@ -144,7 +147,7 @@ func (s *Server) fillFeedback(ctx context.Context, p *tasks.Project, sentences [
 			if !set.FeedbackNames {
 				name = aliases.ID(o.UserID)
 			}
-			it.Others = append(it.Others, templates.FeedbackVote{Name: name, FeedbackLabel: word(o.Label), Same: o.Label.Label == f.Own.Label})
+			it.Others = append(it.Others, templates.FeedbackVote{Name: name, FeedbackLabel: word(o.Label), Same: tasks.SameReading(f.Own, o.Label)})
 		}
 		if g := f.Gold; g != nil {
 			gl := word(tasks.SentenceLabel{Label: g.Label, ErrorTypes: g.ErrorTypes, Explanation: g.Explanation, Ambiguous: g.Ambiguous, AmbiguityType: g.AmbiguityType})
