@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -55,9 +56,33 @@ func (s *Server) roundsView(c echo.Context, p *tasks.Project) (templates.RoundsV
 		return v, err
 	}
 	o, err := s.store.ProjectOverview(ctx, p.ID)
+	if err != nil {
+		return v, err
+	}
 	v.Summaries = o.Summaries
-	v.Form = templates.RoundForm{Kind: tasks.RoundProduction, PerItem: 2, Seed: 1, Annotators: map[string]bool{}}
-	return v, err
+	v.Form = templates.RoundForm{Kind: tasks.RoundProduction, PerItem: 2, Seed: 1, Annotators: map[string]bool{}, Documents: map[string]bool{}}
+	f := tasks.DocumentFilter{Query: c.QueryParam("q"), Topic: c.QueryParam("topic"), Gold: c.QueryParam("gold")}
+	if !slices.Contains(tasks.GoldStates, f.Gold) {
+		f.Gold = ""
+	}
+	v.Filter = templates.DocFilterView{Query: f.Query, Topic: f.Topic, Gold: f.Gold}
+	if v.Topics, err = s.store.ProjectTopics(ctx, p.ID); err != nil {
+		return v, err
+	}
+	docs, more, err := s.store.PickDocuments(ctx, p.ID, f)
+	if err != nil {
+		return v, err
+	}
+	v.PickMore = more
+	for _, d := range docs {
+		state := fmt.Sprintf("%d of %d sentences with gold", d.Gold, d.Sentences)
+		if d.Waiting > 0 {
+			state += fmt.Sprintf(", %d waiting", d.Waiting)
+		}
+		v.Pick = append(v.Pick, templates.PickRow{ID: d.ExternalID, Title: d.Title, Topics: strings.Join(d.Topics, ", "),
+			Summaries: d.Summaries, Sentences: d.Sentences, GoldState: state})
+	}
+	return v, nil
 }
 
 func (s *Server) getRounds(c echo.Context) error {
@@ -82,6 +107,9 @@ type roundForm struct {
 	Seed       uint64
 	SeedText   string
 	KeepDocs   bool
+	// Documents are the external ids of the documents ticked; none means
+	// every document of the project.
+	Documents []string
 }
 
 func (f roundForm) Validate() map[string]string {
@@ -135,10 +163,12 @@ func (s *Server) postRounds(c echo.Context) error {
 			f.Annotators = append(f.Annotators, n)
 		}
 	}
+	f.Documents = form["documents"]
 	errs := f.Validate()
 	var r *tasks.Round
 	if len(errs) == 0 {
-		req := tasks.RoundRequest{Name: f.Name, Kind: f.Kind, PerItem: f.PerItem, Annotators: f.Annotators, Sample: f.Sample, Seed: f.Seed, Dealing: tasks.DealBalanced}
+		req := tasks.RoundRequest{Name: f.Name, Kind: f.Kind, PerItem: f.PerItem, Annotators: f.Annotators, Documents: f.Documents,
+			Sample: f.Sample, Seed: f.Seed, Dealing: tasks.DealBalanced}
 		if f.KeepDocs {
 			req.Dealing = tasks.DealByDocument
 		}
@@ -157,7 +187,10 @@ func (s *Server) postRounds(c echo.Context) error {
 			return err
 		}
 		v.Errors = errs
-		v.Form = templates.RoundForm{Name: f.Name, Kind: f.Kind, PerItem: f.PerItem, Sample: f.Sample, Seed: f.Seed, KeepDocuments: f.KeepDocs, Annotators: map[string]bool{}}
+		v.Form = templates.RoundForm{Name: f.Name, Kind: f.Kind, PerItem: f.PerItem, Sample: f.Sample, Seed: f.Seed, KeepDocuments: f.KeepDocs, Annotators: map[string]bool{}, Documents: map[string]bool{}}
+		for _, d := range f.Documents {
+			v.Form.Documents[d] = true
+		}
 		for _, id := range form["annotators"] {
 			v.Form.Annotators[id] = true
 		}

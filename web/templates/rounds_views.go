@@ -9,6 +9,27 @@ type RoundsView struct {
 	Summaries  int
 	Form       RoundForm
 	Errors     map[string]string
+	// Pick lists the documents a lead may choose to deal, narrowed by the
+	// filter; PickMore is set when the filter left more out than shown.
+	Pick     []PickRow
+	PickMore bool
+	Filter   DocFilterView
+	Topics   []string
+}
+
+// DocFilterView is the document filter as chosen.
+type DocFilterView struct {
+	Query, Topic, Gold string
+}
+
+// PickRow is a document the lead may tick to deal.
+type PickRow struct {
+	ID        string // the external id, the checkbox's value
+	Title     string
+	Topics    string
+	Summaries int
+	Sentences int
+	GoldState string // e.g. "12 of 30 sentences with gold, 2 waiting"
 }
 
 // RoundRow is one round in the list.
@@ -33,6 +54,8 @@ type RoundForm struct {
 	// KeepDocuments deals a document's summaries to the same annotators
 	// instead of balancing load summary by summary.
 	KeepDocuments bool
+	// Documents are the external ids ticked; none means every document.
+	Documents map[string]bool
 }
 
 // RoundView is a round's progress page for leads.

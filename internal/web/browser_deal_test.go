@@ -1,0 +1,95 @@
+package web_test
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"annotate/internal/tasks"
+)
+
+// TestBrowserDealChosenDocuments: a lead filters the documents by topic,
+// ticks three of those shown, deals them in a calibration round to two
+// annotators, and each of them gets exactly those documents' summaries.
+func TestBrowserDealChosenDocuments(t *testing.T) {
+	f := newFixture(t)
+	lead := f.user("lea", false)
+	ann, bob, cat := f.user("ann", false), f.user("bob", false), f.user("cat", false)
+	p := f.project("pick", map[*tasks.User]string{lead: tasks.RoleLead, ann: tasks.RoleAnnotator, bob: tasks.RoleAnnotator, cat: tasks.RoleAnnotator})
+	var docs []tasks.DocumentInput
+	for i := 1; i <= 6; i++ {
+		topic := "budget"
+		if i > 4 {
+			topic = "parks"
+		}
+		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("doc%d", i), Sentences: []string{"The council met."},
+			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("sum%d", i), Topic: topic, Sentences: []tasks.SentenceInput{{Text: "The council met."}}}}})
+	}
+	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
+		t.Fatal(err)
+	}
+	ctx := newBrowser(t)
+	loginIn(t, ctx, f.srv.URL, "lea", testPassword)
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(f.srv.URL+"/p/pick/rounds"),
+		chromedp.WaitVisible(css(`[data-testid="doc-filter"]`)),
+		chromedp.SetValue(css(`#f-topic`), "budget"),
+		chromedp.Click(css(`[data-testid="doc-filter-apply"]`)),
+		chromedp.WaitVisible(css(`[data-testid="pick-doc1"]`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="pick-table"] tbody tr').length`))
+	if err != nil || shown != 4 {
+		t.Fatalf("documents shown for the topic: %d (%v), want 4", shown, err)
+	}
+	chosen := []string{"doc1", "doc3", "doc4"}
+	for _, d := range chosen {
+		if err := chromedp.Do(ctx, chromedp.Click(css(`[data-testid="pick-box-`+d+`"]`))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, u := range []*tasks.User{ann, bob} {
+		if err := chromedp.Do(ctx, chromedp.Click(css(`input[name="annotators"][value="`+strconv.FormatInt(u.ID, 10)+`"]`))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err = chromedp.Do(ctx,
+		chromedp.SendKeys(css(`#round-name`), "chosen"),
+		chromedp.Click(css(`input[name="kind"][value="calibration"]`)),
+		chromedp.Click(css(`[data-testid="round-submit"]`)),
+		chromedp.WaitVisible(css(`[data-testid="progress"]`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"sum1", "sum3", "sum4"}
+	for _, u := range []*tasks.User{ann, bob, cat} {
+		q, err := f.store.Queue(f.ctx, p.ID, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, a := range q {
+			s, err := f.store.Summary(f.ctx, a.SummaryID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, s.ExternalID)
+		}
+		slices.Sort(got)
+		if u == cat {
+			if len(got) != 0 {
+				t.Errorf("cat, not chosen, got %v", got)
+			}
+			continue
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s got %v, want %v", u.Username, got, want)
+		}
+	}
+}
