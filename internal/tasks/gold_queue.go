@@ -16,6 +16,7 @@ type PendingSentence struct {
 	Index      int
 	Text       string
 	Document   string // the document's external id
+	Summary    string // the summary's external id
 	Topic      string
 	Tally      Tally
 	// Reopened is true when a person sent the sentence back; majorities
@@ -71,7 +72,7 @@ const pendingCond = `SELECT g.sentence_id FROM gold_sentences g CROSS JOIN summa
 	CROSS JOIN summaries sm ON sm.id = ss.summary_id WHERE sm.project_id = ? AND g.provenance = 'unresolved'`
 
 func pendingSentences(ctx context.Context, q querier, projectID int64) ([]PendingSentence, error) {
-	rows, err := q.QueryContext(ctx, `SELECT ss.id, ss.summary_id, ss.idx, ss.text, d.external_id, sm.topic, g.decided_by IS NOT NULL
+	rows, err := q.QueryContext(ctx, `SELECT ss.id, ss.summary_id, ss.idx, ss.text, d.external_id, sm.external_id, sm.topic, g.decided_by IS NOT NULL
 		FROM gold_sentences g CROSS JOIN summary_sentences ss ON ss.id = g.sentence_id CROSS JOIN summaries sm ON sm.id = ss.summary_id
 		JOIN documents d ON d.id = sm.document_id
 		WHERE sm.project_id = ? AND g.provenance = 'unresolved'`, projectID)
@@ -81,7 +82,7 @@ func pendingSentences(ctx context.Context, q querier, projectID int64) ([]Pendin
 	var out []PendingSentence
 	for rows.Next() {
 		var p PendingSentence
-		if err := rows.Scan(&p.SentenceID, &p.SummaryID, &p.Index, &p.Text, &p.Document, &p.Topic, &p.Reopened); err != nil {
+		if err := rows.Scan(&p.SentenceID, &p.SummaryID, &p.Index, &p.Text, &p.Document, &p.Summary, &p.Topic, &p.Reopened); err != nil {
 			rows.Close()
 			return nil, err
 		}

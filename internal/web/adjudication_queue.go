@@ -121,7 +121,7 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 		}
 		v.Items = append(v.Items, templates.AdjQueueItem{
 			URL:      fmt.Sprintf("%s#s-%d", adjSummaryURL(p.Slug, x.SummaryID), x.SentenceID),
-			Document: x.Document, Topic: x.Topic, Index: x.Index, Text: x.Text,
+			Document: x.Document, Summary: x.Summary, Topic: x.Topic, Index: x.Index, Text: x.Text,
 			Votes: countsText(tasks.DimLabel, x.Tally.Labels, names), Split: strings.Join(split, ", "),
 			Score: fmt.Sprintf("%.0f%%", 100*top), Reopened: x.Reopened, Majority: x.MajorityReady(), Flags: x.Flags,
 		})

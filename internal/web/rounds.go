@@ -248,7 +248,8 @@ func (s *Server) getRound(c echo.Context) error {
 		return err
 	}
 	for _, x := range rows {
-		v.Assignments = append(v.Assignments, templates.RoundAssignmentRow{ID: x.ID, Username: x.Username, Document: x.Document, SummaryID: x.SummaryID, Topic: x.Topic, Status: x.Status, Labelled: x.Labelled, Sentences: x.Sentences, Active: duration(x.ActiveSeconds)})
+		v.Assignments = append(v.Assignments, templates.RoundAssignmentRow{ID: x.ID, Username: x.Username, Document: x.Document, SummaryID: x.SummaryID, Topic: x.Topic, Status: x.Status, Labelled: x.Labelled, Sentences: x.Sentences, Active: duration(x.ActiveSeconds),
+			Summary: x.Summary, Model: x.Model, First: firstWords(x.First, 8)})
 	}
 	if v.Annotators, err = s.annotatorOptions(c, a.project); err != nil {
 		return err
@@ -349,4 +350,14 @@ func (s *Server) getHistory(c echo.Context) error {
 			ErrorTypes: strings.Join(e.Label.ErrorTypes, ", "), Explanation: e.Label.Explanation, Ambiguous: amb, Assistant: assistant})
 	}
 	return s.render(c, http.StatusOK, templates.HistoryPage(v))
+}
+
+// firstWords keeps the first n words of a text, with an ellipsis when it
+// cut some.
+func firstWords(text string, n int) string {
+	words := strings.Fields(text)
+	if len(words) <= n {
+		return strings.Join(words, " ")
+	}
+	return strings.Join(words[:n], " ") + " …"
 }

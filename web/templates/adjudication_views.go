@@ -46,6 +46,7 @@ type AdjRoundRow struct {
 type AdjQueueItem struct {
 	URL      string
 	Document string
+	Summary  string // the summary's id, which tells a document's summaries apart
 	Topic    string
 	Index    int
 	Text     string

@@ -92,6 +92,9 @@ type RoundAssignmentRow struct {
 	Labelled  int
 	Sentences int
 	Active    string
+	// Summary tells the summaries of one document apart: its id, model
+	// and first words.
+	Summary, Model, First string
 }
 
 // HistoryView lists every saved change of one assignment's labels.
