@@ -41,6 +41,20 @@
     cards().forEach(function (c, k) { if (c.id === "card-" + m[1]) { start = k; } });
   }
   focusSentence(start, false);
+  // After the browser has scrolled to the link's #s-<id> itself.
+  window.addEventListener("load", function () { window.requestAnimationFrame(formInView); });
+
+  // formInView scrolls the window, when the page opens on a sentence, so
+  // that its gold form, from its first field to its save button, is in
+  // view: "s" must never save a decision the lead cannot see.
+  function formInView() {
+    var form = card() && card().querySelector(".gold-form");
+    if (!form) { return; }
+    var r = form.getBoundingClientRect();
+    if (r.bottom > window.innerHeight) {
+      window.scrollBy(0, Math.min(r.bottom - window.innerHeight + 12, Math.max(r.top - 8, 0)));
+    }
+  }
 
   document.body.addEventListener("htmx:afterSwap", function () { focusSentence(current, false); });
 

@@ -103,6 +103,14 @@
   // Start at the first sentence without a complete label.
   var firstOpen = picks.findIndex(function (p, k) { return isOpen(k); });
   focusSentence(firstOpen >= 0 ? firstOpen : 0, false);
+  // After a refused submit the list of what is missing leads: bring it
+  // into view (the first open sentence may be far down a long summary).
+  var missing = document.querySelector("[data-testid=missing]");
+  if (missing) {
+    window.addEventListener("load", function () {
+      window.requestAnimationFrame(function () { missing.scrollIntoView({ block: "start" }); });
+    });
+  }
 
   function card() { return cards[current]; }
 
