@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -38,10 +40,17 @@ func TestBrowserDealChosenDocuments(t *testing.T) {
 		chromedp.WaitVisible(css(`[data-testid="doc-filter"]`)),
 		chromedp.SetValue(css(`#f-topic`), "budget"),
 		chromedp.Click(css(`[data-testid="doc-filter-apply"]`)),
-		chromedp.WaitVisible(css(`[data-testid="pick-doc1"]`)),
 	)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Wait for the filtered page itself, not the one before it.
+	var loc string
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline) && !strings.Contains(loc, "topic=budget"); time.Sleep(20 * time.Millisecond) {
+		loc, _ = chromedp.Run(ctx, chromedp.Location())
+	}
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(css(`[data-testid="pick-doc1"]`))); err != nil {
+		t.Fatalf("the filtered list (at %s): %v", loc, err)
 	}
 	shown, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="pick-table"] tbody tr').length`))
 	if err != nil || shown != 4 {
