@@ -81,6 +81,7 @@ CREATE TABLE summary_sentences (
     idx         INTEGER NOT NULL, -- 1-based
     text        TEXT NOT NULL,
     translation TEXT NOT NULL DEFAULT '',
+    source_index INTEGER, -- the number the published file gave it (TofuEval's sent_idx), when it gave one
     UNIQUE (summary_id, idx)
 );
 

@@ -19,6 +19,7 @@ func runImport(ctx context.Context, e env, args []string) error {
 	format := fs.String("format", "", "input format; empty detects it from the files")
 	create := fs.Bool("create", false, "create the project if it does not exist")
 	name := fs.String("name", "", "with --create: the project's name")
+	partial := fs.Bool("partial", false, "the files leave out some of their published format's columns on purpose (TofuEval's annotation_id, exp or type); without it those columns are required")
 	update := fs.Bool("update", false, "apply corrected gold, labels and metadata where the data is already there and differs")
 	relabel := fs.Bool("relabel", false, "with --update: also apply changed document or summary text, deleting the labels given on the old text")
 	if err := parse(e, fs, args); err != nil {
@@ -40,7 +41,7 @@ func runImport(ctx context.Context, e env, args []string) error {
 	if done, err := streamImport(ctx, e, *db, *slug, *create, *name, *format, fs.Args(), progress, req); done || err != nil {
 		return err
 	}
-	res, err := importer.ParseFiles(*format, fs.Args(), importer.Options{Progress: progress})
+	res, err := importer.ParseFiles(*format, fs.Args(), importer.Options{Progress: progress, Partial: *partial})
 	if err != nil {
 		return err
 	}

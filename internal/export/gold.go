@@ -51,6 +51,9 @@ func (x *run) gold(ctx context.Context) error {
 		}
 		for _, st := range sents {
 			in := tasks.SentenceInput{Text: st.Text, Translation: st.Translation}
+			if st.SourceIndex != st.Index {
+				in.SourceIndex = st.SourceIndex // the published file's number, where it differs
+			}
 			if st.Gold != nil && x.keep(st.Gold.Provenance) {
 				in.Gold = x.goldInput(st.Gold)
 			}

@@ -56,7 +56,7 @@ func (x *run) tofueval(ctx context.Context) error {
 					types[i] = n
 				}
 			}
-			row := []any{s.Document, annotation, s.Topic, s.Model, st.Index, st.Text, label, g.Explanation, strings.Join(types, ", ")}
+			row := []any{s.Document, annotation, s.Topic, s.Model, st.SourceIndex, st.Text, label, g.Explanation, strings.Join(types, ", ")}
 			if err := x.out.row(row); err != nil {
 				return err
 			}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -27,6 +28,10 @@ func (r csvRow) get(col string) string {
 // record, located by the line it starts on. Missing required columns, broken
 // quoting and invalid UTF-8 are reported; a record with the wrong number of
 // fields is reported and skipped.
+// partialColumns are the columns of a published format that a file
+// declared partial may leave out.
+var partialColumns = []string{"annotation_id", "exp", "type"}
+
 func eachCSVRow(name string, r io.Reader, c *collector, required []string, fn func(row csvRow, at *Error)) {
 	cr := csv.NewReader(r)
 	header, err := cr.Read()
@@ -58,7 +63,11 @@ func eachCSVRow(name string, r io.Reader, c *collector, required []string, fn fu
 		}
 	}
 	if len(missing) > 0 {
-		c.addf(&Error{File: name, Line: 1}, "", "missing column %s", strings.Join(missing, ", "))
+		hint := ""
+		if !c.partial && slices.ContainsFunc(missing, func(col string) bool { return slices.Contains(partialColumns, col) }) {
+			hint = " (if the file leaves these out on purpose, import it as partial: --partial, or the Import page's box)"
+		}
+		c.addf(&Error{File: name, Line: 1}, "", "missing column %s%s", strings.Join(missing, ", "), hint)
 		return
 	}
 	for rows := 0; !c.full(); rows++ {

@@ -91,6 +91,8 @@ type collector struct {
 	// defined.
 	scales  []tasks.Scale
 	scaleAt map[string]string
+	// partial is Options.Partial.
+	partial bool
 }
 
 // add records a problem; once maxErrors is reached it records that checking

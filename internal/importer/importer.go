@@ -47,6 +47,11 @@ type Options struct {
 	// Progress, when not nil, receives a progress bar per file; pass a
 	// terminal, never a log.
 	Progress io.Writer
+	// Partial declares files of a published format that leave out some of
+	// its columns on purpose (TofuEval's annotation_id, exp or type);
+	// without it those columns are required, so that nothing the release
+	// holds is lost without a word.
+	Partial bool
 }
 
 // Result is what a successful parse produced.
@@ -112,7 +117,7 @@ func ParseWith(format string, files []File, opts Options) (*Result, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("no files to import")
 	}
-	c := &collector{}
+	c := &collector{partial: opts.Partial}
 	inputs := make([]input, len(files))
 	for i, f := range files {
 		r, done := withProgress(opts.Progress, filepath.Base(f.Name), f.Size, f.R)

@@ -269,7 +269,7 @@ func tofuevalDocuments(in tofuInputs, c *collector) []parsed {
 			for _, idx := range sortedIdx(s.rows) {
 				row := s.rows[idx]
 				g := row.gold
-				sum.Sentences = append(sum.Sentences, tasks.SentenceInput{Text: row.text, Gold: &g})
+				sum.Sentences = append(sum.Sentences, tasks.SentenceInput{Text: row.text, Gold: &g, SourceIndex: row.idx})
 			}
 			doc.Summaries = append(doc.Summaries, sum)
 		}

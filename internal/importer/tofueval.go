@@ -25,6 +25,11 @@ type tofuRow struct {
 func parseFactual(name string, r io.Reader, c *collector) []tofuRow {
 	var out []tofuRow
 	required := []string{"doc_id", "topic", "model_name", "sent_idx", "summ_sent", "sent_label"}
+	if !c.partial {
+		// The release's other columns: leaving them out would lose error
+		// types and explanations without a word.
+		required = append(required, "annotation_id", "exp", "type")
+	}
 	eachCSVRow(name, r, c, required, func(row csvRow, at *Error) {
 		t := tofuRow{
 			line:         at.Line,

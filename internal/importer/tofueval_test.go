@@ -1,6 +1,11 @@
 package importer_test
 
 import (
+	"bytes"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -165,5 +170,43 @@ func TestKeyPointsErrors(t *testing.T) {
 	})
 	if want := "k.csv:2: key_points: Python list at offset 13: expected a string literal"; err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
+// TestTofuEvalColumnsRequired: a released TofuEval file with its type (or
+// exp) column cut off is refused, naming the column and how to accept it;
+// declared partial, it imports, the explanations or error types left out.
+func TestTofuEvalColumnsRequired(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "tofueval", "sent_idx_gaps.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(raw)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, drop := range []string{"type", "exp"} {
+		col := slices.Index(rows[0], drop)
+		var b bytes.Buffer
+		w := csv.NewWriter(&b)
+		for _, r := range rows {
+			w.Write(slices.Delete(slices.Clone(r), col, col+1))
+		}
+		w.Flush()
+		transcript := `{"id":"DenverCityCouncil_08292016_16-0553","kind":"dialogue","turns":[{"speaker":"Speaker 0","text":"The vote."}]}` + "\n"
+		files := func() []importer.File {
+			return []importer.File{{Name: "cut.csv", R: bytes.NewReader(b.Bytes())}, {Name: "t.jsonl", R: strings.NewReader(transcript)}}
+		}
+		_, err := importer.ParseWith(importer.FormatTofuEval, files(), importer.Options{})
+		if err == nil || !strings.Contains(err.Error(), "cut.csv:1: missing column "+drop+" (if the file leaves these out on purpose, import it as partial") {
+			t.Errorf("without %s: %v", drop, err)
+		}
+		res, err := importer.ParseWith(importer.FormatTofuEval, files(), importer.Options{Partial: true})
+		if err != nil {
+			t.Fatalf("without %s, declared partial: %v", drop, err)
+		}
+		if n := len(res.Documents[0].Summaries[0].Sentences); n != 3 {
+			t.Errorf("without %s, declared partial: %d sentences", drop, n)
+		}
 	}
 }

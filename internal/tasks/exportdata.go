@@ -134,8 +134,12 @@ type ExportGold struct {
 
 // ExportSentence is one summary sentence with its gold, if any.
 type ExportSentence struct {
-	ID          int64
-	Index       int
+	ID    int64
+	Index int
+	// SourceIndex is the sentence's number in the file it was imported
+	// from (TofuEval's sent_idx, which may skip numbers); Index when the
+	// file gave none.
+	SourceIndex int
 	Text        string
 	Translation string
 	Gold        *ExportGold
@@ -216,7 +220,7 @@ var exportQueries = map[string]string{
 		e AS (SELECT kl.key_fact_id AS k, kl.sentence_id AS s FROM keyfact_labels kl WHERE kl.assignment_id IN (SELECT id FROM a)
 			GROUP BY kl.key_fact_id, kl.sentence_id HAVING count(*) * 2 > (SELECT count(*) FROM a))
 		SELECT (SELECT count(*) FROM a), (SELECT count(DISTINCT k) FROM e), (SELECT count(DISTINCT s) FROM e)`,
-	"sentences": `SELECT ss.id, ss.idx, ss.text, ss.translation, g.sentence_id IS NOT NULL, ` + exportGoldColumns + `
+	"sentences": `SELECT ss.id, ss.idx, coalesce(ss.source_index, ss.idx), ss.text, ss.translation, g.sentence_id IS NOT NULL, ` + exportGoldColumns + `
 		FROM summary_sentences ss LEFT JOIN gold_sentences g ON g.sentence_id = ss.id LEFT JOIN users u ON u.id = g.decided_by
 		WHERE ss.summary_id = ? ORDER BY ss.idx`,
 	"units":    `SELECT speaker, text FROM document_units WHERE document_id = ? ORDER BY idx`,
@@ -316,7 +320,7 @@ func (r *ExportReader) Sentences(ctx context.Context, summaryID int64) ([]Export
 		var amb sql.NullBool
 		var by sql.NullInt64
 		var byName sql.NullString
-		if err := rows.Scan(&x.ID, &x.Index, &x.Text, &x.Translation, &has, &label, &types, &expl, &amb, &ambType, &ambNote,
+		if err := rows.Scan(&x.ID, &x.Index, &x.SourceIndex, &x.Text, &x.Translation, &has, &label, &types, &expl, &amb, &ambType, &ambNote,
 			&prov, &by, &byName, &at, &note); err != nil {
 			return nil, err
 		}

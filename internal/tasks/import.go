@@ -414,8 +414,12 @@ func (im *importer) sentences(sumID int64, s *SummaryInput) ([]int64, map[int64]
 	ids := make([]int64, 0, len(s.Sentences))
 	var gold map[int64]Gold
 	for i, sent := range s.Sentences {
-		res, err := im.q.ExecContext(im.ctx, `INSERT INTO summary_sentences (summary_id, idx, text, translation) VALUES (?, ?, ?, ?)`,
-			sumID, i+1, sent.Text, sent.Translation)
+		var source any
+		if sent.SourceIndex > 0 {
+			source = sent.SourceIndex
+		}
+		res, err := im.q.ExecContext(im.ctx, `INSERT INTO summary_sentences (summary_id, idx, text, translation, source_index) VALUES (?, ?, ?, ?, ?)`,
+			sumID, i+1, sent.Text, sent.Translation, source)
 		if err != nil {
 			return nil, nil, err
 		}

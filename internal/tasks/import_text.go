@@ -46,6 +46,9 @@ func checkDocumentText(where string, d *DocumentInput) error {
 		for j, x := range s.Sentences {
 			q := fmt.Sprintf("%ssentences[%d].", p, j)
 			cs = append(cs, textCheck{q + "text", x.Text, maxImportSentenceLen, true}, textCheck{q + "translation", x.Translation, maxImportSentenceLen, true})
+			if x.SourceIndex < 0 || x.SourceIndex > 1_000_000 {
+				return Errorf(EInvalid, "%s%ssource_index: %d is not a sentence number (1, 2, ...)", where, q, x.SourceIndex)
+			}
 			cs = append(cs, goldText(q+"gold.", x.Gold)...)
 		}
 	}

@@ -85,6 +85,10 @@ type SummaryScores struct {
 
 // SentenceInput is one summary sentence, optionally with its gold label.
 type SentenceInput struct {
+	// SourceIndex is the sentence's number in a published file, kept so
+	// that an export in that format gives it back (TofuEval's sent_idx may
+	// skip numbers); 0 when the file numbers nothing.
+	SourceIndex int        `json:"source_index,omitempty"`
 	Text        string     `json:"text"`
 	Translation string     `json:"translation,omitempty"`
 	Gold        *GoldInput `json:"gold,omitempty"`

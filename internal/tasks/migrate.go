@@ -147,6 +147,8 @@ CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries(status, 
 	// 17: assistant runs are leased by the process running them.
 	`ALTER TABLE assist_runs ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
 ALTER TABLE assist_runs ADD COLUMN lease_until TEXT;`,
+	// 18: a sentence keeps its number in the published file it came from.
+	`ALTER TABLE summary_sentences ADD COLUMN source_index INTEGER;`,
 }
 
 // skipsAndFlagsSchema is in schema.sql too; IF NOT EXISTS makes the step

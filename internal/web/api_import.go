@@ -67,7 +67,13 @@ func (s *Server) apiImport(c echo.Context) error {
 	defer closeFiles()
 	// The Import page's import: native files streamed, the others read
 	// whole; a dry run rolls it back.
-	res, st, _, err := importer.Write(c.Request().Context(), s.store, tasks.ImportRequest{Project: a.project.ID, DryRun: dryRun}, format, files, importer.Options{})
+	partial := false
+	if v := form.Value["partial"]; len(v) > 0 && v[0] != "" {
+		if partial, err = strconv.ParseBool(v[0]); err != nil {
+			return invalidParam("partial", "partial must be true or false")
+		}
+	}
+	res, st, _, err := importer.Write(c.Request().Context(), s.store, tasks.ImportRequest{Project: a.project.ID, DryRun: dryRun}, format, files, importer.Options{Partial: partial})
 	var in *importer.InputError
 	if errors.As(err, &in) {
 		return importProblem(in.Err)

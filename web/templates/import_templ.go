@@ -385,7 +385,7 @@ func ImportPage(v ImportView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 48, "> Also replace changed document or summary text, <strong>deleting the annotators' labels given on the old text</strong></label></fieldset><button type=\"submit\" class=\"primary\" data-testid=\"import-submit\">Import</button></form><p class=\"muted\">The native format is JSON Lines, one document per line; see <code>docs/import-format.md</code>.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 48, "> Also replace changed document or summary text, <strong>deleting the annotators' labels given on the old text</strong></label> <label><input type=\"checkbox\" name=\"partial\" value=\"1\" data-testid=\"import-partial\"> The files leave out some of their published format's columns on purpose (TofuEval's annotation_id, exp or type): accept them without those</label></fieldset><button type=\"submit\" class=\"primary\" data-testid=\"import-submit\">Import</button></form><p class=\"muted\">The native format is JSON Lines, one document per line; see <code>docs/import-format.md</code>.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
