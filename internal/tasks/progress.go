@@ -58,6 +58,8 @@ type RoundAssignment struct {
 	// (for leads only) and First its first sentence: what tells apart the
 	// summaries of one document.
 	Summary, Model, First string
+	// LastLabel is when a label of it was last saved; "" for none.
+	LastLabel string
 }
 
 // RoundAssignments lists a round's assignments by annotator and queue order.
@@ -66,7 +68,8 @@ func (s *Store) RoundAssignments(ctx context.Context, roundID int64) ([]RoundAss
 			(SELECT count(*) FROM sentence_labels l WHERE l.assignment_id = a.id AND l.label != ''),
 			(SELECT count(*) FROM summary_sentences ss WHERE ss.summary_id = s.id),
 			coalesce(a.started_at, ''), coalesce(a.submitted_at, ''), s.external_id, s.model,
-			coalesce((SELECT ss.text FROM summary_sentences ss WHERE ss.summary_id = s.id ORDER BY ss.idx LIMIT 1), '')
+			coalesce((SELECT ss.text FROM summary_sentences ss WHERE ss.summary_id = s.id ORDER BY ss.idx LIMIT 1), ''),
+			coalesce((SELECT max(l.updated_at) FROM sentence_labels l WHERE l.assignment_id = a.id), '')
 		FROM assignments a JOIN users u ON u.id = a.user_id JOIN summaries s ON s.id = a.summary_id JOIN documents d ON d.id = s.document_id
 		WHERE a.round_id = ? ORDER BY u.username, a.position`, roundID)
 	if err != nil {
@@ -76,7 +79,7 @@ func (s *Store) RoundAssignments(ctx context.Context, roundID int64) ([]RoundAss
 	var out []RoundAssignment
 	for rows.Next() {
 		var r RoundAssignment
-		if err := rows.Scan(&r.ID, &r.Username, &r.Document, &r.SummaryID, &r.Topic, &r.Status, &r.ActiveSeconds, &r.Labelled, &r.Sentences, &r.StartedAt, &r.SubmittedAt, &r.Summary, &r.Model, &r.First); err != nil {
+		if err := rows.Scan(&r.ID, &r.Username, &r.Document, &r.SummaryID, &r.Topic, &r.Status, &r.ActiveSeconds, &r.Labelled, &r.Sentences, &r.StartedAt, &r.SubmittedAt, &r.Summary, &r.Model, &r.First, &r.LastLabel); err != nil {
 			return nil, err
 		}
 		out = append(out, r)

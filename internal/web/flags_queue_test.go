@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -68,6 +69,15 @@ func TestFlagReachesTheQueue(t *testing.T) {
 
 	b := f.browser()
 	b.login("lea", testPassword)
+	rounds, _ := f.store.Rounds(f.ctx, p.ID)
+	rp := b.get(fmt.Sprintf("/p/flags/rounds/%d", rounds[0].ID))
+	rdoc, err := goquery.NewDocumentFromReader(strings.NewReader(rp.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(strings.Fields(rdoc.Find(`[data-testid="round-waiting"]`).Text()), " "); !strings.HasPrefix(got, "1 sentences of this round wait for a decision, 1 of them flagged by an annotator.") {
+		t.Errorf("the round page says %q", got)
+	}
 	for _, path := range []string{"/p/flags/adjudication", "/p/flags/adjudication?flagged=1"} {
 		pg := b.get(path)
 		if pg.status != http.StatusOK {

@@ -247,6 +247,20 @@ func (s *Server) getRound(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	pace(&v, rows)
+	pending, err := s.store.PendingSentences(ctx, a.project.ID)
+	if err != nil {
+		return err
+	}
+	for _, x := range pending {
+		if !x.InRound(r.ID) {
+			continue
+		}
+		v.SplitWaiting++
+		if len(x.Flags) > 0 {
+			v.FlagsWaiting++
+		}
+	}
 	for _, x := range rows {
 		v.Assignments = append(v.Assignments, templates.RoundAssignmentRow{ID: x.ID, Username: x.Username, Document: x.Document, SummaryID: x.SummaryID, Topic: x.Topic, Status: x.Status, Labelled: x.Labelled, Sentences: x.Sentences, Active: duration(x.ActiveSeconds),
 			Summary: x.Summary, Model: x.Model, First: firstWords(x.First, 8)})
@@ -360,4 +374,71 @@ func firstWords(text string, n int) string {
 		return strings.Join(words, " ")
 	}
 	return strings.Join(words[:n], " ") + " …"
+}
+
+// pace fills each annotator's last activity, median time per submitted
+// summary and the time their open work takes at that pace, and the round's
+// end at the current pace: the slowest annotator's, since they work side
+// by side.
+func pace(v *templates.RoundView, rows []tasks.RoundAssignment) {
+	type acc struct {
+		last  string
+		times []int
+		open  int
+	}
+	by := map[string]*acc{}
+	for _, x := range rows {
+		a := by[x.Username]
+		if a == nil {
+			a = &acc{}
+			by[x.Username] = a
+		}
+		for _, t := range []string{x.LastLabel, x.SubmittedAt} {
+			if t > a.last {
+				a.last = t
+			}
+		}
+		switch x.Status {
+		case tasks.StatusSubmitted:
+			a.times = append(a.times, x.ActiveSeconds)
+		case tasks.StatusPending, tasks.StatusInProgress:
+			a.open++
+		}
+	}
+	var roundETA time.Duration
+	known := true
+	for i := range v.Progress {
+		p := &v.Progress[i]
+		a := by[p.Username]
+		if a == nil {
+			continue
+		}
+		p.LastActive = a.last
+		if len(a.times) == 0 {
+			if a.open > 0 {
+				known = false
+			}
+			continue
+		}
+		med := medianSeconds(a.times)
+		p.Median = duration(med)
+		eta := time.Duration(med*a.open) * time.Second
+		p.ETA = eta.String()
+		roundETA = max(roundETA, eta)
+	}
+	if known && len(v.Progress) > 0 && roundETA > 0 {
+		v.ETA = roundETA.String()
+	}
+}
+
+// medianSeconds is the median of xs (non-empty), the mean of the middle two
+// for an even count, rounded down.
+func medianSeconds(xs []int) int {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	m := len(s) / 2
+	if len(s)%2 == 1 {
+		return s[m]
+	}
+	return (s[m-1] + s[m]) / 2
 }

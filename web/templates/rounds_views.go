@@ -68,6 +68,12 @@ type RoundView struct {
 	Annotators  []Option
 	// Dealing says in words how the round's work was drawn and dealt.
 	Dealing string
+	// FlagsWaiting and SplitWaiting count the round's sentences waiting
+	// for a lead: flagged by an annotator, and split between annotators.
+	FlagsWaiting, SplitWaiting int
+	// ETA says when the round's open work ends at the current pace; ""
+	// when no summary is done yet to measure the pace on.
+	ETA string
 }
 
 // ProgressRow is one annotator's progress in a round.
@@ -79,6 +85,12 @@ type ProgressRow struct {
 	InProgress int
 	Pending    int
 	Active     string
+	// LastActive is when the annotator last saved a label or submitted
+	// ("" for never); Median the median active time of a summary they
+	// submitted; ETA their open work at that pace.
+	LastActive string
+	Median     string
+	ETA        string
 }
 
 // RoundAssignmentRow is one assignment on the round page.
