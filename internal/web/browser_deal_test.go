@@ -67,6 +67,10 @@ func TestBrowserDealChosenDocuments(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := chromedp.Do(ctx, chromedp.ScrollIntoView(css(`[data-testid="pick-documents"]`))); err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, "deal-chosen")
 	err = chromedp.Do(ctx,
 		chromedp.SendKeys(css(`#round-name`), "chosen"),
 		chromedp.Click(css(`input[name="kind"][value="calibration"]`)),
