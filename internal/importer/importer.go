@@ -193,6 +193,7 @@ func ParseWith(format string, files []File, opts Options) (*Result, error) {
 		res.Documents = append(res.Documents, p.doc)
 	}
 	countStats(res, docs, format)
+	identicalScales(res.Documents, res.Labels, c)
 	res.Warnings = c.warns
 	return res, nil
 }

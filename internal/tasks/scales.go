@@ -87,7 +87,7 @@ func (s Scale) Validate() (field string, err error) {
 	case !scaleName.MatchString(s.Name):
 		return "name", Errorf(EInvalid, "%q is not a scale name (lower-case letters, digits and _, starting with a letter, at most 40)", s.Name)
 	case slices.Contains(builtinDimensions, s.Name):
-		return "name", Errorf(EInvalid, "%q is a built-in dimension", s.Name)
+		return "name", Errorf(EInvalid, "%q is the name of a built-in dimension, which a scale cannot take (reserved: %s); name it otherwise, e.g. %s_score", s.Name, strings.Join(builtinDimensions, ", "), s.Name)
 	case s.Level != LevelSentence && s.Level != LevelSummary:
 		return "level", Errorf(EInvalid, "%q is not sentence or summary", s.Level)
 	}
