@@ -1,8 +1,8 @@
 package web
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -24,17 +24,36 @@ func scalesText(scales []tasks.Scale) string {
 }
 
 // parseScales reads the rating scales field of the settings form: a JSON
-// list of scales (see tasks.Scale), empty for none. Unknown fields are
-// refused so that a misspelt one is not silently dropped.
+// list of scales (see tasks.Scale), or one scale object per line, empty
+// for none. Unknown fields are refused so that a misspelt one is not
+// silently dropped, and every error says which scale (or line) and field
+// in words, not in Go's.
 func parseScales(text string) ([]tasks.Scale, error) {
-	if strings.TrimSpace(text) == "" {
+	text = strings.TrimSpace(text)
+	if text == "" {
 		return nil, nil
 	}
 	var scales []tasks.Scale
-	dec := json.NewDecoder(bytes.NewReader([]byte(text)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&scales); err != nil {
-		return nil, fmt.Errorf("rating scales: %s", strings.TrimPrefix(err.Error(), "json: "))
+	if strings.HasPrefix(text, "[") {
+		dec := json.NewDecoder(strings.NewReader(text))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&scales); err != nil {
+			return nil, fmt.Errorf("rating scales: %s", jsonProblem(err))
+		}
+	} else {
+		for n, line := range strings.Split(text, "\n") {
+			line = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line), ","))
+			if line == "" {
+				continue
+			}
+			var sc tasks.Scale
+			dec := json.NewDecoder(strings.NewReader(line))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&sc); err != nil {
+				return nil, fmt.Errorf("rating scales, line %d: %s (write one scale per line as a JSON object, {\"name\": ...}, or the whole list as [...])", n+1, jsonProblem(err))
+			}
+			scales = append(scales, sc)
+		}
 	}
 	for i, sc := range scales {
 		if field, err := sc.Validate(); err != nil {
@@ -42,4 +61,37 @@ func parseScales(text string) ([]tasks.Scale, error) {
 		}
 	}
 	return scales, nil
+}
+
+// jsonProblem says what is wrong with a scale's JSON without Go's type
+// names.
+func jsonProblem(err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Sprintf("not valid JSON at character %d", syn.Offset)
+	case errors.As(err, &typ):
+		if typ.Field != "" {
+			return fmt.Sprintf("%s: expected %s, got a JSON %s", typ.Field, jsonKind(typ.Type.Kind().String()), typ.Value)
+		}
+		return fmt.Sprintf("expected %s, got a JSON %s", jsonKind(typ.Type.Kind().String()), typ.Value)
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+func jsonKind(k string) string {
+	switch k {
+	case "slice", "array":
+		return "a list [...]"
+	case "struct", "map":
+		return "an object {...}"
+	case "string":
+		return "text"
+	case "int", "float64", "ptr":
+		return "a number"
+	case "bool":
+		return "true or false"
+	}
+	return k
 }
