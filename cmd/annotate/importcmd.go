@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"golang.org/x/term"
 
@@ -147,6 +148,9 @@ func printStats(w io.Writer, st tasks.ImportStats) {
 		st.Documents, st.DocumentsExisting, st.Units, st.Summaries, st.SummariesExisting, st.Sentences, st.KeyFacts, st.GoldSentences, st.GoldSummaries, st.AmbiguityLabels)
 	if st.Scales > 0 || st.Scores > 0 {
 		fmt.Fprintf(w, "rating scales: %d defined, %d scores\n", st.Scales, st.Scores)
+	}
+	if len(st.ErrorTypesAdded) > 0 {
+		fmt.Fprintf(w, "warning: error types the project's taxonomy lacked, kept and added to it: %s (rename or define them in the project settings)\n", strings.Join(st.ErrorTypesAdded, ", "))
 	}
 	if st.Labels+st.LabelsExisting+st.SummaryLabels > 0 {
 		fmt.Fprintf(w, "annotators' labels: %d sentence labels (%d already there), %d summary labels, %d submitted assignments, %d rounds and %d imported accounts created\n",

@@ -34,10 +34,14 @@ type ImportStats struct {
 	// added.
 	Scales int `json:"scales"`
 	Scores int `json:"scores"`
+	// ErrorTypesAdded are error types annotators' labels used that the
+	// project's taxonomy lacked: they are kept, and added to it.
+	ErrorTypesAdded []string `json:"error_types_added,omitempty"`
 }
 
 // Add sums two counts.
 func (a *ImportStats) Add(b ImportStats) {
+	a.ErrorTypesAdded = append(a.ErrorTypesAdded, b.ErrorTypesAdded...)
 	a.Documents += b.Documents
 	a.DocumentsExisting += b.DocumentsExisting
 	a.Units += b.Units

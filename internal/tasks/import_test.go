@@ -2,6 +2,7 @@ package tasks_test
 
 import (
 	"context"
+	"reflect"
 	"testing"
 
 	"annotate/internal/tasks"
@@ -38,7 +39,7 @@ func TestImport(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := tasks.ImportStats{Documents: 2, Units: 4, Summaries: 2, Sentences: 3, KeyFacts: 1, GoldSentences: 2, GoldSummaries: 1, AmbiguityLabels: 1}
-	if st != want {
+	if !reflect.DeepEqual(st, want) {
 		t.Fatalf("first import = %+v, want %+v", st, want)
 	}
 
@@ -48,7 +49,7 @@ func TestImport(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := tasks.ImportStats{DocumentsExisting: 2, SummariesExisting: 2}
-		if st != want {
+		if !reflect.DeepEqual(st, want) {
 			t.Fatalf("re-import = %+v, want %+v", st, want)
 		}
 		o, _ := s.ProjectOverview(ctx, p.ID)

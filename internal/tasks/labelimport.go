@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
+	"strings"
 )
 
 // labelWriter writes imported annotators' labels inside an import's
@@ -369,6 +371,9 @@ func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user
 	}
 	l := SentenceLabel{SentenceID: sentID, Label: in.Label, ErrorTypes: slices.Clone(in.ErrorTypes), Explanation: in.Explanation,
 		Ambiguous: in.Ambiguous, AmbiguityType: in.AmbiguityType, AmbiguityNote: in.AmbiguityNote, UnsureNote: in.UnsureNote}
+	if err := w.extendTaxonomy(l.ErrorTypes, r.Source); err != nil {
+		return err
+	}
 	if err := l.Validate(w.settings); err != nil {
 		return Errorf(EInvalid, "%s: %s", r.Source, ErrorMessage(err))
 	}
@@ -525,4 +530,54 @@ func labelText(l *SentenceLabel) string {
 		s += fmt.Sprintf(", %q", l.Explanation)
 	}
 	return s
+}
+
+// errorCode is what an error type code may be: a letter, then letters,
+// digits, '_' or '-', at most 64.
+var errorCode = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
+
+// extendTaxonomy keeps error types an annotator's imported label uses and
+// the project's taxonomy lacks: they are added to it (a preset taxonomy
+// becomes a custom one holding the preset's types and the new ones), said
+// in the import's summary, and the label is kept as given. A type that is
+// no code at all is refused, naming where.
+func (w *labelWriter) extendTaxonomy(types []string, source string) error {
+	known := map[string]bool{}
+	for _, t := range w.settings.ErrorTaxonomy() {
+		known[t.Code] = true
+	}
+	var added []string
+	for _, c := range types {
+		if known[c] || slices.Contains(added, c) {
+			continue
+		}
+		if !errorCode.MatchString(c) {
+			return Errorf(EInvalid, "%s: error_types: %q is not an error type code (a letter, then letters, digits, _ or -)", source, c)
+		}
+		added = append(added, c)
+	}
+	if len(added) == 0 {
+		return nil
+	}
+	set := w.settings
+	if set.ErrorPreset != "custom" {
+		set.CustomErrors = slices.Clone(ErrorPresets[set.ErrorPreset])
+		set.ErrorPreset = "custom"
+	}
+	for _, c := range added {
+		set.CustomErrors = append(set.CustomErrors, TaxonomyType{Code: c, Name: c, Definition: "Added by an import whose labels used it."})
+	}
+	if err := set.Validate(); err != nil {
+		return Errorf(EInvalid, "%s: error_types: adding %s to the project's taxonomy: %s", source, strings.Join(added, ", "), ErrorMessage(err))
+	}
+	raw, err := json.Marshal(set)
+	if err != nil {
+		return err
+	}
+	if _, err := w.im.q.ExecContext(w.im.ctx, `UPDATE projects SET settings = ? WHERE id = ?`, string(raw), w.im.project); err != nil {
+		return err
+	}
+	w.settings = set
+	w.im.stats.ErrorTypesAdded = append(w.im.stats.ErrorTypesAdded, added...)
+	return nil
 }

@@ -151,3 +151,34 @@ func TestImportCannotEnrolAccounts(t *testing.T) {
 		t.Fatalf("the imported identity: %+v, %v", moved, err)
 	}
 }
+
+// TestImportKeepsUnknownErrorTypes: an annotator's label with an error type
+// the project's taxonomy lacks is kept, and the type is added to the
+// taxonomy (a preset becomes a custom taxonomy holding its types and the
+// new one), and the import's counts say so.
+func TestImportKeepsUnknownErrorTypes(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+	docs := labelledDocs("faithful")
+	docs[0].Summaries[0].Sentences[1].Labels[0].ErrorTypes = []string{"invented_fact", "contradiction"}
+	st, err := s.Import(ctx, p.ID, docs)
+	if err != nil {
+		t.Fatalf("an unknown error type refused the import: %v", err)
+	}
+	if strings.Join(st.ErrorTypesAdded, ",") != "invented_fact" {
+		t.Fatalf("added %v", st.ErrorTypesAdded)
+	}
+	got, _ := s.ProjectByID(ctx, p.ID)
+	codes := map[string]bool{}
+	for _, tt := range got.Settings.ErrorTaxonomy() {
+		codes[tt.Code] = true
+	}
+	if got.Settings.ErrorPreset != "custom" || !codes["invented_fact"] || !codes["contradiction"] || !codes["nuanced_meaning_shift"] {
+		t.Fatalf("taxonomy after the import: %s %v", got.Settings.ErrorPreset, codes)
+	}
+	docs[0].Summaries[0].Sentences[1].Labels[0].ErrorTypes = []string{"not a code!"}
+	if _, err := s.Import(ctx, p.ID, docs); err == nil || !strings.Contains(err.Error(), `"not a code!" is not an error type code`) {
+		t.Fatalf("a type that is no code: %v", err)
+	}
+}

@@ -93,6 +93,9 @@ func (s *Server) postImport(c echo.Context) error {
 		return err
 	}
 	v.Warnings = res.Warnings
+	if len(st.ErrorTypesAdded) > 0 {
+		v.Warnings = append(v.Warnings, "Error types the project's taxonomy lacked were kept and added to it: "+strings.Join(st.ErrorTypesAdded, ", ")+". Rename or define them in the settings.")
+	}
 	v.Changes, v.Applied = importChanges(applied), true
 	v.Result = []templates.Count{
 		{Label: "New documents", Value: st.Documents, TestID: "imported-documents"},
