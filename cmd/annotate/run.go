@@ -48,6 +48,7 @@ func init() {
 		"export":    {"export gold labels, raw labels, TofuEval CSV or scores of a project", runExport},
 		"backup":    {"write a consistent copy of a live database", runBackup},
 		"keys":      {"rotate the server's secret keys, ending every session", runKeys},
+		"project":   {"show or change a project's error-type taxonomy", runProject},
 	}
 }
 

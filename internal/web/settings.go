@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -49,11 +48,7 @@ func (s *Server) settingsView(c echo.Context, p *tasks.Project, set tasks.Settin
 	for _, t := range settingsToggles(&set) {
 		v.Toggles = append(v.Toggles, templates.Toggle{Name: t.name, Label: t.label, On: *t.field})
 	}
-	var lines []string
-	for _, t := range set.CustomErrors {
-		lines = append(lines, t.Code+" | "+t.Name+" | "+t.Definition)
-	}
-	v.Custom = strings.Join(lines, "\n")
+	v.Custom = tasks.FormatTaxonomyLines(set.CustomErrors)
 	v.Scales = scalesText(set.Scales)
 	return v, err
 }
@@ -70,22 +65,6 @@ func (s *Server) getSettings(c echo.Context) error {
 	return s.render(c, http.StatusOK, templates.SettingsPage(v))
 }
 
-// parseCustomErrors reads "code | name | definition" lines.
-func parseCustomErrors(text string) []tasks.TaxonomyType {
-	var out []tasks.TaxonomyType
-	for _, line := range strings.Split(text, "\n") {
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		parts := strings.SplitN(line, "|", 3)
-		for len(parts) < 3 {
-			parts = append(parts, "")
-		}
-		out = append(out, tasks.TaxonomyType{Code: strings.TrimSpace(parts[0]), Name: strings.TrimSpace(parts[1]), Definition: strings.TrimSpace(parts[2])})
-	}
-	return out
-}
-
 func (s *Server) postSettings(c echo.Context) error {
 	a, err := s.projectAccess(c, true)
 	if err != nil {
@@ -96,7 +75,7 @@ func (s *Server) postSettings(c echo.Context) error {
 		*t.field = c.FormValue(t.name) == "true"
 	}
 	set.ErrorPreset = c.FormValue("error_preset")
-	set.CustomErrors = parseCustomErrors(c.FormValue("custom_errors"))
+	set.CustomErrors = tasks.ParseTaxonomyLines(c.FormValue("custom_errors"))
 	set.AssistantVisibility = c.FormValue("assistant_visibility")
 	guidelines := c.FormValue("guidelines")
 	var scaleErr error

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+// TestProjectTaxonomy: the taxonomy prints as lines that --set reads back,
+// an edited file becomes the project's custom taxonomy with guidelines
+// untouched, --preset restores a built-in one, and bad input names its
+// source and changes nothing.
+func TestProjectTaxonomy(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "t.db")
+	s, err := tasks.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings(), Guidelines: "Judge against the source."}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	out, _, err := runCmd(t, "", nil, "project", "taxonomy", "--db", db, "--project", "p")
+	if err != nil || !strings.Contains(out, "contradiction | ") || !strings.HasPrefix(out, "# error types of project p: tofueval, 7 types") {
+		t.Fatalf("show: %v\n%s", err, out)
+	}
+	edited := out + "invented_fact | Invented fact | A fact found nowhere in the source.\n"
+	out, _, err = runCmd(t, edited, nil, "project", "taxonomy", "--db", db, "--project", "p", "--set", "-")
+	if err != nil || !strings.Contains(out, "custom, 8 types") {
+		t.Fatalf("set: %v\n%s", err, out)
+	}
+	s, _ = tasks.Open(ctx, db)
+	p, _ := s.ProjectBySlug(ctx, "p")
+	s.Close()
+	tax := p.Settings.ErrorTaxonomy()
+	if p.Settings.ErrorPreset != "custom" || len(tax) != 8 || tax[7].Name != "Invented fact" || p.Guidelines != "Judge against the source." {
+		t.Fatalf("after --set: %s %+v %q", p.Settings.ErrorPreset, tax, p.Guidelines)
+	}
+
+	if _, _, err := runCmd(t, "x | dup\nx | again\n", nil, "project", "taxonomy", "--db", db, "--project", "p", "--set", "-"); err == nil || !strings.Contains(err.Error(), "standard input") {
+		t.Fatalf("a repeated code: %v", err)
+	}
+	if _, _, err := runCmd(t, "", nil, "project", "taxonomy", "--db", db, "--project", "p", "--preset", "nope"); err == nil || !strings.Contains(err.Error(), "frank, msumbench, tofueval") {
+		t.Fatalf("an unknown preset: %v", err)
+	}
+	out, _, _ = runCmd(t, "", nil, "project", "taxonomy", "--db", db, "--project", "p")
+	if !strings.Contains(out, "custom, 8 types") {
+		t.Fatalf("a refused change changed the taxonomy:\n%s", out)
+	}
+	out, _, err = runCmd(t, "", nil, "project", "taxonomy", "--db", db, "--project", "p", "--preset", "frank")
+	if err != nil || !strings.Contains(out, "frank, 7 types") {
+		t.Fatalf("--preset: %v\n%s", err, out)
+	}
+}
