@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -23,6 +24,7 @@ func runImport(ctx context.Context, e env, args []string) error {
 	partial := fs.Bool("partial", false, "the files leave out some of their published format's columns on purpose (TofuEval's annotation_id, exp or type); without it those columns are required")
 	update := fs.Bool("update", false, "apply corrected gold, labels and metadata where the data is already there and differs")
 	relabel := fs.Bool("relabel", false, "with --update: also apply changed document or summary text, deleting the labels given on the old text")
+	diff := fs.String("diff", "", "write every difference from the project's data, whole, as a unified diff to this file (lines on screen show only where long values differ)")
 	if err := parse(e, fs, args); err != nil {
 		return helpOK(err)
 	}
@@ -39,7 +41,7 @@ func runImport(ctx context.Context, e env, args []string) error {
 		return errUsage
 	}
 	req := tasks.ImportRequest{Update: *update, Relabel: *relabel}
-	if done, err := streamImport(ctx, e, *db, *slug, *create, *name, *format, fs.Args(), progress, req); done || err != nil {
+	if done, err := streamImport(ctx, e, *db, *slug, *create, *name, *format, fs.Args(), progress, req, *diff); done || err != nil {
 		return err
 	}
 	res, err := importer.ParseFiles(*format, fs.Args(), importer.Options{Progress: progress, Partial: *partial})
@@ -71,7 +73,7 @@ func runImport(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	st, changes, err := store.ImportWith(ctx, tasks.ImportRequest{Project: p.ID, Documents: res.Documents, Labels: res.Labels, Scales: res.Scales, Update: *update, Relabel: *relabel})
-	if err != nil {
+	if err := saveDiff(e, *diff, changes, err); err != nil {
 		return err
 	}
 	printChanges(e.stdout, changes)
@@ -83,7 +85,7 @@ func runImport(ctx context.Context, e env, args []string) error {
 // transaction, so that memory stays bounded by the largest document
 // whatever the size of the files. It reports false, and does nothing,
 // when the files are not all native.
-func streamImport(ctx context.Context, e env, db, slug string, create bool, name, format string, paths []string, progress io.Writer, req tasks.ImportRequest) (bool, error) {
+func streamImport(ctx context.Context, e env, db, slug string, create bool, name, format string, paths []string, progress io.Writer, req tasks.ImportRequest, diff string) (bool, error) {
 	var files []importer.File
 	for _, p := range paths {
 		f, err := os.Open(p)
@@ -117,7 +119,7 @@ func streamImport(ctx context.Context, e env, db, slug string, create bool, name
 		req.Project = p.ID
 	}
 	res, st, changes, err := importer.Write(ctx, store, req, format, files, importer.Options{Progress: progress})
-	if err != nil {
+	if err := saveDiff(e, diff, changes, err); err != nil {
 		return true, err
 	}
 	if req.Create != nil {
@@ -129,6 +131,34 @@ func streamImport(ctx context.Context, e env, db, slug string, create bool, name
 	printChanges(e.stdout, changes)
 	printStats(e.stdout, st)
 	return true, nil
+}
+
+// saveDiff writes, when --diff names a file, the differences an import
+// found: those that refused it (err is a ChangesError) or those an update
+// applied. It returns the import's error, if any.
+func saveDiff(e env, path string, applied []tasks.Change, err error) error {
+	var ce *tasks.ChangesError
+	changes := applied
+	if errors.As(err, &ce) {
+		changes = ce.Changes
+	} else if err != nil {
+		return err
+	}
+	if path == "" {
+		return err
+	}
+	f, ferr := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if ferr == nil {
+		ferr = tasks.WriteDiff(f, changes)
+		if cerr := f.Close(); ferr == nil {
+			ferr = cerr
+		}
+	}
+	if ferr != nil {
+		return errors.Join(err, fmt.Errorf("--diff %s: %w", path, ferr))
+	}
+	fmt.Fprintf(e.stderr, "%d differences written whole to %s\n", len(changes), path)
+	return err
 }
 
 // printChanges lists the changes an update applied, saying loudly which

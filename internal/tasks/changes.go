@@ -2,7 +2,11 @@ package tasks
 
 import (
 	"fmt"
+	"io"
+	"strconv"
 	"strings"
+
+	"github.com/pmezard/go-difflib/difflib"
 )
 
 // Kinds of difference a re-import finds in data already there.
@@ -24,25 +28,92 @@ type Change struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// String shows a change on one line.
+// String shows a change on one line. Long values are shown around where
+// they differ: the common start and end are cut to a little context, so
+// the change itself is always visible; WriteDiff gives both values whole.
 func (c Change) String() string {
-	s := fmt.Sprintf("%s: %s: %s → %s", c.Where, c.Kind, short(c.Old), short(c.New))
+	o, n := excerpts(c.Old, c.New)
+	s := fmt.Sprintf("%s: %s: %s → %s", c.Where, c.Kind, o, n)
 	if c.Reason != "" {
 		s += " (" + c.Reason + ")"
 	}
 	return s
 }
 
-// short bounds a value shown in a change.
-func short(s string) string {
-	if s == "" {
+const (
+	// shownContext is how many characters of unchanged text a change
+	// shows either side of where its values differ.
+	shownContext = 30
+	// shownChange bounds the differing part shown on one line.
+	shownChange = 400
+)
+
+// excerpts quotes two values for one line, cut to where they differ.
+func excerpts(old, new string) (string, string) {
+	a, b := []rune(old), []rune(new)
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	from := max(0, pre-shownContext)
+	return excerpt(a, from, pre, len(a)-suf), excerpt(b, from, pre, len(b)-suf)
+}
+
+// excerpt quotes r[from:] up to shownContext characters past the differing
+// part r[start:end], marking what was cut with "…".
+func excerpt(r []rune, from, start, end int) string {
+	if len(r) == 0 {
 		return "(none)"
 	}
-	r := []rune(s)
-	if len(r) > 80 {
-		return fmt.Sprintf("%q…", string(r[:80]))
+	to := min(len(r), end+shownContext)
+	more := ""
+	if end-start > shownChange {
+		more = fmt.Sprintf(" [%d more characters]", end-start-shownChange)
+		end, to = start+shownChange, start+shownChange
 	}
-	return fmt.Sprintf("%q", s)
+	s := strconv.Quote(string(r[from:to]))
+	if from > 0 {
+		s = "…" + s
+	}
+	if to < len(r) {
+		s += "…"
+	}
+	return s + more
+}
+
+// WriteDiff writes every change whole, as a unified diff of the project's
+// value against the import's, line by line.
+func WriteDiff(w io.Writer, changes []Change) error {
+	for _, c := range changes {
+		text, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+			A:        difflib.SplitLines(withNewline(c.Old)),
+			B:        difflib.SplitLines(withNewline(c.New)),
+			FromFile: c.Where + " (" + c.Kind + ", in the project)",
+			ToFile:   c.Where + " (" + c.Kind + ", in the import)",
+			Context:  3,
+		})
+		if err != nil {
+			return err
+		}
+		if c.Reason != "" {
+			text = "# " + c.Reason + "\n" + text
+		}
+		if _, err := io.WriteString(w, text); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func withNewline(s string) string {
+	if s == "" || strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "\n"
 }
 
 // ChangesError is an import refused because data already in the project
