@@ -118,9 +118,9 @@ func projectAgreement(ctx context.Context, e env, db, slug string, opt report.Op
 		return err
 	}
 	defer store.Close()
-	p, err := store.ProjectBySlug(ctx, slug)
+	p, err := openProject(ctx, store, slug)
 	if err != nil {
-		return fmt.Errorf("project %q: %w", slug, err)
+		return err
 	}
 	data, err := store.ReportData(ctx, p.ID, opt.Filter())
 	if err != nil {

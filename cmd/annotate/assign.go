@@ -32,9 +32,9 @@ func runAssign(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer store.Close()
-	p, err := store.ProjectBySlug(ctx, *slug)
+	p, err := openProject(ctx, store, *slug)
 	if err != nil {
-		return fmt.Errorf("project %q: %w", *slug, err)
+		return err
 	}
 	req := tasks.RoundRequest{Name: *round, Kind: tasks.RoundProduction, PerItem: *perItem, Documents: splitList(*documents),
 		Sample: *sample, Seed: *seed, Dealing: tasks.DealBalanced}

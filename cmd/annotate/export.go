@@ -57,9 +57,9 @@ output it is printed to standard error. See docs/export.md.`)
 		return err
 	}
 	defer store.Close()
-	p, err := store.ProjectBySlug(ctx, *slug)
+	p, err := openProject(ctx, store, *slug)
 	if err != nil {
-		return fmt.Errorf("project %q: %w", *slug, err)
+		return err
 	}
 	var provs []string
 	if *prov != "" {

@@ -42,9 +42,9 @@ func runProject(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer store.Close()
-	p, err := store.ProjectBySlug(ctx, *slug)
+	p, err := openProject(ctx, store, *slug)
 	if err != nil {
-		return fmt.Errorf("project %q: %w", *slug, err)
+		return err
 	}
 	set := p.Settings
 	switch {
