@@ -18,7 +18,7 @@ import (
 )
 
 func runAgreement(ctx context.Context, e env, args []string) error {
-	fs := newFlags(e, "agreement", `agreement --ratings FILE [--level nominal|ordinal|interval|ratio] [--weights none|linear|quadratic]
+	fs := newFlags(e, "agreement", `agreement --ratings FILE [--level nominal|ordinal|interval|ratio|masi] [--weights none|linear|quadratic]
                  [--bootstrap N --bootstrap-method units|pairs --seed S] [--min-alpha Q] [--format text|json|csv]
        annotate agreement --project SLUG [--round NAME] [--dimension NAME] [--drafts]
                  [--bootstrap N --bootstrap-method units|pairs --seed S]
@@ -26,7 +26,10 @@ func runAgreement(ctx context.Context, e env, args []string) error {
 
 FILE is CSV with the header unit,coder,value: one rating per row; an empty
 value or a missing row means no rating. Values are compared as text at the
-nominal level and as numbers at the other levels.
+nominal level, as sets of labels joined by "+" ("none" for the empty set)
+at the masi level, and as numbers at the other levels. Comment lines
+"# level: L" and "# weights: W" before the header, as --table ratings
+writes them, set --level and --weights unless the flags are given.
 
 With --project, the report covers the project's labels: every dimension at
 sentence and summary level, each annotator against the others and gold, the
@@ -35,7 +38,8 @@ docs/reports.md). --round limits it to one round; without it each
 annotator's latest assignment of a summary counts. --dimension keeps one
 dimension (e.g. faithfulness, or faithfulness@summary). --format csv
 writes one table, chosen by --table; --table ratings writes the labels of
-one --dimension NAME@LEVEL as a unit,coder,value file that --ratings reads.
+one --dimension NAME@LEVEL as a unit,coder,value file that --ratings reads
+back with the report's level and weights.
 Only submitted work counts unless --drafts is given.
 
 alpha's bootstrap interval resamples units with all their ratings by
@@ -51,7 +55,7 @@ comparing with figures published that way.`)
 	dimension := fs.String("dimension", "", "with --project: keep one dimension, NAME or NAME@sentence|summary")
 	csvTable := fs.String("table", "dimensions", "with --project --format csv: "+strings.Join(report.Tables, ", ")+", or ratings (one --dimension NAME@LEVEL as a unit,coder,value file for --ratings)")
 	db := dbFlag(e, fs)
-	level := fs.String("level", "nominal", "measurement level: nominal, ordinal, interval or ratio")
+	level := fs.String("level", "nominal", "measurement level: nominal, ordinal, interval, ratio or masi (sets)")
 	weights := fs.String("weights", "none", "weights for Cohen's kappa: none, linear or quadratic")
 	boot := fs.Int("bootstrap", 0, fmt.Sprintf("bootstrap replicates for alpha's 95%% interval (0 = none; %d with --project)", report.DefaultBootstrap))
 	seed := fs.Uint64("seed", 1, "bootstrap seed")
@@ -93,6 +97,13 @@ comparing with figures published that way.`)
 	table, err := agreement.ReadRatings(bufio.NewReaderSize(in, 1<<20), name)
 	if err != nil {
 		return err
+	}
+	// A file written by --table ratings says how its values are read.
+	if v := table.Meta[agreement.MetaLevel]; v != "" && !flagSet(fs, "level") {
+		*level = v
+	}
+	if v := table.Meta[agreement.MetaWeights]; v != "" && !flagSet(fs, "weights") {
+		*weights = v
 	}
 	rep, err := agreement.Compute(table, agreement.Options{Level: *level, Weights: *weights, Bootstrap: *boot, BootstrapMethod: *method, Seed: *seed, MinAlpha: *minAlpha})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"annotate/internal/iaa"
@@ -50,15 +51,15 @@ func Compute(t *Table, opts Options) (*Report, error) {
 		opts.Level = "nominal"
 	}
 	level, err := iaa.ParseLevel(opts.Level)
-	if err != nil || level == iaa.MASI {
-		return nil, fmt.Errorf("unknown level %q (want nominal, ordinal, interval or ratio)", opts.Level)
+	if err != nil {
+		return nil, fmt.Errorf("unknown level %q (want nominal, ordinal, interval, ratio or masi)", opts.Level)
 	}
 	weights, err := iaa.ParseWeighting(opts.Weights)
 	if err != nil {
 		return nil, fmt.Errorf("unknown weights %q (want none, linear or quadratic)", opts.Weights)
 	}
-	if weights != iaa.Unweighted && level == iaa.Nominal {
-		return nil, fmt.Errorf("weights %s need an ordered level (ordinal, interval or ratio), not nominal", weights)
+	if weights != iaa.Unweighted && (level == iaa.Nominal || level == iaa.MASI) {
+		return nil, fmt.Errorf("weights %s need an ordered level (ordinal, interval or ratio), not %s", weights, level)
 	}
 	if opts.Bootstrap < 0 {
 		return nil, fmt.Errorf("bootstrap replicates must not be negative (got %d)", opts.Bootstrap)
@@ -153,6 +154,9 @@ func (t *Table) valueNumbers(level iaa.Level) ([]float64, error) {
 			nums[i] = float64(rank)
 		}
 		return nums, nil
+	}
+	if level == iaa.MASI {
+		return t.setNumbers()
 	}
 	for i, s := range t.values {
 		x, err := strconv.ParseFloat(s, 64)
@@ -357,4 +361,46 @@ func pairsWarning(m iaa.BootstrapMethod) string {
 		return PairsWarning
 	}
 	return ""
+}
+
+// setNumbers reads the values as sets for the MASI level: labels joined by
+// "+" ("none" or "{}" for the empty set), at most 53 distinct labels in a
+// file. Labels are numbered in sorted order, so the result does not depend
+// on the order of the rows.
+func (t *Table) setNumbers() ([]float64, error) {
+	sets := make([][]string, len(t.values))
+	ids := map[string]int{}
+	for i, v := range t.values {
+		if v == "none" || v == "{}" {
+			continue
+		}
+		for _, l := range strings.Split(v, "+") {
+			l = strings.TrimSpace(l)
+			if l == "" {
+				return nil, fmt.Errorf("%s:%d: value: %q has an empty label (level masi: labels joined by +, or none)", t.Name, t.valueLine[i], v)
+			}
+			sets[i] = append(sets[i], l)
+			ids[l] = 0
+		}
+	}
+	if len(ids) > 53 {
+		return nil, fmt.Errorf("%s: %d distinct labels in sets; the masi level takes at most 53", t.Name, len(ids))
+	}
+	labels := make([]string, 0, len(ids))
+	for l := range ids {
+		labels = append(labels, l)
+	}
+	slices.Sort(labels)
+	for i, l := range labels {
+		ids[l] = i
+	}
+	nums := make([]float64, len(t.values))
+	for i, set := range sets {
+		var ls []int
+		for _, l := range set {
+			ls = append(ls, ids[l])
+		}
+		nums[i] = iaa.SetValue(ls...)
+	}
+	return nums, nil
 }

@@ -109,7 +109,8 @@ func TestComputeValueErrors(t *testing.T) {
 	}{
 		{"interval", agreement.Options{Level: "interval"}, `ratings.csv:4: value: "abc" is not a number (level interval)`},
 		{"ordinal", agreement.Options{Level: "ordinal"}, `ratings.csv:4: value: "abc" is not a number (level ordinal)`},
-		{"level", agreement.Options{Level: "masi"}, `unknown level "masi"`},
+		{"level", agreement.Options{Level: "jaccard"}, `unknown level "jaccard"`},
+		{"masi-weights", agreement.Options{Level: "masi", Weights: "quadratic"}, "weights quadratic need an ordered level"},
 		{"weights", agreement.Options{Level: "nominal", Weights: "linear"}, "weights linear need an ordered level"},
 		{"weights-name", agreement.Options{Level: "ordinal", Weights: "cubic"}, `unknown weights "cubic"`},
 		{"bootstrap", agreement.Options{Bootstrap: -1}, "bootstrap replicates must not be negative"},

@@ -25,8 +25,16 @@ var columns = [3]string{"unit", "coder", "value"}
 // so that a malformed line anywhere is reported first). Values are kept as
 // text here and interpreted by [Compute] according to the level of
 // measurement.
+//
+// Lines starting with '#' before the header are comments; those of the
+// form "# key: value" are kept in the table's Meta (see [MetaLevel] and
+// [MetaWeights]), so a file can say how it is to be read.
 func ReadRatings(r io.Reader, name string) (*Table, error) {
 	rr := newRecordReader(r)
+	meta, err := rr.comments()
+	if err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", name, rr.line, err)
+	}
 	rec, err := rr.read()
 	if err == io.EOF {
 		return nil, fmt.Errorf("%s: empty file (want the header unit,coder,value)", name)
@@ -71,7 +79,11 @@ func ReadRatings(r io.Reader, name string) (*Table, error) {
 			rd.add(unit, coder, value, int32(line))
 		}
 	}
-	return rd.table()
+	t, err := rd.table()
+	if t != nil {
+		t.Meta = meta
+	}
+	return t, err
 }
 
 // trimSpace is bytes.TrimSpace. A field rarely has space around it, and

@@ -299,3 +299,45 @@ func (rr *recordReader) nextPlain() (blank, ok bool) {
 	}
 	return false, false
 }
+
+// Keys of a ratings file's comments that Compute's callers read.
+const (
+	MetaLevel   = "level"   // the level of measurement the values are written for
+	MetaWeights = "weights" // the Cohen's κ weights the project's report uses
+)
+
+// maxComments bounds the comment lines before a header.
+const maxComments = 64
+
+// comments reads the lines starting with '#' at the start of the input,
+// returning those of the form "# key: value" as a map (nil for none).
+func (rr *recordReader) comments() (map[string]string, error) {
+	var meta map[string]string
+	for n := 0; ; n++ {
+		b, err := rr.br.Peek(1)
+		if err != nil || b[0] != '#' {
+			return meta, nil
+		}
+		if n == maxComments {
+			return nil, fmt.Errorf("more than %d comment lines before the header", maxComments)
+		}
+		l, err := rr.readLine()
+		if err != nil {
+			return nil, err
+		}
+		if len(l) > 1024 {
+			return nil, errors.New("a comment line longer than 1024 bytes")
+		}
+		if !utf8.Valid(l) {
+			return nil, errors.New("a comment line is not valid UTF-8")
+		}
+		k, v, ok := bytes.Cut(bytes.TrimSpace(l[1:]), []byte(":"))
+		if !ok {
+			continue
+		}
+		if meta == nil {
+			meta = map[string]string{}
+		}
+		meta[string(bytes.ToLower(bytes.TrimSpace(k)))] = string(bytes.TrimSpace(v))
+	}
+}

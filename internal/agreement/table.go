@@ -15,6 +15,9 @@ type Table struct {
 	Name   string   // the file name given to ReadRatings, used in messages
 	Units  []string // unit ids in order of first appearance
 	Coders []string // coder ids in order of first appearance
+	// Meta holds the "# key: value" comments before the header (keys in
+	// lower case), nil when there are none.
+	Meta map[string]string
 
 	values    []string   // distinct non-empty values in order of first appearance
 	valueLine []int32    // the line where each value first appears

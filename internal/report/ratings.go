@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"annotate/internal/agreement"
 	"annotate/internal/csvsafe"
 	"annotate/internal/tasks"
 )
@@ -19,7 +20,9 @@ import (
 // k<key fact>-s<sentence> or m<summary>-k<key fact> for key-fact
 // alignments. Nominal values are written by name, ordinal ones as numbers,
 // and a set of error types as its names joined by "+" ("none" for the
-// empty set), which compares as text.
+// empty set). Three comment lines before the header name the dimension, the
+// level the report reads it at (masi for sets) and the Cohen's κ weights
+// it uses; "annotate agreement --ratings" takes the last two as defaults.
 func WriteRatings(w io.Writer, d *tasks.ReportData, set tasks.Settings, opt Options) error {
 	x := newIndex(d, set)
 	var roundID int64
@@ -44,6 +47,12 @@ func WriteRatings(w io.Writer, d *tasks.ReportData, set tasks.Settings, opt Opti
 		return tasks.Errorf(tasks.EInvalid, "a ratings file holds one dimension at one level; choose one with --dimension NAME@LEVEL, one of: %s", strings.Join(keys, ", "))
 	}
 	rt := x.ratings(srcs[0], sc)
+	// The comments say how the report reads the values, so that
+	// "annotate agreement --ratings" with no flags computes what it does.
+	lvl, wts := rt.spec.iaaLevel(), rt.spec.weights()
+	if _, err := fmt.Fprintf(w, "# dimension: %s\n# %s: %s\n# %s: %s\n", rt.spec.key(), agreement.MetaLevel, lvl, agreement.MetaWeights, wts); err != nil {
+		return err
+	}
 	cw := csvsafe.NewWriter(w)
 	writeRow(cw, []string{"unit", "coder", "value"})
 	for u, k := range rt.keys {
