@@ -84,8 +84,12 @@ func TestRatingsFileFromDemo(t *testing.T) {
 				t.Fatalf("ratings file has %d rows (want %d ratings and a header), header %v", len(rows), saved, rows[0])
 			}
 			for _, r := range rows[1:] {
-				if !strings.HasPrefix(r[0], "s") || (r[2] != "faithful" && r[2] != "unfaithful") {
-					t.Fatalf("row %v", r)
+				var unit []any
+				if err := json.Unmarshal([]byte(r[0]), &unit); err != nil || len(unit) != 3 || (r[2] != "faithful" && r[2] != "unfaithful") {
+					t.Fatalf("row %v (%v)", r, err)
+				}
+				if doc, _ := unit[0].(string); !strings.HasPrefix(unit[1].(string), doc+"|") || unit[2].(float64) < 1 {
+					t.Fatalf("unit %v is not the sentence's document, summary and number", unit)
 				}
 			}
 		}

@@ -16,9 +16,11 @@ import (
 // the input of "annotate agreement --ratings". opt.Dimension must name one
 // level ("faithfulness@sentence"); opt.Round limits the labels as in Build.
 //
-// Units are named s<id> for a summary sentence, m<id> for a summary and
-// k<key fact>-s<sentence> or m<summary>-k<key fact> for key-fact
-// alignments. Nominal values are written by name, ordinal ones as numbers,
+// A summary sentence is named ["DOCUMENT","SUMMARY",N] and a summary
+// ["DOCUMENT","SUMMARY"] (JSON arrays of the ids the imported files gave
+// them and the sentence's number as exports give it, [tasks.UnitNames]),
+// so rows join back to the source; key-fact alignments are k<key fact>-s<sentence> or
+// m<summary>-k<key fact> (row ids). Nominal values are written by name, ordinal ones as numbers,
 // and a set of error types as its names joined by "+" ("none" for the
 // empty set). Three comment lines before the header name the dimension, the
 // level the report reads it at (masi for sets) and the Cohen's κ weights
@@ -55,8 +57,14 @@ func WriteRatings(w io.Writer, d *tasks.ReportData, set tasks.Settings, opt Opti
 	}
 	cw := csvsafe.NewWriter(w)
 	writeRow(cw, []string{"unit", "coder", "value"})
+	var names *tasks.UnitNames
+	if d.UnitNames != nil {
+		if names, err = d.UnitNames(); err != nil {
+			return err
+		}
+	}
 	for u, k := range rt.keys {
-		name := unitName(rt.spec, k)
+		name := unitName(rt.spec, k, names)
 		coders, codes := rt.c.Unit(u)
 		for i, k := range codes {
 			writeRow(cw, []string{name, sc.coders[coders[i]], rt.spec.valueName(rt.c.Values[k])})
@@ -66,13 +74,20 @@ func WriteRatings(w io.Writer, d *tasks.ReportData, set tasks.Settings, opt Opti
 	return cw.Error()
 }
 
-// unitName names a unit of a dimension in a ratings file.
-func unitName(s *spec, k unitKey) string {
+// unitName names a unit of a dimension in a ratings file: a summary or a
+// sentence by its stable name when names has it, else by its row id.
+func unitName(s *spec, k unitKey, names *tasks.UnitNames) string {
 	id := func(p string, n int64) string { return p + strconv.FormatInt(n, 10) }
 	switch {
 	case k.b == 0 && s.level == LevelSentence:
+		if n, ok := names.Sentence(k.a); ok {
+			return n
+		}
 		return id("s", k.a)
 	case k.b == 0:
+		if n, ok := names.Summary(k.a); ok {
+			return n
+		}
 		return id("m", k.a)
 	case s.level == LevelSentence:
 		return fmt.Sprintf("k%d-s%d", k.a, k.b)

@@ -45,6 +45,10 @@ type ReportData struct {
 	// nothing to read them from. It reads after the rest, in a transaction
 	// of its own.
 	Details func(ids []int64) (map[int64]ReportSentenceDetail, error)
+	// UnitNames reads the stable names of the project's summaries and
+	// sentences (see [UnitNames]); nil when there is nothing to read them
+	// from.
+	UnitNames func() (*UnitNames, error)
 }
 
 // ReportAssignment is one annotator's assignment of one summary in a round.
@@ -284,6 +288,7 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f ReportFilter,
 	d.Details = func(ids []int64) (map[int64]ReportSentenceDetail, error) {
 		return s.ReportSentenceDetails(ctx, projectID, ids)
 	}
+	d.UnitNames = func() (*UnitNames, error) { return s.ProjectUnitNames(ctx, projectID) }
 	return d, nil
 }
 

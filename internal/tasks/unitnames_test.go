@@ -1,0 +1,60 @@
+package tasks_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+// TestUnitNames: summaries and sentences are named by their documents' and
+// summaries' external ids and the sentence's number as exported (the
+// source's own number where the import kept one), as JSON arrays that
+// survive ids holding '|', quotes or commas.
+func TestUnitNames(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+	docs := sampleDocs()
+	docs[0].ExternalID = `d1|"x",y`
+	docs[0].Summaries[0].Sentences[1].SourceIndex = 4
+	if _, err := s.Import(ctx, p.ID, docs); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.ProjectUnitNames(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][]any
+	for _, name := range n.Sentences {
+		var v []any
+		if err := json.Unmarshal([]byte(name), &v); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got = append(got, v)
+	}
+	slices.SortFunc(got, func(a, b []any) int {
+		if c := strings.Compare(a[1].(string), b[1].(string)); c != 0 {
+			return c
+		}
+		return int(a[2].(float64) - b[2].(float64))
+	})
+	want := [][]any{{`d1|"x",y`, "d1-s1", 1.0}, {`d1|"x",y`, "d1-s1", 4.0}, {"d2", "d2-s1", 1.0}}
+	if len(got) != len(want) {
+		t.Fatalf("names %v", got)
+	}
+	for i := range want {
+		if !slices.Equal(got[i], want[i]) {
+			t.Fatalf("names %v, want %v", got, want)
+		}
+	}
+	if len(n.Summaries) != 2 {
+		t.Fatalf("summaries %v", n.Summaries)
+	}
+	if _, ok := (*tasks.UnitNames)(nil).Sentence(1); ok {
+		t.Fatal("a nil UnitNames named a sentence")
+	}
+}
