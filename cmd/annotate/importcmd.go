@@ -24,6 +24,7 @@ func runImport(ctx context.Context, e env, args []string) error {
 	partial := fs.Bool("partial", false, "the files leave out some of their published format's columns on purpose (TofuEval's annotation_id, exp or type); without it those columns are required")
 	update := fs.Bool("update", false, "apply corrected gold, labels and metadata where the data is already there and differs")
 	relabel := fs.Bool("relabel", false, "with --update: also apply changed document or summary text, deleting the labels given on the old text")
+	skipDocs := fs.String("skip-documents", "", "comma-separated ids of documents of a published format (TofuEval) to leave out for want of their transcript; any other such document refuses the import")
 	diff := fs.String("diff", "", "write every difference from the project's data, whole, as a unified diff to this file (lines on screen show only where long values differ)")
 	if err := parse(e, fs, args); err != nil {
 		return helpOK(err)
@@ -44,7 +45,7 @@ func runImport(ctx context.Context, e env, args []string) error {
 	if done, err := streamImport(ctx, e, *db, *slug, *create, *name, *format, fs.Args(), progress, req, *diff); done || err != nil {
 		return err
 	}
-	res, err := importer.ParseFiles(*format, fs.Args(), importer.Options{Progress: progress, Partial: *partial})
+	res, err := importer.ParseFiles(*format, fs.Args(), importer.Options{Progress: progress, Partial: *partial, SkipDocuments: splitList(*skipDocs)})
 	if err != nil {
 		return err
 	}

@@ -93,6 +93,8 @@ type collector struct {
 	scaleAt map[string]string
 	// partial is Options.Partial.
 	partial bool
+	// skip holds Options.SkipDocuments.
+	skip map[string]bool
 }
 
 // add records a problem; once maxErrors is reached it records that checking

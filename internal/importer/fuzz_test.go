@@ -68,11 +68,11 @@ D2,2,Budget,"['1. There is no information about the budget.']"
 `
 
 func TestSmallFuzzSeeds(t *testing.T) {
-	res, err := importer.Parse("", []importer.File{
+	res, err := importer.ParseWith("", []importer.File{
 		{Name: "meetingbank_factual_eval_test.csv", R: strings.NewReader(smallFactual)},
 		{Name: "meetingbank_completeness_final.csv", R: strings.NewReader(smallKeyPoints)},
 		{Name: "MeetingBank_ambiguity_annotated.json", R: strings.NewReader(smallTranscripts)},
-	})
+	}, importer.Options{SkipDocuments: []string{"D2"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,6 +52,11 @@ type Options struct {
 	// without it those columns are required, so that nothing the release
 	// holds is lost without a word.
 	Partial bool
+	// SkipDocuments names documents of a published format that may be left
+	// out for want of their source text (TofuEval rows whose transcript is
+	// not given); any other such document refuses the import, unless
+	// Partial is set.
+	SkipDocuments []string
 }
 
 // Result is what a successful parse produced.
@@ -117,7 +122,10 @@ func ParseWith(format string, files []File, opts Options) (*Result, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("no files to import")
 	}
-	c := &collector{partial: opts.Partial}
+	c := &collector{partial: opts.Partial, skip: map[string]bool{}}
+	for _, id := range opts.SkipDocuments {
+		c.skip[id] = true
+	}
 	inputs := make([]input, len(files))
 	for i, f := range files {
 		r, done := withProgress(opts.Progress, filepath.Base(f.Name), f.Size, f.R)

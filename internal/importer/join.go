@@ -288,6 +288,17 @@ func tofuevalDocuments(in tofuInputs, c *collector) []parsed {
 					ids = append(ids, id)
 				}
 			}
+			var unnamed []string
+			for _, id := range ids {
+				if !c.skip[id] {
+					unnamed = append(unnamed, id)
+				}
+			}
+			if len(unnamed) > 0 && !c.partial {
+				c.add(&Error{File: f.name, Message: fmt.Sprintf("%d of its documents %s no transcript in %s, so %d summaries and %d sentences would be lost: %s; %s; or name the documents to leave out (--skip-documents ID,...), or declare the import partial (--partial, the Import page's partial box, the API's partial=true) to import the rest",
+					len(unnamed), plural(len(unnamed), "has", "have"), transcriptSources(in), s.summaries, s.sentences, idList(unnamed), transcriptHelp)})
+				continue
+			}
 			c.warnf("%s: skipped %d %s (%d summaries, %d sentences) without a transcript in %s: %s", f.name, s.docs, plural(s.docs, "document", "documents"),
 				s.summaries, s.sentences, transcriptSources(in), idList(ids))
 		}

@@ -20,7 +20,13 @@ func TestTofuEvalFixture(t *testing.T) {
 		"tofueval/meetingbank_completeness_final.csv",
 		"madisse/MeetingBank_ambiguity_annotated.json",
 	)
-	res, err := importer.ParseFiles("", files, importer.Options{})
+	// The dev document has no transcript: refused unless named.
+	_, err := importer.ParseFiles("", files, importer.Options{})
+	if err == nil || !strings.Contains(err.Error(), "meetingbank_factual_eval_dev.csv: 1 of its documents has no transcript") ||
+		!strings.Contains(err.Error(), "LongBeachCC_10172017_17-0944") || !strings.Contains(err.Error(), "--skip-documents") {
+		t.Fatalf("a document without a transcript: %v", err)
+	}
+	res, err := importer.ParseFiles("", files, importer.Options{SkipDocuments: []string{"LongBeachCC_10172017_17-0944"}})
 	if err != nil {
 		t.Fatal(err)
 	}
