@@ -27,6 +27,7 @@ func (s *Server) apiRoutes(e *echo.Echo) {
 	a := e.Group(apiPrefix, s.requireToken)
 	a.GET("/projects", s.apiProjects)
 	a.GET("/projects/:slug", s.apiProject)
+	a.PUT("/projects/:slug/taxonomy", s.apiSetTaxonomy)
 	a.POST("/projects/:slug/import", s.apiImport)
 	a.GET("/projects/:slug/rounds", s.apiRounds)
 	a.POST("/projects/:slug/rounds", s.apiCreateRound)

@@ -19,7 +19,7 @@ import (
 type apiMatrixEntry struct {
 	route string // "METHOD /path/:param" exactly as registered
 	want  access
-	body  string // a JSON body for POST routes; "" sends none
+	body  string // a JSON body for POST and PUT routes; "" sends none
 	// multipart sends an empty multipart form instead of a JSON body.
 	multipart bool
 }
@@ -41,6 +41,7 @@ var apiMatrix = []apiMatrixEntry{
 	{route: "GET /api/v1/openapi.json", want: access{ok, ok, ok, ok, ok, ok}},
 	{route: "GET /api/v1/projects", want: access{anon, ok, ok, ok, ok, ok}},
 	{route: "GET /api/v1/projects/:slug", want: access{anon, ok, gone, ok, ok, ok}},
+	{route: "PUT /api/v1/projects/:slug/taxonomy", want: access{anon, no, gone, no, ok, ok}, body: `{"preset":"frank"}`},
 	{route: "POST /api/v1/projects/:slug/import", want: access{anon, no, gone, no, bad, bad}, multipart: true},
 	{route: "GET /api/v1/projects/:slug/rounds", want: apiLead},
 	{route: "POST /api/v1/projects/:slug/rounds", want: access{anon, no, gone, no, bad, bad}, body: `{"name":"x","kind":"production","annotators":["ann"]}`},
@@ -140,7 +141,7 @@ func TestAPIAuthorizationMatrix(t *testing.T) {
 			switch {
 			case e.multipart:
 				res = clients[i].upload(path, nil)
-			case method == http.MethodPost:
+			case method == http.MethodPost || method == http.MethodPut:
 				res = clients[i].do(method, path, "application/json", []byte(e.body))
 			default:
 				res = clients[i].do(method, path, "", nil)
