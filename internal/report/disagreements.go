@@ -11,8 +11,9 @@ import (
 // disagreements lists the sentences of a scope the annotators split on,
 // worst first: by the share of disagreeing pairs of faithfulness labels,
 // then by the mean MASI distance of their error types, then by the split
-// of their ambiguity flags. It returns at most MaxDisagreements and the
-// number of all. Every sentence is scored, but only those listed are
+// of their ambiguity flags. Sentences an annotator flagged for the leads
+// come first, whether or not the annotators split on them. It returns at
+// most MaxDisagreements and the number of all. Every sentence is scored, but only those listed are
 // written out with their votes and text.
 func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 	// The labelled votes of each sentence, in scope order: groups in order
@@ -70,11 +71,14 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 	type scored struct {
 		group                             int32
 		split, errorDistance, ambiguities float64
+		flags                             []Flag
 	}
 	var found []scored
+	flagsOf := x.flagsIn(sc)
 	var faith, amb, sets []float64
 	for gi, g := range groups {
-		if g.n < 2 {
+		flags := flagsOf(g.sid)
+		if g.n < 2 && len(flags) == 0 {
 			continue
 		}
 		faith, amb, sets = faith[:0], amb[:0], sets[:0]
@@ -90,14 +94,15 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 			split:         pairSplit(faith, func(a, b float64) float64 { return b2f(a != b) }),
 			ambiguities:   pairSplit(amb, func(a, b float64) float64 { return b2f(a != b) }),
 			errorDistance: pairSplit(sets, iaa.MASIDistance),
+			flags:         flags,
 		}
-		if f.split == 0 && f.errorDistance == 0 && f.ambiguities == 0 {
+		if f.split == 0 && f.errorDistance == 0 && f.ambiguities == 0 && len(flags) == 0 {
 			continue
 		}
 		found = append(found, f)
 	}
 	slices.SortFunc(found, func(a, b scored) int {
-		return cmp.Or(cmp.Compare(b.split, a.split), cmp.Compare(b.errorDistance, a.errorDistance),
+		return cmp.Or(cmp.Compare(min(len(b.flags), 1), min(len(a.flags), 1)), cmp.Compare(b.split, a.split), cmp.Compare(b.errorDistance, a.errorDistance),
 			cmp.Compare(b.ambiguities, a.ambiguities), cmp.Compare(groups[a.group].sid, groups[b.group].sid))
 	})
 	total := len(found)
@@ -119,7 +124,7 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 		g := groups[f.group]
 		sid := g.sid
 		d := Disagreement{SentenceID: sid, Assignment: sc.assignment(int(votes[g.first].part)).ID, Votes: []Vote{}, ErrorTypes: []Vote{},
-			Split: f.split, ErrorDistance: f.errorDistance, AmbiguitySplit: f.ambiguities}
+			Split: f.split, ErrorDistance: f.errorDistance, AmbiguitySplit: f.ambiguities, Flags: f.flags}
 		for code, name := range faithSpec.values {
 			var who []string
 			for v := g.first; v >= 0; v = next[v] {
@@ -156,6 +161,28 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 		out = append(out, d)
 	}
 	return out, total, nil
+}
+
+// flagsIn returns a function giving the flags on a sentence raised in
+// the scope's assignments, in the order the data holds them; nil for none.
+func (x *index) flagsIn(sc *scope) func(sid int64) []Flag {
+	if len(x.data.Flags) == 0 {
+		return func(int64) []Flag { return nil }
+	}
+	who := make(map[int64]string, len(sc.parts))
+	for i := range sc.parts {
+		a := sc.assignment(i)
+		who[a.ID] = a.Username
+	}
+	return func(sid int64) []Flag {
+		var out []Flag
+		for _, f := range x.data.Flags[sid] {
+			if name, ok := who[f.AssignmentID]; ok {
+				out = append(out, Flag{Annotator: name, Note: f.Note})
+			}
+		}
+		return out
+	}
 }
 
 // pairSplit is the mean distance over all pairs of the values present

@@ -243,10 +243,19 @@ type Disagreement struct {
 	ErrorTypes     []Vote  `json:"error_types"` // error types and who chose them
 	Gold           string  `json:"gold,omitempty"`
 	Assistant      string  `json:"assistant,omitempty"`
+	// Flags are the annotators' flags on the sentence, raised for the
+	// leads; a flagged sentence is listed first even if all agreed.
+	Flags []Flag `json:"flags,omitempty"`
 	// Assignment is the id of one rater's assignment of the summary, for a
 	// link to the labelling page (read-only for leads) where the
 	// adjudication page is not open to the reader.
 	Assignment int64 `json:"assignment"`
+}
+
+// Flag is one annotator's flag on a sentence and the note they left.
+type Flag struct {
+	Annotator string `json:"annotator"`
+	Note      string `json:"note"`
 }
 
 // Vote is a value and the annotators who gave it.

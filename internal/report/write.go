@@ -147,10 +147,10 @@ func (r *Report) WriteCSV(w io.Writer, table string) error {
 			}
 		}
 	case "disagreements":
-		writeRow(cw, []string{"document", "summary", "sentence", "text", "split", "error_distance", "ambiguity_split", "votes", "error_types", "gold", "assistant"})
+		writeRow(cw, []string{"document", "summary", "sentence", "text", "split", "error_distance", "ambiguity_split", "votes", "error_types", "gold", "assistant", "flags"})
 		for _, d := range r.Disagreements {
 			writeRow(cw, []string{d.Document, d.Summary, itoa(d.Index), d.Text, ftoa(d.Split), ftoa(d.ErrorDistance), ftoa(d.AmbiguitySplit),
-				votes(d.Votes), votes(d.ErrorTypes), d.Gold, d.Assistant})
+				votes(d.Votes), votes(d.ErrorTypes), d.Gold, d.Assistant, FlagsText(d.Flags)})
 		}
 	default:
 		return fmt.Errorf("unknown table %q (want one of %s)", table, strings.Join(Tables, ", "))
@@ -307,9 +307,26 @@ func (r *Report) writeText(w io.Writer) error {
 		if i == 10 {
 			break
 		}
-		fmt.Fprintf(tw, "%s/%s #%d\tsplit %.2f\t%s\t%s\n", d.Document, d.Summary, d.Index, d.Split, votes(d.Votes), clip(d.Text, 60))
+		flagged := ""
+		if len(d.Flags) > 0 {
+			flagged = fmt.Sprintf(" (flagged by %d)", len(d.Flags))
+		}
+		fmt.Fprintf(tw, "%s/%s #%d%s\tsplit %.2f\t%s\t%s\n", d.Document, d.Summary, d.Index, flagged, d.Split, votes(d.Votes), clip(d.Text, 60))
 	}
 	return tw.Flush()
+}
+
+// FlagsText writes flags as "ann1: note; ann2: note" (a flag without a
+// note as the name alone).
+func FlagsText(fs []Flag) string {
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = f.Annotator
+		if f.Note != "" {
+			parts[i] += ": " + f.Note
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // short writes a statistic's value alone, or "undefined".

@@ -40,6 +40,8 @@ type ReportData struct {
 	GoldSummaries map[int64]string
 	// Scores are the values on the project's rating scales, by assignment.
 	Scores map[int64][]ReportScore
+	// Flags are the annotators' flags on sentences, by sentence.
+	Flags map[int64][]ReportFlag
 	// Details reads the text and external ids of the given sentences of
 	// the project (at most [MaxReportDetails] at a time); nil when there is
 	// nothing to read them from. It reads after the rest, in a transaction
@@ -243,7 +245,7 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f ReportFilter,
 	labels := &ReportData{}
 	steps := []func(context.Context, *sql.Tx, reportArgs, *ReportData) error{
 		reportAssignmentRows, reportSummaryLabels,
-		reportKeyFactLinks, reportSentences, reportKeyFacts, reportAssistant, reportGoldSummaries, reportScores,
+		reportKeyFactLinks, reportSentences, reportKeyFacts, reportAssistant, reportGoldSummaries, reportScores, reportFlags,
 	}
 	var wg sync.WaitGroup
 	var lerr error

@@ -14,7 +14,9 @@ import (
 // TestFlagReachesTheQueue: three annotators agree on both sentences of a
 // summary and one flags the second with a note. The first becomes gold by
 // itself; the flagged one waits in the lead's adjudication queue with a
-// badge and the note, and the "flagged only" filter shows it alone.
+// badge and the note, and the "flagged only" filter shows it alone. The
+// report's disagreement list holds it too, though all three agreed, with
+// who flagged it and why, in the page, the CSV and the JSON.
 func TestFlagReachesTheQueue(t *testing.T) {
 	f := newFixture(t)
 	lead := f.user("lea", false)
@@ -97,5 +99,28 @@ func TestFlagReachesTheQueue(t *testing.T) {
 		if strings.Contains(rows.Text(), "majority") {
 			t.Errorf("%s: a flagged sentence is offered for a bulk majority", path)
 		}
+	}
+
+	rep := b.get("/p/flags/report")
+	if rep.status != http.StatusOK {
+		t.Fatalf("report: %d", rep.status)
+	}
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(rep.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := doc.Find(`[data-testid="disagreements"] tbody tr`)
+	if rows.Length() != 1 {
+		t.Fatalf("the report lists %d disagreements, want the flagged sentence", rows.Length())
+	}
+	if rows.Find(`[data-testid="disagreement-flagged"]`).Length() != 1 || !strings.Contains(rows.Text(), "It approved the budget.") {
+		t.Errorf("the report's row is not the flagged sentence: %q", rows.Text())
+	}
+	if got := strings.TrimSpace(rows.Find(`[data-testid="disagreement-flags"]`).Text()); got != "Flagged by cat: "+note {
+		t.Errorf("the report's row says %q", got)
+	}
+	csv := b.get("/p/flags/report.csv?table=disagreements")
+	if csv.status != http.StatusOK || !strings.Contains(csv.body, ",flags\r\n") && !strings.Contains(csv.body, ",flags\n") || !strings.Contains(csv.body, "cat: "+note) {
+		t.Errorf("the disagreements CSV: %d %q", csv.status, csv.body)
 	}
 }

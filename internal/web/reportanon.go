@@ -37,5 +37,8 @@ func anonymise(rep *report.Report, aliases tasks.Pseudonyms) {
 				}
 			}
 		}
+		for j := range d.Flags {
+			d.Flags[j].Annotator = as(d.Flags[j].Annotator)
+		}
 	}
 }

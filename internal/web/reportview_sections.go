@@ -158,6 +158,8 @@ func disagreementRow(slug string, d report.Disagreement, adjudicate bool) templa
 		ErrorTypes:    votesText(d.ErrorTypes),
 		Gold:          d.Gold,
 		Assistant:     d.Assistant,
+		Flagged:       len(d.Flags),
+		Flags:         report.FlagsText(d.Flags),
 	}
 }
 

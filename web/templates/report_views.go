@@ -132,6 +132,8 @@ type DisagreementRow struct {
 	ErrorTypes    string
 	Gold          string
 	Assistant     string
+	Flagged       int    // how many annotators flagged the sentence
+	Flags         string // who flagged it and their notes
 }
 
 // AssistantView is the assistant's effect on the labels in scope.
