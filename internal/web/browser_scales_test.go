@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"annotate/internal/iaa"
 	"annotate/internal/tasks"
@@ -92,4 +94,66 @@ func TestBrowserScaleWithKeyboard(t *testing.T) {
 		t.Fatalf("report shows alpha %q, want %.3f", got, want)
 	}
 	t.Logf("consistency alpha %.3f", want)
+}
+
+// TestBrowserSentenceScaleInItsCard gives a project a required
+// sentence-level scale and an optional one. Each sits in the sentence's
+// card, marked required or optional; s puts the focus on the focused
+// sentence's first rating, a typed value saves it for that sentence, and
+// Esc gives the sentence keys back (j moves on, s then reaches the next
+// sentence's rating).
+func TestBrowserSentenceScaleInItsCard(t *testing.T) {
+	w := newWorkFixture(t)
+	set := w.project.Settings
+	lo, hi := 1, 3
+	set.Scales = []tasks.Scale{
+		{Name: "support", Title: "Support", Level: tasks.LevelSentence, Min: &lo, Max: &hi},
+		{Name: "style", Title: "Style", Level: tasks.LevelSentence, Categories: []string{"plain", "florid"}, Optional: true},
+	}
+	if _, err := w.store.UpdateSettings(w.ctx, w.project.ID, set, ""); err != nil {
+		t.Fatal(err)
+	}
+	ctx := newBrowser(t)
+	a := w.assign["ann"][0]
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(fmt.Sprintf("%s/a/%d", w.srv.URL, a.ID)),
+		chromedp.WaitVisible(css(`#username`)),
+		chromedp.SendKeys(css(`#username`), "ann"),
+		chromedp.SendKeys(css(`#password`), testPassword+"\n"),
+		chromedp.WaitVisible(css(`[data-testid="card-1"] [data-testid="scale-support-1"]`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="scales"]').length`)); n != 0 {
+		t.Errorf("sentence-level scales also sit in a card of their own at the page's foot")
+	}
+	marks, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`[...document.querySelectorAll('[data-testid="card-1"] .scale-row')].map(r => r.textContent.replace(/\s+/g, " ").trim().split(" —")[0]).join(" | ")`))
+	if !strings.HasPrefix(marks, "Support required") || !strings.Contains(marks, "Style optional") {
+		t.Errorf("the card's ratings read %q", marks)
+	}
+	keys(t, ctx, "s")
+	focused, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement.dataset.testid || ""`))
+	if focused != "scale-support-1" {
+		t.Fatalf("after s the focus is on %q, want sentence 1's support rating", focused)
+	}
+	keys(t, ctx, "2")
+	waitJS(t, ctx, "the value saved", `document.querySelector('[data-testid="scale-support-1"]').value === "2" &&
+		document.getElementById("save-status").textContent.startsWith("Saved")`)
+	keys(t, ctx, kb.Escape)
+	keys(t, ctx, "j")
+	keys(t, ctx, "s")
+	focused, _ = chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement.dataset.testid || ""`))
+	if focused != "scale-support-2" {
+		t.Fatalf("after Esc, j and s the focus is on %q, want sentence 2's support rating", focused)
+	}
+	screenshot(t, ctx, "sentence-scales")
+	scores, err := w.store.ScaleScores(w.ctx, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := w.sentences[a.SummaryID][0]
+	if scores[tasks.ScaleKey{Sentence: first, Scale: "support"}] != "2" || len(scores) != 1 {
+		t.Fatalf("stored %v, want support 2 on sentence 1 alone", scores)
+	}
 }

@@ -28,7 +28,7 @@ func (s *Server) scaleViews(ctx context.Context, a *tasks.Assignment, set tasks.
 	}
 	var out []templates.ScaleView
 	for _, sc := range set.Scales {
-		v := templates.ScaleView{Name: sc.Name, Title: sc.Label(), Question: sc.Question, SentenceLevel: sc.Level == tasks.LevelSentence}
+		v := templates.ScaleView{Name: sc.Name, Title: sc.Label(), Question: sc.Question, SentenceLevel: sc.Level == tasks.LevelSentence, Required: !sc.Optional}
 		for _, val := range sc.Values() {
 			v.Options = append(v.Options, templates.ScaleOption{Value: val, Anchor: sc.Anchors[val]})
 		}

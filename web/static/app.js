@@ -149,6 +149,16 @@
     if (r && !r.disabled) { r.focus(); r.scrollIntoView({ block: "center" }); }
   }
 
+  // scaleToFocus is where s puts the focus (on the key's release, so that
+  // its character does not choose a value): the focused sentence's first
+  // rating, else the summary's first; the arrows or a value's first
+  // character then choose. Null when there is none.
+  function scaleToFocus() {
+    var sel = card().querySelector("select[data-role=scale]") ||
+      ws.querySelector("[data-testid=scales] select[data-role=scale]");
+    return sel && !sel.disabled ? sel : null;
+  }
+
   // Completeness and conciseness (MSumBench): the share of key facts some
   // sentence carries, and the share of sentences that carry some key fact.
   function updateScores() {
@@ -254,7 +264,7 @@
     var ex = focusOnRelease.el;
     focusOnRelease = null;
     ex.focus({ preventScroll: true });
-    ex.setSelectionRange(ex.value.length, ex.value.length);
+    if (ex.setSelectionRange) { ex.setSelectionRange(ex.value.length, ex.value.length); }
     ex.scrollIntoView({ block: "nearest" });
   });
 
@@ -358,6 +368,10 @@
       case "z": handled = undo(); break;
       case "r": focusGroup("relevance"); break;
       case "t": focusGroup("topic_category"); break;
+      case "s":
+        var sc = scaleToFocus();
+        if (sc) { focusOnRelease = { key: "s", el: sc }; } else { handled = false; }
+        break;
       case "g": openDrawer("guidelines"); break;
       case "?": openDrawer("keys-help"); break;
       case "/": if (search) { search.focus(); } break;

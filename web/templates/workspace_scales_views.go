@@ -13,6 +13,35 @@ type ScaleView struct {
 	Sentences []SentenceScore
 	// SentenceLevel tells the two apart.
 	SentenceLevel bool
+	// Required scales must be filled before the summary is submitted.
+	Required bool
+}
+
+// SummaryScales tells whether the project has a summary-level scale.
+func (v WorkspaceView) SummaryScales() bool {
+	for _, sc := range v.Scales {
+		if !sc.SentenceLevel {
+			return true
+		}
+	}
+	return false
+}
+
+// SentenceScales tells whether the project has a sentence-level scale.
+func (v WorkspaceView) SentenceScales() bool {
+	for _, sc := range v.Scales {
+		if sc.SentenceLevel {
+			return true
+		}
+	}
+	return false
+}
+
+func boolAttr(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
 }
 
 // ScaleOption is one value of a scale.
