@@ -133,6 +133,13 @@
     target.checked = true;
     target.dispatchEvent(new Event("change", { bubbles: true }));
     target.focus({ preventScroll: true });
+    // Yes asks for a type: go to it (on the key's release, so that the
+    // key's character does not choose one), where a type's first letter
+    // or the arrows choose and Esc comes back.
+    var type = card().querySelector("select[name=ambiguity_type]");
+    if (target === yes && type && !type.disabled && type.value === "") {
+      focusOnRelease = { key: "a", el: type };
+    }
   }
 
   function toggleErrorType(n) {
@@ -147,6 +154,34 @@
   function focusGroup(name) {
     var r = ws.querySelector("input[name=" + name + "]:checked") || ws.querySelector("input[name=" + name + "]");
     if (r && !r.disabled) { r.focus(); r.scrollIntoView({ block: "center" }); }
+  }
+
+  // chooseInGroup picks, in a radio group of the summary card, the choice
+  // whose value is the digit, else the digit's n-th choice.
+  function chooseInGroup(name, digit) {
+    var rs = Array.prototype.slice.call(ws.querySelectorAll("input[type=radio][name=" + name + "]"));
+    var r = rs.filter(function (x) { return x.value === digit; })[0] || rs[Number(digit) - 1];
+    if (!r || r.disabled) { return; }
+    r.checked = true;
+    r.focus();
+    r.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  // kfChipOf is the key-fact chip of sentence i in the fact-th key fact.
+  function kfChipOf(i, fact) {
+    var rows = ws.querySelectorAll(".kf-row");
+    if (fact < 0 || fact >= rows.length) { return null; }
+    var box = rows[fact].querySelector("input.kf-link[data-sentence-index='" + i + "']");
+    return box && !box.disabled ? box : null;
+  }
+
+  // moveAlongFacts focuses the same sentence's chip in the next (step 1)
+  // or previous (step -1) key fact.
+  function moveAlongFacts(box, step) {
+    var rows = Array.prototype.slice.call(ws.querySelectorAll(".kf-row"));
+    var at = rows.indexOf(box.closest(".kf-row"));
+    var next = kfChipOf(box.dataset.sentenceIndex, at + step);
+    if (next) { next.focus(); next.scrollIntoView({ block: "nearest" }); }
   }
 
   // scaleToFocus is where s puts the focus (on the key's release, so that
@@ -336,16 +371,35 @@
     }
     if (e.key === "Escape") {
       if (closeDrawers()) { return; }
-      if (typing(document.activeElement)) {
-        document.activeElement.blur();
+      var el = document.activeElement;
+      if (typing(el) || (el && el.closest && el.closest(".summary-form, .kf-chips"))) {
+        el.blur();
         picks[current].focus({ preventScroll: true });
       }
       return;
     }
     if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) { return; }
     // In the summary's radio groups (after r or t) the arrows choose, as
-    // in any radio group.
-    if (/^Arrow/.test(e.key) && e.target.type === "radio" && e.target.closest(".summary-form")) { return; }
+    // in any radio group, and so does a digit: a relevance value, or the
+    // n-th choice of another group.
+    if (e.target.type === "radio" && e.target.closest(".summary-form")) {
+      if (/^Arrow/.test(e.key)) { return; }
+      if (/^[1-9]$/.test(e.key)) {
+        e.preventDefault();
+        chooseInGroup(e.target.name, e.key);
+        return;
+      }
+    }
+    // On a key-fact chip (after c) the arrows and j / k move to the same
+    // sentence's chip of the next or previous fact; Space ticks it.
+    if (e.target.classList && e.target.classList.contains("kf-link")) {
+      var step = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1 }[e.key];
+      if (step) {
+        e.preventDefault();
+        moveAlongFacts(e.target, step);
+        return;
+      }
+    }
     var handled = true;
     switch (e.key) {
       case "j": case "ArrowDown": focusSentence(current + 1, true); break;
@@ -368,6 +422,10 @@
       case "z": handled = undo(); break;
       case "r": focusGroup("relevance"); break;
       case "t": focusGroup("topic_category"); break;
+      case "c":
+        var chip = kfChipOf(current, 0);
+        if (chip) { chip.focus(); chip.scrollIntoView({ block: "nearest" }); } else { handled = false; }
+        break;
       case "s":
         var sc = scaleToFocus();
         if (sc) { focusOnRelease = { key: "s", el: sc }; } else { handled = false; }
