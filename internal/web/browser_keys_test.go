@@ -12,8 +12,8 @@ import (
 )
 
 // TestBrowserKeyboardReachesEveryField sets, with the keyboard alone, the
-// fields that only a pointer could reach before: the ambiguity type (a
-// twice goes to it), a key-fact chip (c, then the arrows move between
+// fields that only a pointer could reach before: the ambiguity type (A on
+// an ambiguous sentence), a key-fact chip (c, then the arrows move between
 // facts and Space ticks) and relevance by its value (r, then a digit).
 // Each lands in the store.
 func TestBrowserKeyboardReachesEveryField(t *testing.T) {
@@ -55,12 +55,14 @@ func TestBrowserKeyboardReachesEveryField(t *testing.T) {
 	}
 	saved := `document.getElementById("save-status").textContent.startsWith("Saved")`
 
-	// a: "no", a again: "yes", and the focus is on the empty type.
+	// a: "no", a again: "yes", then A goes to the empty type.
 	keys(t, ctx, "f")
 	keys(t, ctx, "a")
 	keys(t, ctx, "a")
+	waitJS(t, ctx, "ambiguous yes", `document.querySelector("input[name=ambiguous][value=yes]:checked") !== null`)
+	keys(t, ctx, "A")
 	if got := focused(); !strings.HasPrefix(got, "ambiguity_type:") {
-		t.Fatalf("after a, a the focus is on %q, want the ambiguity type", got)
+		t.Fatalf("after a, a, A the focus is on %q, want the ambiguity type", got)
 	}
 	// The first letter of the first type's name chooses it.
 	keys(t, ctx, strings.ToLower(firstType.Name[:1]))

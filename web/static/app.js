@@ -133,13 +133,14 @@
     target.checked = true;
     target.dispatchEvent(new Event("change", { bubbles: true }));
     target.focus({ preventScroll: true });
-    // Yes asks for a type: go to it (on the key's release, so that the
-    // key's character does not choose one), where a type's first letter
-    // or the arrows choose and Esc comes back.
+  }
+
+  // ambiguityTypeToFocus is where A (Shift+a) goes on an ambiguous
+  // sentence: its ambiguity type, where a type's first letter or the
+  // arrows choose and Esc comes back. Null when the sentence asks none.
+  function ambiguityTypeToFocus() {
     var type = card().querySelector("select[name=ambiguity_type]");
-    if (target === yes && type && !type.disabled && type.value === "") {
-      focusOnRelease = { key: "a", el: type };
-    }
+    return type && !type.disabled && type.offsetParent !== null ? type : null;
   }
 
   function toggleErrorType(n) {
@@ -422,6 +423,10 @@
       case "z": handled = undo(); break;
       case "r": focusGroup("relevance"); break;
       case "t": focusGroup("topic_category"); break;
+      case "A":
+        var at = ambiguityTypeToFocus();
+        if (at) { focusOnRelease = { key: "A", el: at }; } else { handled = false; }
+        break;
       case "c":
         var chip = kfChipOf(current, 0);
         if (chip) { chip.focus(); chip.scrollIntoView({ block: "nearest" }); } else { handled = false; }
