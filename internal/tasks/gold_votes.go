@@ -24,11 +24,12 @@ type Vote struct {
 // count.
 const votesSelect = `SELECT l.sentence_id, a.summary_id, a.id, u.id, u.username, u.display_name, r.name,
 		l.label, l.error_types, l.explanation, l.ambiguous, l.ambiguity_type, l.ambiguity_note, l.unsure_note,
-		l.assistant_visible, l.first_label, l.changed_after_reveal, l.updated_at
+		l.assistant_visible, l.first_label, l.changed_after_reveal, l.updated_at, coalesce(f.note, '')
 	FROM sentence_labels l
 	JOIN assignments a ON a.id = l.assignment_id AND a.status = 'submitted'
 	JOIN rounds r ON r.id = a.round_id
-	JOIN users u ON u.id = a.user_id`
+	JOIN users u ON u.id = a.user_id
+	LEFT JOIN sentence_flags f ON f.assignment_id = a.id AND f.sentence_id = l.sentence_id`
 
 const votesOrder = ` ORDER BY l.sentence_id, u.id, a.submitted_at, a.id`
 
@@ -48,7 +49,7 @@ func loadVotes(ctx context.Context, q querier, cond string, args ...any) (map[in
 		l := &v.Label
 		if err := rows.Scan(&l.SentenceID, &v.SummaryID, &v.AssignmentID, &v.UserID, &v.Username, &v.DisplayName, &v.RoundName,
 			&l.Label, &types, &l.Explanation, &amb, &l.AmbiguityType, &l.AmbiguityNote, &l.UnsureNote,
-			&l.AssistantVisible, &l.FirstLabel, &l.ChangedAfterReveal, &l.UpdatedAt); err != nil {
+			&l.AssistantVisible, &l.FirstLabel, &l.ChangedAfterReveal, &l.UpdatedAt, &l.Flag); err != nil {
 			return nil, err
 		}
 		if amb.Valid {

@@ -122,6 +122,7 @@ func (s *Server) adjudicationView(c echo.Context, p *tasks.Project, sum *tasks.S
 			as.Votes = append(as.Votes, templates.AdjVote{
 				Annotator: who[vt.UserID], Round: vt.RoundName, Label: l.Label, ErrorTypes: splitNames(l.ErrorTypes, names),
 				Explanation: l.Explanation, Ambiguity: ambiguityAnswer(l.Ambiguous, l.AmbiguityType), AmbNote: l.AmbiguityNote, UnsureNote: l.UnsureNote,
+				Flag: l.Flag,
 			})
 		}
 		tally := tasks.TallyVotes(labelsOfVotes(vs))

@@ -70,3 +70,66 @@ func TestBrowserMissingListInView(t *testing.T) {
 	waitJS(t, ctx, "the missing list inside the window", `(() => { const m = document.querySelector('[data-testid="missing"]');
 		if (!m) return false; const r = m.getBoundingClientRect(); return r.height > 0 && r.top > -2 && r.top < window.innerHeight; })()`)
 }
+
+// TestBrowserAdjudicateAFlaggedSentence: ann and bob agree on both
+// sentences and bob flags the second. The lead filters the queue to
+// flagged sentences, opens the one there, reads bob's note on its card,
+// decides it with the keyboard, and the gold history below shows the
+// decision in full at 1280 × 800: its table does not scroll sideways.
+func TestBrowserAdjudicateAFlaggedSentence(t *testing.T) {
+	w := newWorkFixture(t)
+	f := &adjFixture{workFixture: w, sum: w.assign["ann"][0].SummaryID}
+	f.sents = w.sentences[f.sum]
+	const note = "The document gives the vote as five to two, not unanimous."
+	flagged := faithfulLabel()
+	flagged.Flag = note
+	f.submit(t, "ann", f.sum, faithfulLabel(), faithfulLabel())
+	f.submit(t, "bob", f.sum, faithfulLabel(), flagged)
+
+	ctx := newBrowser(t)
+	loginIn(t, ctx, f.srv.URL, "lea", testPassword)
+	err := chromedp.Do(ctx,
+		chromedp.EmulateViewport(1280, 800),
+		chromedp.Navigate(f.srv.URL+"/p/alpha/adjudication?flagged=1"),
+		chromedp.WaitVisible(css(`[data-testid="adj-queue"]`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="adj-queue"] tbody tr').length`))
+	if rows != 1 {
+		t.Fatalf("the flagged-only queue has %d rows, want 1", rows)
+	}
+	screenshot(t, ctx, "adjudication-queue-flagged")
+	err = chromedp.Do(ctx,
+		chromedp.Click(css(`[data-testid="adj-queue"] tbody tr a`)),
+		chromedp.WaitVisible(css(`[data-testid="adj-flags-2"]`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := text(t, ctx, `[data-testid="adj-flags-2"] li`); got != "bob: "+note {
+		t.Errorf("the card's flag reads %q", got)
+	}
+	if body := text(t, ctx, `body`); strings.Contains(body, "@When") {
+		t.Errorf("the page shows template code: %q", body)
+	}
+	screenshot(t, ctx, "adjudication-flagged-card")
+	// The form holds the annotators' values: faithful, not ambiguous.
+	keys(t, ctx, "f")
+	keys(t, ctx, "s")
+	waitJS(t, ctx, "the decision in the history", `[...document.querySelectorAll('[data-testid="gold-history"] tbody tr')].some(r => r.textContent.includes("adjudicated"))`)
+	wide, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const b = document.querySelector('[data-testid="gold-history"]').closest(".table-wrap");
+		return b.scrollWidth > b.clientWidth + 1 ? b.scrollWidth + ">" + b.clientWidth : ""; })()`))
+	if wide != "" {
+		t.Errorf("the gold history scrolls sideways at 1280 px: %s", wide)
+	}
+	fullScreenshot(t, ctx, "adjudication-flagged")
+	gold, err := f.store.SummaryGold(f.ctx, f.sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := gold[f.sents[1]]; g.Provenance != tasks.ProvAdjudicated || g.Label != tasks.LabelFaithful {
+		t.Errorf("the flagged sentence's gold is %+v, want adjudicated faithful", g)
+	}
+}

@@ -62,12 +62,17 @@ func TestBrowserPagesFitAPhone(t *testing.T) {
 		t.Fatalf("queue: %v", err)
 	}
 	rid := rounds[0].ID
+	// Feedback opens when a lead closes the round.
+	if err := f.store.CloseRound(f.ctx, rid); err != nil {
+		t.Fatal(err)
+	}
 	pages := map[string][]string{
 		"lea": {"/projects", "/p/rep", "/p/rep/import", "/p/rep/settings", "/p/rep/rounds",
 			fmt.Sprintf("/p/rep/rounds/%d", rid), "/p/rep/adjudication", fmt.Sprintf("/p/rep/adjudication/s/%d", sums[0]),
 			"/p/rep/assist", "/p/rep/export", "/p/rep/report", fmt.Sprintf("/p/rep/summaries/%d/split", sums[0]),
+			fmt.Sprintf("/p/rep/history/%d", queue[0].ID),
 			"/account", "/account/sessions", "/account/tokens"},
-		"ann_a": {"/p/rep", fmt.Sprintf("/a/%d", queue[0].ID), fmt.Sprintf("/p/rep/history/%d", queue[0].ID),
+		"ann_a": {"/p/rep", fmt.Sprintf("/a/%d", queue[0].ID),
 			fmt.Sprintf("/p/rep/rounds/%d/feedback", rid)},
 		"root": {"/admin/users"},
 	}
@@ -80,6 +85,12 @@ func TestBrowserPagesFitAPhone(t *testing.T) {
 					chromedp.WaitReady(css(`body`)))
 				if err != nil {
 					t.Fatalf("%s as %s: %v", path, user, err)
+				}
+				if h1, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector("h1") || {}).textContent || ""`)); strings.HasPrefix(h1, "Not ") {
+					t.Fatalf("%s as %s: the page says %q", path, user, h1)
+				}
+				if code, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.body.innerText.match(/@[A-Z][A-Za-z]*\(|\{ [a-z][A-Za-z.]* \}/) || [""])[0]`)); code != "" {
+					t.Errorf("%s as %s shows template code: %q", path, user, code)
 				}
 				got, err := chromedp.Run(ctx, chromedp.Evaluate[string](overflowJS))
 				if err != nil {

@@ -129,6 +129,19 @@ type AdjVote struct {
 	Ambiguity   string // "no", "not answered" or "yes: Type"
 	AmbNote     string
 	UnsureNote  string
+	// Flag is the note of the annotator's flag for the leads, if any.
+	Flag string
+}
+
+// Flags are the votes that flag the sentence for a lead.
+func (s AdjSentence) Flags() []AdjVote {
+	var out []AdjVote
+	for _, v := range s.Votes {
+		if v.Flag != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // AdjTallyRow is the count of each value of one dimension.
