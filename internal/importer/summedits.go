@@ -106,7 +106,7 @@ func parseSummEdits(name string, r io.Reader, c *collector) []parsed {
 			di = len(out)
 			index[text] = di
 			p := parsed{at: *at}
-			p.doc = tasks.DocumentInput{ExternalID: prefix + shortHash(text), Language: "en", Domain: domain}
+			p.doc = tasks.DocumentInput{ExternalID: prefix + shortHash(text), Language: "en", Domain: domain, NamedByContent: true}
 			if turns, ok := dialogueTurns(text); ok {
 				p.doc.Kind = tasks.KindDialogue
 				p.doc.Turns = turns

@@ -311,6 +311,9 @@ func (im *importer) document(d *DocumentInput) error {
 	var docID int64
 	created := false
 	err := im.q.QueryRowContext(im.ctx, `SELECT id FROM documents WHERE project_id = ? AND external_id = ?`, im.project, d.ExternalID).Scan(&docID)
+	if errors.Is(err, sql.ErrNoRows) && d.NamedByContent {
+		err = im.documentOfSummaries(d, &docID)
+	}
 	switch {
 	case err == nil && d.Continuation:
 		// More summaries of a document written before.
@@ -574,4 +577,17 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// documentOfSummaries finds the project's document that holds one of d's
+// summaries, for a document named by its content whose content changed;
+// sql.ErrNoRows when none does.
+func (im *importer) documentOfSummaries(d *DocumentInput, docID *int64) error {
+	for _, s := range d.Summaries {
+		err := im.q.QueryRowContext(im.ctx, `SELECT document_id FROM summaries WHERE project_id = ? AND external_id = ?`, im.project, s.ExternalID).Scan(docID)
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+	}
+	return sql.ErrNoRows
 }

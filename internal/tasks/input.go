@@ -42,6 +42,12 @@ type DocumentInput struct {
 	// to a document given earlier in the same import (a gold export writes
 	// one record per summary); it has no content of its own.
 	Continuation bool `json:"-"`
+	// NamedByContent marks an id made from the document's text (SummEdits
+	// has no document ids), which a changed text changes: when no document
+	// of the project has the id, the document that already holds one of its
+	// summaries (by summary id) is the one meant, and its text is compared
+	// as on any re-import.
+	NamedByContent bool `json:"-"`
 }
 
 // TurnInput is one dialogue turn.
