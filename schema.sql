@@ -184,6 +184,24 @@ CREATE TABLE IF NOT EXISTS sentence_flags (
     PRIMARY KEY (assignment_id, sentence_id)
 );
 
+-- Labels given on a text that a re-import replaced (--update --relabel),
+-- kept with the text they were given on.
+CREATE TABLE IF NOT EXISTS stale_labels (
+    id            INTEGER PRIMARY KEY,
+    project_id    INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    document      TEXT NOT NULL,    -- external ids and number, as exports name the sentence
+    summary       TEXT NOT NULL,
+    sentence      INTEGER NOT NULL,
+    sentence_text TEXT NOT NULL,    -- the text the annotator labelled
+    user_id       INTEGER NOT NULL REFERENCES users(id),
+    round         TEXT NOT NULL,
+    data          TEXT NOT NULL,    -- the label as JSON
+    saved_at      TEXT NOT NULL,
+    reason        TEXT NOT NULL,
+    replaced_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE INDEX IF NOT EXISTS stale_labels_project ON stale_labels(project_id, id);
+
 CREATE TABLE summary_labels (
     assignment_id  INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
     relevance      INTEGER CHECK (relevance BETWEEN 1 AND 5),

@@ -16,6 +16,7 @@ const (
 	Raw      = "raw"      // one row per sentence × annotator
 	TofuEval = "tofueval" // TofuEval's factual-consistency CSV columns
 	Scores   = "scores"   // per summary and per model scores
+	Stale    = "stale"    // labels given on a text a re-import replaced
 )
 
 // Output formats.
@@ -25,7 +26,7 @@ const (
 )
 
 // Kinds lists what can be exported, for flags and forms.
-var Kinds = []string{Gold, Raw, TofuEval, Scores}
+var Kinds = []string{Gold, Raw, TofuEval, Scores, Stale}
 
 // NoGold is the provenance filter value that matches sentences (or, for
 // scores, summaries) without any gold.
@@ -37,6 +38,7 @@ var formats = map[string][]string{
 	Raw:      {JSONL, CSV},
 	TofuEval: {CSV},
 	Scores:   {CSV, JSONL},
+	Stale:    {JSONL, CSV},
 }
 
 // Formats returns the formats a kind can be written in, the default first.
@@ -212,6 +214,8 @@ func (e *Export) Write(ctx context.Context, w io.Writer) error {
 		err = x.tofueval(ctx)
 	case Scores:
 		err = x.scores(ctx)
+	case Stale:
+		err = x.stale(ctx)
 	}
 	if err != nil {
 		return err

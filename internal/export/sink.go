@@ -185,6 +185,8 @@ func columnsOf(what string) []string {
 		return tofuColumns
 	case Scores:
 		return scoreColumns
+	case Stale:
+		return staleColumns
 	}
 	return nil
 }

@@ -149,6 +149,23 @@ CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries(status, 
 ALTER TABLE assist_runs ADD COLUMN lease_until TEXT;`,
 	// 18: a sentence keeps its number in the published file it came from.
 	`ALTER TABLE summary_sentences ADD COLUMN source_index INTEGER;`,
+	// 19: labels given on a text that a re-import replaced are kept, with
+	// the text they were given on.
+	`CREATE TABLE IF NOT EXISTS stale_labels (
+    id            INTEGER PRIMARY KEY,
+    project_id    INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    document      TEXT NOT NULL,    -- external ids and number, as exports name the sentence
+    summary       TEXT NOT NULL,
+    sentence      INTEGER NOT NULL,
+    sentence_text TEXT NOT NULL,    -- the text the annotator labelled
+    user_id       INTEGER NOT NULL REFERENCES users(id),
+    round         TEXT NOT NULL,
+    data          TEXT NOT NULL,    -- the label as JSON
+    saved_at      TEXT NOT NULL,
+    reason        TEXT NOT NULL,
+    replaced_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE INDEX IF NOT EXISTS stale_labels_project ON stale_labels(project_id, id);`,
 }
 
 // skipsAndFlagsSchema is in schema.sql too; IF NOT EXISTS makes the step

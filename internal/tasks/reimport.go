@@ -266,13 +266,38 @@ func (im *importer) textChange(c *Change, cond string, arg int64) (bool, error) 
 		}
 		return false, nil
 	}
+	if err := im.keepStale(cond, arg, "the text of "+c.Where+" changed on re-import"); err != nil {
+		return false, err
+	}
 	n, err := im.deleteLabels(cond, arg)
 	if err != nil {
 		return false, err
 	}
-	c.Reason = fmt.Sprintf("deleted %d labels of %d %s given on the old text; their assignments wait to be labelled again", n, people, plural(people, "annotator", "annotators"))
+	c.Reason = fmt.Sprintf("deleted %d labels of %d %s given on the old text (kept with that text in the stale labels export); their assignments wait to be labelled again",
+		n, people, plural(people, "annotator", "annotators"))
 	im.change(*c)
 	return true, nil
+}
+
+// keepStale copies the annotators' sentence labels of the summaries
+// matching cond into stale_labels, with the sentence text they were given
+// on, before a re-import replaces that text.
+func (im *importer) keepStale(cond string, arg int64, reason string) error {
+	_, err := im.q.ExecContext(im.ctx, `INSERT INTO stale_labels (project_id, document, summary, sentence, sentence_text, user_id, round, data, saved_at, reason)
+		SELECT s.project_id, d.external_id, s.external_id, coalesce(ss.source_index, ss.idx), ss.text, a.user_id, r.name,
+			json_object('label', l.label, 'error_types', json(l.error_types), 'explanation', l.explanation,
+				'ambiguous', CASE WHEN l.ambiguous IS NULL THEN NULL WHEN l.ambiguous THEN json('true') ELSE json('false') END,
+				'ambiguity_type', l.ambiguity_type, 'ambiguity_note', l.ambiguity_note, 'unsure_note', l.unsure_note, 'status', a.status),
+			l.updated_at, ?2
+		FROM sentence_labels l
+		JOIN assignments a ON a.id = l.assignment_id
+		JOIN rounds r ON r.id = a.round_id
+		JOIN summaries s ON s.id = a.summary_id
+		JOIN documents d ON d.id = s.document_id
+		JOIN summary_sentences ss ON ss.id = l.sentence_id
+		WHERE `+strings.Replace(cond, "?", "?1", 1)+`
+		ORDER BY a.id, ss.idx`, arg, reason)
+	return err
 }
 
 // deleteLabels removes the annotators' labels of the summaries matching

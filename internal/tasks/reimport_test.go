@@ -119,6 +119,20 @@ func TestReimportChanges(t *testing.T) {
 		if sum.Sentences[0].Text != "Two people say hello." {
 			t.Errorf("sentences %+v", sum.Sentences)
 		}
+		// The old label is kept, with the text it was given on.
+		r, err := s.BeginExport(ctx, tasks.ExportScope{ProjectID: p.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		var stale []tasks.StaleLabel
+		if err := r.EachStaleLabel(ctx, "", func(l *tasks.StaleLabel) error { stale = append(stale, *l); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if len(stale) != 1 || stale[0].SentenceText != "Two people greet." || stale[0].Label.Label != "faithful" || stale[0].Username != "w1" ||
+			stale[0].Summary != "d2-s1" || stale[0].Sentence != 1 || !strings.Contains(stale[0].Reason, "summary d2-s1") {
+			t.Errorf("stale labels %+v", stale)
+		}
 	})
 
 	t.Run("a changed document text is listed", func(t *testing.T) {
