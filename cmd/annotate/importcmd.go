@@ -45,7 +45,7 @@ func runImport(ctx context.Context, e env, args []string) error {
 	if done, err := streamImport(ctx, e, *db, *slug, *create, *name, *format, fs.Args(), progress, req, *diff); done || err != nil {
 		return err
 	}
-	res, err := importer.ParseFiles(*format, fs.Args(), importer.Options{Progress: progress, Partial: *partial, SkipDocuments: splitList(*skipDocs)})
+	res, err := importer.ParseFiles(*format, fs.Args(), importer.Options{Progress: progress, Partial: *partial, SkipDocuments: importer.IDList(*skipDocs)})
 	if err != nil {
 		return err
 	}

@@ -309,3 +309,16 @@ func allErrorTypes(docs []parsed, labels []located) []string {
 	}
 	return out
 }
+
+// IDList reads a list of document ids as the CLI, the Import page and the
+// API take it: separated by commas or line breaks, each trimmed, empty
+// ones dropped.
+func IDList(s string) []string {
+	var out []string
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '\n' || r == '\r' }) {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}

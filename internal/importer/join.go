@@ -295,7 +295,7 @@ func tofuevalDocuments(in tofuInputs, c *collector) []parsed {
 				}
 			}
 			if len(unnamed) > 0 && !c.partial {
-				c.add(&Error{File: f.name, Message: fmt.Sprintf("%d of its documents %s no transcript in %s, so %d summaries and %d sentences would be lost: %s; %s; or name the documents to leave out (--skip-documents ID,...), or declare the import partial (--partial, the Import page's partial box, the API's partial=true) to import the rest",
+				c.add(&Error{File: f.name, Message: fmt.Sprintf("%d of its documents %s no transcript in %s, so %d summaries and %d sentences would be lost: %s; %s; or name the documents to leave out (--skip-documents ID,..., the Import page's documents to leave out, the API's skip_documents), or declare the import partial (--partial, the Import page's partial box, the API's partial=true) to import the rest",
 					len(unnamed), plural(len(unnamed), "has", "have"), transcriptSources(in), s.summaries, s.sentences, idList(unnamed), transcriptHelp)})
 				continue
 			}

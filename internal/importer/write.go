@@ -46,7 +46,7 @@ func Write(ctx context.Context, store *tasks.Store, req tasks.ImportRequest, for
 	if req.Create != nil {
 		return nil, tasks.ImportStats{}, nil, fmt.Errorf("importer: only native files can make their project in the import's transaction")
 	}
-	res, err := Parse(format, files)
+	res, err := ParseWith(format, files, opts)
 	if err != nil {
 		return nil, tasks.ImportStats{}, nil, &InputError{err}
 	}

@@ -5,6 +5,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -73,7 +74,7 @@ func (s *Server) apiImport(c echo.Context) error {
 			return invalidParam("partial", "partial must be true or false")
 		}
 	}
-	res, st, _, err := importer.Write(c.Request().Context(), s.store, tasks.ImportRequest{Project: a.project.ID, DryRun: dryRun}, format, files, importer.Options{Partial: partial})
+	res, st, _, err := importer.Write(c.Request().Context(), s.store, tasks.ImportRequest{Project: a.project.ID, DryRun: dryRun}, format, files, importer.Options{Partial: partial, SkipDocuments: importer.IDList(strings.Join(form.Value["skip_documents"], ","))})
 	var in *importer.InputError
 	if errors.As(err, &in) {
 		return importProblem(in.Err)

@@ -74,7 +74,7 @@ func (s *Server) postImport(c echo.Context) error {
 	v.Update = c.FormValue("update") != ""
 	v.Relabel = v.Update && c.FormValue("relabel") != ""
 	res, st, applied, err := importer.Write(c.Request().Context(), s.store, tasks.ImportRequest{Project: a.project.ID, Update: v.Update, Relabel: v.Relabel},
-		v.Format, files, importer.Options{Partial: c.FormValue("partial") != ""})
+		v.Format, files, importer.Options{Partial: c.FormValue("partial") != "", SkipDocuments: importer.IDList(c.FormValue("skip_documents"))})
 	var in *importer.InputError
 	if errors.As(err, &in) {
 		v.Errors = errorLines(in.Err)
