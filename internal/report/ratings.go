@@ -74,8 +74,9 @@ func WriteRatings(w io.Writer, d *tasks.ReportData, set tasks.Settings, opt Opti
 	return cw.Error()
 }
 
-// unitName names a unit of a dimension in a ratings file: a summary or a
-// sentence by its stable name when names has it, else by its row id.
+// unitName names a unit of a dimension in a ratings file: a summary, a
+// sentence or a key fact's alignment with either by its stable name when
+// names has it, else by row ids.
 func unitName(s *spec, k unitKey, names *tasks.UnitNames) string {
 	id := func(p string, n int64) string { return p + strconv.FormatInt(n, 10) }
 	switch {
@@ -90,7 +91,13 @@ func unitName(s *spec, k unitKey, names *tasks.UnitNames) string {
 		}
 		return id("m", k.a)
 	case s.level == LevelSentence:
+		if n, ok := names.SentenceKeyFact(k.b, k.a); ok {
+			return n
+		}
 		return fmt.Sprintf("k%d-s%d", k.a, k.b)
+	}
+	if n, ok := names.SummaryKeyFact(k.a, k.b); ok {
+		return n
 	}
 	return fmt.Sprintf("m%d-k%d", k.a, k.b)
 }

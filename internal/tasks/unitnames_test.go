@@ -58,3 +58,46 @@ func TestUnitNames(t *testing.T) {
 		t.Fatal("a nil UnitNames named a sentence")
 	}
 }
+
+// TestKeyFactUnitNames: a key fact's alignment with a sentence or a
+// summary is named by the sentence's or summary's name with the key fact's
+// topic and number (from 1, per document and topic) appended.
+func TestKeyFactUnitNames(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+	docs := sampleDocs()
+	docs[0].KeyFacts = []tasks.KeyFactInput{{Topic: "Budget", Text: "The council met."}, {Topic: "Budget", Text: "It passed the budget."}}
+	if _, err := s.Import(ctx, p.ID, docs); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.ProjectUnitNames(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var second int64
+	for id, name := range n.KeyFacts {
+		if name == `["Budget",2]` {
+			second = id
+		}
+	}
+	if second == 0 {
+		t.Fatalf("key facts %v", n.KeyFacts)
+	}
+	ids, err := s.SummaryIDs(ctx, p.ID, []string{"d1"})
+	if err != nil || len(ids) != 1 {
+		t.Fatalf("summaries of d1: %v %v", ids, err)
+	}
+	sum, _ := s.Summary(ctx, ids[0])
+	got, ok := n.SentenceKeyFact(sum.Sentences[0].ID, second)
+	if want := `["d1","d1-s1",1,["Budget",2]]`; !ok || got != want {
+		t.Errorf("sentence alignment %q, want %q", got, want)
+	}
+	got, ok = n.SummaryKeyFact(sum.ID, second)
+	if want := `["d1","d1-s1",["Budget",2]]`; !ok || got != want {
+		t.Errorf("summary alignment %q, want %q", got, want)
+	}
+	if _, ok := n.SummaryKeyFact(sum.ID, -1); ok {
+		t.Error("an unknown key fact was named")
+	}
+}
