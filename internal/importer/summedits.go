@@ -16,8 +16,8 @@ type summEditsRecord struct {
 	Doc             string          `json:"doc"`
 	Summary         string          `json:"summary"`
 	Label           json.RawMessage `json:"label"`
-	OriginalSummary string          `json:"original_summary"`
-	EditTypes       []string        `json:"edit_types"`
+	OriginalSummary *string         `json:"original_summary"`
+	EditTypes       *[]string       `json:"edit_types"`
 	// The "split" field (test or evaluation) is not imported.
 }
 
@@ -88,6 +88,19 @@ func parseSummEdits(name string, r io.Reader, c *collector) []parsed {
 				ok = false
 			}
 		}
+		// The release's own columns are required: a file without them
+		// loses what the study recorded, unless declared partial.
+		if !c.partial {
+			for _, f := range []struct {
+				name    string
+				missing bool
+			}{{"original_summary", rec.OriginalSummary == nil}, {"edit_types", rec.EditTypes == nil}} {
+				if f.missing {
+					c.addf(at, f.name, "missing (SummEdits records carry it; if the file leaves it out on purpose, import it as partial: --partial, or the Import page's box)")
+					ok = false
+				}
+			}
+		}
 		consistent, valid := flag01(rec.Label)
 		if !valid {
 			c.addf(at, "label", "%s is not 0 (inconsistent) or 1 (consistent)", rawText(rec.Label))
@@ -120,8 +133,8 @@ func parseSummEdits(name string, r io.Reader, c *collector) []parsed {
 		p.doc.Summaries = append(p.doc.Summaries, tasks.SummaryInput{
 			ExternalID: strings.TrimSpace(rec.ID),
 			Text:       rec.Summary,
-			Original:   rec.OriginalSummary,
-			EditTypes:  rec.EditTypes,
+			Original:   deref(rec.OriginalSummary),
+			EditTypes:  deref(rec.EditTypes),
 			Gold:       gold,
 		})
 		p.summaryAt = append(p.summaryAt, *at)
@@ -133,4 +146,13 @@ func parseSummEdits(name string, r io.Reader, c *collector) []parsed {
 		c.addf(&Error{File: name}, "", "invalid JSON at the end of the array: %s", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return out
+}
+
+// deref is the value p points at, or the zero value.
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
 }

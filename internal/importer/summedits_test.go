@@ -53,15 +53,18 @@ func TestSummEditsErrors(t *testing.T) {
 	tests := []struct {
 		name, input, want string
 	}{
-		{"label", `[{"id":"a","doc":"D.","summary":"S.","label":1},{"id":"b","doc":"D.","summary":"S.","label":2}]`,
+		{"label", `[{"id":"a","doc":"D.","summary":"S.","label":1,"original_summary":"O.","edit_types":[]},{"id":"b","doc":"D.","summary":"S.","label":2,"original_summary":"O.","edit_types":[]}]`,
 			"summedits_news.json: record 2: label: 2 is not 0 (inconsistent) or 1 (consistent)"},
 		{"missing fields", `[{"id":"","doc":"D.","summary":"","label":0}]`,
 			"summedits_news.json: record 1: id: empty\nsummedits_news.json: record 1: summary: empty"},
 		{"type", `[{"id":"a","doc":"D.","summary":"S.","label":1,"edit_types":"swap"}]`,
 			"summedits_news.json: record 1: edit_types: expected []string, got string"},
 		{"not an array", `{"id":"a"}`, "summedits_news.json: expected a JSON array of SummEdits records"},
-		{"truncated", `[{"id":"a","doc":"D.","summary":"S.","label":1},`, "summedits_news.json: record 2: invalid JSON: the file ends inside the array"},
-		{"duplicate ids", `[{"id":"a","doc":"D.","summary":"S.","label":1},{"id":"a","doc":"D.","summary":"T.","label":0}]`,
+		{"release columns", `[{"id":"a","doc":"D.","summary":"S.","label":1}]`,
+			"summedits_news.json: record 1: original_summary: missing (SummEdits records carry it; if the file leaves it out on purpose, import it as partial: --partial, or the Import page's box)\n" +
+				"summedits_news.json: record 1: edit_types: missing"},
+		{"truncated", `[{"id":"a","doc":"D.","summary":"S.","label":1,"original_summary":"O.","edit_types":[]},`, "summedits_news.json: record 2: invalid JSON: the file ends inside the array"},
+		{"duplicate ids", `[{"id":"a","doc":"D.","summary":"S.","label":1,"original_summary":"O.","edit_types":[]},{"id":"a","doc":"D.","summary":"T.","label":0,"original_summary":"O.","edit_types":[]}]`,
 			`summedits_news.json: record 2: summaries[1].id: summary id "a" is used twice`},
 	}
 	for _, tt := range tests {
@@ -71,5 +74,22 @@ func TestSummEditsErrors(t *testing.T) {
 				t.Errorf("got\n%v\nwant\n%s", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestSummEditsPartial: records without SummEdits' original_summary and
+// edit_types are refused unless the import is declared partial; then they
+// import with neither.
+func TestSummEditsPartial(t *testing.T) {
+	in := `[{"id":"a_0","doc":"D.","summary":"S.","label":1}]`
+	if _, err := parseString(t, "summedits", "summedits_news.json", in); err == nil {
+		t.Fatal("records without the release's columns imported")
+	}
+	res, err := importer.ParseWith("summedits", []importer.File{{Name: "summedits_news.json", R: strings.NewReader(in)}}, importer.Options{Partial: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Documents) != 1 || len(res.Documents[0].Summaries) != 1 || res.Documents[0].Summaries[0].Original != "" {
+		t.Fatalf("documents %+v", res.Documents)
 	}
 }
