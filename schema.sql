@@ -1,12 +1,7 @@
--- The whole schema of annotate. Applied in one transaction on a fresh
--- database, which then records the current PRAGMA user_version. Every
--- change is made here AND appended as a step to migrations in
--- internal/tasks/migrate.go, which brings older databases to the same
--- schema (TestMigratedSchemaIsFresh compares the two).
---
--- Every column a query looks rows up by, and every foreign key whose
--- parent can be deleted, has an index (TestHotQueriesUseIndexes checks the
--- queries of the pages).
+-- The database schema of annotate, version 19, as a fresh database holds it.
+-- Written from the migrations (internal/tasks/schema_v1.sql, then
+-- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
+-- a change goes in a new migration.
 
 CREATE TABLE users (
     id            INTEGER PRIMARY KEY,
@@ -18,7 +13,6 @@ CREATE TABLE users (
     created_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 
--- settings is the label schema as JSON (see tasks.Settings).
 CREATE TABLE projects (
     id          INTEGER PRIMARY KEY,
     slug        TEXT NOT NULL UNIQUE,
@@ -35,6 +29,7 @@ CREATE TABLE memberships (
     role       TEXT NOT NULL CHECK (role IN ('lead', 'adjudicator', 'annotator')),
     PRIMARY KEY (project_id, user_id)
 );
+
 CREATE INDEX memberships_user ON memberships(user_id);
 
 CREATE TABLE documents (
@@ -49,7 +44,6 @@ CREATE TABLE documents (
     UNIQUE (project_id, external_id)
 );
 
--- The numbered units of a document: sentences of prose, turns of a dialogue.
 CREATE TABLE document_units (
     id          INTEGER PRIMARY KEY,
     document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
@@ -72,16 +66,15 @@ CREATE TABLE summaries (
     created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     UNIQUE (project_id, external_id)
 );
+
 CREATE INDEX summaries_document ON summaries(document_id);
 
--- The annotation units. The split is editable by a lead until labelled.
 CREATE TABLE summary_sentences (
     id          INTEGER PRIMARY KEY,
     summary_id  INTEGER NOT NULL REFERENCES summaries(id) ON DELETE CASCADE,
     idx         INTEGER NOT NULL, -- 1-based
     text        TEXT NOT NULL,
-    translation TEXT NOT NULL DEFAULT '',
-    source_index INTEGER, -- the number the published file gave it (TofuEval's sent_idx), when it gave one
+    translation TEXT NOT NULL DEFAULT '', source_index INTEGER,
     UNIQUE (summary_id, idx)
 );
 
@@ -107,14 +100,6 @@ CREATE TABLE rounds (
     UNIQUE (project_id, name)
 );
 
--- How a round's summaries were drawn and dealt (see tasks.StartRound).
-CREATE TABLE IF NOT EXISTS round_dealing (
-    round_id INTEGER PRIMARY KEY REFERENCES rounds(id) ON DELETE CASCADE,
-    dealing  TEXT NOT NULL CHECK (dealing IN ('balanced', 'by_document')),
-    seed     INTEGER NOT NULL DEFAULT 0,
-    sample   INTEGER NOT NULL DEFAULT 0 -- 0: every chosen summary
-);
-
 CREATE TABLE assignments (
     id             INTEGER PRIMARY KEY,
     round_id       INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
@@ -129,14 +114,11 @@ CREATE TABLE assignments (
     submitted_at   TEXT,
     UNIQUE (round_id, summary_id, user_id)
 );
-CREATE INDEX assignments_user ON assignments(user_id, status);
-CREATE INDEX assignments_summary ON assignments(summary_id);
--- An annotator's queue in order, covering what the labelling page counts
--- (done, total, position) and the neighbours it links to.
-CREATE INDEX assignments_queue ON assignments(user_id, position, status, round_id);
 
--- The current label of one annotator on one sentence; every change is also
--- appended to sentence_label_history.
+CREATE INDEX assignments_user ON assignments(user_id, status);
+
+CREATE INDEX assignments_summary ON assignments(summary_id);
+
 CREATE TABLE sentence_labels (
     id                   INTEGER PRIMARY KEY,
     assignment_id        INTEGER NOT NULL REFERENCES assignments(id) ON DELETE CASCADE,
@@ -154,7 +136,6 @@ CREATE TABLE sentence_labels (
     updated_at           TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     UNIQUE (assignment_id, sentence_id)
 );
-CREATE INDEX sentence_labels_sentence ON sentence_labels(sentence_id);
 
 CREATE TABLE sentence_label_history (
     id            INTEGER PRIMARY KEY,
@@ -164,43 +145,8 @@ CREATE TABLE sentence_label_history (
     data          TEXT NOT NULL, -- the label as JSON after the change
     created_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
+
 CREATE INDEX sentence_label_history_assignment ON sentence_label_history(assignment_id, sentence_id);
-CREATE INDEX sentence_label_history_sentence ON sentence_label_history(sentence_id);
-
--- An annotator's reason for skipping an assignment (unreadable source,
--- not their language...); deleting the row takes the skip back.
-CREATE TABLE IF NOT EXISTS assignment_skips (
-    assignment_id INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
-    reason        TEXT NOT NULL,
-    skipped_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-);
-
--- A sentence an annotator flags for the leads, with a comment.
-CREATE TABLE IF NOT EXISTS sentence_flags (
-    assignment_id INTEGER NOT NULL REFERENCES assignments(id) ON DELETE CASCADE,
-    sentence_id   INTEGER NOT NULL REFERENCES summary_sentences(id) ON DELETE CASCADE,
-    note          TEXT NOT NULL,
-    updated_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    PRIMARY KEY (assignment_id, sentence_id)
-);
-
--- Labels given on a text that a re-import replaced (--update --relabel),
--- kept with the text they were given on.
-CREATE TABLE IF NOT EXISTS stale_labels (
-    id            INTEGER PRIMARY KEY,
-    project_id    INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
-    document      TEXT NOT NULL,    -- external ids and number, as exports name the sentence
-    summary       TEXT NOT NULL,
-    sentence      INTEGER NOT NULL,
-    sentence_text TEXT NOT NULL,    -- the text the annotator labelled
-    user_id       INTEGER NOT NULL REFERENCES users(id),
-    round         TEXT NOT NULL,
-    data          TEXT NOT NULL,    -- the label as JSON
-    saved_at      TEXT NOT NULL,
-    reason        TEXT NOT NULL,
-    replaced_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-);
-CREATE INDEX IF NOT EXISTS stale_labels_project ON stale_labels(project_id, id);
 
 CREATE TABLE summary_labels (
     assignment_id  INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
@@ -211,7 +157,6 @@ CREATE TABLE summary_labels (
     updated_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 
--- Key-fact alignment: the annotator says sentence S carries key fact K.
 CREATE TABLE keyfact_labels (
     assignment_id INTEGER NOT NULL REFERENCES assignments(id) ON DELETE CASCADE,
     key_fact_id   INTEGER NOT NULL REFERENCES key_facts(id) ON DELETE CASCADE,
@@ -219,11 +164,7 @@ CREATE TABLE keyfact_labels (
     created_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     PRIMARY KEY (assignment_id, key_fact_id, sentence_id)
 );
-CREATE INDEX keyfact_labels_sentence ON keyfact_labels(sentence_id, key_fact_id);
-CREATE INDEX keyfact_labels_key_fact ON keyfact_labels(key_fact_id);
 
--- Gold per sentence, with provenance: imported, unanimous, majority,
--- adjudicated or unresolved.
 CREATE TABLE gold_sentences (
     sentence_id    INTEGER PRIMARY KEY REFERENCES summary_sentences(id) ON DELETE CASCADE,
     label          TEXT NOT NULL DEFAULT '' CHECK (label IN ('', 'faithful', 'unfaithful', 'borderline')),
@@ -235,13 +176,8 @@ CREATE TABLE gold_sentences (
     provenance     TEXT NOT NULL CHECK (provenance IN ('imported', 'unanimous', 'majority', 'adjudicated', 'unresolved')),
     decided_by     INTEGER REFERENCES users(id),
     decided_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    note           TEXT NOT NULL DEFAULT '',
-    -- The number of changes in gold_history; an adjudicator's decision
-    -- names the version it saw (see tasks.SetGold).
-    version        INTEGER NOT NULL DEFAULT 0
-);
--- The adjudication queue: the sentences waiting for a person.
-CREATE INDEX gold_sentences_unresolved ON gold_sentences(sentence_id) WHERE provenance = 'unresolved';
+    note           TEXT NOT NULL DEFAULT ''
+, version INTEGER NOT NULL DEFAULT 0);
 
 CREATE TABLE gold_history (
     id          INTEGER PRIMARY KEY,
@@ -250,9 +186,7 @@ CREATE TABLE gold_history (
     decided_by  INTEGER REFERENCES users(id),
     created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
-CREATE INDEX gold_history_sentence ON gold_history(sentence_id);
 
--- Gold for a whole summary (SummEdits labels summaries, not sentences).
 CREATE TABLE gold_summaries (
     summary_id INTEGER PRIMARY KEY REFERENCES summaries(id) ON DELETE CASCADE,
     label      TEXT NOT NULL CHECK (label IN ('faithful', 'unfaithful', 'borderline')),
@@ -281,13 +215,8 @@ CREATE TABLE assist_runs (
     failures          INTEGER NOT NULL DEFAULT 0,
     error             TEXT NOT NULL DEFAULT '',
     created_at        TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    finished_at       TEXT,
-    -- The process running the run holds a lease, renewed while it works;
-    -- a server starting marks failed only runs whose lease has run out.
-    lease_owner       TEXT NOT NULL DEFAULT '',
-    lease_until       TEXT
-);
-CREATE INDEX assist_runs_project ON assist_runs(project_id);
+    finished_at       TEXT
+, lease_owner TEXT NOT NULL DEFAULT '', lease_until TEXT);
 
 CREATE TABLE assist_outputs (
     id          INTEGER PRIMARY KEY,
@@ -299,24 +228,21 @@ CREATE TABLE assist_outputs (
     created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     UNIQUE (run_id, sentence_id)
 );
-CREATE INDEX assist_outputs_sentence ON assist_outputs(sentence_id);
 
--- Responses of the LLM endpoint keyed by a hash of the exact request.
 CREATE TABLE llm_cache (
     key        TEXT PRIMARY KEY,
     value      BLOB NOT NULL,
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 
--- Server secrets generated on first start (session keys).
 CREATE TABLE secrets (
     name  TEXT PRIMARY KEY,
     value BLOB NOT NULL
 );
 
--- Logged-in sessions. The cookie holds a random token; only its SHA-256 is
--- stored, so a copy of the database cannot be used to log in.
-CREATE TABLE IF NOT EXISTS sessions (
+CREATE INDEX sentence_labels_sentence ON sentence_labels(sentence_id);
+
+CREATE TABLE sessions (
     id           INTEGER PRIMARY KEY,
     token_hash   BLOB NOT NULL UNIQUE,
     user_id      INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
@@ -328,33 +254,50 @@ CREATE TABLE IF NOT EXISTS sessions (
     last_seen_at TEXT NOT NULL,
     expires_at   TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS sessions_user ON sessions(user_id);
 
--- When each assignment last reported active time, so that one report can
--- add no more than the wall time since the previous one.
-CREATE TABLE IF NOT EXISTS assignment_activity (
+CREATE INDEX sessions_user ON sessions(user_id);
+
+CREATE TABLE assignment_activity (
     assignment_id  INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
     last_report_at TEXT NOT NULL
 );
 
--- One-time links an administrator hands out to set a password. Only the
--- link token's SHA-256 is stored; a link works once, until it expires.
-CREATE TABLE IF NOT EXISTS password_resets (
+CREATE TABLE password_resets (
     token_hash BLOB PRIMARY KEY,
     user_id    INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
     created_by INTEGER REFERENCES users(id) ON DELETE SET NULL,
     expires_at TEXT NOT NULL
 );
 
--- Personal access tokens for the JSON API. Only the SHA-256 of a token is
--- kept; the token itself is shown once, when it is created. A token with
--- rows in api_token_projects reaches only those projects.
+CREATE INDEX assignments_queue ON assignments(user_id, position, status, round_id);
+
+CREATE INDEX sentence_label_history_sentence ON sentence_label_history(sentence_id);
+
+CREATE INDEX keyfact_labels_sentence ON keyfact_labels(sentence_id, key_fact_id);
+
+CREATE INDEX keyfact_labels_key_fact ON keyfact_labels(key_fact_id);
+
+CREATE INDEX gold_history_sentence ON gold_history(sentence_id);
+
+CREATE INDEX gold_sentences_unresolved ON gold_sentences(sentence_id) WHERE provenance = 'unresolved';
+
+CREATE INDEX assist_runs_project ON assist_runs(project_id);
+
+CREATE INDEX assist_outputs_sentence ON assist_outputs(sentence_id);
+
+CREATE TABLE round_dealing (
+		round_id INTEGER PRIMARY KEY REFERENCES rounds(id) ON DELETE CASCADE,
+		dealing  TEXT NOT NULL CHECK (dealing IN ('balanced', 'by_document')),
+		seed     INTEGER NOT NULL DEFAULT 0,
+		sample   INTEGER NOT NULL DEFAULT 0
+	);
+
 CREATE TABLE api_tokens (
     id           INTEGER PRIMARY KEY,
     user_id      INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
     name         TEXT NOT NULL,
     hash         BLOB NOT NULL UNIQUE,
-    hint         TEXT NOT NULL, -- the token's first characters, to recognise it in a list
+    hint         TEXT NOT NULL,
     read_only    INTEGER NOT NULL DEFAULT 0,
     expires_at   TEXT NOT NULL,
     created_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
@@ -362,196 +305,235 @@ CREATE TABLE api_tokens (
     revoked_at   TEXT,
     revoked_by   INTEGER REFERENCES users(id)
 );
+
 CREATE INDEX api_tokens_user ON api_tokens(user_id);
+
 CREATE TABLE api_token_projects (
     token_id   INTEGER NOT NULL REFERENCES api_tokens(id) ON DELETE CASCADE,
     project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
     PRIMARY KEY (token_id, project_id)
 );
--- A counter per project that every write to what the agreement report reads
--- bumps (triggers below), so that a cached report is known to be current
--- with one primary-key lookup.
-CREATE TABLE IF NOT EXISTS report_versions (
+
+CREATE TABLE report_versions (
     project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
     version    INTEGER NOT NULL
 );
-CREATE TRIGGER IF NOT EXISTS report_version_sentence_labels_insert AFTER INSERT ON sentence_labels BEGIN
+
+CREATE TRIGGER report_version_sentence_labels_insert AFTER INSERT ON sentence_labels BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_sentence_labels_update AFTER UPDATE ON sentence_labels BEGIN
+
+CREATE TRIGGER report_version_sentence_labels_update AFTER UPDATE ON sentence_labels BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_sentence_labels_delete AFTER DELETE ON sentence_labels BEGIN
+
+CREATE TRIGGER report_version_sentence_labels_delete AFTER DELETE ON sentence_labels BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = OLD.assignment_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_summary_labels_insert AFTER INSERT ON summary_labels BEGIN
+
+CREATE TRIGGER report_version_summary_labels_insert AFTER INSERT ON summary_labels BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_summary_labels_update AFTER UPDATE ON summary_labels BEGIN
+
+CREATE TRIGGER report_version_summary_labels_update AFTER UPDATE ON summary_labels BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_summary_labels_delete AFTER DELETE ON summary_labels BEGIN
+
+CREATE TRIGGER report_version_summary_labels_delete AFTER DELETE ON summary_labels BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = OLD.assignment_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_keyfact_labels_insert AFTER INSERT ON keyfact_labels BEGIN
+
+CREATE TRIGGER report_version_keyfact_labels_insert AFTER INSERT ON keyfact_labels BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_keyfact_labels_update AFTER UPDATE ON keyfact_labels BEGIN
+
+CREATE TRIGGER report_version_keyfact_labels_update AFTER UPDATE ON keyfact_labels BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_keyfact_labels_delete AFTER DELETE ON keyfact_labels BEGIN
+
+CREATE TRIGGER report_version_keyfact_labels_delete AFTER DELETE ON keyfact_labels BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = OLD.assignment_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_assignments_insert AFTER INSERT ON assignments BEGIN
+
+CREATE TRIGGER report_version_assignments_insert AFTER INSERT ON assignments BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM rounds r WHERE r.id = NEW.round_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_assignments_update AFTER UPDATE ON assignments BEGIN
+
+CREATE TRIGGER report_version_assignments_update AFTER UPDATE ON assignments BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM rounds r WHERE r.id = NEW.round_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_assignments_delete AFTER DELETE ON assignments BEGIN
+
+CREATE TRIGGER report_version_assignments_delete AFTER DELETE ON assignments BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM rounds r WHERE r.id = OLD.round_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_rounds_insert AFTER INSERT ON rounds BEGIN
+
+CREATE TRIGGER report_version_rounds_insert AFTER INSERT ON rounds BEGIN
     INSERT INTO report_versions (project_id, version) SELECT p.id, 1 FROM projects p WHERE p.id = NEW.project_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_rounds_update AFTER UPDATE ON rounds BEGIN
+
+CREATE TRIGGER report_version_rounds_update AFTER UPDATE ON rounds BEGIN
     INSERT INTO report_versions (project_id, version) SELECT p.id, 1 FROM projects p WHERE p.id = NEW.project_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_rounds_delete AFTER DELETE ON rounds BEGIN
+
+CREATE TRIGGER report_version_rounds_delete AFTER DELETE ON rounds BEGIN
     INSERT INTO report_versions (project_id, version) SELECT p.id, 1 FROM projects p WHERE p.id = OLD.project_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_gold_sentences_insert AFTER INSERT ON gold_sentences BEGIN
+
+CREATE TRIGGER report_version_gold_sentences_insert AFTER INSERT ON gold_sentences BEGIN
     INSERT INTO report_versions (project_id, version) SELECT s.project_id, 1 FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id WHERE ss.id = NEW.sentence_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_gold_sentences_update AFTER UPDATE ON gold_sentences BEGIN
+
+CREATE TRIGGER report_version_gold_sentences_update AFTER UPDATE ON gold_sentences BEGIN
     INSERT INTO report_versions (project_id, version) SELECT s.project_id, 1 FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id WHERE ss.id = NEW.sentence_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_gold_sentences_delete AFTER DELETE ON gold_sentences BEGIN
+
+CREATE TRIGGER report_version_gold_sentences_delete AFTER DELETE ON gold_sentences BEGIN
     INSERT INTO report_versions (project_id, version) SELECT s.project_id, 1 FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id WHERE ss.id = OLD.sentence_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_gold_summaries_insert AFTER INSERT ON gold_summaries BEGIN
+
+CREATE TRIGGER report_version_gold_summaries_insert AFTER INSERT ON gold_summaries BEGIN
     INSERT INTO report_versions (project_id, version) SELECT s.project_id, 1 FROM summaries s WHERE s.id = NEW.summary_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_gold_summaries_update AFTER UPDATE ON gold_summaries BEGIN
+
+CREATE TRIGGER report_version_gold_summaries_update AFTER UPDATE ON gold_summaries BEGIN
     INSERT INTO report_versions (project_id, version) SELECT s.project_id, 1 FROM summaries s WHERE s.id = NEW.summary_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_gold_summaries_delete AFTER DELETE ON gold_summaries BEGIN
+
+CREATE TRIGGER report_version_gold_summaries_delete AFTER DELETE ON gold_summaries BEGIN
     INSERT INTO report_versions (project_id, version) SELECT s.project_id, 1 FROM summaries s WHERE s.id = OLD.summary_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_summary_sentences_insert AFTER INSERT ON summary_sentences BEGIN
+
+CREATE TRIGGER report_version_summary_sentences_insert AFTER INSERT ON summary_sentences BEGIN
     INSERT INTO report_versions (project_id, version) SELECT s.project_id, 1 FROM summaries s WHERE s.id = NEW.summary_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_summary_sentences_update AFTER UPDATE ON summary_sentences BEGIN
+
+CREATE TRIGGER report_version_summary_sentences_update AFTER UPDATE ON summary_sentences BEGIN
     INSERT INTO report_versions (project_id, version) SELECT s.project_id, 1 FROM summaries s WHERE s.id = NEW.summary_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_summary_sentences_delete AFTER DELETE ON summary_sentences BEGIN
+
+CREATE TRIGGER report_version_summary_sentences_delete AFTER DELETE ON summary_sentences BEGIN
     INSERT INTO report_versions (project_id, version) SELECT s.project_id, 1 FROM summaries s WHERE s.id = OLD.summary_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_key_facts_insert AFTER INSERT ON key_facts BEGIN
+
+CREATE TRIGGER report_version_key_facts_insert AFTER INSERT ON key_facts BEGIN
     INSERT INTO report_versions (project_id, version) SELECT d.project_id, 1 FROM documents d WHERE d.id = NEW.document_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_key_facts_update AFTER UPDATE ON key_facts BEGIN
+
+CREATE TRIGGER report_version_key_facts_update AFTER UPDATE ON key_facts BEGIN
     INSERT INTO report_versions (project_id, version) SELECT d.project_id, 1 FROM documents d WHERE d.id = NEW.document_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_key_facts_delete AFTER DELETE ON key_facts BEGIN
+
+CREATE TRIGGER report_version_key_facts_delete AFTER DELETE ON key_facts BEGIN
     INSERT INTO report_versions (project_id, version) SELECT d.project_id, 1 FROM documents d WHERE d.id = OLD.document_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_assist_runs_insert AFTER INSERT ON assist_runs BEGIN
+
+CREATE TRIGGER report_version_assist_runs_insert AFTER INSERT ON assist_runs BEGIN
     INSERT INTO report_versions (project_id, version) SELECT p.id, 1 FROM projects p WHERE p.id = NEW.project_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_assist_runs_update AFTER UPDATE ON assist_runs BEGIN
+
+CREATE TRIGGER report_version_assist_runs_update AFTER UPDATE ON assist_runs BEGIN
     INSERT INTO report_versions (project_id, version) SELECT p.id, 1 FROM projects p WHERE p.id = NEW.project_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_assist_runs_delete AFTER DELETE ON assist_runs BEGIN
+
+CREATE TRIGGER report_version_assist_runs_delete AFTER DELETE ON assist_runs BEGIN
     INSERT INTO report_versions (project_id, version) SELECT p.id, 1 FROM projects p WHERE p.id = OLD.project_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_assist_outputs_insert AFTER INSERT ON assist_outputs BEGIN
+
+CREATE TRIGGER report_version_assist_outputs_insert AFTER INSERT ON assist_outputs BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assist_runs r WHERE r.id = NEW.run_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_assist_outputs_update AFTER UPDATE ON assist_outputs BEGIN
+
+CREATE TRIGGER report_version_assist_outputs_update AFTER UPDATE ON assist_outputs BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assist_runs r WHERE r.id = NEW.run_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_assist_outputs_delete AFTER DELETE ON assist_outputs BEGIN
+
+CREATE TRIGGER report_version_assist_outputs_delete AFTER DELETE ON assist_outputs BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assist_runs r WHERE r.id = OLD.run_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
--- Accounts and rounds made by importing annotators' labels. An imported
--- account is disabled and has an empty password hash, which no password
--- matches; project_id is the project whose import made it.
-CREATE TABLE IF NOT EXISTS imported_users (
-    user_id    INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
-    project_id INTEGER REFERENCES projects(id) ON DELETE SET NULL,
-    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-);
-CREATE TABLE IF NOT EXISTS imported_rounds (
-    round_id   INTEGER PRIMARY KEY REFERENCES rounds(id) ON DELETE CASCADE,
-    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+
+CREATE TABLE assignment_skips (
+    assignment_id INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
+    reason        TEXT NOT NULL,
+    skipped_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 
--- The id a document had in the annotation study it was imported from
--- (TofuEval's annotation_id), written back by exports.
-CREATE TABLE IF NOT EXISTS document_refs (
-    document_id   INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
-    annotation_id TEXT NOT NULL
-);
-
--- Annotators' values on the project's own rating scales (settings.scales):
--- per sentence, or per summary with sentence_id 0. value is the integer in
--- decimal or the category.
-CREATE TABLE IF NOT EXISTS scale_scores (
+CREATE TABLE sentence_flags (
     assignment_id INTEGER NOT NULL REFERENCES assignments(id) ON DELETE CASCADE,
-    sentence_id   INTEGER NOT NULL DEFAULT 0,
-    scale         TEXT NOT NULL,
-    value         TEXT NOT NULL,
+    sentence_id   INTEGER NOT NULL REFERENCES summary_sentences(id) ON DELETE CASCADE,
+    note          TEXT NOT NULL,
     updated_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    PRIMARY KEY (assignment_id, sentence_id, scale)
+    PRIMARY KEY (assignment_id, sentence_id)
 );
 
--- Webhooks: a lead's URL told when a round completes or gold is decided.
--- The secret signs each delivery (HMAC-SHA256), so it is kept as it is.
--- gold_cursor is the last gold_history row announced.
+CREATE TABLE imported_users (
+		user_id    INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+		project_id INTEGER REFERENCES projects(id) ON DELETE SET NULL,
+		created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+	);
+
+CREATE TABLE imported_rounds (
+		round_id   INTEGER PRIMARY KEY REFERENCES rounds(id) ON DELETE CASCADE,
+		created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+	);
+
+CREATE TABLE scale_scores (
+		assignment_id INTEGER NOT NULL REFERENCES assignments(id) ON DELETE CASCADE,
+		sentence_id   INTEGER NOT NULL DEFAULT 0,
+		scale         TEXT NOT NULL,
+		value         TEXT NOT NULL,
+		updated_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+		PRIMARY KEY (assignment_id, sentence_id, scale)
+	);
+
+CREATE TABLE document_refs (
+		document_id   INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+		annotation_id TEXT NOT NULL
+	);
+
 CREATE TABLE webhooks (
     id          INTEGER PRIMARY KEY,
     project_id  INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
     url         TEXT NOT NULL,
     secret      TEXT NOT NULL,
-    events      TEXT NOT NULL, -- comma-separated: round.complete, gold.decided
+    events      TEXT NOT NULL,
     gold_cursor INTEGER NOT NULL DEFAULT 0,
     created_by  INTEGER REFERENCES users(id),
     created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
+
 CREATE TABLE webhook_deliveries (
     id              INTEGER PRIMARY KEY,
     webhook_id      INTEGER NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
@@ -567,76 +549,103 @@ CREATE TABLE webhook_deliveries (
     delivered_at    TEXT,
     UNIQUE (webhook_id, event, event_key)
 );
+
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);
 
--- The counter also follows what exports read beside the report: rating
--- scale values, flags, skips and document metadata, so that one counter
--- tells whether a project's report or exports can have changed.
-CREATE TRIGGER IF NOT EXISTS report_version_scale_scores_insert AFTER INSERT ON scale_scores BEGIN
+CREATE TRIGGER report_version_scale_scores_insert AFTER INSERT ON scale_scores BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_scale_scores_update AFTER UPDATE ON scale_scores BEGIN
+
+CREATE TRIGGER report_version_scale_scores_update AFTER UPDATE ON scale_scores BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_scale_scores_delete AFTER DELETE ON scale_scores BEGIN
+
+CREATE TRIGGER report_version_scale_scores_delete AFTER DELETE ON scale_scores BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = OLD.assignment_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_sentence_flags_insert AFTER INSERT ON sentence_flags BEGIN
+
+CREATE TRIGGER report_version_sentence_flags_insert AFTER INSERT ON sentence_flags BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_sentence_flags_update AFTER UPDATE ON sentence_flags BEGIN
+
+CREATE TRIGGER report_version_sentence_flags_update AFTER UPDATE ON sentence_flags BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_sentence_flags_delete AFTER DELETE ON sentence_flags BEGIN
+
+CREATE TRIGGER report_version_sentence_flags_delete AFTER DELETE ON sentence_flags BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = OLD.assignment_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_assignment_skips_insert AFTER INSERT ON assignment_skips BEGIN
+
+CREATE TRIGGER report_version_assignment_skips_insert AFTER INSERT ON assignment_skips BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_assignment_skips_update AFTER UPDATE ON assignment_skips BEGIN
+
+CREATE TRIGGER report_version_assignment_skips_update AFTER UPDATE ON assignment_skips BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_assignment_skips_delete AFTER DELETE ON assignment_skips BEGIN
+
+CREATE TRIGGER report_version_assignment_skips_delete AFTER DELETE ON assignment_skips BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = OLD.assignment_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS report_version_documents_update AFTER UPDATE ON documents BEGIN
+
+CREATE TRIGGER report_version_documents_update AFTER UPDATE ON documents BEGIN
     INSERT INTO report_versions (project_id, version) VALUES (NEW.project_id, 1)
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
 
--- A counter per project of changes to the summaries rounds give out and to
--- their sentences (see tasks.RoundGoldCounts).
-CREATE TABLE IF NOT EXISTS membership_versions (
+CREATE TABLE membership_versions (
     project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
     version    INTEGER NOT NULL
 );
-CREATE TRIGGER IF NOT EXISTS membership_assignments_insert AFTER INSERT ON assignments BEGIN
+
+CREATE TRIGGER membership_assignments_insert AFTER INSERT ON assignments BEGIN
     INSERT INTO membership_versions (project_id, version) SELECT r.project_id, 1 FROM rounds r WHERE r.id = NEW.round_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS membership_assignments_delete AFTER DELETE ON assignments BEGIN
+
+CREATE TRIGGER membership_assignments_delete AFTER DELETE ON assignments BEGIN
     INSERT INTO membership_versions (project_id, version) SELECT r.project_id, 1 FROM rounds r WHERE r.id = OLD.round_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS membership_assignments_update AFTER UPDATE OF status, round_id, summary_id ON assignments
+
+CREATE TRIGGER membership_assignments_update AFTER UPDATE OF status, round_id, summary_id ON assignments
     WHEN (OLD.status = 'released') IS NOT (NEW.status = 'released') OR OLD.round_id IS NOT NEW.round_id OR OLD.summary_id IS NOT NEW.summary_id BEGIN
     INSERT INTO membership_versions (project_id, version) SELECT r.project_id, 1 FROM rounds r WHERE r.id IN (OLD.round_id, NEW.round_id)
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS membership_sentences_insert AFTER INSERT ON summary_sentences BEGIN
+
+CREATE TRIGGER membership_sentences_insert AFTER INSERT ON summary_sentences BEGIN
     INSERT INTO membership_versions (project_id, version) SELECT s.project_id, 1 FROM summaries s WHERE s.id = NEW.summary_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
-CREATE TRIGGER IF NOT EXISTS membership_sentences_delete AFTER DELETE ON summary_sentences BEGIN
+
+CREATE TRIGGER membership_sentences_delete AFTER DELETE ON summary_sentences BEGIN
     INSERT INTO membership_versions (project_id, version) SELECT s.project_id, 1 FROM summaries s WHERE s.id = OLD.summary_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
+
+CREATE TABLE stale_labels (
+    id            INTEGER PRIMARY KEY,
+    project_id    INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    document      TEXT NOT NULL,    -- external ids and number, as exports name the sentence
+    summary       TEXT NOT NULL,
+    sentence      INTEGER NOT NULL,
+    sentence_text TEXT NOT NULL,    -- the text the annotator labelled
+    user_id       INTEGER NOT NULL REFERENCES users(id),
+    round         TEXT NOT NULL,
+    data          TEXT NOT NULL,    -- the label as JSON
+    saved_at      TEXT NOT NULL,
+    reason        TEXT NOT NULL,
+    replaced_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+
+CREATE INDEX stale_labels_project ON stale_labels(project_id, id);

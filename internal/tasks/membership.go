@@ -11,7 +11,7 @@ import (
 // adjudication queue's per-round sentence counts depend on nothing else,
 // and keeping them while the counter stands spares reading every
 // assignment of the project on each view. Label saves and submissions do
-// not bump it. The same text is in schema.sql.
+// not bump it.
 const membershipVersionsSQL = `-- A counter per project of changes to the summaries rounds give out and to
 -- their sentences (see tasks.RoundGoldCounts).
 CREATE TABLE IF NOT EXISTS membership_versions (

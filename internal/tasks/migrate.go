@@ -3,15 +3,22 @@ package tasks
 import (
 	"context"
 	"database/sql"
+	_ "embed"
 	"fmt"
-
-	"annotate"
 )
+
+// baseSchema is the schema of version 1, the first release. A fresh
+// database gets it and then every migration, so the migrations are the
+// one source of the schema; schema.sql at the module's root is written
+// from them for reading (see TestSchemaFileIsCurrent).
+//
+//go:embed schema_v1.sql
+var baseSchema string
 
 // migrations are the ordered, append-only steps after the base schema.
 // Step i brings the database from version i+1 to i+2. Never edit or reorder
-// a step that has shipped; add a new one, and make the same change in
-// schema.sql, which a fresh database gets whole.
+// a step that has shipped; add a new one, then regenerate schema.sql
+// (go generate ./internal/tasks).
 var migrations = []string{
 	// 2: the adjudication queue and gold resolution find labels by sentence.
 	`CREATE INDEX IF NOT EXISTS sentence_labels_sentence ON sentence_labels(sentence_id)`,
@@ -168,8 +175,7 @@ ALTER TABLE assist_runs ADD COLUMN lease_until TEXT;`,
 CREATE INDEX IF NOT EXISTS stale_labels_project ON stale_labels(project_id, id);`,
 }
 
-// skipsAndFlagsSchema is in schema.sql too; IF NOT EXISTS makes the step
-// a no-op on a database created from it.
+// skipsAndFlagsSchema creates the tables of skips and flags.
 const skipsAndFlagsSchema = `
 CREATE TABLE IF NOT EXISTS assignment_skips (
     assignment_id INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
@@ -184,7 +190,9 @@ CREATE TABLE IF NOT EXISTS sentence_flags (
     PRIMARY KEY (assignment_id, sentence_id)
 );`
 
-// SchemaVersion of a database this build creates.
+//go:generate go test -run TestSchemaFileIsCurrent -update-schema .
+
+// baseVersion is the version of baseSchema.
 const baseVersion = 1
 
 // CurrentSchemaVersion is the user_version this build brings databases to.
@@ -200,12 +208,12 @@ func (s *Store) migrate(ctx context.Context) error {
 			return fmt.Errorf("schema version %d is newer than this build knows (%d): use a newer annotate", v, CurrentSchemaVersion())
 		}
 		if v == 0 {
-			// schema.sql is the whole current schema: a fresh database
-			// needs no migration.
-			if _, err := tx.ExecContext(ctx, annotate.Schema); err != nil {
+			// A fresh database: the first release's schema, then every
+			// migration.
+			if _, err := tx.ExecContext(ctx, baseSchema); err != nil {
 				return fmt.Errorf("apply schema: %w", err)
 			}
-			v = CurrentSchemaVersion()
+			v = baseVersion
 		}
 		for ; v < CurrentSchemaVersion(); v++ {
 			if _, err := tx.ExecContext(ctx, migrations[v-baseVersion]); err != nil {

@@ -7,8 +7,8 @@ import (
 )
 
 // reportVersionsSQL creates the report_versions counter and the triggers
-// that bump it; the same text is in schema.sql, and it is safe to run on a
-// database that has it already.
+// that bump it (migration 9; schema.sql is written from the migrations);
+// it is safe to run on a database that has it already.
 const reportVersionsSQL = `-- A counter per project that every write to what the agreement report reads
 -- bumps (triggers below), so that a cached report is known to be current
 -- with one primary-key lookup.
@@ -150,7 +150,7 @@ CREATE TRIGGER IF NOT EXISTS report_version_assist_outputs_delete AFTER DELETE O
 END;`
 
 // exportVersionsSQL extends the counter to what exports read beside the
-// report (migration 15); the same text is in schema.sql.
+// report (migration 15).
 const exportVersionsSQL = `-- The counter also follows what exports read beside the report: rating
 -- scale values, flags, skips and document metadata, so that one counter
 -- tells whether a project's report or exports can have changed.
