@@ -71,7 +71,16 @@ func TestBrowserLabelWithKeyboard(t *testing.T) {
 	keys(t, ctx, " ")
 	keys(t, ctx, kb.Escape)
 	waitJS(t, ctx, "last save", saved+` && document.querySelector("input[name=topic_category][value=main]").checked`)
-	time.Sleep(200 * time.Millisecond) // let htmx start the queued saves
+	// Every save has reached the store: the summary label and both
+	// sentences' labels.
+	waitFor(t, "the labels stored", func() bool {
+		sl, err := w.store.SummaryLabelOf(w.ctx, a.ID)
+		if err != nil || sl.Relevance != 5 || sl.TopicCategory != "main" {
+			return false
+		}
+		ls, err := w.store.SentenceLabels(w.ctx, a.ID)
+		return err == nil && ls[sents[0]].Label == "faithful" && ls[sents[1]].Explanation == "The vote count is not in the document."
+	})
 	waitJS(t, ctx, "saves settled", saved)
 	screenshot(t, ctx, "workspace")
 
