@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"annotate/internal/agreement"
+	"annotate/internal/app"
 	"annotate/internal/iaa"
 	"annotate/internal/report"
 	"annotate/internal/tasks"
@@ -63,6 +64,7 @@ comparing with figures published that way.`)
 	drafts := fs.Bool("drafts", false, "with --project: count assignments not yet submitted too")
 	minAlpha := fs.Float64("min-alpha", 0.667, "report the bootstrap probability that alpha is below this")
 	format := fs.String("format", "text", "output: text, json or csv")
+	realNames := fs.Bool("real-names", false, "with --project: name annotators by username even where the project's settings hide who labelled what (pseudonyms otherwise, as on its pages)")
 	if err := parse(e, fs, args); err != nil {
 		return helpOK(err)
 	}
@@ -78,8 +80,12 @@ comparing with figures published that way.`)
 		if err != nil {
 			return fmt.Errorf("unknown bootstrap method %q (want units or pairs)", *method)
 		}
+		names := app.NamesBySettings
+		if *realNames {
+			names = app.RealNames
+		}
 		return projectAgreement(ctx, e, *db, *project, report.Options{Round: *round, Dimension: *dimension, IncludeDrafts: *drafts,
-			Bootstrap: *boot, BootstrapMethod: m, Seed: *seed}, *format, *csvTable)
+			Bootstrap: *boot, BootstrapMethod: m, Seed: *seed}, *format, *csvTable, names)
 	}
 	if *ratings == "" {
 		fmt.Fprintln(e.stderr, "annotate agreement: --ratings FILE or --project SLUG is required")
@@ -117,7 +123,9 @@ comparing with figures published that way.`)
 }
 
 // projectAgreement prints the agreement report of a project.
-func projectAgreement(ctx context.Context, e env, db, slug string, opt report.Options, format, table string) error {
+// Annotators are named as on the project's pages unless names says
+// otherwise.
+func projectAgreement(ctx context.Context, e env, db, slug string, opt report.Options, format, table string, names app.Names) error {
 	if opt.Bootstrap < 0 {
 		return fmt.Errorf("bootstrap replicates must not be negative (got %d)", opt.Bootstrap)
 	}
@@ -139,13 +147,14 @@ func projectAgreement(ctx context.Context, e env, db, slug string, opt report.Op
 	}
 	defer holdHeap()()
 	w := bufio.NewWriter(e.stdout)
+	ops := app.New(store)
 	if format == "csv" && table == "ratings" {
-		if err := report.WriteRatings(w, data, p.Settings, opt); err != nil {
+		if err := ops.WriteRatings(ctx, w, p, data, opt, names); err != nil {
 			return err
 		}
 		return w.Flush()
 	}
-	rep, err := report.Build(p.Slug, data, p.Settings, opt)
+	rep, err := ops.BuildReport(ctx, p, data, opt, names)
 	if err != nil {
 		return err
 	}

@@ -152,3 +152,51 @@ func fmtPtr(p *float64) string {
 	}
 	return strconv.FormatFloat(*p, 'g', -1, 64)
 }
+
+// TestAgreementUsesPseudonyms: on a project whose settings hide who
+// labelled what, `agreement --project` names annotators as its pages do,
+// by pseudonym (it printed usernames before), in the report and in the
+// ratings table; --real-names gives usernames.
+func TestAgreementUsesPseudonyms(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "names.db")
+	if _, _, err := runCmd(t, "", nil, "import", "--db", db, "--project", "se", "--create", threeRaters); err != nil {
+		t.Fatal(err)
+	}
+	store := openDB(t, db)
+	p, _ := store.ProjectBySlug(ctx, "se")
+	set := p.Settings
+	set.AnonymousAdjudication = true
+	if _, err := store.UpdateSettings(ctx, p.ID, set, p.Guidelines); err != nil {
+		t.Fatal(err)
+	}
+	aliases, err := store.Pseudonyms(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+	const user = "name-rule"
+	alias := aliases.Username(user)
+	if alias == "" {
+		t.Fatalf("%s has no pseudonym", user)
+	}
+	for _, args := range [][]string{
+		{"--format", "json"},
+		{"--format", "csv", "--table", "ratings", "--dimension", "faithfulness@sentence"},
+	} {
+		out, _, err := runCmd(t, "", nil, append([]string{"agreement", "--db", db, "--project", "se", "--bootstrap", "0"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(out, user) || !strings.Contains(out, alias) {
+			t.Errorf("%v: names %s or lacks %s:\n%.400s", args, user, alias, out)
+		}
+		out, _, err = runCmd(t, "", nil, append([]string{"agreement", "--db", db, "--project", "se", "--bootstrap", "0", "--real-names"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out, user) {
+			t.Errorf("%v --real-names: no usernames:\n%.400s", args, out)
+		}
+	}
+}

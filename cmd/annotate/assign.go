@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"annotate/internal/app"
 	"annotate/internal/tasks"
 )
 
@@ -36,22 +37,13 @@ func runAssign(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	req := tasks.RoundRequest{Name: *round, Kind: tasks.RoundProduction, PerItem: *perItem, Documents: splitList(*documents),
-		Sample: *sample, Seed: *seed, Dealing: tasks.DealBalanced}
+	req := app.RoundRequest{Name: *round, Kind: tasks.RoundProduction, PerItem: *perItem, AnnotatorNames: splitList(*annotators),
+		Documents: splitList(*documents), Sample: *sample, Seed: *seed, KeepDocuments: *keepDocs}
 	if *calibration {
 		req.Kind = tasks.RoundCalibration
 	}
-	if *keepDocs {
-		req.Dealing = tasks.DealByDocument
-	}
-	for _, name := range splitList(*annotators) {
-		u, err := store.UserByName(ctx, name)
-		if err != nil {
-			return fmt.Errorf("annotator %q: %w", name, err)
-		}
-		req.Annotators = append(req.Annotators, u.ID)
-	}
-	r, err := store.StartRound(ctx, p.ID, req)
+	// The same operation as the Rounds page and the API.
+	r, err := app.New(store).StartRound(ctx, p, req)
 	if err != nil {
 		return err
 	}
@@ -66,7 +58,7 @@ func runAssign(ctx context.Context, e env, args []string) error {
 	if r.PerItem > 0 {
 		summaries /= r.PerItem
 	}
-	fmt.Fprintf(e.stdout, "round %s (%s): %d summaries, %d annotators, %d per summary\n", r.Name, r.Kind, summaries, len(req.Annotators), r.PerItem)
+	fmt.Fprintf(e.stdout, "round %s (%s): %d summaries, %d annotators, %d per summary\n", r.Name, r.Kind, summaries, len(prog), r.PerItem)
 	for _, a := range prog {
 		fmt.Fprintf(e.stdout, "  %s: %d\n", a.Username, a.Total)
 	}

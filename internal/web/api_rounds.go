@@ -5,10 +5,10 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"annotate/internal/app"
 	"annotate/internal/tasks"
 )
 
@@ -122,58 +122,20 @@ func (s *Server) apiCreateRound(c echo.Context) error {
 	if err := decodeJSON(c, &in); err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	spec := tasks.RoundSpec{Name: strings.TrimSpace(in.Name), Kind: in.Kind, PerItem: in.PerItem}
-	var errs []FieldError
-	if spec.Name == "" || len(spec.Name) > 200 {
-		errs = append(errs, FieldError{Field: "name", Message: "give the round a name of 1 to 200 characters"})
-	}
-	switch in.Kind {
-	case tasks.RoundCalibration:
-	case tasks.RoundProduction:
-		if in.PerItem < 1 || in.PerItem > len(in.Annotators) {
-			errs = append(errs, FieldError{Field: "per_item", Message: "a production round needs per_item between 1 and the number of annotators"})
-		}
-	default:
-		errs = append(errs, FieldError{Field: "kind", Message: "kind is calibration or production"})
-	}
-	if in.Sample < 0 {
-		errs = append(errs, FieldError{Field: "sample", Message: "sample is a number of summaries, 0 for all"})
-	}
-	if len(in.Annotators) == 0 || len(in.Annotators) > 1000 {
-		errs = append(errs, FieldError{Field: "annotators", Message: "name at least one annotator by username"})
-	}
-	members, err := s.store.Members(ctx, a.project.ID)
-	if err != nil {
-		return err
-	}
-	role := map[string]tasks.Member{}
-	for _, m := range members {
-		role[strings.ToLower(m.Username)] = m
-	}
-	for i, name := range in.Annotators {
-		m, ok := role[strings.ToLower(name)]
-		if !ok || m.Role != tasks.RoleAnnotator {
-			errs = append(errs, FieldError{Field: "annotators[" + strconv.Itoa(i) + "]", Message: strconv.Quote(name) + " is not an annotator of this project"})
-			continue
-		}
-		spec.Annotators = append(spec.Annotators, m.ID)
-	}
-	if len(errs) > 0 {
-		p := problemf(http.StatusUnprocessableEntity, "invalid-round", "The round was not created.")
-		p.Errors = errs
-		return p
-	}
-	if len(in.Documents) > 100000 {
-		return invalidParam("documents", "too many documents")
-	}
 	seed := uint64(1)
 	if in.Seed != nil {
 		seed = *in.Seed
 	}
-	// The same dealing as the Rounds page and `annotate assign`.
-	r, err := s.store.StartRound(ctx, a.project.ID, tasks.RoundRequest{Name: spec.Name, Kind: spec.Kind, PerItem: spec.PerItem,
-		Annotators: spec.Annotators, Documents: in.Documents, Sample: in.Sample, Seed: seed, Dealing: tasks.DealBalanced})
+	// The same operation as the Rounds page and `annotate assign`.
+	r, err := s.app.StartRound(c.Request().Context(), a.project, app.RoundRequest{Name: in.Name, Kind: in.Kind, PerItem: in.PerItem,
+		AnnotatorNames: in.Annotators, Documents: in.Documents, Sample: in.Sample, Seed: seed})
+	if in, ok := app.AsInvalid(err); ok {
+		p := problemf(http.StatusUnprocessableEntity, "invalid-round", "The round was not created.")
+		for _, f := range in.Fields {
+			p.Errors = append(p.Errors, FieldError{Field: f.Field, Message: f.Message})
+		}
+		return p
+	}
 	if err != nil {
 		return err
 	}

@@ -50,7 +50,7 @@ func TestTextLimits(t *testing.T) {
 			before := rounds()
 			before2, _ := w.store.ProjectBySlug(w.ctx, "alpha")
 			p := lead.post(c.path, c.form)
-			if p.status != http.StatusUnprocessableEntity || !strings.Contains(p.body, c.field) {
+			if p.status != http.StatusUnprocessableEntity || !strings.Contains(strings.ToLower(p.body), c.field) {
 				t.Fatalf("status %d, want 422 naming %q", p.status, c.field)
 			}
 			after, _ := w.store.ProjectBySlug(w.ctx, "alpha")
@@ -84,4 +84,25 @@ func customTypes(n int) string {
 		fmt.Fprintf(&b, "t%d|Type %d|\n", i, i)
 	}
 	return b.String()
+}
+
+// TestRoundsPageDealsOnlyAnnotators: a crafted Rounds form naming the
+// lead as an annotator is refused, saying why, and writes no round (the
+// form lists annotators only; the rule is the same operation's as the
+// API's and the command line's).
+func TestRoundsPageDealsOnlyAnnotators(t *testing.T) {
+	w := newWorkFixture(t)
+	lead := w.browser()
+	lead.login("lea", testPassword)
+	lea, _ := w.store.UserByName(w.ctx, "lea")
+	before, _ := w.store.Rounds(w.ctx, w.project.ID)
+	tok := lead.csrf("/p/alpha/rounds")
+	p := lead.post("/p/alpha/rounds", url.Values{"_csrf": {tok}, "name": {"r9"}, "kind": {"calibration"},
+		"annotators": {strconv.FormatInt(lea.ID, 10), strconv.FormatInt(w.assign["ann"][0].UserID, 10)}})
+	if p.status != http.StatusUnprocessableEntity || !strings.Contains(p.body, "&#34;lea&#34; is a lead of this project, not an annotator") {
+		t.Fatalf("status %d:\n%s", p.status, p.body)
+	}
+	if after, _ := w.store.Rounds(w.ctx, w.project.ID); len(after) != len(before) {
+		t.Fatal("a refused round was written")
+	}
 }

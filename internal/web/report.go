@@ -13,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"annotate/internal/app"
 	"annotate/internal/iaa"
 	"annotate/internal/report"
 	"annotate/internal/tasks"
@@ -59,20 +60,9 @@ func (s *Server) reportBuilder(ctx context.Context, p *tasks.Project, key report
 		start := time.Now()
 		opt := key.opt
 		opt.OneCore = s.othersServed()
-		data, err := s.store.ReportData(ctx, p.ID, opt.Filter())
+		rep, err := s.app.Report(ctx, p, opt, app.NamesBySettings)
 		if err != nil {
 			return nil, err
-		}
-		rep, err := report.Build(p.Slug, data, p.Settings, opt)
-		if err != nil {
-			return nil, err
-		}
-		if p.Settings.AnonymousAdjudication {
-			aliases, err := s.store.Pseudonyms(ctx, p.ID)
-			if err != nil {
-				return nil, err
-			}
-			anonymise(rep, aliases)
 		}
 		return &builtReport{rep: rep, builtAt: s.cfg.Now(), took: time.Since(start)}, nil
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"annotate/internal/app"
 	"annotate/internal/tasks"
 	"annotate/web/templates"
 )
@@ -97,7 +98,7 @@ func (s *Server) getRounds(c echo.Context) error {
 	return s.render(c, http.StatusOK, templates.RoundsPage(v))
 }
 
-// roundForm is the new-round form; Validate fills field messages.
+// roundForm is the new-round form, checked by app.StartRound.
 type roundForm struct {
 	Name       string
 	Kind       string
@@ -112,28 +113,28 @@ type roundForm struct {
 	Documents []string
 }
 
-func (f roundForm) Validate() map[string]string {
-	errs := map[string]string{}
-	if strings.TrimSpace(f.Name) == "" {
-		errs["name"] = "Give the round a name."
-	} else if err := tasks.CheckText("round name", f.Name, tasks.MaxNameLen, false); err != nil {
-		errs["name"] = tasks.ErrorMessage(err)
+// sentence makes a message a sentence: a capital first letter and a
+// full stop.
+func sentence(msg string) string {
+	if msg == "" {
+		return msg
 	}
-	if len(f.Annotators) == 0 {
-		errs["annotators"] = "Choose at least one annotator."
+	msg = strings.ToUpper(msg[:1]) + msg[1:]
+	if !strings.HasSuffix(msg, ".") {
+		msg += "."
 	}
-	if f.Kind == tasks.RoundProduction && (f.PerItem < 1 || f.PerItem > len(f.Annotators)) && len(f.Annotators) > 0 {
-		errs["per_item"] = fmt.Sprintf("Choose between 1 and %d annotators per summary.", len(f.Annotators))
+	return msg
+}
+
+// pageField is where the Rounds page shows an operation's field error.
+func pageField(field string) string {
+	switch {
+	case field == "name", field == "per_item", field == "seed":
+		return field
+	case strings.HasPrefix(field, "annotators"):
+		return "annotators"
 	}
-	if f.SeedText != "" {
-		if _, err := strconv.ParseUint(f.SeedText, 10, 64); err != nil {
-			errs["seed"] = "The seed is a whole number, 0 or more."
-		}
-	}
-	if f.Sample < 0 {
-		errs["round"] = "The number of summaries cannot be negative."
-	}
-	return errs
+	return "round"
 }
 
 func (s *Server) postRounds(c echo.Context) error {
@@ -164,16 +165,24 @@ func (s *Server) postRounds(c echo.Context) error {
 		}
 	}
 	f.Documents = form["documents"]
-	errs := f.Validate()
+	errs := map[string]string{}
+	if f.SeedText != "" {
+		if _, err := strconv.ParseUint(f.SeedText, 10, 64); err != nil {
+			errs["seed"] = "The seed is a whole number, 0 or more."
+		}
+	}
 	var r *tasks.Round
 	if len(errs) == 0 {
-		req := tasks.RoundRequest{Name: f.Name, Kind: f.Kind, PerItem: f.PerItem, Annotators: f.Annotators, Documents: f.Documents,
-			Sample: f.Sample, Seed: f.Seed, Dealing: tasks.DealBalanced}
-		if f.KeepDocs {
-			req.Dealing = tasks.DealByDocument
-		}
-		r, err = s.store.StartRound(ctx, a.project.ID, req)
-		if err != nil {
+		// The same operation as `annotate assign` and the API.
+		r, err = s.app.StartRound(ctx, a.project, app.RoundRequest{Name: f.Name, Kind: f.Kind, PerItem: f.PerItem, Annotators: f.Annotators,
+			Documents: f.Documents, Sample: f.Sample, Seed: f.Seed, KeepDocuments: f.KeepDocs})
+		if in, ok := app.AsInvalid(err); ok {
+			for _, fe := range in.Fields {
+				if k := pageField(fe.Field); errs[k] == "" {
+					errs[k] = sentence(fe.Message)
+				}
+			}
+		} else if err != nil {
 			code := tasks.ErrorCode(err)
 			if code != tasks.EInvalid && code != tasks.EConflict {
 				return err

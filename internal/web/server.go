@@ -18,6 +18,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/sync/semaphore"
 
+	"annotate/internal/app"
 	"annotate/internal/netguard"
 	"annotate/internal/tasks"
 )
@@ -75,6 +76,7 @@ type Config struct {
 // Server serves annotate's pages.
 type Server struct {
 	store      *tasks.Store
+	app        *app.App
 	cfg        Config
 	hookPolicy netguard.Policy
 	echo       *echo.Echo
@@ -137,6 +139,7 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 		csrfKey:    csrfKey,
 	}
 	s := &Server{
+		app:      app.New(store),
 		store:    store,
 		cfg:      cfg,
 		sessions: cs,

@@ -1,0 +1,64 @@
+// Package app holds annotate's operations as the command line, the pages
+// and the JSON API all perform them: start a round, build a report for
+// a reader. Each checks its request and the project's rules once, here,
+// and answers with errors that name the field at fault (see Invalid), so
+// the three front ends only parse their input and render the answer.
+package app
+
+import (
+	"errors"
+	"strings"
+
+	"annotate/internal/tasks"
+)
+
+// App performs the operations on one store.
+type App struct {
+	store *tasks.Store
+}
+
+// New returns the operations on store.
+func New(store *tasks.Store) *App { return &App{store: store} }
+
+// FieldError is one field of a request at fault and what is wrong with it,
+// in words a person reads.
+type FieldError struct {
+	Field   string // as the API names it: "name", "annotators[2]"
+	Message string
+}
+
+// Invalid is a request refused for its fields; nothing was written. It
+// counts as a tasks.EInvalid error.
+type Invalid struct {
+	Fields []FieldError
+}
+
+func (e *Invalid) Error() string {
+	parts := make([]string, len(e.Fields))
+	for i, f := range e.Fields {
+		parts[i] = f.Field + ": " + f.Message
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Unwrap lets errors.Is and tasks.ErrorCode see an EInvalid error.
+func (e *Invalid) Unwrap() error { return tasks.Errorf(tasks.EInvalid, "%s", e.Error()) }
+
+// AsInvalid returns err's field errors when it is an *Invalid.
+func AsInvalid(err error) (*Invalid, bool) {
+	var in *Invalid
+	ok := errors.As(err, &in)
+	return in, ok
+}
+
+// check collects field errors.
+type check struct{ fields []FieldError }
+
+func (c *check) add(field, msg string) { c.fields = append(c.fields, FieldError{field, msg}) }
+
+func (c *check) err() error {
+	if len(c.fields) == 0 {
+		return nil
+	}
+	return &Invalid{Fields: c.fields}
+}
