@@ -97,3 +97,37 @@ func TestSummEditsChangedDocumentReimports(t *testing.T) {
 		t.Error("no document holds the corrected text")
 	}
 }
+
+// TestRefusedImportLeavesNoProject: a SummEdits file the store refuses
+// (a document with a NUL character) imported with --create leaves no
+// project behind: the project is made in the import's transaction for
+// every format (it was made before the import for all but native files).
+func TestRefusedImportLeavesNoProject(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "d.db")
+	file := filepath.Join(dir, "summedits_news.json")
+	bad := `[{"id":"a_0","doc":"A document\u0000 with a NUL.","summary":"S.","label":1,"original_summary":"S.","edit_types":[]}]`
+	if err := os.WriteFile(file, []byte(bad), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := runCmd(t, "", nil, "import", "--db", db, "--project", "fresh", "--create", file)
+	if err == nil {
+		t.Fatal("a document with a NUL imported")
+	}
+	st, err := tasks.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.ProjectBySlug(context.Background(), "fresh"); tasks.ErrorCode(err) != tasks.ENotFound {
+		t.Fatalf("the refused import left project fresh behind (err %v)", err)
+	}
+	good := strings.Replace(bad, `\u0000`, "", 1)
+	if err := os.WriteFile(file, []byte(good), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCmd(t, "", nil, "import", "--db", db, "--project", "fresh", "--create", file)
+	if err != nil || !strings.Contains(out, "created project fresh") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/term"
 
+	"annotate/internal/app"
 	"annotate/internal/importer"
 	"annotate/internal/tasks"
 )
@@ -41,97 +42,52 @@ func runImport(ctx context.Context, e env, args []string) error {
 		fmt.Fprintln(e.stderr, "annotate import: --relabel needs --update")
 		return errUsage
 	}
-	req := tasks.ImportRequest{Update: *update, Relabel: *relabel}
-	if done, err := streamImport(ctx, e, *db, *slug, *create, *name, *format, fs.Args(), progress, req, *diff); done || err != nil {
-		return err
-	}
-	res, err := importer.ParseFiles(*format, fs.Args(), importer.Options{Progress: progress, Partial: *partial, SkipDocuments: importer.IDList(*skipDocs)})
-	if err != nil {
-		return err
-	}
-	for _, w := range res.Warnings {
-		fmt.Fprintln(e.stderr, "warning:", w)
-	}
-	store, err := tasks.Open(ctx, *db)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	p, err := store.ProjectBySlug(ctx, *slug)
-	if tasks.ErrorCode(err) == tasks.ENotFound && *create {
-		settings := tasks.DefaultSettings()
-		if res.ErrorTaxonomy != "" {
-			settings.ErrorPreset = res.ErrorTaxonomy
-		}
-		p, err = store.CreateProject(ctx, tasks.Project{Slug: *slug, Name: *name, Settings: settings})
-		if err == nil {
-			fmt.Fprintf(e.stdout, "created project %s\n", p.Slug)
-		}
-	} else if tasks.ErrorCode(err) == tasks.ENotFound {
-		return fmt.Errorf("project %q does not exist (add --create to create it)", *slug)
-	}
-	if err != nil {
-		return err
-	}
-	st, changes, err := store.ImportWith(ctx, tasks.ImportRequest{Project: p.ID, Documents: res.Documents, Labels: res.Labels, Scales: res.Scales, Update: *update, Relabel: *relabel})
-	if err := saveDiff(e, *diff, changes, err); err != nil {
-		return err
-	}
-	printChanges(e.stdout, changes)
-	printStats(e.stdout, st)
-	return nil
-}
-
-// streamImport imports native files in one streaming pass inside one
-// transaction, so that memory stays bounded by the largest document
-// whatever the size of the files. It reports false, and does nothing,
-// when the files are not all native.
-func streamImport(ctx context.Context, e env, db, slug string, create bool, name, format string, paths []string, progress io.Writer, req tasks.ImportRequest, diff string) (bool, error) {
 	var files []importer.File
-	for _, p := range paths {
-		f, err := os.Open(p)
+	for _, path := range fs.Args() {
+		f, err := os.Open(path)
 		if err != nil {
-			return true, err
+			return err
 		}
 		defer f.Close()
 		var size int64
 		if info, err := f.Stat(); err == nil {
 			size = info.Size()
 		}
-		files = append(files, importer.File{Name: p, R: f, Size: size})
+		files = append(files, importer.File{Name: path, R: f, Size: size})
 	}
-	if !importer.Streamable(format, files) {
-		return false, nil
-	}
-	store, err := tasks.Open(ctx, db)
+	store, err := tasks.Open(ctx, *db)
 	if err != nil {
-		return true, err
+		return err
 	}
 	defer store.Close()
-	p, err := store.ProjectBySlug(ctx, slug)
+	req := app.ImportRequest{Format: *format, Files: files, Update: *update, Relabel: *relabel,
+		Options: importer.Options{Progress: progress, Partial: *partial, SkipDocuments: importer.IDList(*skipDocs)}}
+	p, err := store.ProjectBySlug(ctx, *slug)
 	switch {
-	case tasks.ErrorCode(err) == tasks.ENotFound && create:
-		req.Create = &tasks.Project{Slug: slug, Name: name, Settings: tasks.DefaultSettings()}
+	case tasks.ErrorCode(err) == tasks.ENotFound && *create:
+		req.Create = &tasks.Project{Slug: *slug, Name: *name, Settings: tasks.DefaultSettings()}
 	case tasks.ErrorCode(err) == tasks.ENotFound:
-		return true, fmt.Errorf("project %q does not exist (add --create to create it)", slug)
+		return fmt.Errorf("project %q does not exist (add --create to create it)", *slug)
 	case err != nil:
-		return true, err
+		return err
 	default:
-		req.Project = p.ID
+		req.Project = p
 	}
-	res, st, changes, err := importer.Write(ctx, store, req, format, files, importer.Options{Progress: progress})
-	if err := saveDiff(e, diff, changes, err); err != nil {
-		return true, err
+	// The same operation as the Import page and the API: one transaction,
+	// the project made inside it.
+	res, st, changes, err := app.New(store).Import(ctx, req)
+	if err := saveDiff(e, *diff, changes, err); err != nil {
+		return err
 	}
 	if req.Create != nil {
-		fmt.Fprintf(e.stdout, "created project %s\n", slug)
+		fmt.Fprintf(e.stdout, "created project %s\n", *slug)
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintln(e.stderr, "warning:", w)
 	}
 	printChanges(e.stdout, changes)
 	printStats(e.stdout, st)
-	return true, nil
+	return nil
 }
 
 // saveDiff writes, when --diff names a file, the differences an import

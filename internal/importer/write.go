@@ -2,7 +2,6 @@ package importer
 
 import (
 	"context"
-	"fmt"
 
 	"annotate/internal/tasks"
 )
@@ -24,9 +23,9 @@ func (e *InputError) Unwrap() error { return e.Err }
 // bounded by the largest document whatever the size of the files. Other
 // formats, which join several files, are parsed whole (Parse) and then
 // written. Either way a problem anywhere writes nothing; problems with the
-// files are *InputError. req.Documents, req.Labels and req.Scales are
-// filled from the files; req.Create is honoured only for streamed files
-// (see Streamable).
+// files are *InputError. req.Documents, req.Labels, req.Scales and
+// req.ErrorTaxonomy are filled from the files; with req.Create the project
+// is made in the same transaction.
 func Write(ctx context.Context, store *tasks.Store, req tasks.ImportRequest, format string, files []File, opts Options) (*Result, tasks.ImportStats, []tasks.Change, error) {
 	if Streamable(format, files) {
 		var res *Result
@@ -43,14 +42,11 @@ func Write(ctx context.Context, store *tasks.Store, req tasks.ImportRequest, for
 		}
 		return res, st, changes, nil
 	}
-	if req.Create != nil {
-		return nil, tasks.ImportStats{}, nil, fmt.Errorf("importer: only native files can make their project in the import's transaction")
-	}
 	res, err := ParseWith(format, files, opts)
 	if err != nil {
 		return nil, tasks.ImportStats{}, nil, &InputError{err}
 	}
-	req.Documents, req.Labels, req.Scales = res.Documents, res.Labels, res.Scales
+	req.Documents, req.Labels, req.Scales, req.ErrorTaxonomy = res.Documents, res.Labels, res.Scales, res.ErrorTaxonomy
 	st, changes, err := store.ImportWith(ctx, req)
 	if err != nil {
 		return nil, tasks.ImportStats{}, nil, err

@@ -94,10 +94,14 @@ type ImportRequest struct {
 	// DryRun checks everything the import would do and writes nothing: the
 	// transaction is rolled back, and the stats are what it would add.
 	DryRun bool
-	// Create, for ImportStream, makes this project in the import's
-	// transaction (when ImportWriter.Begin is called) instead of importing
-	// into Project, so that a refused import leaves no project behind.
+	// Create makes this project in the import's transaction (ImportWith
+	// does; ImportStream when ImportWriter.Begin is called) instead of
+	// importing into Project, so that a refused import leaves no project
+	// behind.
 	Create *Project
+	// ErrorTaxonomy, with Create and ImportWith, is the error taxonomy the
+	// files use, which the new project takes.
+	ErrorTaxonomy string
 }
 
 // ImportWith runs an import request in one transaction. It returns what
@@ -105,6 +109,9 @@ type ImportRequest struct {
 // already there.
 func (s *Store) ImportWith(ctx context.Context, req ImportRequest) (ImportStats, []Change, error) {
 	return s.ImportStream(ctx, req, func(w *ImportWriter) error {
+		if err := w.Begin(req.ErrorTaxonomy); err != nil {
+			return err
+		}
 		if err := w.Scales(req.Scales); err != nil {
 			return err
 		}

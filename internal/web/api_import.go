@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"annotate/internal/app"
 	"annotate/internal/importer"
 	"annotate/internal/tasks"
 )
@@ -74,7 +75,9 @@ func (s *Server) apiImport(c echo.Context) error {
 			return invalidParam("partial", "partial must be true or false")
 		}
 	}
-	res, st, _, err := importer.Write(c.Request().Context(), s.store, tasks.ImportRequest{Project: a.project.ID, DryRun: dryRun}, format, files, importer.Options{Partial: partial, SkipDocuments: importer.IDList(strings.Join(form.Value["skip_documents"], ","))})
+	// The same operation as `annotate import` and the Import page.
+	res, st, _, err := s.app.Import(c.Request().Context(), app.ImportRequest{Project: a.project, DryRun: dryRun, Format: format, Files: files,
+		Options: importer.Options{Partial: partial, SkipDocuments: importer.IDList(strings.Join(form.Value["skip_documents"], ","))}})
 	var in *importer.InputError
 	if errors.As(err, &in) {
 		return importProblem(in.Err)

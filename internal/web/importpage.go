@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"annotate/internal/app"
 	"annotate/internal/importer"
 	"annotate/internal/tasks"
 	"annotate/web/templates"
@@ -73,8 +74,9 @@ func (s *Server) postImport(c echo.Context) error {
 	defer closeFiles()
 	v.Update = c.FormValue("update") != ""
 	v.Relabel = v.Update && c.FormValue("relabel") != ""
-	res, st, applied, err := importer.Write(c.Request().Context(), s.store, tasks.ImportRequest{Project: a.project.ID, Update: v.Update, Relabel: v.Relabel},
-		v.Format, files, importer.Options{Partial: c.FormValue("partial") != "", SkipDocuments: importer.IDList(c.FormValue("skip_documents"))})
+	// The same operation as `annotate import` and the API.
+	res, st, applied, err := s.app.Import(c.Request().Context(), app.ImportRequest{Project: a.project, Update: v.Update, Relabel: v.Relabel,
+		Format: v.Format, Files: files, Options: importer.Options{Partial: c.FormValue("partial") != "", SkipDocuments: importer.IDList(c.FormValue("skip_documents"))}})
 	var in *importer.InputError
 	if errors.As(err, &in) {
 		v.Errors = errorLines(in.Err)
