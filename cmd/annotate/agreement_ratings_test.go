@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/app"
 	"annotate/internal/tasks"
 )
 
@@ -23,10 +24,10 @@ func TestRatingsFileFromDemo(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "demo.db")
 	store := openDB(t, db)
-	if err := setupDemo(ctx, store, io.Discard, io.Discard); err != nil {
+	if err := app.New(store).SetupDemo(ctx, io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	p, _ := store.ProjectBySlug(ctx, demoSlug)
+	p, _ := store.ProjectBySlug(ctx, app.DemoSlug)
 	saved, skipped := 0, 0
 	for i, name := range []string{"ann1", "ann2", "ann3"} {
 		u, err := store.UserByName(ctx, name)

@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"annotate/internal/demo"
+	"annotate/internal/app"
 	"annotate/internal/tasks"
 	"annotate/internal/web"
 )
@@ -428,16 +428,16 @@ func TestImportSampleRun(t *testing.T) {
 	ctx := context.Background()
 	store := openDB(t, filepath.Join(t.TempDir(), "demo.db"))
 	var printed bytes.Buffer
-	if err := setupDemo(ctx, store, &printed, &printed); err != nil {
+	if err := app.New(store).SetupDemo(ctx, &printed, &printed); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(printed.String(), "sample run (not from a model)") {
 		t.Fatalf("the demo setup printed %q", printed.String())
 	}
-	p, _ := store.ProjectBySlug(ctx, demoSlug)
+	p, _ := store.ProjectBySlug(ctx, app.DemoSlug)
 	var out bytes.Buffer
-	if err := importSampleRun(ctx, store, p, demo.SampleRun(), &out); err != nil || out.Len() != 0 {
-		t.Fatalf("second import: %v, printed %q", err, out.String())
+	if err := app.New(store).SetupDemo(ctx, &out, io.Discard); err != nil || strings.Contains(out.String(), "imported") {
+		t.Fatalf("second setup: %v, printed %q", err, out.String())
 	}
 	runs, _ := store.AssistRuns(ctx, p.ID)
 	o, _ := store.ProjectOverview(ctx, p.ID)

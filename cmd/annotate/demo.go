@@ -2,28 +2,10 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"fmt"
-	"io"
 
-	"annotate/internal/demo"
+	"annotate/internal/app"
 	"annotate/internal/tasks"
 )
-
-// The demo's accounts: an administrator of the server (who manages
-// accounts and is a member of no project), and the demo project's lead and
-// three annotators.
-var demoAccounts = []struct {
-	username, display, role string
-}{
-	{"admin", "Demo Admin", "admin"},
-	{"lead", "Demo Lead", tasks.RoleLead},
-	{"ann1", "Annotator One", tasks.RoleAnnotator},
-	{"ann2", "Annotator Two", tasks.RoleAnnotator},
-	{"ann3", "Annotator Three", tasks.RoleAnnotator},
-}
-
-const demoSlug = "demo"
 
 func runDemo(ctx context.Context, e env, args []string) error {
 	fs := newFlags(e, "demo", "demo [--db PATH]")
@@ -36,99 +18,5 @@ func runDemo(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer store.Close()
-	return setupDemo(ctx, store, e.stdout, e.stdout)
-}
-
-// setupDemo creates the demo project, its accounts and its data, writing
-// what it did to out and the new accounts' logins to logins. Running it
-// again changes nothing: the project, accounts and records are matched by
-// slug, username and external id.
-func setupDemo(ctx context.Context, store *tasks.Store, out, logins io.Writer) error {
-	p, err := store.ProjectBySlug(ctx, demoSlug)
-	if tasks.ErrorCode(err) == tasks.ENotFound {
-		p, err = store.CreateProject(ctx, tasks.Project{
-			Slug:        demoSlug,
-			Name:        "Demo: city council meetings",
-			Description: "Summaries of three MeetingBank city-council transcripts with TofuEval gold labels, key points and MADISSE ambiguity labels (TofuEval: MIT-0; MeetingBank transcripts: CC; MADISSE: Apache-2.0).",
-			Settings:    tasks.DefaultSettings(),
-			Guidelines:  demoGuidelines,
-		})
-	}
-	if err != nil {
-		return err
-	}
-	docs, err := demo.Documents()
-	if err != nil {
-		return fmt.Errorf("demo corpus: %w", err)
-	}
-	st, err := store.Import(ctx, p.ID, docs)
-	if err != nil {
-		return err
-	}
-	if st.Documents > 0 {
-		fmt.Fprintf(out, "demo project %q: %d documents, %d summaries, %d sentences, %d key facts\n", p.Slug, st.Documents, st.Summaries, st.Sentences, st.KeyFacts)
-	}
-	if err := importSampleRun(ctx, store, p, demo.SampleRun(), out); err != nil {
-		return fmt.Errorf("demo sample run: %w", err)
-	}
-	var created []string
-	var annotators []int64
-	for _, a := range demoAccounts {
-		u, err := store.UserByName(ctx, a.username)
-		if tasks.ErrorCode(err) == tasks.ENotFound {
-			pw := newPassword()
-			if u, err = store.CreateUser(ctx, a.username, a.display, pw, a.role == "admin"); err != nil {
-				return err
-			}
-			created = append(created, fmt.Sprintf("  %-6s %-16s password: %s", a.username, "("+a.role+")", pw))
-		}
-		if err != nil {
-			return err
-		}
-		if a.role == "admin" {
-			continue
-		}
-		if err := store.SetMember(ctx, p.ID, u.ID, a.role); err != nil {
-			return err
-		}
-		if a.role == tasks.RoleAnnotator {
-			annotators = append(annotators, u.ID)
-		}
-	}
-	if err := demoRound(ctx, store, p, annotators, out); err != nil {
-		return err
-	}
-	if len(created) > 0 {
-		fmt.Fprintln(logins, "demo logins (shown once; reset with: annotate user set-password NAME):")
-		for _, l := range created {
-			fmt.Fprintln(logins, l)
-		}
-	} else {
-		fmt.Fprintln(logins, "demo logins: the accounts admin, lead, ann1, ann2 and ann3 already exist (reset a password with: annotate user set-password NAME)")
-	}
-	return nil
-}
-
-// newPassword returns a random password of 16 base32 characters (80 bits).
-func newPassword() string { return rand.Text()[:16] }
-
-// demoRound starts a calibration round on the first summaries (those the
-// demo imports without gold), so that a newcomer who logs in as an
-// annotator can label at once.
-func demoRound(ctx context.Context, store *tasks.Store, p *tasks.Project, annotators []int64, out io.Writer) error {
-	rounds, err := store.Rounds(ctx, p.ID)
-	if err != nil || len(rounds) > 0 {
-		return err
-	}
-	ids, err := store.SummaryIDs(ctx, p.ID, nil)
-	if err != nil {
-		return err
-	}
-	ids = ids[:min(len(ids), demo.CalibrationSummaries)]
-	r, err := store.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "calibration-1", Kind: tasks.RoundCalibration, Annotators: annotators, Summaries: ids})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "demo round %q: %d summaries for each of %d annotators\n", r.Name, len(ids), len(annotators))
-	return nil
+	return app.New(store).SetupDemo(ctx, e.stdout, e.stdout)
 }

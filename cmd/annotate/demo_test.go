@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/app"
 	"annotate/internal/tasks"
 )
 
@@ -17,10 +18,10 @@ import (
 func TestDemoCalibrationFillsTheQueue(t *testing.T) {
 	ctx := context.Background()
 	store := openDB(t, filepath.Join(t.TempDir(), "demo.db"))
-	if err := setupDemo(ctx, store, io.Discard, io.Discard); err != nil {
+	if err := app.New(store).SetupDemo(ctx, io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	p, err := store.ProjectBySlug(ctx, demoSlug)
+	p, err := store.ProjectBySlug(ctx, app.DemoSlug)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestAssignDeals(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "assign.db")
 	store := openDB(t, db)
-	if err := setupDemo(ctx, store, io.Discard, io.Discard); err != nil {
+	if err := app.New(store).SetupDemo(ctx, io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	p, _ := store.ProjectBySlug(ctx, "demo")

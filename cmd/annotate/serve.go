@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"time"
 
+	"annotate/internal/app"
 	"annotate/internal/assist"
 	"annotate/internal/tasks"
 	"annotate/internal/web"
@@ -55,7 +56,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 		fmt.Fprintln(e.stderr, "annotate: warning:", w)
 	}
 	if *demoFlag {
-		if err := setupDemo(ctx, store, &details, &logins); err != nil {
+		if err := app.New(store).SetupDemo(ctx, &details, &logins); err != nil {
 			return fmt.Errorf("demo: %w", err)
 		}
 	}

@@ -1,6 +1,7 @@
 // Package app holds annotate's operations as the command line, the pages
-// and the JSON API all perform them: start a round, build a report for
-// a reader. Each checks its request and the project's rules once, here,
+// and the JSON API all perform them: start a round, import files, build a
+// report for a reader, import the assistant's runs, set up the demo. Each
+// checks its request and the project's rules once, here,
 // and answers with errors that name the field at fault (see Invalid), so
 // the three front ends only parse their input and render the answer.
 package app

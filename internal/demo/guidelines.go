@@ -1,8 +1,8 @@
-package main
+package demo
 
-// demoGuidelines are the demo project's annotation guidelines, in Markdown.
+// Guidelines are the demo project's annotation guidelines, in Markdown.
 // The numbered list is also what the assistant's agents cite.
-const demoGuidelines = `## Faithfulness
+const Guidelines = `## Faithfulness
 
 Judge each summary sentence against the transcript alone. A sentence is
 **faithful** when everything it states can be verified in the transcript,
