@@ -1,4 +1,4 @@
--- The database schema of annotate, version 19, as a fresh database holds it.
+-- The database schema of annotate, version 20, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -649,3 +649,37 @@ CREATE TABLE stale_labels (
 );
 
 CREATE INDEX stale_labels_project ON stale_labels(project_id, id);
+
+CREATE TABLE studies (
+    id          INTEGER PRIMARY KEY,
+    project_id  INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    name        TEXT NOT NULL,
+    round_id    INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
+    definition  TEXT NOT NULL,          -- the study definition as JSON, defaults filled
+    entry_token TEXT NOT NULL UNIQUE,   -- the secret of the public entry link; replaced to revoke it
+    open        INTEGER NOT NULL DEFAULT 1,
+    created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    UNIQUE (project_id, name)
+);
+
+CREATE TABLE study_items (
+    study_id   INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+    summary_id INTEGER NOT NULL REFERENCES summaries(id) ON DELETE CASCADE,
+    PRIMARY KEY (study_id, summary_id)
+);
+
+CREATE TABLE study_participants (
+    id             INTEGER PRIMARY KEY,
+    study_id       INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+    user_id        INTEGER NOT NULL UNIQUE REFERENCES users(id) ON DELETE CASCADE,
+    number         INTEGER NOT NULL,   -- order of entry from 0, which randomisation uses
+    platform       TEXT NOT NULL,      -- prolific, mturk or pid
+    platform_id    TEXT NOT NULL,      -- personal data: stored here only
+    platform_refs  TEXT NOT NULL DEFAULT '{}', -- the platform's study, session, assignment and HIT ids, as JSON
+    condition      TEXT NOT NULL,
+    phase          TEXT NOT NULL,      -- consent, instructions, work, completed, no_consent
+    entered_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    finished_at    TEXT,
+    UNIQUE (study_id, platform, platform_id),
+    UNIQUE (study_id, number)
+);

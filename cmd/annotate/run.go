@@ -49,6 +49,7 @@ func init() {
 		"backup":    {"write a consistent copy of a live database", runBackup},
 		"keys":      {"rotate the server's secret keys, ending every session", runKeys},
 		"project":   {"show or change a project's error-type taxonomy", runProject},
+		"study":     {"create and show crowd studies", runStudy},
 	}
 }
 

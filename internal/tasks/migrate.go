@@ -173,6 +173,39 @@ ALTER TABLE assist_runs ADD COLUMN lease_until TEXT;`,
     replaced_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 CREATE INDEX IF NOT EXISTS stale_labels_project ON stale_labels(project_id, id);`,
+	// 20: crowd studies: a round dealt to participants who enter by a
+	// public link from a recruitment platform.
+	`CREATE TABLE IF NOT EXISTS studies (
+    id          INTEGER PRIMARY KEY,
+    project_id  INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    name        TEXT NOT NULL,
+    round_id    INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
+    definition  TEXT NOT NULL,          -- the study definition as JSON, defaults filled
+    entry_token TEXT NOT NULL UNIQUE,   -- the secret of the public entry link; replaced to revoke it
+    open        INTEGER NOT NULL DEFAULT 1,
+    created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    UNIQUE (project_id, name)
+);
+CREATE TABLE IF NOT EXISTS study_items (
+    study_id   INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+    summary_id INTEGER NOT NULL REFERENCES summaries(id) ON DELETE CASCADE,
+    PRIMARY KEY (study_id, summary_id)
+);
+CREATE TABLE IF NOT EXISTS study_participants (
+    id             INTEGER PRIMARY KEY,
+    study_id       INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+    user_id        INTEGER NOT NULL UNIQUE REFERENCES users(id) ON DELETE CASCADE,
+    number         INTEGER NOT NULL,   -- order of entry from 0, which randomisation uses
+    platform       TEXT NOT NULL,      -- prolific, mturk or pid
+    platform_id    TEXT NOT NULL,      -- personal data: stored here only
+    platform_refs  TEXT NOT NULL DEFAULT '{}', -- the platform's study, session, assignment and HIT ids, as JSON
+    condition      TEXT NOT NULL,
+    phase          TEXT NOT NULL,      -- consent, instructions, work, completed, no_consent
+    entered_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    finished_at    TEXT,
+    UNIQUE (study_id, platform, platform_id),
+    UNIQUE (study_id, number)
+);`,
 }
 
 // skipsAndFlagsSchema creates the tables of skips and flags.

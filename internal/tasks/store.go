@@ -255,3 +255,11 @@ func ownerRuns(owner string) bool {
 	p, err := os.FindProcess(pid)
 	return err == nil && p.Signal(syscall.Signal(0)) == nil
 }
+
+// WriteTx runs fn in a write transaction of the store, committed when fn
+// returns nil: for the stores of other parts of the application (such as
+// studies) that share the database and its one writer.
+func (s *Store) WriteTx(ctx context.Context, fn func(tx *sql.Tx) error) error { return s.tx(ctx, fn) }
+
+// ReadDB is the store's pool of read connections, for the same stores.
+func (s *Store) ReadDB() *sql.DB { return s.read }

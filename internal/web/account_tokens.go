@@ -102,6 +102,10 @@ func (s *Server) getTokens(c echo.Context) error {
 // not kept, so it cannot travel through a redirect.
 func (s *Server) postToken(c echo.Context) error {
 	u := currentUser(c)
+	// A study's participants work through their study's pages only.
+	if _, err := s.app.Studies().ParticipantOfUser(c.Request().Context(), u.ID); err == nil {
+		return tasks.Errorf(tasks.EForbidden, "study participants cannot make API tokens")
+	}
 	form, err := c.FormParams()
 	if err != nil {
 		return err

@@ -36,11 +36,15 @@ func (s *Server) routes() {
 	e.GET("/login", s.getLogin)
 	e.POST("/login", s.postLogin)
 	e.POST("/logout", s.postLogout)
+	// A crowd study's public entry link.
+	e.GET("/s/:token", s.getStudyEntry)
 
 	// Logged-in users; project routes check membership and role.
 	u := e.Group("", requireUser)
 	u.GET("/", func(c echo.Context) error { return c.Redirect(http.StatusSeeOther, "/projects") })
 	u.GET("/projects", s.getProjects)
+	u.GET("/study", s.getStudy)
+	u.POST("/study", s.postStudy)
 	u.GET("/p/:slug", s.getProject)
 	u.GET("/p/:slug/import", s.getImport)
 	u.POST(importRoute, s.postImport, s.uploadGate)

@@ -448,6 +448,9 @@ func (s *Server) postSubmit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if to := s.afterSubmit(c, a.UserID); to != "" {
+		return redirect(c, to)
+	}
 	if next != 0 {
 		if err := s.setFlash(c, "ok", "Submitted. Here is the next summary."); err != nil {
 			return err

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"annotate/internal/app"
+	"annotate/internal/studies"
+	"annotate/internal/tasks"
+)
+
+const studyUsage = `study create --project SLUG --name NAME --from study.json [--db PATH]
+       annotate study show --project SLUG --name NAME [--url BASE] [--db PATH]
+
+create makes a crowd study from a study definition (see docs/studies.md):
+its round over the project's summaries when the round does not exist, a
+seed and completion codes drawn where the definition leaves them out, and
+a public entry link. show prints the study, its entry links for Prolific,
+MTurk and other sources on the server at --url (default: env
+ANNOTATE_PUBLIC_URL, as serve --public-url), and its participants by
+phase; participants' platform ids are not printed.`
+
+// maxStudyFile bounds a study definition.
+const maxStudyFile = 1 << 20
+
+func runStudy(ctx context.Context, e env, args []string) error {
+	fs := newFlags(e, "study", studyUsage)
+	db := dbFlag(e, fs)
+	slug := fs.String("project", "", "the project (its slug; required)")
+	name := fs.String("name", "", "the study's name (required)")
+	from := fs.String("from", "", "create: the study definition file (- for standard input)")
+	base := fs.String("url", e.getenv("ANNOTATE_PUBLIC_URL"), "show: the address people reach the server at (env ANNOTATE_PUBLIC_URL)")
+	pos, err := parseAnywhere(e, fs, args)
+	if err != nil {
+		return helpOK(err)
+	}
+	if len(pos) != 1 || !slices.Contains([]string{"create", "show"}, pos[0]) || *slug == "" || *name == "" || (pos[0] == "create" && *from == "") {
+		fmt.Fprintf(e.stderr, "Usage: annotate %s\n", studyUsage)
+		return errUsage
+	}
+	store, err := tasks.Open(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	p, err := openProject(ctx, store, *slug)
+	if err != nil {
+		return err
+	}
+	ops := app.New(store)
+	var st *studies.Study
+	if pos[0] == "create" {
+		var r io.Reader = e.stdin
+		if *from != "-" {
+			f, err := os.Open(*from)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			r = f
+		}
+		def, err := io.ReadAll(io.LimitReader(r, maxStudyFile+1))
+		if err != nil {
+			return err
+		}
+		if len(def) > maxStudyFile {
+			return fmt.Errorf("%s: larger than %d bytes", *from, maxStudyFile)
+		}
+		if st, err = ops.CreateStudy(ctx, p, *name, def); err != nil {
+			return fmt.Errorf("%s: %w", *from, err)
+		}
+		fmt.Fprintf(e.stdout, "created study %s\n", st.Name)
+	} else if st, err = ops.Studies().ByName(ctx, p.ID, *name); err != nil {
+		return fmt.Errorf("project %s has no study named %q", p.Slug, *name)
+	}
+	return printStudy(ctx, e.stdout, ops, st, *base)
+}
+
+// printStudy writes a study's settings, links and participants.
+func printStudy(ctx context.Context, w io.Writer, ops *app.App, st *studies.Study, base string) error {
+	d := st.Definition
+	state := "open"
+	if !st.Open {
+		state = "closed"
+	}
+	fmt.Fprintf(w, "study %s (%s): round %s, %d items, k %d, %d items per participant\n", st.Name, state, st.RoundName, st.Items, d.K, d.ItemsPerParticipant)
+	fmt.Fprintf(w, "conditions %v, randomised by %s, seed %d\n", d.Conditions, d.Randomise, d.Seed)
+	fmt.Fprintf(w, "completion codes: completed %s, no consent %s, screened out %s\n", d.Completion.Completed, d.Completion.NoConsent, d.Completion.ScreenedOut)
+	if parts := app.NotApplied(d); len(parts) > 0 {
+		fmt.Fprintf(w, "not carried out by this version (stored for later): %s; every participant goes consent, instructions, labelling, completion code\n", strings.Join(parts, ", "))
+	}
+	if base == "" {
+		fmt.Fprintln(w, "entry links: give --url BASE (or set ANNOTATE_PUBLIC_URL) to print them")
+	} else {
+		l := app.Links(base, st)
+		fmt.Fprintf(w, "Prolific study URL: %s\nMTurk external question URL: %s\nother sources: %sPARTICIPANT_ID\n", l.Prolific, l.MTurk, l.Other)
+	}
+	counts, err := ops.StudyCounts(ctx, st)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "participants: %d in consent, %d reading instructions, %d labelling, %d completed, %d declined consent\n",
+		counts[studies.PhaseConsent], counts[studies.PhaseInstructions], counts[studies.PhaseWork], counts[studies.PhaseCompleted], counts[studies.PhaseNoConsent])
+	return nil
+}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestStudyCreateAndShow: `annotate study create` reads the definition the
+// documentation gives, makes the round over the project's summaries and
+// prints the study; `show` prints the Prolific and MTurk links on the
+// public address and no participant's platform id; a bad definition is
+// refused naming its field.
+func TestStudyCreateAndShow(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "d.db")
+	if _, _, err := runCmd(t, "", nil, "import", "--db", db, "--project", "se", "--create", threeRaters); err != nil {
+		t.Fatal(err)
+	}
+	def := filepath.Join(dir, "study.json")
+	os.WriteFile(def, []byte(`{"round":"crowd","conditions":["none","verdict","debate"],"randomise":"participant","k":3,"items_per_participant":10,"attention_rate":0.1,"screening":{"items":4,"pass":0.75},"exclude":"any_failed_check"}`), 0o600)
+	out, _, err := runCmd(t, "", nil, "study", "create", "--db", db, "--project", "se", "--name", "pilot", "--from", def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"created study pilot", "study pilot (open): round crowd, 48 items, k 3, 10 items per participant", "conditions [none verdict debate], randomised by participant",
+		"not carried out by this version (stored for later): screening, attention checks, exclusion rule"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("create printed no %q:\n%s", want, out)
+		}
+	}
+	out, _, err = runCmd(t, "", map[string]string{"ANNOTATE_PUBLIC_URL": "https://annotate.example.org/"}, "study", "show", "--db", db, "--project", "se", "--name", "pilot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "Prolific study URL: https://annotate.example.org/s/") || !strings.Contains(out, "?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}") ||
+		!strings.Contains(out, "participants: 0 in consent") {
+		t.Errorf("show:\n%s", out)
+	}
+	os.WriteFile(def, []byte(`{"round":"crowd","conditions":["none","hints"],"k":0}`), 0o600)
+	if _, _, err := runCmd(t, "", nil, "study", "create", "--db", db, "--project", "se", "--name", "bad", "--from", def); err == nil || !strings.Contains(err.Error(), `conditions[1]: "hints"`) {
+		t.Fatalf("a bad definition: %v", err)
+	}
+}

@@ -1,0 +1,266 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"annotate/internal/experiment"
+	"annotate/internal/studies"
+	"annotate/internal/study"
+	"annotate/internal/tasks"
+)
+
+// Studies are the project's crowd studies.
+func (a *App) Studies() *studies.Store { return studies.New(a.store) }
+
+// CreateStudy reads a study definition (study.json, see docs/studies.md)
+// and makes the study: its round over the project's summaries when the
+// round does not exist, else the summaries that round deals; a seed and
+// completion codes drawn where the definition leaves them out; a fresh
+// entry link.
+func (a *App) CreateStudy(ctx context.Context, p *tasks.Project, name string, definition []byte) (*studies.Study, error) {
+	var c check
+	name = strings.TrimSpace(name)
+	if name == "" || len(name) > 100 {
+		c.add("name", "give the study a name of 1 to 100 characters")
+	} else if err := tasks.CheckText("study name", name, tasks.MaxNameLen, false); err != nil {
+		c.add("name", tasks.ErrorMessage(err))
+	}
+	def, err := study.Parse(bytes.NewReader(definition))
+	if err != nil {
+		c.add("definition", err.Error())
+	}
+	if err := c.err(); err != nil {
+		return nil, err
+	}
+	if _, err := a.Studies().ByName(ctx, p.ID, name); err == nil {
+		return nil, tasks.Errorf(tasks.EConflict, "a study named %q already exists in this project", name)
+	}
+	if def.Seed == 0 {
+		def.Seed = randomUint64()
+	}
+	for _, code := range []*string{&def.Completion.Completed, &def.Completion.NoConsent, &def.Completion.ScreenedOut} {
+		if *code == "" {
+			*code = strings.ToUpper(rand.Text()[:8])
+		}
+	}
+	n := studies.NewStudy{Name: name, Definition: *def, EntryToken: rand.Text()}
+	r, err := a.store.RoundByName(ctx, p.ID, def.Round)
+	switch {
+	case err == nil:
+		n.Round = r.ID
+		rows, err := a.store.RoundAssignments(ctx, r.ID)
+		if err != nil {
+			return nil, err
+		}
+		seen := map[int64]bool{}
+		for _, row := range rows {
+			if !seen[row.SummaryID] {
+				seen[row.SummaryID] = true
+				n.Summaries = append(n.Summaries, row.SummaryID)
+			}
+		}
+	case tasks.ErrorCode(err) == tasks.ENotFound:
+		if n.Summaries, err = a.store.SummaryIDs(ctx, p.ID, nil); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, err
+	}
+	if len(n.Summaries) == 0 {
+		return nil, &Invalid{Fields: []FieldError{{"definition", fmt.Sprintf("round: %q deals no summaries, and a study needs some", def.Round)}}}
+	}
+	return a.Studies().Create(ctx, p.ID, n)
+}
+
+// ErrStudyClosed says a study's entry link is unknown, revoked or closed.
+var ErrStudyClosed = tasks.Errorf(tasks.ENotFound, "this study link is not open: it may have ended, or the link is mistyped")
+
+// Entered is where an entry link leads: the study, and the participant
+// (nil for an MTurk preview, who sees the instructions only).
+type Entered struct {
+	Study       *studies.Study
+	Project     *tasks.Project
+	Entry       study.Entry
+	Participant *studies.Participant
+	New         bool
+}
+
+// EnterStudy follows a study's entry link: the study by its token, the
+// participant the link's parameters name, made on first entry and found
+// again on the next (on any device), condition drawn by the study's
+// randomisation. An MTurk preview makes nobody.
+func (a *App) EnterStudy(ctx context.Context, token string, q url.Values) (*Entered, error) {
+	st, err := a.Studies().ByToken(ctx, token)
+	if err != nil || !st.Open {
+		return nil, ErrStudyClosed
+	}
+	e, err := study.ParseEntry(q)
+	if err != nil {
+		return nil, tasks.Errorf(tasks.EInvalid, "%v", err)
+	}
+	p, err := a.store.ProjectByID(ctx, st.ProjectID)
+	if err != nil {
+		return nil, err
+	}
+	out := &Entered{Study: st, Project: p, Entry: e}
+	if e.Preview {
+		return out, nil
+	}
+	first := studies.PhaseInstructions
+	if st.Definition.Consent != "" {
+		first = studies.PhaseConsent
+	}
+	conds := st.Definition.Conditions
+	condition := func(n int) string {
+		if st.Definition.Randomise != "participant" || len(conds) == 1 {
+			return conds[0]
+		}
+		return conds[experiment.ParticipantCondition(st.Definition.Seed, n, len(conds))]
+	}
+	out.Participant, out.New, err = a.Studies().Enter(ctx, st, e, "p-"+strings.ToLower(rand.Text()[:12]), first, condition)
+	return out, err
+}
+
+// StudyStep is what a participant is shown next.
+type StudyStep struct {
+	Phase string
+	// Assignment is the next item to label (phase work), 0 when none.
+	Assignment int64
+	// Code is the completion code of an ended study, with the way back
+	// to the platform.
+	Code   string
+	Return study.Return
+}
+
+// NextStep moves a participant on: from the work phase to completed once
+// every item dealt is submitted (dealing items on the way in), and says
+// what to show.
+func (a *App) NextStep(ctx context.Context, st *studies.Study, p *studies.Participant) (StudyStep, error) {
+	step := StudyStep{Phase: p.Phase}
+	switch p.Phase {
+	case studies.PhaseWork:
+		if _, err := a.Studies().Deal(ctx, st, p); err != nil {
+			return step, err
+		}
+		q, err := a.store.Queue(ctx, st.ProjectID, p.UserID)
+		if err != nil {
+			return step, err
+		}
+		for _, as := range q {
+			if as.RoundID == st.RoundID && as.Status != tasks.StatusSubmitted && as.Status != tasks.StatusReleased {
+				step.Assignment = as.ID
+				return step, nil
+			}
+		}
+		if err := a.Studies().SetPhase(ctx, p.ID, studies.PhaseCompleted); err != nil {
+			return step, err
+		}
+		step.Phase = studies.PhaseCompleted
+		fallthrough
+	case studies.PhaseCompleted:
+		step.Code = st.Definition.Completion.Completed
+	case studies.PhaseNoConsent:
+		step.Code = st.Definition.Completion.NoConsent
+	}
+	if step.Code != "" {
+		step.Return = study.ReturnTo(p.Refs, step.Code)
+	}
+	return step, nil
+}
+
+// StudyAnswer moves a participant on from consent (accept or decline) or
+// from the instructions (start).
+func (a *App) StudyAnswer(ctx context.Context, p *studies.Participant, answer string) error {
+	next := ""
+	switch {
+	case p.Phase == studies.PhaseConsent && answer == "accept":
+		next = studies.PhaseInstructions
+	case p.Phase == studies.PhaseConsent && answer == "decline":
+		next = studies.PhaseNoConsent
+	case p.Phase == studies.PhaseInstructions && answer == "start":
+		next = studies.PhaseWork
+	default:
+		return tasks.Errorf(tasks.EConflict, "that answer does not fit this step of the study; reload the page")
+	}
+	return a.Studies().SetPhase(ctx, p.ID, next)
+}
+
+func randomUint64() uint64 {
+	var b [8]byte
+	rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:]) | 1
+}
+
+// StudyLinks are a study's entry links for each platform, made from the
+// server's public address (never from a request).
+type StudyLinks struct {
+	// Prolific is the study URL to paste into Prolific, with its
+	// placeholders for the participant, study and session ids.
+	Prolific string
+	// MTurk is the external question's URL; MTurk adds workerId,
+	// assignmentId, hitId and turkSubmitTo.
+	MTurk string
+	// Other is a link for any other source: each participant's id goes
+	// in pid.
+	Other string
+}
+
+// Links returns a study's entry links on the server at base (such as
+// https://annotate.example.org).
+func Links(base string, st *studies.Study) StudyLinks {
+	u := strings.TrimRight(base, "/") + "/s/" + url.PathEscape(st.EntryToken)
+	return StudyLinks{
+		Prolific: u + "?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}",
+		MTurk:    u,
+		Other:    u + "?pid=",
+	}
+}
+
+// StudyCounts counts a study's participants by phase.
+func (a *App) StudyCounts(ctx context.Context, st *studies.Study) (map[string]int, error) {
+	ps, err := a.Studies().Participants(ctx, st.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]int{}
+	for _, p := range ps {
+		out[p.Phase]++
+	}
+	return out, nil
+}
+
+// NotApplied lists the parts of a study definition this version stores
+// but does not carry out yet, so that a lead is not led to think they
+// run: screening, training, attention checks, the exit survey, the
+// exclusion rule, randomisation by item, and the time limit.
+func NotApplied(d study.Definition) []string {
+	var out []string
+	if d.Screening != nil {
+		out = append(out, "screening")
+	}
+	if d.Training != nil {
+		out = append(out, "training")
+	}
+	if d.AttentionRate != nil && *d.AttentionRate > 0 {
+		out = append(out, "attention checks")
+	}
+	if len(d.Survey) > 0 {
+		out = append(out, "exit survey")
+	}
+	if d.Exclude != "" && d.Exclude != "none" {
+		out = append(out, "exclusion rule")
+	}
+	if d.Randomise == "item" {
+		out = append(out, "randomisation by item")
+	}
+	if d.TimeLimit.Duration > 0 {
+		out = append(out, "time limit")
+	}
+	return out
+}

@@ -1,0 +1,145 @@
+package app_test
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"annotate/internal/app"
+	"annotate/internal/studies"
+	"annotate/internal/tasks"
+)
+
+// studyProject is a project with six one-sentence summaries and a lead.
+func studyProject(t *testing.T) (context.Context, *tasks.Store, *tasks.Project) {
+	t.Helper()
+	ctx := context.Background()
+	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	p, err := s.CreateProject(ctx, tasks.Project{Slug: "crowd", Name: "Crowd", Settings: tasks.DefaultSettings()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []tasks.DocumentInput
+	for i := 1; i <= 6; i++ {
+		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council met.", "It deferred the budget."},
+			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []tasks.SentenceInput{{Text: "The council approved the budget."}}}}})
+	}
+	if _, err := s.Import(ctx, p.ID, docs); err != nil {
+		t.Fatal(err)
+	}
+	return ctx, s, p
+}
+
+// TestStudyEntryAndPhases: a study made from a definition gets its round
+// over the project's summaries; a Prolific link makes a participant on
+// first entry and finds the same one again; declining consent ends with
+// the no-consent code; accepting, then starting, deals the items per
+// participant, and submitting them all ends with the completion code and
+// Prolific's return link.
+func TestStudyEntryAndPhases(t *testing.T) {
+	ctx, s, p := studyProject(t)
+	ops := app.New(s)
+	def := `{"round":"crowd","conditions":["none","debate"],"k":2,"items_per_participant":3,"consent":"I agree to take part.",
+		"completion":{"completed":"DONE42","no_consent":"NOPE7"}}`
+	st, err := ops.CreateStudy(ctx, p, "pilot", []byte(def))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Items != 6 || st.RoundName != "crowd" || st.Definition.Seed == 0 || st.Definition.Completion.ScreenedOut == "" {
+		t.Fatalf("study %+v", st)
+	}
+	if _, err := ops.CreateStudy(ctx, p, "pilot", []byte(def)); tasks.ErrorCode(err) != tasks.EConflict {
+		t.Fatalf("a second study of the same name: %v", err)
+	}
+	link := func(pid string) url.Values {
+		return url.Values{"PROLIFIC_PID": {pid}, "STUDY_ID": {"st1"}, "SESSION_ID": {"se-" + pid}}
+	}
+	a, err := ops.EnterStudy(ctx, st.EntryToken, link("alice"))
+	if err != nil || !a.New || a.Participant.Phase != studies.PhaseConsent {
+		t.Fatalf("first entry: %+v %v", a, err)
+	}
+	again, err := ops.EnterStudy(ctx, st.EntryToken, link("alice"))
+	if err != nil || again.New || again.Participant.ID != a.Participant.ID {
+		t.Fatalf("second entry: %+v %v", again, err)
+	}
+	if _, err := ops.EnterStudy(ctx, "not-the-token", link("alice")); tasks.ErrorCode(err) != tasks.ENotFound {
+		t.Fatalf("a wrong token: %v", err)
+	}
+	if _, err := ops.EnterStudy(ctx, st.EntryToken, url.Values{"PROLIFIC_PID": {"a b"}}); tasks.ErrorCode(err) != tasks.EInvalid {
+		t.Fatalf("a malformed id: %v", err)
+	}
+
+	// bob declines.
+	b, err := ops.EnterStudy(ctx, st.EntryToken, link("bob"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ops.StudyAnswer(ctx, b.Participant, "decline"); err != nil {
+		t.Fatal(err)
+	}
+	bp, _ := ops.Studies().ParticipantOfUser(ctx, b.Participant.UserID)
+	step, err := ops.NextStep(ctx, st, bp)
+	if err != nil || step.Code != "NOPE7" || !strings.HasSuffix(step.Return.URL, "cc=NOPE7") {
+		t.Fatalf("declined: %+v %v", step, err)
+	}
+	if q, _ := s.Queue(ctx, p.ID, bp.UserID); len(q) != 0 {
+		t.Fatalf("a participant who declined was dealt %d items", len(q))
+	}
+	if conds := a.Participant.Condition + "," + b.Participant.Condition; conds != "none,debate" && conds != "debate,none" {
+		t.Errorf("the first block's conditions are %s, want each once", conds)
+	}
+
+	// alice accepts, starts and labels.
+	ap := a.Participant
+	for _, answer := range []string{"accept", "start"} {
+		if err := ops.StudyAnswer(ctx, ap, answer); err != nil {
+			t.Fatal(err)
+		}
+		ap, _ = ops.Studies().ParticipantOfUser(ctx, ap.UserID)
+	}
+	if err := ops.StudyAnswer(ctx, ap, "accept"); tasks.ErrorCode(err) != tasks.EConflict {
+		t.Fatalf("consent again in the work phase: %v", err)
+	}
+	no := false
+	for i := 0; ; i++ {
+		step, err := ops.NextStep(ctx, st, ap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if step.Assignment == 0 {
+			if i != 3 || step.Code != "DONE42" || !strings.Contains(step.Return.URL, "cc=DONE42") {
+				t.Fatalf("after %d items: %+v", i, step)
+			}
+			break
+		}
+		as, err := s.AssignmentByID(ctx, step.Assignment)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, _ := s.Summary(ctx, as.SummaryID)
+		if _, err := s.SaveSentenceLabel(ctx, as.ID, ap.UserID, as.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelUnfaithful,
+			ErrorTypes: []string{"contradiction"}, Explanation: "Deferred.", Ambiguous: &no}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.SaveSummaryLabel(ctx, as.ID, ap.UserID, as.Version+1, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"}); err != nil && tasks.ErrorCode(err) != tasks.EInvalid {
+			t.Fatal(err)
+		}
+		if err := s.Submit(ctx, as.ID, ap.UserID); err != nil {
+			t.Fatalf("submit item %d: %v", i+1, err)
+		}
+		if i > 3 {
+			t.Fatal("more items than items_per_participant")
+		}
+	}
+	ap, _ = ops.Studies().ParticipantOfUser(ctx, ap.UserID)
+	if ap.Phase != studies.PhaseCompleted || ap.FinishedAt == "" {
+		t.Fatalf("participant %+v", ap)
+	}
+}

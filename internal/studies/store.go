@@ -1,0 +1,356 @@
+// Package studies stores crowd studies: a study deals a round's items to
+// participants who enter by a public link from a recruitment platform
+// (Prolific, MTurk or any other, see internal/study for the link's
+// parameters). It shares the database and its one writer with the rest
+// of the application (tasks.Store) and holds the SQL of the studies'
+// tables, which the schema's migrations create.
+package studies
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"annotate/internal/study"
+	"annotate/internal/tasks"
+)
+
+// Store reads and writes studies.
+type Store struct {
+	tasks *tasks.Store
+}
+
+// New returns the studies of the database behind s.
+func New(s *tasks.Store) *Store { return &Store{tasks: s} }
+
+// Study is a crowd study of a project.
+type Study struct {
+	ID, ProjectID, RoundID int64
+	Name, RoundName        string
+	Definition             study.Definition
+	// EntryToken is the secret part of the public entry link.
+	EntryToken string
+	Open       bool
+	CreatedAt  string
+	// Items counts the summaries the study deals.
+	Items int
+}
+
+// Phases of a participant, in order; the last two end the study.
+const (
+	PhaseConsent      = "consent"
+	PhaseInstructions = "instructions"
+	PhaseWork         = "work"
+	PhaseCompleted    = "completed"
+	PhaseNoConsent    = "no_consent"
+)
+
+// Participant is one person who entered a study.
+type Participant struct {
+	ID, StudyID, UserID int64
+	Number              int // order of entry, from 0
+	Platform            study.Platform
+	// PlatformID is the platform's id of the person: personal data, for
+	// the platform's return only, never shown to leads unless asked for.
+	PlatformID string
+	Refs       study.Entry // the platform's session, assignment and HIT ids
+	Condition  string
+	Phase      string
+	EnteredAt  string
+	FinishedAt string
+}
+
+// NewStudy is what Create stores.
+type NewStudy struct {
+	Name       string
+	Definition study.Definition
+	EntryToken string
+	// Round is the round's id when it exists; else the study makes a
+	// production round named Definition.Round over Summaries.
+	Round     int64
+	Summaries []int64
+}
+
+// Create stores a study, and its round when it does not exist yet.
+func (s *Store) Create(ctx context.Context, projectID int64, n NewStudy) (*Study, error) {
+	def, err := json.Marshal(n.Definition)
+	if err != nil {
+		return nil, err
+	}
+	var id int64
+	err = s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+		var taken int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM studies WHERE project_id = ? AND name = ?`, projectID, n.Name).Scan(&taken); err != nil {
+			return err
+		}
+		if taken > 0 {
+			return tasks.Errorf(tasks.EConflict, "a study named %q already exists in this project", n.Name)
+		}
+		round := n.Round
+		if round == 0 {
+			res, err := tx.ExecContext(ctx, `INSERT INTO rounds (project_id, name, kind, per_item) VALUES (?, ?, ?, ?)`,
+				projectID, n.Definition.Round, tasks.RoundProduction, n.Definition.K)
+			if err != nil {
+				return err
+			}
+			if round, err = res.LastInsertId(); err != nil {
+				return err
+			}
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO studies (project_id, name, round_id, definition, entry_token) VALUES (?, ?, ?, ?, ?)`,
+			projectID, n.Name, round, string(def), n.EntryToken)
+		if err != nil {
+			return err
+		}
+		if id, err = res.LastInsertId(); err != nil {
+			return err
+		}
+		for _, sum := range n.Summaries {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO study_items (study_id, summary_id)
+				SELECT ?, id FROM summaries WHERE id = ? AND project_id = ?`, id, sum, projectID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.byQuery(ctx, `st.id = ?`, id)
+}
+
+const studySelect = `SELECT st.id, st.project_id, st.round_id, st.name, r.name, st.definition, st.entry_token, st.open, st.created_at,
+		(SELECT count(*) FROM study_items i WHERE i.study_id = st.id)
+	FROM studies st JOIN rounds r ON r.id = st.round_id WHERE `
+
+func (s *Store) byQuery(ctx context.Context, cond string, args ...any) (*Study, error) {
+	list, err := s.list(ctx, cond, args...)
+	if err != nil {
+		return nil, err
+	}
+	if len(list) == 0 {
+		return nil, tasks.Errorf(tasks.ENotFound, "study not found")
+	}
+	return &list[0], nil
+}
+
+func (s *Store) list(ctx context.Context, cond string, args ...any) ([]Study, error) {
+	rows, err := s.tasks.ReadDB().QueryContext(ctx, studySelect+cond+` ORDER BY st.id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Study
+	for rows.Next() {
+		var st Study
+		var def string
+		if err := rows.Scan(&st.ID, &st.ProjectID, &st.RoundID, &st.Name, &st.RoundName, &def, &st.EntryToken, &st.Open, &st.CreatedAt, &st.Items); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(def), &st.Definition); err != nil {
+			return nil, fmt.Errorf("study %d: definition: %w", st.ID, err)
+		}
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}
+
+// ByName returns a project's study by name.
+func (s *Store) ByName(ctx context.Context, projectID int64, name string) (*Study, error) {
+	return s.byQuery(ctx, `st.project_id = ? AND st.name = ?`, projectID, name)
+}
+
+// ByToken returns the study whose entry link holds token.
+func (s *Store) ByToken(ctx context.Context, token string) (*Study, error) {
+	return s.byQuery(ctx, `st.entry_token = ?`, token)
+}
+
+// ByID returns a study by id.
+func (s *Store) ByID(ctx context.Context, id int64) (*Study, error) {
+	return s.byQuery(ctx, `st.id = ?`, id)
+}
+
+// List returns a project's studies, oldest first.
+func (s *Store) List(ctx context.Context, projectID int64) ([]Study, error) {
+	return s.list(ctx, `st.project_id = ?`, projectID)
+}
+
+// SetEntry replaces a study's entry token (revoking the old link) and
+// opens or closes entry.
+func (s *Store) SetEntry(ctx context.Context, studyID int64, token string, open bool) error {
+	return s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE studies SET entry_token = ?, open = ? WHERE id = ?`, token, open, studyID)
+		return err
+	})
+}
+
+// ErrFull says a study has as many participants as its cap allows.
+var ErrFull = tasks.Errorf(tasks.EConflict, "this study has all the participants it needs")
+
+// Enter returns the participant the entry names, made on first entry: a
+// project annotator with no password (they come back by the same link),
+// numbered in order of entry, given a condition by condition(number).
+// created says whether the participant is new.
+func (s *Store) Enter(ctx context.Context, st *Study, e study.Entry, username string, firstPhase string, condition func(n int) string) (p *Participant, created bool, err error) {
+	refs, err := json.Marshal(e)
+	if err != nil {
+		return nil, false, err
+	}
+	err = s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+		var id int64
+		err := tx.QueryRowContext(ctx, `SELECT id FROM study_participants WHERE study_id = ? AND platform = ? AND platform_id = ?`,
+			st.ID, string(e.Platform), e.ParticipantID).Scan(&id)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM study_participants WHERE study_id = ?`, st.ID).Scan(&n); err != nil {
+			return err
+		}
+		if max := st.Definition.MaxParticipants; max > 0 && n >= max {
+			return ErrFull
+		}
+		// No password: an empty hash matches none.
+		res, err := tx.ExecContext(ctx, `INSERT INTO users (username, display_name, password_hash) VALUES (?, ?, x'')`, username, "Participant")
+		if err != nil {
+			return err
+		}
+		uid, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO memberships (project_id, user_id, role) VALUES (?, ?, ?)`, st.ProjectID, uid, tasks.RoleAnnotator); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO study_participants (study_id, user_id, number, platform, platform_id, platform_refs, condition, phase)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, st.ID, uid, n, string(e.Platform), e.ParticipantID, string(refs), condition(n), firstPhase)
+		created = err == nil
+		return err
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	p, err = s.participant(ctx, `study_id = ? AND platform = ? AND platform_id = ?`, st.ID, string(e.Platform), e.ParticipantID)
+	return p, created, err
+}
+
+const participantSelect = `SELECT id, study_id, user_id, number, platform, platform_id, platform_refs, condition, phase, entered_at, coalesce(finished_at, '')
+	FROM study_participants WHERE `
+
+func (s *Store) participant(ctx context.Context, cond string, args ...any) (*Participant, error) {
+	var p Participant
+	var platform, refs string
+	err := s.tasks.ReadDB().QueryRowContext(ctx, participantSelect+cond, args...).Scan(&p.ID, &p.StudyID, &p.UserID, &p.Number, &platform,
+		&p.PlatformID, &refs, &p.Condition, &p.Phase, &p.EnteredAt, &p.FinishedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, tasks.Errorf(tasks.ENotFound, "participant not found")
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.Platform = study.Platform(platform)
+	if err := json.Unmarshal([]byte(refs), &p.Refs); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// ParticipantOfUser returns the participant a user account is, if any.
+func (s *Store) ParticipantOfUser(ctx context.Context, userID int64) (*Participant, error) {
+	return s.participant(ctx, `user_id = ?`, userID)
+}
+
+// Participants lists a study's participants in order of entry.
+func (s *Store) Participants(ctx context.Context, studyID int64) ([]Participant, error) {
+	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT id FROM study_participants WHERE study_id = ? ORDER BY number`, studyID)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]Participant, 0, len(ids))
+	for _, id := range ids {
+		p, err := s.participant(ctx, `id = ?`, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *p)
+	}
+	return out, nil
+}
+
+// SetPhase moves a participant to a phase; an ending phase records when.
+func (s *Store) SetPhase(ctx context.Context, participantID int64, phase string) error {
+	return s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+		ends := phase == PhaseCompleted || phase == PhaseNoConsent
+		_, err := tx.ExecContext(ctx, `UPDATE study_participants SET phase = ?,
+			finished_at = CASE WHEN ? AND finished_at IS NULL THEN strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE finished_at END
+			WHERE id = ?`, phase, ends, participantID)
+		return err
+	})
+}
+
+// Deal gives a participant items up to the study's items per participant:
+// the study's summaries with the fewest labellers in its round first
+// (released assignments aside), never one the participant has, never one
+// that has k labellers already. It returns how many the participant holds.
+func (s *Store) Deal(ctx context.Context, st *Study, p *Participant) (int, error) {
+	var held int
+	err := s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM assignments WHERE round_id = ? AND user_id = ? AND status != 'released'`,
+			st.RoundID, p.UserID).Scan(&held); err != nil {
+			return err
+		}
+		want := st.Definition.ItemsPerParticipant - held
+		if want <= 0 {
+			return nil
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT i.summary_id FROM study_items i
+			WHERE i.study_id = ?1 AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.round_id = ?2 AND a.summary_id = i.summary_id AND a.user_id = ?3)
+			AND (SELECT count(*) FROM assignments a WHERE a.round_id = ?2 AND a.summary_id = i.summary_id AND a.status != 'released') < ?4
+			ORDER BY (SELECT count(*) FROM assignments a WHERE a.round_id = ?2 AND a.summary_id = i.summary_id AND a.status != 'released'),
+				(i.summary_id * 2654435761 + ?5) % 4294967291
+			LIMIT ?6`, st.ID, st.RoundID, p.UserID, st.Definition.K, p.Number, want)
+		if err != nil {
+			return err
+		}
+		var picks []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			picks = append(picks, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, sum := range picks {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO assignments (round_id, summary_id, user_id, position)
+				VALUES (?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM assignments WHERE user_id = ?))`, st.RoundID, sum, p.UserID, p.UserID); err != nil {
+				return err
+			}
+		}
+		held += len(picks)
+		return nil
+	})
+	return held, err
+}

@@ -1,0 +1,17 @@
+package web_test
+
+import "net/url"
+
+func init() {
+	moreMatrix = append(moreMatrix,
+		// A study's entry link with a token no study holds is not found,
+		// whoever follows it.
+		matrixEntry{route: "GET /s/:token", want: access{gone, gone, gone, gone, gone, gone},
+			path: func(*matrixFixture) string { return "/s/no-such-study?pid=p1" }},
+		// Only a study's participants have a study step; nobody of the
+		// matrix is one.
+		matrixEntry{route: "GET /study", want: access{see, gone, gone, gone, gone, gone}},
+		matrixEntry{route: "POST /study", want: access{anon, gone, gone, gone, gone, gone},
+			form: func(*matrixFixture) url.Values { return url.Values{"answer": {"accept"}} }},
+	)
+}

@@ -1,0 +1,101 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"annotate/internal/studies"
+	"annotate/internal/tasks"
+	"annotate/web/templates"
+)
+
+// getStudyEntry is a study's public entry link (/s/TOKEN?PROLIFIC_PID=...):
+// the participant the link names is made or found and logged in on this
+// browser, then sent to their step. An MTurk preview sees the
+// instructions only.
+func (s *Server) getStudyEntry(c echo.Context) error {
+	ctx := c.Request().Context()
+	in, err := s.app.EnterStudy(ctx, c.Param("token"), c.QueryParams())
+	if err != nil {
+		return err
+	}
+	if in.Participant == nil {
+		v := templates.StudyView{Page: s.page(c, in.Project.Name), Title: in.Project.Name, Phase: "preview",
+			HTML: renderMarkdown(in.Project.Guidelines), Items: in.Study.Definition.ItemsPerParticipant}
+		return s.render(c, http.StatusOK, templates.StudyPage(v))
+	}
+	if err := s.startSession(c, in.Participant.UserID); err != nil {
+		return err
+	}
+	return redirect(c, "/study")
+}
+
+// participantOf returns the logged-in participant and their study.
+func (s *Server) participantOf(c echo.Context) (*studies.Participant, *studies.Study, error) {
+	ctx := c.Request().Context()
+	p, err := s.app.Studies().ParticipantOfUser(ctx, currentUser(c).ID)
+	if err != nil {
+		return nil, nil, tasks.Errorf(tasks.ENotFound, "you are not taking part in a study")
+	}
+	st, err := s.app.Studies().ByID(ctx, p.StudyID)
+	return p, st, err
+}
+
+// getStudy shows a participant the step they are at, or sends them to
+// their next summary.
+func (s *Server) getStudy(c echo.Context) error {
+	p, st, err := s.participantOf(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	step, err := s.app.NextStep(ctx, st, p)
+	if err != nil {
+		return err
+	}
+	if step.Assignment != 0 {
+		return redirect(c, assignmentURL(step.Assignment))
+	}
+	project, err := s.store.ProjectByID(ctx, st.ProjectID)
+	if err != nil {
+		return err
+	}
+	v := templates.StudyView{Page: s.page(c, project.Name), Title: project.Name, Phase: step.Phase, Items: st.Definition.ItemsPerParticipant,
+		Code: step.Code, ReturnURL: step.Return.URL}
+	switch step.Phase {
+	case studies.PhaseConsent:
+		v.HTML = renderMarkdown(st.Definition.Consent)
+	case studies.PhaseInstructions:
+		v.HTML = renderMarkdown(project.Guidelines)
+	}
+	if step.Return.Form != nil {
+		v.ReturnForm = map[string]string{}
+		for k := range step.Return.Form {
+			v.ReturnForm[k] = step.Return.Form.Get(k)
+		}
+	}
+	return s.render(c, http.StatusOK, templates.StudyPage(v))
+}
+
+// postStudy takes a participant's answer to consent (accept, decline) or
+// the instructions (start).
+func (s *Server) postStudy(c echo.Context) error {
+	p, _, err := s.participantOf(c)
+	if err != nil {
+		return err
+	}
+	if err := s.app.StudyAnswer(c.Request().Context(), p, c.FormValue("answer")); err != nil {
+		return err
+	}
+	return redirect(c, "/study")
+}
+
+// afterSubmit is where a participant goes once a summary is submitted:
+// their study's next step; "" for everyone else.
+func (s *Server) afterSubmit(c echo.Context, userID int64) string {
+	if _, err := s.app.Studies().ParticipantOfUser(c.Request().Context(), userID); err == nil {
+		return "/study"
+	}
+	return ""
+}

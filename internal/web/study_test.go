@@ -1,0 +1,154 @@
+package web_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"annotate/internal/app"
+	"annotate/internal/tasks"
+)
+
+// TestStudyByProlificLink: a participant opens a study's Prolific link
+// on the real server, is logged in without a password, accepts consent,
+// reads the instructions, starts, is sent to their first summary,
+// submits each and ends on the completion code with Prolific's return
+// link. The same link on another device finds the same participant; a
+// second person declining consent gets the no-consent code and no work.
+// An MTurk preview shows the instructions and makes nobody; a closed or
+// mistyped link is not found.
+func TestStudyByProlificLink(t *testing.T) {
+	f := newFixture(t)
+	lead := f.user("lea", false)
+	p := f.project("crowd", map[*tasks.User]string{lead: tasks.RoleLead})
+	var docs []tasks.DocumentInput
+	for i := 1; i <= 4; i++ {
+		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council met.", "It deferred the budget."},
+			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Model: "secret-model-name", Sentences: []tasks.SentenceInput{{Text: "The council deferred the budget."}}}}})
+	}
+	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
+		t.Fatal(err)
+	}
+	ops := app.New(f.store)
+	st, err := ops.CreateStudy(f.ctx, p, "pilot", []byte(`{"round":"crowd","conditions":["none","debate"],"k":2,"items_per_participant":2,
+		"consent":"**Consent.** You agree to label summaries.","completion":{"completed":"DONE42","no_consent":"NOPE7"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := func(pid string) string {
+		return "/s/" + st.EntryToken + "?" + url.Values{"PROLIFIC_PID": {pid}, "STUDY_ID": {"s1"}, "SESSION_ID": {"x" + pid}}.Encode()
+	}
+	follow := func(b *browser, path string) (string, page) {
+		t.Helper()
+		for range 5 {
+			pg := b.get(path)
+			if pg.status != http.StatusSeeOther {
+				return path, pg
+			}
+			path = pg.header.Get("Location")
+		}
+		t.Fatalf("too many redirects from %s", path)
+		return "", page{}
+	}
+	testID := func(pg page, id string) *goquery.Selection {
+		doc, err := goquery.NewDocumentFromReader(strings.NewReader(pg.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return doc.Find(`[data-testid="` + id + `"]`)
+	}
+
+	alice := f.browser()
+	at, pg := follow(alice, entry("alice"))
+	if at != "/study" || testID(pg, "study-consent").Length() != 1 || !strings.Contains(pg.body, "<strong>Consent.</strong>") {
+		t.Fatalf("entry went to %s:\n%s", at, pg.body)
+	}
+	tok := csrfField.FindStringSubmatch(pg.body)[1]
+	if r := alice.post("/study", url.Values{"_csrf": {tok}, "answer": {"accept"}}); r.status != http.StatusSeeOther {
+		t.Fatalf("accept: %d", r.status)
+	}
+	_, pg = follow(alice, "/study")
+	if testID(pg, "study-instructions").Length() != 1 {
+		t.Fatalf("after consent:\n%s", pg.body)
+	}
+	alice.post("/study", url.Values{"_csrf": {tok}, "answer": {"start"}})
+	var done []string
+	for range 3 {
+		at, pg = follow(alice, "/study")
+		if !strings.HasPrefix(at, "/a/") {
+			break
+		}
+		if strings.Contains(pg.body, "secret-model-name") || strings.Contains(pg.body, "debate") && strings.Contains(pg.body, "condition") {
+			t.Fatal("the labelling page tells the participant the model or the condition")
+		}
+		var id int64
+		fmt.Sscanf(at, "/a/%d", &id)
+		a, err := f.store.AssignmentByID(f.ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, _ := f.store.Summary(f.ctx, a.SummaryID)
+		no := false
+		v, err := f.store.SaveSentenceLabel(f.ctx, a.ID, a.UserID, a.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.store.SaveSummaryLabel(f.ctx, a.ID, a.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
+		r := alice.post(at+"/submit", url.Values{"_csrf": {tok}})
+		if r.status != http.StatusSeeOther || r.header.Get("Location") != "/study" {
+			t.Fatalf("submit %s: %d to %q", at, r.status, r.header.Get("Location"))
+		}
+		done = append(done, at)
+	}
+	if len(done) != 2 || testID(pg, "study-completed").Length() != 1 || testID(pg, "study-code").Text() != "DONE42" {
+		t.Fatalf("after %v:\n%s", done, pg.body)
+	}
+	if href, _ := testID(pg, "study-return").Attr("href"); href != "https://app.prolific.com/submissions/complete?cc=DONE42" {
+		t.Errorf("return link %q", href)
+	}
+
+	// A participant cannot make an API token.
+	if r := alice.post("/account/tokens", url.Values{"_csrf": {tok}, "name": {"mine"}, "expires": {"30"}}); r.status != http.StatusForbidden {
+		t.Errorf("a participant's token: %d", r.status)
+	}
+
+	// The same link on another device: the same participant, done.
+	again := f.browser()
+	if _, pg = follow(again, entry("alice")); testID(pg, "study-code").Text() != "DONE42" {
+		t.Fatalf("alice on another device:\n%s", pg.body)
+	}
+
+	bob := f.browser()
+	_, pg = follow(bob, entry("bob"))
+	tok = csrfField.FindStringSubmatch(pg.body)[1]
+	bob.post("/study", url.Values{"_csrf": {tok}, "answer": {"decline"}})
+	if _, pg = follow(bob, "/study"); testID(pg, "study-code").Text() != "NOPE7" {
+		t.Fatalf("bob declined:\n%s", pg.body)
+	}
+
+	preview := f.browser()
+	pg = preview.get("/s/" + st.EntryToken + "?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=H1")
+	if pg.status != http.StatusOK || testID(pg, "study-preview").Length() != 1 {
+		t.Fatalf("preview: %d\n%s", pg.status, pg.body)
+	}
+	ps, _ := ops.Studies().Participants(f.ctx, st.ID)
+	if len(ps) != 2 {
+		t.Fatalf("%d participants, want alice and bob", len(ps))
+	}
+	if pg := preview.get("/s/not-the-token?pid=x"); pg.status != http.StatusNotFound {
+		t.Fatalf("a mistyped link: %d", pg.status)
+	}
+	if pg := preview.get("/s/" + st.EntryToken + "?pid=a%20b"); pg.status != http.StatusUnprocessableEntity && pg.status != http.StatusBadRequest {
+		t.Fatalf("a malformed id: %d", pg.status)
+	}
+	// A lead is no participant.
+	lb := f.browser()
+	lb.login("lea", testPassword)
+	if pg := lb.get("/study"); pg.status != http.StatusNotFound {
+		t.Fatalf("a lead's /study: %d", pg.status)
+	}
+}
