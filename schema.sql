@@ -1,4 +1,4 @@
--- The database schema of annotate, version 20, as a fresh database holds it.
+-- The database schema of annotate, version 21, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -682,4 +682,10 @@ CREATE TABLE study_participants (
     finished_at    TEXT,
     UNIQUE (study_id, platform, platform_id),
     UNIQUE (study_id, number)
+);
+
+CREATE TABLE assignment_assistance (
+    assignment_id INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
+    visibility    TEXT NOT NULL,               -- always, after_first_label or never
+    verdict_only  INTEGER NOT NULL DEFAULT 0   -- the Adjudicator's verdict alone, without the debate
 );

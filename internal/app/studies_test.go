@@ -46,13 +46,13 @@ func studyProject(t *testing.T) (context.Context, *tasks.Store, *tasks.Project) 
 func TestStudyEntryAndPhases(t *testing.T) {
 	ctx, s, p := studyProject(t)
 	ops := app.New(s)
-	def := `{"round":"crowd","conditions":["none","debate"],"k":2,"items_per_participant":3,"consent":"I agree to take part.",
+	def := `{"round":"crowd","conditions":["debate","none"],"seed":1,"k":2,"items_per_participant":3,"consent":"I agree to take part.",
 		"completion":{"completed":"DONE42","no_consent":"NOPE7"}}`
 	st, err := ops.CreateStudy(ctx, p, "pilot", []byte(def))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Items != 6 || st.RoundName != "crowd" || st.Definition.Seed == 0 || st.Definition.Completion.ScreenedOut == "" {
+	if st.Items != 6 || st.RoundName != "crowd" || st.Definition.Seed != 1 || st.Definition.Completion.ScreenedOut == "" {
 		t.Fatalf("study %+v", st)
 	}
 	if _, err := ops.CreateStudy(ctx, p, "pilot", []byte(def)); tasks.ErrorCode(err) != tasks.EConflict {
@@ -62,7 +62,8 @@ func TestStudyEntryAndPhases(t *testing.T) {
 		return url.Values{"PROLIFIC_PID": {pid}, "STUDY_ID": {"st1"}, "SESSION_ID": {"se-" + pid}}
 	}
 	a, err := ops.EnterStudy(ctx, st.EntryToken, link("alice"))
-	if err != nil || !a.New || a.Participant.Phase != studies.PhaseConsent {
+	// Seed 1 puts the first entrant in the first condition.
+	if err != nil || !a.New || a.Participant.Phase != studies.PhaseConsent || a.Participant.Condition != "debate" {
 		t.Fatalf("first entry: %+v %v", a, err)
 	}
 	again, err := ops.EnterStudy(ctx, st.EntryToken, link("alice"))
@@ -124,9 +125,14 @@ func TestStudyEntryAndPhases(t *testing.T) {
 			t.Fatal(err)
 		}
 		sum, _ := s.Summary(ctx, as.SummaryID)
-		if _, err := s.SaveSentenceLabel(ctx, as.ID, ap.UserID, as.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelUnfaithful,
-			ErrorTypes: []string{"contradiction"}, Explanation: "Deferred.", Ambiguous: &no}); err != nil {
+		saved, _, err := s.SaveSentenceLabelFromPage(ctx, as.ID, ap.UserID, as.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelUnfaithful,
+			ErrorTypes: []string{"contradiction"}, Explanation: "Deferred.", Ambiguous: &no})
+		if err != nil {
 			t.Fatal(err)
+		}
+		// The label records the assistant as the condition showed it.
+		if want := ap.Condition == "debate"; saved.AssistantVisible != want {
+			t.Errorf("condition %s: a label saved with the assistant visible = %v", ap.Condition, saved.AssistantVisible)
 		}
 		if _, err := s.SaveSummaryLabel(ctx, as.ID, ap.UserID, as.Version+1, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"}); err != nil && tasks.ErrorCode(err) != tasks.EInvalid {
 			t.Fatal(err)

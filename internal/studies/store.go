@@ -344,8 +344,16 @@ func (s *Store) Deal(ctx context.Context, st *Study, p *Participant) (int, error
 			return err
 		}
 		for _, sum := range picks {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO assignments (round_id, summary_id, user_id, position)
-				VALUES (?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM assignments WHERE user_id = ?))`, st.RoundID, sum, p.UserID, p.UserID); err != nil {
+			res, err := tx.ExecContext(ctx, `INSERT INTO assignments (round_id, summary_id, user_id, position)
+				VALUES (?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM assignments WHERE user_id = ?))`, st.RoundID, sum, p.UserID, p.UserID)
+			if err != nil {
+				return err
+			}
+			id, err := res.LastInsertId()
+			if err != nil {
+				return err
+			}
+			if err := tasks.SetAssistanceTx(ctx, tx, id, ConditionAssistance(p.Condition)); err != nil {
 				return err
 			}
 		}
@@ -353,4 +361,21 @@ func (s *Store) Deal(ctx context.Context, st *Study, p *Participant) (int, error
 		return nil
 	})
 	return held, err
+}
+
+// ConditionAssistance is what an assistance condition shows on the
+// labelling page: none hides the assistant; verdict shows the
+// Adjudicator's label and report alone (a single view); debate shows the
+// Advocate, the Skeptic and the Adjudicator; after shows the debate once
+// the participant's first label of the sentence is saved.
+func ConditionAssistance(condition string) tasks.Assistance {
+	switch condition {
+	case "verdict":
+		return tasks.Assistance{Visibility: tasks.AssistAlways, VerdictOnly: true}
+	case "debate":
+		return tasks.Assistance{Visibility: tasks.AssistAlways}
+	case "after":
+		return tasks.Assistance{Visibility: tasks.AssistAfterLabel}
+	}
+	return tasks.Assistance{Visibility: tasks.AssistNever}
 }

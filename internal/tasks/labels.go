@@ -227,9 +227,11 @@ func writableAssignment(ctx context.Context, tx execQuerier, assignmentID, userI
 	var a assignmentRef
 	var owner int64
 	var roundStatus, raw string
-	err := tx.QueryRowContext(ctx, `SELECT a.summary_id, a.status, a.user_id, r.status, p.settings
-		FROM assignments a JOIN rounds r ON r.id = a.round_id JOIN projects p ON p.id = r.project_id WHERE a.id = ?`, assignmentID).
-		Scan(&a.summary, &a.status, &owner, &roundStatus, &raw)
+	var visibility string
+	err := tx.QueryRowContext(ctx, `SELECT a.summary_id, a.status, a.user_id, r.status, p.settings, coalesce(x.visibility, '')
+		FROM assignments a JOIN rounds r ON r.id = a.round_id JOIN projects p ON p.id = r.project_id
+		LEFT JOIN assignment_assistance x ON x.assignment_id = a.id WHERE a.id = ?`, assignmentID).
+		Scan(&a.summary, &a.status, &owner, &roundStatus, &raw, &visibility)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && owner != userID) {
 		return a, Settings{}, Errorf(ENotFound, "assignment not found")
 	}
@@ -243,6 +245,9 @@ func writableAssignment(ctx context.Context, tx execQuerier, assignmentID, userI
 		return a, Settings{}, Errorf(EConflict, "this round is closed; labels can no longer be changed")
 	}
 	set, err := decodeSettings(raw)
+	if visibility != "" {
+		set.AssistantVisibility = visibility // the assignment's own assistance
+	}
 	return a, set, err
 }
 

@@ -206,6 +206,13 @@ CREATE TABLE IF NOT EXISTS study_participants (
     UNIQUE (study_id, platform, platform_id),
     UNIQUE (study_id, number)
 );`,
+	// 21: an assignment may show the assistant otherwise than its
+	// project does (a study's assistance condition).
+	`CREATE TABLE IF NOT EXISTS assignment_assistance (
+    assignment_id INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
+    visibility    TEXT NOT NULL,               -- always, after_first_label or never
+    verdict_only  INTEGER NOT NULL DEFAULT 0   -- the Adjudicator's verdict alone, without the debate
+);`,
 }
 
 // skipsAndFlagsSchema creates the tables of skips and flags.

@@ -30,6 +30,10 @@ type Settings struct {
 	CustomErrors []TaxonomyType `json:"custom_errors,omitempty"`
 	// AssistantVisibility is one of AssistAlways, AssistAfterLabel, AssistNever.
 	AssistantVisibility string `json:"assistant_visibility"`
+	// AssistVerdictOnly, never stored, is set on the settings a page uses
+	// for an assignment whose own assistance shows the Adjudicator's
+	// verdict alone (see Assistance).
+	AssistVerdictOnly bool `json:"-"`
 	// AnonymousAdjudication hides annotator names from adjudicators.
 	AnonymousAdjudication bool `json:"anonymous_adjudication"`
 	// FeedbackGold shows gold labels and their explanations on the

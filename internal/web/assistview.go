@@ -38,9 +38,20 @@ func (s *Server) assistPanels(ctx context.Context, doc *tasks.Document, sum *tas
 	out := map[int64]templates.AssistView{}
 	for _, x := range sum.Sentences {
 		o, ok := outputs[x.ID]
-		out[x.ID] = s.panelView(x.ID, o, ok, evidence[x.ID], names, len(doc.Units))
+		v := s.panelView(x.ID, o, ok, evidence[x.ID], names, len(doc.Units))
+		if set.AssistVerdictOnly {
+			verdictOnly(&v)
+		}
+		out[x.ID] = v
 	}
 	return out, nil
+}
+
+// verdictOnly keeps the Adjudicator's verdict alone in a panel: the
+// Advocate's and the Skeptic's are dropped, not only hidden.
+func verdictOnly(v *templates.AssistView) {
+	v.VerdictOnly = true
+	v.Advocate, v.Skeptic = templates.SideView{}, templates.SideView{}
 }
 
 // panelView builds one sentence's panel from its output (if it has one)

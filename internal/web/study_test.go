@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -150,5 +151,74 @@ func TestStudyByProlificLink(t *testing.T) {
 	lb.login("lea", testPassword)
 	if pg := lb.get("/study"); pg.status != http.StatusNotFound {
 		t.Fatalf("a lead's /study: %d", pg.status)
+	}
+}
+
+// TestStudyConditionsShapeThePage: on the demo project (whose sample run
+// holds whole debates), three participants of a study with the
+// conditions none, verdict and debate each get one (one block of the
+// participant randomisation), and their labelling pages show: no
+// assistant at all; the Adjudicator alone, the Advocate's and Skeptic's
+// words absent from the page; the whole debate. A label saved records
+// whether the assistant was visible as the condition had it.
+func TestStudyConditionsShapeThePage(t *testing.T) {
+	f := newFixture(t)
+	ops := app.New(f.store)
+	if err := ops.SetupDemo(f.ctx, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	p, err := f.store.ProjectBySlug(f.ctx, app.DemoSlug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := ops.CreateStudy(f.ctx, p, "conditions", []byte(`{"round":"crowd","conditions":["none","verdict","debate"],"k":3,"items_per_participant":1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]string{}
+	for _, pid := range []string{"p1", "p2", "p3"} {
+		b := f.browser()
+		pg := b.get("/s/" + st.EntryToken + "?pid=" + pid)
+		if pg.status != http.StatusSeeOther {
+			t.Fatalf("entry %s: %d", pid, pg.status)
+		}
+		tok := csrfField.FindStringSubmatch(b.get("/study").body)[1]
+		if r := b.post("/study", url.Values{"_csrf": {tok}, "answer": {"start"}}); r.status != http.StatusSeeOther {
+			t.Fatalf("start: %d", r.status)
+		}
+		to := b.get("/study").header.Get("Location")
+		if !strings.HasPrefix(to, "/a/") {
+			t.Fatalf("%s was sent to %q", pid, to)
+		}
+		part, err := ops.Studies().Participants(f.ctx, st.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cond := part[len(part)-1].Condition
+		if _, dup := pages[cond]; dup {
+			t.Fatalf("condition %s twice in the first block", cond)
+		}
+		pg = b.get(to)
+		if pg.status != http.StatusOK {
+			t.Fatalf("%s's page: %d", pid, pg.status)
+		}
+		pages[cond] = pg.body
+	}
+	has := func(body, id string) bool {
+		doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return doc.Find(`[data-testid^="`+id+`"]`).Length() > 0
+	}
+	if has(pages["none"], "verdict-") || has(pages["none"], "assist-") {
+		t.Error("the none condition shows the assistant")
+	}
+	if !has(pages["verdict"], "verdict-Adjudicator") || has(pages["verdict"], "verdict-Advocate") || has(pages["verdict"], "verdict-Skeptic") ||
+		strings.Contains(pages["verdict"], ">Advocate<") {
+		t.Error("the verdict condition does not show the Adjudicator alone")
+	}
+	if !has(pages["debate"], "verdict-Advocate") || !has(pages["debate"], "verdict-Skeptic") || !has(pages["debate"], "verdict-Adjudicator") {
+		t.Error("the debate condition does not show the whole debate")
 	}
 }

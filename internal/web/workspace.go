@@ -35,6 +35,15 @@ func (s *Server) assignmentAccess(c echo.Context) (*tasks.Assignment, *tasks.Pro
 	if err != nil {
 		return nil, nil, false, err
 	}
+	// An assignment with its own assistance (a study's condition) is
+	// shown and saved with it.
+	if x, own, err := s.store.AssignmentAssistance(ctx, a.ID); err != nil {
+		return nil, nil, false, err
+	} else if own {
+		cp := *p
+		cp.Settings.AssistantVisibility, cp.Settings.AssistVerdictOnly = x.Visibility, x.VerdictOnly
+		p = &cp
+	}
 	u := currentUser(c)
 	if a.UserID == u.ID {
 		return a, p, false, nil
@@ -357,6 +366,9 @@ func (s *Server) sentenceAssist(c echo.Context, a *tasks.Assignment, p *tasks.Pr
 		}
 		fillPanel(&v, r, errorTypeNames(p.Settings), units)
 		v.Sample = out.Sample
+		if p.Settings.AssistVerdictOnly {
+			verdictOnly(&v)
+		}
 	}
 	return v, nil
 }

@@ -86,6 +86,9 @@ type AssistView struct {
 	Skeptic     SideView
 	Adjudicator SideView
 	Ambiguity   string
+	// VerdictOnly shows the Adjudicator alone (a study's verdict
+	// condition): no Advocate, no Skeptic.
+	VerdictOnly bool
 }
 
 // SideView is one side's argument in the assistant panel.
