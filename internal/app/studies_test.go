@@ -1,14 +1,18 @@
 package app_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"annotate/internal/app"
+	"annotate/internal/export"
 	"annotate/internal/studies"
 	"annotate/internal/tasks"
 )
@@ -147,5 +151,29 @@ func TestStudyEntryAndPhases(t *testing.T) {
 	ap, _ = ops.Studies().ParticipantOfUser(ctx, ap.UserID)
 	if ap.Phase != studies.PhaseCompleted || ap.FinishedAt == "" {
 		t.Fatalf("participant %+v", ap)
+	}
+
+	// The raw export says which study and condition each label is of.
+	x, err := export.New(ctx, s, p, export.Options{What: export.Raw, Format: export.CSV})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := x.Write(ctx, &buf); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := rows[0]
+	col := func(name string) int { return slices.Index(head, name) }
+	if col("study") < 0 || col("condition") < 0 || len(rows) != 4 {
+		t.Fatalf("raw export: %v", rows)
+	}
+	for _, r := range rows[1:] {
+		if r[col("study")] != "pilot" || r[col("condition")] != "debate" || r[col("assistant_visible")] != "true" {
+			t.Errorf("row %v", r)
+		}
 	}
 }

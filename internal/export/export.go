@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"annotate/internal/studies"
 	"annotate/internal/tasks"
 )
 
@@ -92,7 +93,10 @@ const formatVersion = 2
 
 // Export is a checked export, ready to write.
 type Export struct {
-	store   *tasks.Store
+	store *tasks.Store
+	// studies maps participants of the project's studies to their study
+	// and condition; nil when the project has no study.
+	studies map[int64]studies.Membership
 	project *tasks.Project
 	roundID int64
 	opt     Options
@@ -126,6 +130,15 @@ func New(ctx context.Context, store *tasks.Store, project *tasks.Project, opt Op
 	}
 	opt.Provenance = provs
 	e := &Export{store: store, project: project, opt: opt}
+	if opt.What == Raw {
+		ps, err := studies.New(store).ProjectParticipants(ctx, project.ID)
+		if err != nil {
+			return nil, err
+		}
+		if len(ps) > 0 {
+			e.studies = ps
+		}
+	}
 	if opt.Round != "" {
 		r, err := store.RoundByName(ctx, project.ID, opt.Round)
 		if err != nil {

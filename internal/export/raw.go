@@ -58,6 +58,10 @@ func (x *run) raw(ctx context.Context) error {
 				l.GoldLabel, prov,
 				l.Flag, l.SkipReason,
 			}
+			if x.studies != nil {
+				m := x.studies[l.UserID]
+				row = append(row, m.Study, m.Condition)
+			}
 			if scales {
 				sent, sum := x.scoresOf(scores[l.AssignmentID], l.SentenceID)
 				row = append(row, sent, sum)

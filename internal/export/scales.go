@@ -16,6 +16,14 @@ const (
 	colSummaryScores  = "summary_scores"
 )
 
+// Columns the raw export adds when the project has crowd studies: the
+// study a participant's label belongs to and the assistance condition
+// they were in; empty for the project's own annotators.
+const (
+	colStudy     = "study"
+	colCondition = "condition"
+)
+
 // columns lists the export's columns: the kind's own, and the scale
 // columns for a project with scales. The raw export gains
 // sentence_scores and summary_scores (objects of scale name to value);
@@ -23,6 +31,9 @@ const (
 // submitted values (integer scales) or the most frequent category.
 func (e *Export) columns() []string {
 	cols := columnsOf(e.opt.What)
+	if e.opt.What == Raw && e.studies != nil {
+		cols = append(slices.Clone(cols), colStudy, colCondition)
+	}
 	scales := e.project.Settings.Scales
 	if len(scales) == 0 {
 		return cols

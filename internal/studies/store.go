@@ -379,3 +379,29 @@ func ConditionAssistance(condition string) tasks.Assistance {
 	}
 	return tasks.Assistance{Visibility: tasks.AssistNever}
 }
+
+// Membership names the study and condition of a participant.
+type Membership struct {
+	Study, Condition string
+}
+
+// ProjectParticipants maps the user id of every participant of a
+// project's studies to their study and condition.
+func (s *Store) ProjectParticipants(ctx context.Context, projectID int64) (map[int64]Membership, error) {
+	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT sp.user_id, st.name, sp.condition FROM study_participants sp
+		JOIN studies st ON st.id = sp.study_id WHERE st.project_id = ?`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]Membership{}
+	for rows.Next() {
+		var id int64
+		var m Membership
+		if err := rows.Scan(&id, &m.Study, &m.Condition); err != nil {
+			return nil, err
+		}
+		out[id] = m
+	}
+	return out, rows.Err()
+}
