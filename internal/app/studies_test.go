@@ -74,6 +74,12 @@ func TestStudyEntryAndPhases(t *testing.T) {
 	if err != nil || again.New || again.Participant.ID != a.Participant.ID {
 		t.Fatalf("second entry: %+v %v", again, err)
 	}
+	// Alice's Prolific id with another session opens nothing of hers.
+	other := link("alice")
+	other.Set("SESSION_ID", "guessed")
+	if _, err := ops.EnterStudy(ctx, st.EntryToken, other); tasks.ErrorCode(err) != tasks.EForbidden {
+		t.Fatalf("alice's id from another session: %v", err)
+	}
 	if _, err := ops.EnterStudy(ctx, "not-the-token", link("alice")); tasks.ErrorCode(err) != tasks.ENotFound {
 		t.Fatalf("a wrong token: %v", err)
 	}

@@ -200,9 +200,17 @@ func (s *Store) Enter(ctx context.Context, st *Study, e study.Entry, username st
 	}
 	err = s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		var id int64
-		err := tx.QueryRowContext(ctx, `SELECT id FROM study_participants WHERE study_id = ? AND platform = ? AND platform_id = ?`,
-			st.ID, string(e.Platform), e.ParticipantID).Scan(&id)
+		var stored string
+		err := tx.QueryRowContext(ctx, `SELECT id, platform_refs FROM study_participants WHERE study_id = ? AND platform = ? AND platform_id = ?`,
+			st.ID, string(e.Platform), e.ParticipantID).Scan(&id, &stored)
 		if err == nil {
+			var was study.Entry
+			if err := json.Unmarshal([]byte(stored), &was); err != nil {
+				return err
+			}
+			if !sameSession(was, e) {
+				return ErrOtherSession
+			}
 			return nil
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
@@ -404,4 +412,22 @@ func (s *Store) ProjectParticipants(ctx context.Context, projectID int64) (map[i
 		out[id] = m
 	}
 	return out, rows.Err()
+}
+
+// ErrOtherSession refuses an entry that names a participant who entered
+// from another platform session: an id alone does not open someone
+// else's work.
+var ErrOtherSession = tasks.Errorf(tasks.EForbidden, "this participant id has entered the study from another session; open the study from the platform again")
+
+// sameSession says whether a second entry comes from the session of the
+// first: the same Prolific session or the same MTurk assignment. A
+// generic pid has nothing else to check it by.
+func sameSession(was, now study.Entry) bool {
+	switch now.Platform {
+	case study.Prolific:
+		return was.SessionID == now.SessionID
+	case study.MTurk:
+		return was.AssignmentID == now.AssignmentID
+	}
+	return true
 }

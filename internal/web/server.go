@@ -77,6 +77,7 @@ type Config struct {
 type Server struct {
 	store      *tasks.Store
 	app        *app.App
+	entries    *entryLimiter
 	cfg        Config
 	hookPolicy netguard.Policy
 	echo       *echo.Echo
@@ -140,6 +141,7 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 	}
 	s := &Server{
 		app:      app.New(store),
+		entries:  newEntryLimiter(),
 		store:    store,
 		cfg:      cfg,
 		sessions: cs,

@@ -15,6 +15,10 @@ import (
 // browser, then sent to their step. An MTurk preview sees the
 // instructions only.
 func (s *Server) getStudyEntry(c echo.Context) error {
+	if !s.entries.allow(c.RealIP()) {
+		c.Response().Header().Set("Retry-After", "60")
+		return echo.NewHTTPError(http.StatusTooManyRequests, "Too many study entries from your address; wait a minute and open the link again.")
+	}
 	ctx := c.Request().Context()
 	in, err := s.app.EnterStudy(ctx, c.Param("token"), c.QueryParams())
 	if err != nil {

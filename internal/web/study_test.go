@@ -222,3 +222,39 @@ func TestStudyConditionsShapeThePage(t *testing.T) {
 		t.Error("the debate condition does not show the whole debate")
 	}
 }
+
+// TestStudyEntryIsRateLimited: one address gets a burst of entries, then
+// 429 with Retry-After; the ids it tried beyond the burst make nobody.
+func TestStudyEntryIsRateLimited(t *testing.T) {
+	f := newFixture(t)
+	lead := f.user("lea", false)
+	p := f.project("crowd", map[*tasks.User]string{lead: tasks.RoleLead})
+	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{{ExternalID: "d1", Sentences: []string{"A."},
+		Summaries: []tasks.SummaryInput{{ExternalID: "s1", Sentences: []tasks.SentenceInput{{Text: "A."}}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	ops := app.New(f.store)
+	st, err := ops.CreateStudy(f.ctx, p, "pilot", []byte(`{"round":"crowd"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := f.browser()
+	limited := 0
+	for i := range 40 {
+		pg := b.get(fmt.Sprintf("/s/%s?pid=p%d", st.EntryToken, i))
+		switch pg.status {
+		case http.StatusSeeOther:
+		case http.StatusTooManyRequests:
+			if pg.header.Get("Retry-After") == "" {
+				t.Fatal("429 without Retry-After")
+			}
+			limited++
+		default:
+			t.Fatalf("entry %d: %d", i, pg.status)
+		}
+	}
+	ps, _ := ops.Studies().Participants(f.ctx, st.ID)
+	if limited < 5 || len(ps)+limited != 40 {
+		t.Fatalf("%d entries refused, %d participants made", limited, len(ps))
+	}
+}
