@@ -70,7 +70,7 @@ func TestBrowserPagesFitAPhone(t *testing.T) {
 		"lea": {"/projects", "/p/rep", "/p/rep/import", "/p/rep/settings", "/p/rep/rounds",
 			fmt.Sprintf("/p/rep/rounds/%d", rid), "/p/rep/adjudication", fmt.Sprintf("/p/rep/adjudication/s/%d", sums[0]),
 			"/p/rep/assist", "/p/rep/export", "/p/rep/report", fmt.Sprintf("/p/rep/summaries/%d/split", sums[0]),
-			fmt.Sprintf("/p/rep/history/%d", queue[0].ID),
+			fmt.Sprintf("/p/rep/history/%d", queue[0].ID), "/p/rep/studies",
 			"/account", "/account/sessions", "/account/tokens"},
 		"ann_a": {"/p/rep", fmt.Sprintf("/a/%d", queue[0].ID),
 			fmt.Sprintf("/p/rep/rounds/%d/feedback", rid)},

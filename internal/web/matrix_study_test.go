@@ -13,5 +13,12 @@ func init() {
 		matrixEntry{route: "GET /study", want: access{see, gone, gone, gone, gone, gone}},
 		matrixEntry{route: "POST /study", want: access{anon, gone, gone, gone, gone, gone},
 			form: func(*matrixFixture) url.Values { return url.Values{"answer": {"accept"}} }},
+		// Studies are leads' pages; a study the project lacks is not found.
+		matrixEntry{route: "GET /p/:slug/studies", want: leadPage},
+		matrixEntry{route: "GET /p/:slug/studies/:name", want: access{see, no, gone, no, gone, gone},
+			path: func(*matrixFixture) string { return "/p/alpha/studies/none-such" }},
+		// A definition that is not JSON: the form comes back to a lead.
+		matrixEntry{route: "POST /p/:slug/studies", want: access{anon, no, gone, no, bad, bad},
+			form: func(*matrixFixture) url.Values { return url.Values{"name": {"s"}, "definition": {"not json"}} }},
 	)
 }

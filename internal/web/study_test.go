@@ -146,11 +146,23 @@ func TestStudyByProlificLink(t *testing.T) {
 	if pg := preview.get("/s/" + st.EntryToken + "?pid=a%20b"); pg.status != http.StatusUnprocessableEntity && pg.status != http.StatusBadRequest {
 		t.Fatalf("a malformed id: %d", pg.status)
 	}
-	// A lead is no participant.
+	// A lead is no participant; the study's page names participants by
+	// number, never by their platform id.
 	lb := f.browser()
 	lb.login("lea", testPassword)
 	if pg := lb.get("/study"); pg.status != http.StatusNotFound {
 		t.Fatalf("a lead's /study: %d", pg.status)
+	}
+	pg = lb.get("/p/crowd/studies/pilot")
+	if pg.status != http.StatusOK || strings.Contains(pg.body, "alice") || strings.Contains(pg.body, "bob") {
+		t.Fatalf("the study page: %d\n%s", pg.status, pg.body)
+	}
+	rows := testID(pg, "participants").Find("tbody tr")
+	if rows.Length() != 2 || !strings.Contains(rows.First().Text(), "Participant 1") || !strings.Contains(rows.First().Text(), "2 of 2") {
+		t.Errorf("participants: %q", rows.Text())
+	}
+	if got := strings.Join(strings.Fields(testID(pg, "study-counts").Text()), " "); !strings.Contains(got, "completed: 1") || !strings.Contains(got, "declined consent: 1") {
+		t.Errorf("counts %q", got)
 	}
 }
 
@@ -256,5 +268,38 @@ func TestStudyEntryIsRateLimited(t *testing.T) {
 	ps, _ := ops.Studies().Participants(f.ctx, st.ID)
 	if limited < 5 || len(ps)+limited != 40 {
 		t.Fatalf("%d entries refused, %d participants made", limited, len(ps))
+	}
+}
+
+// TestStudiesPageMakesAStudy: a lead makes a study on the Studies page; a
+// bad definition comes back with its fields named and nothing made.
+func TestStudiesPageMakesAStudy(t *testing.T) {
+	f := newFixture(t)
+	lead := f.user("lea", false)
+	p := f.project("crowd", map[*tasks.User]string{lead: tasks.RoleLead})
+	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{{ExternalID: "d1", Sentences: []string{"A."},
+		Summaries: []tasks.SummaryInput{{ExternalID: "s1", Sentences: []tasks.SentenceInput{{Text: "A."}}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	b := f.browser()
+	b.login("lea", testPassword)
+	tok := b.csrf("/p/crowd/studies")
+	pg := b.post("/p/crowd/studies", url.Values{"_csrf": {tok}, "name": {"pilot"}, "definition": {`{"round":"crowd","k":99,"conditions":["none","hints"]}`}})
+	if pg.status != http.StatusUnprocessableEntity || !strings.Contains(pg.body, "k: 99 is not between 1 and 50") || !strings.Contains(pg.body, "&#34;hints&#34;") {
+		t.Fatalf("a bad definition: %d\n%s", pg.status, pg.body)
+	}
+	if list, _ := app.New(f.store).Studies().List(f.ctx, p.ID); len(list) != 0 {
+		t.Fatal("a refused study was made")
+	}
+	pg = b.post("/p/crowd/studies", url.Values{"_csrf": {tok}, "name": {"pilot"}, "definition": {`{"round":"crowd","conditions":["none","debate"],"screening":{"items":1,"pass":1}}`}})
+	if pg.status != http.StatusSeeOther || pg.header.Get("Location") != "/p/crowd/studies/pilot" {
+		t.Fatalf("make: %d %q", pg.status, pg.header.Get("Location"))
+	}
+	pg = b.get("/p/crowd/studies/pilot")
+	if pg.status != http.StatusOK || !strings.Contains(pg.body, "screening") || !strings.Contains(pg.body, "--public-url") {
+		t.Fatalf("the study's page: %d\n%s", pg.status, pg.body)
+	}
+	if pg := b.get("/p/crowd/studies"); !strings.Contains(pg.body, `href="/p/crowd/studies/pilot"`) {
+		t.Fatalf("the list:\n%s", pg.body)
 	}
 }

@@ -1,0 +1,153 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"annotate/internal/app"
+	"annotate/internal/studies"
+	"annotate/internal/tasks"
+	"annotate/web/templates"
+)
+
+// maxDefinition bounds a study definition sent by the form.
+const maxDefinition = 256 << 10
+
+// getStudies lists a project's studies, for its leads.
+func (s *Server) getStudies(c echo.Context) error {
+	a, err := s.projectAccess(c, true)
+	if err != nil {
+		return err
+	}
+	v, err := s.studiesView(c, a.project)
+	if err != nil {
+		return err
+	}
+	v.Definition = `{"round": "crowd", "conditions": ["none", "debate"], "k": 3, "items_per_participant": 10}`
+	return s.render(c, http.StatusOK, templates.StudiesPage(v))
+}
+
+func (s *Server) studiesView(c echo.Context, p *tasks.Project) (templates.StudiesView, error) {
+	v := templates.StudiesView{Page: s.page(c, "Studies", s.projectCrumbs(p)...), Slug: p.Slug}
+	ctx := c.Request().Context()
+	list, err := s.app.Studies().List(ctx, p.ID)
+	if err != nil {
+		return v, err
+	}
+	for i := range list {
+		st := &list[i]
+		counts, err := s.app.StudyCounts(ctx, st)
+		if err != nil {
+			return v, err
+		}
+		n := 0
+		for _, k := range counts {
+			n += k
+		}
+		v.Studies = append(v.Studies, templates.StudyRow{Name: st.Name, Round: st.RoundName, Href: studyURL(p.Slug, st.Name), Open: st.Open,
+			Items: st.Items, Participants: n, Completed: counts[studies.PhaseCompleted]})
+	}
+	return v, nil
+}
+
+func studyURL(slug, name string) string { return "/p/" + slug + "/studies/" + url.PathEscape(name) }
+
+// postStudies makes a study from the form's definition.
+func (s *Server) postStudies(c echo.Context) error {
+	a, err := s.projectAccess(c, true)
+	if err != nil {
+		return err
+	}
+	name, def := c.FormValue("name"), c.FormValue("definition")
+	var st *studies.Study
+	if len(def) > maxDefinition {
+		err = &app.Invalid{Fields: []app.FieldError{{Field: "definition", Message: fmt.Sprintf("longer than %d KiB", maxDefinition>>10)}}}
+	} else {
+		// The same operation as `annotate study create` and the API.
+		st, err = s.app.CreateStudy(c.Request().Context(), a.project, name, []byte(def))
+	}
+	if err != nil {
+		var msgs []string
+		if in, ok := app.AsInvalid(err); ok {
+			for _, f := range in.Fields {
+				msgs = append(msgs, strings.Split(f.Message, "\n")...)
+			}
+		} else if code := tasks.ErrorCode(err); code == tasks.EConflict || code == tasks.EInvalid {
+			msgs = append(msgs, tasks.ErrorMessage(err))
+		} else {
+			return err
+		}
+		v, verr := s.studiesView(c, a.project)
+		if verr != nil {
+			return verr
+		}
+		v.Name, v.Definition, v.Errors = name, def, msgs
+		return s.render(c, http.StatusUnprocessableEntity, templates.StudiesPage(v))
+	}
+	if err := s.setFlash(c, "ok", "Study "+st.Name+" made."); err != nil {
+		return err
+	}
+	return redirect(c, studyURL(a.project.Slug, st.Name))
+}
+
+// getStudyDetail shows one study: settings, links and participants, each
+// named by their number, never by their platform id.
+func (s *Server) getStudyDetail(c echo.Context) error {
+	a, err := s.projectAccess(c, true)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	st, err := s.app.Studies().ByName(ctx, a.project.ID, c.Param("name"))
+	if err != nil {
+		return err
+	}
+	d := st.Definition
+	v := templates.StudyDetailView{
+		Page: s.page(c, "Study "+st.Name, append(s.projectCrumbs(a.project), templates.Link{Label: "Studies", Href: "/p/" + a.project.Slug + "/studies"})...),
+		Name: st.Name, Round: st.RoundName, Open: st.Open, Items: st.Items, K: d.K, PerPerson: d.ItemsPerParticipant,
+		Conditions: strings.Join(d.Conditions, ", "), Randomise: d.Randomise,
+		Codes:      [3]string{d.Completion.Completed, d.Completion.NoConsent, d.Completion.ScreenedOut},
+		NotApplied: strings.Join(app.NotApplied(d), ", "),
+	}
+	if base, ok := s.absoluteURL(""); ok {
+		l := app.Links(base, st)
+		v.Links = [3]string{l.Prolific, l.MTurk, l.Other}
+	}
+	ps, err := s.app.Studies().Participants(ctx, st.ID)
+	if err != nil {
+		return err
+	}
+	prog, err := s.store.RoundProgress(ctx, st.RoundID)
+	if err != nil {
+		return err
+	}
+	byUser := map[int64]tasks.AnnotatorProgress{}
+	for _, p := range prog {
+		byUser[p.UserID] = p
+	}
+	counts := map[string]int{}
+	for _, p := range ps {
+		counts[p.Phase]++
+		pr := byUser[p.UserID]
+		v.Participants = append(v.Participants, templates.ParticipantRow{Name: fmt.Sprintf("Participant %d", p.Number+1), Condition: p.Condition,
+			Phase: phaseWords[p.Phase], Entered: p.EnteredAt, Done: pr.Submitted, Dealt: pr.Total - pr.Released})
+	}
+	for _, ph := range []string{studies.PhaseConsent, studies.PhaseInstructions, studies.PhaseWork, studies.PhaseCompleted, studies.PhaseNoConsent} {
+		v.Counts = append(v.Counts, templates.Count{Label: phaseWords[ph], Value: counts[ph]})
+	}
+	return s.render(c, http.StatusOK, templates.StudyDetailPage(v))
+}
+
+// phaseWords names a participant's step on leads' pages.
+var phaseWords = map[string]string{
+	studies.PhaseConsent:      "reading the consent",
+	studies.PhaseInstructions: "reading the instructions",
+	studies.PhaseWork:         "labelling",
+	studies.PhaseCompleted:    "completed",
+	studies.PhaseNoConsent:    "declined consent",
+}
