@@ -55,6 +55,12 @@ var apiMatrix = []apiMatrixEntry{
 	{route: "POST /api/v1/projects/:slug/assist/runs", want: access{anon, no, gone, no, noModel, noModel}, body: `{"protocol":"single"}`},
 	{route: "GET /api/v1/projects/:slug/assist/runs/:rid", want: apiLead},
 	{route: "POST /api/v1/projects/:slug/assist/runs/:rid/cancel", want: access{anon, no, gone, no, accepted, conf}},
+	{route: "GET /api/v1/projects/:slug/studies", want: apiLead},
+	// The lead makes the study; the admin's second one of the same name
+	// conflicts.
+	{route: "POST /api/v1/projects/:slug/studies", want: access{anon, no, gone, no, created, conf}, body: `{"name":"m","definition":{"round":"crowd-m"}}`},
+	// No study is named ":name".
+	{route: "GET /api/v1/projects/:slug/studies/:name", want: access{anon, no, gone, no, gone, gone}},
 	{route: "GET /api/v1/projects/:slug/webhooks", want: apiLead},
 	{route: "POST /api/v1/projects/:slug/webhooks", want: access{anon, no, gone, no, created, created}, body: `{"url":"https://hooks.example.org/hook","events":["round.complete"]}`},
 	{route: "GET /api/v1/projects/:slug/webhooks/:wid/deliveries", want: apiLead},
