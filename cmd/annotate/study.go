@@ -15,6 +15,7 @@ import (
 
 const studyUsage = `study create --project SLUG --name NAME --from study.json [--db PATH]
        annotate study show --project SLUG --name NAME [--url BASE] [--db PATH]
+       annotate study close|open|new-link --project SLUG --name NAME [--db PATH]
 
 create makes a crowd study from a study definition (see docs/studies.md):
 its round over the project's summaries when the round does not exist, a
@@ -22,7 +23,9 @@ seed and completion codes drawn where the definition leaves them out, and
 a public entry link. show prints the study, its entry links for Prolific,
 MTurk and other sources on the server at --url (default: env
 ANNOTATE_PUBLIC_URL, as serve --public-url), and its participants by
-phase; participants' platform ids are not printed.`
+phase; participants' platform ids are not printed. close stops new
+entries and returns, open lets them in again, new-link replaces the entry
+link so the old one leads nowhere.`
 
 // maxStudyFile bounds a study definition.
 const maxStudyFile = 1 << 20
@@ -38,7 +41,7 @@ func runStudy(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return helpOK(err)
 	}
-	if len(pos) != 1 || !slices.Contains([]string{"create", "show"}, pos[0]) || *slug == "" || *name == "" || (pos[0] == "create" && *from == "") {
+	if len(pos) != 1 || !slices.Contains([]string{"create", "show", "close", "open", "new-link"}, pos[0]) || *slug == "" || *name == "" || (pos[0] == "create" && *from == "") {
 		fmt.Fprintf(e.stderr, "Usage: annotate %s\n", studyUsage)
 		return errUsage
 	}
@@ -76,6 +79,15 @@ func runStudy(ctx context.Context, e env, args []string) error {
 		fmt.Fprintf(e.stdout, "created study %s\n", st.Name)
 	} else if st, err = ops.Studies().ByName(ctx, p.ID, *name); err != nil {
 		return fmt.Errorf("project %s has no study named %q", p.Slug, *name)
+	}
+	if pos[0] == "close" || pos[0] == "open" || pos[0] == "new-link" {
+		open := pos[0] != "close" && (pos[0] == "open" || st.Open)
+		if err := ops.SetStudyEntry(ctx, st, open, pos[0] == "new-link"); err != nil {
+			return err
+		}
+		if st, err = ops.Studies().ByID(ctx, st.ID); err != nil {
+			return err
+		}
 	}
 	return printStudy(ctx, e.stdout, ops, st, *base)
 }

@@ -43,3 +43,38 @@ func TestStudyCreateAndShow(t *testing.T) {
 		t.Fatalf("a bad definition: %v", err)
 	}
 }
+
+// TestStudyLinkCanBeRevoked: new-link replaces the entry link (the old
+// token opens nothing), close shuts entry, open lets people in again.
+func TestStudyLinkCanBeRevoked(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "d.db")
+	if _, _, err := runCmd(t, "", nil, "import", "--db", db, "--project", "se", "--create", threeRaters); err != nil {
+		t.Fatal(err)
+	}
+	def := filepath.Join(dir, "study.json")
+	os.WriteFile(def, []byte(`{"round":"crowd"}`), 0o600)
+	if _, _, err := runCmd(t, "", nil, "study", "create", "--db", db, "--project", "se", "--name", "pilot", "--from", def); err != nil {
+		t.Fatal(err)
+	}
+	link := func(out string) string {
+		_, rest, _ := strings.Cut(out, "MTurk external question URL: ")
+		l, _, _ := strings.Cut(rest, "\n")
+		return l
+	}
+	env := map[string]string{"ANNOTATE_PUBLIC_URL": "https://annotate.example.org"}
+	out, _, _ := runCmd(t, "", env, "study", "show", "--db", db, "--project", "se", "--name", "pilot")
+	before := link(out)
+	out, _, err := runCmd(t, "", env, "study", "new-link", "--db", db, "--project", "se", "--name", "pilot")
+	if err != nil || link(out) == before || link(out) == "" || !strings.Contains(out, "(open)") {
+		t.Fatalf("new-link: %v\n%s", err, out)
+	}
+	out, _, err = runCmd(t, "", env, "study", "close", "--db", db, "--project", "se", "--name", "pilot")
+	if err != nil || !strings.Contains(out, "(closed)") {
+		t.Fatalf("close: %v\n%s", err, out)
+	}
+	out, _, err = runCmd(t, "", env, "study", "open", "--db", db, "--project", "se", "--name", "pilot")
+	if err != nil || !strings.Contains(out, "(open)") {
+		t.Fatalf("open: %v\n%s", err, out)
+	}
+}

@@ -264,3 +264,14 @@ func NotApplied(d study.Definition) []string {
 	}
 	return out
 }
+
+// SetStudyEntry opens or closes a study's entry link; newLink also
+// replaces the link, so the old one leads nowhere (participants who
+// entered keep their work and come back by the new one).
+func (a *App) SetStudyEntry(ctx context.Context, st *studies.Study, open, newLink bool) error {
+	token := st.EntryToken
+	if newLink {
+		token = rand.Text()
+	}
+	return a.Studies().SetEntry(ctx, st.ID, token, open)
+}

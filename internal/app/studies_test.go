@@ -183,3 +183,31 @@ func TestStudyEntryAndPhases(t *testing.T) {
 		}
 	}
 }
+
+// TestStudyEntryRevoked: a replaced link opens nothing, a closed study
+// lets nobody in, an opened one does again.
+func TestStudyEntryRevoked(t *testing.T) {
+	ctx, s, p := studyProject(t)
+	ops := app.New(s)
+	st, err := ops.CreateStudy(ctx, p, "pilot", []byte(`{"round":"crowd"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := st.EntryToken
+	if err := ops.SetStudyEntry(ctx, st, true, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ops.EnterStudy(ctx, old, url.Values{"pid": {"x"}}); tasks.ErrorCode(err) != tasks.ENotFound {
+		t.Fatalf("the replaced link: %v", err)
+	}
+	st, _ = ops.Studies().ByID(ctx, st.ID)
+	if _, err := ops.EnterStudy(ctx, st.EntryToken, url.Values{"pid": {"x"}}); err != nil {
+		t.Fatalf("the new link: %v", err)
+	}
+	if err := ops.SetStudyEntry(ctx, st, false, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ops.EnterStudy(ctx, st.EntryToken, url.Values{"pid": {"y"}}); tasks.ErrorCode(err) != tasks.ENotFound {
+		t.Fatalf("a closed study: %v", err)
+	}
+}

@@ -47,6 +47,7 @@ func (s *Server) routes() {
 	u.GET("/p/:slug/studies", s.getStudies)
 	u.POST("/p/:slug/studies", s.postStudies)
 	u.GET("/p/:slug/studies/:name", s.getStudyDetail)
+	u.POST("/p/:slug/studies/:name/entry", s.postStudyEntry)
 	u.POST("/study", s.postStudy)
 	u.GET("/p/:slug", s.getProject)
 	u.GET("/p/:slug/import", s.getImport)

@@ -108,8 +108,9 @@ func (s *Server) getStudyDetail(c echo.Context) error {
 	}
 	d := st.Definition
 	v := templates.StudyDetailView{
-		Page: s.page(c, "Study "+st.Name, append(s.projectCrumbs(a.project), templates.Link{Label: "Studies", Href: "/p/" + a.project.Slug + "/studies"})...),
-		Name: st.Name, Round: st.RoundName, Open: st.Open, Items: st.Items, K: d.K, PerPerson: d.ItemsPerParticipant,
+		Page:   s.page(c, "Study "+st.Name, append(s.projectCrumbs(a.project), templates.Link{Label: "Studies", Href: "/p/" + a.project.Slug + "/studies"})...),
+		Action: studyURL(a.project.Slug, st.Name) + "/entry",
+		Name:   st.Name, Round: st.RoundName, Open: st.Open, Items: st.Items, K: d.K, PerPerson: d.ItemsPerParticipant,
 		Conditions: strings.Join(d.Conditions, ", "), Randomise: d.Randomise,
 		Codes:      [3]string{d.Completion.Completed, d.Completion.NoConsent, d.Completion.ScreenedOut},
 		NotApplied: strings.Join(app.NotApplied(d), ", "),
@@ -150,4 +151,35 @@ var phaseWords = map[string]string{
 	studies.PhaseWork:         "labelling",
 	studies.PhaseCompleted:    "completed",
 	studies.PhaseNoConsent:    "declined consent",
+}
+
+// postStudyEntry closes, opens or replaces a study's entry link.
+func (s *Server) postStudyEntry(c echo.Context) error {
+	a, err := s.projectAccess(c, true)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	st, err := s.app.Studies().ByName(ctx, a.project.ID, c.Param("name"))
+	if err != nil {
+		return err
+	}
+	var msg string
+	switch c.FormValue("entry") {
+	case "close":
+		err, msg = s.app.SetStudyEntry(ctx, st, false, false), "Entry closed: the link lets nobody in."
+	case "open":
+		err, msg = s.app.SetStudyEntry(ctx, st, true, false), "Entry open."
+	case "new-link":
+		err, msg = s.app.SetStudyEntry(ctx, st, st.Open, true), "A new entry link: paste it into the platform; the old one leads nowhere."
+	default:
+		return tasks.Errorf(tasks.EInvalid, "entry: want close, open or new-link")
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.setFlash(c, "ok", msg); err != nil {
+		return err
+	}
+	return redirect(c, studyURL(a.project.Slug, st.Name))
 }

@@ -302,4 +302,19 @@ func TestStudiesPageMakesAStudy(t *testing.T) {
 	if pg := b.get("/p/crowd/studies"); !strings.Contains(pg.body, `href="/p/crowd/studies/pilot"`) {
 		t.Fatalf("the list:\n%s", pg.body)
 	}
+	// Close entry, then a new link: the old token leads nowhere.
+	ops := app.New(f.store)
+	before, _ := ops.Studies().ByName(f.ctx, p.ID, "pilot")
+	for _, action := range []string{"close", "new-link", "open"} {
+		if r := b.post("/p/crowd/studies/pilot/entry", url.Values{"_csrf": {tok}, "entry": {action}}); r.status != http.StatusSeeOther {
+			t.Fatalf("%s: %d", action, r.status)
+		}
+	}
+	after, _ := ops.Studies().ByName(f.ctx, p.ID, "pilot")
+	if after.EntryToken == before.EntryToken || !after.Open {
+		t.Fatalf("after close, new-link and open: %+v", after)
+	}
+	if pg := f.browser().get("/s/" + before.EntryToken + "?pid=x"); pg.status != http.StatusNotFound {
+		t.Fatalf("the old link: %d", pg.status)
+	}
 }
