@@ -26,6 +26,9 @@ type UserView struct {
 	Username    string
 	DisplayName string
 	IsAdmin     bool
+	// Participant marks a crowd study's participant, whose pages offer
+	// no account settings or API tokens.
+	Participant bool
 }
 
 // LoginView is the login page.
