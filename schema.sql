@@ -1,4 +1,4 @@
--- The database schema of annotate, version 21, as a fresh database holds it.
+-- The database schema of annotate, version 22, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -664,7 +664,7 @@ CREATE TABLE studies (
 
 CREATE TABLE study_items (
     study_id   INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
-    summary_id INTEGER NOT NULL REFERENCES summaries(id) ON DELETE CASCADE,
+    summary_id INTEGER NOT NULL REFERENCES summaries(id) ON DELETE CASCADE, is_check INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (study_id, summary_id)
 );
 
@@ -679,7 +679,7 @@ CREATE TABLE study_participants (
     condition      TEXT NOT NULL,
     phase          TEXT NOT NULL,      -- consent, instructions, work, completed, no_consent
     entered_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    finished_at    TEXT,
+    finished_at    TEXT, excluded INTEGER NOT NULL DEFAULT 0, excluded_why TEXT NOT NULL DEFAULT '',
     UNIQUE (study_id, platform, platform_id),
     UNIQUE (study_id, number)
 );
@@ -689,3 +689,11 @@ CREATE TABLE assignment_assistance (
     visibility    TEXT NOT NULL,               -- always, after_first_label or never
     verdict_only  INTEGER NOT NULL DEFAULT 0   -- the Adjudicator's verdict alone, without the debate
 );
+
+CREATE TABLE study_checks (
+    assignment_id  INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
+    participant_id INTEGER NOT NULL REFERENCES study_participants(id) ON DELETE CASCADE,
+    passed         INTEGER                  -- NULL until the item is submitted
+);
+
+CREATE INDEX study_checks_participant ON study_checks(participant_id);

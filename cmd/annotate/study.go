@@ -100,6 +100,9 @@ func printStudy(ctx context.Context, w io.Writer, ops *app.App, st *studies.Stud
 		state = "closed"
 	}
 	fmt.Fprintf(w, "study %s (%s): round %s, %d items, k %d, %d items per participant\n", st.Name, state, st.RoundName, st.Items, d.K, d.ItemsPerParticipant)
+	if st.Checks > 0 {
+		fmt.Fprintf(w, "attention checks: %d summaries with gold, mixed in at %.0f%%, exclusion rule %q\n", st.Checks, 100*(*d.AttentionRate), d.Exclude)
+	}
 	fmt.Fprintf(w, "conditions %v, randomised by %s, seed %d\n", d.Conditions, d.Randomise, d.Seed)
 	fmt.Fprintf(w, "completion codes: completed %s, no consent %s, screened out %s\n", d.Completion.Completed, d.Completion.NoConsent, d.Completion.ScreenedOut)
 	if parts := app.NotApplied(d); len(parts) > 0 {

@@ -24,8 +24,9 @@ func TestStudyCreateAndShow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"created study pilot", "study pilot (open): round crowd, 48 items, k 3, 10 items per participant", "conditions [none verdict debate], randomised by participant",
-		"not carried out by this version (stored for later): screening, attention checks, exclusion rule"} {
+	for _, want := range []string{"created study pilot", "study pilot (open): round crowd, 21 items, k 3, 10 items per participant",
+		"attention checks: 27 summaries with gold, mixed in at 10%, exclusion rule \"any_failed_check\"", "conditions [none verdict debate], randomised by participant",
+		"not carried out by this version (stored for later): screening;"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("create printed no %q:\n%s", want, out)
 		}
@@ -53,7 +54,7 @@ func TestStudyLinkCanBeRevoked(t *testing.T) {
 		t.Fatal(err)
 	}
 	def := filepath.Join(dir, "study.json")
-	os.WriteFile(def, []byte(`{"round":"crowd"}`), 0o600)
+	os.WriteFile(def, []byte(`{"round":"crowd","attention_rate":0}`), 0o600)
 	if _, _, err := runCmd(t, "", nil, "study", "create", "--db", db, "--project", "se", "--name", "pilot", "--from", def); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"net/url"
 	"strings"
 
@@ -72,8 +73,28 @@ func (a *App) CreateStudy(ctx context.Context, p *tasks.Project, name string, de
 	default:
 		return nil, err
 	}
+	// Attention checks are the summaries with gold on every sentence;
+	// they are mixed in, never dealt as items.
+	if def.AttentionRate != nil && *def.AttentionRate > 0 {
+		gold, err := a.Studies().GoldSummaries(ctx, p.ID)
+		if err != nil {
+			return nil, err
+		}
+		items := n.Summaries[:0:0]
+		for _, id := range n.Summaries {
+			if gold[id] {
+				n.Checks = append(n.Checks, id)
+			} else {
+				items = append(items, id)
+			}
+		}
+		n.Summaries = items
+		if len(n.Checks) == 0 {
+			return nil, &Invalid{Fields: []FieldError{{"definition", "attention_rate: attention checks are summaries with gold on every sentence, and the round has none; import gold, or set \"attention_rate\": 0"}}}
+		}
+	}
 	if len(n.Summaries) == 0 {
-		return nil, &Invalid{Fields: []FieldError{{"definition", fmt.Sprintf("round: %q deals no summaries, and a study needs some", def.Round)}}}
+		return nil, &Invalid{Fields: []FieldError{{"definition", fmt.Sprintf("round: %q deals no summaries without gold, and a study needs some", def.Round)}}}
 	}
 	return a.Studies().Create(ctx, p.ID, n)
 }
@@ -158,6 +179,9 @@ func (a *App) NextStep(ctx context.Context, st *studies.Study, p *studies.Partic
 				return step, nil
 			}
 		}
+		if err := a.judgeParticipant(ctx, st, p); err != nil {
+			return step, err
+		}
 		if err := a.Studies().SetPhase(ctx, p.ID, studies.PhaseCompleted); err != nil {
 			return step, err
 		}
@@ -237,8 +261,8 @@ func (a *App) StudyCounts(ctx context.Context, st *studies.Study) (map[string]in
 
 // NotApplied lists the parts of a study definition this version stores
 // but does not carry out yet, so that a lead is not led to think they
-// run: screening, training, attention checks, the exit survey, the
-// exclusion rule, randomisation by item, and the time limit.
+// run: screening, training, the exit survey, exclusion by screening,
+// randomisation by item, and the time limit.
 func NotApplied(d study.Definition) []string {
 	var out []string
 	if d.Screening != nil {
@@ -247,14 +271,11 @@ func NotApplied(d study.Definition) []string {
 	if d.Training != nil {
 		out = append(out, "training")
 	}
-	if d.AttentionRate != nil && *d.AttentionRate > 0 {
-		out = append(out, "attention checks")
-	}
 	if len(d.Survey) > 0 {
 		out = append(out, "exit survey")
 	}
-	if d.Exclude != "" && d.Exclude != "none" {
-		out = append(out, "exclusion rule")
+	if strings.Contains(d.Exclude, "screening") {
+		out = append(out, "exclusion by screening")
 	}
 	if d.Randomise == "item" {
 		out = append(out, "randomisation by item")
@@ -274,4 +295,79 @@ func (a *App) SetStudyEntry(ctx context.Context, st *studies.Study, open, newLin
 		token = rand.Text()
 	}
 	return a.Studies().SetEntry(ctx, st.ID, token, open)
+}
+
+// judgeParticipant scores a participant's attention checks (a check is
+// passed when every sentence's label is its gold label) and applies the
+// study's exclusion rule to their quality figures. An excluded
+// participant's labels are kept but count nowhere, and their items go
+// back to be dealt to others; they still get their completion code: no
+// page tells them.
+func (a *App) judgeParticipant(ctx context.Context, st *studies.Study, p *studies.Participant) error {
+	checks, err := a.Studies().Checks(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	isCheck := map[int64]bool{}
+	for _, c := range checks {
+		isCheck[c.AssignmentID] = true
+		if !c.Submitted || c.Passed != nil {
+			continue
+		}
+		gold, err := a.store.SummaryGold(ctx, c.SummaryID)
+		if err != nil {
+			return err
+		}
+		labels, err := a.store.SentenceLabels(ctx, c.AssignmentID)
+		if err != nil {
+			return err
+		}
+		passed := len(gold) > 0
+		for sid, g := range gold {
+			if labels[sid].Label != g.Label {
+				passed = false
+			}
+		}
+		if err := a.Studies().SetCheck(ctx, c.AssignmentID, passed); err != nil {
+			return err
+		}
+	}
+	if checks, err = a.Studies().Checks(ctx, p.ID); err != nil {
+		return err
+	}
+	var answers []study.Answer
+	for _, c := range checks {
+		if c.Passed != nil {
+			answers = append(answers, study.Answer{Check: true, Right: *c.Passed, Seconds: math.NaN()})
+		}
+	}
+	q, err := a.store.Queue(ctx, st.ProjectID, p.UserID)
+	if err != nil {
+		return err
+	}
+	for _, as := range q {
+		if as.RoundID != st.RoundID || isCheck[as.ID] || as.Status != tasks.StatusSubmitted {
+			continue
+		}
+		labels, err := a.store.SentenceLabels(ctx, as.ID)
+		if err != nil {
+			return err
+		}
+		secs := math.NaN()
+		if len(labels) > 0 && as.ActiveSeconds > 0 {
+			secs = float64(as.ActiveSeconds) / float64(len(labels))
+		}
+		for _, l := range labels {
+			answers = append(answers, study.Answer{Label: l.Label, Seconds: secs})
+		}
+	}
+	rule, err := study.ParseRule(st.Definition.Exclude)
+	if err != nil {
+		return err
+	}
+	why := rule.Excludes(study.Assess(answers, math.NaN(), st.Definition.TooFastSeconds))
+	if len(why) == 0 {
+		return nil
+	}
+	return a.Studies().Exclude(ctx, st, p, strings.Join(why, "; "))
 }

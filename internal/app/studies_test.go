@@ -50,7 +50,7 @@ func studyProject(t *testing.T) (context.Context, *tasks.Store, *tasks.Project) 
 func TestStudyEntryAndPhases(t *testing.T) {
 	ctx, s, p := studyProject(t)
 	ops := app.New(s)
-	def := `{"round":"crowd","conditions":["debate","none"],"seed":1,"k":2,"items_per_participant":3,"consent":"I agree to take part.",
+	def := `{"round":"crowd","conditions":["debate","none"],"seed":1,"attention_rate":0,"k":2,"items_per_participant":3,"consent":"I agree to take part.",
 		"completion":{"completed":"DONE42","no_consent":"NOPE7"}}`
 	st, err := ops.CreateStudy(ctx, p, "pilot", []byte(def))
 	if err != nil {
@@ -189,7 +189,7 @@ func TestStudyEntryAndPhases(t *testing.T) {
 func TestStudyEntryRevoked(t *testing.T) {
 	ctx, s, p := studyProject(t)
 	ops := app.New(s)
-	st, err := ops.CreateStudy(ctx, p, "pilot", []byte(`{"round":"crowd"}`))
+	st, err := ops.CreateStudy(ctx, p, "pilot", []byte(`{"round":"crowd","attention_rate":0}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,5 +209,152 @@ func TestStudyEntryRevoked(t *testing.T) {
 	}
 	if _, err := ops.EnterStudy(ctx, st.EntryToken, url.Values{"pid": {"y"}}); tasks.ErrorCode(err) != tasks.ENotFound {
 		t.Fatalf("a closed study: %v", err)
+	}
+}
+
+// TestAttentionChecksExclude: summaries with gold are mixed into each
+// participant's work as attention checks (two per two items here). A
+// participant who labels a check against its gold is excluded when they
+// finish: they still get their completion code, their assignments are
+// released (labels kept, counted nowhere) and the items go back, so that
+// the next participants get them and every item reaches k = 1 valid label.
+func TestAttentionChecksExclude(t *testing.T) {
+	ctx := context.Background()
+	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p, err := s.CreateProject(ctx, tasks.Project{Slug: "c", Name: "C", Settings: tasks.DefaultSettings()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []tasks.DocumentInput
+	for i := 1; i <= 6; i++ {
+		sent := tasks.SentenceInput{Text: "The council deferred the budget."}
+		if i > 4 { // two summaries with gold: the checks
+			sent.Gold = &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "Approved, not deferred."}
+		}
+		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council approved the budget."},
+			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []tasks.SentenceInput{sent}}}})
+	}
+	if _, err := s.Import(ctx, p.ID, docs); err != nil {
+		t.Fatal(err)
+	}
+	ops := app.New(s)
+	st, err := ops.CreateStudy(ctx, p, "checked", []byte(`{"round":"crowd","k":1,"items_per_participant":2,"attention_rate":0.5,"exclude":"any_failed_check","completion":{"completed":"DONE"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Items != 4 || st.Checks != 2 {
+		t.Fatalf("items %d, checks %d", st.Items, st.Checks)
+	}
+	// work enters a participant and labels everything dealt to them:
+	// checks as right says, the items faithful.
+	no := false
+	work := func(pid string, right bool) (*studies.Participant, []int64) {
+		t.Helper()
+		in, err := ops.EnterStudy(ctx, st.EntryToken, url.Values{"pid": {pid}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		part := in.Participant
+		if err := ops.StudyAnswer(ctx, part, "start"); err != nil {
+			t.Fatal(err)
+		}
+		part, _ = ops.Studies().ParticipantOfUser(ctx, part.UserID)
+		var items []int64
+		for range 10 {
+			step, err := ops.NextStep(ctx, st, part)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if step.Assignment == 0 {
+				if step.Code != "DONE" {
+					t.Fatalf("%s ended with %+v", pid, step)
+				}
+				part, _ = ops.Studies().ParticipantOfUser(ctx, part.UserID)
+				return part, items
+			}
+			as, _ := s.AssignmentByID(ctx, step.Assignment)
+			sum, _ := s.Summary(ctx, as.SummaryID)
+			_, isCheck, _ := ops.Studies().CheckOf(ctx, as.ID)
+			label := tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no}
+			if isCheck && right {
+				label = tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: &no}
+			}
+			if !isCheck {
+				items = append(items, as.SummaryID)
+			}
+			v, err := s.SaveSentenceLabel(ctx, as.ID, part.UserID, as.Version, label)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.SaveSummaryLabel(ctx, as.ID, part.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
+			if err := s.Submit(ctx, as.ID, part.UserID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Fatalf("%s never finished", pid)
+		return nil, nil
+	}
+	bad, badItems := work("careless", false)
+	if !bad.Excluded || !strings.Contains(bad.Why, "check") || len(badItems) != 2 {
+		t.Fatalf("careless: %+v, items %v", bad, badItems)
+	}
+	checks, _ := ops.Studies().Checks(ctx, bad.ID)
+	if len(checks) != 2 || checks[0].Passed == nil || *checks[0].Passed {
+		t.Fatalf("careless's checks %+v", checks)
+	}
+	good1, items1 := work("careful1", true)
+	good2, items2 := work("careful2", true)
+	if good1.Excluded || good2.Excluded {
+		t.Fatalf("a careful participant excluded: %+v %+v", good1, good2)
+	}
+	got := append(append([]int64{}, items1...), items2...)
+	slices.Sort(got)
+	if len(got) != 4 || slices.Compact(slices.Clone(got))[3] != got[3] {
+		t.Fatalf("the careful participants were dealt %v, want the four items once each", got)
+	}
+	for _, id := range badItems {
+		if !slices.Contains(got, id) {
+			t.Errorf("item %d of the excluded participant was not dealt again", id)
+		}
+	}
+	// The excluded participant's assignments are released: counted nowhere.
+	prog, err := s.RoundProgress(ctx, st.RoundID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pr := range prog {
+		if pr.UserID == bad.UserID && (pr.Total != 0 || pr.Released != 4) {
+			t.Errorf("the excluded participant's assignments: %+v, want all 4 released", pr)
+		}
+	}
+	// The raw export marks the checks and the excluded participant.
+	x, err := export.New(ctx, s, p, export.Options{What: export.Raw, Format: export.CSV})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := x.Write(ctx, &buf); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := func(name string) int { return slices.Index(rows[0], name) }
+	excluded, checked := 0, 0
+	for _, r := range rows[1:] {
+		if r[col("excluded")] == "true" {
+			excluded++
+			if r[col("attention_check")] == "true" {
+				checked++
+			}
+		}
+	}
+	if excluded != 4 || checked != 2 {
+		t.Errorf("the raw export has %d rows of the excluded participant, %d of them checks; want 4 and 2", excluded, checked)
 	}
 }

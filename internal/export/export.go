@@ -97,6 +97,7 @@ type Export struct {
 	// studies maps participants of the project's studies to their study
 	// and condition; nil when the project has no study.
 	studies map[int64]studies.Membership
+	checks  map[int64]bool // assignments that are attention checks
 	project *tasks.Project
 	roundID int64
 	opt     Options
@@ -137,6 +138,9 @@ func New(ctx context.Context, store *tasks.Store, project *tasks.Project, opt Op
 		}
 		if len(ps) > 0 {
 			e.studies = ps
+			if e.checks, err = studies.New(store).ProjectChecks(ctx, project.ID); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if opt.Round != "" {

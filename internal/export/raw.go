@@ -60,7 +60,7 @@ func (x *run) raw(ctx context.Context) error {
 			}
 			if x.studies != nil {
 				m := x.studies[l.UserID]
-				row = append(row, m.Study, m.Condition)
+				row = append(row, m.Study, m.Condition, x.checks[l.AssignmentID], m.Excluded)
 			}
 			if scales {
 				sent, sum := x.scoresOf(scores[l.AssignmentID], l.SentenceID)

@@ -22,6 +22,8 @@ const (
 const (
 	colStudy     = "study"
 	colCondition = "condition"
+	colCheck     = "attention_check" // the summary was an attention check
+	colExcluded  = "excluded"        // the participant was excluded
 )
 
 // columns lists the export's columns: the kind's own, and the scale
@@ -32,7 +34,7 @@ const (
 func (e *Export) columns() []string {
 	cols := columnsOf(e.opt.What)
 	if e.opt.What == Raw && e.studies != nil {
-		cols = append(slices.Clone(cols), colStudy, colCondition)
+		cols = append(slices.Clone(cols), colStudy, colCondition, colCheck, colExcluded)
 	}
 	scales := e.project.Settings.Scales
 	if len(scales) == 0 {

@@ -12,6 +12,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 
 	"annotate/internal/study"
 	"annotate/internal/tasks"
@@ -34,8 +36,9 @@ type Study struct {
 	EntryToken string
 	Open       bool
 	CreatedAt  string
-	// Items counts the summaries the study deals.
-	Items int
+	// Items counts the summaries the study deals; Checks the summaries
+	// with gold it mixes in as attention checks.
+	Items, Checks int
 }
 
 // Phases of a participant, in order; the last two end the study.
@@ -60,6 +63,10 @@ type Participant struct {
 	Phase      string
 	EnteredAt  string
 	FinishedAt string
+	// Excluded participants' labels are kept but count nowhere; Why says
+	// by which rule.
+	Excluded bool
+	Why      string
 }
 
 // NewStudy is what Create stores.
@@ -71,6 +78,9 @@ type NewStudy struct {
 	// production round named Definition.Round over Summaries.
 	Round     int64
 	Summaries []int64
+	// Checks are summaries with gold on every sentence, mixed into each
+	// participant's work as attention checks; never dealt as items.
+	Checks []int64
 }
 
 // Create stores a study, and its round when it does not exist yet.
@@ -113,6 +123,12 @@ func (s *Store) Create(ctx context.Context, projectID int64, n NewStudy) (*Study
 				return err
 			}
 		}
+		for _, sum := range n.Checks {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO study_items (study_id, summary_id, is_check)
+				SELECT ?, id, 1 FROM summaries WHERE id = ? AND project_id = ?`, id, sum, projectID); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -122,7 +138,8 @@ func (s *Store) Create(ctx context.Context, projectID int64, n NewStudy) (*Study
 }
 
 const studySelect = `SELECT st.id, st.project_id, st.round_id, st.name, r.name, st.definition, st.entry_token, st.open, st.created_at,
-		(SELECT count(*) FROM study_items i WHERE i.study_id = st.id)
+		(SELECT count(*) FROM study_items i WHERE i.study_id = st.id AND i.is_check = 0),
+		(SELECT count(*) FROM study_items i WHERE i.study_id = st.id AND i.is_check = 1)
 	FROM studies st JOIN rounds r ON r.id = st.round_id WHERE `
 
 func (s *Store) byQuery(ctx context.Context, cond string, args ...any) (*Study, error) {
@@ -146,7 +163,7 @@ func (s *Store) list(ctx context.Context, cond string, args ...any) ([]Study, er
 	for rows.Next() {
 		var st Study
 		var def string
-		if err := rows.Scan(&st.ID, &st.ProjectID, &st.RoundID, &st.Name, &st.RoundName, &def, &st.EntryToken, &st.Open, &st.CreatedAt, &st.Items); err != nil {
+		if err := rows.Scan(&st.ID, &st.ProjectID, &st.RoundID, &st.Name, &st.RoundName, &def, &st.EntryToken, &st.Open, &st.CreatedAt, &st.Items, &st.Checks); err != nil {
 			return nil, err
 		}
 		if err := json.Unmarshal([]byte(def), &st.Definition); err != nil {
@@ -247,14 +264,15 @@ func (s *Store) Enter(ctx context.Context, st *Study, e study.Entry, username st
 	return p, created, err
 }
 
-const participantSelect = `SELECT id, study_id, user_id, number, platform, platform_id, platform_refs, condition, phase, entered_at, coalesce(finished_at, '')
+const participantSelect = `SELECT id, study_id, user_id, number, platform, platform_id, platform_refs, condition, phase, entered_at, coalesce(finished_at, ''),
+		excluded, excluded_why
 	FROM study_participants WHERE `
 
 func (s *Store) participant(ctx context.Context, cond string, args ...any) (*Participant, error) {
 	var p Participant
 	var platform, refs string
 	err := s.tasks.ReadDB().QueryRowContext(ctx, participantSelect+cond, args...).Scan(&p.ID, &p.StudyID, &p.UserID, &p.Number, &platform,
-		&p.PlatformID, &refs, &p.Condition, &p.Phase, &p.EnteredAt, &p.FinishedAt)
+		&p.PlatformID, &refs, &p.Condition, &p.Phase, &p.EnteredAt, &p.FinishedAt, &p.Excluded, &p.Why)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, tasks.Errorf(tasks.ENotFound, "participant not found")
 	}
@@ -321,7 +339,8 @@ func (s *Store) SetPhase(ctx context.Context, participantID int64, phase string)
 func (s *Store) Deal(ctx context.Context, st *Study, p *Participant) (int, error) {
 	var held int
 	err := s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM assignments WHERE round_id = ? AND user_id = ? AND status != 'released'`,
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM assignments a WHERE a.round_id = ? AND a.user_id = ? AND a.status != 'released'
+			AND NOT EXISTS (SELECT 1 FROM study_checks c WHERE c.assignment_id = a.id)`,
 			st.RoundID, p.UserID).Scan(&held); err != nil {
 			return err
 		}
@@ -330,7 +349,7 @@ func (s *Store) Deal(ctx context.Context, st *Study, p *Participant) (int, error
 			return nil
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT i.summary_id FROM study_items i
-			WHERE i.study_id = ?1 AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.round_id = ?2 AND a.summary_id = i.summary_id AND a.user_id = ?3)
+			WHERE i.study_id = ?1 AND i.is_check = 0 AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.round_id = ?2 AND a.summary_id = i.summary_id AND a.user_id = ?3)
 			AND (SELECT count(*) FROM assignments a WHERE a.round_id = ?2 AND a.summary_id = i.summary_id AND a.status != 'released') < ?4
 			ORDER BY (SELECT count(*) FROM assignments a WHERE a.round_id = ?2 AND a.summary_id = i.summary_id AND a.status != 'released'),
 				(i.summary_id * 2654435761 + ?5) % 4294967291
@@ -351,7 +370,16 @@ func (s *Store) Deal(ctx context.Context, st *Study, p *Participant) (int, error
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		for _, sum := range picks {
+		checks, err := dealChecks(ctx, tx, st, p, len(picks))
+		if err != nil {
+			return err
+		}
+		order := mixIn(picks, checks, st.Definition.Seed, p.Number)
+		isCheck := map[int64]bool{}
+		for _, c := range checks {
+			isCheck[c] = true
+		}
+		for _, sum := range order {
 			res, err := tx.ExecContext(ctx, `INSERT INTO assignments (round_id, summary_id, user_id, position)
 				VALUES (?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM assignments WHERE user_id = ?))`, st.RoundID, sum, p.UserID, p.UserID)
 			if err != nil {
@@ -363,6 +391,11 @@ func (s *Store) Deal(ctx context.Context, st *Study, p *Participant) (int, error
 			}
 			if err := tasks.SetAssistanceTx(ctx, tx, id, ConditionAssistance(p.Condition)); err != nil {
 				return err
+			}
+			if isCheck[sum] {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO study_checks (assignment_id, participant_id) VALUES (?, ?)`, id, p.ID); err != nil {
+					return err
+				}
 			}
 		}
 		held += len(picks)
@@ -391,12 +424,13 @@ func ConditionAssistance(condition string) tasks.Assistance {
 // Membership names the study and condition of a participant.
 type Membership struct {
 	Study, Condition string
+	Excluded         bool
 }
 
 // ProjectParticipants maps the user id of every participant of a
 // project's studies to their study and condition.
 func (s *Store) ProjectParticipants(ctx context.Context, projectID int64) (map[int64]Membership, error) {
-	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT sp.user_id, st.name, sp.condition FROM study_participants sp
+	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT sp.user_id, st.name, sp.condition, sp.excluded FROM study_participants sp
 		JOIN studies st ON st.id = sp.study_id WHERE st.project_id = ?`, projectID)
 	if err != nil {
 		return nil, err
@@ -406,7 +440,7 @@ func (s *Store) ProjectParticipants(ctx context.Context, projectID int64) (map[i
 	for rows.Next() {
 		var id int64
 		var m Membership
-		if err := rows.Scan(&id, &m.Study, &m.Condition); err != nil {
+		if err := rows.Scan(&id, &m.Study, &m.Condition, &m.Excluded); err != nil {
 			return nil, err
 		}
 		out[id] = m
@@ -430,4 +464,158 @@ func sameSession(was, now study.Entry) bool {
 		return was.AssignmentID == now.AssignmentID
 	}
 	return true
+}
+
+// checksFor is how many attention checks go with n items at a study's
+// rate: the share of all the participant's summaries that are checks,
+// rounded, at least one when the rate is above zero.
+func checksFor(n int, rate float64) int {
+	if rate <= 0 || n <= 0 {
+		return 0
+	}
+	return max(1, int(math.Round(rate*float64(n)/(1-rate))))
+}
+
+// dealChecks picks the attention checks to go with n new items: from the
+// study's check summaries the participant does not have, in an order
+// drawn from the participant's number.
+func dealChecks(ctx context.Context, tx *sql.Tx, st *Study, p *Participant, n int) ([]int64, error) {
+	rate := 0.0
+	if st.Definition.AttentionRate != nil {
+		rate = *st.Definition.AttentionRate
+	}
+	want := checksFor(n, rate)
+	if want == 0 || st.Checks == 0 {
+		return nil, nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT i.summary_id FROM study_items i
+		WHERE i.study_id = ?1 AND i.is_check = 1
+		AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.round_id = ?2 AND a.summary_id = i.summary_id AND a.user_id = ?3)
+		ORDER BY (i.summary_id * 2654435761 + ?4) % 4294967291 LIMIT ?5`, st.ID, st.RoundID, p.UserID, p.Number, want)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// mixIn puts the checks among the items at places drawn from the study's
+// seed and the participant's number, so that nothing in their order tells
+// a check apart.
+func mixIn(items, checks []int64, seed uint64, number int) []int64 {
+	out := append(append([]int64{}, items...), checks...)
+	r := rand.New(rand.NewPCG(seed, uint64(number)+1<<40))
+	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
+}
+
+// CheckOf says whether an assignment is an attention check, and of whom.
+func (s *Store) CheckOf(ctx context.Context, assignmentID int64) (participantID int64, ok bool, err error) {
+	err = s.tasks.ReadDB().QueryRowContext(ctx, `SELECT participant_id FROM study_checks WHERE assignment_id = ?`, assignmentID).Scan(&participantID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return participantID, err == nil, err
+}
+
+// CheckResult is one attention check of a participant.
+type CheckResult struct {
+	AssignmentID, SummaryID int64
+	Submitted               bool
+	Passed                  *bool
+}
+
+// Checks lists a participant's attention checks.
+func (s *Store) Checks(ctx context.Context, participantID int64) ([]CheckResult, error) {
+	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT c.assignment_id, a.summary_id, a.status = 'submitted', c.passed
+		FROM study_checks c JOIN assignments a ON a.id = c.assignment_id WHERE c.participant_id = ? ORDER BY c.assignment_id`, participantID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []CheckResult
+	for rows.Next() {
+		var r CheckResult
+		var passed sql.NullBool
+		if err := rows.Scan(&r.AssignmentID, &r.SummaryID, &r.Submitted, &passed); err != nil {
+			return nil, err
+		}
+		if passed.Valid {
+			r.Passed = &passed.Bool
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// SetCheck records whether a participant passed an attention check.
+func (s *Store) SetCheck(ctx context.Context, assignmentID int64, passed bool) error {
+	return s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE study_checks SET passed = ? WHERE assignment_id = ?`, passed, assignmentID)
+		return err
+	})
+}
+
+// Exclude marks a participant excluded, with why, and releases their
+// assignments of the study's round: their labels stay, but count nowhere
+// (report, gold), and their items go back to be dealt to others.
+func (s *Store) Exclude(ctx context.Context, st *Study, p *Participant, why string) error {
+	return s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE study_participants SET excluded = 1, excluded_why = ? WHERE id = ?`, why, p.ID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE assignments SET status = 'released', version = version + 1
+			WHERE round_id = ? AND user_id = ? AND status != 'released'`, st.RoundID, p.UserID)
+		return err
+	})
+}
+
+// GoldSummaries returns those of a project's summaries whose every
+// sentence has resolved gold: what attention checks are made of.
+func (s *Store) GoldSummaries(ctx context.Context, projectID int64) (map[int64]bool, error) {
+	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT s.id FROM summaries s WHERE s.project_id = ?
+		AND EXISTS (SELECT 1 FROM summary_sentences ss WHERE ss.summary_id = s.id)
+		AND NOT EXISTS (SELECT 1 FROM summary_sentences ss LEFT JOIN gold_sentences g ON g.sentence_id = ss.id
+			WHERE ss.summary_id = s.id AND (g.sentence_id IS NULL OR g.provenance = 'unresolved' OR g.label NOT IN ('faithful', 'unfaithful')))`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
+}
+
+// ProjectChecks is the set of a project's assignments that are attention
+// checks.
+func (s *Store) ProjectChecks(ctx context.Context, projectID int64) (map[int64]bool, error) {
+	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT c.assignment_id FROM study_checks c
+		JOIN study_participants sp ON sp.id = c.participant_id JOIN studies st ON st.id = sp.study_id WHERE st.project_id = ?`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
 }

@@ -213,6 +213,16 @@ CREATE TABLE IF NOT EXISTS study_participants (
     visibility    TEXT NOT NULL,               -- always, after_first_label or never
     verdict_only  INTEGER NOT NULL DEFAULT 0   -- the Adjudicator's verdict alone, without the debate
 );`,
+	// 22: attention checks and exclusions in crowd studies.
+	`ALTER TABLE study_items ADD COLUMN is_check INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE study_participants ADD COLUMN excluded INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE study_participants ADD COLUMN excluded_why TEXT NOT NULL DEFAULT '';
+CREATE TABLE IF NOT EXISTS study_checks (
+    assignment_id  INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
+    participant_id INTEGER NOT NULL REFERENCES study_participants(id) ON DELETE CASCADE,
+    passed         INTEGER                  -- NULL until the item is submitted
+);
+CREATE INDEX IF NOT EXISTS study_checks_participant ON study_checks(participant_id);`,
 }
 
 // skipsAndFlagsSchema creates the tables of skips and flags.

@@ -28,7 +28,7 @@ func TestBrowserStudyParticipant(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The shortest summary, so that the keyboard labels all of it.
-	st, err := ops.CreateStudy(f.ctx, p, "pilot", []byte(`{"round":"crowd","conditions":["debate"],"items_per_participant":1,
+	st, err := ops.CreateStudy(f.ctx, p, "pilot", []byte(`{"round":"crowd","conditions":["debate"],"items_per_participant":1,"attention_rate":0,
 		"consent":"You agree to label summaries for a study of **summary faithfulness**.","completion":{"completed":"C0MPLETE"}}`))
 	if err != nil {
 		t.Fatal(err)

@@ -58,7 +58,7 @@ var apiMatrix = []apiMatrixEntry{
 	{route: "GET /api/v1/projects/:slug/studies", want: apiLead},
 	// The lead makes the study; the admin's second one of the same name
 	// conflicts.
-	{route: "POST /api/v1/projects/:slug/studies", want: access{anon, no, gone, no, created, conf}, body: `{"name":"m","definition":{"round":"crowd-m"}}`},
+	{route: "POST /api/v1/projects/:slug/studies", want: access{anon, no, gone, no, created, conf}, body: `{"name":"m","definition":{"round":"crowd-m","attention_rate":0}}`},
 	// No study is named ":name".
 	{route: "GET /api/v1/projects/:slug/studies/:name", want: access{anon, no, gone, no, gone, gone}},
 	{route: "GET /api/v1/projects/:slug/webhooks", want: apiLead},

@@ -111,9 +111,12 @@ func (s *Server) getStudyDetail(c echo.Context) error {
 		Page:   s.page(c, "Study "+st.Name, append(s.projectCrumbs(a.project), templates.Link{Label: "Studies", Href: "/p/" + a.project.Slug + "/studies"})...),
 		Action: studyURL(a.project.Slug, st.Name) + "/entry",
 		Name:   st.Name, Round: st.RoundName, Open: st.Open, Items: st.Items, K: d.K, PerPerson: d.ItemsPerParticipant,
-		Conditions: strings.Join(d.Conditions, ", "), Randomise: d.Randomise,
+		Conditions: strings.Join(d.Conditions, ", "), Randomise: d.Randomise, Checks: st.Checks, Exclude: d.Exclude,
 		Codes:      [3]string{d.Completion.Completed, d.Completion.NoConsent, d.Completion.ScreenedOut},
 		NotApplied: strings.Join(app.NotApplied(d), ", "),
+	}
+	if d.AttentionRate != nil {
+		v.Rate = fmt.Sprintf("%.0f%%", 100*(*d.AttentionRate))
 	}
 	if base, ok := s.absoluteURL(""); ok {
 		l := app.Links(base, st)
@@ -135,8 +138,32 @@ func (s *Server) getStudyDetail(c echo.Context) error {
 	for _, p := range ps {
 		counts[p.Phase]++
 		pr := byUser[p.UserID]
-		v.Participants = append(v.Participants, templates.ParticipantRow{Name: fmt.Sprintf("Participant %d", p.Number+1), Condition: p.Condition,
-			Phase: phaseWords[p.Phase], Entered: p.EnteredAt, Done: pr.Submitted, Dealt: pr.Total - pr.Released})
+		row := templates.ParticipantRow{Name: fmt.Sprintf("Participant %d", p.Number+1), Condition: p.Condition,
+			Phase: phaseWords[p.Phase], Entered: p.EnteredAt, Done: pr.Submitted, Dealt: pr.Total, Excluded: p.Why}
+		if p.Excluded {
+			// Released at exclusion: their work counts as done.
+			row.Done, row.Dealt = pr.Released, pr.Released
+		}
+		checks, err := s.app.Studies().Checks(ctx, p.ID)
+		if err != nil {
+			return err
+		}
+		if len(checks) > 0 {
+			passed, judged := 0, 0
+			for _, c := range checks {
+				if c.Passed != nil {
+					judged++
+					if *c.Passed {
+						passed++
+					}
+				}
+			}
+			row.Checks = fmt.Sprintf("%d of %d passed", passed, judged)
+			if judged < len(checks) {
+				row.Checks += fmt.Sprintf(" (%d to come)", len(checks)-judged)
+			}
+		}
+		v.Participants = append(v.Participants, row)
 	}
 	for _, ph := range []string{studies.PhaseConsent, studies.PhaseInstructions, studies.PhaseWork, studies.PhaseCompleted, studies.PhaseNoConsent} {
 		v.Counts = append(v.Counts, templates.Count{Label: phaseWords[ph], Value: counts[ph]})

@@ -35,7 +35,7 @@ func TestStudyByProlificLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	ops := app.New(f.store)
-	st, err := ops.CreateStudy(f.ctx, p, "pilot", []byte(`{"round":"crowd","conditions":["none","debate"],"k":2,"items_per_participant":2,
+	st, err := ops.CreateStudy(f.ctx, p, "pilot", []byte(`{"round":"crowd","conditions":["none","debate"],"k":2,"items_per_participant":2,"attention_rate":0,
 		"consent":"**Consent.** You agree to label summaries.","completion":{"completed":"DONE42","no_consent":"NOPE7"}}`))
 	if err != nil {
 		t.Fatal(err)
@@ -183,7 +183,7 @@ func TestStudyConditionsShapeThePage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := ops.CreateStudy(f.ctx, p, "conditions", []byte(`{"round":"crowd","conditions":["none","verdict","debate"],"k":3,"items_per_participant":1}`))
+	st, err := ops.CreateStudy(f.ctx, p, "conditions", []byte(`{"round":"crowd","conditions":["none","verdict","debate"],"k":3,"items_per_participant":1,"attention_rate":0}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func TestStudyEntryIsRateLimited(t *testing.T) {
 		t.Fatal(err)
 	}
 	ops := app.New(f.store)
-	st, err := ops.CreateStudy(f.ctx, p, "pilot", []byte(`{"round":"crowd"}`))
+	st, err := ops.CreateStudy(f.ctx, p, "pilot", []byte(`{"round":"crowd","attention_rate":0}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +291,7 @@ func TestStudiesPageMakesAStudy(t *testing.T) {
 	if list, _ := app.New(f.store).Studies().List(f.ctx, p.ID); len(list) != 0 {
 		t.Fatal("a refused study was made")
 	}
-	pg = b.post("/p/crowd/studies", url.Values{"_csrf": {tok}, "name": {"pilot"}, "definition": {`{"round":"crowd","conditions":["none","debate"],"screening":{"items":1,"pass":1}}`}})
+	pg = b.post("/p/crowd/studies", url.Values{"_csrf": {tok}, "name": {"pilot"}, "definition": {`{"round":"crowd","conditions":["none","debate"],"attention_rate":0,"screening":{"items":1,"pass":1}}`}})
 	if pg.status != http.StatusSeeOther || pg.header.Get("Location") != "/p/crowd/studies/pilot" {
 		t.Fatalf("make: %d %q", pg.status, pg.header.Get("Location"))
 	}
