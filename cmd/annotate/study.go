@@ -100,6 +100,9 @@ func printStudy(ctx context.Context, w io.Writer, ops *app.App, st *studies.Stud
 		state = "closed"
 	}
 	fmt.Fprintf(w, "study %s (%s): round %s, %d items, k %d, %d items per participant\n", st.Name, state, st.RoundName, st.Items, d.K, d.ItemsPerParticipant)
+	if d.Screening != nil {
+		fmt.Fprintf(w, "screening test: %d summaries with gold, passed at %.0f%% right\n", d.Screening.Items, 100*d.Screening.Pass)
+	}
 	if st.Checks > 0 {
 		fmt.Fprintf(w, "attention checks: %d summaries with gold, mixed in at %.0f%%, exclusion rule %q\n", st.Checks, 100*(*d.AttentionRate), d.Exclude)
 	}
@@ -118,7 +121,8 @@ func printStudy(ctx context.Context, w io.Writer, ops *app.App, st *studies.Stud
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "participants: %d in consent, %d reading instructions, %d labelling, %d completed, %d declined consent\n",
-		counts[studies.PhaseConsent], counts[studies.PhaseInstructions], counts[studies.PhaseWork], counts[studies.PhaseCompleted], counts[studies.PhaseNoConsent])
+	fmt.Fprintf(w, "participants: %d in consent, %d reading instructions, %d in screening, %d labelling, %d completed, %d declined consent, %d screened out\n",
+		counts[studies.PhaseConsent], counts[studies.PhaseInstructions], counts[studies.PhaseScreening], counts[studies.PhaseWork],
+		counts[studies.PhaseCompleted], counts[studies.PhaseNoConsent], counts[studies.PhaseScreenedOut])
 	return nil
 }

@@ -26,7 +26,7 @@ func TestStudyCreateAndShow(t *testing.T) {
 	}
 	for _, want := range []string{"created study pilot", "study pilot (open): round crowd, 21 items, k 3, 10 items per participant",
 		"attention checks: 27 summaries with gold, mixed in at 10%, exclusion rule \"any_failed_check\"", "conditions [none verdict debate], randomised by participant",
-		"not carried out by this version (stored for later): screening;"} {
+		"screening test: 4 summaries with gold, passed at 75% right"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("create printed no %q:\n%s", want, out)
 		}

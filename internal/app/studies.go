@@ -75,7 +75,8 @@ func (a *App) CreateStudy(ctx context.Context, p *tasks.Project, name string, de
 	}
 	// Attention checks are the summaries with gold on every sentence;
 	// they are mixed in, never dealt as items.
-	if def.AttentionRate != nil && *def.AttentionRate > 0 {
+	checks := def.AttentionRate != nil && *def.AttentionRate > 0
+	if checks || def.Screening != nil {
 		gold, err := a.Studies().GoldSummaries(ctx, p.ID)
 		if err != nil {
 			return nil, err
@@ -89,8 +90,11 @@ func (a *App) CreateStudy(ctx context.Context, p *tasks.Project, name string, de
 			}
 		}
 		n.Summaries = items
-		if len(n.Checks) == 0 {
+		if checks && len(n.Checks) == 0 {
 			return nil, &Invalid{Fields: []FieldError{{"definition", "attention_rate: attention checks are summaries with gold on every sentence, and the round has none; import gold, or set \"attention_rate\": 0"}}}
+		}
+		if def.Screening != nil && len(n.Checks) < def.Screening.Items {
+			return nil, &Invalid{Fields: []FieldError{{"definition", fmt.Sprintf("screening.items: the test takes %d summaries with gold on every sentence, and the round has %d", def.Screening.Items, len(n.Checks))}}}
 		}
 	}
 	if len(n.Summaries) == 0 {
@@ -164,6 +168,17 @@ type StudyStep struct {
 // what to show.
 func (a *App) NextStep(ctx context.Context, st *studies.Study, p *studies.Participant) (StudyStep, error) {
 	step := StudyStep{Phase: p.Phase}
+	if p.Phase == studies.PhaseScreening {
+		next, err := a.screeningStep(ctx, st, p)
+		if err != nil || next != 0 {
+			step.Assignment = next
+			return step, err
+		}
+		if p, err = a.Studies().ParticipantOfUser(ctx, p.UserID); err != nil {
+			return step, err
+		}
+		step.Phase = p.Phase
+	}
 	switch p.Phase {
 	case studies.PhaseWork:
 		if _, err := a.Studies().Deal(ctx, st, p); err != nil {
@@ -191,6 +206,8 @@ func (a *App) NextStep(ctx context.Context, st *studies.Study, p *studies.Partic
 		step.Code = st.Definition.Completion.Completed
 	case studies.PhaseNoConsent:
 		step.Code = st.Definition.Completion.NoConsent
+	case studies.PhaseScreenedOut:
+		step.Code = st.Definition.Completion.ScreenedOut
 	}
 	if step.Code != "" {
 		step.Return = study.ReturnTo(p.Refs, step.Code)
@@ -209,6 +226,11 @@ func (a *App) StudyAnswer(ctx context.Context, p *studies.Participant, answer st
 		next = studies.PhaseNoConsent
 	case p.Phase == studies.PhaseInstructions && answer == "start":
 		next = studies.PhaseWork
+		if st, err := a.Studies().ByID(ctx, p.StudyID); err != nil {
+			return err
+		} else if st.Definition.Screening != nil {
+			next = studies.PhaseScreening
+		}
 	default:
 		return tasks.Errorf(tasks.EConflict, "that answer does not fit this step of the study; reload the page")
 	}
@@ -261,13 +283,10 @@ func (a *App) StudyCounts(ctx context.Context, st *studies.Study) (map[string]in
 
 // NotApplied lists the parts of a study definition this version stores
 // but does not carry out yet, so that a lead is not led to think they
-// run: screening, training, the exit survey, exclusion by screening,
+// run: training, the exit survey, exclusion by screening,
 // randomisation by item, and the time limit.
 func NotApplied(d study.Definition) []string {
 	var out []string
-	if d.Screening != nil {
-		out = append(out, "screening")
-	}
 	if d.Training != nil {
 		out = append(out, "training")
 	}
@@ -309,24 +328,21 @@ func (a *App) judgeParticipant(ctx context.Context, st *studies.Study, p *studie
 		return err
 	}
 	isCheck := map[int64]bool{}
+	screening, err := a.Studies().Screening(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	for _, c := range screening {
+		isCheck[c.AssignmentID] = true
+	}
 	for _, c := range checks {
 		isCheck[c.AssignmentID] = true
 		if !c.Submitted || c.Passed != nil {
 			continue
 		}
-		gold, err := a.store.SummaryGold(ctx, c.SummaryID)
+		passed, err := a.matchesGold(ctx, c)
 		if err != nil {
 			return err
-		}
-		labels, err := a.store.SentenceLabels(ctx, c.AssignmentID)
-		if err != nil {
-			return err
-		}
-		passed := len(gold) > 0
-		for sid, g := range gold {
-			if labels[sid].Label != g.Label {
-				passed = false
-			}
 		}
 		if err := a.Studies().SetCheck(ctx, c.AssignmentID, passed); err != nil {
 			return err
@@ -370,4 +386,63 @@ func (a *App) judgeParticipant(ctx context.Context, st *studies.Study, p *studie
 		return nil
 	}
 	return a.Studies().Exclude(ctx, st, p, strings.Join(why, "; "))
+}
+
+// screeningStep deals a participant their screening test, returns the
+// next of its summaries to label, or, once all are submitted, scores it
+// (a summary is right when every sentence's label is its gold label): at
+// or above the study's pass share the participant goes on to the work;
+// below it they are screened out, with no item dealt and the test's
+// labels counted nowhere. It returns 0 once the participant has moved on.
+func (a *App) screeningStep(ctx context.Context, st *studies.Study, p *studies.Participant) (int64, error) {
+	sc := st.Definition.Screening
+	test, err := a.Studies().DealScreening(ctx, st, p, sc.Items)
+	if err != nil {
+		return 0, err
+	}
+	right := 0
+	for _, c := range test {
+		if !c.Submitted {
+			return c.AssignmentID, nil
+		}
+		ok, err := a.matchesGold(ctx, c)
+		if err != nil {
+			return 0, err
+		}
+		if c.Passed == nil {
+			if err := a.Studies().SetCheck(ctx, c.AssignmentID, ok); err != nil {
+				return 0, err
+			}
+		}
+		if ok {
+			right++
+		}
+	}
+	if sc.Passed(right, len(test)) {
+		return 0, a.Studies().SetPhase(ctx, p.ID, studies.PhaseWork)
+	}
+	if err := a.Studies().ReleaseAll(ctx, st, p); err != nil {
+		return 0, err
+	}
+	return 0, a.Studies().SetPhase(ctx, p.ID, studies.PhaseScreenedOut)
+}
+
+// matchesGold says whether every sentence of a check's summary got its
+// gold label.
+func (a *App) matchesGold(ctx context.Context, c studies.CheckResult) (bool, error) {
+	gold, err := a.store.SummaryGold(ctx, c.SummaryID)
+	if err != nil {
+		return false, err
+	}
+	labels, err := a.store.SentenceLabels(ctx, c.AssignmentID)
+	if err != nil {
+		return false, err
+	}
+	ok := len(gold) > 0
+	for sid, g := range gold {
+		if labels[sid].Label != g.Label {
+			ok = false
+		}
+	}
+	return ok, nil
 }

@@ -358,3 +358,104 @@ func TestAttentionChecksExclude(t *testing.T) {
 		t.Errorf("the raw export has %d rows of the excluded participant, %d of them checks; want 4 and 2", excluded, checked)
 	}
 }
+
+// TestScreening: a study with a screening test of two gold summaries
+// (pass at 100%) deals them first, with the assistant hidden. A
+// participant who gets one wrong is screened out: their code, no item
+// dealt, the test's labels counted nowhere. One who gets both right goes
+// on to the items.
+func TestScreening(t *testing.T) {
+	ctx := context.Background()
+	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "sc.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p, err := s.CreateProject(ctx, tasks.Project{Slug: "sc", Name: "SC", Settings: tasks.DefaultSettings()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []tasks.DocumentInput
+	for i := 1; i <= 5; i++ {
+		sent := tasks.SentenceInput{Text: "The council deferred the budget."}
+		if i > 3 {
+			sent.Gold = &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "Approved."}
+		}
+		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council approved the budget."},
+			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []tasks.SentenceInput{sent}}}})
+	}
+	if _, err := s.Import(ctx, p.ID, docs); err != nil {
+		t.Fatal(err)
+	}
+	ops := app.New(s)
+	if _, err := ops.CreateStudy(ctx, p, "big", []byte(`{"round":"big","attention_rate":0,"screening":{"items":3,"pass":1}}`)); err == nil ||
+		!strings.Contains(err.Error(), "screening.items: the test takes 3 summaries with gold on every sentence, and the round has 2") {
+		t.Fatalf("a test larger than the gold: %v", err)
+	}
+	st, err := ops.CreateStudy(ctx, p, "sc", []byte(`{"round":"crowd","attention_rate":0,"items_per_participant":2,"screening":{"items":2,"pass":1},
+		"completion":{"completed":"DONE","screened_out":"OUT"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	no := false
+	take := func(pid string, wrong int) (*studies.Participant, app.StudyStep) {
+		t.Helper()
+		in, err := ops.EnterStudy(ctx, st.EntryToken, url.Values{"pid": {pid}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		part := in.Participant
+		if err := ops.StudyAnswer(ctx, part, "start"); err != nil {
+			t.Fatal(err)
+		}
+		part, _ = ops.Studies().ParticipantOfUser(ctx, part.UserID)
+		if part.Phase != studies.PhaseScreening {
+			t.Fatalf("after start: %s", part.Phase)
+		}
+		for i := 0; ; i++ {
+			step, err := ops.NextStep(ctx, st, part)
+			if err != nil {
+				t.Fatal(err)
+			}
+			part, _ = ops.Studies().ParticipantOfUser(ctx, part.UserID)
+			if step.Assignment == 0 || part.Phase != studies.PhaseScreening {
+				return part, step
+			}
+			if x, own, _ := s.AssignmentAssistance(ctx, step.Assignment); !own || x.Visibility != tasks.AssistNever {
+				t.Errorf("a screening item shows the assistant: %+v", x)
+			}
+			as, _ := s.AssignmentByID(ctx, step.Assignment)
+			sum, _ := s.Summary(ctx, as.SummaryID)
+			l := tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: &no}
+			if i == wrong {
+				l = tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no}
+			}
+			v, err := s.SaveSentenceLabel(ctx, as.ID, part.UserID, as.Version, l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.SaveSummaryLabel(ctx, as.ID, part.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
+			if err := s.Submit(ctx, as.ID, part.UserID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	out, step := take("failing", 1)
+	if out.Phase != studies.PhaseScreenedOut || step.Code != "OUT" {
+		t.Fatalf("failed the test: %s, %+v", out.Phase, step)
+	}
+	prog, _ := s.RoundProgress(ctx, st.RoundID)
+	for _, pr := range prog {
+		if pr.UserID == out.UserID && (pr.Total != 0 || pr.Released != 2) {
+			t.Errorf("a screened-out participant holds %+v, want only the 2 test summaries, released", pr)
+		}
+	}
+	in, step := take("passing", -1)
+	if in.Phase != studies.PhaseWork || step.Assignment == 0 {
+		t.Fatalf("passed the test: %s, %+v", in.Phase, step)
+	}
+	as, _ := s.AssignmentByID(ctx, step.Assignment)
+	if as.SummaryID > 3 {
+		t.Errorf("the first item after the test is summary %d, one of the test's", as.SummaryID)
+	}
+}

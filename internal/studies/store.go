@@ -45,9 +45,11 @@ type Study struct {
 const (
 	PhaseConsent      = "consent"
 	PhaseInstructions = "instructions"
+	PhaseScreening    = "screening"
 	PhaseWork         = "work"
 	PhaseCompleted    = "completed"
 	PhaseNoConsent    = "no_consent"
+	PhaseScreenedOut  = "screened_out"
 )
 
 // Participant is one person who entered a study.
@@ -324,7 +326,7 @@ func (s *Store) Participants(ctx context.Context, studyID int64) ([]Participant,
 // SetPhase moves a participant to a phase; an ending phase records when.
 func (s *Store) SetPhase(ctx context.Context, participantID int64, phase string) error {
 	return s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
-		ends := phase == PhaseCompleted || phase == PhaseNoConsent
+		ends := phase == PhaseCompleted || phase == PhaseNoConsent || phase == PhaseScreenedOut
 		_, err := tx.ExecContext(ctx, `UPDATE study_participants SET phase = ?,
 			finished_at = CASE WHEN ? AND finished_at IS NULL THEN strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE finished_at END
 			WHERE id = ?`, phase, ends, participantID)
@@ -535,8 +537,18 @@ type CheckResult struct {
 
 // Checks lists a participant's attention checks.
 func (s *Store) Checks(ctx context.Context, participantID int64) ([]CheckResult, error) {
+	return s.checks(ctx, participantID, false)
+}
+
+// Screening lists a participant's screening items, in the order dealt.
+func (s *Store) Screening(ctx context.Context, participantID int64) ([]CheckResult, error) {
+	return s.checks(ctx, participantID, true)
+}
+
+func (s *Store) checks(ctx context.Context, participantID int64, screening bool) ([]CheckResult, error) {
 	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT c.assignment_id, a.summary_id, a.status = 'submitted', c.passed
-		FROM study_checks c JOIN assignments a ON a.id = c.assignment_id WHERE c.participant_id = ? ORDER BY c.assignment_id`, participantID)
+		FROM study_checks c JOIN assignments a ON a.id = c.assignment_id WHERE c.participant_id = ? AND c.screening = ?
+		ORDER BY a.position, c.assignment_id`, participantID, screening)
 	if err != nil {
 		return nil, err
 	}
@@ -618,4 +630,69 @@ func (s *Store) ProjectChecks(ctx context.Context, projectID int64) (map[int64]b
 		out[id] = true
 	}
 	return out, rows.Err()
+}
+
+// DealScreening gives a participant the study's screening test, once: n
+// of its summaries with gold, drawn by the participant's number. It
+// returns the test's assignments in order.
+func (s *Store) DealScreening(ctx context.Context, st *Study, p *Participant, n int) ([]CheckResult, error) {
+	err := s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+		var have int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM study_checks WHERE participant_id = ? AND screening = 1`, p.ID).Scan(&have); err != nil {
+			return err
+		}
+		if have > 0 {
+			return nil
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT i.summary_id FROM study_items i WHERE i.study_id = ? AND i.is_check = 1
+			ORDER BY (i.summary_id * 2246822519 + ?) % 4294967291 LIMIT ?`, st.ID, p.Number, n)
+		if err != nil {
+			return err
+		}
+		var picks []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			picks = append(picks, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, sum := range picks {
+			res, err := tx.ExecContext(ctx, `INSERT INTO assignments (round_id, summary_id, user_id, position)
+				VALUES (?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM assignments WHERE user_id = ?))`, st.RoundID, sum, p.UserID, p.UserID)
+			if err != nil {
+				return err
+			}
+			id, err := res.LastInsertId()
+			if err != nil {
+				return err
+			}
+			if err := tasks.SetAssistanceTx(ctx, tx, id, tasks.Assistance{Visibility: tasks.AssistNever}); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO study_checks (assignment_id, participant_id, screening) VALUES (?, ?, 1)`, id, p.ID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.Screening(ctx, p.ID)
+}
+
+// ReleaseAll releases a participant's assignments of the study's round:
+// their labels stay but count nowhere.
+func (s *Store) ReleaseAll(ctx context.Context, st *Study, p *Participant) error {
+	return s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE assignments SET status = 'released', version = version + 1
+			WHERE round_id = ? AND user_id = ? AND status != 'released'`, st.RoundID, p.UserID)
+		return err
+	})
 }

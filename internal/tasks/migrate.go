@@ -223,6 +223,9 @@ CREATE TABLE IF NOT EXISTS study_checks (
     passed         INTEGER                  -- NULL until the item is submitted
 );
 CREATE INDEX IF NOT EXISTS study_checks_participant ON study_checks(participant_id);`,
+	// 23: a study's screening test, taken on summaries with gold before
+	// any item.
+	`ALTER TABLE study_checks ADD COLUMN screening INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // skipsAndFlagsSchema creates the tables of skips and flags.

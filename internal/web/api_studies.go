@@ -60,7 +60,8 @@ func (s *Server) studyDoc(c echo.Context, st *studies.Study) (apiStudyDoc, error
 	if err != nil {
 		return d, err
 	}
-	for _, ph := range []string{studies.PhaseConsent, studies.PhaseInstructions, studies.PhaseWork, studies.PhaseCompleted, studies.PhaseNoConsent} {
+	for _, ph := range []string{studies.PhaseConsent, studies.PhaseInstructions, studies.PhaseScreening, studies.PhaseWork, studies.PhaseCompleted,
+		studies.PhaseNoConsent, studies.PhaseScreenedOut} {
 		d.Participants[ph] = counts[ph]
 	}
 	return d, nil

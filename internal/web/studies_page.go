@@ -115,6 +115,9 @@ func (s *Server) getStudyDetail(c echo.Context) error {
 		Codes:      [3]string{d.Completion.Completed, d.Completion.NoConsent, d.Completion.ScreenedOut},
 		NotApplied: strings.Join(app.NotApplied(d), ", "),
 	}
+	if sc := d.Screening; sc != nil {
+		v.Screening = fmt.Sprintf("%d summaries with gold, passed at %.0f%% right; those below are screened out", sc.Items, 100*sc.Pass)
+	}
 	if d.AttentionRate != nil {
 		v.Rate = fmt.Sprintf("%.0f%%", 100*(*d.AttentionRate))
 	}
@@ -165,7 +168,8 @@ func (s *Server) getStudyDetail(c echo.Context) error {
 		}
 		v.Participants = append(v.Participants, row)
 	}
-	for _, ph := range []string{studies.PhaseConsent, studies.PhaseInstructions, studies.PhaseWork, studies.PhaseCompleted, studies.PhaseNoConsent} {
+	for _, ph := range []string{studies.PhaseConsent, studies.PhaseInstructions, studies.PhaseScreening, studies.PhaseWork, studies.PhaseCompleted,
+		studies.PhaseNoConsent, studies.PhaseScreenedOut} {
 		v.Counts = append(v.Counts, templates.Count{Label: phaseWords[ph], Value: counts[ph]})
 	}
 	return s.render(c, http.StatusOK, templates.StudyDetailPage(v))
@@ -175,6 +179,8 @@ func (s *Server) getStudyDetail(c echo.Context) error {
 var phaseWords = map[string]string{
 	studies.PhaseConsent:      "reading the consent",
 	studies.PhaseInstructions: "reading the instructions",
+	studies.PhaseScreening:    "taking the screening test",
+	studies.PhaseScreenedOut:  "screened out",
 	studies.PhaseWork:         "labelling",
 	studies.PhaseCompleted:    "completed",
 	studies.PhaseNoConsent:    "declined consent",
