@@ -2,13 +2,18 @@ package main
 
 import (
 	"context"
+	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"annotate/internal/app"
+	"annotate/internal/experiment"
 	"annotate/internal/studies"
 	"annotate/internal/tasks"
 )
@@ -16,6 +21,7 @@ import (
 const studyUsage = `study create --project SLUG --name NAME --from study.json [--db PATH]
        annotate study show --project SLUG --name NAME [--url BASE] [--db PATH]
        annotate study close|open|new-link --project SLUG --name NAME [--db PATH]
+       annotate study report --project SLUG --name NAME [--format json|csv] [--replicates N] [--db PATH]
 
 create makes a crowd study from a study definition (see docs/studies.md):
 its round over the project's summaries when the round does not exist, a
@@ -25,7 +31,10 @@ MTurk and other sources on the server at --url (default: env
 ANNOTATE_PUBLIC_URL, as serve --public-url), and its participants by
 phase; participants' platform ids are not printed. close stops new
 entries and returns, open lets them in again, new-link replaces the entry
-link so the old one leads nowhere.`
+link so the old one leads nowhere. report gives the experiment report:
+participants by outcome and, per condition, the figures against gold with
+95% intervals from a bootstrap over participants and items, and each
+condition's difference from none with its p-value (docs/studies.md).`
 
 // maxStudyFile bounds a study definition.
 const maxStudyFile = 1 << 20
@@ -37,11 +46,13 @@ func runStudy(ctx context.Context, e env, args []string) error {
 	name := fs.String("name", "", "the study's name (required)")
 	from := fs.String("from", "", "create: the study definition file (- for standard input)")
 	base := fs.String("url", e.getenv("ANNOTATE_PUBLIC_URL"), "show: the address people reach the server at (env ANNOTATE_PUBLIC_URL)")
+	format := fs.String("format", "json", "report: json or csv")
+	replicates := fs.Int("replicates", 2000, "report: bootstrap replicates and permutations")
 	pos, err := parseAnywhere(e, fs, args)
 	if err != nil {
 		return helpOK(err)
 	}
-	if len(pos) != 1 || !slices.Contains([]string{"create", "show", "close", "open", "new-link"}, pos[0]) || *slug == "" || *name == "" || (pos[0] == "create" && *from == "") {
+	if len(pos) != 1 || !slices.Contains([]string{"create", "show", "close", "open", "new-link", "report"}, pos[0]) || *slug == "" || *name == "" || (pos[0] == "create" && *from == "") {
 		fmt.Fprintf(e.stderr, "Usage: annotate %s\n", studyUsage)
 		return errUsage
 	}
@@ -79,6 +90,16 @@ func runStudy(ctx context.Context, e env, args []string) error {
 		fmt.Fprintf(e.stdout, "created study %s\n", st.Name)
 	} else if st, err = ops.Studies().ByName(ctx, p.ID, *name); err != nil {
 		return fmt.Errorf("project %s has no study named %q", p.Slug, *name)
+	}
+	if pos[0] == "report" {
+		if *replicates < 1 || *replicates > 100000 {
+			return fmt.Errorf("--replicates: %d is not between 1 and 100000", *replicates)
+		}
+		rep, err := ops.ReportStudy(ctx, st, experiment.Options{Replicates: *replicates, Permutations: *replicates})
+		if err != nil {
+			return err
+		}
+		return writeStudyReport(e.stdout, rep, *format)
 	}
 	if pos[0] == "close" || pos[0] == "open" || pos[0] == "new-link" {
 		open := pos[0] != "close" && (pos[0] == "open" || st.Open)
@@ -125,4 +146,41 @@ func printStudy(ctx context.Context, w io.Writer, ops *app.App, st *studies.Stud
 		counts[studies.PhaseConsent], counts[studies.PhaseInstructions], counts[studies.PhaseScreening], counts[studies.PhaseWork],
 		counts[studies.PhaseCompleted], counts[studies.PhaseNoConsent], counts[studies.PhaseScreenedOut])
 	return nil
+}
+
+// writeStudyReport writes an experiment report as JSON, or as CSV with one
+// row per condition and figure.
+func writeStudyReport(w io.Writer, rep *app.StudyReport, format string) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	case "csv":
+		cw := csv.NewWriter(w)
+		cw.Write([]string{"condition", "figure", "value", "ci_low", "ci_high", "vs_none", "vs_none_low", "vs_none_high", "p"})
+		if rep.Analysis != nil {
+			for _, c := range rep.Analysis.Conditions {
+				for _, f := range experiment.Figures {
+					e := c.Figures[f]
+					row := []string{c.Name, f.String(), num4(e.Value), num4(e.CI[0]), num4(e.CI[1]), "", "", "", ""}
+					if d, ok := c.VsBaseline[f]; ok {
+						row[5], row[6], row[7], row[8] = num4(d.Value), num4(d.CI[0]), num4(d.CI[1]), num4(d.P)
+					}
+					cw.Write(row)
+				}
+			}
+		}
+		cw.Flush()
+		return cw.Error()
+	}
+	return fmt.Errorf("--format: %q is not json or csv", format)
+}
+
+// num4 writes a figure for CSV: empty when undefined.
+func num4(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64)
 }

@@ -79,3 +79,26 @@ func TestStudyLinkCanBeRevoked(t *testing.T) {
 		t.Fatalf("open: %v\n%s", err, out)
 	}
 }
+
+// TestStudyReportCommand: the report of a study nobody has entered says
+// so, in JSON, and CSV writes the header alone.
+func TestStudyReportCommand(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "d.db")
+	if _, _, err := runCmd(t, "", nil, "import", "--db", db, "--project", "se", "--create", threeRaters); err != nil {
+		t.Fatal(err)
+	}
+	def := filepath.Join(dir, "study.json")
+	os.WriteFile(def, []byte(`{"round":"crowd","conditions":["none","debate"],"attention_rate":0}`), 0o600)
+	if _, _, err := runCmd(t, "", nil, "study", "create", "--db", db, "--project", "se", "--name", "pilot", "--from", def); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCmd(t, "", nil, "study", "report", "--db", db, "--project", "se", "--name", "pilot")
+	if err != nil || !strings.Contains(out, `"entered": 0`) || !strings.Contains(out, `"analysis": null`) || !strings.Contains(out, "need gold") {
+		t.Fatalf("report: %v\n%s", err, out)
+	}
+	out, _, err = runCmd(t, "", nil, "study", "report", "--db", db, "--project", "se", "--name", "pilot", "--format", "csv")
+	if err != nil || strings.TrimSpace(out) != "condition,figure,value,ci_low,ci_high,vs_none,vs_none_low,vs_none_high,p" {
+		t.Fatalf("csv: %v\n%s", err, out)
+	}
+}

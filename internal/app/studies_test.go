@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"annotate/internal/app"
+	"annotate/internal/experiment"
 	"annotate/internal/export"
 	"annotate/internal/studies"
 	"annotate/internal/tasks"
@@ -457,5 +458,104 @@ func TestScreening(t *testing.T) {
 	as, _ := s.AssignmentByID(ctx, step.Assignment)
 	if as.SummaryID > 3 {
 		t.Errorf("the first item after the test is summary %d, one of the test's", as.SummaryID)
+	}
+}
+
+// TestStudyReport: two participants per condition label eight items with
+// gold; those without the assistant are always right, those with the
+// debate always wrong. The report gives accuracy 1 and 0, a difference of
+// −1 from none, participants by outcome, and leaves out an excluded
+// participant's labels.
+func TestStudyReport(t *testing.T) {
+	ctx := context.Background()
+	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p, err := s.CreateProject(ctx, tasks.Project{Slug: "r", Name: "R", Settings: tasks.DefaultSettings()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gold := map[string]string{}
+	var docs []tasks.DocumentInput
+	for i := 1; i <= 8; i++ {
+		g := &tasks.GoldInput{Label: tasks.LabelFaithful}
+		if i%2 == 0 {
+			g = &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No."}
+		}
+		text := fmt.Sprintf("Sentence %d.", i)
+		gold[text] = g.Label
+		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"A source."},
+			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []tasks.SentenceInput{{Text: text, Gold: g}}}}})
+	}
+	if _, err := s.Import(ctx, p.ID, docs); err != nil {
+		t.Fatal(err)
+	}
+	ops := app.New(s)
+	st, err := ops.CreateStudy(ctx, p, "exp", []byte(`{"round":"crowd","conditions":["none","debate"],"seed":1,"k":4,"items_per_participant":8,"attention_rate":0}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	no := false
+	opposite := map[string]string{tasks.LabelFaithful: tasks.LabelUnfaithful, tasks.LabelUnfaithful: tasks.LabelFaithful}
+	for i := range 5 {
+		in, err := ops.EnterStudy(ctx, st.EntryToken, url.Values{"pid": {fmt.Sprintf("p%d", i)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		part := in.Participant
+		ops.StudyAnswer(ctx, part, "start")
+		part, _ = ops.Studies().ParticipantOfUser(ctx, part.UserID)
+		for {
+			step, err := ops.NextStep(ctx, st, part)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if step.Assignment == 0 {
+				break
+			}
+			as, _ := s.AssignmentByID(ctx, step.Assignment)
+			sum, _ := s.Summary(ctx, as.SummaryID)
+			want := gold[sum.Sentences[0].Text]
+			if part.Condition == "debate" {
+				want = opposite[want]
+			}
+			l := tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: want, Ambiguous: &no}
+			if want == tasks.LabelUnfaithful {
+				l.ErrorTypes, l.Explanation = []string{"contradiction"}, "No."
+			}
+			v, err := s.SaveSentenceLabel(ctx, as.ID, part.UserID, as.Version, l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.SaveSummaryLabel(ctx, as.ID, part.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
+			if err := s.Submit(ctx, as.ID, part.UserID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if i == 4 { // the fifth is excluded by hand
+			if err := ops.Studies().Exclude(ctx, st, part, "by hand"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	rep, err := ops.ReportStudy(ctx, st, experiment.Options{Replicates: 200, Permutations: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Participants.Entered != 5 || rep.Participants.Completed != 4 || rep.Participants.Excluded != 1 || rep.Observations != 32 {
+		t.Fatalf("report %+v", rep)
+	}
+	got := map[string]float64{}
+	var diff float64
+	for _, c := range rep.Analysis.Conditions {
+		got[c.Name] = c.Figures[experiment.Accuracy].Value
+		if d, ok := c.VsBaseline[experiment.Accuracy]; ok {
+			diff = d.Value
+		}
+	}
+	if got["none"] != 1 || got["debate"] != 0 || diff != -1 {
+		t.Fatalf("accuracy %v, difference %v", got, diff)
 	}
 }

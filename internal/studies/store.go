@@ -696,3 +696,43 @@ func (s *Store) ReleaseAll(ctx context.Context, st *Study, p *Participant) error
 		return err
 	})
 }
+
+// Observation is one label of an experiment: a participant's submitted
+// faithfulness label of an item's sentence that has gold, with the
+// assistant's label where a run has one. Excluded participants, attention
+// checks and the screening test are left out.
+type Observation struct {
+	Participant, Sentence int64
+	Condition, Label      string
+	Gold, Assistant       string
+	// Seconds is the item's active time shared over its sentences.
+	Seconds float64
+}
+
+// Observations reads a study's experiment observations.
+func (s *Store) Observations(ctx context.Context, st *Study) ([]Observation, error) {
+	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT sp.id, l.sentence_id, sp.condition, l.label, g.label,
+			coalesce((SELECT o.label FROM assist_outputs o JOIN assist_runs r ON r.id = o.run_id
+				WHERE o.sentence_id = l.sentence_id AND o.status = 'ok' AND o.label != '' ORDER BY r.sample, r.id DESC LIMIT 1), ''),
+			CAST(a.active_seconds AS REAL) / (SELECT count(*) FROM summary_sentences ss WHERE ss.summary_id = a.summary_id)
+		FROM study_participants sp
+		JOIN assignments a ON a.user_id = sp.user_id AND a.round_id = ?1 AND a.status = 'submitted'
+		JOIN sentence_labels l ON l.assignment_id = a.id AND l.label IN ('faithful', 'unfaithful')
+		JOIN gold_sentences g ON g.sentence_id = l.sentence_id AND g.provenance != 'unresolved' AND g.label IN ('faithful', 'unfaithful')
+		WHERE sp.study_id = ?2 AND sp.excluded = 0
+			AND NOT EXISTS (SELECT 1 FROM study_checks c WHERE c.assignment_id = a.id)
+		ORDER BY sp.id, l.sentence_id`, st.RoundID, st.ID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Observation
+	for rows.Next() {
+		var o Observation
+		if err := rows.Scan(&o.Participant, &o.Sentence, &o.Condition, &o.Label, &o.Gold, &o.Assistant, &o.Seconds); err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
