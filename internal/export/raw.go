@@ -12,7 +12,7 @@ var rawColumns = []string{
 	"round", "annotator", "assignment_status", "document_id", "summary_id", "topic", "model", "sentence_idx", "sentence",
 	"labelled", "label", "error_types", "explanation", "ambiguous", "ambiguity_type", "ambiguity_note", "unsure_note",
 	"first_label", "assistant_visible", "changed_after_reveal", "assistant_label", "followed_assistant", "updated_at",
-	"started_at", "submitted_at", "active_seconds",
+	"started_at", "submitted_at", "active_seconds", "seconds_per_sentence",
 	"relevance", "non_summary", "topic_category", "comment",
 	"gold_label", "gold_provenance",
 	"flag", "skip_reason",
@@ -53,7 +53,7 @@ func (x *run) raw(ctx context.Context) error {
 				l.Round, x.person(l.UserID, l.Username), l.Status, s.Document, s.External, s.Topic, s.Model, l.SentenceIndex, text[l.SentenceID],
 				l.Labelled, l.Label, l.ErrorTypes, l.Explanation, l.Ambiguous, l.AmbiguityType, l.AmbiguityNote, l.UnsureNote,
 				l.FirstLabel, l.AssistantVisible, l.ChangedAfterReveal, l.AssistantLabel, followed(l), l.UpdatedAt,
-				l.StartedAt, l.SubmittedAt, l.ActiveSeconds,
+				l.StartedAt, l.SubmittedAt, l.ActiveSeconds, perSentence(l.ActiveSeconds, len(text)),
 				l.Relevance, l.NonSummary, l.TopicCategory, l.Comment,
 				l.GoldLabel, prov,
 				l.Flag, l.SkipReason,
@@ -79,5 +79,15 @@ func followed(l *tasks.ExportLabel) *bool {
 		return nil
 	}
 	v := l.Label == l.AssistantLabel
+	return &v
+}
+
+// perSentence is an assignment's active time shared over its summary's
+// sentences; nil before any time was recorded.
+func perSentence(seconds, sentences int) *float64 {
+	if seconds <= 0 || sentences == 0 {
+		return nil
+	}
+	v := float64(seconds) / float64(sentences)
 	return &v
 }

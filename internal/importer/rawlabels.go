@@ -18,9 +18,10 @@ var rawFields = []string{
 	"round", "annotator", "assignment_status", "document_id", "summary_id", "topic", "model", "sentence_idx", "sentence",
 	"labelled", "label", "error_types", "explanation", "ambiguous", "ambiguity_type", "ambiguity_note", "unsure_note",
 	"first_label", "assistant_visible", "changed_after_reveal", "assistant_label", "followed_assistant", "updated_at",
-	"started_at", "submitted_at", "active_seconds",
+	"started_at", "submitted_at", "active_seconds", "seconds_per_sentence",
 	"relevance", "non_summary", "topic_category", "comment",
 	"gold_label", "gold_provenance", "flag", "skip_reason", "sentence_scores", "summary_scores",
+	"study", "condition", "attention_check", "excluded",
 }
 
 // rawRow is what the import reads of a raw export row.

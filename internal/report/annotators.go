@@ -18,12 +18,25 @@ func newAnnotators(x *index, sc *scope) []Annotator {
 	for c, name := range sc.coders {
 		out[c] = Annotator{Name: name, Dimensions: []AnnotatorDimension{}, Disagree: []DisagreementPattern{}}
 	}
-	for _, p := range sc.parts {
+	secs, timed := make([]int, len(sc.coders)), make([]int, len(sc.coders))
+	for pi, p := range sc.parts {
 		_, views := x.partOf(p)
+		n := 0
 		for i := range views {
 			if !views[i].empty {
-				out[p.coder].Labels++
+				n++
 			}
+		}
+		out[p.coder].Labels += n
+		if s := sc.assignment(pi).ActiveSeconds; s > 0 && n > 0 {
+			secs[p.coder] += s
+			timed[p.coder] += n
+		}
+	}
+	for c := range out {
+		if timed[c] > 0 {
+			v := float64(secs[c]) / float64(timed[c])
+			out[c].SecondsPerSentence = &v
 		}
 	}
 	return out

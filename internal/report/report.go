@@ -79,10 +79,14 @@ type ValueUse struct {
 
 // Annotator is one annotator's agreement with the others and with gold.
 type Annotator struct {
-	Name       string                `json:"annotator"`
-	Labels     int                   `json:"sentence_labels"` // sentences labelled in scope
-	Dimensions []AnnotatorDimension  `json:"dimensions"`
-	Disagree   []DisagreementPattern `json:"disagree_most"` // where they part from the others most, worst first
+	Name   string `json:"annotator"`
+	Labels int    `json:"sentence_labels"` // sentences labelled in scope
+	// SecondsPerSentence is the annotator's active seconds on the
+	// summaries in scope with time recorded, over the sentences they
+	// labelled in them; absent when no time was recorded.
+	SecondsPerSentence *float64              `json:"seconds_per_sentence,omitempty"`
+	Dimensions         []AnnotatorDimension  `json:"dimensions"`
+	Disagree           []DisagreementPattern `json:"disagree_most"` // where they part from the others most, worst first
 }
 
 // AnnotatorDimension is one annotator on one dimension.

@@ -90,6 +90,7 @@ func (r *Report) WriteCSV(w io.Writer, table string) error {
 		for _, n := range []string{"agreement_with_rest", "kappa_vs_majority", "alpha_without"} {
 			head = append(head, n, n+"_ci_low", n+"_ci_high", n+"_undefined")
 		}
+		head = append(head, "seconds_per_sentence")
 		writeRow(cw, head)
 		for _, a := range r.PerAnnotator {
 			for _, d := range a.Dimensions {
@@ -97,6 +98,7 @@ func (r *Report) WriteCSV(w io.Writer, table string) error {
 				for _, st := range []*agreement.Statistic{&d.Agreement, &d.KappaMajority, &d.AlphaWithout} {
 					rec = append(rec, statCells(st)...)
 				}
+				rec = append(rec, num(a.SecondsPerSentence))
 				writeRow(cw, rec)
 			}
 		}

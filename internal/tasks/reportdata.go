@@ -58,6 +58,8 @@ type ReportAssignment struct {
 	ID, RoundID, SummaryID, UserID int64
 	Username                       string
 	Status                         string
+	// ActiveSeconds is the annotator's active time on the summary.
+	ActiveSeconds int
 }
 
 // ReportLabel is the current label of one sentence in one assignment,

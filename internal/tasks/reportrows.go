@@ -55,12 +55,12 @@ func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *R
 	users := map[int64]string{}
 	err := eachRow(ctx, tx, `
 		SELECT a.id, a.round_id, a.summary_id, a.user_id,
-			CASE a.status WHEN 'pending' THEN 0 WHEN 'in_progress' THEN 1 WHEN 'submitted' THEN 2 ELSE -1 END
+			CASE a.status WHEN 'pending' THEN 0 WHEN 'in_progress' THEN 1 WHEN 'submitted' THEN 2 ELSE -1 END, a.active_seconds
 		FROM `+reportJoin+`
 		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
 		var a ReportAssignment
 		var status int
-		if err := rows.Scan(&a.ID, &a.RoundID, &a.SummaryID, &a.UserID, &status); err != nil {
+		if err := rows.Scan(&a.ID, &a.RoundID, &a.SummaryID, &a.UserID, &status, &a.ActiveSeconds); err != nil {
 			return err
 		}
 		if status < 0 {

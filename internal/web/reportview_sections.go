@@ -27,7 +27,7 @@ func annotatorRows(rep *report.Report, focus string, titles map[string]string) (
 				continue
 			}
 			row := templates.AnnotatorRow{
-				Key: a.Name + "-" + d.Dimension + "@" + d.Level, Name: a.Name, Dimension: titles[d.Dimension] + ", " + d.Level, Labels: a.Labels,
+				Key: a.Name + "-" + d.Dimension + "@" + d.Level, Name: a.Name, Dimension: titles[d.Dimension] + ", " + d.Level, Labels: a.Labels, Pace: paceWords(a.SecondsPerSentence),
 				Agreement:     statCell("agreement_with_rest", &d.Agreement),
 				KappaMajority: statCell("kappa_vs_majority", &d.KappaMajority),
 				AlphaWithout:  statCell("alpha_without", &d.AlphaWithout),
@@ -211,4 +211,12 @@ func goldSources(g *report.GoldAgreement) string {
 		parts = append(parts, strconv.Itoa(g.Unscored)+" left out (their own gold, no majority of the others)")
 	}
 	return strings.Join(parts, "; ")
+}
+
+// paceWords words an annotator's active seconds a sentence.
+func paceWords(secs *float64) string {
+	if secs == nil {
+		return ""
+	}
+	return fmt.Sprintf("%.1f s a sentence", *secs)
 }

@@ -67,6 +67,9 @@ type StatCell struct {
 
 // AnnotatorRow is one annotator on one dimension of the focus.
 type AnnotatorRow struct {
+	// Pace is the annotator's active seconds a sentence, in words; empty
+	// when no time was recorded.
+	Pace          string
 	Key           string // annotator and dimension key, for test ids
 	Name          string
 	Dimension     string // title and level
