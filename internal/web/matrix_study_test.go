@@ -20,6 +20,8 @@ func init() {
 		matrixEntry{route: "POST /p/:slug/studies/:name/entry", want: access{anon, no, gone, no, gone, gone},
 			path: func(*matrixFixture) string { return "/p/alpha/studies/none-such/entry" },
 			form: func(*matrixFixture) url.Values { return url.Values{"entry": {"close"}} }},
+		matrixEntry{route: "GET /p/:slug/studies/:name/report", want: access{see, no, gone, no, gone, gone},
+			path: func(*matrixFixture) string { return "/p/alpha/studies/none-such/report" }},
 		// A definition that is not JSON: the form comes back to a lead.
 		matrixEntry{route: "POST /p/:slug/studies", want: access{anon, no, gone, no, bad, bad},
 			form: func(*matrixFixture) url.Values { return url.Values{"name": {"s"}, "definition": {"not json"}} }},

@@ -48,6 +48,7 @@ func (s *Server) routes() {
 	u.POST("/p/:slug/studies", s.postStudies)
 	u.GET("/p/:slug/studies/:name", s.getStudyDetail)
 	u.POST("/p/:slug/studies/:name/entry", s.postStudyEntry)
+	u.GET("/p/:slug/studies/:name/report", s.getStudyReport)
 	u.POST("/study", s.postStudy)
 	u.GET("/p/:slug", s.getProject)
 	u.GET("/p/:slug/import", s.getImport)

@@ -109,8 +109,8 @@ func (s *Server) getStudyDetail(c echo.Context) error {
 	d := st.Definition
 	v := templates.StudyDetailView{
 		Page:   s.page(c, "Study "+st.Name, append(s.projectCrumbs(a.project), templates.Link{Label: "Studies", Href: "/p/" + a.project.Slug + "/studies"})...),
-		Action: studyURL(a.project.Slug, st.Name) + "/entry",
-		Name:   st.Name, Round: st.RoundName, Open: st.Open, Items: st.Items, K: d.K, PerPerson: d.ItemsPerParticipant,
+		Action: studyURL(a.project.Slug, st.Name) + "/entry", ReportHref: studyURL(a.project.Slug, st.Name) + "/report",
+		Name: st.Name, Round: st.RoundName, Open: st.Open, Items: st.Items, K: d.K, PerPerson: d.ItemsPerParticipant,
 		Conditions: strings.Join(d.Conditions, ", "), Randomise: d.Randomise, Checks: st.Checks, Exclude: d.Exclude,
 		Codes:      [3]string{d.Completion.Completed, d.Completion.NoConsent, d.Completion.ScreenedOut},
 		NotApplied: strings.Join(app.NotApplied(d), ", "),
