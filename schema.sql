@@ -1,4 +1,4 @@
--- The database schema of annotate, version 23, as a fresh database holds it.
+-- The database schema of annotate, version 24, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -697,3 +697,22 @@ CREATE TABLE study_checks (
 , screening INTEGER NOT NULL DEFAULT 0);
 
 CREATE INDEX study_checks_participant ON study_checks(participant_id);
+
+CREATE TABLE study_released (
+    assignment_id  INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
+    participant_id INTEGER NOT NULL REFERENCES study_participants(id) ON DELETE CASCADE,
+    status         TEXT NOT NULL          -- the assignment's status before the exclusion released it
+);
+
+CREATE INDEX study_released_participant ON study_released(participant_id);
+
+CREATE TABLE study_decisions (
+    id             INTEGER PRIMARY KEY,
+    participant_id INTEGER NOT NULL REFERENCES study_participants(id) ON DELETE CASCADE,
+    excluded       INTEGER NOT NULL,      -- 1 excluded, 0 included again
+    reason         TEXT NOT NULL,
+    decided_by     INTEGER REFERENCES users(id) ON DELETE SET NULL, -- NULL: the study's rule
+    decided_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+
+CREATE INDEX study_decisions_participant ON study_decisions(participant_id);

@@ -22,6 +22,7 @@ const studyUsage = `study create --project SLUG --name NAME --from study.json [-
        annotate study show --project SLUG --name NAME [--url BASE] [--db PATH]
        annotate study close|open|new-link --project SLUG --name NAME [--db PATH]
        annotate study report --project SLUG --name NAME [--format json|csv] [--replicates N] [--db PATH]
+       annotate study exclude|include --project SLUG --name NAME --participant N --reason TEXT [--db PATH]
 
 create makes a crowd study from a study definition (see docs/studies.md):
 its round over the project's summaries when the round does not exist, a
@@ -34,7 +35,9 @@ entries and returns, open lets them in again, new-link replaces the entry
 link so the old one leads nowhere. report gives the experiment report:
 participants by outcome and, per condition, the figures against gold with
 95% intervals from a bootstrap over participants and items, and each
-condition's difference from none with its p-value (docs/studies.md).`
+condition's difference from none with its p-value (docs/studies.md).
+exclude and include decide on participant N (as the study's page numbers
+them) by hand, with the reason kept in the study's history.`
 
 // maxStudyFile bounds a study definition.
 const maxStudyFile = 1 << 20
@@ -48,11 +51,13 @@ func runStudy(ctx context.Context, e env, args []string) error {
 	base := fs.String("url", e.getenv("ANNOTATE_PUBLIC_URL"), "show: the address people reach the server at (env ANNOTATE_PUBLIC_URL)")
 	format := fs.String("format", "json", "report: json or csv")
 	replicates := fs.Int("replicates", 2000, "report: bootstrap replicates and permutations")
+	participant := fs.Int("participant", 0, "exclude, include: the participant's number")
+	reason := fs.String("reason", "", "exclude, include: why (kept in the study's history)")
 	pos, err := parseAnywhere(e, fs, args)
 	if err != nil {
 		return helpOK(err)
 	}
-	if len(pos) != 1 || !slices.Contains([]string{"create", "show", "close", "open", "new-link", "report"}, pos[0]) || *slug == "" || *name == "" || (pos[0] == "create" && *from == "") {
+	if len(pos) != 1 || !slices.Contains([]string{"create", "show", "close", "open", "new-link", "report", "exclude", "include"}, pos[0]) || *slug == "" || *name == "" || (pos[0] == "create" && *from == "") {
 		fmt.Fprintf(e.stderr, "Usage: annotate %s\n", studyUsage)
 		return errUsage
 	}
@@ -90,6 +95,12 @@ func runStudy(ctx context.Context, e env, args []string) error {
 		fmt.Fprintf(e.stdout, "created study %s\n", st.Name)
 	} else if st, err = ops.Studies().ByName(ctx, p.ID, *name); err != nil {
 		return fmt.Errorf("project %s has no study named %q", p.Slug, *name)
+	}
+	if pos[0] == "exclude" || pos[0] == "include" {
+		if err := ops.SetExcluded(ctx, st, *participant, pos[0] == "exclude", *reason, 0); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "participant %d %sd\n", *participant, pos[0])
 	}
 	if pos[0] == "report" {
 		if *replicates < 1 || *replicates > 100000 {

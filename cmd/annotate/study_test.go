@@ -102,3 +102,26 @@ func TestStudyReportCommand(t *testing.T) {
 		t.Fatalf("csv: %v\n%s", err, out)
 	}
 }
+
+// TestStudyExcludeCommand: exclude needs a reason and a participant the
+// study has.
+func TestStudyExcludeCommand(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "d.db")
+	if _, _, err := runCmd(t, "", nil, "import", "--db", db, "--project", "se", "--create", threeRaters); err != nil {
+		t.Fatal(err)
+	}
+	def := filepath.Join(dir, "study.json")
+	os.WriteFile(def, []byte(`{"round":"crowd","attention_rate":0}`), 0o600)
+	if _, _, err := runCmd(t, "", nil, "study", "create", "--db", db, "--project", "se", "--name", "pilot", "--from", def); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCmd(t, "", nil, "study", "exclude", "--db", db, "--project", "se", "--name", "pilot", "--participant", "1", "--reason", "x"); err == nil ||
+		!strings.Contains(err.Error(), "no participant 1") {
+		t.Fatalf("a participant the study lacks: %v", err)
+	}
+	if _, _, err := runCmd(t, "", nil, "study", "exclude", "--db", db, "--project", "se", "--name", "pilot", "--participant", "1"); err == nil ||
+		!strings.Contains(err.Error(), "say why") {
+		t.Fatalf("no reason: %v", err)
+	}
+}

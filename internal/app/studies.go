@@ -385,7 +385,7 @@ func (a *App) judgeParticipant(ctx context.Context, st *studies.Study, p *studie
 	if len(why) == 0 {
 		return nil
 	}
-	return a.Studies().Exclude(ctx, st, p, strings.Join(why, "; "))
+	return a.Studies().Exclude(ctx, st, p, "by the study's rule: "+strings.Join(why, "; "), 0)
 }
 
 // screeningStep deals a participant their screening test, returns the
@@ -445,4 +445,33 @@ func (a *App) matchesGold(ctx context.Context, c studies.CheckResult) (bool, err
 		}
 	}
 	return ok, nil
+}
+
+// SetExcluded excludes a study's participant by hand, or includes one
+// again, with the reason, kept in the participant's history with the lead
+// who decided. number is the participant's number as pages show it
+// (Participant N).
+func (a *App) SetExcluded(ctx context.Context, st *studies.Study, number int, exclude bool, reason string, by int64) error {
+	reason = strings.TrimSpace(reason)
+	if reason == "" || len(reason) > 1000 {
+		return &Invalid{Fields: []FieldError{{"reason", "say why, in 1 to 1000 characters"}}}
+	}
+	if err := tasks.CheckText("reason", reason, 1000, false); err != nil {
+		return &Invalid{Fields: []FieldError{{"reason", tasks.ErrorMessage(err)}}}
+	}
+	ps, err := a.Studies().Participants(ctx, st.ID)
+	if err != nil {
+		return err
+	}
+	if number < 1 || number > len(ps) {
+		return tasks.Errorf(tasks.ENotFound, "the study has no participant %d", number)
+	}
+	p := &ps[number-1]
+	switch {
+	case exclude && p.Excluded, !exclude && !p.Excluded:
+		return tasks.Errorf(tasks.EConflict, "participant %d is already %s", number, map[bool]string{true: "excluded", false: "included"}[exclude])
+	case exclude:
+		return a.Studies().Exclude(ctx, st, p, "by hand: "+reason, by)
+	}
+	return a.Studies().Include(ctx, p, reason, by)
 }

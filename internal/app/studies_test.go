@@ -332,6 +332,32 @@ func TestAttentionChecksExclude(t *testing.T) {
 			t.Errorf("the excluded participant's assignments: %+v, want all 4 released", pr)
 		}
 	}
+	// A lead includes the careless participant again, then excludes them
+	// by hand: their assignments come back as submitted, then go again;
+	// each decision is kept.
+	if err := ops.SetExcluded(ctx, st, bad.Number+1, false, "  ", 0); tasks.ErrorCode(err) != tasks.EInvalid {
+		t.Fatalf("no reason: %v", err)
+	}
+	if err := ops.SetExcluded(ctx, st, bad.Number+1, false, "The check's gold is disputed.", 0); err != nil {
+		t.Fatal(err)
+	}
+	prog, _ = s.RoundProgress(ctx, st.RoundID)
+	for _, pr := range prog {
+		if pr.UserID == bad.UserID && (pr.Submitted != 4 || pr.Released != 0) {
+			t.Errorf("included again: %+v, want the 4 submitted back", pr)
+		}
+	}
+	if err := ops.SetExcluded(ctx, st, bad.Number+1, false, "again", 0); tasks.ErrorCode(err) != tasks.EConflict {
+		t.Fatalf("including an included participant: %v", err)
+	}
+	if err := ops.SetExcluded(ctx, st, bad.Number+1, true, "Answers in under a second.", 0); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := ops.Studies().Decisions(ctx, bad.ID)
+	if err != nil || len(ds) != 3 || !ds[0].Excluded || ds[1].Excluded || !ds[2].Excluded || !strings.HasPrefix(ds[0].Reason, "by the study's rule") ||
+		ds[1].Reason != "The check's gold is disputed." {
+		t.Fatalf("decisions %+v %v", ds, err)
+	}
 	// The raw export marks the checks and the excluded participant.
 	x, err := export.New(ctx, s, p, export.Options{What: export.Raw, Format: export.CSV})
 	if err != nil {
@@ -535,7 +561,7 @@ func TestStudyReport(t *testing.T) {
 			}
 		}
 		if i == 4 { // the fifth is excluded by hand
-			if err := ops.Studies().Exclude(ctx, st, part, "by hand"); err != nil {
+			if err := ops.Studies().Exclude(ctx, st, part, "by hand", 0); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -226,6 +226,22 @@ CREATE INDEX IF NOT EXISTS study_checks_participant ON study_checks(participant_
 	// 23: a study's screening test, taken on summaries with gold before
 	// any item.
 	`ALTER TABLE study_checks ADD COLUMN screening INTEGER NOT NULL DEFAULT 0;`,
+	// 24: a study's exclusions can be undone, and each decision is kept.
+	`CREATE TABLE IF NOT EXISTS study_released (
+    assignment_id  INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
+    participant_id INTEGER NOT NULL REFERENCES study_participants(id) ON DELETE CASCADE,
+    status         TEXT NOT NULL          -- the assignment's status before the exclusion released it
+);
+CREATE INDEX IF NOT EXISTS study_released_participant ON study_released(participant_id);
+CREATE TABLE IF NOT EXISTS study_decisions (
+    id             INTEGER PRIMARY KEY,
+    participant_id INTEGER NOT NULL REFERENCES study_participants(id) ON DELETE CASCADE,
+    excluded       INTEGER NOT NULL,      -- 1 excluded, 0 included again
+    reason         TEXT NOT NULL,
+    decided_by     INTEGER REFERENCES users(id) ON DELETE SET NULL, -- NULL: the study's rule
+    decided_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE INDEX IF NOT EXISTS study_decisions_participant ON study_decisions(participant_id);`,
 }
 
 // skipsAndFlagsSchema creates the tables of skips and flags.

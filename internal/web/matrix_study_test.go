@@ -22,6 +22,9 @@ func init() {
 			form: func(*matrixFixture) url.Values { return url.Values{"entry": {"close"}} }},
 		matrixEntry{route: "GET /p/:slug/studies/:name/report", want: access{see, no, gone, no, gone, gone},
 			path: func(*matrixFixture) string { return "/p/alpha/studies/none-such/report" }},
+		matrixEntry{route: "POST /p/:slug/studies/:name/participants/:n", want: access{anon, no, gone, no, gone, gone},
+			path: func(*matrixFixture) string { return "/p/alpha/studies/none-such/participants/1" },
+			form: func(*matrixFixture) url.Values { return url.Values{"decision": {"exclude"}, "reason": {"x"}} }},
 		// A definition that is not JSON: the form comes back to a lead.
 		matrixEntry{route: "POST /p/:slug/studies", want: access{anon, no, gone, no, bad, bad},
 			form: func(*matrixFixture) url.Values { return url.Values{"name": {"s"}, "definition": {"not json"}} }},

@@ -49,6 +49,7 @@ func (s *Server) routes() {
 	u.GET("/p/:slug/studies/:name", s.getStudyDetail)
 	u.POST("/p/:slug/studies/:name/entry", s.postStudyEntry)
 	u.GET("/p/:slug/studies/:name/report", s.getStudyReport)
+	u.POST("/p/:slug/studies/:name/participants/:n", s.postParticipantDecision)
 	u.POST("/study", s.postStudy)
 	u.GET("/p/:slug", s.getProject)
 	u.GET("/p/:slug/import", s.getImport)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -142,7 +143,8 @@ func (s *Server) getStudyDetail(c echo.Context) error {
 		counts[p.Phase]++
 		pr := byUser[p.UserID]
 		row := templates.ParticipantRow{Name: fmt.Sprintf("Participant %d", p.Number+1), Condition: p.Condition,
-			Phase: phaseWords[p.Phase], Entered: p.EnteredAt, Done: pr.Submitted, Dealt: pr.Total, Excluded: p.Why}
+			Phase: phaseWords[p.Phase], Entered: p.EnteredAt, Done: pr.Submitted, Dealt: pr.Total, Excluded: p.Why,
+			Number: p.Number + 1, Action: fmt.Sprintf("%s/participants/%d", studyURL(a.project.Slug, st.Name), p.Number+1)}
 		if p.Excluded {
 			// Released at exclusion: their work counts as done.
 			row.Done, row.Dealt = pr.Released, pr.Released
@@ -210,6 +212,42 @@ func (s *Server) postStudyEntry(c echo.Context) error {
 	}
 	if err != nil {
 		return err
+	}
+	if err := s.setFlash(c, "ok", msg); err != nil {
+		return err
+	}
+	return redirect(c, studyURL(a.project.Slug, st.Name))
+}
+
+// postParticipantDecision excludes a participant by hand, or includes one
+// again, with the reason.
+func (s *Server) postParticipantDecision(c echo.Context) error {
+	a, err := s.projectAccess(c, true)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	st, err := s.app.Studies().ByName(ctx, a.project.ID, c.Param("name"))
+	if err != nil {
+		return err
+	}
+	n, err := strconv.Atoi(c.Param("n"))
+	if err != nil {
+		return tasks.Errorf(tasks.ENotFound, "participant not found")
+	}
+	exclude := c.FormValue("decision") == "exclude"
+	if !exclude && c.FormValue("decision") != "include" {
+		return tasks.Errorf(tasks.EInvalid, "decision: want exclude or include")
+	}
+	if err := s.app.SetExcluded(ctx, st, n, exclude, c.FormValue("reason"), currentUser(c).ID); err != nil {
+		if in, ok := app.AsInvalid(err); ok {
+			return tasks.Errorf(tasks.EInvalid, "%s", in.Fields[0].Message)
+		}
+		return err
+	}
+	msg := fmt.Sprintf("Participant %d included again.", n)
+	if exclude {
+		msg = fmt.Sprintf("Participant %d excluded: their labels count nowhere and their items are dealt again.", n)
 	}
 	if err := s.setFlash(c, "ok", msg); err != nil {
 		return err

@@ -164,6 +164,22 @@ func TestStudyByProlificLink(t *testing.T) {
 	if got := strings.Join(strings.Fields(testID(pg, "study-counts").Text()), " "); !strings.Contains(got, "completed: 1") || !strings.Contains(got, "declined consent: 1") {
 		t.Errorf("counts %q", got)
 	}
+	// The lead excludes participant 1 by hand, with the reason shown, then
+	// includes them again.
+	ltok := csrfField.FindStringSubmatch(pg.body)[1]
+	if r := lb.post("/p/crowd/studies/pilot/participants/1", url.Values{"_csrf": {ltok}, "decision": {"exclude"}, "reason": {"Same answers as another."}}); r.status != http.StatusSeeOther {
+		t.Fatalf("exclude: %d %s", r.status, r.body)
+	}
+	pg = lb.get("/p/crowd/studies/pilot")
+	if !strings.Contains(testID(pg, "participants").Find("tbody tr").First().Text(), "by hand: Same answers as another.") {
+		t.Errorf("the excluded row: %q", testID(pg, "participants").Find("tbody tr").First().Text())
+	}
+	if r := lb.post("/p/crowd/studies/pilot/participants/1", url.Values{"_csrf": {ltok}, "decision": {"include"}, "reason": {""}}); r.status != http.StatusUnprocessableEntity {
+		t.Fatalf("include without a reason: %d", r.status)
+	}
+	if r := lb.post("/p/crowd/studies/pilot/participants/1", url.Values{"_csrf": {ltok}, "decision": {"include"}, "reason": {"Checked: independent work."}}); r.status != http.StatusSeeOther {
+		t.Fatalf("include: %d", r.status)
+	}
 }
 
 // TestStudyConditionsShapeThePage: on the demo project (whose sample run
