@@ -1,4 +1,4 @@
--- The database schema of annotate, version 24, as a fresh database holds it.
+-- The database schema of annotate, version 25, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -716,3 +716,10 @@ CREATE TABLE study_decisions (
 );
 
 CREATE INDEX study_decisions_participant ON study_decisions(participant_id);
+
+CREATE TABLE study_answers (
+    participant_id INTEGER NOT NULL REFERENCES study_participants(id) ON DELETE CASCADE,
+    question       TEXT NOT NULL,
+    answer         TEXT NOT NULL,   -- free text is personal data: shown by participant number only
+    PRIMARY KEY (participant_id, question)
+);

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"annotate/internal/app"
+	"annotate/internal/csvsafe"
 	"annotate/internal/experiment"
 	"annotate/internal/studies"
 	"annotate/internal/tasks"
@@ -23,6 +24,7 @@ const studyUsage = `study create --project SLUG --name NAME --from study.json [-
        annotate study close|open|new-link --project SLUG --name NAME [--db PATH]
        annotate study report --project SLUG --name NAME [--format json|csv] [--replicates N] [--db PATH]
        annotate study exclude|include --project SLUG --name NAME --participant N --reason TEXT [--db PATH]
+       annotate study answers --project SLUG --name NAME [--db PATH]
 
 create makes a crowd study from a study definition (see docs/studies.md):
 its round over the project's summaries when the round does not exist, a
@@ -37,7 +39,8 @@ participants by outcome and, per condition, the figures against gold with
 95% intervals from a bootstrap over participants and items, and each
 condition's difference from none with its p-value (docs/studies.md).
 exclude and include decide on participant N (as the study's page numbers
-them) by hand, with the reason kept in the study's history.`
+them) by hand, with the reason kept in the study's history. answers writes
+the exit survey's answers as CSV (participant number, question, answer).`
 
 // maxStudyFile bounds a study definition.
 const maxStudyFile = 1 << 20
@@ -57,7 +60,7 @@ func runStudy(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return helpOK(err)
 	}
-	if len(pos) != 1 || !slices.Contains([]string{"create", "show", "close", "open", "new-link", "report", "exclude", "include"}, pos[0]) || *slug == "" || *name == "" || (pos[0] == "create" && *from == "") {
+	if len(pos) != 1 || !slices.Contains([]string{"create", "show", "close", "open", "new-link", "report", "exclude", "include", "answers"}, pos[0]) || *slug == "" || *name == "" || (pos[0] == "create" && *from == "") {
 		fmt.Fprintf(e.stderr, "Usage: annotate %s\n", studyUsage)
 		return errUsage
 	}
@@ -101,6 +104,19 @@ func runStudy(ctx context.Context, e env, args []string) error {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "participant %d %sd\n", *participant, pos[0])
+	}
+	if pos[0] == "answers" {
+		as, err := ops.Studies().Answers(ctx, st.ID)
+		if err != nil {
+			return err
+		}
+		cw := csvsafe.NewWriter(e.stdout)
+		cw.Write([]string{"participant", "question", "answer"})
+		for _, a := range as {
+			cw.Write([]string{strconv.Itoa(a.Participant), a.Question, a.Answer})
+		}
+		cw.Flush()
+		return cw.Error()
 	}
 	if pos[0] == "report" {
 		if *replicates < 1 || *replicates > 100000 {

@@ -124,4 +124,8 @@ func TestStudyExcludeCommand(t *testing.T) {
 		!strings.Contains(err.Error(), "say why") {
 		t.Fatalf("no reason: %v", err)
 	}
+	out, _, err := runCmd(t, "", nil, "study", "answers", "--db", db, "--project", "se", "--name", "pilot")
+	if err != nil || strings.TrimSpace(out) != "participant,question,answer" {
+		t.Fatalf("answers of a study nobody entered: %v %q", err, out)
+	}
 }

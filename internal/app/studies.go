@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"annotate/internal/experiment"
@@ -197,6 +198,10 @@ func (a *App) NextStep(ctx context.Context, st *studies.Study, p *studies.Partic
 		if err := a.judgeParticipant(ctx, st, p); err != nil {
 			return step, err
 		}
+		if len(st.Definition.Survey) > 0 {
+			step.Phase = studies.PhaseSurvey
+			return step, a.Studies().SetPhase(ctx, p.ID, studies.PhaseSurvey)
+		}
 		if err := a.Studies().SetPhase(ctx, p.ID, studies.PhaseCompleted); err != nil {
 			return step, err
 		}
@@ -283,15 +288,12 @@ func (a *App) StudyCounts(ctx context.Context, st *studies.Study) (map[string]in
 
 // NotApplied lists the parts of a study definition this version stores
 // but does not carry out yet, so that a lead is not led to think they
-// run: training, the exit survey, exclusion by screening,
+// run: training, exclusion by screening,
 // randomisation by item, and the time limit.
 func NotApplied(d study.Definition) []string {
 	var out []string
 	if d.Training != nil {
 		out = append(out, "training")
-	}
-	if len(d.Survey) > 0 {
-		out = append(out, "exit survey")
 	}
 	if strings.Contains(d.Exclude, "screening") {
 		out = append(out, "exclusion by screening")
@@ -474,4 +476,41 @@ func (a *App) SetExcluded(ctx context.Context, st *studies.Study, number int, ex
 		return a.Studies().Exclude(ctx, st, p, "by hand: "+reason, by)
 	}
 	return a.Studies().Include(ctx, p, reason, by)
+}
+
+// AnswerSurvey checks and stores a participant's exit survey answers,
+// which end their study: each required question answered, a scale's
+// answer a whole number in its range, free text at most 2,000 characters.
+// Refusals are *Invalid naming each question at fault.
+func (a *App) AnswerSurvey(ctx context.Context, st *studies.Study, p *studies.Participant, form map[string]string) error {
+	if p.Phase != studies.PhaseSurvey {
+		return tasks.Errorf(tasks.EConflict, "the survey is not open at this step of the study; reload the page")
+	}
+	var c check
+	answers := map[string]string{}
+	for _, q := range st.Definition.Survey {
+		v := strings.TrimSpace(form[q.Name])
+		switch {
+		case v == "" && q.Required:
+			c.add(q.Name, "an answer is needed")
+		case v == "":
+		case q.Kind == "scale":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < q.Min || n > q.Max {
+				c.add(q.Name, fmt.Sprintf("choose a whole number from %d to %d", q.Min, q.Max))
+			} else {
+				answers[q.Name] = v
+			}
+		default:
+			if err := tasks.CheckText(q.Name, v, 2000, true); err != nil {
+				c.add(q.Name, tasks.ErrorMessage(err))
+			} else {
+				answers[q.Name] = v
+			}
+		}
+	}
+	if err := c.err(); err != nil {
+		return err
+	}
+	return a.Studies().SaveAnswers(ctx, p, answers)
 }

@@ -242,6 +242,13 @@ CREATE TABLE IF NOT EXISTS study_decisions (
     decided_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 CREATE INDEX IF NOT EXISTS study_decisions_participant ON study_decisions(participant_id);`,
+	// 25: a study's exit survey answers.
+	`CREATE TABLE IF NOT EXISTS study_answers (
+    participant_id INTEGER NOT NULL REFERENCES study_participants(id) ON DELETE CASCADE,
+    question       TEXT NOT NULL,
+    answer         TEXT NOT NULL,   -- free text is personal data: shown by participant number only
+    PRIMARY KEY (participant_id, question)
+);`,
 }
 
 // skipsAndFlagsSchema creates the tables of skips and flags.

@@ -2,9 +2,11 @@ package web
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
+	"annotate/internal/app"
 	"annotate/internal/studies"
 	"annotate/internal/tasks"
 	"annotate/web/templates"
@@ -68,6 +70,8 @@ func (s *Server) getStudy(c echo.Context) error {
 	v := templates.StudyView{Page: s.page(c, project.Name), Title: project.Name, Phase: step.Phase, Items: st.Definition.ItemsPerParticipant,
 		Code: step.Code, ReturnURL: step.Return.URL}
 	switch step.Phase {
+	case studies.PhaseSurvey:
+		v.Questions = surveyQuestions(st, nil, nil)
 	case studies.PhaseConsent:
 		v.HTML = renderMarkdown(st.Definition.Consent)
 	case studies.PhaseInstructions:
@@ -85,9 +89,32 @@ func (s *Server) getStudy(c echo.Context) error {
 // postStudy takes a participant's answer to consent (accept, decline) or
 // the instructions (start).
 func (s *Server) postStudy(c echo.Context) error {
-	p, _, err := s.participantOf(c)
+	p, st, err := s.participantOf(c)
 	if err != nil {
 		return err
+	}
+	if c.FormValue("answer") == "survey" {
+		form := map[string]string{}
+		for _, q := range st.Definition.Survey {
+			form[q.Name] = c.FormValue("q-" + q.Name)
+		}
+		err := s.app.AnswerSurvey(c.Request().Context(), st, p, form)
+		if in, ok := app.AsInvalid(err); ok {
+			project, err := s.store.ProjectByID(c.Request().Context(), st.ProjectID)
+			if err != nil {
+				return err
+			}
+			errs := map[string]string{}
+			for _, f := range in.Fields {
+				errs[f.Field] = f.Message
+			}
+			v := templates.StudyView{Page: s.page(c, project.Name), Title: project.Name, Phase: studies.PhaseSurvey, Questions: surveyQuestions(st, form, errs)}
+			return s.render(c, http.StatusUnprocessableEntity, templates.StudyPage(v))
+		}
+		if err != nil {
+			return err
+		}
+		return redirect(c, "/study")
 	}
 	if err := s.app.StudyAnswer(c.Request().Context(), p, c.FormValue("answer")); err != nil {
 		return err
@@ -102,4 +129,20 @@ func (s *Server) afterSubmit(c echo.Context, userID int64) string {
 		return "/study"
 	}
 	return ""
+}
+
+// surveyQuestions puts a study's exit survey on the page, with the
+// answers sent and what was wrong with them.
+func surveyQuestions(st *studies.Study, answers, errs map[string]string) []templates.SurveyQuestion {
+	var out []templates.SurveyQuestion
+	for _, q := range st.Definition.Survey {
+		sq := templates.SurveyQuestion{Name: q.Name, Text: q.Text, Required: q.Required, Answer: answers[q.Name], Error: errs[q.Name]}
+		if q.Kind == "scale" {
+			for n := q.Min; n <= q.Max; n++ {
+				sq.Scale = append(sq.Scale, strconv.Itoa(n))
+			}
+		}
+		out = append(out, sq)
+	}
+	return out
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"annotate/internal/app"
+	"annotate/internal/studies"
 	"annotate/internal/tasks"
 )
 
@@ -332,5 +333,66 @@ func TestStudiesPageMakesAStudy(t *testing.T) {
 	}
 	if pg := f.browser().get("/s/" + before.EntryToken + "?pid=x"); pg.status != http.StatusNotFound {
 		t.Fatalf("the old link: %d", pg.status)
+	}
+}
+
+// TestStudySurvey: after their last item a participant gets the exit
+// survey; a required question left empty or a scale answer out of range
+// comes back named, with what they wrote kept; a good one ends the study
+// with the code, and `Answers` gives it by participant number.
+func TestStudySurvey(t *testing.T) {
+	f := newFixture(t)
+	lead := f.user("lea", false)
+	p := f.project("crowd", map[*tasks.User]string{lead: tasks.RoleLead})
+	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{{ExternalID: "d1", Sentences: []string{"A."},
+		Summaries: []tasks.SummaryInput{{ExternalID: "s1", Sentences: []tasks.SentenceInput{{Text: "A."}}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	ops := app.New(f.store)
+	st, err := ops.CreateStudy(f.ctx, p, "pilot", []byte(`{"round":"crowd","attention_rate":0,"items_per_participant":1,"completion":{"completed":"DONE9"},
+		"survey":[{"name":"help","text":"How much did the assistant help?","kind":"scale","min":1,"max":5,"required":true},
+		{"name":"notes","text":"Anything else?","kind":"text"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := f.browser()
+	b.get("/s/" + st.EntryToken + "?pid=p1")
+	tok := csrfField.FindStringSubmatch(b.get("/study").body)[1]
+	b.post("/study", url.Values{"_csrf": {tok}, "answer": {"start"}})
+	at := b.get("/study").header.Get("Location")
+	var id int64
+	fmt.Sscanf(at, "/a/%d", &id)
+	a, err := f.store.AssignmentByID(f.ctx, id)
+	if err != nil {
+		t.Fatalf("no item at %q: %v", at, err)
+	}
+	sum, _ := f.store.Summary(f.ctx, a.SummaryID)
+	no := false
+	v, _ := f.store.SaveSentenceLabel(f.ctx, a.ID, a.UserID, a.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no})
+	f.store.SaveSummaryLabel(f.ctx, a.ID, a.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
+	if r := b.post(at+"/submit", url.Values{"_csrf": {tok}}); r.header.Get("Location") != "/study" {
+		t.Fatalf("submit: %d %q", r.status, r.header.Get("Location"))
+	}
+	pg := b.get("/study")
+	if !strings.Contains(pg.body, `data-testid="study-survey"`) || !strings.Contains(pg.body, "How much did the assistant help?") {
+		t.Fatalf("no survey:\n%s", pg.body)
+	}
+	pg = b.post("/study", url.Values{"_csrf": {tok}, "answer": {"survey"}, "q-help": {"9"}, "q-notes": {"The debate was long."}})
+	if pg.status != http.StatusUnprocessableEntity || !strings.Contains(pg.body, "choose a whole number from 1 to 5") || !strings.Contains(pg.body, "The debate was long.") {
+		t.Fatalf("a scale answer out of range: %d\n%s", pg.status, pg.body)
+	}
+	pg = b.post("/study", url.Values{"_csrf": {tok}, "answer": {"survey"}, "q-notes": {"x"}})
+	if pg.status != http.StatusUnprocessableEntity || !strings.Contains(pg.body, "an answer is needed") {
+		t.Fatalf("a required question left empty: %d", pg.status)
+	}
+	if r := b.post("/study", url.Values{"_csrf": {tok}, "answer": {"survey"}, "q-help": {"4"}, "q-notes": {"The debate was long."}}); r.status != http.StatusSeeOther {
+		t.Fatalf("a good survey: %d %s", r.status, r.body)
+	}
+	if pg := b.get("/study"); !strings.Contains(pg.body, "DONE9") {
+		t.Fatalf("no code after the survey:\n%s", pg.body)
+	}
+	answers, err := ops.Studies().Answers(f.ctx, st.ID)
+	if err != nil || len(answers) != 2 || answers[0] != (studies.Answer{Participant: 1, Question: "help", Answer: "4"}) {
+		t.Fatalf("answers %+v %v", answers, err)
 	}
 }
