@@ -224,6 +224,10 @@ func (rd *ratingsReader) table() (*Table, error) {
 		rd.endGroup()
 	}
 	rd.flush()
+	// Every unit has its id: the hash table (a third of the memory held
+	// when a million units are looked up) can go before regroup
+	// allocates.
+	rd.units.slots, rd.units.few = nil, nil
 	t.Coders, t.values = rd.coders.strings(), rd.values.strings()
 	var first []int32
 	switch {
