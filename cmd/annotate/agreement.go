@@ -99,6 +99,9 @@ comparing with figures published that way.`)
 		}
 		defer f.Close()
 		in, name = f, filepath.Base(*ratings)
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			defer holdRatingsHeap(st.Size())()
+		}
 	}
 	table, err := agreement.ReadRatings(bufio.NewReaderSize(in, 1<<20), name)
 	if err != nil {
@@ -184,6 +187,22 @@ func holdHeap() func() {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	old := debug.SetMemoryLimit(max(3*int64(m.HeapAlloc), 256<<20))
+	return func() { debug.SetMemoryLimit(old) }
+}
+
+// holdRatingsHeap, unless the environment sets GOGC or GOMEMLIMIT, sets a
+// soft limit on the heap of twice the size of a ratings file plus 16 MiB
+// (at least 64 MiB) while it is read and reported on, and returns the
+// function that restores the limit. The table read from a file not grouped
+// by unit holds about twice the file's size at its peak, in arrays without
+// pointers that a collection marks at little cost; without a limit the
+// heap would grow to twice that between collections: a file of 3M rows in
+// random order took 160 MB instead of 125 MB.
+func holdRatingsHeap(size int64) func() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	old := debug.SetMemoryLimit(max(2*size+16<<20, 64<<20))
 	return func() { debug.SetMemoryLimit(old) }
 }
 

@@ -54,7 +54,17 @@ type ratingsReader struct {
 	// unit's: the names the groups' unit numbers in groupUnit refer to.
 	units   *interner
 	lookups bool
-	rows    int // rows read so far
+	// alias is, for each name stored before lookups began, the first name
+	// equal to it (nil when they are distinct); the names added since are
+	// all distinct.
+	alias []int32
+	// unsorted is whether a name was stored after they stopped coming in
+	// ascending order, indexed whether they have been indexed.
+	unsorted, indexed bool
+	// pending holds the units of groups (pendingGroup) not yet looked up.
+	pending      batch
+	pendingGroup []int32
+	rows         int // rows read so far
 
 	unit     []byte // the current group's unit
 	lastUnit []byte // the unit of the group before
@@ -118,6 +128,23 @@ func (rd *ratingsReader) add(unit, coder, value []byte, line int32) {
 	rd.rows++
 }
 
+// flush gives the groups whose units wait in pending their units.
+func (rd *ratingsReader) flush() {
+	if rd.pending.len() == 0 {
+		return
+	}
+	rd.units.ids(&rd.pending, func(i int, id int32) {
+		g := rd.pendingGroup[i]
+		rd.groupUnit[g/blockSize][g%blockSize] = id
+	})
+	rd.pendingGroup = rd.pendingGroup[:0]
+}
+
+// index indexes the units' names stored so far, noting which are equal.
+func (rd *ratingsReader) index() {
+	rd.alias, rd.indexed = rd.units.indexAll(!rd.unsorted), true
+}
+
 // lookupAfter is the number of groups after which units are looked up if
 // the groups average fewer than 1.25 rows: the file is then not grouped
 // by unit (or has a single rating per unit).
@@ -128,18 +155,43 @@ func (rd *ratingsReader) endGroup() {
 	if len(rd.group) == 0 {
 		return
 	}
-	if !rd.lookups && rd.groups >= lookupAfter && 4*rd.rows < 5*int(rd.groups) {
-		rd.lookups, rd.ascending = true, false
-		rd.units.indexAll()
-	}
-	var u int32
-	if rd.lookups {
-		u = rd.units.idBytes(rd.unit)
-	} else {
+	if !rd.lookups {
 		if rd.units.n > 0 && rd.ascending && bytes.Compare(rd.unit, rd.lastUnit) <= 0 {
 			rd.ascending = false
 		}
+		if !rd.ascending && rd.groups >= lookupAfter && 4*rd.rows < 5*int(rd.groups) {
+			rd.lookups = true
+			// Names stored while they came in ascending order are
+			// distinct: they need no index until a guess fails (a file
+			// grouped by coder may never need one).
+			if rd.unsorted {
+				rd.index()
+			}
+		}
+	}
+	var u int32
+	if rd.lookups {
+		var ok bool
+		if u, ok = rd.units.guessNext(rd.unit); !ok {
+			if !rd.indexed {
+				rd.index()
+			}
+			// Looked up in batches, unless the guesses mostly work.
+			if rd.units.nextScore > 0 {
+				rd.flush()
+				u = rd.units.idBytes(rd.unit)
+			} else {
+				rd.pending.add(rd.unit)
+				rd.pendingGroup = append(rd.pendingGroup, rd.groups)
+				u = -1 // for flush to set
+				if rd.pending.len() == batchSize {
+					defer rd.flush()
+				}
+			}
+		}
+	} else {
 		u = rd.units.stringStore.add(rd.unit)
+		rd.unsorted = rd.unsorted || !rd.ascending
 	}
 	g := rd.groups
 	rd.groups++
@@ -171,9 +223,17 @@ func (rd *ratingsReader) table() (*Table, error) {
 	if rd.dup == nil {
 		rd.endGroup()
 	}
+	rd.flush()
+	// Every unit has its id: the hash table (a third of the memory held
+	// when a million units are looked up) can go before regroup
+	// allocates.
+	rd.units.slots, rd.units.few = nil, nil
 	t.Coders, t.values = rd.coders.strings(), rd.values.strings()
 	var first []int32
-	if !rd.ascending {
+	switch {
+	case rd.lookups:
+		first = rd.alias
+	case !rd.ascending:
 		first = firstNames(&rd.units.stringStore)
 	}
 	if first == nil && !rd.lookups {
@@ -259,7 +319,7 @@ func firstNames(names *stringStore) []int32 {
 
 // regroup numbers the units in order of first appearance, the names of
 // the groups' units being the same unit when first says so (nil: when
-// they are the same name), gives each unit its first group's profile,
+// they are the same name; names past its end are first names), gives each unit its first group's profile,
 // and merges the rows of its later groups into it. It finds the first
 // duplicate among each such unit's rows, and keeps the earlier of it and
 // any found before; the groups all come before any duplicate found
@@ -279,7 +339,7 @@ func (rd *ratingsReader) regroup(first []int32) {
 	unitLine := make([]int32, 0, rd.units.n)
 	for g := range rd.groups {
 		name := at(rd.groupUnit, g)
-		if first != nil {
+		if int(name) < len(first) {
 			name = first[name]
 		}
 		if u := unitOfName[name]; u > 0 {
