@@ -1,4 +1,4 @@
--- The database schema of annotate, version 25, as a fresh database holds it.
+-- The database schema of annotate, version 26, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -694,7 +694,7 @@ CREATE TABLE study_checks (
     assignment_id  INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
     participant_id INTEGER NOT NULL REFERENCES study_participants(id) ON DELETE CASCADE,
     passed         INTEGER                  -- NULL until the item is submitted
-, screening INTEGER NOT NULL DEFAULT 0);
+, screening INTEGER NOT NULL DEFAULT 0, training INTEGER NOT NULL DEFAULT 0);
 
 CREATE INDEX study_checks_participant ON study_checks(participant_id);
 

@@ -77,7 +77,7 @@ func (a *App) CreateStudy(ctx context.Context, p *tasks.Project, name string, de
 	// Attention checks are the summaries with gold on every sentence;
 	// they are mixed in, never dealt as items.
 	checks := def.AttentionRate != nil && *def.AttentionRate > 0
-	if checks || def.Screening != nil {
+	if checks || def.Screening != nil || def.Training != nil {
 		gold, err := a.Studies().GoldSummaries(ctx, p.ID)
 		if err != nil {
 			return nil, err
@@ -96,6 +96,15 @@ func (a *App) CreateStudy(ctx context.Context, p *tasks.Project, name string, de
 		}
 		if def.Screening != nil && len(n.Checks) < def.Screening.Items {
 			return nil, &Invalid{Fields: []FieldError{{"definition", fmt.Sprintf("screening.items: the test takes %d summaries with gold on every sentence, and the round has %d", def.Screening.Items, len(n.Checks))}}}
+		}
+		if def.Training != nil {
+			need := def.Training.Items
+			if def.Screening != nil {
+				need += def.Screening.Items
+			}
+			if len(n.Checks) < need {
+				return nil, &Invalid{Fields: []FieldError{{"definition", fmt.Sprintf("training.items: training and the screening test take %d summaries with gold on every sentence, and the round has %d", need, len(n.Checks))}}}
+			}
 		}
 	}
 	if len(n.Summaries) == 0 {
@@ -162,6 +171,16 @@ type StudyStep struct {
 	// to the platform.
 	Code   string
 	Return study.Return
+	// Feedback is a training item's feedback, shown before the next one.
+	Feedback []FeedbackSentence
+}
+
+// FeedbackSentence is one sentence of a training item: the participant's
+// label beside gold and its explanation.
+type FeedbackSentence struct {
+	Text, Label, Gold, Explanation string
+	ErrorTypes                     []string
+	Right                          bool
 }
 
 // NextStep moves a participant on: from the work phase to completed once
@@ -179,6 +198,16 @@ func (a *App) NextStep(ctx context.Context, st *studies.Study, p *studies.Partic
 			return step, err
 		}
 		step.Phase = p.Phase
+	}
+	if p.Phase == studies.PhaseTraining {
+		var err error
+		if step, err = a.trainingStep(ctx, st, p); err != nil || step.Phase == studies.PhaseTraining {
+			return step, err
+		}
+		if p, err = a.Studies().ParticipantOfUser(ctx, p.UserID); err != nil {
+			return step, err
+		}
+		step = StudyStep{Phase: p.Phase}
 	}
 	switch p.Phase {
 	case studies.PhaseWork:
@@ -230,12 +259,29 @@ func (a *App) StudyAnswer(ctx context.Context, p *studies.Participant, answer st
 	case p.Phase == studies.PhaseConsent && answer == "decline":
 		next = studies.PhaseNoConsent
 	case p.Phase == studies.PhaseInstructions && answer == "start":
-		next = studies.PhaseWork
-		if st, err := a.Studies().ByID(ctx, p.StudyID); err != nil {
+		st, err := a.Studies().ByID(ctx, p.StudyID)
+		if err != nil {
 			return err
-		} else if st.Definition.Screening != nil {
+		}
+		next = afterScreening(st)
+		if st.Definition.Screening != nil {
 			next = studies.PhaseScreening
 		}
+	case p.Phase == studies.PhaseTraining && answer == "next":
+		training, err := a.Studies().Training(ctx, p.ID)
+		if err != nil {
+			return err
+		}
+		for _, c := range training {
+			if c.Submitted && c.Passed == nil {
+				right, err := a.matchesGold(ctx, c)
+				if err != nil {
+					return err
+				}
+				return a.Studies().SetCheck(ctx, c.AssignmentID, right)
+			}
+		}
+		return nil
 	default:
 		return tasks.Errorf(tasks.EConflict, "that answer does not fit this step of the study; reload the page")
 	}
@@ -288,13 +334,10 @@ func (a *App) StudyCounts(ctx context.Context, st *studies.Study) (map[string]in
 
 // NotApplied lists the parts of a study definition this version stores
 // but does not carry out yet, so that a lead is not led to think they
-// run: training, exclusion by screening,
+// run: exclusion by screening,
 // randomisation by item, and the time limit.
 func NotApplied(d study.Definition) []string {
 	var out []string
-	if d.Training != nil {
-		out = append(out, "training")
-	}
 	if strings.Contains(d.Exclude, "screening") {
 		out = append(out, "exclusion by screening")
 	}
@@ -334,7 +377,11 @@ func (a *App) judgeParticipant(ctx context.Context, st *studies.Study, p *studie
 	if err != nil {
 		return err
 	}
-	for _, c := range screening {
+	training, err := a.Studies().Training(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	for _, c := range append(screening, training...) {
 		isCheck[c.AssignmentID] = true
 	}
 	for _, c := range checks {
@@ -421,7 +468,7 @@ func (a *App) screeningStep(ctx context.Context, st *studies.Study, p *studies.P
 		}
 	}
 	if sc.Passed(right, len(test)) {
-		return 0, a.Studies().SetPhase(ctx, p.ID, studies.PhaseWork)
+		return 0, a.Studies().SetPhase(ctx, p.ID, afterScreening(st))
 	}
 	if err := a.Studies().ReleaseAll(ctx, st, p); err != nil {
 		return 0, err
@@ -513,4 +560,63 @@ func (a *App) AnswerSurvey(ctx context.Context, st *studies.Study, p *studies.Pa
 		return err
 	}
 	return a.Studies().SaveAnswers(ctx, p, answers)
+}
+
+// afterScreening is the phase that follows the screening test (or the
+// instructions when there is none): training when the study has it.
+func afterScreening(st *studies.Study) string {
+	if st.Definition.Training != nil && st.Definition.Training.Items > 0 {
+		return studies.PhaseTraining
+	}
+	return studies.PhaseWork
+}
+
+// trainingStep deals a participant their training items and says what is
+// next: an item to label, the feedback on the one just submitted, or,
+// once every item's feedback is read, the work (the phase moves on).
+func (a *App) trainingStep(ctx context.Context, st *studies.Study, p *studies.Participant) (StudyStep, error) {
+	step := StudyStep{Phase: studies.PhaseTraining}
+	items, err := a.Studies().DealTraining(ctx, st, p, st.Definition.Training.Items)
+	if err != nil {
+		return step, err
+	}
+	for _, c := range items {
+		switch {
+		case !c.Submitted:
+			step.Assignment = c.AssignmentID
+			return step, nil
+		case c.Passed == nil:
+			step.Feedback, err = a.feedbackOf(ctx, c)
+			return step, err
+		}
+	}
+	if err := a.Studies().SetPhase(ctx, p.ID, studies.PhaseWork); err != nil {
+		return step, err
+	}
+	step.Phase = studies.PhaseWork
+	return step, nil
+}
+
+// feedbackOf is a training item's feedback: each sentence's label and gold.
+func (a *App) feedbackOf(ctx context.Context, c studies.CheckResult) ([]FeedbackSentence, error) {
+	sum, err := a.store.Summary(ctx, c.SummaryID)
+	if err != nil {
+		return nil, err
+	}
+	gold, err := a.store.SummaryGold(ctx, c.SummaryID)
+	if err != nil {
+		return nil, err
+	}
+	labels, err := a.store.SentenceLabels(ctx, c.AssignmentID)
+	if err != nil {
+		return nil, err
+	}
+	var out []FeedbackSentence
+	for _, x := range sum.Sentences {
+		g := gold[x.ID]
+		l := labels[x.ID]
+		out = append(out, FeedbackSentence{Text: x.Text, Label: l.Label, Gold: g.Label, Explanation: g.Explanation, ErrorTypes: g.ErrorTypes,
+			Right: l.Label == g.Label})
+	}
+	return out, nil
 }

@@ -585,3 +585,93 @@ func TestStudyReport(t *testing.T) {
 		t.Fatalf("accuracy %v, difference %v", got, diff)
 	}
 }
+
+// TestTraining: after the screening test a participant labels the
+// training items one by one, each followed by feedback (their label,
+// gold and its explanation) that they move on from; then their items.
+func TestTraining(t *testing.T) {
+	ctx := context.Background()
+	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p, err := s.CreateProject(ctx, tasks.Project{Slug: "t", Name: "T", Settings: tasks.DefaultSettings()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []tasks.DocumentInput
+	for i := 1; i <= 5; i++ {
+		sent := tasks.SentenceInput{Text: fmt.Sprintf("Sentence %d.", i)}
+		if i > 2 {
+			sent.Gold = &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "The source says otherwise."}
+		}
+		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"A source."},
+			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []tasks.SentenceInput{sent}}}})
+	}
+	if _, err := s.Import(ctx, p.ID, docs); err != nil {
+		t.Fatal(err)
+	}
+	ops := app.New(s)
+	if _, err := ops.CreateStudy(ctx, p, "big", []byte(`{"round":"big","attention_rate":0,"screening":{"items":2,"pass":0.01},"training":{"items":2}}`)); err == nil ||
+		!strings.Contains(err.Error(), "training and the screening test take 4") {
+		t.Fatalf("too little gold for both: %v", err)
+	}
+	st, err := ops.CreateStudy(ctx, p, "t", []byte(`{"round":"crowd","attention_rate":0,"items_per_participant":1,"screening":{"items":1,"pass":0.01},"training":{"items":2}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := ops.EnterStudy(ctx, st.EntryToken, url.Values{"pid": {"p"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := in.Participant
+	ops.StudyAnswer(ctx, part, "start")
+	no := false
+	seen := map[int64]bool{}
+	feedbacks := 0
+	for range 20 {
+		part, _ = ops.Studies().ParticipantOfUser(ctx, part.UserID)
+		step, err := ops.NextStep(ctx, st, part)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if step.Feedback != nil {
+			feedbacks++
+			f := step.Feedback[0]
+			if f.Label != tasks.LabelFaithful || f.Gold != tasks.LabelUnfaithful || f.Explanation != "The source says otherwise." || f.Right {
+				t.Fatalf("feedback %+v", f)
+			}
+			if err := ops.StudyAnswer(ctx, part, "next"); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if step.Assignment == 0 {
+			break
+		}
+		if seen[step.Assignment] {
+			t.Fatalf("assignment %d offered twice", step.Assignment)
+		}
+		seen[step.Assignment] = true
+		part, _ = ops.Studies().ParticipantOfUser(ctx, part.UserID)
+		as, _ := s.AssignmentByID(ctx, step.Assignment)
+		sum, _ := s.Summary(ctx, as.SummaryID)
+		l := tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no}
+		if part.Phase == studies.PhaseScreening { // pass the test
+			l = tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: &no}
+		}
+		v, err := s.SaveSentenceLabel(ctx, as.ID, part.UserID, as.Version, l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.SaveSummaryLabel(ctx, as.ID, part.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
+		if err := s.Submit(ctx, as.ID, part.UserID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	part, _ = ops.Studies().ParticipantOfUser(ctx, part.UserID)
+	if feedbacks != 2 || len(seen) != 4 || part.Phase != studies.PhaseCompleted {
+		t.Fatalf("%d feedbacks, %d summaries labelled, phase %s; want 2, 4 (test, two training, one item), completed", feedbacks, len(seen), part.Phase)
+	}
+}

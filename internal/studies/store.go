@@ -46,6 +46,7 @@ const (
 	PhaseConsent      = "consent"
 	PhaseInstructions = "instructions"
 	PhaseScreening    = "screening"
+	PhaseTraining     = "training"
 	PhaseWork         = "work"
 	PhaseSurvey       = "survey"
 	PhaseCompleted    = "completed"
@@ -538,18 +539,24 @@ type CheckResult struct {
 
 // Checks lists a participant's attention checks.
 func (s *Store) Checks(ctx context.Context, participantID int64) ([]CheckResult, error) {
-	return s.checks(ctx, participantID, false)
+	return s.checks(ctx, participantID, false, false)
 }
 
 // Screening lists a participant's screening items, in the order dealt.
 func (s *Store) Screening(ctx context.Context, participantID int64) ([]CheckResult, error) {
-	return s.checks(ctx, participantID, true)
+	return s.checks(ctx, participantID, true, false)
 }
 
-func (s *Store) checks(ctx context.Context, participantID int64, screening bool) ([]CheckResult, error) {
+// Training lists a participant's training items, in the order dealt;
+// Passed is set once they have read the item's feedback.
+func (s *Store) Training(ctx context.Context, participantID int64) ([]CheckResult, error) {
+	return s.checks(ctx, participantID, false, true)
+}
+
+func (s *Store) checks(ctx context.Context, participantID int64, screening, training bool) ([]CheckResult, error) {
 	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT c.assignment_id, a.summary_id, a.status = 'submitted', c.passed
-		FROM study_checks c JOIN assignments a ON a.id = c.assignment_id WHERE c.participant_id = ? AND c.screening = ?
-		ORDER BY a.position, c.assignment_id`, participantID, screening)
+		FROM study_checks c JOIN assignments a ON a.id = c.assignment_id WHERE c.participant_id = ? AND c.screening = ? AND c.training = ?
+		ORDER BY a.position, c.assignment_id`, participantID, screening, training)
 	if err != nil {
 		return nil, err
 	}
@@ -701,16 +708,38 @@ func (s *Store) ProjectChecks(ctx context.Context, projectID int64) (map[int64]b
 // of its summaries with gold, drawn by the participant's number. It
 // returns the test's assignments in order.
 func (s *Store) DealScreening(ctx context.Context, st *Study, p *Participant, n int) ([]CheckResult, error) {
-	err := s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	if err := s.dealGold(ctx, st, p, n, "screening"); err != nil {
+		return nil, err
+	}
+	return s.Screening(ctx, p.ID)
+}
+
+// DealTraining gives a participant the study's training items, once: n of
+// its summaries with gold they have not had (their screening test's
+// aside). It returns them in order.
+func (s *Store) DealTraining(ctx context.Context, st *Study, p *Participant, n int) ([]CheckResult, error) {
+	if err := s.dealGold(ctx, st, p, n, "training"); err != nil {
+		return nil, err
+	}
+	return s.Training(ctx, p.ID)
+}
+
+// dealGold deals n of the study's summaries with gold that the
+// participant does not have, marked with the flag column (screening or
+// training), with the assistant hidden; nothing when some are dealt
+// already.
+func (s *Store) dealGold(ctx context.Context, st *Study, p *Participant, n int, flag string) error {
+	return s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		var have int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM study_checks WHERE participant_id = ? AND screening = 1`, p.ID).Scan(&have); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM study_checks WHERE participant_id = ? AND `+flag+` = 1`, p.ID).Scan(&have); err != nil {
 			return err
 		}
 		if have > 0 {
 			return nil
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT i.summary_id FROM study_items i WHERE i.study_id = ? AND i.is_check = 1
-			ORDER BY (i.summary_id * 2246822519 + ?) % 4294967291 LIMIT ?`, st.ID, p.Number, n)
+		rows, err := tx.QueryContext(ctx, `SELECT i.summary_id FROM study_items i WHERE i.study_id = ?1 AND i.is_check = 1
+			AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.round_id = ?4 AND a.summary_id = i.summary_id AND a.user_id = ?5)
+			ORDER BY (i.summary_id * 2246822519 + ?2) % 4294967291 LIMIT ?3`, st.ID, p.Number, n, st.RoundID, p.UserID)
 		if err != nil {
 			return err
 		}
@@ -740,16 +769,12 @@ func (s *Store) DealScreening(ctx context.Context, st *Study, p *Participant, n 
 			if err := tasks.SetAssistanceTx(ctx, tx, id, tasks.Assistance{Visibility: tasks.AssistNever}); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO study_checks (assignment_id, participant_id, screening) VALUES (?, ?, 1)`, id, p.ID); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO study_checks (assignment_id, participant_id, `+flag+`) VALUES (?, ?, 1)`, id, p.ID); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return s.Screening(ctx, p.ID)
 }
 
 // ReleaseAll releases a participant's assignments of the study's round:

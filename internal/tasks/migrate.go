@@ -249,6 +249,8 @@ CREATE INDEX IF NOT EXISTS study_decisions_participant ON study_decisions(partic
     answer         TEXT NOT NULL,   -- free text is personal data: shown by participant number only
     PRIMARY KEY (participant_id, question)
 );`,
+	// 26: a study's training items, shown with feedback before the work.
+	`ALTER TABLE study_checks ADD COLUMN training INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // skipsAndFlagsSchema creates the tables of skips and flags.

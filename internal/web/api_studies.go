@@ -60,8 +60,8 @@ func (s *Server) studyDoc(c echo.Context, st *studies.Study) (apiStudyDoc, error
 	if err != nil {
 		return d, err
 	}
-	for _, ph := range []string{studies.PhaseConsent, studies.PhaseInstructions, studies.PhaseScreening, studies.PhaseWork, studies.PhaseSurvey,
-		studies.PhaseCompleted, studies.PhaseNoConsent, studies.PhaseScreenedOut} {
+	for _, ph := range []string{studies.PhaseConsent, studies.PhaseInstructions, studies.PhaseScreening, studies.PhaseTraining, studies.PhaseWork,
+		studies.PhaseSurvey, studies.PhaseCompleted, studies.PhaseNoConsent, studies.PhaseScreenedOut} {
 		d.Participants[ph] = counts[ph]
 	}
 	return d, nil

@@ -170,8 +170,8 @@ func (s *Server) getStudyDetail(c echo.Context) error {
 		}
 		v.Participants = append(v.Participants, row)
 	}
-	for _, ph := range []string{studies.PhaseConsent, studies.PhaseInstructions, studies.PhaseScreening, studies.PhaseWork, studies.PhaseSurvey,
-		studies.PhaseCompleted, studies.PhaseNoConsent, studies.PhaseScreenedOut} {
+	for _, ph := range []string{studies.PhaseConsent, studies.PhaseInstructions, studies.PhaseScreening, studies.PhaseTraining, studies.PhaseWork,
+		studies.PhaseSurvey, studies.PhaseCompleted, studies.PhaseNoConsent, studies.PhaseScreenedOut} {
 		v.Counts = append(v.Counts, templates.Count{Label: phaseWords[ph], Value: counts[ph]})
 	}
 	return s.render(c, http.StatusOK, templates.StudyDetailPage(v))
@@ -182,6 +182,7 @@ var phaseWords = map[string]string{
 	studies.PhaseConsent:      "reading the consent",
 	studies.PhaseInstructions: "reading the instructions",
 	studies.PhaseScreening:    "taking the screening test",
+	studies.PhaseTraining:     "training",
 	studies.PhaseScreenedOut:  "screened out",
 	studies.PhaseSurvey:       "answering the survey",
 	studies.PhaseWork:         "labelling",

@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -72,6 +73,15 @@ func (s *Server) getStudy(c echo.Context) error {
 	switch step.Phase {
 	case studies.PhaseSurvey:
 		v.Questions = surveyQuestions(st, nil, nil)
+	case studies.PhaseTraining:
+		names := errorTypeNames(project.Settings)
+		for _, f := range step.Feedback {
+			why := f.Explanation
+			if len(f.ErrorTypes) > 0 {
+				why = strings.TrimSpace(strings.Join(splitNames(f.ErrorTypes, names), ", ") + ". " + why)
+			}
+			v.Feedback = append(v.Feedback, templates.TrainingFeedback{Text: f.Text, Label: f.Label, Gold: f.Gold, Why: why, Right: f.Right})
+		}
 	case studies.PhaseConsent:
 		v.HTML = renderMarkdown(st.Definition.Consent)
 	case studies.PhaseInstructions:

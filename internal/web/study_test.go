@@ -396,3 +396,60 @@ func TestStudySurvey(t *testing.T) {
 		t.Fatalf("answers %+v %v", answers, err)
 	}
 }
+
+// TestStudyTrainingPage: after a training item is submitted the
+// participant's page shows their label beside the expected one and why,
+// and Next moves on to their item.
+func TestStudyTrainingPage(t *testing.T) {
+	f := newFixture(t)
+	lead := f.user("lea", false)
+	p := f.project("crowd", map[*tasks.User]string{lead: tasks.RoleLead})
+	var docs []tasks.DocumentInput
+	for i := 1; i <= 2; i++ {
+		sent := tasks.SentenceInput{Text: fmt.Sprintf("Sentence %d.", i)}
+		if i == 2 {
+			sent.Gold = &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "The source says the opposite."}
+		}
+		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"A source."},
+			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []tasks.SentenceInput{sent}}}})
+	}
+	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
+		t.Fatal(err)
+	}
+	ops := app.New(f.store)
+	st, err := ops.CreateStudy(f.ctx, p, "pilot", []byte(`{"round":"crowd","attention_rate":0,"items_per_participant":1,"training":{"items":1}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := f.browser()
+	b.get("/s/" + st.EntryToken + "?pid=p1")
+	tok := csrfField.FindStringSubmatch(b.get("/study").body)[1]
+	b.post("/study", url.Values{"_csrf": {tok}, "answer": {"start"}})
+	label := func() int64 {
+		t.Helper()
+		at := b.get("/study").header.Get("Location")
+		var id int64
+		fmt.Sscanf(at, "/a/%d", &id)
+		a, err := f.store.AssignmentByID(f.ctx, id)
+		if err != nil {
+			t.Fatalf("no summary to label at %q: %v", at, err)
+		}
+		sum, _ := f.store.Summary(f.ctx, a.SummaryID)
+		no := false
+		v, _ := f.store.SaveSentenceLabel(f.ctx, a.ID, a.UserID, a.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no})
+		f.store.SaveSummaryLabel(f.ctx, a.ID, a.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
+		b.post(at+"/submit", url.Values{"_csrf": {tok}})
+		return a.SummaryID
+	}
+	first := label()
+	pg := b.get("/study")
+	if pg.status != http.StatusOK || !strings.Contains(pg.body, `data-testid="training-feedback"`) || !strings.Contains(pg.body, "The source says the opposite.") {
+		t.Fatalf("no feedback after the training item:\n%s", pg.body)
+	}
+	if r := b.post("/study", url.Values{"_csrf": {tok}, "answer": {"next"}}); r.status != http.StatusSeeOther {
+		t.Fatalf("next: %d", r.status)
+	}
+	if second := label(); second == first {
+		t.Fatal("the training item was dealt again as an item")
+	}
+}
