@@ -308,12 +308,12 @@ func TestStudiesPageMakesAStudy(t *testing.T) {
 	if list, _ := app.New(f.store).Studies().List(f.ctx, p.ID); len(list) != 0 {
 		t.Fatal("a refused study was made")
 	}
-	pg = b.post("/p/crowd/studies", url.Values{"_csrf": {tok}, "name": {"pilot"}, "definition": {`{"round":"crowd","conditions":["none","debate"],"attention_rate":0,"training":{"items":1}}`}})
+	pg = b.post("/p/crowd/studies", url.Values{"_csrf": {tok}, "name": {"pilot"}, "definition": {`{"round":"crowd","conditions":["none","debate"],"attention_rate":0,"time_limit":"30m"}`}})
 	if pg.status != http.StatusSeeOther || pg.header.Get("Location") != "/p/crowd/studies/pilot" {
 		t.Fatalf("make: %d %q", pg.status, pg.header.Get("Location"))
 	}
 	pg = b.get("/p/crowd/studies/pilot")
-	if pg.status != http.StatusOK || !strings.Contains(pg.body, "training") || !strings.Contains(pg.body, "--public-url") {
+	if pg.status != http.StatusOK || !strings.Contains(pg.body, "time limit") || !strings.Contains(pg.body, "--public-url") {
 		t.Fatalf("the study's page: %d\n%s", pg.status, pg.body)
 	}
 	if pg := b.get("/p/crowd/studies"); !strings.Contains(pg.body, `href="/p/crowd/studies/pilot"`) {
