@@ -169,9 +169,9 @@ func printStudy(ctx context.Context, w io.Writer, ops *app.App, st *studies.Stud
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "participants: %d in consent, %d reading instructions, %d in screening, %d labelling, %d completed, %d declined consent, %d screened out\n",
-		counts[studies.PhaseConsent], counts[studies.PhaseInstructions], counts[studies.PhaseScreening], counts[studies.PhaseWork],
-		counts[studies.PhaseCompleted], counts[studies.PhaseNoConsent], counts[studies.PhaseScreenedOut])
+	fmt.Fprintf(w, "participants: %d in consent, %d reading instructions, %d in screening, %d training, %d labelling, %d in the survey, %d completed, %d declined consent, %d screened out\n",
+		counts[studies.PhaseConsent], counts[studies.PhaseInstructions], counts[studies.PhaseScreening], counts[studies.PhaseTraining],
+		counts[studies.PhaseWork], counts[studies.PhaseSurvey], counts[studies.PhaseCompleted], counts[studies.PhaseNoConsent], counts[studies.PhaseScreenedOut])
 	return nil
 }
 

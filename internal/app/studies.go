@@ -321,15 +321,7 @@ func Links(base string, st *studies.Study) StudyLinks {
 
 // StudyCounts counts a study's participants by phase.
 func (a *App) StudyCounts(ctx context.Context, st *studies.Study) (map[string]int, error) {
-	ps, err := a.Studies().Participants(ctx, st.ID)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]int{}
-	for _, p := range ps {
-		out[p.Phase]++
-	}
-	return out, nil
+	return a.Studies().PhaseCounts(ctx, st.ID)
 }
 
 // NotApplied lists the parts of a study definition this version stores

@@ -273,21 +273,38 @@ const participantSelect = `SELECT id, study_id, user_id, number, platform, platf
 	FROM study_participants WHERE `
 
 func (s *Store) participant(ctx context.Context, cond string, args ...any) (*Participant, error) {
-	var p Participant
-	var platform, refs string
-	err := s.tasks.ReadDB().QueryRowContext(ctx, participantSelect+cond, args...).Scan(&p.ID, &p.StudyID, &p.UserID, &p.Number, &platform,
-		&p.PlatformID, &refs, &p.Condition, &p.Phase, &p.EnteredAt, &p.FinishedAt, &p.Excluded, &p.Why)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, tasks.Errorf(tasks.ENotFound, "participant not found")
-	}
+	ps, err := s.participants(ctx, cond, args...)
 	if err != nil {
 		return nil, err
 	}
-	p.Platform = study.Platform(platform)
-	if err := json.Unmarshal([]byte(refs), &p.Refs); err != nil {
+	if len(ps) == 0 {
+		return nil, tasks.Errorf(tasks.ENotFound, "participant not found")
+	}
+	return &ps[0], nil
+}
+
+// participants reads the participants cond selects, in order of entry.
+func (s *Store) participants(ctx context.Context, cond string, args ...any) ([]Participant, error) {
+	rows, err := s.tasks.ReadDB().QueryContext(ctx, participantSelect+cond+` ORDER BY study_id, number`, args...)
+	if err != nil {
 		return nil, err
 	}
-	return &p, nil
+	defer rows.Close()
+	var out []Participant
+	for rows.Next() {
+		var p Participant
+		var platform, refs string
+		if err := rows.Scan(&p.ID, &p.StudyID, &p.UserID, &p.Number, &platform,
+			&p.PlatformID, &refs, &p.Condition, &p.Phase, &p.EnteredAt, &p.FinishedAt, &p.Excluded, &p.Why); err != nil {
+			return nil, err
+		}
+		p.Platform = study.Platform(platform)
+		if err := json.Unmarshal([]byte(refs), &p.Refs); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
 }
 
 // ParticipantOfUser returns the participant a user account is, if any.
@@ -297,32 +314,56 @@ func (s *Store) ParticipantOfUser(ctx context.Context, userID int64) (*Participa
 
 // Participants lists a study's participants in order of entry.
 func (s *Store) Participants(ctx context.Context, studyID int64) ([]Participant, error) {
-	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT id FROM study_participants WHERE study_id = ? ORDER BY number`, studyID)
+	return s.participants(ctx, `study_id = ?`, studyID)
+}
+
+// Phases are a participant's steps in the order pages count them.
+var Phases = []string{PhaseConsent, PhaseInstructions, PhaseScreening, PhaseTraining, PhaseWork, PhaseSurvey,
+	PhaseCompleted, PhaseNoConsent, PhaseScreenedOut}
+
+// PhaseCounts counts a study's participants by phase.
+func (s *Store) PhaseCounts(ctx context.Context, studyID int64) (map[string]int, error) {
+	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT phase, count(*) FROM study_participants WHERE study_id = ? GROUP BY phase`, studyID)
 	if err != nil {
 		return nil, err
 	}
-	var ids []int64
+	defer rows.Close()
+	out := map[string]int{}
 	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
+		var ph string
+		var n int
+		if err := rows.Scan(&ph, &n); err != nil {
 			return nil, err
 		}
-		ids = append(ids, id)
+		out[ph] = n
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	return out, rows.Err()
+}
+
+// StudyChecks lists the attention checks (screening and training aside) of
+// every participant of a study, by participant id.
+func (s *Store) StudyChecks(ctx context.Context, studyID int64) (map[int64][]CheckResult, error) {
+	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT c.participant_id, c.assignment_id, a.summary_id, a.status = 'submitted', c.passed
+		FROM study_checks c JOIN assignments a ON a.id = c.assignment_id JOIN study_participants sp ON sp.id = c.participant_id
+		WHERE sp.study_id = ? AND c.screening = 0 AND c.training = 0 ORDER BY c.participant_id, a.position, c.assignment_id`, studyID)
+	if err != nil {
 		return nil, err
 	}
-	out := make([]Participant, 0, len(ids))
-	for _, id := range ids {
-		p, err := s.participant(ctx, `id = ?`, id)
-		if err != nil {
+	defer rows.Close()
+	out := map[int64][]CheckResult{}
+	for rows.Next() {
+		var pid int64
+		var r CheckResult
+		var passed sql.NullBool
+		if err := rows.Scan(&pid, &r.AssignmentID, &r.SummaryID, &r.Submitted, &passed); err != nil {
 			return nil, err
 		}
-		out = append(out, *p)
+		if passed.Valid {
+			r.Passed = &passed.Bool
+		}
+		out[pid] = append(out[pid], r)
 	}
-	return out, nil
+	return out, rows.Err()
 }
 
 // SetPhase moves a participant to a phase; an ending phase records when.

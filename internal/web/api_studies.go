@@ -60,8 +60,7 @@ func (s *Server) studyDoc(c echo.Context, st *studies.Study) (apiStudyDoc, error
 	if err != nil {
 		return d, err
 	}
-	for _, ph := range []string{studies.PhaseConsent, studies.PhaseInstructions, studies.PhaseScreening, studies.PhaseTraining, studies.PhaseWork,
-		studies.PhaseSurvey, studies.PhaseCompleted, studies.PhaseNoConsent, studies.PhaseScreenedOut} {
+	for _, ph := range studies.Phases {
 		d.Participants[ph] = counts[ph]
 	}
 	return d, nil

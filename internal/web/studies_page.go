@@ -138,6 +138,10 @@ func (s *Server) getStudyDetail(c echo.Context) error {
 	for _, p := range prog {
 		byUser[p.UserID] = p
 	}
+	allChecks, err := s.app.Studies().StudyChecks(ctx, st.ID)
+	if err != nil {
+		return err
+	}
 	counts := map[string]int{}
 	for _, p := range ps {
 		counts[p.Phase]++
@@ -149,11 +153,7 @@ func (s *Server) getStudyDetail(c echo.Context) error {
 			// Released at exclusion: their work counts as done.
 			row.Done, row.Dealt = pr.Released, pr.Released
 		}
-		checks, err := s.app.Studies().Checks(ctx, p.ID)
-		if err != nil {
-			return err
-		}
-		if len(checks) > 0 {
+		if checks := allChecks[p.ID]; len(checks) > 0 {
 			passed, judged := 0, 0
 			for _, c := range checks {
 				if c.Passed != nil {
@@ -170,8 +170,7 @@ func (s *Server) getStudyDetail(c echo.Context) error {
 		}
 		v.Participants = append(v.Participants, row)
 	}
-	for _, ph := range []string{studies.PhaseConsent, studies.PhaseInstructions, studies.PhaseScreening, studies.PhaseTraining, studies.PhaseWork,
-		studies.PhaseSurvey, studies.PhaseCompleted, studies.PhaseNoConsent, studies.PhaseScreenedOut} {
+	for _, ph := range studies.Phases {
 		v.Counts = append(v.Counts, templates.Count{Label: phaseWords[ph], Value: counts[ph]})
 	}
 	return s.render(c, http.StatusOK, templates.StudyDetailPage(v))
