@@ -393,11 +393,13 @@ func (s *Store) Deal(ctx context.Context, st *Study, p *Participant) (int, error
 		if want <= 0 {
 			return nil
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT i.summary_id FROM study_items i
-			WHERE i.study_id = ?1 AND i.is_check = 0 AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.round_id = ?2 AND a.summary_id = i.summary_id AND a.user_id = ?3)
-			AND (SELECT count(*) FROM assignments a WHERE a.round_id = ?2 AND a.summary_id = i.summary_id AND a.status != 'released') < ?4
-			ORDER BY (SELECT count(*) FROM assignments a WHERE a.round_id = ?2 AND a.summary_id = i.summary_id AND a.status != 'released'),
-				(i.summary_id * 2654435761 + ?5) % 4294967291
+		// One pass over the round's assignments counts each item's
+		// labellers (released ones aside) and marks the participant's own.
+		rows, err := tx.QueryContext(ctx, `WITH held AS (
+				SELECT summary_id, sum(status != 'released') AS n, max(user_id = ?3) AS mine FROM assignments WHERE round_id = ?2 GROUP BY summary_id)
+			SELECT i.summary_id FROM study_items i LEFT JOIN held h ON h.summary_id = i.summary_id
+			WHERE i.study_id = ?1 AND i.is_check = 0 AND coalesce(h.mine, 0) = 0 AND coalesce(h.n, 0) < ?4
+			ORDER BY coalesce(h.n, 0), (i.summary_id * 2654435761 + ?5) % 4294967291
 			LIMIT ?6`, st.ID, st.RoundID, p.UserID, st.Definition.K, p.Number, want)
 		if err != nil {
 			return err
