@@ -10,16 +10,18 @@ import (
 	"errors"
 	"strings"
 
+	"annotate/internal/studies"
 	"annotate/internal/tasks"
 )
 
 // App performs the operations on one store.
 type App struct {
-	store *tasks.Store
+	store   *tasks.Store
+	studies *studies.Store
 }
 
 // New returns the operations on store.
-func New(store *tasks.Store) *App { return &App{store: store} }
+func New(store *tasks.Store) *App { return &App{store: store, studies: studies.New(store)} }
 
 // FieldError is one field of a request at fault and what is wrong with it,
 // in words a person reads.

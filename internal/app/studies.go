@@ -18,7 +18,7 @@ import (
 )
 
 // Studies are the project's crowd studies.
-func (a *App) Studies() *studies.Store { return studies.New(a.store) }
+func (a *App) Studies() *studies.Store { return a.studies }
 
 // CreateStudy reads a study definition (study.json, see docs/studies.md)
 // and makes the study: its round over the project's summaries when the
