@@ -158,7 +158,7 @@ func (a *App) EnterStudy(ctx context.Context, token string, q url.Values) (*Ente
 		}
 		return conds[experiment.ParticipantCondition(st.Definition.Seed, n, len(conds))]
 	}
-	out.Participant, out.New, err = a.Studies().Enter(ctx, st, e, "p-"+strings.ToLower(rand.Text()[:12]), first, condition)
+	out.Participant, out.New, err = a.Studies().Enter(ctx, st, e, participantPrefix+strings.ToLower(rand.Text()[:12]), first, condition)
 	return out, err
 }
 
@@ -611,4 +611,18 @@ func (a *App) feedbackOf(ctx context.Context, c studies.CheckResult) ([]Feedback
 			Right: l.Label == g.Label})
 	}
 	return out, nil
+}
+
+// participantPrefix starts the account name of every study participant.
+const participantPrefix = "p-"
+
+// IsParticipant says whether an account is a study's participant. Only
+// accounts named like participants are looked up, so that the check costs
+// nothing for everyone else on the pages that make it.
+func (a *App) IsParticipant(ctx context.Context, u *tasks.User) bool {
+	if u == nil || !strings.HasPrefix(u.Username, participantPrefix) {
+		return false
+	}
+	_, err := a.Studies().ParticipantOfUser(ctx, u.ID)
+	return err == nil
 }

@@ -103,7 +103,7 @@ func (s *Server) getTokens(c echo.Context) error {
 func (s *Server) postToken(c echo.Context) error {
 	u := currentUser(c)
 	// A study's participants work through their study's pages only.
-	if _, err := s.app.Studies().ParticipantOfUser(c.Request().Context(), u.ID); err == nil {
+	if s.app.IsParticipant(c.Request().Context(), u) {
 		return tasks.Errorf(tasks.EForbidden, "study participants cannot make API tokens")
 	}
 	form, err := c.FormParams()

@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"net/http"
-	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -26,12 +25,7 @@ func (s *Server) page(c echo.Context, title string, crumbs ...templates.Link) te
 	p := templates.Page{Title: title, Crumbs: crumbs}
 	if u := currentUser(c); u != nil {
 		p.User = &templates.UserView{Username: u.Username, DisplayName: u.DisplayName, IsAdmin: u.IsAdmin}
-		// Participants' accounts are named p-…; only those are looked up.
-		if strings.HasPrefix(u.Username, "p-") {
-			if _, err := s.app.Studies().ParticipantOfUser(c.Request().Context(), u.ID); err == nil {
-				p.User.Participant = true
-			}
-		}
+		p.User.Participant = s.app.IsParticipant(c.Request().Context(), u)
 	}
 	p.CSRF = s.csrfToken(c)
 	p.FlashKind, p.Flash = s.takeFlash(c)

@@ -134,8 +134,8 @@ func (s *Server) postStudy(c echo.Context) error {
 
 // afterSubmit is where a participant goes once a summary is submitted:
 // their study's next step; "" for everyone else.
-func (s *Server) afterSubmit(c echo.Context, userID int64) string {
-	if _, err := s.app.Studies().ParticipantOfUser(c.Request().Context(), userID); err == nil {
+func (s *Server) afterSubmit(c echo.Context) string {
+	if s.app.IsParticipant(c.Request().Context(), currentUser(c)) {
 		return "/study"
 	}
 	return ""

@@ -460,7 +460,7 @@ func (s *Server) postSubmit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if to := s.afterSubmit(c, a.UserID); to != "" {
+	if to := s.afterSubmit(c); to != "" {
 		return redirect(c, to)
 	}
 	if next != 0 {
