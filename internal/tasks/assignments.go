@@ -129,16 +129,29 @@ type QueueNav struct {
 const queueScope = `FROM assignments x WHERE x.user_id = ?1 AND x.status != 'released'
 	AND x.round_id IN (SELECT id FROM rounds WHERE project_id = ?2)`
 
-// QueueNav counts the queue of a's annotator and finds a's neighbours in
-// one query over the queue index, without loading the queue.
+// queueBlockShift sizes the blocks of queue_blocks: 1 << 8 = 256 queue
+// positions (the migration that made the table writes position >> 8).
+const queueBlockShift = 8
+
+// blocksScope selects an annotator's queue blocks in a project (?1 user,
+// ?2 project).
+const blocksScope = `FROM queue_blocks b WHERE b.user_id = ?1 AND b.round_id IN (SELECT id FROM rounds WHERE project_id = ?2)`
+
+// QueueNav finds where a sits in its annotator's queue: length and
+// progress summed from the queue's blocks, its place from the blocks
+// before its own plus a count inside its block, and its neighbours by two
+// seeks on the queue index. Its cost does not grow with the queue.
 func (s *Store) QueueNav(ctx context.Context, a *Assignment) (QueueNav, error) {
 	var n QueueNav
-	err := s.queryRow(ctx, `SELECT c.total, c.done, c.position,
+	block := a.Position >> queueBlockShift
+	err := s.queryRow(ctx, `SELECT
+			(SELECT coalesce(sum(b.total), 0) `+blocksScope+`),
+			(SELECT coalesce(sum(b.done), 0) `+blocksScope+`),
+			(SELECT coalesce(sum(b.total), 0) `+blocksScope+` AND b.block < ?5)
+			+ (SELECT count(*) `+queueScope+` AND x.position BETWEEN ?6 AND ?3 AND (x.position, x.id) <= (?3, ?4)),
 			coalesce((SELECT x.id `+queueScope+` AND (x.position, x.id) < (?3, ?4) ORDER BY x.position DESC, x.id DESC LIMIT 1), 0),
-			coalesce((SELECT x.id `+queueScope+` AND (x.position, x.id) > (?3, ?4) ORDER BY x.position, x.id LIMIT 1), 0)
-		FROM (SELECT count(*) AS total, coalesce(sum(x.status = 'submitted'), 0) AS done,
-			coalesce(sum((x.position, x.id) <= (?3, ?4)), 0) AS position `+queueScope+`) c`,
-		a.UserID, a.ProjectID, a.Position, a.ID).Scan(&n.Total, &n.Done, &n.Position, &n.Prev, &n.Next)
+			coalesce((SELECT x.id `+queueScope+` AND (x.position, x.id) > (?3, ?4) ORDER BY x.position, x.id LIMIT 1), 0)`,
+		a.UserID, a.ProjectID, a.Position, a.ID, block, block<<queueBlockShift).Scan(&n.Total, &n.Done, &n.Position, &n.Prev, &n.Next)
 	if a.Status == StatusReleased {
 		n.Position, n.Prev, n.Next = 0, 0, 0
 	}
@@ -171,20 +184,23 @@ type QueueSummary struct {
 	NextRank int
 }
 
-// QueueCounts counts a user's queue in a project over the queue index,
-// without loading it.
+// QueueCounts counts a user's queue in a project from its blocks and
+// finds the first assignment not yet submitted over the index of open
+// assignments, without counting or loading the queue.
 func (s *Store) QueueCounts(ctx context.Context, projectID, userID int64) (QueueSummary, error) {
 	var q QueueSummary
 	var pos sql.NullInt64
-	err := s.queryRow(ctx, `SELECT c.total, c.done, coalesce(n.id, 0), n.position FROM
-		(SELECT count(*) AS total, coalesce(sum(x.status = 'submitted'), 0) AS done `+queueScope+`) c
-		LEFT JOIN (SELECT x.id, x.position `+queueScope+` AND x.status IN ('pending', 'in_progress')
+	err := s.queryRow(ctx, `SELECT (SELECT coalesce(sum(b.total), 0) `+blocksScope+`), (SELECT coalesce(sum(b.done), 0) `+blocksScope+`),
+		coalesce(n.id, 0), n.position FROM (SELECT 1) LEFT JOIN (SELECT x.id, x.position `+queueScope+` AND x.status IN ('pending', 'in_progress')
 			AND x.id NOT IN (SELECT assignment_id FROM assignment_skips) ORDER BY x.position, x.id LIMIT 1) n`,
 		userID, projectID).Scan(&q.Total, &q.Done, &q.NextOpen, &pos)
 	if err != nil || q.NextOpen == 0 {
 		return q, err
 	}
-	err = s.queryRow(ctx, `SELECT count(*) `+queueScope+` AND (x.position, x.id) < (?3, ?4)`, userID, projectID, pos.Int64, q.NextOpen).Scan(&q.NextRank)
+	block := int(pos.Int64) >> queueBlockShift
+	err = s.queryRow(ctx, `SELECT (SELECT coalesce(sum(b.total), 0) `+blocksScope+` AND b.block < ?5)
+		+ (SELECT count(*) `+queueScope+` AND x.position BETWEEN ?6 AND ?3 AND (x.position, x.id) < (?3, ?4))`,
+		userID, projectID, pos.Int64, q.NextOpen, block, block<<queueBlockShift).Scan(&q.NextRank)
 	return q, err
 }
 
