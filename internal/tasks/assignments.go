@@ -49,26 +49,29 @@ func scanAssignment(row interface{ Scan(...any) error }) (*Assignment, error) {
 
 // AssignmentByID returns an assignment.
 func (s *Store) AssignmentByID(ctx context.Context, id int64) (*Assignment, error) {
-	return scanAssignment(s.queryRow(ctx, assignmentSelect+` WHERE a.id = ?`, id))
+	val, err := scanAssignment(s.queryRow(ctx, assignmentSelect+` WHERE a.id = ?`, id))
+	return val,
+
+		// Queue lists a user's assignments in a project in queue order, leaving
+		// out released ones.
+		Op("Store.AssignmentByID", err)
 }
 
-// Queue lists a user's assignments in a project in queue order, leaving
-// out released ones.
 func (s *Store) Queue(ctx context.Context, projectID, userID int64) ([]Assignment, error) {
 	rows, err := s.query(ctx, assignmentSelect+` WHERE r.project_id = ? AND a.user_id = ? AND a.status != 'released' ORDER BY a.position`, projectID, userID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.Queue", err)
 	}
 	defer rows.Close()
 	var out []Assignment
 	for rows.Next() {
 		a, err := scanAssignment(rows)
 		if err != nil {
-			return nil, err
+			return nil, Op("Store.Queue", err)
 		}
 		out = append(out, *a)
 	}
-	return out, rows.Err()
+	return out, Op("Store.Queue", rows.Err())
 }
 
 // QueueEntry is one assignment in a user's queue with what the queue page
@@ -85,7 +88,8 @@ type QueueEntry struct {
 // QueueEntries is Queue with what tells the rows apart: each assignment's
 // document, topic, first sentence and sentence count, in one query.
 func (s *Store) QueueEntries(ctx context.Context, projectID, userID int64) ([]QueueEntry, error) {
-	return s.queueEntries(ctx, "", userID, projectID)
+	val, err := s.queueEntries(ctx, "", userID, projectID)
+	return val, Op("Store.QueueEntries", err)
 }
 
 func (s *Store) queueEntries(ctx context.Context, limit string, args ...any) ([]QueueEntry, error) {
@@ -155,7 +159,7 @@ func (s *Store) QueueNav(ctx context.Context, a *Assignment) (QueueNav, error) {
 	if a.Status == StatusReleased {
 		n.Position, n.Prev, n.Next = 0, 0, 0
 	}
-	return n, err
+	return n, Op("Store.QueueNav", err)
 }
 
 // NextOpen returns the first unsubmitted, unskipped assignment after a in
@@ -170,7 +174,7 @@ func (s *Store) NextOpen(ctx context.Context, a *Assignment) (int64, error) {
 				AND x.id NOT IN (SELECT assignment_id FROM assignment_skips)
 				ORDER BY x.position, x.id LIMIT 1), 0)`,
 		a.UserID, a.ProjectID, a.Position, a.ID).Scan(&id)
-	return id, err
+	return id, Op("Store.NextOpen", err)
 }
 
 // QueueSummary counts an annotator's queue in a project and finds the
@@ -195,17 +199,18 @@ func (s *Store) QueueCounts(ctx context.Context, projectID, userID int64) (Queue
 			AND x.id NOT IN (SELECT assignment_id FROM assignment_skips) ORDER BY x.position, x.id LIMIT 1) n`,
 		userID, projectID).Scan(&q.Total, &q.Done, &q.NextOpen, &pos)
 	if err != nil || q.NextOpen == 0 {
-		return q, err
+		return q, Op("Store.QueueCounts", err)
 	}
 	block := int(pos.Int64) >> queueBlockShift
 	err = s.queryRow(ctx, `SELECT (SELECT coalesce(sum(b.total), 0) `+blocksScope+` AND b.block < ?5)
 		+ (SELECT count(*) `+queueScope+` AND x.position BETWEEN ?6 AND ?3 AND (x.position, x.id) < (?3, ?4))`,
 		userID, projectID, pos.Int64, q.NextOpen, block, block<<queueBlockShift).Scan(&q.NextRank)
-	return q, err
+	return q, Op("Store.QueueCounts", err)
 }
 
 // QueueEntriesPage is QueueEntries from the offset-th entry (0-based), at
 // most limit of them.
 func (s *Store) QueueEntriesPage(ctx context.Context, projectID, userID int64, offset, limit int) ([]QueueEntry, error) {
-	return s.queueEntries(ctx, ` LIMIT ? OFFSET ?`, userID, projectID, limit, offset)
+	val, err := s.queueEntries(ctx, ` LIMIT ? OFFSET ?`, userID, projectID, limit, offset)
+	return val, Op("Store.QueueEntriesPage", err)
 }
