@@ -1,4 +1,4 @@
--- The database schema of annotate, version 26, as a fresh database holds it.
+-- The database schema of annotate, version 27, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -723,3 +723,33 @@ CREATE TABLE study_answers (
     answer         TEXT NOT NULL,   -- free text is personal data: shown by participant number only
     PRIMARY KEY (participant_id, question)
 );
+
+CREATE TABLE queue_blocks (
+    user_id  INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
+    block    INTEGER NOT NULL,
+    total    INTEGER NOT NULL DEFAULT 0,
+    done     INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (user_id, round_id, block)
+) WITHOUT ROWID;
+
+CREATE TRIGGER queue_blocks_insert AFTER INSERT ON assignments WHEN NEW.status != 'released' BEGIN
+    INSERT INTO queue_blocks (user_id, round_id, block, total, done) VALUES (NEW.user_id, NEW.round_id, NEW.position >> 8, 1, NEW.status = 'submitted')
+        ON CONFLICT (user_id, round_id, block) DO UPDATE SET total = total + 1, done = done + excluded.done;
+END;
+
+CREATE TRIGGER queue_blocks_delete AFTER DELETE ON assignments WHEN OLD.status != 'released' BEGIN
+    UPDATE queue_blocks SET total = total - 1, done = done - (OLD.status = 'submitted')
+        WHERE user_id = OLD.user_id AND round_id = OLD.round_id AND block = OLD.position >> 8;
+END;
+
+CREATE TRIGGER queue_blocks_update AFTER UPDATE OF status, position, user_id, round_id ON assignments
+    WHEN OLD.status IS NOT NEW.status OR OLD.position IS NOT NEW.position OR OLD.user_id IS NOT NEW.user_id OR OLD.round_id IS NOT NEW.round_id BEGIN
+    UPDATE queue_blocks SET total = total - (OLD.status != 'released'), done = done - (OLD.status = 'submitted')
+        WHERE OLD.status != 'released' AND user_id = OLD.user_id AND round_id = OLD.round_id AND block = OLD.position >> 8;
+    INSERT INTO queue_blocks (user_id, round_id, block, total, done)
+        SELECT NEW.user_id, NEW.round_id, NEW.position >> 8, 1, NEW.status = 'submitted' WHERE NEW.status != 'released'
+        ON CONFLICT (user_id, round_id, block) DO UPDATE SET total = total + 1, done = done + excluded.done;
+END;
+
+CREATE INDEX assignments_open ON assignments(user_id, position) WHERE status IN ('pending', 'in_progress');

@@ -23,15 +23,15 @@ func (a *App) ImportAssistRuns(ctx context.Context, p *tasks.Project, file strin
 	store := a.store
 	targets, err := store.AssistTargets(ctx, p.ID)
 	if err != nil {
-		return err
+		return tasks.Op("App.ImportAssistRuns", err)
 	}
 	runs, err := readAssistRuns(file, r, targets, name, sample)
 	if err != nil {
-		return err
+		return tasks.Op("App.ImportAssistRuns", err)
 	}
 	ids, err := store.ImportAssistRuns(ctx, p.ID, runs)
 	if err != nil {
-		return err
+		return tasks.Op("App.ImportAssistRuns", err)
 	}
 	for i, id := range ids {
 		kind := "run"

@@ -43,7 +43,7 @@ func (a *App) SetupDemo(ctx context.Context, out, logins io.Writer) error {
 		})
 	}
 	if err != nil {
-		return err
+		return tasks.Op("App.SetupDemo", err)
 	}
 	docs, err := demo.Documents()
 	if err != nil {
@@ -51,7 +51,7 @@ func (a *App) SetupDemo(ctx context.Context, out, logins io.Writer) error {
 	}
 	st, err := store.Import(ctx, p.ID, docs)
 	if err != nil {
-		return err
+		return tasks.Op("App.SetupDemo", err)
 	}
 	if st.Documents > 0 {
 		fmt.Fprintf(out, "demo project %q: %d documents, %d summaries, %d sentences, %d key facts\n", p.Slug, st.Documents, st.Summaries, st.Sentences, st.KeyFacts)
@@ -66,25 +66,25 @@ func (a *App) SetupDemo(ctx context.Context, out, logins io.Writer) error {
 		if tasks.ErrorCode(err) == tasks.ENotFound {
 			pw := newPassword()
 			if u, err = store.CreateUser(ctx, acc.username, acc.display, pw, acc.role == "admin"); err != nil {
-				return err
+				return tasks.Op("App.SetupDemo", err)
 			}
 			created = append(created, fmt.Sprintf("  %-6s %-16s password: %s", acc.username, "("+acc.role+")", pw))
 		}
 		if err != nil {
-			return err
+			return tasks.Op("App.SetupDemo", err)
 		}
 		if acc.role == "admin" {
 			continue
 		}
 		if err := store.SetMember(ctx, p.ID, u.ID, acc.role); err != nil {
-			return err
+			return tasks.Op("App.SetupDemo", err)
 		}
 		if acc.role == tasks.RoleAnnotator {
 			annotators = append(annotators, u.ID)
 		}
 	}
 	if err := demoRound(ctx, store, p, annotators, out); err != nil {
-		return err
+		return tasks.Op("App.SetupDemo", err)
 	}
 	if len(created) > 0 {
 		fmt.Fprintln(logins, "demo logins (shown once; reset with: annotate user set-password NAME):")

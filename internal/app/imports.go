@@ -41,7 +41,7 @@ func (a *App) Import(ctx context.Context, req ImportRequest) (*importer.Result, 
 		c.add("files", "give at least one file")
 	}
 	if err := c.err(); err != nil {
-		return nil, tasks.ImportStats{}, nil, err
+		return nil, tasks.ImportStats{}, nil, tasks.Op("App.Import", err)
 	}
 	tr := tasks.ImportRequest{Update: req.Update, Relabel: req.Relabel, DryRun: req.DryRun}
 	if req.Create != nil {
@@ -49,5 +49,6 @@ func (a *App) Import(ctx context.Context, req ImportRequest) (*importer.Result, 
 	} else {
 		tr.Project = req.Project.ID
 	}
-	return importer.Write(ctx, a.store, tr, req.Format, req.Files, req.Options)
+	val1, val2, val3, err := importer.Write(ctx, a.store, tr, req.Format, req.Files, req.Options)
+	return val1, val2, val3, tasks.Op("App.Import", err)
 }

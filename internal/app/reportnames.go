@@ -26,21 +26,24 @@ const (
 func (a *App) Report(ctx context.Context, p *tasks.Project, opt report.Options, names Names) (*report.Report, error) {
 	data, err := a.store.ReportData(ctx, p.ID, opt.Filter())
 	if err != nil {
-		return nil, err
+		return nil, tasks.Op("App.Report", err)
 	}
-	return a.BuildReport(ctx, p, data, opt, names)
+	val, err := a.BuildReport(ctx, p, data, opt, names)
+	return val,
+
+		// BuildReport builds a project's agreement report from data read with
+		// opt.Filter(), naming annotators as names says.
+		tasks.Op("App.Report", err)
 }
 
-// BuildReport builds a project's agreement report from data read with
-// opt.Filter(), naming annotators as names says.
 func (a *App) BuildReport(ctx context.Context, p *tasks.Project, data *tasks.ReportData, opt report.Options, names Names) (*report.Report, error) {
 	rep, err := report.Build(p.Slug, data, p.Settings, opt)
 	if err != nil {
-		return nil, err
+		return nil, tasks.Op("App.BuildReport", err)
 	}
 	aliases, ok, err := a.aliases(ctx, p, names)
 	if err != nil || !ok {
-		return rep, err
+		return rep, tasks.Op("App.BuildReport", err)
 	}
 	anonymise(rep, aliases)
 	return rep, nil
@@ -52,14 +55,14 @@ func (a *App) BuildReport(ctx context.Context, p *tasks.Project, data *tasks.Rep
 func (a *App) WriteRatings(ctx context.Context, w io.Writer, p *tasks.Project, data *tasks.ReportData, opt report.Options, names Names) error {
 	aliases, ok, err := a.aliases(ctx, p, names)
 	if err != nil {
-		return err
+		return tasks.Op("App.WriteRatings", err)
 	}
 	if ok {
 		for i := range data.Assignments {
 			data.Assignments[i].Username = alias(aliases, data.Assignments[i].Username)
 		}
 	}
-	return report.WriteRatings(w, data, p.Settings, opt)
+	return tasks.Op("App.WriteRatings", report.WriteRatings(w, data, p.Settings, opt))
 }
 
 // aliases returns the project's pseudonyms, and true, when its annotators

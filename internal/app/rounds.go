@@ -49,7 +49,7 @@ func (a *App) StartRound(ctx context.Context, p *tasks.Project, req RoundRequest
 	}
 	annotators, err := a.roundAnnotators(ctx, p, req, &c)
 	if err != nil {
-		return nil, err
+		return nil, tasks.Op("App.StartRound", err)
 	}
 	switch req.Kind {
 	case tasks.RoundCalibration:
@@ -67,18 +67,21 @@ func (a *App) StartRound(ctx context.Context, p *tasks.Project, req RoundRequest
 		c.add("documents", fmt.Sprintf("at most %d documents", maxRoundDocuments))
 	}
 	if err := c.err(); err != nil {
-		return nil, err
+		return nil, tasks.Op("App.StartRound", err)
 	}
 	dealing := tasks.DealBalanced
 	if req.KeepDocuments {
 		dealing = tasks.DealByDocument
 	}
-	return a.store.StartRound(ctx, p.ID, tasks.RoundRequest{Name: name, Kind: req.Kind, PerItem: req.PerItem, Annotators: annotators,
+	val, err := a.store.StartRound(ctx, p.ID, tasks.RoundRequest{Name: name, Kind: req.Kind, PerItem: req.PerItem, Annotators: annotators,
 		Documents: req.Documents, Sample: req.Sample, Seed: req.Seed, Dealing: dealing})
+	return val,
+
+		// roundAnnotators resolves the request's annotators to user ids, each an
+		// annotator of the project, once.
+		tasks.Op("App.StartRound", err)
 }
 
-// roundAnnotators resolves the request's annotators to user ids, each an
-// annotator of the project, once.
 func (a *App) roundAnnotators(ctx context.Context, p *tasks.Project, req RoundRequest, c *check) ([]int64, error) {
 	n := len(req.Annotators) + len(req.AnnotatorNames)
 	if n == 0 {

@@ -38,7 +38,7 @@ func (a *App) CreateStudy(ctx context.Context, p *tasks.Project, name string, de
 		c.add("definition", err.Error())
 	}
 	if err := c.err(); err != nil {
-		return nil, err
+		return nil, tasks.Op("App.CreateStudy", err)
 	}
 	if _, err := a.Studies().ByName(ctx, p.ID, name); err == nil {
 		return nil, tasks.Errorf(tasks.EConflict, "a study named %q already exists in this project", name)
@@ -58,7 +58,7 @@ func (a *App) CreateStudy(ctx context.Context, p *tasks.Project, name string, de
 		n.Round = r.ID
 		rows, err := a.store.RoundAssignments(ctx, r.ID)
 		if err != nil {
-			return nil, err
+			return nil, tasks.Op("App.CreateStudy", err)
 		}
 		seen := map[int64]bool{}
 		for _, row := range rows {
@@ -69,10 +69,10 @@ func (a *App) CreateStudy(ctx context.Context, p *tasks.Project, name string, de
 		}
 	case tasks.ErrorCode(err) == tasks.ENotFound:
 		if n.Summaries, err = a.store.SummaryIDs(ctx, p.ID, nil); err != nil {
-			return nil, err
+			return nil, tasks.Op("App.CreateStudy", err)
 		}
 	default:
-		return nil, err
+		return nil, tasks.Op("App.CreateStudy", err)
 	}
 	// Attention checks are the summaries with gold on every sentence;
 	// they are mixed in, never dealt as items.
@@ -80,7 +80,7 @@ func (a *App) CreateStudy(ctx context.Context, p *tasks.Project, name string, de
 	if checks || def.Screening != nil || def.Training != nil {
 		gold, err := a.Studies().GoldSummaries(ctx, p.ID)
 		if err != nil {
-			return nil, err
+			return nil, tasks.Op("App.CreateStudy", err)
 		}
 		items := n.Summaries[:0:0]
 		for _, id := range n.Summaries {
@@ -110,10 +110,13 @@ func (a *App) CreateStudy(ctx context.Context, p *tasks.Project, name string, de
 	if len(n.Summaries) == 0 {
 		return nil, &Invalid{Fields: []FieldError{{"definition", fmt.Sprintf("round: %q deals no summaries without gold, and a study needs some", def.Round)}}}
 	}
-	return a.Studies().Create(ctx, p.ID, n)
+	val, err := a.Studies().Create(ctx, p.ID, n)
+	return val,
+
+		// ErrStudyClosed says a study's entry link is unknown, revoked or closed.
+		tasks.Op("App.CreateStudy", err)
 }
 
-// ErrStudyClosed says a study's entry link is unknown, revoked or closed.
 var ErrStudyClosed = tasks.Errorf(tasks.ENotFound, "this study link is not open: it may have ended, or the link is mistyped")
 
 // Entered is where an entry link leads: the study, and the participant
@@ -133,7 +136,7 @@ type Entered struct {
 func (a *App) EnterStudy(ctx context.Context, token string, q url.Values) (*Entered, error) {
 	st, err := a.Studies().ByToken(ctx, token)
 	if err != nil || !st.Open {
-		return nil, ErrStudyClosed
+		return nil, tasks.Op("App.EnterStudy", ErrStudyClosed)
 	}
 	e, err := study.ParseEntry(q)
 	if err != nil {
@@ -141,7 +144,7 @@ func (a *App) EnterStudy(ctx context.Context, token string, q url.Values) (*Ente
 	}
 	p, err := a.store.ProjectByID(ctx, st.ProjectID)
 	if err != nil {
-		return nil, err
+		return nil, tasks.Op("App.EnterStudy", err)
 	}
 	out := &Entered{Study: st, Project: p, Entry: e}
 	if e.Preview {
@@ -159,10 +162,12 @@ func (a *App) EnterStudy(ctx context.Context, token string, q url.Values) (*Ente
 		return conds[experiment.ParticipantCondition(st.Definition.Seed, n, len(conds))]
 	}
 	out.Participant, out.New, err = a.Studies().Enter(ctx, st, e, participantPrefix+strings.ToLower(rand.Text()[:12]), first, condition)
-	return out, err
+	return out, tasks.Op(
+
+		// StudyStep is what a participant is shown next.
+		"App.EnterStudy", err)
 }
 
-// StudyStep is what a participant is shown next.
 type StudyStep struct {
 	Phase string
 	// Assignment is the next item to label (phase work), 0 when none.
@@ -192,31 +197,31 @@ func (a *App) NextStep(ctx context.Context, st *studies.Study, p *studies.Partic
 		next, err := a.screeningStep(ctx, st, p)
 		if err != nil || next != 0 {
 			step.Assignment = next
-			return step, err
+			return step, tasks.Op("App.NextStep", err)
 		}
 		if p, err = a.Studies().ParticipantOfUser(ctx, p.UserID); err != nil {
-			return step, err
+			return step, tasks.Op("App.NextStep", err)
 		}
 		step.Phase = p.Phase
 	}
 	if p.Phase == studies.PhaseTraining {
 		var err error
 		if step, err = a.trainingStep(ctx, st, p); err != nil || step.Phase == studies.PhaseTraining {
-			return step, err
+			return step, tasks.Op("App.NextStep", err)
 		}
 		if p, err = a.Studies().ParticipantOfUser(ctx, p.UserID); err != nil {
-			return step, err
+			return step, tasks.Op("App.NextStep", err)
 		}
 		step = StudyStep{Phase: p.Phase}
 	}
 	switch p.Phase {
 	case studies.PhaseWork:
 		if _, err := a.Studies().Deal(ctx, st, p); err != nil {
-			return step, err
+			return step, tasks.Op("App.NextStep", err)
 		}
 		q, err := a.store.Queue(ctx, st.ProjectID, p.UserID)
 		if err != nil {
-			return step, err
+			return step, tasks.Op("App.NextStep", err)
 		}
 		for _, as := range q {
 			if as.RoundID == st.RoundID && as.Status != tasks.StatusSubmitted && as.Status != tasks.StatusReleased {
@@ -225,14 +230,14 @@ func (a *App) NextStep(ctx context.Context, st *studies.Study, p *studies.Partic
 			}
 		}
 		if err := a.judgeParticipant(ctx, st, p); err != nil {
-			return step, err
+			return step, tasks.Op("App.NextStep", err)
 		}
 		if len(st.Definition.Survey) > 0 {
 			step.Phase = studies.PhaseSurvey
-			return step, a.Studies().SetPhase(ctx, p.ID, studies.PhaseSurvey)
+			return step, tasks.Op("App.NextStep", a.Studies().SetPhase(ctx, p.ID, studies.PhaseSurvey))
 		}
 		if err := a.Studies().SetPhase(ctx, p.ID, studies.PhaseCompleted); err != nil {
-			return step, err
+			return step, tasks.Op("App.NextStep", err)
 		}
 		step.Phase = studies.PhaseCompleted
 		fallthrough
@@ -261,7 +266,7 @@ func (a *App) StudyAnswer(ctx context.Context, p *studies.Participant, answer st
 	case p.Phase == studies.PhaseInstructions && answer == "start":
 		st, err := a.Studies().ByID(ctx, p.StudyID)
 		if err != nil {
-			return err
+			return tasks.Op("App.StudyAnswer", err)
 		}
 		next = afterScreening(st)
 		if st.Definition.Screening != nil {
@@ -270,22 +275,22 @@ func (a *App) StudyAnswer(ctx context.Context, p *studies.Participant, answer st
 	case p.Phase == studies.PhaseTraining && answer == "next":
 		training, err := a.Studies().Training(ctx, p.ID)
 		if err != nil {
-			return err
+			return tasks.Op("App.StudyAnswer", err)
 		}
 		for _, c := range training {
 			if c.Submitted && c.Passed == nil {
 				right, err := a.matchesGold(ctx, c)
 				if err != nil {
-					return err
+					return tasks.Op("App.StudyAnswer", err)
 				}
-				return a.Studies().SetCheck(ctx, c.AssignmentID, right)
+				return tasks.Op("App.StudyAnswer", a.Studies().SetCheck(ctx, c.AssignmentID, right))
 			}
 		}
 		return nil
 	default:
 		return tasks.Errorf(tasks.EConflict, "that answer does not fit this step of the study; reload the page")
 	}
-	return a.Studies().SetPhase(ctx, p.ID, next)
+	return tasks.Op("App.StudyAnswer", a.Studies().SetPhase(ctx, p.ID, next))
 }
 
 func randomUint64() uint64 {
@@ -321,13 +326,16 @@ func Links(base string, st *studies.Study) StudyLinks {
 
 // StudyCounts counts a study's participants by phase.
 func (a *App) StudyCounts(ctx context.Context, st *studies.Study) (map[string]int, error) {
-	return a.Studies().PhaseCounts(ctx, st.ID)
+	val, err := a.Studies().PhaseCounts(ctx, st.ID)
+	return val,
+
+		// NotApplied lists the parts of a study definition this version stores
+		// but does not carry out yet, so that a lead is not led to think they
+		// run: exclusion by screening,
+		// randomisation by item, and the time limit.
+		tasks.Op("App.StudyCounts", err)
 }
 
-// NotApplied lists the parts of a study definition this version stores
-// but does not carry out yet, so that a lead is not led to think they
-// run: exclusion by screening,
-// randomisation by item, and the time limit.
 func NotApplied(d study.Definition) []string {
 	var out []string
 	if strings.Contains(d.Exclude, "screening") {
@@ -350,7 +358,7 @@ func (a *App) SetStudyEntry(ctx context.Context, st *studies.Study, open, newLin
 	if newLink {
 		token = rand.Text()
 	}
-	return a.Studies().SetEntry(ctx, st.ID, token, open)
+	return tasks.Op("App.SetStudyEntry", a.Studies().SetEntry(ctx, st.ID, token, open))
 }
 
 // judgeParticipant scores a participant's attention checks (a check is
@@ -502,7 +510,7 @@ func (a *App) SetExcluded(ctx context.Context, st *studies.Study, number int, ex
 	}
 	ps, err := a.Studies().Participants(ctx, st.ID)
 	if err != nil {
-		return err
+		return tasks.Op("App.SetExcluded", err)
 	}
 	if number < 1 || number > len(ps) {
 		return tasks.Errorf(tasks.ENotFound, "the study has no participant %d", number)
@@ -512,9 +520,9 @@ func (a *App) SetExcluded(ctx context.Context, st *studies.Study, number int, ex
 	case exclude && p.Excluded, !exclude && !p.Excluded:
 		return tasks.Errorf(tasks.EConflict, "participant %d is already %s", number, map[bool]string{true: "excluded", false: "included"}[exclude])
 	case exclude:
-		return a.Studies().Exclude(ctx, st, p, "by hand: "+reason, by)
+		return tasks.Op("App.SetExcluded", a.Studies().Exclude(ctx, st, p, "by hand: "+reason, by))
 	}
-	return a.Studies().Include(ctx, p, reason, by)
+	return tasks.Op("App.SetExcluded", a.Studies().Include(ctx, p, reason, by))
 }
 
 // AnswerSurvey checks and stores a participant's exit survey answers,
@@ -549,9 +557,9 @@ func (a *App) AnswerSurvey(ctx context.Context, st *studies.Study, p *studies.Pa
 		}
 	}
 	if err := c.err(); err != nil {
-		return err
+		return tasks.Op("App.AnswerSurvey", err)
 	}
-	return a.Studies().SaveAnswers(ctx, p, answers)
+	return tasks.Op("App.AnswerSurvey", a.Studies().SaveAnswers(ctx, p, answers))
 }
 
 // afterScreening is the phase that follows the screening test (or the

@@ -8,6 +8,7 @@ import (
 
 	"annotate/internal/experiment"
 	"annotate/internal/studies"
+	"annotate/internal/tasks"
 )
 
 // StudyReport is a study's experiment report: who took part, and per
@@ -38,7 +39,7 @@ func (a *App) ReportStudy(ctx context.Context, st *studies.Study, opt experiment
 	rep := &StudyReport{Study: st.Name}
 	ps, err := a.Studies().Participants(ctx, st.ID)
 	if err != nil {
-		return nil, err
+		return nil, tasks.Op("App.ReportStudy", err)
 	}
 	for _, p := range ps {
 		rep.Participants.Entered++
@@ -55,7 +56,7 @@ func (a *App) ReportStudy(ctx context.Context, st *studies.Study, opt experiment
 	}
 	obs, err := a.Studies().Observations(ctx, st)
 	if err != nil {
-		return nil, err
+		return nil, tasks.Op("App.ReportStudy", err)
 	}
 	rep.Observations = len(obs)
 	if len(obs) == 0 {
@@ -70,7 +71,7 @@ func (a *App) ReportStudy(ctx context.Context, st *studies.Study, opt experiment
 	pIndex, sIndex := experiment.NewIndex(pids), experiment.NewIndex(sids)
 	design, err := experiment.ParseDesign(st.Definition.Randomise)
 	if err != nil {
-		return nil, err
+		return nil, tasks.Op("App.ReportStudy", err)
 	}
 	d := &experiment.Data{Participants: pIndex.Len(), Items: sIndex.Len(), Conditions: st.Definition.Conditions,
 		Baseline: slices.Index(st.Definition.Conditions, "none"), Design: design}
@@ -92,7 +93,7 @@ func (a *App) ReportStudy(ctx context.Context, st *studies.Study, opt experiment
 		opt.Seed = st.Definition.Seed
 	}
 	if rep.Analysis, err = experiment.Analyse(d, opt); err != nil {
-		return nil, err
+		return nil, tasks.Op("App.ReportStudy", err)
 	}
 	return rep, nil
 }

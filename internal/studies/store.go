@@ -91,7 +91,7 @@ type NewStudy struct {
 func (s *Store) Create(ctx context.Context, projectID int64, n NewStudy) (*Study, error) {
 	def, err := json.Marshal(n.Definition)
 	if err != nil {
-		return nil, err
+		return nil, tasks.Op("Store.Create", err)
 	}
 	var id int64
 	err = s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
@@ -136,9 +136,10 @@ func (s *Store) Create(ctx context.Context, projectID int64, n NewStudy) (*Study
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, tasks.Op("Store.Create", err)
 	}
-	return s.byQuery(ctx, `st.id = ?`, id)
+	val, err := s.byQuery(ctx, `st.id = ?`, id)
+	return val, tasks.Op("Store.Create", err)
 }
 
 const studySelect = `SELECT st.id, st.project_id, st.round_id, st.name, r.name, st.definition, st.entry_token, st.open, st.created_at,
@@ -180,31 +181,43 @@ func (s *Store) list(ctx context.Context, cond string, args ...any) ([]Study, er
 
 // ByName returns a project's study by name.
 func (s *Store) ByName(ctx context.Context, projectID int64, name string) (*Study, error) {
-	return s.byQuery(ctx, `st.project_id = ? AND st.name = ?`, projectID, name)
+	val, err := s.byQuery(ctx, `st.project_id = ? AND st.name = ?`, projectID, name)
+	return val,
+
+		// ByToken returns the study whose entry link holds token.
+		tasks.Op("Store.ByName", err)
 }
 
-// ByToken returns the study whose entry link holds token.
 func (s *Store) ByToken(ctx context.Context, token string) (*Study, error) {
-	return s.byQuery(ctx, `st.entry_token = ?`, token)
+	val, err := s.byQuery(ctx, `st.entry_token = ?`, token)
+	return val,
+
+		// ByID returns a study by id.
+		tasks.Op("Store.ByToken", err)
 }
 
-// ByID returns a study by id.
 func (s *Store) ByID(ctx context.Context, id int64) (*Study, error) {
-	return s.byQuery(ctx, `st.id = ?`, id)
+	val, err := s.byQuery(ctx, `st.id = ?`, id)
+	return val,
+
+		// List returns a project's studies, oldest first.
+		tasks.Op("Store.ByID", err)
 }
 
-// List returns a project's studies, oldest first.
 func (s *Store) List(ctx context.Context, projectID int64) ([]Study, error) {
-	return s.list(ctx, `st.project_id = ?`, projectID)
+	val, err := s.list(ctx, `st.project_id = ?`, projectID)
+	return val,
+
+		// SetEntry replaces a study's entry token (revoking the old link) and
+		// opens or closes entry.
+		tasks.Op("Store.List", err)
 }
 
-// SetEntry replaces a study's entry token (revoking the old link) and
-// opens or closes entry.
 func (s *Store) SetEntry(ctx context.Context, studyID int64, token string, open bool) error {
-	return s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return tasks.Op("Store.SetEntry", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE studies SET entry_token = ?, open = ? WHERE id = ?`, token, open, studyID)
 		return err
-	})
+	}))
 }
 
 // ErrFull says a study has as many participants as its cap allows.
@@ -217,7 +230,7 @@ var ErrFull = tasks.Errorf(tasks.EConflict, "this study has all the participants
 func (s *Store) Enter(ctx context.Context, st *Study, e study.Entry, username string, firstPhase string, condition func(n int) string) (p *Participant, created bool, err error) {
 	refs, err := json.Marshal(e)
 	if err != nil {
-		return nil, false, err
+		return nil, false, tasks.Op("Store.Enter", err)
 	}
 	err = s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		var id int64
@@ -262,10 +275,10 @@ func (s *Store) Enter(ctx context.Context, st *Study, e study.Entry, username st
 		return err
 	})
 	if err != nil {
-		return nil, false, err
+		return nil, false, tasks.Op("Store.Enter", err)
 	}
 	p, err = s.participant(ctx, `study_id = ? AND platform = ? AND platform_id = ?`, st.ID, string(e.Platform), e.ParticipantID)
-	return p, created, err
+	return p, created, tasks.Op("Store.Enter", err)
 }
 
 const participantSelect = `SELECT id, study_id, user_id, number, platform, platform_id, platform_refs, condition, phase, entered_at, coalesce(finished_at, ''),
@@ -309,15 +322,21 @@ func (s *Store) participants(ctx context.Context, cond string, args ...any) ([]P
 
 // ParticipantOfUser returns the participant a user account is, if any.
 func (s *Store) ParticipantOfUser(ctx context.Context, userID int64) (*Participant, error) {
-	return s.participant(ctx, `user_id = ?`, userID)
+	val, err := s.participant(ctx, `user_id = ?`, userID)
+	return val,
+
+		// Participants lists a study's participants in order of entry.
+		tasks.Op("Store.ParticipantOfUser", err)
 }
 
-// Participants lists a study's participants in order of entry.
 func (s *Store) Participants(ctx context.Context, studyID int64) ([]Participant, error) {
-	return s.participants(ctx, `study_id = ?`, studyID)
+	val, err := s.participants(ctx, `study_id = ?`, studyID)
+	return val,
+
+		// Phases are a participant's steps in the order pages count them.
+		tasks.Op("Store.Participants", err)
 }
 
-// Phases are a participant's steps in the order pages count them.
 var Phases = []string{PhaseConsent, PhaseInstructions, PhaseScreening, PhaseTraining, PhaseWork, PhaseSurvey,
 	PhaseCompleted, PhaseNoConsent, PhaseScreenedOut}
 
@@ -325,7 +344,7 @@ var Phases = []string{PhaseConsent, PhaseInstructions, PhaseScreening, PhaseTrai
 func (s *Store) PhaseCounts(ctx context.Context, studyID int64) (map[string]int, error) {
 	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT phase, count(*) FROM study_participants WHERE study_id = ? GROUP BY phase`, studyID)
 	if err != nil {
-		return nil, err
+		return nil, tasks.Op("Store.PhaseCounts", err)
 	}
 	defer rows.Close()
 	out := map[string]int{}
@@ -333,11 +352,11 @@ func (s *Store) PhaseCounts(ctx context.Context, studyID int64) (map[string]int,
 		var ph string
 		var n int
 		if err := rows.Scan(&ph, &n); err != nil {
-			return nil, err
+			return nil, tasks.Op("Store.PhaseCounts", err)
 		}
 		out[ph] = n
 	}
-	return out, rows.Err()
+	return out, tasks.Op("Store.PhaseCounts", rows.Err())
 }
 
 // StudyChecks lists the attention checks (screening and training aside) of
@@ -347,7 +366,7 @@ func (s *Store) StudyChecks(ctx context.Context, studyID int64) (map[int64][]Che
 		FROM study_checks c JOIN assignments a ON a.id = c.assignment_id JOIN study_participants sp ON sp.id = c.participant_id
 		WHERE sp.study_id = ? AND c.screening = 0 AND c.training = 0 ORDER BY c.participant_id, a.position, c.assignment_id`, studyID)
 	if err != nil {
-		return nil, err
+		return nil, tasks.Op("Store.StudyChecks", err)
 	}
 	defer rows.Close()
 	out := map[int64][]CheckResult{}
@@ -356,25 +375,25 @@ func (s *Store) StudyChecks(ctx context.Context, studyID int64) (map[int64][]Che
 		var r CheckResult
 		var passed sql.NullBool
 		if err := rows.Scan(&pid, &r.AssignmentID, &r.SummaryID, &r.Submitted, &passed); err != nil {
-			return nil, err
+			return nil, tasks.Op("Store.StudyChecks", err)
 		}
 		if passed.Valid {
 			r.Passed = &passed.Bool
 		}
 		out[pid] = append(out[pid], r)
 	}
-	return out, rows.Err()
+	return out, tasks.Op("Store.StudyChecks", rows.Err())
 }
 
 // SetPhase moves a participant to a phase; an ending phase records when.
 func (s *Store) SetPhase(ctx context.Context, participantID int64, phase string) error {
-	return s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return tasks.Op("Store.SetPhase", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		ends := phase == PhaseCompleted || phase == PhaseNoConsent || phase == PhaseScreenedOut
 		_, err := tx.ExecContext(ctx, `UPDATE study_participants SET phase = ?,
 			finished_at = CASE WHEN ? AND finished_at IS NULL THEN strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE finished_at END
 			WHERE id = ?`, phase, ends, participantID)
 		return err
-	})
+	}))
 }
 
 // Deal gives a participant items up to the study's items per participant:
@@ -448,14 +467,16 @@ func (s *Store) Deal(ctx context.Context, st *Study, p *Participant) (int, error
 		held += len(picks)
 		return nil
 	})
-	return held, err
+	return held, tasks.Op(
+
+		// ConditionAssistance is what an assistance condition shows on the
+		// labelling page: none hides the assistant; verdict shows the
+		// Adjudicator's label and report alone (a single view); debate shows the
+		// Advocate, the Skeptic and the Adjudicator; after shows the debate once
+		// the participant's first label of the sentence is saved.
+		"Store.Deal", err)
 }
 
-// ConditionAssistance is what an assistance condition shows on the
-// labelling page: none hides the assistant; verdict shows the
-// Adjudicator's label and report alone (a single view); debate shows the
-// Advocate, the Skeptic and the Adjudicator; after shows the debate once
-// the participant's first label of the sentence is saved.
 func ConditionAssistance(condition string) tasks.Assistance {
 	switch condition {
 	case "verdict":
@@ -480,7 +501,7 @@ func (s *Store) ProjectParticipants(ctx context.Context, projectID int64) (map[i
 	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT sp.user_id, st.name, sp.condition, sp.excluded FROM study_participants sp
 		JOIN studies st ON st.id = sp.study_id WHERE st.project_id = ?`, projectID)
 	if err != nil {
-		return nil, err
+		return nil, tasks.Op("Store.ProjectParticipants", err)
 	}
 	defer rows.Close()
 	out := map[int64]Membership{}
@@ -488,11 +509,11 @@ func (s *Store) ProjectParticipants(ctx context.Context, projectID int64) (map[i
 		var id int64
 		var m Membership
 		if err := rows.Scan(&id, &m.Study, &m.Condition, &m.Excluded); err != nil {
-			return nil, err
+			return nil, tasks.Op("Store.ProjectParticipants", err)
 		}
 		out[id] = m
 	}
-	return out, rows.Err()
+	return out, tasks.Op("Store.ProjectParticipants", rows.Err())
 }
 
 // ErrOtherSession refuses an entry that names a participant who entered
@@ -570,10 +591,12 @@ func (s *Store) CheckOf(ctx context.Context, assignmentID int64) (participantID 
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
-	return participantID, err == nil, err
+	return participantID, err == nil, tasks.Op(
+
+		// CheckResult is one attention check of a participant.
+		"Store.CheckOf", err)
 }
 
-// CheckResult is one attention check of a participant.
 type CheckResult struct {
 	AssignmentID, SummaryID int64
 	Submitted               bool
@@ -582,18 +605,25 @@ type CheckResult struct {
 
 // Checks lists a participant's attention checks.
 func (s *Store) Checks(ctx context.Context, participantID int64) ([]CheckResult, error) {
-	return s.checks(ctx, participantID, false, false)
+	val, err := s.checks(ctx, participantID, false, false)
+	return val,
+
+		// Screening lists a participant's screening items, in the order dealt.
+		tasks.Op("Store.Checks", err)
 }
 
-// Screening lists a participant's screening items, in the order dealt.
 func (s *Store) Screening(ctx context.Context, participantID int64) ([]CheckResult, error) {
-	return s.checks(ctx, participantID, true, false)
+	val, err := s.checks(ctx, participantID, true, false)
+	return val,
+
+		// Training lists a participant's training items, in the order dealt;
+		// Passed is set once they have read the item's feedback.
+		tasks.Op("Store.Screening", err)
 }
 
-// Training lists a participant's training items, in the order dealt;
-// Passed is set once they have read the item's feedback.
 func (s *Store) Training(ctx context.Context, participantID int64) ([]CheckResult, error) {
-	return s.checks(ctx, participantID, false, true)
+	val, err := s.checks(ctx, participantID, false, true)
+	return val, tasks.Op("Store.Training", err)
 }
 
 func (s *Store) checks(ctx context.Context, participantID int64, screening, training bool) ([]CheckResult, error) {
@@ -621,10 +651,10 @@ func (s *Store) checks(ctx context.Context, participantID int64, screening, trai
 
 // SetCheck records whether a participant passed an attention check.
 func (s *Store) SetCheck(ctx context.Context, assignmentID int64, passed bool) error {
-	return s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return tasks.Op("Store.SetCheck", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE study_checks SET passed = ? WHERE assignment_id = ?`, passed, assignmentID)
 		return err
-	})
+	}))
 }
 
 // Exclude marks a participant excluded, with why, and releases their
@@ -632,7 +662,7 @@ func (s *Store) SetCheck(ctx context.Context, assignmentID int64, passed bool) e
 // (report, gold), and their items go back to be dealt to others. by is
 // the lead who decided, 0 for the study's rule; the decision is kept.
 func (s *Store) Exclude(ctx context.Context, st *Study, p *Participant, why string, by int64) error {
-	return s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return tasks.Op("Store.Exclude", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE study_participants SET excluded = 1, excluded_why = ? WHERE id = ?`, why, p.ID); err != nil {
 			return err
 		}
@@ -646,14 +676,14 @@ func (s *Store) Exclude(ctx context.Context, st *Study, p *Participant, why stri
 			return err
 		}
 		return decide(ctx, tx, p.ID, true, why, by)
-	})
+	}))
 }
 
 // Include takes back a participant's exclusion: their assignments get back
 // the status they had, so their labels count again (their items may by
 // then have more than k labels), and the decision is kept.
 func (s *Store) Include(ctx context.Context, p *Participant, why string, by int64) error {
-	return s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return tasks.Op("Store.Include", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE study_participants SET excluded = 0, excluded_why = '' WHERE id = ?`, p.ID); err != nil {
 			return err
 		}
@@ -666,7 +696,7 @@ func (s *Store) Include(ctx context.Context, p *Participant, why string, by int6
 			return err
 		}
 		return decide(ctx, tx, p.ID, false, why, by)
-	})
+	}))
 }
 
 func decide(ctx context.Context, tx *sql.Tx, participant int64, excluded bool, why string, by int64) error {
@@ -691,18 +721,18 @@ func (s *Store) Decisions(ctx context.Context, participantID int64) ([]Decision,
 	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT d.excluded, d.reason, coalesce(u.username, ''), d.decided_at
 		FROM study_decisions d LEFT JOIN users u ON u.id = d.decided_by WHERE d.participant_id = ? ORDER BY d.id`, participantID)
 	if err != nil {
-		return nil, err
+		return nil, tasks.Op("Store.Decisions", err)
 	}
 	defer rows.Close()
 	var out []Decision
 	for rows.Next() {
 		var d Decision
 		if err := rows.Scan(&d.Excluded, &d.Reason, &d.By, &d.At); err != nil {
-			return nil, err
+			return nil, tasks.Op("Store.Decisions", err)
 		}
 		out = append(out, d)
 	}
-	return out, rows.Err()
+	return out, tasks.Op("Store.Decisions", rows.Err())
 }
 
 // GoldSummaries returns those of a project's summaries whose every
@@ -713,18 +743,18 @@ func (s *Store) GoldSummaries(ctx context.Context, projectID int64) (map[int64]b
 		AND NOT EXISTS (SELECT 1 FROM summary_sentences ss LEFT JOIN gold_sentences g ON g.sentence_id = ss.id
 			WHERE ss.summary_id = s.id AND (g.sentence_id IS NULL OR g.provenance = 'unresolved' OR g.label NOT IN ('faithful', 'unfaithful')))`, projectID)
 	if err != nil {
-		return nil, err
+		return nil, tasks.Op("Store.GoldSummaries", err)
 	}
 	defer rows.Close()
 	out := map[int64]bool{}
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return nil, err
+			return nil, tasks.Op("Store.GoldSummaries", err)
 		}
 		out[id] = true
 	}
-	return out, rows.Err()
+	return out, tasks.Op("Store.GoldSummaries", rows.Err())
 }
 
 // ProjectChecks is the set of a project's assignments that are attention
@@ -733,18 +763,18 @@ func (s *Store) ProjectChecks(ctx context.Context, projectID int64) (map[int64]b
 	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT c.assignment_id FROM study_checks c
 		JOIN study_participants sp ON sp.id = c.participant_id JOIN studies st ON st.id = sp.study_id WHERE st.project_id = ?`, projectID)
 	if err != nil {
-		return nil, err
+		return nil, tasks.Op("Store.ProjectChecks", err)
 	}
 	defer rows.Close()
 	out := map[int64]bool{}
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return nil, err
+			return nil, tasks.Op("Store.ProjectChecks", err)
 		}
 		out[id] = true
 	}
-	return out, rows.Err()
+	return out, tasks.Op("Store.ProjectChecks", rows.Err())
 }
 
 // DealScreening gives a participant the study's screening test, once: n
@@ -752,25 +782,31 @@ func (s *Store) ProjectChecks(ctx context.Context, projectID int64) (map[int64]b
 // returns the test's assignments in order.
 func (s *Store) DealScreening(ctx context.Context, st *Study, p *Participant, n int) ([]CheckResult, error) {
 	if err := s.dealGold(ctx, st, p, n, "screening"); err != nil {
-		return nil, err
+		return nil, tasks.Op("Store.DealScreening", err)
 	}
-	return s.Screening(ctx, p.ID)
+	val, err := s.Screening(ctx, p.ID)
+	return val,
+
+		// DealTraining gives a participant the study's training items, once: n of
+		// its summaries with gold they have not had (their screening test's
+		// aside). It returns them in order.
+		tasks.Op("Store.DealScreening", err)
 }
 
-// DealTraining gives a participant the study's training items, once: n of
-// its summaries with gold they have not had (their screening test's
-// aside). It returns them in order.
 func (s *Store) DealTraining(ctx context.Context, st *Study, p *Participant, n int) ([]CheckResult, error) {
 	if err := s.dealGold(ctx, st, p, n, "training"); err != nil {
-		return nil, err
+		return nil, tasks.Op("Store.DealTraining", err)
 	}
-	return s.Training(ctx, p.ID)
+	val, err := s.Training(ctx, p.ID)
+	return val,
+
+		// dealGold deals n of the study's summaries with gold that the
+		// participant does not have, marked with the flag column (screening or
+		// training), with the assistant hidden; nothing when some are dealt
+		// already.
+		tasks.Op("Store.DealTraining", err)
 }
 
-// dealGold deals n of the study's summaries with gold that the
-// participant does not have, marked with the flag column (screening or
-// training), with the assistant hidden; nothing when some are dealt
-// already.
 func (s *Store) dealGold(ctx context.Context, st *Study, p *Participant, n int, flag string) error {
 	return s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		var have int
@@ -823,11 +859,11 @@ func (s *Store) dealGold(ctx context.Context, st *Study, p *Participant, n int, 
 // ReleaseAll releases a participant's assignments of the study's round:
 // their labels stay but count nowhere.
 func (s *Store) ReleaseAll(ctx context.Context, st *Study, p *Participant) error {
-	return s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return tasks.Op("Store.ReleaseAll", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE assignments SET status = 'released', version = version + 1
 			WHERE round_id = ? AND user_id = ? AND status != 'released'`, st.RoundID, p.UserID)
 		return err
-	})
+	}))
 }
 
 // Observation is one label of an experiment: a participant's submitted
@@ -856,24 +892,24 @@ func (s *Store) Observations(ctx context.Context, st *Study) ([]Observation, err
 			AND NOT EXISTS (SELECT 1 FROM study_checks c WHERE c.assignment_id = a.id)
 		ORDER BY sp.id, l.sentence_id`, st.RoundID, st.ID)
 	if err != nil {
-		return nil, err
+		return nil, tasks.Op("Store.Observations", err)
 	}
 	defer rows.Close()
 	var out []Observation
 	for rows.Next() {
 		var o Observation
 		if err := rows.Scan(&o.Participant, &o.Sentence, &o.Condition, &o.Label, &o.Gold, &o.Assistant, &o.Seconds); err != nil {
-			return nil, err
+			return nil, tasks.Op("Store.Observations", err)
 		}
 		out = append(out, o)
 	}
-	return out, rows.Err()
+	return out, tasks.Op("Store.Observations", rows.Err())
 }
 
 // SaveAnswers stores a participant's exit survey answers and ends their
 // study, in one transaction.
 func (s *Store) SaveAnswers(ctx context.Context, p *Participant, answers map[string]string) error {
-	return s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return tasks.Op("Store.SaveAnswers", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		for q, a := range answers {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO study_answers (participant_id, question, answer) VALUES (?, ?, ?)
 				ON CONFLICT (participant_id, question) DO UPDATE SET answer = excluded.answer`, p.ID, q, a); err != nil {
@@ -883,7 +919,7 @@ func (s *Store) SaveAnswers(ctx context.Context, p *Participant, answers map[str
 		_, err := tx.ExecContext(ctx, `UPDATE study_participants SET phase = ?, finished_at = coalesce(finished_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 			WHERE id = ?`, PhaseCompleted, p.ID)
 		return err
-	})
+	}))
 }
 
 // Answer is one exit survey answer, by participant number.
@@ -897,16 +933,16 @@ func (s *Store) Answers(ctx context.Context, studyID int64) ([]Answer, error) {
 	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT sp.number + 1, a.question, a.answer FROM study_answers a
 		JOIN study_participants sp ON sp.id = a.participant_id WHERE sp.study_id = ? ORDER BY sp.number, a.question`, studyID)
 	if err != nil {
-		return nil, err
+		return nil, tasks.Op("Store.Answers", err)
 	}
 	defer rows.Close()
 	var out []Answer
 	for rows.Next() {
 		var a Answer
 		if err := rows.Scan(&a.Participant, &a.Question, &a.Answer); err != nil {
-			return nil, err
+			return nil, tasks.Op("Store.Answers", err)
 		}
 		out = append(out, a)
 	}
-	return out, rows.Err()
+	return out, tasks.Op("Store.Answers", rows.Err())
 }

@@ -20,7 +20,7 @@ func (s *Store) ChangeOwnPassword(ctx context.Context, userID int64, current, ne
 		return Errorf(ENotFound, "user not found")
 	}
 	if err != nil {
-		return err
+		return Op("Store.ChangeOwnPassword", err)
 	}
 	if bcrypt.CompareHashAndPassword(hash, []byte(current)) != nil {
 		return Errorf(EForbidden, "the current password is wrong")
@@ -29,13 +29,13 @@ func (s *Store) ChangeOwnPassword(ctx context.Context, userID int64, current, ne
 		return Errorf(EInvalid, "new password: choose one different from the current password")
 	}
 	// The owner decides separately whether to revoke their tokens.
-	return s.setPassword(ctx, username, next, false)
+	return Op("Store.ChangeOwnPassword", s.setPassword(ctx, username, next, false))
 }
 
 // SetAdmin makes an account an administrator or takes that away. The last
 // enabled administrator cannot be demoted.
 func (s *Store) SetAdmin(ctx context.Context, username string, admin bool) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.SetAdmin", s.tx(ctx, func(tx *sql.Tx) error {
 		if !admin {
 			var others int
 			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE is_admin AND NOT disabled AND username != ?`, username).Scan(&others); err != nil {
@@ -46,22 +46,22 @@ func (s *Store) SetAdmin(ctx context.Context, username string, admin bool) error
 			}
 		}
 		return mustAffect(tx.ExecContext(ctx, `UPDATE users SET is_admin = ? WHERE username = ?`, admin, username))
-	})
+	}))
 }
 
 // RemoveMember takes a user out of a project. Their assignments and labels
 // stay.
 func (s *Store) RemoveMember(ctx context.Context, projectID, userID int64) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.RemoveMember", s.tx(ctx, func(tx *sql.Tx) error {
 		return mustAffect(tx.ExecContext(ctx, `DELETE FROM memberships WHERE project_id = ? AND user_id = ?`, projectID, userID))
-	})
+	}))
 }
 
 // CreatePasswordReset records a one-time link for a user, valid until
 // expires, made by createdBy (0 for none); the caller keeps the token and
 // gives the store its hash. It replaces the user's earlier links.
 func (s *Store) CreatePasswordReset(ctx context.Context, userID, createdBy int64, tokenHash []byte, expires time.Time) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.CreatePasswordReset", s.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM password_resets WHERE user_id = ? OR expires_at < ?`, userID, stamp(s.now())); err != nil {
 			return err
 		}
@@ -72,7 +72,7 @@ func (s *Store) CreatePasswordReset(ctx context.Context, userID, createdBy int64
 		_, err := tx.ExecContext(ctx, `INSERT INTO password_resets (token_hash, user_id, created_by, expires_at) VALUES (?, ?, ?, ?)`,
 			tokenHash, userID, by, stamp(expires))
 		return err
-	})
+	}))
 }
 
 // PasswordResetUser returns the account a valid one-time link is for.
@@ -84,21 +84,24 @@ func (s *Store) PasswordResetUser(ctx context.Context, tokenHash []byte) (*User,
 		return nil, Errorf(ENotFound, "this link is not valid: it was used, replaced or has expired")
 	}
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.PasswordResetUser", err)
 	}
-	return s.UserByID(ctx, id)
+	val, err := s.UserByID(ctx, id)
+	return val,
+
+		// UsePasswordReset sets the password of a valid one-time link's account,
+		// uses the link up and ends the account's sessions.
+		Op("Store.PasswordResetUser", err)
 }
 
-// UsePasswordReset sets the password of a valid one-time link's account,
-// uses the link up and ends the account's sessions.
 func (s *Store) UsePasswordReset(ctx context.Context, tokenHash []byte, password string) (*User, error) {
 	u, err := s.PasswordResetUser(ctx, tokenHash)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.UsePasswordReset", err)
 	}
 	hash, err := hashPassword(password)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.UsePasswordReset", err)
 	}
 	err = s.tx(ctx, func(tx *sql.Tx) error {
 		if err := mustAffect(tx.ExecContext(ctx, `DELETE FROM password_resets WHERE token_hash = ? AND expires_at >= ?`, tokenHash, stamp(s.now()))); err != nil {
@@ -110,7 +113,7 @@ func (s *Store) UsePasswordReset(ctx context.Context, tokenHash []byte, password
 		return endUserSessions(ctx, tx, u.Username)
 	})
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.UsePasswordReset", err)
 	}
 	return u, nil
 }

@@ -49,26 +49,29 @@ func scanAssignment(row interface{ Scan(...any) error }) (*Assignment, error) {
 
 // AssignmentByID returns an assignment.
 func (s *Store) AssignmentByID(ctx context.Context, id int64) (*Assignment, error) {
-	return scanAssignment(s.queryRow(ctx, assignmentSelect+` WHERE a.id = ?`, id))
+	val, err := scanAssignment(s.queryRow(ctx, assignmentSelect+` WHERE a.id = ?`, id))
+	return val,
+
+		// Queue lists a user's assignments in a project in queue order, leaving
+		// out released ones.
+		Op("Store.AssignmentByID", err)
 }
 
-// Queue lists a user's assignments in a project in queue order, leaving
-// out released ones.
 func (s *Store) Queue(ctx context.Context, projectID, userID int64) ([]Assignment, error) {
 	rows, err := s.query(ctx, assignmentSelect+` WHERE r.project_id = ? AND a.user_id = ? AND a.status != 'released' ORDER BY a.position`, projectID, userID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.Queue", err)
 	}
 	defer rows.Close()
 	var out []Assignment
 	for rows.Next() {
 		a, err := scanAssignment(rows)
 		if err != nil {
-			return nil, err
+			return nil, Op("Store.Queue", err)
 		}
 		out = append(out, *a)
 	}
-	return out, rows.Err()
+	return out, Op("Store.Queue", rows.Err())
 }
 
 // QueueEntry is one assignment in a user's queue with what the queue page
@@ -85,7 +88,8 @@ type QueueEntry struct {
 // QueueEntries is Queue with what tells the rows apart: each assignment's
 // document, topic, first sentence and sentence count, in one query.
 func (s *Store) QueueEntries(ctx context.Context, projectID, userID int64) ([]QueueEntry, error) {
-	return s.queueEntries(ctx, "", userID, projectID)
+	val, err := s.queueEntries(ctx, "", userID, projectID)
+	return val, Op("Store.QueueEntries", err)
 }
 
 func (s *Store) queueEntries(ctx context.Context, limit string, args ...any) ([]QueueEntry, error) {
@@ -129,20 +133,33 @@ type QueueNav struct {
 const queueScope = `FROM assignments x WHERE x.user_id = ?1 AND x.status != 'released'
 	AND x.round_id IN (SELECT id FROM rounds WHERE project_id = ?2)`
 
-// QueueNav counts the queue of a's annotator and finds a's neighbours in
-// one query over the queue index, without loading the queue.
+// queueBlockShift sizes the blocks of queue_blocks: 1 << 8 = 256 queue
+// positions (the migration that made the table writes position >> 8).
+const queueBlockShift = 8
+
+// blocksScope selects an annotator's queue blocks in a project (?1 user,
+// ?2 project).
+const blocksScope = `FROM queue_blocks b WHERE b.user_id = ?1 AND b.round_id IN (SELECT id FROM rounds WHERE project_id = ?2)`
+
+// QueueNav finds where a sits in its annotator's queue: length and
+// progress summed from the queue's blocks, its place from the blocks
+// before its own plus a count inside its block, and its neighbours by two
+// seeks on the queue index. Its cost does not grow with the queue.
 func (s *Store) QueueNav(ctx context.Context, a *Assignment) (QueueNav, error) {
 	var n QueueNav
-	err := s.queryRow(ctx, `SELECT c.total, c.done, c.position,
+	block := a.Position >> queueBlockShift
+	err := s.queryRow(ctx, `SELECT
+			(SELECT coalesce(sum(b.total), 0) `+blocksScope+`),
+			(SELECT coalesce(sum(b.done), 0) `+blocksScope+`),
+			(SELECT coalesce(sum(b.total), 0) `+blocksScope+` AND b.block < ?5)
+			+ (SELECT count(*) `+queueScope+` AND x.position BETWEEN ?6 AND ?3 AND (x.position, x.id) <= (?3, ?4)),
 			coalesce((SELECT x.id `+queueScope+` AND (x.position, x.id) < (?3, ?4) ORDER BY x.position DESC, x.id DESC LIMIT 1), 0),
-			coalesce((SELECT x.id `+queueScope+` AND (x.position, x.id) > (?3, ?4) ORDER BY x.position, x.id LIMIT 1), 0)
-		FROM (SELECT count(*) AS total, coalesce(sum(x.status = 'submitted'), 0) AS done,
-			coalesce(sum((x.position, x.id) <= (?3, ?4)), 0) AS position `+queueScope+`) c`,
-		a.UserID, a.ProjectID, a.Position, a.ID).Scan(&n.Total, &n.Done, &n.Position, &n.Prev, &n.Next)
+			coalesce((SELECT x.id `+queueScope+` AND (x.position, x.id) > (?3, ?4) ORDER BY x.position, x.id LIMIT 1), 0)`,
+		a.UserID, a.ProjectID, a.Position, a.ID, block, block<<queueBlockShift).Scan(&n.Total, &n.Done, &n.Position, &n.Prev, &n.Next)
 	if a.Status == StatusReleased {
 		n.Position, n.Prev, n.Next = 0, 0, 0
 	}
-	return n, err
+	return n, Op("Store.QueueNav", err)
 }
 
 // NextOpen returns the first unsubmitted, unskipped assignment after a in
@@ -157,7 +174,7 @@ func (s *Store) NextOpen(ctx context.Context, a *Assignment) (int64, error) {
 				AND x.id NOT IN (SELECT assignment_id FROM assignment_skips)
 				ORDER BY x.position, x.id LIMIT 1), 0)`,
 		a.UserID, a.ProjectID, a.Position, a.ID).Scan(&id)
-	return id, err
+	return id, Op("Store.NextOpen", err)
 }
 
 // QueueSummary counts an annotator's queue in a project and finds the
@@ -171,25 +188,29 @@ type QueueSummary struct {
 	NextRank int
 }
 
-// QueueCounts counts a user's queue in a project over the queue index,
-// without loading it.
+// QueueCounts counts a user's queue in a project from its blocks and
+// finds the first assignment not yet submitted over the index of open
+// assignments, without counting or loading the queue.
 func (s *Store) QueueCounts(ctx context.Context, projectID, userID int64) (QueueSummary, error) {
 	var q QueueSummary
 	var pos sql.NullInt64
-	err := s.queryRow(ctx, `SELECT c.total, c.done, coalesce(n.id, 0), n.position FROM
-		(SELECT count(*) AS total, coalesce(sum(x.status = 'submitted'), 0) AS done `+queueScope+`) c
-		LEFT JOIN (SELECT x.id, x.position `+queueScope+` AND x.status IN ('pending', 'in_progress')
+	err := s.queryRow(ctx, `SELECT (SELECT coalesce(sum(b.total), 0) `+blocksScope+`), (SELECT coalesce(sum(b.done), 0) `+blocksScope+`),
+		coalesce(n.id, 0), n.position FROM (SELECT 1) LEFT JOIN (SELECT x.id, x.position `+queueScope+` AND x.status IN ('pending', 'in_progress')
 			AND x.id NOT IN (SELECT assignment_id FROM assignment_skips) ORDER BY x.position, x.id LIMIT 1) n`,
 		userID, projectID).Scan(&q.Total, &q.Done, &q.NextOpen, &pos)
 	if err != nil || q.NextOpen == 0 {
-		return q, err
+		return q, Op("Store.QueueCounts", err)
 	}
-	err = s.queryRow(ctx, `SELECT count(*) `+queueScope+` AND (x.position, x.id) < (?3, ?4)`, userID, projectID, pos.Int64, q.NextOpen).Scan(&q.NextRank)
-	return q, err
+	block := int(pos.Int64) >> queueBlockShift
+	err = s.queryRow(ctx, `SELECT (SELECT coalesce(sum(b.total), 0) `+blocksScope+` AND b.block < ?5)
+		+ (SELECT count(*) `+queueScope+` AND x.position BETWEEN ?6 AND ?3 AND (x.position, x.id) < (?3, ?4))`,
+		userID, projectID, pos.Int64, q.NextOpen, block, block<<queueBlockShift).Scan(&q.NextRank)
+	return q, Op("Store.QueueCounts", err)
 }
 
 // QueueEntriesPage is QueueEntries from the offset-th entry (0-based), at
 // most limit of them.
 func (s *Store) QueueEntriesPage(ctx context.Context, projectID, userID int64, offset, limit int) ([]QueueEntry, error) {
-	return s.queueEntries(ctx, ` LIMIT ? OFFSET ?`, userID, projectID, limit, offset)
+	val, err := s.queueEntries(ctx, ` LIMIT ? OFFSET ?`, userID, projectID, limit, offset)
+	return val, Op("Store.QueueEntriesPage", err)
 }

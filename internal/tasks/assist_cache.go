@@ -25,23 +25,23 @@ func (c *LLMCache) Get(ctx context.Context, key string) ([]byte, bool, error) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, err
+		return nil, false, Op("LLMCache.Get", err)
 	}
 	return v, true, nil
 }
 
 // Put stores value under key, replacing any earlier answer.
 func (c *LLMCache) Put(ctx context.Context, key string, value []byte) error {
-	return c.s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("LLMCache.Put", c.s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO llm_cache (key, value) VALUES (?, ?)
 			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
 		return err
-	})
+	}))
 }
 
 // Len returns the number of stored answers.
 func (c *LLMCache) Len(ctx context.Context) (int, error) {
 	var n int
 	err := c.s.reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM llm_cache`).Scan(&n)
-	return n, err
+	return n, Op("LLMCache.Len", err)
 }

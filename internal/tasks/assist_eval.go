@@ -93,19 +93,19 @@ func (s *Store) EvalAssistRun(ctx context.Context, runID int64) (AssistEval, err
 		JOIN gold_sentences g ON g.sentence_id = o.sentence_id
 		WHERE o.run_id = ? AND o.status = 'ok'`, runID)
 	if err != nil {
-		return AssistEval{}, err
+		return AssistEval{}, Op("Store.EvalAssistRun", err)
 	}
 	defer rows.Close()
 	var pairs []LabelPair
 	for rows.Next() {
 		var p LabelPair
 		if err := rows.Scan(&p.Gold, &p.Assistant); err != nil {
-			return AssistEval{}, err
+			return AssistEval{}, Op("Store.EvalAssistRun", err)
 		}
 		pairs = append(pairs, p)
 	}
 	if err := rows.Err(); err != nil {
-		return AssistEval{}, err
+		return AssistEval{}, Op("Store.EvalAssistRun", err)
 	}
 	e := EvalLabels(pairs)
 	e.RunID = runID

@@ -42,7 +42,7 @@ func upsertAssistOutput(ctx context.Context, tx *sql.Tx, runID int64, o AssistOu
 // SaveAssistOutput stores one sentence's result in a run, replacing an
 // earlier result for the same sentence (a rerun retries failed sentences).
 func (s *Store) SaveAssistOutput(ctx context.Context, runID int64, o AssistOutput) error {
-	return s.tx(ctx, func(tx *sql.Tx) error { return upsertAssistOutput(ctx, tx, runID, o) })
+	return Op("Store.SaveAssistOutput", s.tx(ctx, func(tx *sql.Tx) error { return upsertAssistOutput(ctx, tx, runID, o) }))
 }
 
 // AssistDone returns the sentences of a run that have a complete result,
@@ -50,18 +50,18 @@ func (s *Store) SaveAssistOutput(ctx context.Context, runID int64, o AssistOutpu
 func (s *Store) AssistDone(ctx context.Context, runID int64) (map[int64]bool, error) {
 	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT sentence_id FROM assist_outputs WHERE run_id = ? AND status = 'ok'`, runID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.AssistDone", err)
 	}
 	defer rows.Close()
 	out := map[int64]bool{}
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return nil, err
+			return nil, Op("Store.AssistDone", err)
 		}
 		out[id] = true
 	}
-	return out, rows.Err()
+	return out, Op("Store.AssistDone", rows.Err())
 }
 
 // PanelOutput is the output the assistant panel shows for one sentence.
@@ -83,7 +83,7 @@ func (s *Store) AssistPanel(ctx context.Context, summaryID int64) (map[int64]Pan
 		WHERE ss.summary_id = ? AND o.status = 'ok'
 		ORDER BY o.sentence_id, r.sample, r.id DESC`, summaryID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.AssistPanel", err)
 	}
 	defer rows.Close()
 	out := map[int64]PanelOutput{}
@@ -92,14 +92,14 @@ func (s *Store) AssistPanel(ctx context.Context, summaryID int64) (map[int64]Pan
 		var p PanelOutput
 		var output string
 		if err := rows.Scan(&sid, &p.RunID, &p.Sample, &output); err != nil {
-			return nil, err
+			return nil, Op("Store.AssistPanel", err)
 		}
 		if _, seen := out[sid]; !seen {
 			p.Output = []byte(output)
 			out[sid] = p
 		}
 	}
-	return out, rows.Err()
+	return out, Op("Store.AssistPanel", rows.Err())
 }
 
 // AssistPanelSentence is AssistPanel for one sentence, for the save that
@@ -112,7 +112,7 @@ func (s *Store) AssistPanelSentence(ctx context.Context, sentenceID int64) (p Pa
 		return PanelOutput{}, false, nil
 	}
 	if err != nil {
-		return PanelOutput{}, false, err
+		return PanelOutput{}, false, Op("Store.AssistPanelSentence", err)
 	}
 	p.Output = []byte(output)
 	return p, true, nil
@@ -122,7 +122,7 @@ func (s *Store) AssistPanelSentence(ctx context.Context, sentenceID int64) (p Pa
 func (s *Store) UnitCount(ctx context.Context, documentID int64) (int, error) {
 	var n int
 	err := s.queryRow(ctx, `SELECT count(*) FROM document_units WHERE document_id = ?`, documentID).Scan(&n)
-	return n, err
+	return n, Op("Store.UnitCount", err)
 }
 
 // ExportedOutput is one stored result with the external ids that place it:
@@ -148,21 +148,21 @@ func (s *Store) EachAssistOutput(ctx context.Context, runID int64, fn func(Expor
 		WHERE o.run_id = ?
 		ORDER BY d.id, sm.id, ss.idx`, runID)
 	if err != nil {
-		return err
+		return Op("Store.EachAssistOutput", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var e ExportedOutput
 		var output string
 		if err := rows.Scan(&e.SentenceID, &e.Label, &e.Status, &output, &e.DocumentID, &e.SummaryID, &e.Index); err != nil {
-			return err
+			return Op("Store.EachAssistOutput", err)
 		}
 		e.Output = []byte(output)
 		if err := fn(e); err != nil {
-			return err
+			return Op("Store.EachAssistOutput", err)
 		}
 	}
-	return rows.Err()
+	return Op("Store.EachAssistOutput", rows.Err())
 }
 
 // AssistTarget is what an import checks a result against: the summary's
@@ -184,7 +184,7 @@ func (s *Store) AssistTargets(ctx context.Context, projectID int64) (map[string]
 		WHERE sm.project_id = ?
 		ORDER BY sm.id, ss.idx`, projectID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.AssistTargets", err)
 	}
 	defer rows.Close()
 	out := map[string]*AssistTarget{}
@@ -193,7 +193,7 @@ func (s *Store) AssistTargets(ctx context.Context, projectID int64) (map[string]
 		var units int
 		var sid int64
 		if err := rows.Scan(&sum, &doc, &units, &sid); err != nil {
-			return nil, err
+			return nil, Op("Store.AssistTargets", err)
 		}
 		t := out[sum]
 		if t == nil {
@@ -202,7 +202,7 @@ func (s *Store) AssistTargets(ctx context.Context, projectID int64) (map[string]
 		}
 		t.SentenceIDs = append(t.SentenceIDs, sid)
 	}
-	return out, rows.Err()
+	return out, Op("Store.AssistTargets", rows.Err())
 }
 
 // AssistRunImport is one run read from a file with its results.
@@ -240,7 +240,7 @@ func (s *Store) ImportAssistRuns(ctx context.Context, projectID int64, runs []As
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.ImportAssistRuns", err)
 	}
 	return ids, nil
 }

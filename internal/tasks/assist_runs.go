@@ -99,7 +99,7 @@ func (s *Store) CreateAssistRun(ctx context.Context, r AssistRun) (*AssistRun, e
 	var id int64
 	for _, f := range []struct{ name, v string }{{"run name", r.Name}, {"model", r.Model}, {"prompt version", r.PromptVersion}} {
 		if err := CheckText(f.name, f.v, MaxNameLen*2, false); err != nil {
-			return nil, err
+			return nil, Op("Store.CreateAssistRun", err)
 		}
 	}
 	err := s.tx(ctx, func(tx *sql.Tx) error {
@@ -108,9 +108,10 @@ func (s *Store) CreateAssistRun(ctx context.Context, r AssistRun) (*AssistRun, e
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.CreateAssistRun", err)
 	}
-	return s.AssistRunByID(ctx, id)
+	val, err := s.AssistRunByID(ctx, id)
+	return val, Op("Store.CreateAssistRun", err)
 }
 
 func insertAssistRun(ctx context.Context, tx *sql.Tx, r *AssistRun, now time.Time) (int64, error) {
@@ -159,32 +160,35 @@ func scanAssistRun(row interface{ Scan(...any) error }) (*AssistRun, error) {
 
 // AssistRunByID returns a run with its output counts.
 func (s *Store) AssistRunByID(ctx context.Context, id int64) (*AssistRun, error) {
-	return scanAssistRun(s.reader(ctx).QueryRowContext(ctx, `SELECT `+assistRunColumns+` FROM assist_runs r WHERE r.id = ?`, id))
+	val, err := scanAssistRun(s.reader(ctx).QueryRowContext(ctx, `SELECT `+assistRunColumns+` FROM assist_runs r WHERE r.id = ?`, id))
+	return val,
+
+		// AssistRuns lists a project's runs, newest first.
+		Op("Store.AssistRunByID", err)
 }
 
-// AssistRuns lists a project's runs, newest first.
 func (s *Store) AssistRuns(ctx context.Context, projectID int64) ([]AssistRun, error) {
 	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT `+assistRunColumns+` FROM assist_runs r WHERE r.project_id = ? ORDER BY r.id DESC`, projectID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.AssistRuns", err)
 	}
 	defer rows.Close()
 	var out []AssistRun
 	for rows.Next() {
 		r, err := scanAssistRun(rows)
 		if err != nil {
-			return nil, err
+			return nil, Op("Store.AssistRuns", err)
 		}
 		out = append(out, *r)
 	}
-	return out, rows.Err()
+	return out, Op("Store.AssistRuns", rows.Err())
 }
 
 // HasSampleAssistRun reports whether a project already holds a sample run.
 func (s *Store) HasSampleAssistRun(ctx context.Context, projectID int64) (bool, error) {
 	var n int
 	err := s.reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM assist_runs WHERE project_id = ? AND sample`, projectID).Scan(&n)
-	return n > 0, err
+	return n > 0, Op("Store.HasSampleAssistRun", err)
 }
 
 // RunLease is how long a process holds an assistant run without renewing
@@ -198,7 +202,7 @@ const RunLease = 90 * time.Second
 // on is refused (EConflict).
 func (s *Store) StartAssistRun(ctx context.Context, id int64) error {
 	now := s.now()
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.StartAssistRun", s.tx(ctx, func(tx *sql.Tx) error {
 		var status, owner string
 		var until sql.NullString
 		err := tx.QueryRowContext(ctx, `SELECT status, lease_owner, lease_until FROM assist_runs WHERE id = ?`, id).Scan(&status, &owner, &until)
@@ -217,7 +221,7 @@ func (s *Store) StartAssistRun(ctx context.Context, id int64) error {
 		_, err = tx.ExecContext(ctx, `UPDATE assist_runs SET status = 'running', error = '', finished_at = NULL,
 			lease_owner = ?, lease_until = ? WHERE id = ?`, s.owner, stamp(now.Add(RunLease)), id)
 		return err
-	})
+	}))
 }
 
 // leaseLive reports whether a lease that runs until until is still held at now.
@@ -233,7 +237,7 @@ func leaseLive(until sql.NullString, now time.Time) bool {
 // running; a run that is no longer its own (finished, or taken over after
 // the lease ran out) is EConflict.
 func (s *Store) RenewAssistRunLease(ctx context.Context, id int64) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.RenewAssistRunLease", s.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE assist_runs SET lease_until = ? WHERE id = ? AND status = 'running' AND lease_owner = ?`,
 			stamp(s.now().Add(RunLease)), id, s.owner)
 		if err != nil {
@@ -243,7 +247,7 @@ func (s *Store) RenewAssistRunLease(ctx context.Context, id int64) error {
 			return Errorf(EConflict, "run %d is no longer held by this process", id)
 		}
 		return nil
-	})
+	}))
 }
 
 // FinishAssistRun records how a run (or one stretch of a resumed run)
@@ -255,7 +259,7 @@ func (s *Store) FinishAssistRun(ctx context.Context, id int64, status, reason st
 	default:
 		return Errorf(EInvalid, "a run cannot finish with status %q", status)
 	}
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.FinishAssistRun", s.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE assist_runs SET status = ?, error = ?, finished_at = ?, lease_owner = '', lease_until = NULL,
 				calls = calls + ?, cache_hits = cache_hits + ?, prompt_tokens = prompt_tokens + ?,
 				completion_tokens = completion_tokens + ?, failures = failures + ?
@@ -268,18 +272,18 @@ func (s *Store) FinishAssistRun(ctx context.Context, id int64, status, reason st
 			return Errorf(ENotFound, "assistant run not found")
 		}
 		return nil
-	})
+	}))
 }
 
 // CancelAssistRun marks a queued or running run as cancelled; it is for
 // runs no process is working on (a run in progress is cancelled through
 // its context and finishes itself). Other runs are left alone.
 func (s *Store) CancelAssistRun(ctx context.Context, id int64) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.CancelAssistRun", s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE assist_runs SET status = 'cancelled', error = 'cancelled by a lead', finished_at = ?
 			WHERE id = ? AND status IN ('queued', 'running')`, stamp(s.now()), id)
 		return err
-	})
+	}))
 }
 
 // InterruptAssistRuns marks queued and running runs that no live process
@@ -323,5 +327,5 @@ func (s *Store) InterruptAssistRuns(ctx context.Context) (int, error) {
 		n = len(ids)
 		return nil
 	})
-	return n, err
+	return n, Op("Store.InterruptAssistRuns", err)
 }

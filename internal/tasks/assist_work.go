@@ -47,16 +47,16 @@ func (a AssistSentence) Key() string {
 func (s *Store) AssistWork(ctx context.Context, projectID int64) (*AssistWork, error) {
 	p, err := s.ProjectByID(ctx, projectID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.AssistWork", err)
 	}
 	w := &AssistWork{ErrorTypes: p.Settings.ErrorTaxonomy(), Guidelines: NumberedItems(p.Guidelines)}
 	units, err := s.projectUnits(ctx, projectID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.AssistWork", err)
 	}
 	facts, err := s.projectKeyFacts(ctx, projectID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.AssistWork", err)
 	}
 	rows, err := s.reader(ctx).QueryContext(ctx, `
 		SELECT sm.id, sm.document_id, d.external_id, sm.external_id, sm.topic, ss.id, ss.idx, ss.text
@@ -66,7 +66,7 @@ func (s *Store) AssistWork(ctx context.Context, projectID int64) (*AssistWork, e
 		WHERE sm.project_id = ?
 		ORDER BY d.id, sm.id, ss.idx`, projectID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.AssistWork", err)
 	}
 	defer rows.Close()
 	var (
@@ -86,7 +86,7 @@ func (s *Store) AssistWork(ctx context.Context, projectID int64) (*AssistWork, e
 		var x AssistSentence
 		var text string
 		if err := rows.Scan(&sumID, &docID, &x.DocumentID, &x.SummaryID, &x.Topic, &x.SentenceID, &x.Index, &text); err != nil {
-			return nil, err
+			return nil, Op("Store.AssistWork", err)
 		}
 		if sumID != curSummary {
 			closeSummary()
@@ -98,7 +98,7 @@ func (s *Store) AssistWork(ctx context.Context, projectID int64) (*AssistWork, e
 		w.Sentences = append(w.Sentences, x)
 	}
 	closeSummary()
-	return w, rows.Err()
+	return w, Op("Store.AssistWork", rows.Err())
 }
 
 // projectUnits returns the units of every document of a project by

@@ -25,7 +25,7 @@ func (s *Store) AssignmentAssistance(ctx context.Context, assignmentID int64) (A
 	if errors.Is(err, sql.ErrNoRows) {
 		return Assistance{}, false, nil
 	}
-	return x, err == nil, err
+	return x, err == nil, Op("Store.AssignmentAssistance", err)
 }
 
 // SetAssistanceTx gives an assignment its own assistance, inside tx.
@@ -37,5 +37,5 @@ func SetAssistanceTx(ctx context.Context, tx *sql.Tx, assignmentID int64, x Assi
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO assignment_assistance (assignment_id, visibility, verdict_only) VALUES (?, ?, ?)
 		ON CONFLICT (assignment_id) DO UPDATE SET visibility = excluded.visibility, verdict_only = excluded.verdict_only`, assignmentID, x.Visibility, x.VerdictOnly)
-	return err
+	return Op("SetAssistanceTx", err)
 }

@@ -18,14 +18,14 @@ func (s *Store) Backup(ctx context.Context, out string) error {
 		return Errorf(EConflict, "%s already exists; choose a new file", out)
 	}
 	if err != nil {
-		return err
+		return Op("Store.Backup", err)
 	}
 	f.Close()
 	// A connection of its own: the read pool is query-only and the write
 	// pool's one connection must stay free for the server's saves.
 	db, err := sql.Open("sqlite", "file:"+s.path+"?_pragma=busy_timeout(10000)")
 	if err != nil {
-		return err
+		return Op("Store.Backup", err)
 	}
 	defer db.Close()
 	if _, err := db.ExecContext(ctx, `VACUUM INTO ?`, out); err != nil {
@@ -38,8 +38,8 @@ func (s *Store) Backup(ctx context.Context, out string) error {
 	}
 	f, err = os.Open(out)
 	if err != nil {
-		return err
+		return Op("Store.Backup", err)
 	}
 	defer f.Close()
-	return f.Sync()
+	return Op("Store.Backup", f.Sync())
 }

@@ -97,13 +97,13 @@ func WriteDiff(w io.Writer, changes []Change) error {
 			Context:  3,
 		})
 		if err != nil {
-			return err
+			return Op("WriteDiff", err)
 		}
 		if c.Reason != "" {
 			text = "# " + c.Reason + "\n" + text
 		}
 		if _, err := io.WriteString(w, text); err != nil {
-			return err
+			return Op("WriteDiff", err)
 		}
 	}
 	return nil

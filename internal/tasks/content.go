@@ -68,21 +68,21 @@ func (s *Store) Document(ctx context.Context, id int64) (*Document, error) {
 		return nil, Errorf(ENotFound, "document not found")
 	}
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.Document", err)
 	}
 	rows, err := s.query(ctx, `SELECT id, idx, speaker, text FROM document_units WHERE document_id = ? ORDER BY idx`, id)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.Document", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var u Unit
 		if err := rows.Scan(&u.ID, &u.Index, &u.Speaker, &u.Text); err != nil {
-			return nil, err
+			return nil, Op("Store.Document", err)
 		}
 		d.Units = append(d.Units, u)
 	}
-	return &d, rows.Err()
+	return &d, Op("Store.Document", rows.Err())
 }
 
 // Summary returns a summary with its sentences.
@@ -95,24 +95,24 @@ func (s *Store) Summary(ctx context.Context, id int64) (*Summary, error) {
 		return nil, Errorf(ENotFound, "summary not found")
 	}
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.Summary", err)
 	}
 	if err := json.Unmarshal([]byte(edits), &m.EditTypes); err != nil {
-		return nil, err
+		return nil, Op("Store.Summary", err)
 	}
 	rows, err := s.query(ctx, `SELECT id, idx, text, translation FROM summary_sentences WHERE summary_id = ? ORDER BY idx`, id)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.Summary", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var x Sentence
 		if err := rows.Scan(&x.ID, &x.Index, &x.Text, &x.Translation); err != nil {
-			return nil, err
+			return nil, Op("Store.Summary", err)
 		}
 		m.Sentences = append(m.Sentences, x)
 	}
-	return &m, rows.Err()
+	return &m, Op("Store.Summary", rows.Err())
 }
 
 // KeyFacts returns a document's key facts for a topic (the facts with no
@@ -120,16 +120,16 @@ func (s *Store) Summary(ctx context.Context, id int64) (*Summary, error) {
 func (s *Store) KeyFacts(ctx context.Context, documentID int64, topic string) ([]KeyFact, error) {
 	rows, err := s.query(ctx, `SELECT id, idx, topic, text, category FROM key_facts WHERE document_id = ? AND (topic = ? OR topic = '') ORDER BY category, topic, idx`, documentID, topic)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.KeyFacts", err)
 	}
 	defer rows.Close()
 	var out []KeyFact
 	for rows.Next() {
 		var k KeyFact
 		if err := rows.Scan(&k.ID, &k.Index, &k.Topic, &k.Text, &k.Category); err != nil {
-			return nil, err
+			return nil, Op("Store.KeyFacts", err)
 		}
 		out = append(out, k)
 	}
-	return out, rows.Err()
+	return out, Op("Store.KeyFacts", rows.Err())
 }

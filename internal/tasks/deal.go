@@ -120,11 +120,11 @@ func (s *Store) StartRound(ctx context.Context, projectID int64, req RoundReques
 	}
 	ids, err := s.SummaryIDs(ctx, projectID, req.Documents)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.StartRound", err)
 	}
 	if len(req.Documents) > 0 {
 		if missing, err := s.missingDocuments(ctx, projectID, req.Documents); err != nil {
-			return nil, err
+			return nil, Op("Store.StartRound", err)
 		} else if len(missing) > 0 {
 			return nil, Errorf(EInvalid, "no document with id %q in this project", missing[0])
 		}
@@ -133,8 +133,9 @@ func (s *Store) StartRound(ctx context.Context, projectID int64, req RoundReques
 	if sample >= len(ids) {
 		sample = 0
 	}
-	return s.CreateRound(ctx, projectID, RoundSpec{Name: req.Name, Kind: req.Kind, PerItem: req.PerItem, Annotators: req.Annotators,
+	val, err := s.CreateRound(ctx, projectID, RoundSpec{Name: req.Name, Kind: req.Kind, PerItem: req.PerItem, Annotators: req.Annotators,
 		Summaries: SampleSummaries(ids, sample, req.Seed), Dealing: req.Dealing, Seed: req.Seed, Sample: sample})
+	return val, Op("Store.StartRound", err)
 }
 
 func (s *Store) missingDocuments(ctx context.Context, projectID int64, ids []string) ([]string, error) {
@@ -168,5 +169,5 @@ func (s *Store) DealingOf(ctx context.Context, roundID int64) (RoundDealing, err
 		return RoundDealing{Dealing: DealByDocument}, nil
 	}
 	d.Seed = uint64(seed)
-	return d, err
+	return d, Op("Store.DealingOf", err)
 }

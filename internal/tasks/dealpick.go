@@ -76,7 +76,7 @@ func (s *Store) PickDocuments(ctx context.Context, projectID int64, f DocumentFi
 		docs = append(docs, d)
 		return nil
 	}, projectID, q, q, q, f.Topic, f.Topic)
-	return docs, more, err
+	return docs, more, Op("Store.PickDocuments", err)
 }
 
 // keepGold applies the filter's gold state.
@@ -105,5 +105,5 @@ func (s *Store) ProjectTopics(ctx context.Context, projectID int64) ([]string, e
 		out = append(out, t)
 		return nil
 	}, projectID)
-	return out, err
+	return out, Op("Store.ProjectTopics", err)
 }

@@ -81,3 +81,34 @@ func ErrorMessage(err error) string {
 	}
 	return "Something went wrong on our side. The error has been logged."
 }
+
+// Op names the operation an error came out of, for the log: an internal
+// error (a database's, a file's) becomes "op: error", with err kept for
+// errors.Is and errors.As. A domain error with a message for users is
+// returned as it is, so its message stays as written; nil stays nil.
+// Exported store methods pass every error they return through Op, so a
+// failure in the log says which operation failed, and where an exported
+// method calls another, each adds its name.
+func Op(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) && e.Code != EInternal {
+		return err
+	}
+	var inc *Incomplete
+	if errors.As(err, &inc) {
+		return err
+	}
+	return &opError{op: op, err: err}
+}
+
+// opError is an error with the operation it came out of.
+type opError struct {
+	op  string
+	err error
+}
+
+func (e *opError) Error() string { return e.op + ": " + e.err.Error() }
+func (e *opError) Unwrap() error { return e.err }

@@ -30,14 +30,14 @@ type ExportReader struct {
 func (s *Store) BeginExport(ctx context.Context, scope ExportScope) (*ExportReader, error) {
 	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.BeginExport", err)
 	}
 	r := &ExportReader{tx: tx, scope: scope, stmts: map[string]*sql.Stmt{}}
 	for name, q := range exportQueries {
 		st, err := tx.PrepareContext(ctx, q)
 		if err != nil {
 			r.Close()
-			return nil, err
+			return nil, Op("Store.BeginExport", err)
 		}
 		r.stmts[name] = st
 	}
@@ -49,7 +49,7 @@ func (r *ExportReader) Close() error {
 	for _, st := range r.stmts {
 		st.Close()
 	}
-	return r.tx.Rollback()
+	return Op("ExportReader.Close", r.tx.Rollback())
 }
 
 // ExportSummary is one summary in an export with its document, its
@@ -257,19 +257,19 @@ var exportQueries = map[string]string{
 func (r *ExportReader) EachSummary(ctx context.Context, fn func(*ExportSummary) error) error {
 	docs, err := r.stmts["documents"].QueryContext(ctx, r.scope.ProjectID, r.scope.RoundID)
 	if err != nil {
-		return err
+		return Op("ExportReader.EachSummary", err)
 	}
 	defer docs.Close()
 	for docs.Next() {
 		var docID int64
 		if err := docs.Scan(&docID); err != nil {
-			return err
+			return Op("ExportReader.EachSummary", err)
 		}
 		if err := r.documentSummaries(ctx, docID, fn); err != nil {
-			return err
+			return Op("ExportReader.EachSummary", err)
 		}
 	}
-	return docs.Err()
+	return Op("ExportReader.EachSummary", docs.Err())
 }
 
 func (r *ExportReader) documentSummaries(ctx context.Context, docID int64, fn func(*ExportSummary) error) error {
@@ -309,7 +309,7 @@ func (r *ExportReader) documentSummaries(ctx context.Context, docID int64, fn fu
 func (r *ExportReader) Sentences(ctx context.Context, summaryID int64) ([]ExportSentence, error) {
 	rows, err := r.stmts["sentences"].QueryContext(ctx, summaryID)
 	if err != nil {
-		return nil, err
+		return nil, Op("ExportReader.Sentences", err)
 	}
 	defer rows.Close()
 	var out []ExportSentence
@@ -322,7 +322,7 @@ func (r *ExportReader) Sentences(ctx context.Context, summaryID int64) ([]Export
 		var byName sql.NullString
 		if err := rows.Scan(&x.ID, &x.Index, &x.SourceIndex, &x.Text, &x.Translation, &has, &label, &types, &expl, &amb, &ambType, &ambNote,
 			&prov, &by, &byName, &at, &note); err != nil {
-			return nil, err
+			return nil, Op("ExportReader.Sentences", err)
 		}
 		if has {
 			g := &ExportGold{GoldValues: GoldValues{Label: label.String, ErrorTypes: nonNil(decodeTypes(types.String)), Explanation: expl.String,
@@ -335,7 +335,7 @@ func (r *ExportReader) Sentences(ctx context.Context, summaryID int64) ([]Export
 		}
 		out = append(out, x)
 	}
-	return out, rows.Err()
+	return out, Op("ExportReader.Sentences", rows.Err())
 }
 
 // Document returns a document's units and key facts.
@@ -343,33 +343,33 @@ func (r *ExportReader) Document(ctx context.Context, documentID int64) (ExportDo
 	var d ExportDocument
 	rows, err := r.stmts["units"].QueryContext(ctx, documentID)
 	if err != nil {
-		return d, err
+		return d, Op("ExportReader.Document", err)
 	}
 	for rows.Next() {
 		var u TurnInput
 		if err := rows.Scan(&u.Speaker, &u.Text); err != nil {
 			rows.Close()
-			return d, err
+			return d, Op("ExportReader.Document", err)
 		}
 		d.Units = append(d.Units, u)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return d, err
+		return d, Op("ExportReader.Document", err)
 	}
 	rows, err = r.stmts["keyfacts"].QueryContext(ctx, documentID)
 	if err != nil {
-		return d, err
+		return d, Op("ExportReader.Document", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var k KeyFactInput
 		if err := rows.Scan(&k.Topic, &k.Text, &k.Category); err != nil {
-			return d, err
+			return d, Op("ExportReader.Document", err)
 		}
 		d.KeyFacts = append(d.KeyFacts, k)
 	}
-	return d, rows.Err()
+	return d, Op("ExportReader.Document", rows.Err())
 }
 
 // EachLabel calls fn for every sentence × assignment of a summary in scope
@@ -378,7 +378,7 @@ func (r *ExportReader) Document(ctx context.Context, documentID int64) (ExportDo
 func (r *ExportReader) EachLabel(ctx context.Context, summaryID int64, fn func(*ExportLabel) error) error {
 	rows, err := r.stmts["labels"].QueryContext(ctx, summaryID, r.scope.RoundID, r.scope.ProjectID)
 	if err != nil {
-		return err
+		return Op("ExportReader.EachLabel", err)
 	}
 	defer rows.Close()
 	var l ExportLabel
@@ -392,7 +392,7 @@ func (r *ExportReader) EachLabel(ctx context.Context, summaryID int64, fn func(*
 			&l.AmbiguityType, &l.AmbiguityNote, &l.UnsureNote, &l.FirstLabel,
 			&l.AssistantVisible, &l.ChangedAfterReveal, &l.UpdatedAt,
 			&rel, &l.NonSummary, &l.TopicCategory, &l.Comment, &l.AssistantLabel, &l.GoldLabel, &l.GoldProvenance, &l.Flag, &l.SkipReason); err != nil {
-			return err
+			return Op("ExportReader.EachLabel", err)
 		}
 		l.ErrorTypes = nonNil(decodeTypes(types))
 		if amb.Valid {
@@ -403,10 +403,10 @@ func (r *ExportReader) EachLabel(ctx context.Context, summaryID int64, fn func(*
 			l.Relevance = &v
 		}
 		if err := fn(&l); err != nil {
-			return err
+			return Op("ExportReader.EachLabel", err)
 		}
 	}
-	return rows.Err()
+	return Op("ExportReader.EachLabel", rows.Err())
 }
 
 // People lists, in id order, the users an export may name: the
@@ -415,29 +415,33 @@ func (r *ExportReader) EachLabel(ctx context.Context, summaryID int64, fn func(*
 func (r *ExportReader) People(ctx context.Context) ([]int64, error) {
 	rows, err := r.stmts["people"].QueryContext(ctx, r.scope.ProjectID, r.scope.RoundID)
 	if err != nil {
-		return nil, err
+		return nil, Op("ExportReader.People", err)
 	}
 	defer rows.Close()
 	var out []int64
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return nil, err
+			return nil, Op("ExportReader.People", err)
 		}
 		out = append(out, id)
 	}
-	return out, rows.Err()
+	return out, Op("ExportReader.People", rows.Err())
 }
 
 // Scores returns the scale scores of the assignments of a summary in
 // scope, by assignment.
 func (r *ExportReader) Scores(ctx context.Context, summaryID int64) (map[int64]map[ScaleKey]string, error) {
-	return r.scores(ctx, summaryID, `SELECT a.id FROM assignments a WHERE a.summary_id = ?1 AND a.status != 'released' AND (?2 = 0 OR a.round_id = ?2)`)
+	val, err := r.scores(ctx, summaryID, `SELECT a.id FROM assignments a WHERE a.summary_id = ?1 AND a.status != 'released' AND (?2 = 0 OR a.round_id = ?2)`)
+	return val,
+
+		// SubmittedScores is Scores for the submitted assignments only.
+		Op("ExportReader.Scores", err)
 }
 
-// SubmittedScores is Scores for the submitted assignments only.
 func (r *ExportReader) SubmittedScores(ctx context.Context, summaryID int64) (map[int64]map[ScaleKey]string, error) {
-	return r.scores(ctx, summaryID, submittedOf)
+	val, err := r.scores(ctx, summaryID, submittedOf)
+	return val, Op("ExportReader.SubmittedScores", err)
 }
 
 func (r *ExportReader) scores(ctx context.Context, summaryID int64, assignments string) (map[int64]map[ScaleKey]string, error) {
@@ -471,5 +475,5 @@ func (r *ExportReader) AnnotationID(ctx context.Context, documentID int64) (stri
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
-	return id, err
+	return id, Op("ExportReader.AnnotationID", err)
 }

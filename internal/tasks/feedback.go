@@ -114,7 +114,7 @@ func Agreement(sentences []FeedbackSentence) FeedbackAgreement {
 func (s *Store) RoundFeedback(ctx context.Context, roundID, userID int64) ([]FeedbackSentence, error) {
 	r, err := s.RoundByID(ctx, roundID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.RoundFeedback", err)
 	}
 	if r.Kind != RoundCalibration {
 		return nil, Errorf(ENotFound, "feedback is given for calibration rounds; %s is a production round", r.Name)
@@ -126,7 +126,7 @@ func (s *Store) RoundFeedback(ctx context.Context, roundID, userID int64) ([]Fee
 		FROM assignments a JOIN summaries s ON s.id = a.summary_id JOIN documents d ON d.id = s.document_id
 		WHERE a.round_id = ? AND a.user_id = ? AND a.status != 'released' ORDER BY a.position`, roundID, userID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.RoundFeedback", err)
 	}
 	type work struct {
 		assignment, summary int64
@@ -137,13 +137,13 @@ func (s *Store) RoundFeedback(ctx context.Context, roundID, userID int64) ([]Fee
 		var w work
 		if err := rows.Scan(&w.assignment, &w.summary, &w.document, &w.topic); err != nil {
 			rows.Close()
-			return nil, err
+			return nil, Op("Store.RoundFeedback", err)
 		}
 		todo = append(todo, w)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, Op("Store.RoundFeedback", err)
 	}
 	if len(todo) == 0 {
 		return nil, Errorf(ENotFound, "nothing was given to this annotator in round %s", r.Name)
@@ -152,19 +152,19 @@ func (s *Store) RoundFeedback(ctx context.Context, roundID, userID int64) ([]Fee
 	for _, w := range todo {
 		sum, err := s.Summary(ctx, w.summary)
 		if err != nil {
-			return nil, err
+			return nil, Op("Store.RoundFeedback", err)
 		}
 		own, err := s.SentenceLabels(ctx, w.assignment)
 		if err != nil {
-			return nil, err
+			return nil, Op("Store.RoundFeedback", err)
 		}
 		others, err := loadVotes(ctx, s.read, `a.round_id = ? AND a.summary_id = ? AND a.user_id != ?`, roundID, w.summary, userID)
 		if err != nil {
-			return nil, err
+			return nil, Op("Store.RoundFeedback", err)
 		}
 		gold, err := summaryGold(ctx, s.read, w.summary)
 		if err != nil {
-			return nil, err
+			return nil, Op("Store.RoundFeedback", err)
 		}
 		for _, x := range sum.Sentences {
 			f := FeedbackSentence{SummaryID: w.summary, SentenceID: x.ID, Document: w.document, Topic: w.topic, Index: x.Index, Text: x.Text, Others: others[x.ID]}

@@ -82,7 +82,7 @@ func (d *GoldDecision) Validate(set Settings) error {
 	l := SentenceLabel{Label: d.Label, ErrorTypes: d.ErrorTypes, Explanation: d.Explanation, Ambiguous: d.Ambiguous,
 		AmbiguityType: d.AmbiguityType, AmbiguityNote: d.AmbiguityNote}
 	if err := l.Validate(set); err != nil {
-		return err
+		return Op("GoldDecision.Validate", err)
 	}
 	d.ErrorTypes = nonNil(l.ErrorTypes)
 	if d.Label == LabelUnfaithful && set.ErrorTypes && len(d.ErrorTypes) == 0 {
@@ -92,7 +92,7 @@ func (d *GoldDecision) Validate(set Settings) error {
 		return Errorf(EInvalid, "an ambiguous gold label needs an ambiguity type")
 	}
 	if err := CheckText("note", d.Note, MaxNoteLen, true); err != nil {
-		return err
+		return Op("GoldDecision.Validate", err)
 	}
 	d.Note = strings.TrimSpace(d.Note)
 	return nil
@@ -138,7 +138,8 @@ func goldOf(ctx context.Context, q querier, sentenceID int64) (*Gold, error) {
 // SummaryGold returns the gold of a summary's sentences, keyed by
 // sentence id; sentences without gold are absent.
 func (s *Store) SummaryGold(ctx context.Context, summaryID int64) (map[int64]Gold, error) {
-	return summaryGold(ctx, s.reader(ctx), summaryID)
+	val, err := summaryGold(ctx, s.reader(ctx), summaryID)
+	return val, Op("Store.SummaryGold", err)
 }
 
 func summaryGold(ctx context.Context, q querier, summaryID int64) (map[int64]Gold, error) {
@@ -234,7 +235,7 @@ func (s *Store) GoldVersions(ctx context.Context, summaryID int64) (map[int64]in
 	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT ss.id, coalesce(g.version, 0)
 		FROM summary_sentences ss LEFT JOIN gold_sentences g ON g.sentence_id = ss.id WHERE ss.summary_id = ?`, summaryID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.GoldVersions", err)
 	}
 	defer rows.Close()
 	out := map[int64]int{}
@@ -242,11 +243,11 @@ func (s *Store) GoldVersions(ctx context.Context, summaryID int64) (map[int64]in
 		var id int64
 		var n int
 		if err := rows.Scan(&id, &n); err != nil {
-			return nil, err
+			return nil, Op("Store.GoldVersions", err)
 		}
 		out[id] = n
 	}
-	return out, rows.Err()
+	return out, Op("Store.GoldVersions", rows.Err())
 }
 
 func checkGoldVersion(ctx context.Context, tx *sql.Tx, sentenceID int64, version int) error {
@@ -296,7 +297,7 @@ func (s *Store) SetGold(ctx context.Context, projectID, sentenceID, userID int64
 		out, err = goldOf(ctx, tx, sentenceID)
 		return err
 	})
-	return out, err
+	return out, Op("Store.SetGold", err)
 }
 
 // Reopen sends a sentence back to adjudication: its gold becomes
@@ -306,9 +307,9 @@ func (s *Store) SetGold(ctx context.Context, projectID, sentenceID, userID int64
 // adjudicator's decision does.
 func (s *Store) Reopen(ctx context.Context, projectID, sentenceID, userID int64, version int, note string) error {
 	if err := CheckText("reopen note", note, MaxNoteLen, true); err != nil {
-		return err
+		return Op("Store.Reopen", err)
 	}
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.Reopen", s.tx(ctx, func(tx *sql.Tx) error {
 		t, err := goldSentence(ctx, tx, projectID, sentenceID)
 		if err != nil {
 			return err
@@ -331,7 +332,7 @@ func (s *Store) Reopen(ctx context.Context, projectID, sentenceID, userID int64,
 			return err
 		}
 		return s.deriveSummaryGold(ctx, tx, t.summary)
-	})
+	}))
 }
 
 // keepImported records a sentence's imported gold in its history before

@@ -33,7 +33,7 @@ func (s *Store) GoldHistory(ctx context.Context, projectID, summaryID int64, lim
 		WHERE `+where+`
 		ORDER BY h.id DESC LIMIT ?3`, projectID, summaryID, limit)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.GoldHistory", err)
 	}
 	defer rows.Close()
 	var out []GoldChange
@@ -41,13 +41,13 @@ func (s *Store) GoldHistory(ctx context.Context, projectID, summaryID int64, lim
 		var c GoldChange
 		var data string
 		if err := rows.Scan(&c.ID, &c.SentenceID, &c.SummaryID, &c.SentenceIndex, &c.Document, &c.By, &c.At, &data); err != nil {
-			return nil, err
+			return nil, Op("Store.GoldHistory", err)
 		}
 		if err := json.Unmarshal([]byte(data), &c.Gold); err != nil {
-			return nil, err
+			return nil, Op("Store.GoldHistory", err)
 		}
 		c.Gold.DecidedByName = c.By
 		out = append(out, c)
 	}
-	return out, rows.Err()
+	return out, Op("Store.GoldHistory", rows.Err())
 }

@@ -31,21 +31,21 @@ const importedCond = `SELECT g.sentence_id FROM gold_sentences g JOIN summary_se
 func (s *Store) ImportedGoldLabelled(ctx context.Context, projectID int64, limit int) ([]ImportedGold, error) {
 	votes, err := loadVotes(ctx, s.read, `l.sentence_id IN (`+importedCond+`)`, projectID)
 	if err != nil || len(votes) == 0 {
-		return nil, err
+		return nil, Op("Store.ImportedGoldLabelled", err)
 	}
 	rows, err := s.read.QueryContext(ctx, `SELECT ss.id, ss.summary_id, ss.idx, ss.text, d.external_id, sm.topic, g.label
 		FROM gold_sentences g JOIN summary_sentences ss ON ss.id = g.sentence_id JOIN summaries sm ON sm.id = ss.summary_id
 		JOIN documents d ON d.id = sm.document_id
 		WHERE sm.project_id = ? AND g.provenance = 'imported'`, projectID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.ImportedGoldLabelled", err)
 	}
 	var out []ImportedGold
 	for rows.Next() {
 		var x ImportedGold
 		if err := rows.Scan(&x.SentenceID, &x.SummaryID, &x.Index, &x.Text, &x.Document, &x.Topic, &x.Gold); err != nil {
 			rows.Close()
-			return nil, err
+			return nil, Op("Store.ImportedGoldLabelled", err)
 		}
 		vs := votes[x.SentenceID]
 		if len(vs) == 0 {
@@ -61,7 +61,7 @@ func (s *Store) ImportedGoldLabelled(ctx context.Context, projectID int64, limit
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, Op("Store.ImportedGoldLabelled", err)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -78,7 +78,7 @@ func (s *Store) ImportedGoldLabelled(ctx context.Context, projectID int64, limit
 	}
 	for i := range out {
 		if out[i].Version, err = goldVersion(ctx, s.read, out[i].SentenceID); err != nil {
-			return nil, err
+			return nil, Op("Store.ImportedGoldLabelled", err)
 		}
 	}
 	return out, nil

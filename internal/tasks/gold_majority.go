@@ -47,5 +47,5 @@ func (s *Store) AcceptMajority(ctx context.Context, projectID, roundID, userID i
 		}
 		return nil
 	})
-	return n, err
+	return n, Op("Store.AcceptMajority", err)
 }

@@ -62,12 +62,15 @@ func (f QueueFilter) Keep(p PendingSentence) bool {
 // PendingSentences lists the project's sentences waiting for adjudication,
 // most split first (see Tally.Score), then by summary and sentence.
 func (s *Store) PendingSentences(ctx context.Context, projectID int64) ([]PendingSentence, error) {
-	return pendingSentences(ctx, s.reader(ctx), projectID)
+	val, err := pendingSentences(ctx, s.reader(ctx), projectID)
+	return val,
+
+		// The waiting sentences are read starting from the partial index of
+		// unresolved gold (CROSS JOIN fixes the order in SQLite), not by walking
+		// every sentence of the project.
+		Op("Store.PendingSentences", err)
 }
 
-// The waiting sentences are read starting from the partial index of
-// unresolved gold (CROSS JOIN fixes the order in SQLite), not by walking
-// every sentence of the project.
 const pendingCond = `SELECT g.sentence_id FROM gold_sentences g CROSS JOIN summary_sentences ss ON ss.id = g.sentence_id
 	CROSS JOIN summaries sm ON sm.id = ss.summary_id WHERE sm.project_id = ? AND g.provenance = 'unresolved'`
 
@@ -199,12 +202,12 @@ type RoundGold struct {
 func (s *Store) RoundGoldCounts(ctx context.Context, projectID int64) ([]RoundGold, error) {
 	rounds, err := s.Rounds(ctx, projectID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.RoundGoldCounts", err)
 	}
 	q := s.reader(ctx)
 	m, err := s.roundMembers(ctx, q, projectID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.RoundGoldCounts", err)
 	}
 	out := make([]RoundGold, len(rounds))
 	at := map[int64]int{} // round id to its place in out
@@ -251,5 +254,5 @@ func (s *Store) RoundGoldCounts(ctx context.Context, projectID int64) ([]RoundGo
 		}
 		return nil
 	}, projectID)
-	return out, err
+	return out, Op("Store.RoundGoldCounts", err)
 }

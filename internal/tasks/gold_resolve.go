@@ -80,7 +80,7 @@ func (s *Store) ResolveRound(ctx context.Context, projectID, roundID int64) (Res
 		st, err = s.resolveSummaries(ctx, tx, ids)
 		return err
 	})
-	return st, err
+	return st, Op("Store.ResolveRound", err)
 }
 
 // ResolveSummary resolves one summary if it is ready in some round, and
@@ -91,7 +91,7 @@ func (s *Store) ResolveSummary(ctx context.Context, summaryID int64) (ResolveSta
 		st, err = s.resolveIfReady(ctx, tx, summaryID)
 		return err
 	})
-	return st, err
+	return st, Op("Store.ResolveSummary", err)
 }
 
 // resolveIfReady resolves one summary inside a write transaction if it is
@@ -117,11 +117,14 @@ const resolveBatch = 20
 // changed after their assignment was submitted are picked up by
 // ResolveRound, which looks at every ready summary.
 func (s *Store) ResolveReady(ctx context.Context, projectID int64) (ResolveStats, error) {
-	return s.resolveReady(ctx, projectID, false)
+	val, err := s.resolveReady(ctx, projectID, false)
+	return val,
+
+		// resolveReady is ResolveReady; paced, it rests after each batch as long
+		// as the batch took, leaving the writer to others at least half the time.
+		Op("Store.ResolveReady", err)
 }
 
-// resolveReady is ResolveReady; paced, it rests after each batch as long
-// as the batch took, leaving the writer to others at least half the time.
 func (s *Store) resolveReady(ctx context.Context, projectID int64, paced bool) (ResolveStats, error) {
 	ids, err := summaryIDList(ctx, s.read, `SELECT x.summary_id FROM (`+fmt.Sprintf(readySummaries, "r.project_id = ?")+`) x
 		WHERE EXISTS (SELECT 1 FROM summary_sentences ss WHERE ss.summary_id = x.summary_id
@@ -252,14 +255,14 @@ func resolvedGold(sentenceID int64, labels []SentenceLabel, gold map[int64]Gold,
 func (s *Store) ResolveAllReady(ctx context.Context) (ResolveStats, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT id FROM projects ORDER BY id`)
 	if err != nil {
-		return ResolveStats{}, err
+		return ResolveStats{}, Op("Store.ResolveAllReady", err)
 	}
 	var ids []int64
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
 			rows.Close()
-			return ResolveStats{}, err
+			return ResolveStats{}, Op("Store.ResolveAllReady", err)
 		}
 		ids = append(ids, id)
 	}
@@ -271,8 +274,8 @@ func (s *Store) ResolveAllReady(ctx context.Context) (ResolveStats, error) {
 		st.Unanimous += b.Unanimous
 		st.Pending += b.Pending
 		if err != nil {
-			return st, err
+			return st, Op("Store.ResolveAllReady", err)
 		}
 	}
-	return st, rows.Err()
+	return st, Op("Store.ResolveAllReady", rows.Err())
 }

@@ -104,5 +104,5 @@ func (s *Store) SummaryGoldOf(ctx context.Context, summaryID int64) (SummaryGold
 	if errors.Is(err, sql.ErrNoRows) {
 		return g, Errorf(ENotFound, "this summary has no gold label yet")
 	}
-	return g, err
+	return g, Op("Store.SummaryGoldOf", err)
 }

@@ -71,7 +71,7 @@ func (a *ImportStats) Add(b ImportStats) {
 // (*ChangesError listing each difference) and nothing is written.
 func (s *Store) Import(ctx context.Context, projectID int64, docs []DocumentInput, labels ...LabelRecord) (ImportStats, error) {
 	st, _, err := s.ImportWith(ctx, ImportRequest{Project: projectID, Documents: docs, Labels: labels})
-	return st, err
+	return st, Op("Store.Import", err)
 }
 
 // ImportRequest is one import into a project.
@@ -108,7 +108,7 @@ type ImportRequest struct {
 // was written and, with Update, the changes it applied to data that was
 // already there.
 func (s *Store) ImportWith(ctx context.Context, req ImportRequest) (ImportStats, []Change, error) {
-	return s.ImportStream(ctx, req, func(w *ImportWriter) error {
+	val1, val2, err := s.ImportStream(ctx, req, func(w *ImportWriter) error {
 		if err := w.Begin(req.ErrorTaxonomy); err != nil {
 			return err
 		}
@@ -122,14 +122,17 @@ func (s *Store) ImportWith(ctx context.Context, req ImportRequest) (ImportStats,
 		}
 		return w.Labels(req.Labels)
 	})
+	return val1,
+
+		// ImportStream runs an import whose content arrives while it is written:
+		// fill hands scales, documents and labels to the writer in the order they
+		// are read, and everything happens in one transaction, committed only if
+		// fill and the checks of the request (see ImportWith) succeed. Nothing of
+		// a document needs to stay in memory once it is written. req.Documents,
+		// req.Labels and req.Scales are ignored.
+		val2, Op("Store.ImportWith", err)
 }
 
-// ImportStream runs an import whose content arrives while it is written:
-// fill hands scales, documents and labels to the writer in the order they
-// are read, and everything happens in one transaction, committed only if
-// fill and the checks of the request (see ImportWith) succeed. Nothing of
-// a document needs to stay in memory once it is written. req.Documents,
-// req.Labels and req.Scales are ignored.
 func (s *Store) ImportStream(ctx context.Context, req ImportRequest, fill func(*ImportWriter) error) (ImportStats, []Change, error) {
 	var st ImportStats
 	var applied []Change
@@ -164,7 +167,7 @@ func (s *Store) ImportStream(ctx context.Context, req ImportRequest, fill func(*
 		return held.release(ctx, tx, im.project)
 	})
 	if err != nil && !errors.Is(err, errCheckOnly) {
-		return ImportStats{}, nil, err
+		return ImportStats{}, nil, Op("Store.ImportStream", err)
 	}
 	if err == nil {
 		// Tables an import made ten times larger get fresh planner
@@ -193,21 +196,21 @@ func (w *ImportWriter) Begin(errorTaxonomy string) error {
 		p.Settings.ErrorPreset = errorTaxonomy
 	}
 	if err := ValidateSlug(p.Slug); err != nil {
-		return err
+		return Op("ImportWriter.Begin", err)
 	}
 	if p.Name == "" {
 		p.Name = p.Slug
 	}
 	if err := p.Settings.Validate(); err != nil {
-		return err
+		return Op("ImportWriter.Begin", err)
 	}
 	settings, err := json.Marshal(p.Settings)
 	if err != nil {
-		return err
+		return Op("ImportWriter.Begin", err)
 	}
 	id, err := insertProject(w.im.ctx, w.im.tx, p, settings)
 	w.im.project = id
-	return err
+	return Op("ImportWriter.Begin", err)
 }
 
 // Scales defines rating scales in the project (see ImportRequest.Scales).
@@ -216,10 +219,10 @@ func (w *ImportWriter) Scales(scales []Scale) error {
 		return nil
 	}
 	if err := w.im.scales(scales); err != nil {
-		return err
+		return Op("ImportWriter.Scales", err)
 	}
 	if w.labels != nil {
-		return w.labels.reload()
+		return Op("ImportWriter.Scales", w.labels.reload())
 	}
 	return nil
 }
@@ -228,16 +231,16 @@ func (w *ImportWriter) Scales(scales []Scale) error {
 // the annotators' labels given inside it.
 func (w *ImportWriter) Document(d *DocumentInput) error {
 	if err := w.im.document(d); err != nil {
-		return err
+		return Op("ImportWriter.Document", err)
 	}
 	if err := w.Labels(nestedLabels([]DocumentInput{*d})); err != nil {
-		return err
+		return Op("ImportWriter.Document", err)
 	}
 	if w.labels != nil {
 		// Its summaries are done: resolve their gold, and keep memory
 		// bounded.
 		if err := w.labels.forget(); err != nil {
-			return err
+			return Op("ImportWriter.Document", err)
 		}
 	}
 	clear(w.im.created)
@@ -252,13 +255,13 @@ func (w *ImportWriter) Labels(labels []LabelRecord) error {
 	if w.labels == nil {
 		lw, err := newLabelWriter(w.im)
 		if err != nil {
-			return err
+			return Op("ImportWriter.Labels", err)
 		}
 		w.labels = lw
 	}
 	for i := range labels {
 		if err := w.labels.write(&labels[i]); err != nil {
-			return err
+			return Op("ImportWriter.Labels", err)
 		}
 	}
 	return nil

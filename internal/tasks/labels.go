@@ -78,7 +78,7 @@ func (l *SentenceLabel) Validate(set Settings) error {
 	}
 	for _, f := range []struct{ name, v string }{{"explanation", l.Explanation}, {"ambiguity description", l.AmbiguityNote}, {"unsure note", l.UnsureNote}, {"flag comment", l.Flag}} {
 		if err := CheckText(f.name, f.v, MaxNoteLen, true); err != nil {
-			return err
+			return Op("SentenceLabel.Validate", err)
 		}
 	}
 	return nil
@@ -117,7 +117,7 @@ func (l *SentenceLabel) Missing(set Settings) []string {
 // overwriting. Every save is appended to the label history.
 func (s *Store) SaveSentenceLabel(ctx context.Context, assignmentID, userID int64, version int, l SentenceLabel) (int, error) {
 	_, v, err := s.saveSentenceLabel(ctx, assignmentID, userID, version, l, false)
-	return v, err
+	return v, Op("Store.SaveSentenceLabel", err)
 }
 
 // SaveSentenceLabelFromPage saves a label sent by the labelling page and
@@ -127,7 +127,8 @@ func (s *Store) SaveSentenceLabel(ctx context.Context, assignmentID, userID int6
 // a label had been saved for the sentence. (SaveSentenceLabel records the
 // caller's AssistantVisible, for imports and tools.)
 func (s *Store) SaveSentenceLabelFromPage(ctx context.Context, assignmentID, userID int64, version int, l SentenceLabel) (SentenceLabel, int, error) {
-	return s.saveSentenceLabel(ctx, assignmentID, userID, version, l, true)
+	val1, val2, err := s.saveSentenceLabel(ctx, assignmentID, userID, version, l, true)
+	return val1, val2, Op("Store.SaveSentenceLabelFromPage", err)
 }
 
 func (s *Store) saveSentenceLabel(ctx context.Context, assignmentID, userID int64, version int, l SentenceLabel, decideVisible bool) (SentenceLabel, int, error) {
@@ -302,36 +303,36 @@ func scanSentenceLabel(row interface{ Scan(...any) error }) (*SentenceLabel, err
 func (s *Store) SentenceLabels(ctx context.Context, assignmentID int64) (map[int64]SentenceLabel, error) {
 	rows, err := s.query(ctx, `SELECT `+sentenceLabelColumns+` FROM sentence_labels WHERE assignment_id = ?`, assignmentID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.SentenceLabels", err)
 	}
 	defer rows.Close()
 	out := map[int64]SentenceLabel{}
 	for rows.Next() {
 		l, err := scanSentenceLabel(rows)
 		if err != nil {
-			return nil, err
+			return nil, Op("Store.SentenceLabels", err)
 		}
 		out[l.SentenceID] = *l
 	}
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, Op("Store.SentenceLabels", err)
 	}
 	flags, err := s.query(ctx, `SELECT sentence_id, note FROM sentence_flags WHERE assignment_id = ?`, assignmentID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.SentenceLabels", err)
 	}
 	defer flags.Close()
 	for flags.Next() {
 		var id int64
 		var note string
 		if err := flags.Scan(&id, &note); err != nil {
-			return nil, err
+			return nil, Op("Store.SentenceLabels", err)
 		}
 		l := out[id]
 		l.Flag = note
 		out[id] = l
 	}
-	return out, flags.Err()
+	return out, Op("Store.SentenceLabels", flags.Err())
 }
 
 // saveFlag stores or removes a sentence's flag with its label.

@@ -251,7 +251,48 @@ CREATE INDEX IF NOT EXISTS study_decisions_participant ON study_decisions(partic
 );`,
 	// 26: a study's training items, shown with feedback before the work.
 	`ALTER TABLE study_checks ADD COLUMN training INTEGER NOT NULL DEFAULT 0;`,
+	// 27: an annotator's queue counted in blocks of 256 queue positions,
+	// kept by triggers, so that the labelling page finds its place in a
+	// queue of any length without counting the queue (see QueueNav); and
+	// the open assignments indexed apart, so that finding the next one to
+	// do does not step over every submitted one.
+	queueBlocksSchema,
 }
+
+// queueBlocksSchema keeps, per annotator, round and block of 256 queue
+// positions (position >> 8, queueBlockShift), how many of the block's
+// assignments are in the queue (not released) and how many of those are
+// submitted. Summing a queue's blocks gives its length and progress; the
+// blocks before an assignment's, plus a count inside its own block, give
+// its place.
+const queueBlocksSchema = `CREATE TABLE IF NOT EXISTS queue_blocks (
+    user_id  INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
+    block    INTEGER NOT NULL,
+    total    INTEGER NOT NULL DEFAULT 0,
+    done     INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (user_id, round_id, block)
+) WITHOUT ROWID;
+INSERT INTO queue_blocks (user_id, round_id, block, total, done)
+    SELECT user_id, round_id, position >> 8, count(*), sum(status = 'submitted')
+    FROM assignments WHERE status != 'released' GROUP BY user_id, round_id, position >> 8;
+CREATE TRIGGER IF NOT EXISTS queue_blocks_insert AFTER INSERT ON assignments WHEN NEW.status != 'released' BEGIN
+    INSERT INTO queue_blocks (user_id, round_id, block, total, done) VALUES (NEW.user_id, NEW.round_id, NEW.position >> 8, 1, NEW.status = 'submitted')
+        ON CONFLICT (user_id, round_id, block) DO UPDATE SET total = total + 1, done = done + excluded.done;
+END;
+CREATE TRIGGER IF NOT EXISTS queue_blocks_delete AFTER DELETE ON assignments WHEN OLD.status != 'released' BEGIN
+    UPDATE queue_blocks SET total = total - 1, done = done - (OLD.status = 'submitted')
+        WHERE user_id = OLD.user_id AND round_id = OLD.round_id AND block = OLD.position >> 8;
+END;
+CREATE TRIGGER IF NOT EXISTS queue_blocks_update AFTER UPDATE OF status, position, user_id, round_id ON assignments
+    WHEN OLD.status IS NOT NEW.status OR OLD.position IS NOT NEW.position OR OLD.user_id IS NOT NEW.user_id OR OLD.round_id IS NOT NEW.round_id BEGIN
+    UPDATE queue_blocks SET total = total - (OLD.status != 'released'), done = done - (OLD.status = 'submitted')
+        WHERE OLD.status != 'released' AND user_id = OLD.user_id AND round_id = OLD.round_id AND block = OLD.position >> 8;
+    INSERT INTO queue_blocks (user_id, round_id, block, total, done)
+        SELECT NEW.user_id, NEW.round_id, NEW.position >> 8, 1, NEW.status = 'submitted' WHERE NEW.status != 'released'
+        ON CONFLICT (user_id, round_id, block) DO UPDATE SET total = total + 1, done = done + excluded.done;
+END;
+CREATE INDEX IF NOT EXISTS assignments_open ON assignments(user_id, position) WHERE status IN ('pending', 'in_progress');`
 
 // skipsAndFlagsSchema creates the tables of skips and flags.
 const skipsAndFlagsSchema = `

@@ -21,7 +21,7 @@ type rowQuerier interface {
 func (s *Store) Missing(ctx context.Context, assignmentID int64) ([]string, error) {
 	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.Missing", err)
 	}
 	defer tx.Rollback()
 	var summaryID int64
@@ -32,17 +32,20 @@ func (s *Store) Missing(ctx context.Context, assignmentID int64) ([]string, erro
 		return nil, Errorf(ENotFound, "assignment not found")
 	}
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.Missing", err)
 	}
 	set, err := decodeSettings(raw)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.Missing", err)
 	}
-	return missingItems(ctx, tx, assignmentID, summaryID, set)
+	val, err := missingItems(ctx, tx, assignmentID, summaryID, set)
+	return val,
+
+		// missingItems checks every sentence label and the summary label of an
+		// assignment against the project's schema, sentence by sentence.
+		Op("Store.Missing", err)
 }
 
-// missingItems checks every sentence label and the summary label of an
-// assignment against the project's schema, sentence by sentence.
 func missingItems(ctx context.Context, tx rowQuerier, assignmentID, summaryID int64, set Settings) ([]string, error) {
 	var missing []string
 	rows, err := tx.QueryContext(ctx, `SELECT ss.idx, l.label, coalesce(l.error_types, '[]'), coalesce(l.explanation, ''), l.ambiguous,

@@ -29,7 +29,7 @@ func (s *Store) ProjectOverview(ctx context.Context, projectID int64) (Overview,
 		(SELECT count(*) FROM gold_sentences g JOIN summary_sentences ss ON ss.id = g.sentence_id JOIN summaries s ON s.id = ss.summary_id WHERE s.project_id = ?1 AND g.label != ''),
 		(SELECT count(*) FROM memberships WHERE project_id = ?1)`, projectID).
 		Scan(&o.Documents, &o.Summaries, &o.Sentences, &o.KeyFacts, &o.Rounds, &o.Assignments, &o.Submitted, &o.GoldSentences, &o.Members)
-	return o, err
+	return o, Op("Store.ProjectOverview", err)
 }
 
 // DocumentRow is one line of a project's document list.
@@ -58,16 +58,16 @@ func (s *Store) DocumentRows(ctx context.Context, projectID int64, limit, offset
 			(SELECT count(DISTINCT topic) FROM summaries s WHERE s.document_id = d.id AND topic != '')
 		FROM documents d WHERE d.project_id = ? ORDER BY d.id LIMIT ? OFFSET ?`, projectID, limit, offset)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.DocumentRows", err)
 	}
 	defer rows.Close()
 	var out []DocumentRow
 	for rows.Next() {
 		var r DocumentRow
 		if err := rows.Scan(&r.ID, &r.ExternalID, &r.Kind, &r.Language, &r.Domain, &r.Units, &r.Summaries, &r.Sentences, &r.KeyFacts, &r.Topics); err != nil {
-			return nil, err
+			return nil, Op("Store.DocumentRows", err)
 		}
 		out = append(out, r)
 	}
-	return out, rows.Err()
+	return out, Op("Store.DocumentRows", rows.Err())
 }

@@ -27,18 +27,18 @@ func (s *Store) RoundProgress(ctx context.Context, roundID int64) ([]AnnotatorPr
 		FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.round_id = ?
 		GROUP BY u.id ORDER BY u.username`, roundID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.RoundProgress", err)
 	}
 	defer rows.Close()
 	var out []AnnotatorProgress
 	for rows.Next() {
 		var p AnnotatorProgress
 		if err := rows.Scan(&p.UserID, &p.Username, &p.DisplayName, &p.Total, &p.Submitted, &p.InProgress, &p.Pending, &p.Released, &p.ActiveSeconds); err != nil {
-			return nil, err
+			return nil, Op("Store.RoundProgress", err)
 		}
 		out = append(out, p)
 	}
-	return out, rows.Err()
+	return out, Op("Store.RoundProgress", rows.Err())
 }
 
 // RoundAssignment is one assignment as a lead's round page lists it.
@@ -73,24 +73,24 @@ func (s *Store) RoundAssignments(ctx context.Context, roundID int64) ([]RoundAss
 		FROM assignments a JOIN users u ON u.id = a.user_id JOIN summaries s ON s.id = a.summary_id JOIN documents d ON d.id = s.document_id
 		WHERE a.round_id = ? ORDER BY u.username, a.position`, roundID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.RoundAssignments", err)
 	}
 	defer rows.Close()
 	var out []RoundAssignment
 	for rows.Next() {
 		var r RoundAssignment
 		if err := rows.Scan(&r.ID, &r.Username, &r.Document, &r.SummaryID, &r.Topic, &r.Status, &r.ActiveSeconds, &r.Labelled, &r.Sentences, &r.StartedAt, &r.SubmittedAt, &r.Summary, &r.Model, &r.First, &r.LastLabel); err != nil {
-			return nil, err
+			return nil, Op("Store.RoundAssignments", err)
 		}
 		out = append(out, r)
 	}
-	return out, rows.Err()
+	return out, Op("Store.RoundAssignments", rows.Err())
 }
 
 // ReleaseAssignment takes a stalled assignment back from its annotator. Its
 // labels are kept as they are; it no longer counts and cannot be changed.
 func (s *Store) ReleaseAssignment(ctx context.Context, roundID, assignmentID int64) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.ReleaseAssignment", s.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE assignments SET status = 'released', version = version + 1
 			WHERE id = ? AND round_id = ? AND status IN ('pending', 'in_progress')`, assignmentID, roundID)
 		if err != nil {
@@ -114,7 +114,7 @@ func (s *Store) ReleaseAssignment(ctx context.Context, roundID, assignmentID int
 		}
 		_, err = s.resolveIfReady(ctx, tx, summary)
 		return err
-	})
+	}))
 }
 
 // ReassignAssignment releases an assignment and gives its summary to
@@ -158,18 +158,18 @@ func (s *Store) ReassignAssignment(ctx context.Context, roundID, assignmentID, t
 		}
 		return tx.QueryRowContext(ctx, `SELECT id FROM assignments WHERE round_id = ? AND summary_id = ? AND user_id = ?`, roundID, summary, toUser).Scan(&newID)
 	})
-	return newID, err
+	return newID, Op("Store.ReassignAssignment", err)
 }
 
 // CloseRound closes a round: its labels can no longer change.
 func (s *Store) CloseRound(ctx context.Context, roundID int64) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.CloseRound", s.tx(ctx, func(tx *sql.Tx) error {
 		err := mustAffect(tx.ExecContext(ctx, `UPDATE rounds SET status = 'closed', closed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'open'`, roundID))
 		if ErrorCode(err) == ENotFound {
 			return Errorf(EConflict, "this round is already closed")
 		}
 		return err
-	})
+	}))
 }
 
 // HistoryEntry is one saved change of a sentence label.
@@ -187,7 +187,7 @@ func (s *Store) LabelHistory(ctx context.Context, assignmentID int64) ([]History
 		JOIN summary_sentences ss ON ss.id = h.sentence_id JOIN users u ON u.id = h.user_id
 		WHERE h.assignment_id = ? ORDER BY h.id`, assignmentID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.LabelHistory", err)
 	}
 	defer rows.Close()
 	var out []HistoryEntry
@@ -195,14 +195,14 @@ func (s *Store) LabelHistory(ctx context.Context, assignmentID int64) ([]History
 		var e HistoryEntry
 		var data string
 		if err := rows.Scan(&e.SentenceIndex, &e.Username, &e.At, &data); err != nil {
-			return nil, err
+			return nil, Op("Store.LabelHistory", err)
 		}
 		if err := json.Unmarshal([]byte(data), &e.Label); err != nil {
-			return nil, err
+			return nil, Op("Store.LabelHistory", err)
 		}
 		out = append(out, e)
 	}
-	return out, rows.Err()
+	return out, Op("Store.LabelHistory", rows.Err())
 }
 
 // UpdateSettingsPreview counts the sentence labels a settings change would
@@ -211,7 +211,7 @@ func (s *Store) UpdateSettingsPreview(ctx context.Context, projectID int64) (int
 	var n int
 	err := s.reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM sentence_labels l JOIN assignments a ON a.id = l.assignment_id
 		JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?`, projectID).Scan(&n)
-	return n, err
+	return n, Op("Store.UpdateSettingsPreview", err)
 }
 
 // UpdateSettings replaces a project's label schema and guidelines. It
@@ -219,14 +219,14 @@ func (s *Store) UpdateSettingsPreview(ctx context.Context, projectID int64) (int
 // their values (they stay readable; nothing is rewritten).
 func (s *Store) UpdateSettings(ctx context.Context, projectID int64, set Settings, guidelines string) (int, error) {
 	if err := set.Validate(); err != nil {
-		return 0, err
+		return 0, Op("Store.UpdateSettings", err)
 	}
 	if err := CheckText("guidelines", guidelines, MaxGuidelinesLen, true); err != nil {
-		return 0, err
+		return 0, Op("Store.UpdateSettings", err)
 	}
 	raw, err := json.Marshal(set)
 	if err != nil {
-		return 0, err
+		return 0, Op("Store.UpdateSettings", err)
 	}
 	var labels int
 	err = s.tx(ctx, func(tx *sql.Tx) error {
@@ -236,5 +236,5 @@ func (s *Store) UpdateSettings(ctx context.Context, projectID int64, set Setting
 		}
 		return mustAffect(tx.ExecContext(ctx, `UPDATE projects SET settings = ?, guidelines = ? WHERE id = ?`, string(raw), guidelines, projectID))
 	})
-	return labels, err
+	return labels, Op("Store.UpdateSettings", err)
 }

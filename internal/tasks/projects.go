@@ -39,38 +39,41 @@ func ValidateSlug(slug string) error {
 // CreateProject adds a project. A taken slug is an EConflict error.
 func (s *Store) CreateProject(ctx context.Context, p Project) (*Project, error) {
 	if err := ValidateSlug(p.Slug); err != nil {
-		return nil, err
+		return nil, Op("Store.CreateProject", err)
 	}
 	if p.Name == "" {
 		p.Name = p.Slug
 	}
 	if err := CheckText("project name", p.Name, MaxNameLen, false); err != nil {
-		return nil, err
+		return nil, Op("Store.CreateProject", err)
 	}
 	if err := CheckText("project description", p.Description, MaxShortTextLen, true); err != nil {
-		return nil, err
+		return nil, Op("Store.CreateProject", err)
 	}
 	if err := CheckText("guidelines", p.Guidelines, MaxGuidelinesLen, true); err != nil {
-		return nil, err
+		return nil, Op("Store.CreateProject", err)
 	}
 	if err := p.Settings.Validate(); err != nil {
-		return nil, err
+		return nil, Op("Store.CreateProject", err)
 	}
 	settings, err := json.Marshal(p.Settings)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.CreateProject", err)
 	}
 	err = s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := insertProject(ctx, tx, p, settings)
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.CreateProject", err)
 	}
-	return s.ProjectBySlug(ctx, p.Slug)
+	val, err := s.ProjectBySlug(ctx, p.Slug)
+	return val,
+
+		// insertProject adds a checked project in a transaction.
+		Op("Store.CreateProject", err)
 }
 
-// insertProject adds a checked project in a transaction.
 func insertProject(ctx context.Context, tx *sql.Tx, p Project, settings []byte) (int64, error) {
 	var n int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM projects WHERE slug = ?`, p.Slug).Scan(&n); err != nil {
@@ -105,10 +108,13 @@ func scanProject(row interface{ Scan(...any) error }) (*Project, error) {
 
 // ProjectBySlug returns the project with the given slug.
 func (s *Store) ProjectBySlug(ctx context.Context, slug string) (*Project, error) {
-	return scanProject(s.queryRow(ctx, `SELECT `+projectColumns+` FROM projects WHERE slug = ?`, slug))
+	val, err := scanProject(s.queryRow(ctx, `SELECT `+projectColumns+` FROM projects WHERE slug = ?`, slug))
+	return val,
+
+		// ProjectWithRole is a project as seen by one user.
+		Op("Store.ProjectBySlug", err)
 }
 
-// ProjectWithRole is a project as seen by one user.
 type ProjectWithRole struct {
 	Project
 	Role string // "" for an admin who is not a member
@@ -123,7 +129,7 @@ func (s *Store) ProjectsFor(ctx context.Context, u *User) ([]ProjectWithRole, er
 		WHERE m.user_id IS NOT NULL OR ?
 		ORDER BY p.name`, u.ID, u.IsAdmin)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.ProjectsFor", err)
 	}
 	defer rows.Close()
 	var out []ProjectWithRole
@@ -131,14 +137,14 @@ func (s *Store) ProjectsFor(ctx context.Context, u *User) ([]ProjectWithRole, er
 		var p ProjectWithRole
 		var settings string
 		if err := rows.Scan(&p.ID, &p.Slug, &p.Name, &p.Description, &settings, &p.Guidelines, &p.CreatedAt, &p.Role); err != nil {
-			return nil, err
+			return nil, Op("Store.ProjectsFor", err)
 		}
 		if p.Settings, err = decodeSettings(settings); err != nil {
-			return nil, err
+			return nil, Op("Store.ProjectsFor", err)
 		}
 		out = append(out, p)
 	}
-	return out, rows.Err()
+	return out, Op("Store.ProjectsFor", rows.Err())
 }
 
 // SetMember gives a user a role in a project, replacing any earlier role.
@@ -148,11 +154,11 @@ func (s *Store) SetMember(ctx context.Context, projectID, userID int64, role str
 	default:
 		return Errorf(EInvalid, "unknown role %q (lead, adjudicator or annotator)", role)
 	}
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.SetMember", s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO memberships (project_id, user_id, role) VALUES (?, ?, ?)
 			ON CONFLICT (project_id, user_id) DO UPDATE SET role = excluded.role`, projectID, userID, role)
 		return err
-	})
+	}))
 }
 
 // Role returns a user's role in a project, or "" when not a member.
@@ -162,7 +168,7 @@ func (s *Store) Role(ctx context.Context, projectID, userID int64) (string, erro
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
-	return role, err
+	return role, Op("Store.Role", err)
 }
 
 // Member is a user with their role in a project.
@@ -178,21 +184,22 @@ func (s *Store) Members(ctx context.Context, projectID int64) ([]Member, error) 
 		FROM memberships m JOIN users u ON u.id = m.user_id
 		WHERE m.project_id = ? ORDER BY m.role, u.username`, projectID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.Members", err)
 	}
 	defer rows.Close()
 	var out []Member
 	for rows.Next() {
 		var m Member
 		if err := rows.Scan(&m.ID, &m.Username, &m.DisplayName, &m.IsAdmin, &m.Disabled, &m.CreatedAt, &m.Role); err != nil {
-			return nil, err
+			return nil, Op("Store.Members", err)
 		}
 		out = append(out, m)
 	}
-	return out, rows.Err()
+	return out, Op("Store.Members", rows.Err())
 }
 
 // ProjectByID returns the project with the given id.
 func (s *Store) ProjectByID(ctx context.Context, id int64) (*Project, error) {
-	return scanProject(s.queryRow(ctx, `SELECT `+projectColumns+` FROM projects WHERE id = ?`, id))
+	val, err := scanProject(s.queryRow(ctx, `SELECT `+projectColumns+` FROM projects WHERE id = ?`, id))
+	return val, Op("Store.ProjectByID", err)
 }

@@ -176,7 +176,8 @@ func (s *Store) ReportData(ctx context.Context, projectID int64, f ReportFilter)
 	// holds two connections, so that readings waiting for their second
 	// cannot take up the whole pool; the others use one.
 	if f.OneConnection {
-		return s.reportData(ctx, projectID, f, false)
+		val, err := s.reportData(ctx, projectID, f, false)
+		return val, Op("Store.ReportData", err)
 	}
 	select {
 	case s.reportApart <- struct{}{}:
@@ -184,16 +185,19 @@ func (s *Store) ReportData(ctx context.Context, projectID int64, f ReportFilter)
 		for range 3 {
 			d, err := s.reportData(ctx, projectID, f, true)
 			if !errors.Is(err, errReportMoved) {
-				return d, err
+				return d, Op("Store.ReportData", err)
 			}
 		}
 	default:
 	}
-	return s.reportData(ctx, projectID, f, false)
+	val, err := s.reportData(ctx, projectID, f, false)
+	return val,
+
+		// errReportMoved says that the project's report data changed between the
+		// start of two transactions reading it.
+		Op("Store.ReportData", err)
 }
 
-// errReportMoved says that the project's report data changed between the
-// start of two transactions reading it.
 var errReportMoved = errors.New("report data changed while being read")
 
 // reportDataBetween, when set (by tests), runs after the first
@@ -320,16 +324,16 @@ func (s *Store) ReportSentenceDetails(ctx context.Context, projectID int64, ids 
 		JOIN documents d ON d.id = s.document_id
 		WHERE s.project_id = ? AND ss.id IN (`+strings.Join(marks, ",")+`)`, args...)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.ReportSentenceDetails", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
 		var x ReportSentenceDetail
 		if err := rows.Scan(&id, &x.Text, &x.SummaryExternal, &x.DocumentExternal); err != nil {
-			return nil, err
+			return nil, Op("Store.ReportSentenceDetails", err)
 		}
 		out[id] = x
 	}
-	return out, rows.Err()
+	return out, Op("Store.ReportSentenceDetails", rows.Err())
 }

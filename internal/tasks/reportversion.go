@@ -207,5 +207,5 @@ func (s *Store) ReportVersion(ctx context.Context, projectID int64) (int64, erro
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
-	return v, err
+	return v, Op("Store.ReportVersion", err)
 }

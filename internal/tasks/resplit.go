@@ -18,7 +18,8 @@ const maxSentences = 500
 // translations are attached to them, moving the boundaries would detach
 // them.
 func (s *Store) SplitLock(ctx context.Context, summaryID int64) (string, error) {
-	return splitLock(ctx, s.read, summaryID)
+	val, err := splitLock(ctx, s.read, summaryID)
+	return val, Op("Store.SplitLock", err)
 }
 
 func splitLock(ctx context.Context, q querier, summaryID int64) (string, error) {
@@ -64,7 +65,7 @@ func (s *Store) ResplitSummary(ctx context.Context, projectID, summaryID int64, 
 			return Errorf(EInvalid, "sentences: sentence %d is longer than %d characters", i+1, maxTextLen)
 		}
 	}
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.ResplitSummary", s.tx(ctx, func(tx *sql.Tx) error {
 		var project int64
 		err := tx.QueryRowContext(ctx, `SELECT project_id FROM summaries WHERE id = ?`, summaryID).Scan(&project)
 		if errors.Is(err, sql.ErrNoRows) || (err == nil && project != projectID) {
@@ -109,7 +110,7 @@ func (s *Store) ResplitSummary(ctx context.Context, projectID, summaryID int64, 
 			}
 		}
 		return nil
-	})
+	}))
 }
 
 // withoutSpace removes every whitespace rune.

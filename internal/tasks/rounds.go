@@ -52,7 +52,7 @@ type RoundSpec struct {
 func (s *Store) CreateRound(ctx context.Context, projectID int64, spec RoundSpec) (*Round, error) {
 	spec.Name = strings.TrimSpace(spec.Name)
 	if err := CheckText("round name", spec.Name, MaxNameLen, false); err != nil {
-		return nil, err
+		return nil, Op("Store.CreateRound", err)
 	}
 	if spec.Name == "" {
 		return nil, Errorf(EInvalid, "a round needs a name")
@@ -120,12 +120,15 @@ func (s *Store) CreateRound(ctx context.Context, projectID int64, spec RoundSpec
 		return dealAssignments(ctx, tx, roundID, annotators, spec.PerItem, spec.Dealing == DealByDocument, docs)
 	})
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.CreateRound", err)
 	}
-	return s.RoundByID(ctx, roundID)
+	val, err := s.RoundByID(ctx, roundID)
+	return val,
+
+		// docSummaries is one document's chosen summaries, in id order.
+		Op("Store.CreateRound", err)
 }
 
-// docSummaries is one document's chosen summaries, in id order.
 type docSummaries struct {
 	doc       int64
 	summaries []int64
@@ -227,24 +230,34 @@ func scanRound(row interface{ Scan(...any) error }) (*Round, error) {
 
 // RoundByID returns a round.
 func (s *Store) RoundByID(ctx context.Context, id int64) (*Round, error) {
-	return scanRound(s.reader(ctx).QueryRowContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE id = ?`, id))
+	val, err := scanRound(s.reader(ctx).QueryRowContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE id = ?`, id))
+	return val,
+
+		// RoundByName returns a project's round by name.
+		Op("Store.RoundByID", err)
 }
 
-// RoundByName returns a project's round by name.
 func (s *Store) RoundByName(ctx context.Context, projectID int64, name string) (*Round, error) {
-	return scanRound(s.reader(ctx).QueryRowContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? AND name = ?`, projectID, name))
+	val, err := scanRound(s.reader(ctx).QueryRowContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? AND name = ?`, projectID, name))
+	return val,
+
+		// Rounds lists a project's rounds, oldest first.
+		Op("Store.RoundByName", err)
 }
 
-// Rounds lists a project's rounds, oldest first.
 func (s *Store) Rounds(ctx context.Context, projectID int64) ([]Round, error) {
-	return s.rounds(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? ORDER BY id`, projectID)
+	val, err := s.rounds(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? ORDER BY id`, projectID)
+	return val,
+
+		// FeedbackRounds lists the project's closed calibration rounds in which
+		// the user has work, oldest first: the rounds whose feedback they may read.
+		Op("Store.Rounds", err)
 }
 
-// FeedbackRounds lists the project's closed calibration rounds in which
-// the user has work, oldest first: the rounds whose feedback they may read.
 func (s *Store) FeedbackRounds(ctx context.Context, projectID, userID int64) ([]Round, error) {
-	return s.rounds(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? AND kind = 'calibration' AND status = 'closed'
+	val, err := s.rounds(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? AND kind = 'calibration' AND status = 'closed'
 		AND id IN (SELECT round_id FROM assignments WHERE user_id = ? AND status != 'released') ORDER BY id`, projectID, userID)
+	return val, Op("Store.FeedbackRounds", err)
 }
 
 func (s *Store) rounds(ctx context.Context, query string, args ...any) ([]Round, error) {
@@ -277,16 +290,16 @@ func (s *Store) SummaryIDs(ctx context.Context, projectID int64, documents []str
 	}
 	rows, err := s.reader(ctx).QueryContext(ctx, q+` ORDER BY d.id, s.id`, args...)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.SummaryIDs", err)
 	}
 	defer rows.Close()
 	var out []int64
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return nil, err
+			return nil, Op("Store.SummaryIDs", err)
 		}
 		out = append(out, id)
 	}
-	return out, rows.Err()
+	return out, Op("Store.SummaryIDs", rows.Err())
 }

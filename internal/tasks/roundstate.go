@@ -9,13 +9,13 @@ import (
 // ReopenRound opens a closed round again: its assignments that are not
 // submitted can be labelled again. Gold and labels are left as they are.
 func (s *Store) ReopenRound(ctx context.Context, roundID int64) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.ReopenRound", s.tx(ctx, func(tx *sql.Tx) error {
 		err := mustAffect(tx.ExecContext(ctx, `UPDATE rounds SET status = 'open', closed_at = NULL WHERE id = ? AND status = 'closed'`, roundID))
 		if ErrorCode(err) == ENotFound {
 			return Errorf(EConflict, "this round is already open")
 		}
 		return err
-	})
+	}))
 }
 
 // RestoreAssignment undoes a release: the assignment goes back to its
@@ -24,7 +24,7 @@ func (s *Store) ReopenRound(ctx context.Context, roundID int64) error {
 // given to someone else so that the round already has enough annotators
 // for it.
 func (s *Store) RestoreAssignment(ctx context.Context, roundID, assignmentID int64) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.RestoreAssignment", s.tx(ctx, func(tx *sql.Tx) error {
 		var status, roundStatus string
 		var summary int64
 		var perItem int
@@ -53,5 +53,5 @@ func (s *Store) RestoreAssignment(ctx context.Context, roundID, assignmentID int
 			status = CASE WHEN started_at IS NOT NULL OR EXISTS (SELECT 1 FROM sentence_labels WHERE assignment_id = assignments.id) THEN 'in_progress' ELSE 'pending' END
 			WHERE id = ?`, assignmentID)
 		return err
-	})
+	}))
 }

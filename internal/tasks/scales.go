@@ -237,7 +237,7 @@ func (s *Store) SaveScaleScore(ctx context.Context, assignmentID, userID int64, 
 		}
 		return writeScore(ctx, tx, assignmentID, sentenceID, scale, value)
 	})
-	return nv, err
+	return nv, Op("Store.SaveScaleScore", err)
 }
 
 // writeScore stores or clears one score.
@@ -257,7 +257,7 @@ func writeScore(ctx context.Context, tx execQuerier, assignmentID, sentenceID in
 func (s *Store) ScaleScores(ctx context.Context, assignmentID int64) (map[ScaleKey]string, error) {
 	rows, err := s.query(ctx, `SELECT sentence_id, scale, value FROM scale_scores WHERE assignment_id = ?`, assignmentID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.ScaleScores", err)
 	}
 	defer rows.Close()
 	out := map[ScaleKey]string{}
@@ -265,11 +265,11 @@ func (s *Store) ScaleScores(ctx context.Context, assignmentID int64) (map[ScaleK
 		var k ScaleKey
 		var v string
 		if err := rows.Scan(&k.Sentence, &k.Scale, &v); err != nil {
-			return nil, err
+			return nil, Op("Store.ScaleScores", err)
 		}
 		out[k] = v
 	}
-	return out, rows.Err()
+	return out, Op("Store.ScaleScores", rows.Err())
 }
 
 // missingScores lists the required scales an assignment has not filled,

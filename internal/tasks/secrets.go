@@ -24,5 +24,5 @@ func (s *Store) Secret(ctx context.Context, name string, size int) ([]byte, erro
 		_, err = tx.ExecContext(ctx, `INSERT INTO secrets (name, value) VALUES (?, ?)`, name, v)
 		return err
 	})
-	return v, err
+	return v, Op("Store.Secret", err)
 }

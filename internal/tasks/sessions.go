@@ -52,33 +52,36 @@ func (s *Store) CreateSession(ctx context.Context, tokenHash []byte, ss Session)
 		id, err = res.LastInsertId()
 		return err
 	})
-	return id, err
+	return id, Op("Store.CreateSession", err)
 }
 
 // SessionByTokenHash returns the session whose token hashes to h.
 func (s *Store) SessionByTokenHash(ctx context.Context, h []byte) (*Session, error) {
-	return scanSession(s.queryRow(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE token_hash = ?`, h))
+	val, err := scanSession(s.queryRow(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE token_hash = ?`, h))
+	return val,
+
+		// UpdateSession stores a session's data and when it was last seen.
+		Op("Store.SessionByTokenHash", err)
 }
 
-// UpdateSession stores a session's data and when it was last seen.
 func (s *Store) UpdateSession(ctx context.Context, id int64, data string, lastSeen time.Time) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.UpdateSession", s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE sessions SET data = ?, last_seen_at = ? WHERE id = ?`, data, stamp(lastSeen), id)
 		return err
-	})
+	}))
 }
 
 // DeleteSession ends one session. With userID non-zero, only a session of
 // that user is ended (a user ending their own sessions); ENotFound
 // otherwise.
 func (s *Store) DeleteSession(ctx context.Context, id, userID int64) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.DeleteSession", s.tx(ctx, func(tx *sql.Tx) error {
 		if userID == 0 {
 			_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id)
 			return err
 		}
 		return mustAffect(tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ? AND user_id = ?`, id, userID))
-	})
+	}))
 }
 
 // EndUserSessions ends every session of a user except keep (0 for none)
@@ -93,7 +96,7 @@ func (s *Store) EndUserSessions(ctx context.Context, userID, keep int64) (int, e
 		n, err = res.RowsAffected()
 		return err
 	})
-	return int(n), err
+	return int(n), Op("Store.EndUserSessions", err)
 }
 
 // endUserSessions ends every session of the named user inside tx.
@@ -106,27 +109,27 @@ func endUserSessions(ctx context.Context, tx *sql.Tx, username string) error {
 func (s *Store) UserSessions(ctx context.Context, userID int64) ([]Session, error) {
 	rows, err := s.query(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE user_id = ? ORDER BY last_seen_at DESC, id DESC`, userID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.UserSessions", err)
 	}
 	defer rows.Close()
 	var out []Session
 	for rows.Next() {
 		ss, err := scanSession(rows)
 		if err != nil {
-			return nil, err
+			return nil, Op("Store.UserSessions", err)
 		}
 		out = append(out, *ss)
 	}
-	return out, rows.Err()
+	return out, Op("Store.UserSessions", rows.Err())
 }
 
 // DeleteExpiredSessions removes sessions past their expiry or idle for
 // longer than idle.
 func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time, idle time.Duration) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.DeleteExpiredSessions", s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at < ? OR last_seen_at < ?`, stamp(now), stamp(now.Add(-idle)))
 		return err
-	})
+	}))
 }
 
 // RotateSessionKeys replaces the server's secrets with new random ones and
@@ -144,5 +147,5 @@ func (s *Store) RotateSessionKeys(ctx context.Context) (int, error) {
 		n, err = res.RowsAffected()
 		return err
 	})
-	return int(n), err
+	return int(n), Op("Store.RotateSessionKeys", err)
 }

@@ -90,7 +90,7 @@ func (s Settings) Validate() error {
 				max     int
 			}{{"code", t.Code, MaxNameLen}, {"name", t.Name, MaxNameLen}, {"group", t.Group, MaxNameLen}, {"definition", t.Definition, MaxShortTextLen}} {
 				if err := CheckText(fmt.Sprintf("custom error type %d %s", i+1, f.name), f.v, f.max, false); err != nil {
-					return err
+					return Op("Settings.Validate", err)
 				}
 			}
 			if seen[t.Code] {
@@ -104,7 +104,7 @@ func (s Settings) Validate() error {
 	default:
 		return Errorf(EInvalid, "unknown assistant visibility %q", s.AssistantVisibility)
 	}
-	return validateScales(s.Scales)
+	return Op("Settings.Validate", validateScales(s.Scales))
 }
 
 func decodeSettings(raw string) (Settings, error) {

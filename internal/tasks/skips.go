@@ -28,7 +28,7 @@ func (s *Store) SkipAssignment(ctx context.Context, assignmentID, userID int64, 
 	if utf8.RuneCountInString(reason) > maxSkipReason {
 		return Errorf(EInvalid, "the reason is longer than %d characters", maxSkipReason)
 	}
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.SkipAssignment", s.tx(ctx, func(tx *sql.Tx) error {
 		a, _, err := writableAssignment(ctx, tx, assignmentID, userID)
 		if err != nil {
 			return err
@@ -40,19 +40,19 @@ func (s *Store) SkipAssignment(ctx context.Context, assignmentID, userID int64, 
 			ON CONFLICT (assignment_id) DO UPDATE SET reason = excluded.reason, skipped_at = excluded.skipped_at`,
 			assignmentID, reason, stamp(s.now()))
 		return err
-	})
+	}))
 }
 
 // UnskipAssignment takes the user's skip back; the assignment is theirs
 // to label again.
 func (s *Store) UnskipAssignment(ctx context.Context, assignmentID, userID int64) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.UnskipAssignment", s.tx(ctx, func(tx *sql.Tx) error {
 		if _, _, err := writableAssignment(ctx, tx, assignmentID, userID); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `DELETE FROM assignment_skips WHERE assignment_id = ?`, assignmentID)
 		return err
-	})
+	}))
 }
 
 // SkipOf returns the assignment's skip and whether it is skipped.
@@ -62,7 +62,7 @@ func (s *Store) SkipOf(ctx context.Context, assignmentID int64) (Skip, bool, err
 	if errors.Is(err, sql.ErrNoRows) {
 		return Skip{}, false, nil
 	}
-	return k, err == nil, err
+	return k, err == nil, Op("Store.SkipOf", err)
 }
 
 // Skipped returns the user's skipped assignments in a project with their
@@ -71,7 +71,7 @@ func (s *Store) Skipped(ctx context.Context, projectID, userID int64) (map[int64
 	rows, err := s.query(ctx, `SELECT k.assignment_id, k.reason FROM assignment_skips k JOIN assignments a ON a.id = k.assignment_id
 		JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ? AND a.user_id = ?`, projectID, userID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.Skipped", err)
 	}
 	defer rows.Close()
 	out := map[int64]string{}
@@ -79,9 +79,9 @@ func (s *Store) Skipped(ctx context.Context, projectID, userID int64) (map[int64
 		var id int64
 		var reason string
 		if err := rows.Scan(&id, &reason); err != nil {
-			return nil, err
+			return nil, Op("Store.Skipped", err)
 		}
 		out[id] = reason
 	}
-	return out, rows.Err()
+	return out, Op("Store.Skipped", rows.Err())
 }

@@ -40,7 +40,7 @@ func (r *ExportReader) EachStaleLabel(ctx context.Context, round string, fn func
 		FROM stale_labels st JOIN users u ON u.id = st.user_id
 		WHERE st.project_id = ? AND (? = '' OR st.round = ?) ORDER BY st.id`, r.scope.ProjectID, round, round)
 	if err != nil {
-		return err
+		return Op("ExportReader.EachStaleLabel", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
@@ -48,14 +48,14 @@ func (r *ExportReader) EachStaleLabel(ctx context.Context, round string, fn func
 		var data string
 		if err := rows.Scan(&l.Document, &l.Summary, &l.Sentence, &l.SentenceText, &l.UserID, &l.Username, &l.Round,
 			&data, &l.SavedAt, &l.Reason, &l.ReplacedAt); err != nil {
-			return err
+			return Op("ExportReader.EachStaleLabel", err)
 		}
 		if err := json.Unmarshal([]byte(data), &l.Label); err != nil {
-			return err
+			return Op("ExportReader.EachStaleLabel", err)
 		}
 		if err := fn(&l); err != nil {
-			return err
+			return Op("ExportReader.EachStaleLabel", err)
 		}
 	}
-	return rows.Err()
+	return Op("ExportReader.EachStaleLabel", rows.Err())
 }

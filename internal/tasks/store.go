@@ -65,11 +65,11 @@ const optimizeEvery = time.Hour
 // file at path and brings its schema up to date.
 func Open(ctx context.Context, path string) (*Store, error) {
 	if err := createPrivate(path); err != nil {
-		return nil, err
+		return nil, Op("Open", err)
 	}
 	write, err := openPool(path, true)
 	if err != nil {
-		return nil, err
+		return nil, Op("Open", err)
 	}
 	write.SetMaxOpenConns(1)
 	write.SetMaxIdleConns(1)
@@ -82,7 +82,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	read, err := openPool(path, false)
 	if err != nil {
 		write.Close()
-		return nil, err
+		return nil, Op("Open", err)
 	}
 	read.SetMaxOpenConns(max(4, runtime.NumCPU()*2))
 	read.SetMaxIdleConns(max(4, runtime.NumCPU()*2))
@@ -98,7 +98,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	if s.checkpoint, err = openCheckpointer(path); err != nil {
 		s.Close()
-		return nil, err
+		return nil, Op("Open", err)
 	}
 	s.stop, s.stopped = make(chan struct{}), make(chan struct{})
 	go s.optimizeLoop()
@@ -180,7 +180,7 @@ func (s *Store) Close() error {
 			err = rerr
 		}
 	}
-	return err
+	return Op("Store.Close", err)
 }
 
 // Path returns the database file's path.
@@ -190,7 +190,7 @@ func (s *Store) Path() string { return s.path }
 func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 	var v int
 	err := s.reader(ctx).QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
-	return v, err
+	return v, Op("Store.SchemaVersion", err)
 }
 
 // IntegrityCheck runs PRAGMA integrity_check and returns its first line
@@ -198,7 +198,7 @@ func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 func (s *Store) IntegrityCheck(ctx context.Context) (string, error) {
 	var res string
 	err := s.write.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&res)
-	return res, err
+	return res, Op("Store.IntegrityCheck", err)
 }
 
 // tx runs fn in a write transaction and commits it when fn returns nil.
@@ -259,7 +259,9 @@ func ownerRuns(owner string) bool {
 // WriteTx runs fn in a write transaction of the store, committed when fn
 // returns nil: for the stores of other parts of the application (such as
 // studies) that share the database and its one writer.
-func (s *Store) WriteTx(ctx context.Context, fn func(tx *sql.Tx) error) error { return s.tx(ctx, fn) }
+func (s *Store) WriteTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return Op("Store.WriteTx", s.tx(ctx, fn))
+}
 
 // ReadDB is the store's pool of read connections, for the same stores.
 func (s *Store) ReadDB() *sql.DB { return s.read }

@@ -27,7 +27,7 @@ func (l SummaryLabel) Validate() error {
 		return Errorf(EInvalid, "topic category must be main or marginal")
 	}
 	if err := CheckText("comment", l.Comment, MaxNoteLen, true); err != nil {
-		return err
+		return Op("SummaryLabel.Validate", err)
 	}
 	return nil
 }
@@ -36,7 +36,7 @@ func (l SummaryLabel) Validate() error {
 // version check as sentence labels.
 func (s *Store) SaveSummaryLabel(ctx context.Context, assignmentID, userID int64, version int, l SummaryLabel) (int, error) {
 	if err := l.Validate(); err != nil {
-		return 0, err
+		return 0, Op("Store.SaveSummaryLabel", err)
 	}
 	var nv int
 	err := s.tx(ctx, func(sqlTx *sql.Tx) error {
@@ -59,7 +59,7 @@ func (s *Store) SaveSummaryLabel(ctx context.Context, assignmentID, userID int64
 			assignmentID, rel, l.NonSummary, l.TopicCategory, l.Comment)
 		return err
 	})
-	return nv, err
+	return nv, Op("Store.SaveSummaryLabel", err)
 }
 
 // SummaryLabelOf returns an assignment's summary label (zero when none).
@@ -72,7 +72,7 @@ func (s *Store) SummaryLabelOf(ctx context.Context, assignmentID int64) (Summary
 		return l, nil
 	}
 	l.Relevance = int(rel.Int64)
-	return l, err
+	return l, Op("Store.SummaryLabelOf", err)
 }
 
 // SetKeyFactLink records (on) or removes (off) that a sentence carries a
@@ -103,7 +103,7 @@ func (s *Store) SetKeyFactLink(ctx context.Context, assignmentID, userID int64, 
 		}
 		return err
 	})
-	return nv, err
+	return nv, Op("Store.SetKeyFactLink", err)
 }
 
 // KeyFactLinks returns an assignment's key-fact alignment as a set of
@@ -111,18 +111,18 @@ func (s *Store) SetKeyFactLink(ctx context.Context, assignmentID, userID int64, 
 func (s *Store) KeyFactLinks(ctx context.Context, assignmentID int64) (map[[2]int64]bool, error) {
 	rows, err := s.query(ctx, `SELECT key_fact_id, sentence_id FROM keyfact_labels WHERE assignment_id = ?`, assignmentID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.KeyFactLinks", err)
 	}
 	defer rows.Close()
 	out := map[[2]int64]bool{}
 	for rows.Next() {
 		var k, s int64
 		if err := rows.Scan(&k, &s); err != nil {
-			return nil, err
+			return nil, Op("Store.KeyFactLinks", err)
 		}
 		out[[2]int64{k, s}] = true
 	}
-	return out, rows.Err()
+	return out, Op("Store.KeyFactLinks", rows.Err())
 }
 
 // maxActiveStep bounds one report of active time, so a stuck tab cannot
@@ -140,7 +140,7 @@ func (s *Store) AddActiveTime(ctx context.Context, assignmentID, userID int64, s
 		return nil
 	}
 	now := s.now()
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.AddActiveTime", s.tx(ctx, func(tx *sql.Tx) error {
 		var status, last string
 		err := tx.QueryRowContext(ctx, `SELECT a.status, coalesce(x.last_report_at, '')
 			FROM assignments a LEFT JOIN assignment_activity x ON x.assignment_id = a.id WHERE a.id = ? AND a.user_id = ?`,
@@ -167,7 +167,7 @@ func (s *Store) AddActiveTime(ctx context.Context, assignmentID, userID int64, s
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE assignments SET active_seconds = active_seconds + ? WHERE id = ?`, add, assignmentID)
 		return err
-	})
+	}))
 }
 
 // MarkPageOpened records when an open assignment's labelling page was
@@ -180,12 +180,12 @@ func (s *Store) MarkPageOpened(ctx context.Context, assignmentID int64) error {
 		return nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
-		return err
+		return Op("Store.MarkPageOpened", err)
 	}
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.MarkPageOpened", s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO assignment_activity (assignment_id, last_report_at) VALUES (?, ?)`, assignmentID, stamp(s.now()))
 		return err
-	})
+	}))
 }
 
 // Incomplete is what stops an assignment from being submitted.
@@ -202,7 +202,7 @@ func (e *Incomplete) Error() string {
 // field is filled; otherwise it returns *Incomplete saying exactly what is
 // missing, sentence by sentence.
 func (s *Store) Submit(ctx context.Context, assignmentID, userID int64) error {
-	return s.tx(ctx, func(sqlTx *sql.Tx) error {
+	return Op("Store.Submit", s.tx(ctx, func(sqlTx *sql.Tx) error {
 		tx := cachedTx{sqlTx, &s.writeStmts}
 		a, set, err := writableAssignment(ctx, tx, assignmentID, userID)
 		if err != nil {
@@ -228,5 +228,5 @@ func (s *Store) Submit(ctx context.Context, assignmentID, userID int64) error {
 		// summary: a few statements).
 		_, err = s.resolveIfReady(ctx, sqlTx, a.summary)
 		return err
-	})
+	}))
 }

@@ -95,11 +95,11 @@ func (t TokenSpec) Validate() error {
 func (s *Store) CreateToken(ctx context.Context, userID int64, spec TokenSpec) (*Token, string, error) {
 	spec.Name = strings.TrimSpace(spec.Name)
 	if err := spec.Validate(); err != nil {
-		return nil, "", err
+		return nil, "", Op("Store.CreateToken", err)
 	}
 	raw := make([]byte, tokenSecretBytes)
 	if _, err := rand.Read(raw); err != nil {
-		return nil, "", err
+		return nil, "", Op("Store.CreateToken", err)
 	}
 	secret := TokenPrefix + base64.RawURLEncoding.EncodeToString(raw)
 	expires := s.now().UTC().Add(spec.TTL)
@@ -146,10 +146,10 @@ func (s *Store) CreateToken(ctx context.Context, userID int64, spec TokenSpec) (
 		return nil
 	})
 	if err != nil {
-		return nil, "", err
+		return nil, "", Op("Store.CreateToken", err)
 	}
 	t, err := s.TokenByID(ctx, id)
-	return t, secret, err
+	return t, secret, Op("Store.CreateToken", err)
 }
 
 const tokenColumns = `t.id, t.user_id, u.username, t.name, t.hint, t.read_only, t.expires_at, t.created_at,
@@ -184,27 +184,30 @@ func scanToken(row interface{ Scan(...any) error }) (*Token, error) {
 
 // TokenByID returns a token, revoked or not.
 func (s *Store) TokenByID(ctx context.Context, id int64) (*Token, error) {
-	return scanToken(s.queryRow(ctx, `SELECT `+tokenColumns+` FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.id = ?`, id))
+	val, err := scanToken(s.queryRow(ctx, `SELECT `+tokenColumns+` FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.id = ?`, id))
+	return val,
+
+		// Tokens lists the tokens of one account (userID > 0) or of every account
+		// (userID 0), newest first, revoked ones included.
+		Op("Store.TokenByID", err)
 }
 
-// Tokens lists the tokens of one account (userID > 0) or of every account
-// (userID 0), newest first, revoked ones included.
 func (s *Store) Tokens(ctx context.Context, userID int64) ([]Token, error) {
 	rows, err := s.query(ctx, `SELECT `+tokenColumns+` FROM api_tokens t JOIN users u ON u.id = t.user_id
 		WHERE ?1 = 0 OR t.user_id = ?1 ORDER BY t.id DESC`, userID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.Tokens", err)
 	}
 	defer rows.Close()
 	var out []Token
 	for rows.Next() {
 		t, err := scanToken(rows)
 		if err != nil {
-			return nil, err
+			return nil, Op("Store.Tokens", err)
 		}
 		out = append(out, *t)
 	}
-	return out, rows.Err()
+	return out, Op("Store.Tokens", rows.Err())
 }
 
 // AuthenticateToken returns the token and account a secret belongs to. An
@@ -212,25 +215,25 @@ func (s *Store) Tokens(ctx context.Context, userID int64) ([]Token, error) {
 // ErrBadToken.
 func (s *Store) AuthenticateToken(ctx context.Context, secret string) (*Token, *User, error) {
 	if !strings.HasPrefix(secret, TokenPrefix) || len(secret) > 200 {
-		return nil, nil, ErrBadToken
+		return nil, nil, Op("Store.AuthenticateToken", ErrBadToken)
 	}
 	t, err := scanToken(s.queryRow(ctx, `SELECT `+tokenColumns+` FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = ?`, hashToken(secret)))
 	if ErrorCode(err) == ENotFound {
-		return nil, nil, ErrBadToken
+		return nil, nil, Op("Store.AuthenticateToken", ErrBadToken)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, Op("Store.AuthenticateToken", err)
 	}
 	now := s.now().UTC()
 	if !t.Active(now) {
-		return nil, nil, ErrBadToken
+		return nil, nil, Op("Store.AuthenticateToken", ErrBadToken)
 	}
 	u, err := s.UserByID(ctx, t.UserID)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, Op("Store.AuthenticateToken", err)
 	}
 	if u.Disabled {
-		return nil, nil, ErrBadToken
+		return nil, nil, Op("Store.AuthenticateToken", ErrBadToken)
 	}
 	if last, err := time.Parse(time.RFC3339Nano, t.LastUsedAt); err != nil || now.Sub(last) >= tokenUseGranularity {
 		err := s.tx(ctx, func(tx *sql.Tx) error {
@@ -238,7 +241,7 @@ func (s *Store) AuthenticateToken(ctx context.Context, secret string) (*Token, *
 			return err
 		})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, Op("Store.AuthenticateToken", err)
 		}
 		t.LastUsedAt = now.Format(time.RFC3339Nano)
 	}
@@ -251,16 +254,16 @@ func (s *Store) AuthenticateToken(ctx context.Context, secret string) (*Token, *
 func (s *Store) RevokeToken(ctx context.Context, id int64, by *User) error {
 	t, err := s.TokenByID(ctx, id)
 	if err != nil {
-		return err
+		return Op("Store.RevokeToken", err)
 	}
 	if t.UserID != by.ID && !by.IsAdmin {
 		return Errorf(ENotFound, "token not found")
 	}
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.RevokeToken", s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE api_tokens SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL`,
 			s.now().UTC().Format(time.RFC3339Nano), by.ID, id)
 		return err
-	})
+	}))
 }
 
 // RevokeUserTokens ends every API token of an account at once and returns
@@ -279,7 +282,7 @@ func (s *Store) RevokeUserTokens(ctx context.Context, userID int64) (int, error)
 		n, err = s.revokeUserTokens(ctx, tx, username)
 		return err
 	})
-	return n, err
+	return n, Op("Store.RevokeUserTokens", err)
 }
 
 // revokeUserTokens revokes the live tokens of an account.

@@ -50,17 +50,17 @@ func hashPassword(password string) ([]byte, error) {
 // CreateUser adds an account. A taken username is an EConflict error.
 func (s *Store) CreateUser(ctx context.Context, username, displayName, password string, admin bool) (*User, error) {
 	if err := ValidateUsername(username); err != nil {
-		return nil, err
+		return nil, Op("Store.CreateUser", err)
 	}
 	hash, err := hashPassword(password)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.CreateUser", err)
 	}
 	if displayName == "" {
 		displayName = username
 	}
 	if err := CheckText("display name", displayName, MaxNameLen, false); err != nil {
-		return nil, err
+		return nil, Op("Store.CreateUser", err)
 	}
 	var id int64
 	err = s.tx(ctx, func(tx *sql.Tx) error {
@@ -88,9 +88,10 @@ func (s *Store) CreateUser(ctx context.Context, username, displayName, password 
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.CreateUser", err)
 	}
-	return s.UserByID(ctx, id)
+	val, err := s.UserByID(ctx, id)
+	return val, Op("Store.CreateUser", err)
 }
 
 const userColumns = `id, username, display_name, is_admin, disabled, created_at`
@@ -106,30 +107,36 @@ func scanUser(row interface{ Scan(...any) error }) (*User, error) {
 
 // UserByID returns the account with the given id.
 func (s *Store) UserByID(ctx context.Context, id int64) (*User, error) {
-	return scanUser(s.queryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
+	val, err := scanUser(s.queryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
+	return val,
+
+		// UserByName returns the account with the given username.
+		Op("Store.UserByID", err)
 }
 
-// UserByName returns the account with the given username.
 func (s *Store) UserByName(ctx context.Context, username string) (*User, error) {
-	return scanUser(s.queryRow(ctx, `SELECT `+userColumns+` FROM users WHERE username = ?`, username))
+	val, err := scanUser(s.queryRow(ctx, `SELECT `+userColumns+` FROM users WHERE username = ?`, username))
+	return val,
+
+		// Users lists every account by username.
+		Op("Store.UserByName", err)
 }
 
-// Users lists every account by username.
 func (s *Store) Users(ctx context.Context) ([]User, error) {
 	rows, err := s.query(ctx, `SELECT `+userColumns+` FROM users ORDER BY username`)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.Users", err)
 	}
 	defer rows.Close()
 	var out []User
 	for rows.Next() {
 		u, err := scanUser(rows)
 		if err != nil {
-			return nil, err
+			return nil, Op("Store.Users", err)
 		}
 		out = append(out, *u)
 	}
-	return out, rows.Err()
+	return out, Op("Store.Users", rows.Err())
 }
 
 // ErrBadCredentials is returned by Authenticate for an unknown user, a
@@ -145,23 +152,26 @@ func (s *Store) Authenticate(ctx context.Context, username, password string) (*U
 	err := s.queryRow(ctx, `SELECT id, password_hash, disabled FROM users WHERE username = ?`, username).Scan(&id, &hash, &disabled)
 	if errors.Is(err, sql.ErrNoRows) {
 		bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
-		return nil, ErrBadCredentials
+		return nil, Op("Store.Authenticate", ErrBadCredentials)
 	}
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.Authenticate", err)
 	}
 	if bcrypt.CompareHashAndPassword(hash, []byte(password)) != nil || disabled {
-		return nil, ErrBadCredentials
+		return nil, Op("Store.Authenticate", ErrBadCredentials)
 	}
-	return s.UserByID(ctx, id)
+	val, err := s.UserByID(ctx, id)
+	return val,
+
+		// SetPassword replaces an account's password, ends all its sessions and
+		// revokes its API tokens: it is how an administrator (or the command line)
+		// takes an account back, and a recovered account must not stay reachable
+		// through a token its old holder kept.
+		Op("Store.Authenticate", err)
 }
 
-// SetPassword replaces an account's password, ends all its sessions and
-// revokes its API tokens: it is how an administrator (or the command line)
-// takes an account back, and a recovered account must not stay reachable
-// through a token its old holder kept.
 func (s *Store) SetPassword(ctx context.Context, username, password string) error {
-	return s.setPassword(ctx, username, password, true)
+	return Op("Store.SetPassword", s.setPassword(ctx, username, password, true))
 }
 
 // setPassword replaces a password and ends the account's sessions,
@@ -187,7 +197,7 @@ func (s *Store) setPassword(ctx context.Context, username, password string, revo
 // sessions and revokes its API tokens, so enabling it again brings back
 // neither.
 func (s *Store) SetDisabled(ctx context.Context, username string, disabled bool) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.SetDisabled", s.tx(ctx, func(tx *sql.Tx) error {
 		if err := mustAffect(tx.ExecContext(ctx, `UPDATE users SET disabled = ? WHERE username = ?`, disabled, username)); err != nil {
 			return err
 		}
@@ -199,7 +209,7 @@ func (s *Store) SetDisabled(ctx context.Context, username string, disabled bool)
 			return err
 		}
 		return nil
-	})
+	}))
 }
 
 // mustAffect turns an UPDATE that matched no row into ENotFound.

@@ -77,7 +77,7 @@ func ValidateWebhookURL(raw string) error {
 // it with its signing secret. Rounds already complete are not announced.
 func (s *Store) CreateWebhook(ctx context.Context, projectID, by int64, rawURL string, events []string) (*Webhook, error) {
 	if err := ValidateWebhookURL(rawURL); err != nil {
-		return nil, err
+		return nil, Op("Store.CreateWebhook", err)
 	}
 	var evs []string
 	for _, e := range events {
@@ -93,7 +93,7 @@ func (s *Store) CreateWebhook(ctx context.Context, projectID, by int64, rawURL s
 	}
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
-		return nil, err
+		return nil, Op("Store.CreateWebhook", err)
 	}
 	secret := hex.EncodeToString(raw)
 	var id int64
@@ -121,7 +121,7 @@ func (s *Store) CreateWebhook(ctx context.Context, projectID, by int64, rawURL s
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.CreateWebhook", err)
 	}
 	return &Webhook{ID: id, ProjectID: projectID, URL: rawURL, Secret: secret, Events: evs, CreatedAt: stamp(s.now())}, nil
 }
@@ -135,7 +135,7 @@ const roundComplete = `EXISTS (SELECT 1 FROM assignments a WHERE a.round_id = r.
 func (s *Store) Webhooks(ctx context.Context, projectID int64) ([]Webhook, error) {
 	rows, err := s.query(ctx, `SELECT id, project_id, url, events, created_at FROM webhooks WHERE project_id = ? ORDER BY id`, projectID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.Webhooks", err)
 	}
 	defer rows.Close()
 	var out []Webhook
@@ -143,23 +143,23 @@ func (s *Store) Webhooks(ctx context.Context, projectID int64) ([]Webhook, error
 		var w Webhook
 		var events string
 		if err := rows.Scan(&w.ID, &w.ProjectID, &w.URL, &events, &w.CreatedAt); err != nil {
-			return nil, err
+			return nil, Op("Store.Webhooks", err)
 		}
 		w.Events = strings.Split(events, ",")
 		out = append(out, w)
 	}
-	return out, rows.Err()
+	return out, Op("Store.Webhooks", rows.Err())
 }
 
 // DeleteWebhook removes a project's webhook and its deliveries.
 func (s *Store) DeleteWebhook(ctx context.Context, projectID, id int64) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.DeleteWebhook", s.tx(ctx, func(tx *sql.Tx) error {
 		err := mustAffect(tx.ExecContext(ctx, `DELETE FROM webhooks WHERE id = ? AND project_id = ?`, id, projectID))
 		if ErrorCode(err) == ENotFound {
 			return Errorf(ENotFound, "webhook not found")
 		}
 		return err
-	})
+	}))
 }
 
 const deliveryColumns = `d.id, d.webhook_id, w.url, w.secret, d.event, d.payload, d.status, d.attempts, d.next_attempt_at,
@@ -184,7 +184,7 @@ func scanDeliveries(rows *sql.Rows) ([]WebhookDelivery, error) {
 func (s *Store) WebhookDeliveries(ctx context.Context, projectID, webhookID int64) ([]WebhookDelivery, error) {
 	var n int
 	if err := s.queryRow(ctx, `SELECT count(*) FROM webhooks WHERE id = ? AND project_id = ?`, webhookID, projectID).Scan(&n); err != nil {
-		return nil, err
+		return nil, Op("Store.WebhookDeliveries", err)
 	}
 	if n == 0 {
 		return nil, Errorf(ENotFound, "webhook not found")
@@ -192,12 +192,15 @@ func (s *Store) WebhookDeliveries(ctx context.Context, projectID, webhookID int6
 	rows, err := s.read.QueryContext(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
 		WHERE d.webhook_id = ? AND d.status != 'skipped' ORDER BY d.id DESC LIMIT 500`, webhookID)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.WebhookDeliveries", err)
 	}
-	return scanDeliveries(rows)
+	val, err := scanDeliveries(rows)
+	return val,
+
+		// webhookPayload is the JSON body of a delivery.
+		Op("Store.WebhookDeliveries", err)
 }
 
-// webhookPayload is the JSON body of a delivery.
 type webhookPayload struct {
 	Event   string `json:"event"`
 	Project string `json:"project"`
@@ -303,7 +306,7 @@ func (s *Store) QueueWebhookEvents(ctx context.Context) (int, error) {
 		}
 		return nil
 	})
-	return queued, err
+	return queued, Op("Store.QueueWebhookEvents", err)
 }
 
 // DueWebhookDeliveries returns up to limit pending deliveries whose time
@@ -326,16 +329,19 @@ func (s *Store) DueWebhookDeliveries(ctx context.Context, limit, perProject int,
 		) x JOIN webhook_deliveries d ON d.id = x.due_id JOIN webhooks w ON w.id = d.webhook_id
 		WHERE x.n <= ? ORDER BY d.next_attempt_at, d.id LIMIT ?`, args...)
 	if err != nil {
-		return nil, err
+		return nil, Op("Store.DueWebhookDeliveries", err)
 	}
-	return scanDeliveries(rows)
+	val, err := scanDeliveries(rows)
+	return val,
+
+		// RecordWebhookAttempt records how an attempt went: delivered, or tried
+		// again after retry (failed for good when retry is 0).
+		Op("Store.DueWebhookDeliveries", err)
 }
 
-// RecordWebhookAttempt records how an attempt went: delivered, or tried
-// again after retry (failed for good when retry is 0).
 func (s *Store) RecordWebhookAttempt(ctx context.Context, id int64, status int, attemptErr error, retry time.Duration) error {
 	now := s.now()
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	return Op("Store.RecordWebhookAttempt", s.tx(ctx, func(tx *sql.Tx) error {
 		if attemptErr == nil {
 			_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1, last_status = ?, last_error = '',
 				delivered_at = ? WHERE id = ?`, status, stamp(now), id)
@@ -352,5 +358,5 @@ func (s *Store) RecordWebhookAttempt(ctx context.Context, id int64, status int, 
 		_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, last_status = ?, last_error = ?,
 			next_attempt_at = ? WHERE id = ?`, state, status, msg, next, id)
 		return err
-	})
+	}))
 }

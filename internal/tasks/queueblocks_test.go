@@ -1,0 +1,148 @@
+package tasks_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+// TestQueueNavAcrossBlocks checks QueueNav and QueueCounts, which read
+// the queue's counts from queue_blocks, against the whole queue listed
+// row by row, on queues that span several blocks of 256 positions and
+// interleave two projects, through dealing, submissions, a release and a
+// reassignment.
+func TestQueueNavAcrossBlocks(t *testing.T) {
+	ctx := context.Background()
+	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "q.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	a, _ := s.CreateUser(ctx, "ann", "", "a long enough password", false)
+	b, _ := s.CreateUser(ctx, "bea", "", "a long enough password", false)
+	project := func(slug string, n int) (*tasks.Project, []int64) {
+		p, err := s.CreateProject(ctx, tasks.Project{Slug: slug, Settings: tasks.DefaultSettings()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range []*tasks.User{a, b} {
+			if err := s.SetMember(ctx, p.ID, u.ID, tasks.RoleAnnotator); err != nil {
+				t.Fatal(err)
+			}
+		}
+		docs := make([]tasks.DocumentInput, n)
+		for i := range docs {
+			docs[i] = tasks.DocumentInput{ExternalID: fmt.Sprintf("%s-d%d", slug, i), Sentences: []string{"The council met."},
+				Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("%s-s%d", slug, i), Sentences: []tasks.SentenceInput{{Text: "The council met."}}}}}
+		}
+		if _, err := s.Import(ctx, p.ID, docs); err != nil {
+			t.Fatal(err)
+		}
+		ids, err := s.SummaryIDs(ctx, p.ID, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p, ids
+	}
+	p, ps := project("p", 700)
+	q, qs := project("q", 300)
+	round := func(p *tasks.Project, name string, sums []int64, users ...*tasks.User) *tasks.Round {
+		var ids []int64
+		for _, u := range users {
+			ids = append(ids, u.ID)
+		}
+		r, err := s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: name, Kind: tasks.RoundProduction, PerItem: 1, Annotators: ids, Summaries: sums})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	round(p, "p1", ps[:300], a)
+	round(q, "q1", qs, a, b)
+	r2 := round(p, "p2", ps[300:], a, b)
+
+	check := func(when string, p *tasks.Project, u *tasks.User) {
+		t.Helper()
+		queue, err := s.Queue(ctx, p.ID, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done, firstOpen, rank := 0, int64(0), 0
+		for i, x := range queue {
+			if x.Status == tasks.StatusSubmitted {
+				done++
+			} else if firstOpen == 0 {
+				firstOpen, rank = x.ID, i
+			}
+		}
+		for i, x := range queue {
+			got, err := s.QueueNav(ctx, &x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := tasks.QueueNav{Position: i + 1, Total: len(queue), Done: done}
+			if i > 0 {
+				want.Prev = queue[i-1].ID
+			}
+			if i+1 < len(queue) {
+				want.Next = queue[i+1].ID
+			}
+			if got != want {
+				t.Fatalf("%s: %s's assignment %d (position %d): %+v, want %+v", when, u.Username, x.ID, x.Position, got, want)
+			}
+		}
+		sum, err := s.QueueCounts(ctx, p.ID, u.ID)
+		want := tasks.QueueSummary{Total: len(queue), Done: done, NextOpen: firstOpen, NextRank: rank}
+		if err != nil || sum != want {
+			t.Fatalf("%s: %s's QueueCounts = %+v, %v; want %+v", when, u.Username, sum, err, want)
+		}
+	}
+	all := func(when string) {
+		t.Helper()
+		for _, pr := range []*tasks.Project{p, q} {
+			for _, u := range []*tasks.User{a, b} {
+				check(when, pr, u)
+			}
+		}
+	}
+	all("dealt")
+	if n, _ := s.Queue(ctx, p.ID, a.ID); len(n) != 500 {
+		t.Fatalf("ann's queue in p holds %d, want 500 (the fixture must span blocks)", len(n))
+	}
+
+	// Submit every third of ann's assignments in p.
+	queue, _ := s.Queue(ctx, p.ID, a.ID)
+	for i := 0; i < len(queue); i += 3 {
+		x := queue[i]
+		sum, err := s.Summary(ctx, x.SummaryID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.SaveSentenceLabel(ctx, x.ID, a.ID, x.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: "faithful"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Submit(ctx, x.ID, a.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all("a third submitted")
+
+	// Release one of ann's open assignments in p2 and reassign another to bea.
+	var open []tasks.Assignment
+	queue, _ = s.Queue(ctx, p.ID, a.ID)
+	for _, x := range queue {
+		if x.RoundID == r2.ID && x.Status != tasks.StatusSubmitted {
+			open = append(open, x)
+		}
+	}
+	if err := s.ReleaseAssignment(ctx, r2.ID, open[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ReassignAssignment(ctx, r2.ID, open[1].ID, b.ID); err != nil {
+		t.Fatal(err)
+	}
+	all("one released, one reassigned")
+}
