@@ -29,13 +29,11 @@ func (a *App) Report(ctx context.Context, p *tasks.Project, opt report.Options, 
 		return nil, tasks.Op("App.Report", err)
 	}
 	val, err := a.BuildReport(ctx, p, data, opt, names)
-	return val,
-
-		// BuildReport builds a project's agreement report from data read with
-		// opt.Filter(), naming annotators as names says.
-		tasks.Op("App.Report", err)
+	return val, tasks.Op("App.Report", err)
 }
 
+// BuildReport builds a project's agreement report from data read with
+// opt.Filter(), naming annotators as names says.
 func (a *App) BuildReport(ctx context.Context, p *tasks.Project, data *tasks.ReportData, opt report.Options, names Names) (*report.Report, error) {
 	rep, err := report.Build(p.Slug, data, p.Settings, opt)
 	if err != nil {

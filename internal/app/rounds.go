@@ -75,13 +75,11 @@ func (a *App) StartRound(ctx context.Context, p *tasks.Project, req RoundRequest
 	}
 	val, err := a.store.StartRound(ctx, p.ID, tasks.RoundRequest{Name: name, Kind: req.Kind, PerItem: req.PerItem, Annotators: annotators,
 		Documents: req.Documents, Sample: req.Sample, Seed: req.Seed, Dealing: dealing})
-	return val,
-
-		// roundAnnotators resolves the request's annotators to user ids, each an
-		// annotator of the project, once.
-		tasks.Op("App.StartRound", err)
+	return val, tasks.Op("App.StartRound", err)
 }
 
+// roundAnnotators resolves the request's annotators to user ids, each an
+// annotator of the project, once.
 func (a *App) roundAnnotators(ctx context.Context, p *tasks.Project, req RoundRequest, c *check) ([]int64, error) {
 	n := len(req.Annotators) + len(req.AnnotatorNames)
 	if n == 0 {

@@ -111,12 +111,10 @@ func (a *App) CreateStudy(ctx context.Context, p *tasks.Project, name string, de
 		return nil, &Invalid{Fields: []FieldError{{"definition", fmt.Sprintf("round: %q deals no summaries without gold, and a study needs some", def.Round)}}}
 	}
 	val, err := a.Studies().Create(ctx, p.ID, n)
-	return val,
-
-		// ErrStudyClosed says a study's entry link is unknown, revoked or closed.
-		tasks.Op("App.CreateStudy", err)
+	return val, tasks.Op("App.CreateStudy", err)
 }
 
+// ErrStudyClosed says a study's entry link is unknown, revoked or closed.
 var ErrStudyClosed = tasks.Errorf(tasks.ENotFound, "this study link is not open: it may have ended, or the link is mistyped")
 
 // Entered is where an entry link leads: the study, and the participant
@@ -162,12 +160,10 @@ func (a *App) EnterStudy(ctx context.Context, token string, q url.Values) (*Ente
 		return conds[experiment.ParticipantCondition(st.Definition.Seed, n, len(conds))]
 	}
 	out.Participant, out.New, err = a.Studies().Enter(ctx, st, e, participantPrefix+strings.ToLower(rand.Text()[:12]), first, condition)
-	return out, tasks.Op(
-
-		// StudyStep is what a participant is shown next.
-		"App.EnterStudy", err)
+	return out, tasks.Op("App.EnterStudy", err)
 }
 
+// StudyStep is what a participant is shown next.
 type StudyStep struct {
 	Phase string
 	// Assignment is the next item to label (phase work), 0 when none.
@@ -327,15 +323,13 @@ func Links(base string, st *studies.Study) StudyLinks {
 // StudyCounts counts a study's participants by phase.
 func (a *App) StudyCounts(ctx context.Context, st *studies.Study) (map[string]int, error) {
 	val, err := a.Studies().PhaseCounts(ctx, st.ID)
-	return val,
-
-		// NotApplied lists the parts of a study definition this version stores
-		// but does not carry out yet, so that a lead is not led to think they
-		// run: exclusion by screening,
-		// randomisation by item, and the time limit.
-		tasks.Op("App.StudyCounts", err)
+	return val, tasks.Op("App.StudyCounts", err)
 }
 
+// NotApplied lists the parts of a study definition this version stores
+// but does not carry out yet, so that a lead is not led to think they
+// run: exclusion by screening,
+// randomisation by item, and the time limit.
 func NotApplied(d study.Definition) []string {
 	var out []string
 	if strings.Contains(d.Exclude, "screening") {

@@ -54,6 +54,8 @@ const EndKind = "end"
 type jsonlSink struct {
 	bw   *bufio.Writer
 	cols []string
+	keys []string // each column as a JSON key with its colon
+	line []byte   // the row being written, reused
 	buf  bytes.Buffer
 	n    int
 }
@@ -82,22 +84,33 @@ func (s *jsonlSink) record(v any) error {
 
 func (s *jsonlSink) row(vals []any) error {
 	s.n++
-	s.buf.Reset()
-	s.buf.WriteByte('{')
-	enc := json.NewEncoder(&s.buf)
-	enc.SetEscapeHTML(false)
-	for i, c := range s.cols {
-		if i > 0 {
-			s.buf.WriteByte(',')
+	if s.keys == nil {
+		for _, c := range s.cols {
+			s.keys = append(s.keys, string(appendJSONString(nil, c))+":")
 		}
-		fmt.Fprintf(&s.buf, "%q:", c)
+	}
+	b := append(s.line[:0], '{')
+	for i, k := range s.keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, k...)
+		var ok bool
+		if b, ok = appendJSON(b, vals[i]); ok {
+			continue
+		}
+		// Any other type: encoding/json, as before.
+		s.buf.Reset()
+		enc := json.NewEncoder(&s.buf)
+		enc.SetEscapeHTML(false)
 		if err := enc.Encode(vals[i]); err != nil {
 			return err
 		}
-		s.buf.Truncate(s.buf.Len() - 1) // Encode's newline
+		b = append(b, bytes.TrimSuffix(s.buf.Bytes(), []byte("\n"))...)
 	}
-	s.buf.WriteString("}\n")
-	_, err := s.bw.Write(s.buf.Bytes())
+	b = append(b, "}\n"...)
+	s.line = b
+	_, err := s.bw.Write(b)
 	return err
 }
 

@@ -182,37 +182,29 @@ func (s *Store) list(ctx context.Context, cond string, args ...any) ([]Study, er
 // ByName returns a project's study by name.
 func (s *Store) ByName(ctx context.Context, projectID int64, name string) (*Study, error) {
 	val, err := s.byQuery(ctx, `st.project_id = ? AND st.name = ?`, projectID, name)
-	return val,
-
-		// ByToken returns the study whose entry link holds token.
-		tasks.Op("Store.ByName", err)
+	return val, tasks.Op("Store.ByName", err)
 }
 
+// ByToken returns the study whose entry link holds token.
 func (s *Store) ByToken(ctx context.Context, token string) (*Study, error) {
 	val, err := s.byQuery(ctx, `st.entry_token = ?`, token)
-	return val,
-
-		// ByID returns a study by id.
-		tasks.Op("Store.ByToken", err)
+	return val, tasks.Op("Store.ByToken", err)
 }
 
+// ByID returns a study by id.
 func (s *Store) ByID(ctx context.Context, id int64) (*Study, error) {
 	val, err := s.byQuery(ctx, `st.id = ?`, id)
-	return val,
-
-		// List returns a project's studies, oldest first.
-		tasks.Op("Store.ByID", err)
+	return val, tasks.Op("Store.ByID", err)
 }
 
+// List returns a project's studies, oldest first.
 func (s *Store) List(ctx context.Context, projectID int64) ([]Study, error) {
 	val, err := s.list(ctx, `st.project_id = ?`, projectID)
-	return val,
-
-		// SetEntry replaces a study's entry token (revoking the old link) and
-		// opens or closes entry.
-		tasks.Op("Store.List", err)
+	return val, tasks.Op("Store.List", err)
 }
 
+// SetEntry replaces a study's entry token (revoking the old link) and
+// opens or closes entry.
 func (s *Store) SetEntry(ctx context.Context, studyID int64, token string, open bool) error {
 	return tasks.Op("Store.SetEntry", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE studies SET entry_token = ?, open = ? WHERE id = ?`, token, open, studyID)
@@ -323,20 +315,16 @@ func (s *Store) participants(ctx context.Context, cond string, args ...any) ([]P
 // ParticipantOfUser returns the participant a user account is, if any.
 func (s *Store) ParticipantOfUser(ctx context.Context, userID int64) (*Participant, error) {
 	val, err := s.participant(ctx, `user_id = ?`, userID)
-	return val,
-
-		// Participants lists a study's participants in order of entry.
-		tasks.Op("Store.ParticipantOfUser", err)
+	return val, tasks.Op("Store.ParticipantOfUser", err)
 }
 
+// Participants lists a study's participants in order of entry.
 func (s *Store) Participants(ctx context.Context, studyID int64) ([]Participant, error) {
 	val, err := s.participants(ctx, `study_id = ?`, studyID)
-	return val,
-
-		// Phases are a participant's steps in the order pages count them.
-		tasks.Op("Store.Participants", err)
+	return val, tasks.Op("Store.Participants", err)
 }
 
+// Phases are a participant's steps in the order pages count them.
 var Phases = []string{PhaseConsent, PhaseInstructions, PhaseScreening, PhaseTraining, PhaseWork, PhaseSurvey,
 	PhaseCompleted, PhaseNoConsent, PhaseScreenedOut}
 
@@ -467,16 +455,14 @@ func (s *Store) Deal(ctx context.Context, st *Study, p *Participant) (int, error
 		held += len(picks)
 		return nil
 	})
-	return held, tasks.Op(
-
-		// ConditionAssistance is what an assistance condition shows on the
-		// labelling page: none hides the assistant; verdict shows the
-		// Adjudicator's label and report alone (a single view); debate shows the
-		// Advocate, the Skeptic and the Adjudicator; after shows the debate once
-		// the participant's first label of the sentence is saved.
-		"Store.Deal", err)
+	return held, tasks.Op("Store.Deal", err)
 }
 
+// ConditionAssistance is what an assistance condition shows on the
+// labelling page: none hides the assistant; verdict shows the
+// Adjudicator's label and report alone (a single view); debate shows the
+// Advocate, the Skeptic and the Adjudicator; after shows the debate once
+// the participant's first label of the sentence is saved.
 func ConditionAssistance(condition string) tasks.Assistance {
 	switch condition {
 	case "verdict":
@@ -591,12 +577,10 @@ func (s *Store) CheckOf(ctx context.Context, assignmentID int64) (participantID 
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
-	return participantID, err == nil, tasks.Op(
-
-		// CheckResult is one attention check of a participant.
-		"Store.CheckOf", err)
+	return participantID, err == nil, tasks.Op("Store.CheckOf", err)
 }
 
+// CheckResult is one attention check of a participant.
 type CheckResult struct {
 	AssignmentID, SummaryID int64
 	Submitted               bool
@@ -606,21 +590,17 @@ type CheckResult struct {
 // Checks lists a participant's attention checks.
 func (s *Store) Checks(ctx context.Context, participantID int64) ([]CheckResult, error) {
 	val, err := s.checks(ctx, participantID, false, false)
-	return val,
-
-		// Screening lists a participant's screening items, in the order dealt.
-		tasks.Op("Store.Checks", err)
+	return val, tasks.Op("Store.Checks", err)
 }
 
+// Screening lists a participant's screening items, in the order dealt.
 func (s *Store) Screening(ctx context.Context, participantID int64) ([]CheckResult, error) {
 	val, err := s.checks(ctx, participantID, true, false)
-	return val,
-
-		// Training lists a participant's training items, in the order dealt;
-		// Passed is set once they have read the item's feedback.
-		tasks.Op("Store.Screening", err)
+	return val, tasks.Op("Store.Screening", err)
 }
 
+// Training lists a participant's training items, in the order dealt;
+// Passed is set once they have read the item's feedback.
 func (s *Store) Training(ctx context.Context, participantID int64) ([]CheckResult, error) {
 	val, err := s.checks(ctx, participantID, false, true)
 	return val, tasks.Op("Store.Training", err)
@@ -785,28 +765,24 @@ func (s *Store) DealScreening(ctx context.Context, st *Study, p *Participant, n 
 		return nil, tasks.Op("Store.DealScreening", err)
 	}
 	val, err := s.Screening(ctx, p.ID)
-	return val,
-
-		// DealTraining gives a participant the study's training items, once: n of
-		// its summaries with gold they have not had (their screening test's
-		// aside). It returns them in order.
-		tasks.Op("Store.DealScreening", err)
+	return val, tasks.Op("Store.DealScreening", err)
 }
 
+// DealTraining gives a participant the study's training items, once: n of
+// its summaries with gold they have not had (their screening test's
+// aside). It returns them in order.
 func (s *Store) DealTraining(ctx context.Context, st *Study, p *Participant, n int) ([]CheckResult, error) {
 	if err := s.dealGold(ctx, st, p, n, "training"); err != nil {
 		return nil, tasks.Op("Store.DealTraining", err)
 	}
 	val, err := s.Training(ctx, p.ID)
-	return val,
-
-		// dealGold deals n of the study's summaries with gold that the
-		// participant does not have, marked with the flag column (screening or
-		// training), with the assistant hidden; nothing when some are dealt
-		// already.
-		tasks.Op("Store.DealTraining", err)
+	return val, tasks.Op("Store.DealTraining", err)
 }
 
+// dealGold deals n of the study's summaries with gold that the
+// participant does not have, marked with the flag column (screening or
+// training), with the assistant hidden; nothing when some are dealt
+// already.
 func (s *Store) dealGold(ctx context.Context, st *Study, p *Participant, n int, flag string) error {
 	return s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		var have int

@@ -87,13 +87,11 @@ func (s *Store) PasswordResetUser(ctx context.Context, tokenHash []byte) (*User,
 		return nil, Op("Store.PasswordResetUser", err)
 	}
 	val, err := s.UserByID(ctx, id)
-	return val,
-
-		// UsePasswordReset sets the password of a valid one-time link's account,
-		// uses the link up and ends the account's sessions.
-		Op("Store.PasswordResetUser", err)
+	return val, Op("Store.PasswordResetUser", err)
 }
 
+// UsePasswordReset sets the password of a valid one-time link's account,
+// uses the link up and ends the account's sessions.
 func (s *Store) UsePasswordReset(ctx context.Context, tokenHash []byte, password string) (*User, error) {
 	u, err := s.PasswordResetUser(ctx, tokenHash)
 	if err != nil {

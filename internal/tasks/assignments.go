@@ -50,13 +50,11 @@ func scanAssignment(row interface{ Scan(...any) error }) (*Assignment, error) {
 // AssignmentByID returns an assignment.
 func (s *Store) AssignmentByID(ctx context.Context, id int64) (*Assignment, error) {
 	val, err := scanAssignment(s.queryRow(ctx, assignmentSelect+` WHERE a.id = ?`, id))
-	return val,
-
-		// Queue lists a user's assignments in a project in queue order, leaving
-		// out released ones.
-		Op("Store.AssignmentByID", err)
+	return val, Op("Store.AssignmentByID", err)
 }
 
+// Queue lists a user's assignments in a project in queue order, leaving
+// out released ones.
 func (s *Store) Queue(ctx context.Context, projectID, userID int64) ([]Assignment, error) {
 	rows, err := s.query(ctx, assignmentSelect+` WHERE r.project_id = ? AND a.user_id = ? AND a.status != 'released' ORDER BY a.position`, projectID, userID)
 	if err != nil {

@@ -161,12 +161,10 @@ func scanAssistRun(row interface{ Scan(...any) error }) (*AssistRun, error) {
 // AssistRunByID returns a run with its output counts.
 func (s *Store) AssistRunByID(ctx context.Context, id int64) (*AssistRun, error) {
 	val, err := scanAssistRun(s.reader(ctx).QueryRowContext(ctx, `SELECT `+assistRunColumns+` FROM assist_runs r WHERE r.id = ?`, id))
-	return val,
-
-		// AssistRuns lists a project's runs, newest first.
-		Op("Store.AssistRunByID", err)
+	return val, Op("Store.AssistRunByID", err)
 }
 
+// AssistRuns lists a project's runs, newest first.
 func (s *Store) AssistRuns(ctx context.Context, projectID int64) ([]AssistRun, error) {
 	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT `+assistRunColumns+` FROM assist_runs r WHERE r.project_id = ? ORDER BY r.id DESC`, projectID)
 	if err != nil {

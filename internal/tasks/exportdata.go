@@ -433,12 +433,10 @@ func (r *ExportReader) People(ctx context.Context) ([]int64, error) {
 // scope, by assignment.
 func (r *ExportReader) Scores(ctx context.Context, summaryID int64) (map[int64]map[ScaleKey]string, error) {
 	val, err := r.scores(ctx, summaryID, `SELECT a.id FROM assignments a WHERE a.summary_id = ?1 AND a.status != 'released' AND (?2 = 0 OR a.round_id = ?2)`)
-	return val,
-
-		// SubmittedScores is Scores for the submitted assignments only.
-		Op("ExportReader.Scores", err)
+	return val, Op("ExportReader.Scores", err)
 }
 
+// SubmittedScores is Scores for the submitted assignments only.
 func (r *ExportReader) SubmittedScores(ctx context.Context, summaryID int64) (map[int64]map[ScaleKey]string, error) {
 	val, err := r.scores(ctx, summaryID, submittedOf)
 	return val, Op("ExportReader.SubmittedScores", err)

@@ -63,14 +63,12 @@ func (f QueueFilter) Keep(p PendingSentence) bool {
 // most split first (see Tally.Score), then by summary and sentence.
 func (s *Store) PendingSentences(ctx context.Context, projectID int64) ([]PendingSentence, error) {
 	val, err := pendingSentences(ctx, s.reader(ctx), projectID)
-	return val,
-
-		// The waiting sentences are read starting from the partial index of
-		// unresolved gold (CROSS JOIN fixes the order in SQLite), not by walking
-		// every sentence of the project.
-		Op("Store.PendingSentences", err)
+	return val, Op("Store.PendingSentences", err)
 }
 
+// The waiting sentences are read starting from the partial index of
+// unresolved gold (CROSS JOIN fixes the order in SQLite), not by walking
+// every sentence of the project.
 const pendingCond = `SELECT g.sentence_id FROM gold_sentences g CROSS JOIN summary_sentences ss ON ss.id = g.sentence_id
 	CROSS JOIN summaries sm ON sm.id = ss.summary_id WHERE sm.project_id = ? AND g.provenance = 'unresolved'`
 

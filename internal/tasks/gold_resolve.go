@@ -118,13 +118,11 @@ const resolveBatch = 20
 // ResolveRound, which looks at every ready summary.
 func (s *Store) ResolveReady(ctx context.Context, projectID int64) (ResolveStats, error) {
 	val, err := s.resolveReady(ctx, projectID, false)
-	return val,
-
-		// resolveReady is ResolveReady; paced, it rests after each batch as long
-		// as the batch took, leaving the writer to others at least half the time.
-		Op("Store.ResolveReady", err)
+	return val, Op("Store.ResolveReady", err)
 }
 
+// resolveReady is ResolveReady; paced, it rests after each batch as long
+// as the batch took, leaving the writer to others at least half the time.
 func (s *Store) resolveReady(ctx context.Context, projectID int64, paced bool) (ResolveStats, error) {
 	ids, err := summaryIDList(ctx, s.read, `SELECT x.summary_id FROM (`+fmt.Sprintf(readySummaries, "r.project_id = ?")+`) x
 		WHERE EXISTS (SELECT 1 FROM summary_sentences ss WHERE ss.summary_id = x.summary_id

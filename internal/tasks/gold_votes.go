@@ -72,13 +72,11 @@ func loadVotes(ctx context.Context, q querier, cond string, args ...any) (map[in
 // SummaryVotes returns the votes on each sentence of a summary.
 func (s *Store) SummaryVotes(ctx context.Context, summaryID int64) (map[int64][]Vote, error) {
 	val, err := loadVotes(ctx, s.reader(ctx), `a.summary_id = ?`, summaryID)
-	return val,
-
-		// OpenAssignments counts a summary's assignments that are neither
-		// submitted nor released: labels still to come.
-		Op("Store.SummaryVotes", err)
+	return val, Op("Store.SummaryVotes", err)
 }
 
+// OpenAssignments counts a summary's assignments that are neither
+// submitted nor released: labels still to come.
 func (s *Store) OpenAssignments(ctx context.Context, summaryID int64) (int, error) {
 	var n int
 	err := s.reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM assignments WHERE summary_id = ? AND status IN ('pending', 'in_progress')`, summaryID).Scan(&n)

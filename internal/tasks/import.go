@@ -122,17 +122,15 @@ func (s *Store) ImportWith(ctx context.Context, req ImportRequest) (ImportStats,
 		}
 		return w.Labels(req.Labels)
 	})
-	return val1,
-
-		// ImportStream runs an import whose content arrives while it is written:
-		// fill hands scales, documents and labels to the writer in the order they
-		// are read, and everything happens in one transaction, committed only if
-		// fill and the checks of the request (see ImportWith) succeed. Nothing of
-		// a document needs to stay in memory once it is written. req.Documents,
-		// req.Labels and req.Scales are ignored.
-		val2, Op("Store.ImportWith", err)
+	return val1, val2, Op("Store.ImportWith", err)
 }
 
+// ImportStream runs an import whose content arrives while it is written:
+// fill hands scales, documents and labels to the writer in the order they
+// are read, and everything happens in one transaction, committed only if
+// fill and the checks of the request (see ImportWith) succeed. Nothing of
+// a document needs to stay in memory once it is written. req.Documents,
+// req.Labels and req.Scales are ignored.
 func (s *Store) ImportStream(ctx context.Context, req ImportRequest, fill func(*ImportWriter) error) (ImportStats, []Change, error) {
 	var st ImportStats
 	var applied []Change

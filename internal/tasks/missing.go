@@ -39,13 +39,11 @@ func (s *Store) Missing(ctx context.Context, assignmentID int64) ([]string, erro
 		return nil, Op("Store.Missing", err)
 	}
 	val, err := missingItems(ctx, tx, assignmentID, summaryID, set)
-	return val,
-
-		// missingItems checks every sentence label and the summary label of an
-		// assignment against the project's schema, sentence by sentence.
-		Op("Store.Missing", err)
+	return val, Op("Store.Missing", err)
 }
 
+// missingItems checks every sentence label and the summary label of an
+// assignment against the project's schema, sentence by sentence.
 func missingItems(ctx context.Context, tx rowQuerier, assignmentID, summaryID int64, set Settings) ([]string, error) {
 	var missing []string
 	rows, err := tx.QueryContext(ctx, `SELECT ss.idx, l.label, coalesce(l.error_types, '[]'), coalesce(l.explanation, ''), l.ambiguous,

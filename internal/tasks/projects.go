@@ -68,12 +68,10 @@ func (s *Store) CreateProject(ctx context.Context, p Project) (*Project, error) 
 		return nil, Op("Store.CreateProject", err)
 	}
 	val, err := s.ProjectBySlug(ctx, p.Slug)
-	return val,
-
-		// insertProject adds a checked project in a transaction.
-		Op("Store.CreateProject", err)
+	return val, Op("Store.CreateProject", err)
 }
 
+// insertProject adds a checked project in a transaction.
 func insertProject(ctx context.Context, tx *sql.Tx, p Project, settings []byte) (int64, error) {
 	var n int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM projects WHERE slug = ?`, p.Slug).Scan(&n); err != nil {
@@ -109,12 +107,10 @@ func scanProject(row interface{ Scan(...any) error }) (*Project, error) {
 // ProjectBySlug returns the project with the given slug.
 func (s *Store) ProjectBySlug(ctx context.Context, slug string) (*Project, error) {
 	val, err := scanProject(s.queryRow(ctx, `SELECT `+projectColumns+` FROM projects WHERE slug = ?`, slug))
-	return val,
-
-		// ProjectWithRole is a project as seen by one user.
-		Op("Store.ProjectBySlug", err)
+	return val, Op("Store.ProjectBySlug", err)
 }
 
+// ProjectWithRole is a project as seen by one user.
 type ProjectWithRole struct {
 	Project
 	Role string // "" for an admin who is not a member

@@ -29,13 +29,11 @@ func (p Pseudonyms) Username(name string) string { return p.byName[name] }
 // Pseudonyms numbers the people of a project.
 func (s *Store) Pseudonyms(ctx context.Context, projectID int64) (Pseudonyms, error) {
 	val, err := pseudonymsOf(ctx, s.read, projectID)
-	return val,
-
-		// Pseudonyms numbers the people of the exported project from the export's
-		// snapshot, as Store.Pseudonyms does.
-		Op("Store.Pseudonyms", err)
+	return val, Op("Store.Pseudonyms", err)
 }
 
+// Pseudonyms numbers the people of the exported project from the export's
+// snapshot, as Store.Pseudonyms does.
 func (r *ExportReader) Pseudonyms(ctx context.Context) (Pseudonyms, error) {
 	val, err := pseudonymsOf(ctx, r.tx, r.scope.ProjectID)
 	return val, Op("ExportReader.Pseudonyms", err)

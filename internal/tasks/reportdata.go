@@ -191,13 +191,11 @@ func (s *Store) ReportData(ctx context.Context, projectID int64, f ReportFilter)
 	default:
 	}
 	val, err := s.reportData(ctx, projectID, f, false)
-	return val,
-
-		// errReportMoved says that the project's report data changed between the
-		// start of two transactions reading it.
-		Op("Store.ReportData", err)
+	return val, Op("Store.ReportData", err)
 }
 
+// errReportMoved says that the project's report data changed between the
+// start of two transactions reading it.
 var errReportMoved = errors.New("report data changed while being read")
 
 // reportDataBetween, when set (by tests), runs after the first

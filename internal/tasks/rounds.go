@@ -123,12 +123,10 @@ func (s *Store) CreateRound(ctx context.Context, projectID int64, spec RoundSpec
 		return nil, Op("Store.CreateRound", err)
 	}
 	val, err := s.RoundByID(ctx, roundID)
-	return val,
-
-		// docSummaries is one document's chosen summaries, in id order.
-		Op("Store.CreateRound", err)
+	return val, Op("Store.CreateRound", err)
 }
 
+// docSummaries is one document's chosen summaries, in id order.
 type docSummaries struct {
 	doc       int64
 	summaries []int64
@@ -231,29 +229,23 @@ func scanRound(row interface{ Scan(...any) error }) (*Round, error) {
 // RoundByID returns a round.
 func (s *Store) RoundByID(ctx context.Context, id int64) (*Round, error) {
 	val, err := scanRound(s.reader(ctx).QueryRowContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE id = ?`, id))
-	return val,
-
-		// RoundByName returns a project's round by name.
-		Op("Store.RoundByID", err)
+	return val, Op("Store.RoundByID", err)
 }
 
+// RoundByName returns a project's round by name.
 func (s *Store) RoundByName(ctx context.Context, projectID int64, name string) (*Round, error) {
 	val, err := scanRound(s.reader(ctx).QueryRowContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? AND name = ?`, projectID, name))
-	return val,
-
-		// Rounds lists a project's rounds, oldest first.
-		Op("Store.RoundByName", err)
+	return val, Op("Store.RoundByName", err)
 }
 
+// Rounds lists a project's rounds, oldest first.
 func (s *Store) Rounds(ctx context.Context, projectID int64) ([]Round, error) {
 	val, err := s.rounds(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? ORDER BY id`, projectID)
-	return val,
-
-		// FeedbackRounds lists the project's closed calibration rounds in which
-		// the user has work, oldest first: the rounds whose feedback they may read.
-		Op("Store.Rounds", err)
+	return val, Op("Store.Rounds", err)
 }
 
+// FeedbackRounds lists the project's closed calibration rounds in which
+// the user has work, oldest first: the rounds whose feedback they may read.
 func (s *Store) FeedbackRounds(ctx context.Context, projectID, userID int64) ([]Round, error) {
 	val, err := s.rounds(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? AND kind = 'calibration' AND status = 'closed'
 		AND id IN (SELECT round_id FROM assignments WHERE user_id = ? AND status != 'released') ORDER BY id`, projectID, userID)

@@ -58,12 +58,10 @@ func (s *Store) CreateSession(ctx context.Context, tokenHash []byte, ss Session)
 // SessionByTokenHash returns the session whose token hashes to h.
 func (s *Store) SessionByTokenHash(ctx context.Context, h []byte) (*Session, error) {
 	val, err := scanSession(s.queryRow(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE token_hash = ?`, h))
-	return val,
-
-		// UpdateSession stores a session's data and when it was last seen.
-		Op("Store.SessionByTokenHash", err)
+	return val, Op("Store.SessionByTokenHash", err)
 }
 
+// UpdateSession stores a session's data and when it was last seen.
 func (s *Store) UpdateSession(ctx context.Context, id int64, data string, lastSeen time.Time) error {
 	return Op("Store.UpdateSession", s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE sessions SET data = ?, last_seen_at = ? WHERE id = ?`, data, stamp(lastSeen), id)

@@ -185,13 +185,11 @@ func scanToken(row interface{ Scan(...any) error }) (*Token, error) {
 // TokenByID returns a token, revoked or not.
 func (s *Store) TokenByID(ctx context.Context, id int64) (*Token, error) {
 	val, err := scanToken(s.queryRow(ctx, `SELECT `+tokenColumns+` FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.id = ?`, id))
-	return val,
-
-		// Tokens lists the tokens of one account (userID > 0) or of every account
-		// (userID 0), newest first, revoked ones included.
-		Op("Store.TokenByID", err)
+	return val, Op("Store.TokenByID", err)
 }
 
+// Tokens lists the tokens of one account (userID > 0) or of every account
+// (userID 0), newest first, revoked ones included.
 func (s *Store) Tokens(ctx context.Context, userID int64) ([]Token, error) {
 	rows, err := s.query(ctx, `SELECT `+tokenColumns+` FROM api_tokens t JOIN users u ON u.id = t.user_id
 		WHERE ?1 = 0 OR t.user_id = ?1 ORDER BY t.id DESC`, userID)

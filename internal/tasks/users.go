@@ -108,20 +108,16 @@ func scanUser(row interface{ Scan(...any) error }) (*User, error) {
 // UserByID returns the account with the given id.
 func (s *Store) UserByID(ctx context.Context, id int64) (*User, error) {
 	val, err := scanUser(s.queryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
-	return val,
-
-		// UserByName returns the account with the given username.
-		Op("Store.UserByID", err)
+	return val, Op("Store.UserByID", err)
 }
 
+// UserByName returns the account with the given username.
 func (s *Store) UserByName(ctx context.Context, username string) (*User, error) {
 	val, err := scanUser(s.queryRow(ctx, `SELECT `+userColumns+` FROM users WHERE username = ?`, username))
-	return val,
-
-		// Users lists every account by username.
-		Op("Store.UserByName", err)
+	return val, Op("Store.UserByName", err)
 }
 
+// Users lists every account by username.
 func (s *Store) Users(ctx context.Context) ([]User, error) {
 	rows, err := s.query(ctx, `SELECT `+userColumns+` FROM users ORDER BY username`)
 	if err != nil {
@@ -161,15 +157,13 @@ func (s *Store) Authenticate(ctx context.Context, username, password string) (*U
 		return nil, Op("Store.Authenticate", ErrBadCredentials)
 	}
 	val, err := s.UserByID(ctx, id)
-	return val,
-
-		// SetPassword replaces an account's password, ends all its sessions and
-		// revokes its API tokens: it is how an administrator (or the command line)
-		// takes an account back, and a recovered account must not stay reachable
-		// through a token its old holder kept.
-		Op("Store.Authenticate", err)
+	return val, Op("Store.Authenticate", err)
 }
 
+// SetPassword replaces an account's password, ends all its sessions and
+// revokes its API tokens: it is how an administrator (or the command line)
+// takes an account back, and a recovered account must not stay reachable
+// through a token its old holder kept.
 func (s *Store) SetPassword(ctx context.Context, username, password string) error {
 	return Op("Store.SetPassword", s.setPassword(ctx, username, password, true))
 }

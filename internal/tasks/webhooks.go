@@ -195,12 +195,10 @@ func (s *Store) WebhookDeliveries(ctx context.Context, projectID, webhookID int6
 		return nil, Op("Store.WebhookDeliveries", err)
 	}
 	val, err := scanDeliveries(rows)
-	return val,
-
-		// webhookPayload is the JSON body of a delivery.
-		Op("Store.WebhookDeliveries", err)
+	return val, Op("Store.WebhookDeliveries", err)
 }
 
+// webhookPayload is the JSON body of a delivery.
 type webhookPayload struct {
 	Event   string `json:"event"`
 	Project string `json:"project"`
@@ -332,13 +330,11 @@ func (s *Store) DueWebhookDeliveries(ctx context.Context, limit, perProject int,
 		return nil, Op("Store.DueWebhookDeliveries", err)
 	}
 	val, err := scanDeliveries(rows)
-	return val,
-
-		// RecordWebhookAttempt records how an attempt went: delivered, or tried
-		// again after retry (failed for good when retry is 0).
-		Op("Store.DueWebhookDeliveries", err)
+	return val, Op("Store.DueWebhookDeliveries", err)
 }
 
+// RecordWebhookAttempt records how an attempt went: delivered, or tried
+// again after retry (failed for good when retry is 0).
 func (s *Store) RecordWebhookAttempt(ctx context.Context, id int64, status int, attemptErr error, retry time.Duration) error {
 	now := s.now()
 	return Op("Store.RecordWebhookAttempt", s.tx(ctx, func(tx *sql.Tx) error {

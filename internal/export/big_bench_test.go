@@ -1,0 +1,53 @@
+package export_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"annotate/internal/export"
+	"annotate/internal/tasks"
+)
+
+// countingDiscard counts what an export writes.
+type countingDiscard struct{ n int64 }
+
+func (c *countingDiscard) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
+
+// BenchmarkExportBig writes the raw and gold exports (JSON Lines and CSV)
+// of project "big" in the database named by ANNOTATE_REPORT_DB (made by
+// cmd/reportseed: 1.5 million sentence labels), as "annotate export"
+// does, and reports the throughput in MB/s; it is skipped without one.
+func BenchmarkExportBig(b *testing.B) {
+	path := os.Getenv("ANNOTATE_REPORT_DB")
+	if path == "" {
+		b.Skip("ANNOTATE_REPORT_DB names no database")
+	}
+	ctx := context.Background()
+	s, err := tasks.Open(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	p, err := s.ProjectBySlug(ctx, "big")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct{ what, format string }{{export.Raw, "jsonl"}, {export.Raw, "csv"}, {export.Gold, "jsonl"}, {export.Gold, "csv"}} {
+		b.Run(c.what+"-"+c.format, func(b *testing.B) {
+			var size int64
+			for b.Loop() {
+				e, err := export.New(ctx, s, p, export.Options{What: c.what, Format: c.format})
+				if err != nil {
+					b.Fatal(err)
+				}
+				w := &countingDiscard{}
+				if err := e.Write(ctx, w); err != nil {
+					b.Fatal(err)
+				}
+				size = w.n
+			}
+			b.SetBytes(size)
+		})
+	}
+}
