@@ -29,8 +29,8 @@ const importedCond = `SELECT g.sentence_id FROM gold_sentences g JOIN summary_se
 // that have submitted labels, those most labelled against their gold
 // first, at most limit of them.
 func (s *Store) ImportedGoldLabelled(ctx context.Context, projectID int64, limit int) ([]ImportedGold, error) {
-	votes, err := loadVotes(ctx, s.read, `l.sentence_id IN (`+importedCond+`)`, projectID)
-	if err != nil || len(votes) == 0 {
+	tallies, err := loadTallies(ctx, s.read, `l.sentence_id IN (`+importedCond+`)`, projectID)
+	if err != nil || len(tallies) == 0 {
 		return nil, Op("Store.ImportedGoldLabelled", err)
 	}
 	rows, err := s.read.QueryContext(ctx, `SELECT ss.id, ss.summary_id, ss.idx, ss.text, d.external_id, sm.topic, g.label
@@ -47,14 +47,14 @@ func (s *Store) ImportedGoldLabelled(ctx context.Context, projectID int64, limit
 			rows.Close()
 			return nil, Op("Store.ImportedGoldLabelled", err)
 		}
-		vs := votes[x.SentenceID]
-		if len(vs) == 0 {
+		t, ok := tallies[x.SentenceID]
+		if !ok {
 			continue
 		}
-		x.Tally = TallyVotes(labelsOf(vs))
-		for _, v := range vs {
-			if v.Label.Label != "" && v.Label.Label != x.Gold {
-				x.Against++
+		x.Tally = t
+		for _, c := range t.Labels {
+			if c.Value != x.Gold {
+				x.Against += c.N
 			}
 		}
 		out = append(out, x)

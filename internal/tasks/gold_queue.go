@@ -93,7 +93,7 @@ func pendingSentences(ctx context.Context, q querier, projectID int64) ([]Pendin
 	if err := rows.Err(); err != nil || len(out) == 0 {
 		return nil, err
 	}
-	votes, err := loadVotes(ctx, q, `l.sentence_id IN (`+pendingCond+`)`, projectID)
+	tallies, err := loadTallies(ctx, q, `l.sentence_id IN (`+pendingCond+`)`, projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +112,11 @@ func pendingSentences(ctx context.Context, q querier, projectID int64) ([]Pendin
 		return nil, err
 	}
 	for i := range out {
-		out[i].Tally = TallyVotes(labelsOf(votes[out[i].SentenceID]))
+		t, ok := tallies[out[i].SentenceID]
+		if !ok {
+			t = TallyVotes(nil)
+		}
+		out[i].Tally = t
 		out[i].Rounds = rounds[out[i].SummaryID]
 		out[i].Flags = flags[out[i].SentenceID]
 	}
