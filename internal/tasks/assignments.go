@@ -56,7 +56,7 @@ func (s *Store) AssignmentByID(ctx context.Context, id int64) (*Assignment, erro
 // Queue lists a user's assignments in a project in queue order, leaving
 // out released ones.
 func (s *Store) Queue(ctx context.Context, projectID, userID int64) ([]Assignment, error) {
-	rows, err := s.query(ctx, assignmentSelect+` WHERE r.project_id = ? AND a.user_id = ? AND a.status != 'released' ORDER BY a.position`, projectID, userID)
+	rows, err := s.query(ctx, assignmentSelect+` WHERE r.project_id = ? AND a.user_id = ? AND a.status != 'released' ORDER BY a.position, a.id`, projectID, userID)
 	if err != nil {
 		return nil, Op("Store.Queue", err)
 	}

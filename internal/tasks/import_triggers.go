@@ -5,25 +5,26 @@ import (
 	"database/sql"
 )
 
-// heldTriggers are the report_versions and membership_versions triggers
-// (reportversion.go, membership.go) an import has dropped inside its
-// transaction, with the text that makes them again.
+// heldTriggers are the report_versions, membership_versions and
+// queue_blocks triggers (reportversion.go, membership.go, migrate.go) an
+// import has dropped inside its transaction, with the text that makes
+// them again.
 type heldTriggers struct {
 	sql []string
 }
 
 // holdReportTriggers drops the triggers that bump report_versions and
-// membership_versions, inside
+// membership_versions and keep queue_blocks, inside
 // an import's transaction: an import writes hundreds of thousands of rows
 // of one project, and each would bump the same counter (a join and an
 // upsert per row, and a scan when the planner's statistics are those of a
-// nearly empty table). release makes them again from their own text and
-// bumps the counter once. DDL is transactional in SQLite, and the
+// nearly empty table). release makes them again from their own text,
+// bumps the counter once and counts the project's queues again. DDL is transactional in SQLite, and the
 // transaction holds the only write lock: no other write can happen
 // without the triggers, readers keep the schema they had until the
 // commit, and a rollback restores the triggers with everything else.
 func holdReportTriggers(ctx context.Context, tx *sql.Tx) (*heldTriggers, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND (name LIKE 'report\_version\_%' ESCAPE '\' OR name LIKE 'membership\_%' ESCAPE '\') ORDER BY name`)
+	rows, err := tx.QueryContext(ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND (name LIKE 'report\_version\_%' ESCAPE '\' OR name LIKE 'membership\_%' ESCAPE '\' OR name LIKE 'queue\_blocks\_%' ESCAPE '\') ORDER BY name`)
 	if err != nil {
 		return nil, err
 	}
@@ -50,13 +51,17 @@ func holdReportTriggers(ctx context.Context, tx *sql.Tx) (*heldTriggers, error) 
 	return h, nil
 }
 
-// release makes the held triggers again and bumps the project's counter
-// once for everything the import wrote.
+// release makes the held triggers again, bumps the project's counter once
+// for everything the import wrote, and counts the project's queues again
+// from its assignments (every project's, when the import named none).
 func (h *heldTriggers) release(ctx context.Context, tx *sql.Tx, projectID int64) error {
 	for _, text := range h.sql {
 		if _, err := tx.ExecContext(ctx, text); err != nil {
 			return err
 		}
+	}
+	if err := recountQueues(ctx, tx, projectID); err != nil {
+		return err
 	}
 	if projectID == 0 {
 		return nil
@@ -68,4 +73,17 @@ func (h *heldTriggers) release(ctx context.Context, tx *sql.Tx, projectID int64)
 		}
 	}
 	return nil
+}
+
+// recountQueues writes a project's queue_blocks (every project's for 0)
+// from its assignments, as the queue_blocks triggers would have kept them.
+func recountQueues(ctx context.Context, tx *sql.Tx, projectID int64) error {
+	scope := `round_id IN (SELECT id FROM rounds WHERE project_id = ?1 OR ?1 = 0)`
+	if _, err := tx.ExecContext(ctx, `DELETE FROM queue_blocks WHERE `+scope, projectID); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO queue_blocks (user_id, round_id, block, total, done)
+		SELECT user_id, round_id, position >> 8, count(*), sum(status = 'submitted') FROM assignments
+		WHERE status != 'released' AND `+scope+` GROUP BY user_id, round_id, position >> 8`, projectID)
+	return err
 }

@@ -146,3 +146,96 @@ func TestQueueNavAcrossBlocks(t *testing.T) {
 	}
 	all("one released, one reassigned")
 }
+
+// TestImportRecountsQueues imports annotators' labels (which deal them
+// assignments in an imported round, written with the queue triggers held)
+// into a project whose annotator already has a queue, and checks the
+// counts QueueNav and QueueCounts read against the queues listed row by
+// row; then a dry run, rolled back, must leave them as they were.
+func TestImportRecountsQueues(t *testing.T) {
+	ctx := context.Background()
+	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "qi.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	a, _ := s.CreateUser(ctx, "ann", "", "a long enough password", false)
+	p, err := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetMember(ctx, p.ID, a.ID, tasks.RoleAnnotator); err != nil {
+		t.Fatal(err)
+	}
+	doc := func(i int, labelled bool) tasks.DocumentInput {
+		sent := tasks.SentenceInput{Text: "The council met."}
+		if labelled {
+			sent.Labels = []tasks.SentenceLabelInput{{Annotator: "ann", Round: "imported", Label: "faithful"}, {Annotator: "w-42", Round: "imported", Label: "unfaithful", ErrorTypes: []string{"contradiction"}}}
+		}
+		return tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council met."},
+			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []tasks.SentenceInput{sent}}}}
+	}
+	var first []tasks.DocumentInput
+	for i := range 300 {
+		first = append(first, doc(i, false))
+	}
+	if _, err := s.Import(ctx, p.ID, first); err != nil {
+		t.Fatal(err)
+	}
+	ids, _ := s.SummaryIDs(ctx, p.ID, nil)
+	if _, err := s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "r1", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{a.ID}, Summaries: ids}); err != nil {
+		t.Fatal(err)
+	}
+	var labelled []tasks.DocumentInput
+	for i := 300; i < 600; i++ {
+		labelled = append(labelled, doc(i, true))
+	}
+	check := func(when string) {
+		t.Helper()
+		users, err := s.Users(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range users {
+			queue, err := s.Queue(ctx, p.ID, u.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := 0
+			for _, x := range queue {
+				if x.Status == tasks.StatusSubmitted {
+					done++
+				}
+			}
+			for _, i := range []int{0, len(queue) / 2, len(queue) - 1} {
+				if i < 0 || i >= len(queue) {
+					continue
+				}
+				x := queue[i]
+				nav, err := s.QueueNav(ctx, &x)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if nav.Position != i+1 || nav.Total != len(queue) || nav.Done != done {
+					t.Fatalf("%s: %s's assignment %d of %d: %+v, want position %d, total %d, done %d", when, u.Username, i+1, len(queue), nav, i+1, len(queue), done)
+				}
+			}
+			sum, err := s.QueueCounts(ctx, p.ID, u.ID)
+			if err != nil || sum.Total != len(queue) || sum.Done != done {
+				t.Fatalf("%s: %s's QueueCounts = %+v, %v; want total %d, done %d", when, u.Username, sum, err, len(queue), done)
+			}
+		}
+	}
+	if _, _, err := s.ImportWith(ctx, tasks.ImportRequest{Project: p.ID, Documents: labelled, DryRun: true}); err != nil {
+		t.Fatal(err)
+	}
+	check("after a dry run")
+	st, _, err := s.ImportWith(ctx, tasks.ImportRequest{Project: p.ID, Documents: labelled})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q, _ := s.Queue(ctx, p.ID, a.ID); len(q) != 600 {
+		t.Fatalf("ann's queue holds %d after importing her labels (stats %+v), want 600", len(q), st)
+	}
+	check("after importing labels")
+}
