@@ -1,4 +1,4 @@
--- The database schema of annotate, version 27, as a fresh database holds it.
+-- The database schema of annotate, version 28, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -679,7 +679,7 @@ CREATE TABLE study_participants (
     condition      TEXT NOT NULL,
     phase          TEXT NOT NULL,      -- consent, instructions, work, completed, no_consent
     entered_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    finished_at    TEXT, excluded INTEGER NOT NULL DEFAULT 0, excluded_why TEXT NOT NULL DEFAULT '',
+    finished_at    TEXT, excluded INTEGER NOT NULL DEFAULT 0, excluded_why TEXT NOT NULL DEFAULT '', timed_out INTEGER NOT NULL DEFAULT 0,
     UNIQUE (study_id, platform, platform_id),
     UNIQUE (study_id, number)
 );
@@ -753,3 +753,8 @@ CREATE TRIGGER queue_blocks_update AFTER UPDATE OF status, position, user_id, ro
 END;
 
 CREATE INDEX assignments_open ON assignments(user_id, position) WHERE status IN ('pending', 'in_progress');
+
+CREATE TABLE study_conditions (
+    assignment_id INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
+    condition     TEXT NOT NULL
+);

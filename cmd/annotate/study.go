@@ -10,7 +10,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 
 	"annotate/internal/app"
 	"annotate/internal/csvsafe"
@@ -156,8 +155,8 @@ func printStudy(ctx context.Context, w io.Writer, ops *app.App, st *studies.Stud
 	}
 	fmt.Fprintf(w, "conditions %v, randomised by %s, seed %d\n", d.Conditions, d.Randomise, d.Seed)
 	fmt.Fprintf(w, "completion codes: completed %s, no consent %s, screened out %s\n", d.Completion.Completed, d.Completion.NoConsent, d.Completion.ScreenedOut)
-	if parts := app.NotApplied(d); len(parts) > 0 {
-		fmt.Fprintf(w, "not carried out by this version (stored for later): %s; every participant goes consent, instructions, labelling, completion code\n", strings.Join(parts, ", "))
+	if d.TimeLimit.Duration > 0 {
+		fmt.Fprintf(w, "time limit: %s per participant from their first entry\n", d.TimeLimit.Duration)
 	}
 	if base == "" {
 		fmt.Fprintln(w, "entry links: give --url BASE (or set ANNOTATE_PUBLIC_URL) to print them")

@@ -9,6 +9,7 @@ package app
 import (
 	"errors"
 	"strings"
+	"time"
 
 	"annotate/internal/studies"
 	"annotate/internal/tasks"
@@ -18,10 +19,21 @@ import (
 type App struct {
 	store   *tasks.Store
 	studies *studies.Store
+	now     func() time.Time
 }
 
 // New returns the operations on store.
-func New(store *tasks.Store) *App { return &App{store: store, studies: studies.New(store)} }
+func New(store *tasks.Store) *App {
+	return &App{store: store, studies: studies.New(store), now: time.Now}
+}
+
+// SetClock makes now the operations' clock (time.Now by default), for the
+// server's injectable clock and tests of time limits.
+func (a *App) SetClock(now func() time.Time) {
+	if now != nil {
+		a.now = now
+	}
+}
 
 // FieldError is one field of a request at fault and what is wrong with it,
 // in words a person reads.

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"annotate/internal/experiment"
 	"annotate/internal/studies"
@@ -154,7 +155,10 @@ func (a *App) EnterStudy(ctx context.Context, token string, q url.Values) (*Ente
 	}
 	conds := st.Definition.Conditions
 	condition := func(n int) string {
-		if st.Definition.Randomise != "participant" || len(conds) == 1 {
+		if st.Definition.Randomise == "item" && len(conds) > 1 {
+			return "" // each item's own, decided as it is dealt
+		}
+		if len(conds) == 1 {
 			return conds[0]
 		}
 		return conds[experiment.ParticipantCondition(st.Definition.Seed, n, len(conds))]
@@ -174,6 +178,8 @@ type StudyStep struct {
 	Return study.Return
 	// Feedback is a training item's feedback, shown before the next one.
 	Feedback []FeedbackSentence
+	// TimedOut says the study's time limit ended the participant's work.
+	TimedOut bool
 }
 
 // FeedbackSentence is one sentence of a training item: the participant's
@@ -188,7 +194,10 @@ type FeedbackSentence struct {
 // every item dealt is submitted (dealing items on the way in), and says
 // what to show.
 func (a *App) NextStep(ctx context.Context, st *studies.Study, p *studies.Participant) (StudyStep, error) {
-	step := StudyStep{Phase: p.Phase}
+	if err := a.endIfTimeOver(ctx, st, p); err != nil {
+		return StudyStep{}, tasks.Op("App.NextStep", err)
+	}
+	step := StudyStep{Phase: p.Phase, TimedOut: p.TimedOut}
 	if p.Phase == studies.PhaseScreening {
 		next, err := a.screeningStep(ctx, st, p)
 		if err != nil || next != 0 {
@@ -248,6 +257,65 @@ func (a *App) NextStep(ctx context.Context, st *studies.Study, p *studies.Partic
 		step.Return = study.ReturnTo(p.Refs, step.Code)
 	}
 	return step, nil
+}
+
+// TimeOver says whether a participant's time limit (from their first
+// entry) has passed; never when the study sets none.
+func (a *App) TimeOver(st *studies.Study, p *studies.Participant) bool {
+	limit := st.Definition.TimeLimit.Duration
+	if limit <= 0 {
+		return false
+	}
+	entered, err := time.Parse(time.RFC3339Nano, p.EnteredAt)
+	return err == nil && a.now().Sub(entered) > limit
+}
+
+// endIfTimeOver ends the work of a participant whose time is over: their
+// unfinished items go back to be dealt to others, the work they submitted
+// is judged by the exclusion rule like anyone's, and they go on to the
+// exit survey, or to the completion code. A participant who has not
+// consented yet, or whose study has ended for them, is left alone.
+func (a *App) endIfTimeOver(ctx context.Context, st *studies.Study, p *studies.Participant) error {
+	switch p.Phase {
+	case studies.PhaseInstructions, studies.PhaseScreening, studies.PhaseTraining, studies.PhaseWork:
+	default:
+		return nil
+	}
+	if !a.TimeOver(st, p) {
+		return nil
+	}
+	if err := a.Studies().TimeOut(ctx, st, p); err != nil {
+		return err
+	}
+	if p.Phase == studies.PhaseWork {
+		if err := a.judgeParticipant(ctx, st, p); err != nil {
+			return err
+		}
+	}
+	next := studies.PhaseCompleted
+	if len(st.Definition.Survey) > 0 {
+		next = studies.PhaseSurvey
+	}
+	if err := a.Studies().SetPhase(ctx, p.ID, next); err != nil {
+		return err
+	}
+	p.Phase, p.TimedOut = next, true
+	return nil
+}
+
+// ParticipantTimeOver says whether the account is a study participant
+// whose time limit has passed: their labels can no longer change. It
+// costs nothing for accounts that are not participants.
+func (a *App) ParticipantTimeOver(ctx context.Context, u *tasks.User) bool {
+	if u == nil || !strings.HasPrefix(u.Username, participantPrefix) {
+		return false
+	}
+	p, err := a.Studies().ParticipantOfUser(ctx, u.ID)
+	if err != nil {
+		return false
+	}
+	st, err := a.Studies().ByID(ctx, p.StudyID)
+	return err == nil && (p.TimedOut || a.TimeOver(st, p))
 }
 
 // StudyAnswer moves a participant on from consent (accept or decline) or
@@ -324,24 +392,6 @@ func Links(base string, st *studies.Study) StudyLinks {
 func (a *App) StudyCounts(ctx context.Context, st *studies.Study) (map[string]int, error) {
 	val, err := a.Studies().PhaseCounts(ctx, st.ID)
 	return val, tasks.Op("App.StudyCounts", err)
-}
-
-// NotApplied lists the parts of a study definition this version stores
-// but does not carry out yet, so that a lead is not led to think they
-// run: exclusion by screening,
-// randomisation by item, and the time limit.
-func NotApplied(d study.Definition) []string {
-	var out []string
-	if strings.Contains(d.Exclude, "screening") {
-		out = append(out, "exclusion by screening")
-	}
-	if d.Randomise == "item" {
-		out = append(out, "randomisation by item")
-	}
-	if d.TimeLimit.Duration > 0 {
-		out = append(out, "time limit")
-	}
-	return out
 }
 
 // SetStudyEntry opens or closes a study's entry link; newLink also
@@ -424,7 +474,19 @@ func (a *App) judgeParticipant(ctx context.Context, st *studies.Study, p *studie
 	if err != nil {
 		return err
 	}
-	why := rule.Excludes(study.Assess(answers, math.NaN(), st.Definition.TooFastSeconds))
+	// The screening score: the share of the test's summaries right (NaN
+	// for a study without a test), for rules such as screening_below.
+	score := math.NaN()
+	if len(screening) > 0 {
+		right := 0
+		for _, c := range screening {
+			if c.Passed != nil && *c.Passed {
+				right++
+			}
+		}
+		score = float64(right) / float64(len(screening))
+	}
+	why := rule.Excludes(study.Assess(answers, score, st.Definition.TooFastSeconds))
 	if len(why) == 0 {
 		return nil
 	}

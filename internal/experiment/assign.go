@@ -34,3 +34,25 @@ func ItemCondition(seed uint64, item, slot, conditions int) int {
 	order := rand.New(rand.NewPCG(seed, 1<<62)).Perm(conditions)
 	return order[(item+slot)%conditions]
 }
+
+// ItemConditionFor returns the condition in which an item is dealt next,
+// randomised by item, given how many of its live assignments (released
+// ones aside) each condition has: the first condition, in the item's row
+// of the Latin square of ItemCondition (slots 0, 1, …), that has the
+// fewest. Without releases this is ItemCondition(seed, item, slot) for
+// the next slot; after a release the next participant fills the condition
+// that was given back, so the item stays counterbalanced.
+func ItemConditionFor(seed uint64, item int, counts []int) int {
+	conditions := len(counts)
+	if conditions == 0 || item < 0 {
+		panic("experiment: ItemConditionFor needs conditions and item >= 0")
+	}
+	best := -1
+	for slot := range conditions {
+		c := ItemCondition(seed, item, slot, conditions)
+		if best < 0 || counts[c] < counts[best] {
+			best = c
+		}
+	}
+	return best
+}

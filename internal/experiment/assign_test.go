@@ -55,3 +55,30 @@ func TestItemConditionLatinSquare(t *testing.T) {
 		}
 	}
 }
+
+// TestItemConditionForFillsTheLatinSquare deals items slot by slot with
+// ItemConditionFor and checks it follows ItemCondition, then gives back
+// one assignment and checks the next participant gets its condition.
+func TestItemConditionForFillsTheLatinSquare(t *testing.T) {
+	const conditions, k = 3, 6
+	for item := range 50 {
+		counts := make([]int, conditions)
+		for slot := range k {
+			c := ItemConditionFor(7, item, counts)
+			if want := ItemCondition(7, item, slot, conditions); c != want {
+				t.Fatalf("item %d slot %d: condition %d, want the Latin square's %d", item, slot, c, want)
+			}
+			counts[c]++
+		}
+		for c, n := range counts {
+			if n != k/conditions {
+				t.Fatalf("item %d: condition %d dealt %d times, want %d", item, c, n, k/conditions)
+			}
+		}
+		gone := ItemCondition(7, item, 4, conditions)
+		counts[gone]--
+		if c := ItemConditionFor(7, item, counts); c != gone {
+			t.Fatalf("item %d: after giving back condition %d, the next is dealt %d", item, gone, c)
+		}
+	}
+}

@@ -98,11 +98,14 @@ type Export struct {
 	// and condition; nil when the project has no study.
 	studies map[int64]studies.Membership
 	checks  map[int64]bool // assignments that are attention checks
-	project *tasks.Project
-	roundID int64
-	opt     Options
-	header  Header
-	records int
+	// conditions maps study assignments to the assistance condition they
+	// were dealt in (per item when a study randomises by item).
+	conditions map[int64]string
+	project    *tasks.Project
+	roundID    int64
+	opt        Options
+	header     Header
+	records    int
 }
 
 // New checks the options against the project: a known kind and format,
@@ -139,6 +142,9 @@ func New(ctx context.Context, store *tasks.Store, project *tasks.Project, opt Op
 		if len(ps) > 0 {
 			e.studies = ps
 			if e.checks, err = studies.New(store).ProjectChecks(ctx, project.ID); err != nil {
+				return nil, err
+			}
+			if e.conditions, err = studies.New(store).ItemConditions(ctx, project.ID); err != nil {
 				return nil, err
 			}
 		}

@@ -60,7 +60,11 @@ func (x *run) raw(ctx context.Context) error {
 			}
 			if x.studies != nil {
 				m := x.studies[l.UserID]
-				row = append(row, m.Study, m.Condition, x.checks[l.AssignmentID], m.Excluded)
+				cond, ok := x.conditions[l.AssignmentID]
+				if !ok {
+					cond = m.Condition
+				}
+				row = append(row, m.Study, cond, x.checks[l.AssignmentID], m.Excluded)
 			}
 			if scales {
 				sent, sum := x.scoresOf(scores[l.AssignmentID], l.SentenceID)

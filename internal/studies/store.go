@@ -14,7 +14,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
+	"annotate/internal/experiment"
 	"annotate/internal/study"
 	"annotate/internal/tasks"
 )
@@ -71,6 +73,9 @@ type Participant struct {
 	// by which rule.
 	Excluded bool
 	Why      string
+	// TimedOut participants reached the study's time limit before
+	// finishing their items; the unfinished ones went back to the pool.
+	TimedOut bool
 }
 
 // NewStudy is what Create stores.
@@ -274,7 +279,7 @@ func (s *Store) Enter(ctx context.Context, st *Study, e study.Entry, username st
 }
 
 const participantSelect = `SELECT id, study_id, user_id, number, platform, platform_id, platform_refs, condition, phase, entered_at, coalesce(finished_at, ''),
-		excluded, excluded_why
+		excluded, excluded_why, timed_out
 	FROM study_participants WHERE `
 
 func (s *Store) participant(ctx context.Context, cond string, args ...any) (*Participant, error) {
@@ -300,7 +305,7 @@ func (s *Store) participants(ctx context.Context, cond string, args ...any) ([]P
 		var p Participant
 		var platform, refs string
 		if err := rows.Scan(&p.ID, &p.StudyID, &p.UserID, &p.Number, &platform,
-			&p.PlatformID, &refs, &p.Condition, &p.Phase, &p.EnteredAt, &p.FinishedAt, &p.Excluded, &p.Why); err != nil {
+			&p.PlatformID, &refs, &p.Condition, &p.Phase, &p.EnteredAt, &p.FinishedAt, &p.Excluded, &p.Why, &p.TimedOut); err != nil {
 			return nil, err
 		}
 		p.Platform = study.Platform(platform)
@@ -433,6 +438,7 @@ func (s *Store) Deal(ctx context.Context, st *Study, p *Participant) (int, error
 		for _, c := range checks {
 			isCheck[c] = true
 		}
+		byItem := st.Definition.Randomise == "item" && len(st.Definition.Conditions) > 1
 		for _, sum := range order {
 			res, err := tx.ExecContext(ctx, `INSERT INTO assignments (round_id, summary_id, user_id, position)
 				VALUES (?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM assignments WHERE user_id = ?))`, st.RoundID, sum, p.UserID, p.UserID)
@@ -443,7 +449,25 @@ func (s *Store) Deal(ctx context.Context, st *Study, p *Participant) (int, error
 			if err != nil {
 				return err
 			}
-			if err := tasks.SetAssistanceTx(ctx, tx, id, ConditionAssistance(p.Condition)); err != nil {
+			// Randomised by participant, every item and check shows the
+			// participant's condition; by item, each item its own, and
+			// checks no assistant where the study has that condition.
+			cond := p.Condition
+			switch {
+			case byItem && isCheck[sum]:
+				cond = st.Definition.Conditions[0]
+				if slices.Contains(st.Definition.Conditions, "none") {
+					cond = "none"
+				}
+			case byItem:
+				if cond, err = itemCondition(ctx, tx, st, sum, id); err != nil {
+					return err
+				}
+			}
+			if err := tasks.SetAssistanceTx(ctx, tx, id, ConditionAssistance(cond)); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO study_conditions (assignment_id, condition) VALUES (?, ?)`, id, cond); err != nil {
 				return err
 			}
 			if isCheck[sum] {
@@ -456,6 +480,33 @@ func (s *Store) Deal(ctx context.Context, st *Study, p *Participant) (int, error
 		return nil
 	})
 	return held, tasks.Op("Store.Deal", err)
+}
+
+// itemCondition decides, randomised by item, the condition of a new
+// assignment of an item: counterbalanced over the item's live
+// assignments (released ones aside) by experiment.ItemConditionFor.
+func itemCondition(ctx context.Context, tx *sql.Tx, st *Study, summaryID, assignmentID int64) (string, error) {
+	conds := st.Definition.Conditions
+	counts := make([]int, len(conds))
+	rows, err := tx.QueryContext(ctx, `SELECT c.condition FROM assignments a JOIN study_conditions c ON c.assignment_id = a.id
+		WHERE a.round_id = ? AND a.summary_id = ? AND a.status != 'released' AND a.id != ?`, st.RoundID, summaryID, assignmentID)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			return "", err
+		}
+		if i := slices.Index(conds, c); i >= 0 {
+			counts[i]++
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	return conds[experiment.ItemConditionFor(st.Definition.Seed, int(summaryID), counts)], nil
 }
 
 // ConditionAssistance is what an assistance condition shows on the
@@ -737,6 +788,27 @@ func (s *Store) GoldSummaries(ctx context.Context, projectID int64) (map[int64]b
 	return out, tasks.Op("Store.GoldSummaries", rows.Err())
 }
 
+// ItemConditions maps each item assignment of a project's studies to the
+// assistance condition it was dealt in.
+func (s *Store) ItemConditions(ctx context.Context, projectID int64) (map[int64]string, error) {
+	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT c.assignment_id, c.condition FROM study_conditions c
+		JOIN assignments a ON a.id = c.assignment_id JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?`, projectID)
+	if err != nil {
+		return nil, tasks.Op("Store.ItemConditions", err)
+	}
+	defer rows.Close()
+	out := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var c string
+		if err := rows.Scan(&id, &c); err != nil {
+			return nil, tasks.Op("Store.ItemConditions", err)
+		}
+		out[id] = c
+	}
+	return out, tasks.Op("Store.ItemConditions", rows.Err())
+}
+
 // ProjectChecks is the set of a project's assignments that are attention
 // checks.
 func (s *Store) ProjectChecks(ctx context.Context, projectID int64) (map[int64]bool, error) {
@@ -842,6 +914,21 @@ func (s *Store) ReleaseAll(ctx context.Context, st *Study, p *Participant) error
 	}))
 }
 
+// TimeOut ends a participant's time: their assignments of the study's
+// round that are not submitted are released, so the items go back to be
+// dealt to others, and the participant is marked timed out. Submitted
+// work stays.
+func (s *Store) TimeOut(ctx context.Context, st *Study, p *Participant) error {
+	return tasks.Op("Store.TimeOut", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE assignments SET status = 'released', version = version + 1
+			WHERE round_id = ? AND user_id = ? AND status IN ('pending', 'in_progress')`, st.RoundID, p.UserID); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE study_participants SET timed_out = 1 WHERE id = ?`, p.ID)
+		return err
+	}))
+}
+
 // Observation is one label of an experiment: a participant's submitted
 // faithfulness label of an item's sentence that has gold, with the
 // assistant's label where a run has one. Excluded participants, attention
@@ -856,12 +943,13 @@ type Observation struct {
 
 // Observations reads a study's experiment observations.
 func (s *Store) Observations(ctx context.Context, st *Study) ([]Observation, error) {
-	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT sp.id, l.sentence_id, sp.condition, l.label, g.label,
+	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT sp.id, l.sentence_id, coalesce(sc.condition, sp.condition), l.label, g.label,
 			coalesce((SELECT o.label FROM assist_outputs o JOIN assist_runs r ON r.id = o.run_id
 				WHERE o.sentence_id = l.sentence_id AND o.status = 'ok' AND o.label != '' ORDER BY r.sample, r.id DESC LIMIT 1), ''),
 			CAST(a.active_seconds AS REAL) / (SELECT count(*) FROM summary_sentences ss WHERE ss.summary_id = a.summary_id)
 		FROM study_participants sp
 		JOIN assignments a ON a.user_id = sp.user_id AND a.round_id = ?1 AND a.status = 'submitted'
+		LEFT JOIN study_conditions sc ON sc.assignment_id = a.id
 		JOIN sentence_labels l ON l.assignment_id = a.id AND l.label IN ('faithful', 'unfaithful')
 		JOIN gold_sentences g ON g.sentence_id = l.sentence_id AND g.provenance != 'unresolved' AND g.label IN ('faithful', 'unfaithful')
 		WHERE sp.study_id = ?2 AND sp.excluded = 0

@@ -257,6 +257,18 @@ CREATE INDEX IF NOT EXISTS study_decisions_participant ON study_decisions(partic
 	// the open assignments indexed apart, so that finding the next one to
 	// do does not step over every submitted one.
 	queueBlocksSchema,
+	// 28: the assistance condition of each item a study deals (by item,
+	// it differs between a participant's items), and participants whose
+	// time ran out.
+	`CREATE TABLE IF NOT EXISTS study_conditions (
+    assignment_id INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
+    condition     TEXT NOT NULL
+);
+INSERT OR IGNORE INTO study_conditions (assignment_id, condition)
+    SELECT a.id, sp.condition FROM study_participants sp JOIN studies s ON s.id = sp.study_id
+    JOIN assignments a ON a.round_id = s.round_id AND a.user_id = sp.user_id
+    WHERE NOT EXISTS (SELECT 1 FROM study_checks c WHERE c.assignment_id = a.id AND (c.screening = 1 OR c.training = 1));
+ALTER TABLE study_participants ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // queueBlocksSchema keeps, per annotator, round and block of 256 queue

@@ -25,9 +25,6 @@ type apiStudyDoc struct {
 	Links *apiStudyLinks `json:"links,omitempty"`
 	// Participants counts them by step.
 	Participants map[string]int `json:"participants"`
-	// NotApplied lists what the definition sets that this version does
-	// not carry out yet.
-	NotApplied []string `json:"not_applied"`
 }
 
 type apiStudyLinks struct {
@@ -48,10 +45,7 @@ func (s *Server) studyDoc(c echo.Context, st *studies.Study) (apiStudyDoc, error
 		return apiStudyDoc{}, err
 	}
 	d := apiStudyDoc{Name: st.Name, Round: st.RoundName, Open: st.Open, Items: st.Items, CreatedAt: st.CreatedAt, Definition: def,
-		Participants: map[string]int{}, NotApplied: app.NotApplied(st.Definition)}
-	if d.NotApplied == nil {
-		d.NotApplied = []string{}
-	}
+		Participants: map[string]int{}}
 	if base, ok := s.absoluteURL(""); ok {
 		l := app.Links(base, st)
 		d.Links = &apiStudyLinks{Prolific: l.Prolific, MTurk: l.MTurk, Other: l.Other}

@@ -150,6 +150,7 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 		log:      cfg.Logger,
 		runs:     newRunManager(cfg.Assist, cfg.Logger),
 	}
+	s.app.SetClock(cfg.Now)
 	s.reports.failed = func(key reportKey, err error) {
 		s.log.Error("background report build", "project", key.project, "version", key.version, "err", err)
 	}

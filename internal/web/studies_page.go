@@ -113,8 +113,10 @@ func (s *Server) getStudyDetail(c echo.Context) error {
 		Action: studyURL(a.project.Slug, st.Name) + "/entry", ReportHref: studyURL(a.project.Slug, st.Name) + "/report",
 		Name: st.Name, Round: st.RoundName, Open: st.Open, Items: st.Items, K: d.K, PerPerson: d.ItemsPerParticipant,
 		Conditions: strings.Join(d.Conditions, ", "), Randomise: d.Randomise, Checks: st.Checks, Exclude: d.Exclude,
-		Codes:      [3]string{d.Completion.Completed, d.Completion.NoConsent, d.Completion.ScreenedOut},
-		NotApplied: strings.Join(app.NotApplied(d), ", "),
+		Codes: [3]string{d.Completion.Completed, d.Completion.NoConsent, d.Completion.ScreenedOut},
+	}
+	if d.TimeLimit.Duration > 0 {
+		v.TimeLimit = fmt.Sprintf("%s per participant from their first entry; then their unfinished summaries go back to be dealt to others, and they finish with the completion code", d.TimeLimit.Duration)
 	}
 	if sc := d.Screening; sc != nil {
 		v.Screening = fmt.Sprintf("%d summaries with gold, passed at %.0f%% right; those below are screened out", sc.Items, 100*sc.Pass)
@@ -146,8 +148,16 @@ func (s *Server) getStudyDetail(c echo.Context) error {
 	for _, p := range ps {
 		counts[p.Phase]++
 		pr := byUser[p.UserID]
-		row := templates.ParticipantRow{Name: fmt.Sprintf("Participant %d", p.Number+1), Condition: p.Condition,
-			Phase: phaseWords[p.Phase], Entered: p.EnteredAt, Done: pr.Submitted, Dealt: pr.Total, Excluded: p.Why,
+		cond := p.Condition
+		if cond == "" {
+			cond = "by item"
+		}
+		phase := phaseWords[p.Phase]
+		if p.TimedOut {
+			phase += " (time over)"
+		}
+		row := templates.ParticipantRow{Name: fmt.Sprintf("Participant %d", p.Number+1), Condition: cond,
+			Phase: phase, Entered: p.EnteredAt, Done: pr.Submitted, Dealt: pr.Total, Excluded: p.Why,
 			Number: p.Number + 1, Action: fmt.Sprintf("%s/participants/%d", studyURL(a.project.Slug, st.Name), p.Number+1)}
 		if p.Excluded {
 			// Released at exclusion: their work counts as done.

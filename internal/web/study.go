@@ -69,7 +69,7 @@ func (s *Server) getStudy(c echo.Context) error {
 		return err
 	}
 	v := templates.StudyView{Page: s.page(c, project.Name), Title: project.Name, Phase: step.Phase, Items: st.Definition.ItemsPerParticipant,
-		Code: step.Code, ReturnURL: step.Return.URL}
+		Code: step.Code, ReturnURL: step.Return.URL, TimedOut: step.TimedOut}
 	switch step.Phase {
 	case studies.PhaseSurvey:
 		v.Questions = surveyQuestions(st, nil, nil)

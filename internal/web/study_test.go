@@ -313,8 +313,15 @@ func TestStudiesPageMakesAStudy(t *testing.T) {
 		t.Fatalf("make: %d %q", pg.status, pg.header.Get("Location"))
 	}
 	pg = b.get("/p/crowd/studies/pilot")
-	if pg.status != http.StatusOK || !strings.Contains(pg.body, "time limit") || !strings.Contains(pg.body, "--public-url") {
+	if pg.status != http.StatusOK || !strings.Contains(pg.body, "--public-url") {
 		t.Fatalf("the study's page: %d\n%s", pg.status, pg.body)
+	}
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(pg.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if limit := doc.Find(`[data-testid="study-time-limit"]`).Text(); !strings.HasPrefix(limit, "30m0s per participant") {
+		t.Fatalf("the study's time limit reads %q", limit)
 	}
 	if pg := b.get("/p/crowd/studies"); !strings.Contains(pg.body, `href="/p/crowd/studies/pilot"`) {
 		t.Fatalf("the list:\n%s", pg.body)

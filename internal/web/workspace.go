@@ -67,12 +67,22 @@ func (s *Server) ownAssignment(c echo.Context) (*tasks.Assignment, *tasks.Projec
 	if readOnly {
 		return nil, nil, tasks.Errorf(tasks.EForbidden, "only the assigned annotator can change these labels")
 	}
+	if s.app.ParticipantTimeOver(c.Request().Context(), currentUser(c)) {
+		return nil, nil, errTimeOver
+	}
 	return a, p, nil
 }
+
+// errTimeOver refuses a change from a study participant whose time limit
+// has passed.
+var errTimeOver = tasks.Errorf(tasks.EForbidden, "The time for this study is over, so this change was not saved; the summaries you submitted are kept. Open the study page (/study) to finish and get your completion code.")
 
 func assignmentURL(id int64) string { return "/a/" + strconv.FormatInt(id, 10) }
 
 func (s *Server) getAssignment(c echo.Context) error {
+	if s.app.ParticipantTimeOver(c.Request().Context(), currentUser(c)) {
+		return redirect(c, "/study")
+	}
 	var v templates.WorkspaceView
 	var a *tasks.Assignment
 	var readOnly bool

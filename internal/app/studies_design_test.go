@@ -1,0 +1,343 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"annotate/internal/app"
+	"annotate/internal/export"
+	"annotate/internal/studies"
+	"annotate/internal/tasks"
+)
+
+// labelAll works through a participant's items with NextStep, labelling
+// each one's sentence faithful and submitting it, until no item is left
+// or stop says to; it returns the assignments labelled.
+func labelAll(t *testing.T, ctx context.Context, s *tasks.Store, ops *app.App, st *studies.Study, part *studies.Participant, stop int) []int64 {
+	t.Helper()
+	no := false
+	var done []int64
+	for len(done) != stop {
+		step, err := ops.NextStep(ctx, st, part)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if step.Assignment == 0 {
+			break
+		}
+		as, err := s.AssignmentByID(ctx, step.Assignment)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, _ := s.Summary(ctx, as.SummaryID)
+		v, err := s.SaveSentenceLabel(ctx, as.ID, part.UserID, as.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.SaveSummaryLabel(ctx, as.ID, part.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
+		if err := s.Submit(ctx, as.ID, part.UserID); err != nil {
+			t.Fatal(err)
+		}
+		done = append(done, as.ID)
+	}
+	return done
+}
+
+// enter makes a participant by a generic link and starts their work.
+func enter(t *testing.T, ctx context.Context, ops *app.App, st *studies.Study, pid string) *studies.Participant {
+	t.Helper()
+	in, err := ops.EnterStudy(ctx, st.EntryToken, url.Values{"pid": {pid}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ops.StudyAnswer(ctx, in.Participant, "start"); err != nil {
+		t.Fatal(err)
+	}
+	p, err := ops.Studies().ParticipantOfUser(ctx, in.Participant.UserID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// itemDesign runs a study randomised by item over the six summaries of
+// studyProject with three conditions, k 3: three participants label
+// everything. It returns, per summary external id and participant
+// number, the condition each was dealt.
+func itemDesign(t *testing.T) (map[string]string, context.Context, *tasks.Store, *tasks.Project, *app.App, *studies.Study) {
+	ctx, s, p := studyProject(t)
+	ops := app.New(s)
+	st, err := ops.CreateStudy(ctx, p, "within", []byte(`{"round":"crowd","conditions":["none","verdict","debate"],"randomise":"item","seed":11,
+		"k":3,"items_per_participant":6,"attention_rate":0}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		part := enter(t, ctx, ops, st, fmt.Sprintf("w%d", i))
+		if part.Condition != "" {
+			t.Errorf("participant %d has condition %q; by item a participant has none of their own", i, part.Condition)
+		}
+		if n := len(labelAll(t, ctx, s, ops, st, part, -1)); n != 6 {
+			t.Fatalf("participant %d labelled %d items, want 6", i, n)
+		}
+	}
+	conds, err := ops.Studies().ItemConditions(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, _ := ops.Studies().Participants(ctx, st.ID)
+	out := map[string]string{}
+	for _, part := range parts {
+		q, _ := s.Queue(ctx, p.ID, part.UserID)
+		for _, as := range q {
+			sum, _ := s.Summary(ctx, as.SummaryID)
+			c, ok := conds[as.ID]
+			if !ok {
+				t.Fatalf("assignment %d has no recorded condition", as.ID)
+			}
+			// What the page shows is what was recorded.
+			x, own, err := s.AssignmentAssistance(ctx, as.ID)
+			if err != nil || !own || x != studies.ConditionAssistance(c) {
+				t.Errorf("assignment %d in condition %s shows %+v (own %v, %v)", as.ID, c, x, own, err)
+			}
+			out[sum.ExternalID+"/"+strconv.Itoa(part.Number)] = c
+		}
+	}
+	return out, ctx, s, p, ops, st
+}
+
+// TestItemRandomisationIsALatinSquare: randomised by item, every item is
+// seen once in each of the three conditions (k 3), every participant sees
+// each condition on two of their six items, the same seed deals the same
+// conditions in a second database, and the raw export's condition column
+// gives each label its item's condition.
+func TestItemRandomisationIsALatinSquare(t *testing.T) {
+	got, ctx, s, p, _, _ := itemDesign(t)
+	if len(got) != 18 {
+		t.Fatalf("%d assignments, want 18", len(got))
+	}
+	perItem, perPerson := map[string][]string{}, map[string][]string{}
+	for k, c := range got {
+		item, person := k[:len(k)-2], k[len(k)-1:]
+		perItem[item] = append(perItem[item], c)
+		perPerson[person] = append(perPerson[person], c)
+	}
+	for item, cs := range perItem {
+		slices.Sort(cs)
+		if !slices.Equal(cs, []string{"debate", "none", "verdict"}) {
+			t.Errorf("item %s seen in %v, want each condition once", item, cs)
+		}
+	}
+	for person, cs := range perPerson {
+		n := map[string]int{}
+		for _, c := range cs {
+			n[c]++
+		}
+		if n["none"] != 2 || n["verdict"] != 2 || n["debate"] != 2 {
+			t.Errorf("participant %s saw %v, want each condition twice", person, n)
+		}
+	}
+	again, _, _, _, _, _ := itemDesign(t)
+	for k, c := range got {
+		if again[k] != c {
+			t.Fatalf("the same seed dealt %s in %s, then in %s", k, c, again[k])
+		}
+	}
+
+	x, err := export.New(ctx, s, p, export.Options{What: export.Raw, Format: export.CSV})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := x.Write(ctx, &buf); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := func(name string) int { return slices.Index(rows[0], name) }
+	number := map[string]string{} // annotator → participant number
+	parts, _ := app.New(s).Studies().Participants(ctx, mustStudy(t, ctx, s, p).ID)
+	for _, part := range parts {
+		u, _ := s.UserByID(ctx, part.UserID)
+		number[u.Username] = strconv.Itoa(part.Number)
+	}
+	seen := 0
+	for _, r := range rows[1:] {
+		key := r[col("summary_id")] + "/" + number[r[col("annotator")]]
+		if c, ok := got[key]; !ok || r[col("condition")] != c {
+			t.Errorf("raw row %s: condition %q, want %q", key, r[col("condition")], c)
+		}
+		seen++
+	}
+	if seen != 18 {
+		t.Fatalf("raw export has %d rows, want 18", seen)
+	}
+}
+
+// TestItemRandomisationRefillsAfterRelease: when a participant is
+// excluded, their items go back, and the next participant is dealt each
+// of them in the condition that was given back, so every item stays seen
+// once in every condition.
+func TestItemRandomisationRefillsAfterRelease(t *testing.T) {
+	_, ctx, s, p, ops, st := itemDesign(t)
+	parts, _ := ops.Studies().Participants(ctx, st.ID)
+	gone := parts[1]
+	before, _ := ops.Studies().ItemConditions(ctx, p.ID)
+	lost := map[int64]string{} // summary → condition given back
+	q, _ := s.Queue(ctx, p.ID, gone.UserID)
+	for _, as := range q {
+		lost[as.SummaryID] = before[as.ID]
+	}
+	if err := ops.Studies().Exclude(ctx, st, &gone, "by hand", 0); err != nil {
+		t.Fatal(err)
+	}
+	next := enter(t, ctx, ops, st, "w-next")
+	labelAll(t, ctx, s, ops, st, next, -1)
+	after, _ := ops.Studies().ItemConditions(ctx, p.ID)
+	q, _ = s.Queue(ctx, p.ID, next.UserID)
+	if len(q) != 6 {
+		t.Fatalf("the next participant was dealt %d items, want the 6 given back", len(q))
+	}
+	for _, as := range q {
+		if after[as.ID] != lost[as.SummaryID] {
+			t.Errorf("summary %d: dealt again in %s, but %s was given back", as.SummaryID, after[as.ID], lost[as.SummaryID])
+		}
+	}
+}
+
+// TestTimeLimit: a participant who labels one of three items and then
+// runs past the study's time limit finishes with the completion code,
+// marked as timed out; their two open items go back and are dealt to the
+// next participant; their labels can no longer change.
+func TestTimeLimit(t *testing.T) {
+	ctx, s, p := studyProject(t)
+	ops := app.New(s)
+	now := time.Now()
+	ops.SetClock(func() time.Time { return now })
+	st, err := ops.CreateStudy(ctx, p, "timed", []byte(`{"round":"crowd","conditions":["none"],"k":1,"items_per_participant":3,"attention_rate":0,
+		"time_limit":"10m","completion":{"completed":"DONE"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := enter(t, ctx, ops, st, "slow")
+	if done := labelAll(t, ctx, s, ops, st, slow, 1); len(done) != 1 {
+		t.Fatalf("labelled %d", len(done))
+	}
+	user, _ := s.UserByID(ctx, slow.UserID)
+	if ops.ParticipantTimeOver(ctx, user) {
+		t.Fatal("time over before the limit")
+	}
+	now = now.Add(11 * time.Minute)
+	if !ops.ParticipantTimeOver(ctx, user) {
+		t.Fatal("time not over after the limit")
+	}
+	step, err := ops.NextStep(ctx, st, slow)
+	if err != nil || step.Phase != studies.PhaseCompleted || step.Code != "DONE" || !step.TimedOut || step.Assignment != 0 {
+		t.Fatalf("after the limit: %+v %v", step, err)
+	}
+	slow, _ = ops.Studies().ParticipantOfUser(ctx, slow.UserID)
+	if !slow.TimedOut || slow.Phase != studies.PhaseCompleted {
+		t.Fatalf("participant %+v", slow)
+	}
+	q, _ := s.Queue(ctx, p.ID, slow.UserID)
+	if len(q) != 1 || q[0].Status != tasks.StatusSubmitted {
+		t.Fatalf("the timed-out participant holds %+v, want only the submitted item", q)
+	}
+	// The next participant gets the two back. (Entry times are the
+	// database's clock: back to it, so the newcomer has their time.)
+	now = time.Now()
+	if !ops.ParticipantTimeOver(ctx, user) {
+		t.Fatal("a timed-out participant's time is over for good")
+	}
+	next := enter(t, ctx, ops, st, "next")
+	if done := labelAll(t, ctx, s, ops, st, next, -1); len(done) != 3 {
+		t.Fatalf("the next participant labelled %d items, want 3", len(done))
+	}
+	prog, _ := s.RoundProgress(ctx, st.RoundID)
+	submitted := 0
+	for _, pr := range prog {
+		submitted += pr.Submitted
+	}
+	if submitted != 4 {
+		t.Fatalf("%d items submitted in the round, want 4 (1 + 3)", submitted)
+	}
+}
+
+// mustStudy returns the project's one study.
+func mustStudy(t *testing.T, ctx context.Context, s *tasks.Store, p *tasks.Project) *studies.Study {
+	t.Helper()
+	list, err := app.New(s).Studies().List(ctx, p.ID)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("studies: %v %v", list, err)
+	}
+	return &list[0]
+}
+
+// TestExclusionByScreeningScore: a study whose test lets in half right
+// and whose rule excludes a screening score below 1 keeps the
+// participant who got the test all right and excludes, at the end of
+// their work, the one who got half.
+func TestExclusionByScreeningScore(t *testing.T) {
+	ctx, s, p := studyProject(t)
+	var docs []tasks.DocumentInput
+	for i := 1; i <= 2; i++ {
+		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("g%d", i), Sentences: []string{"The council approved the budget."},
+			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("gs%d", i), Sentences: []tasks.SentenceInput{{Text: "The council approved it.",
+				Gold: &tasks.GoldInput{Label: tasks.LabelFaithful}}}}}})
+	}
+	if _, err := s.Import(ctx, p.ID, docs); err != nil {
+		t.Fatal(err)
+	}
+	ops := app.New(s)
+	st, err := ops.CreateStudy(ctx, p, "sc", []byte(`{"round":"crowd","conditions":["none"],"k":2,"items_per_participant":2,"attention_rate":0,
+		"screening":{"items":2,"pass":0.5},"exclude":"screening_below 1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	no := false
+	take := func(pid string, wrong bool) *studies.Participant {
+		t.Helper()
+		part := enter(t, ctx, ops, st, pid)
+		for i := 0; ; i++ {
+			step, err := ops.NextStep(ctx, st, part)
+			if err != nil {
+				t.Fatal(err)
+			}
+			part, _ = ops.Studies().ParticipantOfUser(ctx, part.UserID)
+			if step.Assignment == 0 {
+				return part
+			}
+			as, _ := s.AssignmentByID(ctx, step.Assignment)
+			sum, _ := s.Summary(ctx, as.SummaryID)
+			l := tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no}
+			if wrong && i == 0 { // the first screening summary wrong
+				l = tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: &no}
+			}
+			v, err := s.SaveSentenceLabel(ctx, as.ID, part.UserID, as.Version, l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.SaveSummaryLabel(ctx, as.ID, part.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
+			if err := s.Submit(ctx, as.ID, part.UserID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	half := take("half", true)
+	if half.Phase != studies.PhaseCompleted || !half.Excluded || half.Why != "by the study's rule: screening score 0.50 below 1" {
+		t.Fatalf("half right in the test: phase %s, excluded %v (%q)", half.Phase, half.Excluded, half.Why)
+	}
+	all := take("all", false)
+	if all.Phase != studies.PhaseCompleted || all.Excluded {
+		t.Fatalf("all right in the test: phase %s, excluded %v (%q)", all.Phase, all.Excluded, all.Why)
+	}
+}
