@@ -1,4 +1,4 @@
--- The database schema of annotate, version 28, as a fresh database holds it.
+-- The database schema of annotate, version 29, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -664,7 +664,7 @@ CREATE TABLE studies (
 
 CREATE TABLE study_items (
     study_id   INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
-    summary_id INTEGER NOT NULL REFERENCES summaries(id) ON DELETE CASCADE, is_check INTEGER NOT NULL DEFAULT 0,
+    summary_id INTEGER NOT NULL REFERENCES summaries(id) ON DELETE CASCADE, is_check INTEGER NOT NULL DEFAULT 0, dealt INTEGER NOT NULL DEFAULT 0, shuffle INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (study_id, summary_id)
 );
 
@@ -758,3 +758,25 @@ CREATE TABLE study_conditions (
     assignment_id INTEGER PRIMARY KEY REFERENCES assignments(id) ON DELETE CASCADE,
     condition     TEXT NOT NULL
 );
+
+CREATE INDEX study_items_deal ON study_items(study_id, is_check, dealt, shuffle);
+
+CREATE INDEX studies_round ON studies(round_id);
+
+CREATE TRIGGER study_items_dealt_insert AFTER INSERT ON assignments WHEN NEW.status != 'released' BEGIN
+    UPDATE study_items SET dealt = dealt + 1
+        WHERE summary_id = NEW.summary_id AND study_id IN (SELECT id FROM studies WHERE round_id = NEW.round_id);
+END;
+
+CREATE TRIGGER study_items_dealt_delete AFTER DELETE ON assignments WHEN OLD.status != 'released' BEGIN
+    UPDATE study_items SET dealt = dealt - 1
+        WHERE summary_id = OLD.summary_id AND study_id IN (SELECT id FROM studies WHERE round_id = OLD.round_id);
+END;
+
+CREATE TRIGGER study_items_dealt_update AFTER UPDATE OF status, round_id, summary_id ON assignments
+    WHEN (OLD.status != 'released') != (NEW.status != 'released') OR OLD.round_id IS NOT NEW.round_id OR OLD.summary_id IS NOT NEW.summary_id BEGIN
+    UPDATE study_items SET dealt = dealt - 1
+        WHERE OLD.status != 'released' AND summary_id = OLD.summary_id AND study_id IN (SELECT id FROM studies WHERE round_id = OLD.round_id);
+    UPDATE study_items SET dealt = dealt + 1
+        WHERE NEW.status != 'released' AND summary_id = NEW.summary_id AND study_id IN (SELECT id FROM studies WHERE round_id = NEW.round_id);
+END;

@@ -49,6 +49,7 @@ func runStudy(ctx context.Context, e env, args []string) error {
 	db := dbFlag(e, fs)
 	slug := fs.String("project", "", "the project (its slug; required)")
 	name := fs.String("name", "", "the study's name (required)")
+	fs.StringVar(name, "study", "", "the study's name (the same as --name)")
 	from := fs.String("from", "", "create: the study definition file (- for standard input)")
 	base := fs.String("url", e.getenv("ANNOTATE_PUBLIC_URL"), "show: the address people reach the server at (env ANNOTATE_PUBLIC_URL)")
 	format := fs.String("format", "json", "report: json or csv")

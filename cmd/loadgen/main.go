@@ -6,6 +6,12 @@
 //	annotate serve --db bench.db --addr 127.0.0.1:8090 &
 //	loadgen run --url http://127.0.0.1:8090 --annotators 100 --duration 60s --db bench.db
 //
+//	loadgen study --url http://127.0.0.1:8090 --db bench.db --project P --study S --plan plan.json
+//
+// study plays a plan (see docs/studies.md) through a crowd study's entry
+// link as simulated participants, reading the answers they are to give
+// from the database file (read-only).
+//
 // run sends traffic only to loopback addresses, stops after --duration or
 // --max-requests, prints requests per second and p50/p95/p99 latency per
 // route, and with --db checks every acknowledged save against the
@@ -23,6 +29,7 @@ import (
 	"syscall"
 	"time"
 
+	"annotate/internal/experiment"
 	"annotate/internal/loadgen"
 	"annotate/internal/tasks"
 )
@@ -38,15 +45,17 @@ func main() {
 
 func run(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("usage: loadgen seed|run [flags] (see -h)")
+		return errors.New("usage: loadgen seed|run|study [flags] (see -h)")
 	}
 	switch args[0] {
 	case "seed":
 		return seed(ctx, args[1:], out)
 	case "run":
 		return load(ctx, args[1:], out)
+	case "study":
+		return study(ctx, args[1:], out)
 	}
-	return fmt.Errorf("unknown subcommand %q (seed or run)", args[0])
+	return fmt.Errorf("unknown subcommand %q (seed, run or study)", args[0])
 }
 
 func seed(ctx context.Context, args []string, out io.Writer) error {
@@ -151,4 +160,40 @@ func load(ctx context.Context, args []string, out io.Writer) error {
 		return errors.New("verification failed")
 	}
 	return nil
+}
+
+func study(ctx context.Context, args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("study", flag.ContinueOnError)
+	var o loadgen.StudyOptions
+	fs.StringVar(&o.BaseURL, "url", "http://127.0.0.1:8090", "server to load (loopback only)")
+	fs.StringVar(&o.DB, "db", "", "the server's database file, read for the study's link and answers (required)")
+	fs.StringVar(&o.Project, "project", "", "project slug (required)")
+	fs.StringVar(&o.Study, "study", "", "study name (required)")
+	plan := fs.String("plan", "", "the plan file, JSON (required)")
+	fs.IntVar(&o.Concurrency, "concurrency", 20, "participants working at once")
+	fs.DurationVar(&o.Think, "think", 0, "mean pause before each label (0: none)")
+	fs.DurationVar(&o.Within, "within", 0, "start the participants evenly over this time (0: as fast as concurrency allows)")
+	fs.DurationVar(&o.Duration, "duration", 5*time.Minute, "stop after this long")
+	fs.IntVar(&o.MaxRequests, "max-requests", 500000, "stop after this many requests")
+	fs.BoolVar(&o.EntryOnly, "entry-only", false, "each participant only enters and reads their first page")
+	fs.BoolVar(&o.Spread, "spread", false, "give each participant a loopback address of their own (127.0.x.y), as the server limits entries per address")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if o.DB == "" || o.Project == "" || o.Study == "" || *plan == "" {
+		return errors.New("study needs --db, --project, --study and --plan")
+	}
+	f, err := os.Open(*plan)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if o.Plan, err = experiment.ReadPlan(io.LimitReader(f, 1<<20)); err != nil {
+		return fmt.Errorf("%s: %w", *plan, err)
+	}
+	res, err := loadgen.RunStudy(ctx, o)
+	if err != nil {
+		return err
+	}
+	return res.WriteStudy(out)
 }

@@ -212,6 +212,7 @@ func TestItemRandomisationRefillsAfterRelease(t *testing.T) {
 			t.Errorf("summary %d: dealt again in %s, but %s was given back", as.SummaryID, after[as.ID], lost[as.SummaryID])
 		}
 	}
+	checkDealt(t, ctx, s)
 }
 
 // TestTimeLimit: a participant who labels one of three items and then
@@ -270,6 +271,7 @@ func TestTimeLimit(t *testing.T) {
 	if submitted != 4 {
 		t.Fatalf("%d items submitted in the round, want 4 (1 + 3)", submitted)
 	}
+	checkDealt(t, ctx, s)
 }
 
 // mustStudy returns the project's one study.
@@ -339,5 +341,20 @@ func TestExclusionByScreeningScore(t *testing.T) {
 	all := take("all", false)
 	if all.Phase != studies.PhaseCompleted || all.Excluded {
 		t.Fatalf("all right in the test: phase %s, excluded %v (%q)", all.Phase, all.Excluded, all.Why)
+	}
+}
+
+// checkDealt fails when a study item's dealing count differs from its
+// live assignments in the study's round counted row by row.
+func checkDealt(t *testing.T, ctx context.Context, s *tasks.Store) {
+	t.Helper()
+	var bad, items int
+	err := s.Reader(ctx).QueryRowContext(ctx, `SELECT count(*), coalesce(sum(i.dealt != (SELECT count(*) FROM assignments a JOIN studies st ON st.id = i.study_id
+		WHERE a.round_id = st.round_id AND a.summary_id = i.summary_id AND a.status != 'released')), 0) FROM study_items i`).Scan(&items, &bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if items == 0 || bad != 0 {
+		t.Fatalf("%d of %d study items have a dealing count that is not their live assignments", bad, items)
 	}
 }

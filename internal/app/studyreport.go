@@ -26,6 +26,11 @@ type StudyReport struct {
 	// submitted labels of item sentences with gold, by participants who
 	// were not excluded.
 	Observations int `json:"observations"`
+	// Conditions gives each condition's figures by name, each a value
+	// with its 95% interval: the figures of Analysis, keyed for reading
+	// (conditions.debate.balanced_accuracy.value). Empty when no label
+	// can be scored yet.
+	Conditions map[string]map[string]experiment.Estimate `json:"conditions"`
 	// Analysis is nil when no label can be scored against gold yet.
 	Analysis *experiment.Result `json:"analysis"`
 	Note     string             `json:"note,omitempty"`
@@ -36,7 +41,7 @@ type StudyReport struct {
 // participants and items, and each condition's difference from none with
 // its interval and permutation p-value.
 func (a *App) ReportStudy(ctx context.Context, st *studies.Study, opt experiment.Options) (*StudyReport, error) {
-	rep := &StudyReport{Study: st.Name}
+	rep := &StudyReport{Study: st.Name, Conditions: map[string]map[string]experiment.Estimate{}}
 	ps, err := a.Studies().Participants(ctx, st.ID)
 	if err != nil {
 		return nil, tasks.Op("App.ReportStudy", err)
@@ -94,6 +99,13 @@ func (a *App) ReportStudy(ctx context.Context, st *studies.Study, opt experiment
 	}
 	if rep.Analysis, err = experiment.Analyse(d, opt); err != nil {
 		return nil, tasks.Op("App.ReportStudy", err)
+	}
+	for _, c := range rep.Analysis.Conditions {
+		figs := map[string]experiment.Estimate{}
+		for f, e := range c.Figures {
+			figs[f.String()] = e
+		}
+		rep.Conditions[c.Name] = figs
 	}
 	return rep, nil
 }

@@ -138,7 +138,13 @@ func (s *Store) Create(ctx context.Context, projectID int64, n NewStudy) (*Study
 				return err
 			}
 		}
-		return nil
+		// Each item's place in the dealing order among items dealt as
+		// often (drawn from the study's seed), and how often the round
+		// has dealt it already.
+		_, err = tx.ExecContext(ctx, `UPDATE study_items SET shuffle = (summary_id * 2654435761 + ?2) % 4294967291,
+			dealt = (SELECT count(*) FROM assignments a WHERE a.round_id = ?3 AND a.summary_id = study_items.summary_id AND a.status != 'released')
+			WHERE study_id = ?1`, id, int64(n.Definition.Seed%4294967291), round)
+		return err
 	})
 	if err != nil {
 		return nil, tasks.Op("Store.Create", err)
@@ -164,7 +170,7 @@ func (s *Store) byQuery(ctx context.Context, cond string, args ...any) (*Study, 
 }
 
 func (s *Store) list(ctx context.Context, cond string, args ...any) ([]Study, error) {
-	rows, err := s.tasks.ReadDB().QueryContext(ctx, studySelect+cond+` ORDER BY st.id`, args...)
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, studySelect+cond+` ORDER BY st.id`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +301,7 @@ func (s *Store) participant(ctx context.Context, cond string, args ...any) (*Par
 
 // participants reads the participants cond selects, in order of entry.
 func (s *Store) participants(ctx context.Context, cond string, args ...any) ([]Participant, error) {
-	rows, err := s.tasks.ReadDB().QueryContext(ctx, participantSelect+cond+` ORDER BY study_id, number`, args...)
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, participantSelect+cond+` ORDER BY study_id, number`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -335,7 +341,7 @@ var Phases = []string{PhaseConsent, PhaseInstructions, PhaseScreening, PhaseTrai
 
 // PhaseCounts counts a study's participants by phase.
 func (s *Store) PhaseCounts(ctx context.Context, studyID int64) (map[string]int, error) {
-	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT phase, count(*) FROM study_participants WHERE study_id = ? GROUP BY phase`, studyID)
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT phase, count(*) FROM study_participants WHERE study_id = ? GROUP BY phase`, studyID)
 	if err != nil {
 		return nil, tasks.Op("Store.PhaseCounts", err)
 	}
@@ -355,7 +361,7 @@ func (s *Store) PhaseCounts(ctx context.Context, studyID int64) (map[string]int,
 // StudyChecks lists the attention checks (screening and training aside) of
 // every participant of a study, by participant id.
 func (s *Store) StudyChecks(ctx context.Context, studyID int64) (map[int64][]CheckResult, error) {
-	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT c.participant_id, c.assignment_id, a.summary_id, a.status = 'submitted', c.passed
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT c.participant_id, c.assignment_id, a.summary_id, a.status = 'submitted', c.passed
 		FROM study_checks c JOIN assignments a ON a.id = c.assignment_id JOIN study_participants sp ON sp.id = c.participant_id
 		WHERE sp.study_id = ? AND c.screening = 0 AND c.training = 0 ORDER BY c.participant_id, a.position, c.assignment_id`, studyID)
 	if err != nil {
@@ -405,14 +411,14 @@ func (s *Store) Deal(ctx context.Context, st *Study, p *Participant) (int, error
 		if want <= 0 {
 			return nil
 		}
-		// One pass over the round's assignments counts each item's
-		// labellers (released ones aside) and marks the participant's own.
-		rows, err := tx.QueryContext(ctx, `WITH held AS (
-				SELECT summary_id, sum(status != 'released') AS n, max(user_id = ?3) AS mine FROM assignments WHERE round_id = ?2 GROUP BY summary_id)
-			SELECT i.summary_id FROM study_items i LEFT JOIN held h ON h.summary_id = i.summary_id
-			WHERE i.study_id = ?1 AND i.is_check = 0 AND coalesce(h.mine, 0) = 0 AND coalesce(h.n, 0) < ?4
-			ORDER BY coalesce(h.n, 0), (i.summary_id * 2654435761 + ?5) % 4294967291
-			LIMIT ?6`, st.ID, st.RoundID, p.UserID, st.Definition.K, p.Number, want)
+		// The items dealt least so far, in the study's shuffled order,
+		// read from the dealing index (study_items.dealt is kept by
+		// triggers on assignments), skipping any the participant ever
+		// held: the cost does not grow with the study's size.
+		rows, err := tx.QueryContext(ctx, `SELECT i.summary_id FROM study_items i
+			WHERE i.study_id = ?1 AND i.is_check = 0 AND i.dealt < ?4
+				AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.round_id = ?2 AND a.summary_id = i.summary_id AND a.user_id = ?3)
+			ORDER BY i.dealt, i.shuffle LIMIT ?5`, st.ID, st.RoundID, p.UserID, st.Definition.K, want)
 		if err != nil {
 			return err
 		}
@@ -535,7 +541,7 @@ type Membership struct {
 // ProjectParticipants maps the user id of every participant of a
 // project's studies to their study and condition.
 func (s *Store) ProjectParticipants(ctx context.Context, projectID int64) (map[int64]Membership, error) {
-	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT sp.user_id, st.name, sp.condition, sp.excluded FROM study_participants sp
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT sp.user_id, st.name, sp.condition, sp.excluded FROM study_participants sp
 		JOIN studies st ON st.id = sp.study_id WHERE st.project_id = ?`, projectID)
 	if err != nil {
 		return nil, tasks.Op("Store.ProjectParticipants", err)
@@ -624,7 +630,7 @@ func mixIn(items, checks []int64, seed uint64, number int) []int64 {
 
 // CheckOf says whether an assignment is an attention check, and of whom.
 func (s *Store) CheckOf(ctx context.Context, assignmentID int64) (participantID int64, ok bool, err error) {
-	err = s.tasks.ReadDB().QueryRowContext(ctx, `SELECT participant_id FROM study_checks WHERE assignment_id = ?`, assignmentID).Scan(&participantID)
+	err = s.tasks.Reader(ctx).QueryRowContext(ctx, `SELECT participant_id FROM study_checks WHERE assignment_id = ?`, assignmentID).Scan(&participantID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
@@ -658,7 +664,7 @@ func (s *Store) Training(ctx context.Context, participantID int64) ([]CheckResul
 }
 
 func (s *Store) checks(ctx context.Context, participantID int64, screening, training bool) ([]CheckResult, error) {
-	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT c.assignment_id, a.summary_id, a.status = 'submitted', c.passed
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT c.assignment_id, a.summary_id, a.status = 'submitted', c.passed
 		FROM study_checks c JOIN assignments a ON a.id = c.assignment_id WHERE c.participant_id = ? AND c.screening = ? AND c.training = ?
 		ORDER BY a.position, c.assignment_id`, participantID, screening, training)
 	if err != nil {
@@ -749,7 +755,7 @@ type Decision struct {
 
 // Decisions lists a participant's exclusions and inclusions, oldest first.
 func (s *Store) Decisions(ctx context.Context, participantID int64) ([]Decision, error) {
-	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT d.excluded, d.reason, coalesce(u.username, ''), d.decided_at
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT d.excluded, d.reason, coalesce(u.username, ''), d.decided_at
 		FROM study_decisions d LEFT JOIN users u ON u.id = d.decided_by WHERE d.participant_id = ? ORDER BY d.id`, participantID)
 	if err != nil {
 		return nil, tasks.Op("Store.Decisions", err)
@@ -769,7 +775,7 @@ func (s *Store) Decisions(ctx context.Context, participantID int64) ([]Decision,
 // GoldSummaries returns those of a project's summaries whose every
 // sentence has resolved gold: what attention checks are made of.
 func (s *Store) GoldSummaries(ctx context.Context, projectID int64) (map[int64]bool, error) {
-	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT s.id FROM summaries s WHERE s.project_id = ?
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT s.id FROM summaries s WHERE s.project_id = ?
 		AND EXISTS (SELECT 1 FROM summary_sentences ss WHERE ss.summary_id = s.id)
 		AND NOT EXISTS (SELECT 1 FROM summary_sentences ss LEFT JOIN gold_sentences g ON g.sentence_id = ss.id
 			WHERE ss.summary_id = s.id AND (g.sentence_id IS NULL OR g.provenance = 'unresolved' OR g.label NOT IN ('faithful', 'unfaithful')))`, projectID)
@@ -791,7 +797,7 @@ func (s *Store) GoldSummaries(ctx context.Context, projectID int64) (map[int64]b
 // ItemConditions maps each item assignment of a project's studies to the
 // assistance condition it was dealt in.
 func (s *Store) ItemConditions(ctx context.Context, projectID int64) (map[int64]string, error) {
-	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT c.assignment_id, c.condition FROM study_conditions c
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT c.assignment_id, c.condition FROM study_conditions c
 		JOIN assignments a ON a.id = c.assignment_id JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?`, projectID)
 	if err != nil {
 		return nil, tasks.Op("Store.ItemConditions", err)
@@ -812,7 +818,7 @@ func (s *Store) ItemConditions(ctx context.Context, projectID int64) (map[int64]
 // ProjectChecks is the set of a project's assignments that are attention
 // checks.
 func (s *Store) ProjectChecks(ctx context.Context, projectID int64) (map[int64]bool, error) {
-	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT c.assignment_id FROM study_checks c
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT c.assignment_id FROM study_checks c
 		JOIN study_participants sp ON sp.id = c.participant_id JOIN studies st ON st.id = sp.study_id WHERE st.project_id = ?`, projectID)
 	if err != nil {
 		return nil, tasks.Op("Store.ProjectChecks", err)
@@ -943,7 +949,7 @@ type Observation struct {
 
 // Observations reads a study's experiment observations.
 func (s *Store) Observations(ctx context.Context, st *Study) ([]Observation, error) {
-	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT sp.id, l.sentence_id, coalesce(sc.condition, sp.condition), l.label, g.label,
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT sp.id, l.sentence_id, coalesce(sc.condition, sp.condition), l.label, g.label,
 			coalesce((SELECT o.label FROM assist_outputs o JOIN assist_runs r ON r.id = o.run_id
 				WHERE o.sentence_id = l.sentence_id AND o.status = 'ok' AND o.label != '' ORDER BY r.sample, r.id DESC LIMIT 1), ''),
 			CAST(a.active_seconds AS REAL) / (SELECT count(*) FROM summary_sentences ss WHERE ss.summary_id = a.summary_id)
@@ -994,7 +1000,7 @@ type Answer struct {
 
 // Answers lists a study's exit survey answers by participant and question.
 func (s *Store) Answers(ctx context.Context, studyID int64) ([]Answer, error) {
-	rows, err := s.tasks.ReadDB().QueryContext(ctx, `SELECT sp.number + 1, a.question, a.answer FROM study_answers a
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT sp.number + 1, a.question, a.answer FROM study_answers a
 		JOIN study_participants sp ON sp.id = a.participant_id WHERE sp.study_id = ? ORDER BY sp.number, a.question`, studyID)
 	if err != nil {
 		return nil, tasks.Op("Store.Answers", err)

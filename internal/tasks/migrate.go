@@ -269,7 +269,37 @@ INSERT OR IGNORE INTO study_conditions (assignment_id, condition)
     JOIN assignments a ON a.round_id = s.round_id AND a.user_id = sp.user_id
     WHERE NOT EXISTS (SELECT 1 FROM study_checks c WHERE c.assignment_id = a.id AND (c.screening = 1 OR c.training = 1));
 ALTER TABLE study_participants ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;`,
+	// 29: a study deals from an index of its items by how often each is
+	// dealt (kept by triggers) and a shuffled order, instead of counting
+	// the round's assignments at every deal.
+	studyDealingSchema,
 }
+
+// studyDealingSchema keeps, per study item, how many of the study round's
+// assignments of it are live (not released), and a fixed shuffled order;
+// Deal reads the least dealt first from study_items_deal.
+const studyDealingSchema = `ALTER TABLE study_items ADD COLUMN dealt INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE study_items ADD COLUMN shuffle INTEGER NOT NULL DEFAULT 0;
+UPDATE study_items SET shuffle = (summary_id * 2654435761) % 4294967291,
+    dealt = (SELECT count(*) FROM assignments a JOIN studies s ON s.id = study_items.study_id
+        WHERE a.round_id = s.round_id AND a.summary_id = study_items.summary_id AND a.status != 'released');
+CREATE INDEX IF NOT EXISTS study_items_deal ON study_items(study_id, is_check, dealt, shuffle);
+CREATE INDEX IF NOT EXISTS studies_round ON studies(round_id);
+CREATE TRIGGER IF NOT EXISTS study_items_dealt_insert AFTER INSERT ON assignments WHEN NEW.status != 'released' BEGIN
+    UPDATE study_items SET dealt = dealt + 1
+        WHERE summary_id = NEW.summary_id AND study_id IN (SELECT id FROM studies WHERE round_id = NEW.round_id);
+END;
+CREATE TRIGGER IF NOT EXISTS study_items_dealt_delete AFTER DELETE ON assignments WHEN OLD.status != 'released' BEGIN
+    UPDATE study_items SET dealt = dealt - 1
+        WHERE summary_id = OLD.summary_id AND study_id IN (SELECT id FROM studies WHERE round_id = OLD.round_id);
+END;
+CREATE TRIGGER IF NOT EXISTS study_items_dealt_update AFTER UPDATE OF status, round_id, summary_id ON assignments
+    WHEN (OLD.status != 'released') != (NEW.status != 'released') OR OLD.round_id IS NOT NEW.round_id OR OLD.summary_id IS NOT NEW.summary_id BEGIN
+    UPDATE study_items SET dealt = dealt - 1
+        WHERE OLD.status != 'released' AND summary_id = OLD.summary_id AND study_id IN (SELECT id FROM studies WHERE round_id = OLD.round_id);
+    UPDATE study_items SET dealt = dealt + 1
+        WHERE NEW.status != 'released' AND summary_id = NEW.summary_id AND study_id IN (SELECT id FROM studies WHERE round_id = NEW.round_id);
+END;`
 
 // queueBlocksSchema keeps, per annotator, round and block of 256 queue
 // positions (position >> 8, queueBlockShift), how many of the block's

@@ -263,5 +263,16 @@ func (s *Store) WriteTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return Op("Store.WriteTx", s.tx(ctx, fn))
 }
 
-// ReadDB is the store's pool of read connections, for the same stores.
-func (s *Store) ReadDB() *sql.DB { return s.read }
+// Querier runs read queries: the pool of read connections, or a
+// snapshot's transaction.
+type Querier interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}
+
+// Reader is where the same stores read: the snapshot ctx carries, if any
+// (see Snapshot), else the pool of read connections. A read inside a
+// snapshot must use it: the snapshot holds a connection of the pool, and
+// as many snapshots as the pool has connections, each waiting for a
+// second one, would wait for each other until they time out.
+func (s *Store) Reader(ctx context.Context) Querier { return s.reader(ctx) }

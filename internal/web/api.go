@@ -44,6 +44,7 @@ func (s *Server) apiRoutes(e *echo.Echo) {
 	a.GET("/projects/:slug/studies", s.apiStudies)
 	a.POST("/projects/:slug/studies", s.apiCreateStudy)
 	a.GET("/projects/:slug/studies/:name", s.apiStudy)
+	a.GET("/projects/:slug/studies/:name/report", s.apiStudyReport)
 	a.GET("/projects/:slug/webhooks", s.apiWebhooks)
 	a.POST("/projects/:slug/webhooks", s.apiCreateWebhook)
 	a.DELETE("/projects/:slug/webhooks/:wid", s.apiDeleteWebhook)

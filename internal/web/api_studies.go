@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
 	"annotate/internal/app"
+	"annotate/internal/experiment"
 	"annotate/internal/studies"
 )
 
@@ -126,4 +128,30 @@ func (s *Server) apiCreateStudy(c echo.Context) error {
 	}
 	c.Response().Header().Set(echo.HeaderLocation, apiPrefix+"/projects/"+a.project.Slug+"/studies/"+url.PathEscape(st.Name))
 	return c.JSON(http.StatusCreated, d)
+}
+
+// apiStudyReport is a study's experiment report, as `annotate study
+// report --format json` gives it. Leads only. ?replicates (100–5,000,
+// default 1,000) sets the bootstrap's replicates and the permutations.
+func (s *Server) apiStudyReport(c echo.Context) error {
+	a, err := s.apiAccess(c, true)
+	if err != nil {
+		return err
+	}
+	n := reportReplicates
+	if v := c.QueryParam("replicates"); v != "" {
+		if n, err = strconv.Atoi(v); err != nil || n < 100 || n > 5000 {
+			return problemf(http.StatusBadRequest, "invalid-replicates", "replicates: give a whole number from 100 to 5000.")
+		}
+	}
+	ctx := c.Request().Context()
+	st, err := s.app.Studies().ByName(ctx, a.project.ID, c.Param("name"))
+	if err != nil {
+		return err
+	}
+	rep, err := s.app.ReportStudy(ctx, st, experiment.Options{Replicates: n, Permutations: n})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, rep)
 }

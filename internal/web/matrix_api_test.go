@@ -61,6 +61,7 @@ var apiMatrix = []apiMatrixEntry{
 	{route: "POST /api/v1/projects/:slug/studies", want: access{anon, no, gone, no, created, conf}, body: `{"name":"m","definition":{"round":"crowd-m","attention_rate":0}}`},
 	// No study is named ":name".
 	{route: "GET /api/v1/projects/:slug/studies/:name", want: access{anon, no, gone, no, gone, gone}},
+	{route: "GET /api/v1/projects/:slug/studies/:name/report", want: access{anon, no, gone, no, gone, gone}},
 	{route: "GET /api/v1/projects/:slug/webhooks", want: apiLead},
 	{route: "POST /api/v1/projects/:slug/webhooks", want: access{anon, no, gone, no, created, created}, body: `{"url":"https://hooks.example.org/hook","events":["round.complete"]}`},
 	{route: "GET /api/v1/projects/:slug/webhooks/:wid/deliveries", want: apiLead},
