@@ -5,13 +5,16 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"annotate/internal/app"
+	"annotate/internal/experiment"
 	"annotate/internal/export"
 	"annotate/internal/studies"
 	"annotate/internal/tasks"
@@ -356,5 +359,107 @@ func checkDealt(t *testing.T, ctx context.Context, s *tasks.Store) {
 	}
 	if items == 0 || bad != 0 {
 		t.Fatalf("%d of %d study items have a dealing count that is not their live assignments", bad, items)
+	}
+}
+
+// TestCrowdAggregation: three participants always right and one who
+// always says faithful label eight sentences with gold. The report's
+// crowd section gives each participant's competence under Dawid–Skene and
+// MACE (the one who always says faithful lowest under both), and each
+// method's accuracy against gold, the majority's checked against a count
+// made here from the labels given; with fewer than 20 sentences with
+// gold it proposes Dawid–Skene and says why.
+func TestCrowdAggregation(t *testing.T) {
+	ctx, s, p := studyProject(t)
+	var docs []tasks.DocumentInput
+	gold := map[string]string{}
+	for i := 1; i <= 8; i++ {
+		g := &tasks.GoldInput{Label: tasks.LabelFaithful}
+		if i%2 == 0 {
+			g = &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No."}
+		}
+		text := fmt.Sprintf("Claim %d.", i)
+		gold[text] = g.Label
+		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("g%d", i), Sentences: []string{"A source."},
+			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("gs%d", i), Sentences: []tasks.SentenceInput{{Text: text, Gold: g}}}}})
+	}
+	if _, err := s.Import(ctx, p.ID, docs); err != nil {
+		t.Fatal(err)
+	}
+	ops := app.New(s)
+	st, err := ops.CreateStudy(ctx, p, "crowd", []byte(`{"round":"crowd","conditions":["none"],"k":4,"items_per_participant":14,"attention_rate":0}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	no := false
+	votes := map[string][2]int{} // sentence text → faithful, unfaithful votes
+	for i := range 4 {
+		part := enter(t, ctx, ops, st, fmt.Sprintf("c%d", i))
+		for {
+			step, err := ops.NextStep(ctx, st, part)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if step.Assignment == 0 {
+				break
+			}
+			as, _ := s.AssignmentByID(ctx, step.Assignment)
+			sum, _ := s.Summary(ctx, as.SummaryID)
+			text := sum.Sentences[0].Text
+			label := gold[text]
+			if i == 3 || label == "" {
+				label = tasks.LabelFaithful
+			}
+			l := tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: label, Ambiguous: &no}
+			if label == tasks.LabelUnfaithful {
+				l.ErrorTypes, l.Explanation = []string{"contradiction"}, "No."
+			}
+			v, err := s.SaveSentenceLabel(ctx, as.ID, part.UserID, as.Version, l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.SaveSummaryLabel(ctx, as.ID, part.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
+			if err := s.Submit(ctx, as.ID, part.UserID); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := gold[text]; ok {
+				x := votes[text]
+				if label == tasks.LabelUnfaithful {
+					x[1]++
+				} else {
+					x[0]++
+				}
+				votes[text] = x
+			}
+		}
+	}
+	rep, err := ops.ReportStudy(ctx, st, experiment.Options{Replicates: 100, Permutations: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Crowd
+	if c == nil || len(c.Participants) != 4 || len(c.Methods) != 3 {
+		t.Fatalf("crowd section %+v", c)
+	}
+	// Majority accuracy counted here from the labels given.
+	right, withGold := 0, 0
+	for text, v := range votes {
+		withGold++
+		if (v[1] > v[0] && gold[text] == tasks.LabelUnfaithful) || (v[0] > v[1] && gold[text] == tasks.LabelFaithful) {
+			right++
+		}
+	}
+	maj := c.Methods[0]
+	if maj.Method != "majority" || maj.WithGold != withGold || math.Abs(maj.Accuracy-float64(right)/float64(withGold)) > 1e-12 {
+		t.Fatalf("majority %+v; counted here %d of %d right", maj, right, withGold)
+	}
+	last := c.Participants[3]
+	for _, q := range c.Participants[:3] {
+		if !(last.DawidSkene < q.DawidSkene && last.MACE < q.MACE) {
+			t.Errorf("%s (always faithful): competence %.3f / %.3f, not below %s's %.3f / %.3f", last.Participant, last.DawidSkene, last.MACE, q.Participant, q.DawidSkene, q.MACE)
+		}
+	}
+	if c.Uses != "dawid_skene" || !strings.Contains(c.Why, "too few sentences with gold (8") {
+		t.Fatalf("uses %s: %s", c.Uses, c.Why)
 	}
 }

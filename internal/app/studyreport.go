@@ -33,7 +33,10 @@ type StudyReport struct {
 	Conditions map[string]map[string]experiment.Estimate `json:"conditions"`
 	// Analysis is nil when no label can be scored against gold yet.
 	Analysis *experiment.Result `json:"analysis"`
-	Note     string             `json:"note,omitempty"`
+	// Crowd is the crowd aggregation of every kept label of the study's
+	// items (gold or not); nil before the first.
+	Crowd *CrowdReport `json:"crowd,omitempty"`
+	Note  string       `json:"note,omitempty"`
 }
 
 // ReportStudy computes a study's experiment report (see docs/studies.md):
@@ -58,6 +61,9 @@ func (a *App) ReportStudy(ctx context.Context, st *studies.Study, opt experiment
 		case p.Phase == studies.PhaseCompleted:
 			rep.Participants.Completed++
 		}
+	}
+	if rep.Crowd, err = a.crowdReport(ctx, st); err != nil {
+		return nil, tasks.Op("App.ReportStudy", err)
 	}
 	obs, err := a.Studies().Observations(ctx, st)
 	if err != nil {

@@ -94,7 +94,7 @@ func openOracle(ctx context.Context, path, project, study string) (*oracle, erro
 			coalesce((SELECT o.label FROM assist_outputs o JOIN assist_runs r ON r.id = o.run_id
 				WHERE o.sentence_id = ss.id AND o.status = 'ok' AND o.label != '' ORDER BY r.sample, r.id DESC LIMIT 1), '')
 		FROM study_items i JOIN summary_sentences ss ON ss.summary_id = i.summary_id
-		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id AND g.provenance != 'unresolved'
+		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id AND g.provenance IN ('imported', 'adjudicated')
 		WHERE i.study_id = ? ORDER BY ss.summary_id, ss.idx`, o.studyID)
 	if err != nil {
 		db.Close()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -37,6 +38,22 @@ func (s *Server) getStudyReport(c echo.Context) error {
 		Outcomes: []templates.Count{{Label: "entered", Value: rep.Participants.Entered}, {Label: "declined consent", Value: rep.Participants.NoConsent},
 			{Label: "screened out", Value: rep.Participants.ScreenedOut}, {Label: "excluded", Value: rep.Participants.Excluded},
 			{Label: "completed", Value: rep.Participants.Completed}},
+	}
+	if c := rep.Crowd; c != nil {
+		cv := &templates.CrowdView{Summary: fmt.Sprintf("%d labels of %d item sentences by the participants who were not excluded.", c.Labels, c.Sentences)}
+		names := map[string]string{"majority": "Majority", "dawid_skene": "Dawid–Skene", "mace": "MACE"}
+		for _, m := range c.Methods {
+			score := "no gold"
+			if m.WithGold > 0 {
+				score = fmt.Sprintf("%.3f / %.3f", m.Accuracy, m.BalancedAccuracy)
+			}
+			cv.Methods = append(cv.Methods, [4]string{names[m.Method], strconv.Itoa(m.Decided), strconv.Itoa(m.WithGold), score})
+		}
+		cv.Uses = fmt.Sprintf("Crowd labels are proposed by %s: %s.", names[c.Uses], c.Why)
+		for _, p := range c.Participants {
+			cv.Participants = append(cv.Participants, [4]string{p.Participant, strconv.Itoa(p.Labels), fmt.Sprintf("%.2f", p.DawidSkene), fmt.Sprintf("%.2f", p.MACE)})
+		}
+		v.Crowd = cv
 	}
 	if rep.Analysis != nil {
 		for _, cr := range rep.Analysis.Conditions {

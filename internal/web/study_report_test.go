@@ -112,4 +112,16 @@ func TestStudyReportPage(t *testing.T) {
 	if title := doc.Find(`[data-testid="forest"] circle title`).First().Text(); !strings.HasPrefix(title, "-1.000") {
 		t.Errorf("the first difference reads %q, want −1", title)
 	}
+	// The crowd section: three methods against gold, a participant row
+	// each, named by number only.
+	if n := doc.Find(`[data-testid="crowd-methods"] tbody tr`).Length(); n != 3 {
+		t.Errorf("the crowd methods table has %d rows, want 3", n)
+	}
+	names := doc.Find(`[data-testid="crowd-participants"] tbody th`)
+	if names.Length() == 0 || !strings.HasPrefix(names.First().Text(), "Participant ") {
+		t.Errorf("the crowd participants table reads %q", names.Text())
+	}
+	if uses := doc.Find(`[data-testid="crowd-uses"]`).Text(); !strings.HasPrefix(uses, "Crowd labels are proposed by ") {
+		t.Errorf("the crowd section says %q", uses)
+	}
 }
