@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 
 	"annotate/internal/app"
 	"annotate/internal/csvsafe"
@@ -24,6 +25,11 @@ const studyUsage = `study create --project SLUG --name NAME --from study.json [-
        annotate study report --project SLUG --name NAME [--format json|csv] [--replicates N] [--db PATH]
        annotate study exclude|include --project SLUG --name NAME --participant N --reason TEXT [--db PATH]
        annotate study answers --project SLUG --name NAME [--db PATH]
+       annotate study plan --plan plan.json [--participants 20,40,60] [--studies N]
+
+plan estimates, for each number of participants, the power to detect
+each condition's planted difference from none in accuracy by simulating
+the plan (see docs/studies.md); it needs no project or database.
 
 create makes a crowd study from a study definition (see docs/studies.md):
 its round over the project's summaries when the round does not exist, a
@@ -56,9 +62,15 @@ func runStudy(ctx context.Context, e env, args []string) error {
 	replicates := fs.Int("replicates", 2000, "report: bootstrap replicates and permutations")
 	participant := fs.Int("participant", 0, "exclude, include: the participant's number")
 	reason := fs.String("reason", "", "exclude, include: why (kept in the study's history)")
+	planFile := fs.String("plan", "", "plan: the plan file, JSON (see docs/studies.md)")
+	sizes := fs.String("participants", "", "plan: numbers of participants to try, comma-separated (default 20,40,60,100,150)")
+	simulated := fs.Int("studies", 200, "plan: simulated studies per number of participants")
 	pos, err := parseAnywhere(e, fs, args)
 	if err != nil {
 		return helpOK(err)
+	}
+	if len(pos) == 1 && pos[0] == "plan" {
+		return studyPlan(e, *planFile, *sizes, *simulated)
 	}
 	if len(pos) != 1 || !slices.Contains([]string{"create", "show", "close", "open", "new-link", "report", "exclude", "include", "answers"}, pos[0]) || *slug == "" || *name == "" || (pos[0] == "create" && *from == "") {
 		fmt.Fprintf(e.stderr, "Usage: annotate %s\n", studyUsage)
@@ -210,4 +222,46 @@ func num4(x float64) string {
 		return ""
 	}
 	return strconv.FormatFloat(x, 'f', -1, 64)
+}
+
+// studyPlan prints, for each number of participants, the power to detect
+// each condition's planted difference from none in accuracy.
+func studyPlan(e env, file, sizes string, studies int) error {
+	if file == "" {
+		fmt.Fprintf(e.stderr, "Usage: annotate %s\n", studyUsage)
+		return errUsage
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	plan, err := experiment.ReadPlan(io.LimitReader(f, maxStudyFile))
+	if err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	var ns []int
+	for _, part := range strings.Split(sizes, ",") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		n, err := strconv.Atoi(part)
+		if err != nil {
+			return fmt.Errorf("--participants: %q is not a whole number", part)
+		}
+		ns = append(ns, n)
+	}
+	rows, err := app.PlanStudy(plan, ns, studies)
+	if err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	fmt.Fprintf(e.stdout, "power to detect each condition's planted difference from none in accuracy (%d simulated studies each, permutation test at 0.05)\n", studies)
+	for _, r := range rows {
+		fmt.Fprintf(e.stdout, "%4d participants:", r.Participants)
+		for _, p := range r.Power {
+			fmt.Fprintf(e.stdout, "  %s %.2f", p.Condition, p.Power)
+		}
+		fmt.Fprintln(e.stdout)
+	}
+	return nil
 }

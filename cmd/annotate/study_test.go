@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,5 +128,37 @@ func TestStudyExcludeCommand(t *testing.T) {
 	out, _, err := runCmd(t, "", nil, "study", "answers", "--db", db, "--project", "se", "--name", "pilot")
 	if err != nil || strings.TrimSpace(out) != "participant,question,answer" {
 		t.Fatalf("answers of a study nobody entered: %v %q", err, out)
+	}
+}
+
+// TestStudyPlanCommand: study plan prints, per number of participants,
+// each condition's power against none; the larger study detects debate's
+// planted gain more often, and a bad plan names its field.
+func TestStudyPlanCommand(t *testing.T) {
+	dir := t.TempDir()
+	plan := filepath.Join(dir, "plan.json")
+	os.WriteFile(plan, []byte(`{"participants":1,"accuracy":{"none":0.7,"debate":0.9},"seed":4}`), 0o600)
+	out, _, err := runCmd(t, "", nil, "study", "plan", "--plan", plan, "--participants", "6,60", "--studies", "40")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var small, large float64
+	for _, line := range strings.Split(out, "\n") {
+		var n int
+		var p float64
+		if _, err := fmt.Sscanf(strings.TrimSpace(line), "%d participants:  debate %f", &n, &p); err == nil {
+			if n == 6 {
+				small = p
+			} else if n == 60 {
+				large = p
+			}
+		}
+	}
+	if !(large > small && large >= 0.8) {
+		t.Fatalf("debate power %.2f with 6, %.2f with 60:\n%s", small, large, out)
+	}
+	os.WriteFile(plan, []byte(`{"participants":1,"accuracy":{"none":1.5}}`), 0o600)
+	if _, _, err := runCmd(t, "", nil, "study", "plan", "--plan", plan); err == nil || !strings.Contains(err.Error(), "accuracy.none: 1.5 is not between 0 and 1") {
+		t.Fatalf("a bad plan: %v", err)
 	}
 }

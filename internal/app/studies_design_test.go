@@ -463,3 +463,35 @@ func TestCrowdAggregation(t *testing.T) {
 		t.Fatalf("uses %s: %s", c.Uses, c.Why)
 	}
 }
+
+// TestPlanStudy: the chance to detect debate's planted 15-point gain over
+// none grows with the number of participants, a condition planted equal
+// to none is detected about as often as the 5% level allows, and a plan
+// without none or with too many participants is refused naming the field.
+func TestPlanStudy(t *testing.T) {
+	plan, err := experiment.ParsePlan([]byte(`{"participants":1,"accuracy":{"none":0.75,"verdict":0.75,"debate":0.9},"follow_when_visible":0,"seed":2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := app.PlanStudy(plan, []int{12, 90}, 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || len(rows[0].Power) != 2 || rows[1].Power[1].Condition != "debate" {
+		t.Fatalf("rows %+v", rows)
+	}
+	small, large := rows[0].Power[1].Power, rows[1].Power[1].Power
+	if !(large > small && large >= 0.8) {
+		t.Errorf("debate detected in %.2f of studies with 12 participants and %.2f with 90", small, large)
+	}
+	if null := rows[1].Power[0].Power; null > 0.15 {
+		t.Errorf("verdict, planted equal to none, detected in %.2f of studies", null)
+	}
+	bad, _ := experiment.ParsePlan([]byte(`{"participants":1,"accuracy":{"debate":0.9}}`))
+	if _, err := app.PlanStudy(bad, nil, 10); err == nil || !strings.Contains(err.Error(), "accuracy") {
+		t.Errorf("a plan without none: %v", err)
+	}
+	if _, err := app.PlanStudy(plan, []int{5000}, 10); err == nil || !strings.Contains(err.Error(), "participants[0]") {
+		t.Errorf("5,000 participants: %v", err)
+	}
+}

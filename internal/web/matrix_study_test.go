@@ -25,6 +25,9 @@ func init() {
 		matrixEntry{route: "POST /p/:slug/studies/:name/participants/:n", want: access{anon, no, gone, no, gone, gone},
 			path: func(*matrixFixture) string { return "/p/alpha/studies/none-such/participants/1" },
 			form: func(*matrixFixture) url.Values { return url.Values{"decision": {"exclude"}, "reason": {"x"}} }},
+		// A plan that is not JSON: the form comes back to a lead.
+		matrixEntry{route: "POST /p/:slug/studies/plan", want: access{anon, no, gone, no, bad, bad},
+			form: func(*matrixFixture) url.Values { return url.Values{"plan": {"not json"}} }},
 		// A definition that is not JSON: the form comes back to a lead.
 		matrixEntry{route: "POST /p/:slug/studies", want: access{anon, no, gone, no, bad, bad},
 			form: func(*matrixFixture) url.Values { return url.Values{"name": {"s"}, "definition": {"not json"}} }},

@@ -46,6 +46,7 @@ func (s *Server) routes() {
 	u.GET("/study", s.getStudy)
 	u.GET("/p/:slug/studies", s.getStudies)
 	u.POST("/p/:slug/studies", s.postStudies)
+	u.POST("/p/:slug/studies/plan", s.postStudyPlan)
 	u.GET("/p/:slug/studies/:name", s.getStudyDetail)
 	u.POST("/p/:slug/studies/:name/entry", s.postStudyEntry)
 	u.GET("/p/:slug/studies/:name/report", s.getStudyReport)

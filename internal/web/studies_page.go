@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -10,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"annotate/internal/app"
+	"annotate/internal/experiment"
 	"annotate/internal/studies"
 	"annotate/internal/tasks"
 	"annotate/web/templates"
@@ -29,6 +31,84 @@ func (s *Server) getStudies(c echo.Context) error {
 		return err
 	}
 	v.Definition = `{"round": "crowd", "conditions": ["none", "debate"], "k": 3, "items_per_participant": 10}`
+	v.Plan, v.PlanSizes = examplePlan, "20, 40, 60, 100, 150"
+	return s.render(c, http.StatusOK, templates.StudiesPage(v))
+}
+
+// maxPlanForm bounds the plan a form sends.
+const maxPlanForm = 64 << 10
+
+// examplePlan fills the planning form at first.
+const examplePlan = `{"accuracy": {"none": 0.75, "verdict": 0.8, "debate": 0.88}, "follow_when_visible": 0.4, "items_per_participant": 10, "k": 3, "seed": 1}`
+
+// pageStudies is how many studies the page simulates per number of
+// participants (the command line's study plan takes 200 by default).
+const pageStudies = 40
+
+// postStudyPlan estimates a plan's power with several numbers of
+// participants (app.PlanStudy) and shows it on the Studies page.
+func (s *Server) postStudyPlan(c echo.Context) error {
+	a, err := s.projectAccess(c, true)
+	if err != nil {
+		return err
+	}
+	v, err := s.studiesView(c, a.project)
+	if err != nil {
+		return err
+	}
+	v.Definition = `{"round": "crowd", "conditions": ["none", "debate"], "k": 3, "items_per_participant": 10}`
+	v.Plan, v.PlanSizes, v.PlanStudies = c.FormValue("plan"), c.FormValue("participants"), pageStudies
+	fail := func(msg string) error {
+		v.PlanErrors = append(v.PlanErrors, msg)
+		return s.render(c, http.StatusUnprocessableEntity, templates.StudiesPage(v))
+	}
+	if len(v.Plan) > maxPlanForm {
+		return fail("plan: longer than the form takes")
+	}
+	// The form's plan leaves participants out: each number tried sets it.
+	var raw map[string]any
+	if err := json.Unmarshal([]byte(v.Plan), &raw); err != nil {
+		return fail("plan: not JSON: " + err.Error())
+	}
+	raw["participants"] = 1
+	b, _ := json.Marshal(raw)
+	plan, err := experiment.ParsePlan(b)
+	if err != nil {
+		return fail(err.Error())
+	}
+	var sizes []int
+	for _, part := range strings.Split(v.PlanSizes, ",") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		n, err := strconv.Atoi(part)
+		if err != nil {
+			return fail(fmt.Sprintf("participants: %q is not a whole number", part))
+		}
+		sizes = append(sizes, n)
+	}
+	rows, err := app.PlanStudy(plan, sizes, pageStudies)
+	if in, ok := app.AsInvalid(err); ok {
+		for _, f := range in.Fields {
+			v.PlanErrors = append(v.PlanErrors, f.Field+": "+f.Message)
+		}
+		return s.render(c, http.StatusUnprocessableEntity, templates.StudiesPage(v))
+	}
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if v.PlanConditions == nil {
+			for _, p := range r.Power {
+				v.PlanConditions = append(v.PlanConditions, p.Condition)
+			}
+		}
+		cells := []string{strconv.Itoa(r.Participants)}
+		for _, p := range r.Power {
+			cells = append(cells, fmt.Sprintf("%.2f", p.Power))
+		}
+		v.PlanRows = append(v.PlanRows, cells)
+	}
 	return s.render(c, http.StatusOK, templates.StudiesPage(v))
 }
 

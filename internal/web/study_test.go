@@ -460,3 +460,35 @@ func TestStudyTrainingPage(t *testing.T) {
 		t.Fatal("the training item was dealt again as an item")
 	}
 }
+
+// TestStudiesPagePlansPower: the Studies page's planning form estimates,
+// for each number of participants, each condition's power against none;
+// the larger study detects debate's planted gain more often; a plan
+// without none comes back with the field named.
+func TestStudiesPagePlansPower(t *testing.T) {
+	f := newFixture(t)
+	lead := f.user("lea", false)
+	f.project("crowd", map[*tasks.User]string{lead: tasks.RoleLead})
+	b := f.browser()
+	b.login("lea", testPassword)
+	tok := b.csrf("/p/crowd/studies")
+	pg := b.post("/p/crowd/studies/plan", url.Values{"_csrf": {tok}, "plan": {`{"accuracy":{"none":0.7,"debate":0.9},"seed":3}`}, "participants": {"6, 60"}})
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(pg.body))
+	if err != nil || pg.status != http.StatusOK {
+		t.Fatalf("plan: %d %v", pg.status, err)
+	}
+	rows := doc.Find(`[data-testid="plan-power"] tbody tr`)
+	if rows.Length() != 2 || doc.Find(`[data-testid="plan-power"] thead th`).Eq(1).Text() != "debate" {
+		t.Fatalf("the power table:\n%s", pg.body)
+	}
+	var small, large float64
+	fmt.Sscanf(rows.Eq(0).Find("td").First().Text(), "%f", &small)
+	fmt.Sscanf(rows.Eq(1).Find("td").First().Text(), "%f", &large)
+	if !(large > small && large >= 0.8) {
+		t.Fatalf("debate power %.2f with 6 participants, %.2f with 60", small, large)
+	}
+	pg = b.post("/p/crowd/studies/plan", url.Values{"_csrf": {tok}, "plan": {`{"accuracy":{"debate":0.9}}`}})
+	if pg.status != http.StatusUnprocessableEntity || !strings.Contains(pg.body, "accuracy: give the accuracy of") {
+		t.Fatalf("a plan without none: %d\n%s", pg.status, pg.body)
+	}
+}

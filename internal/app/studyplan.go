@@ -1,0 +1,74 @@
+package app
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+
+	"annotate/internal/experiment"
+)
+
+// PlanRow is the power, for one number of participants, to detect each
+// condition's planted difference from none in accuracy.
+type PlanRow struct {
+	Participants int                      `json:"participants"`
+	Power        []experiment.PowerResult `json:"power"`
+}
+
+// Bounds of a power calculation, so that a page's request stays short.
+const (
+	maxPlanSizes        = 8
+	maxPlanParticipants = 1000
+	maxPlanStudies      = 1000
+	planPermutations    = 99
+)
+
+// DefaultPlanSizes are the numbers of participants a plan is tried with
+// when none are given.
+var DefaultPlanSizes = []int{20, 40, 60, 100, 150}
+
+// PlanStudy tells a lead, before a study is paid for, how likely it is to
+// detect each condition's planted difference from none in accuracy with
+// each number of participants: the share of studies simulated from the
+// plan (seeds plan.seed, +1, …; 1 to 1,000 of them per size) whose
+// permutation p-value (99 shuffles) is below 0.05 (see docs/studies.md).
+// The sizes are computed side by side, one per processor. The plan needs
+// a none condition; sizes are 1 to 1,000 participants, at most 8 of them.
+func PlanStudy(plan *experiment.Plan, sizes []int, studies int) ([]PlanRow, error) {
+	if studies < 1 || studies > maxPlanStudies {
+		return nil, &Invalid{Fields: []FieldError{{"studies", fmt.Sprintf("%d is not between 1 and %d", studies, maxPlanStudies)}}}
+	}
+	if !slices.Contains(plan.Conditions, "none") {
+		return nil, &Invalid{Fields: []FieldError{{"accuracy", "give the accuracy of \"none\": power is the chance to detect a difference from no assistance"}}}
+	}
+	if len(sizes) == 0 {
+		sizes = DefaultPlanSizes
+	}
+	if len(sizes) > maxPlanSizes {
+		return nil, &Invalid{Fields: []FieldError{{"participants", fmt.Sprintf("try at most %d numbers of participants at once", maxPlanSizes)}}}
+	}
+	for i, n := range sizes {
+		if n < 1 || n > maxPlanParticipants {
+			return nil, &Invalid{Fields: []FieldError{{fmt.Sprintf("participants[%d]", i), fmt.Sprintf("%d is not between 1 and %d", n, maxPlanParticipants)}}}
+		}
+	}
+	out := make([]PlanRow, len(sizes))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(sizes)) {
+		wg.Go(func() {
+			for i := range work {
+				q := *plan
+				q.Participants = sizes[i]
+				out[i] = PlanRow{Participants: sizes[i], Power: experiment.Power(&q, experiment.Accuracy, studies, planPermutations, 0.05)}
+			}
+		})
+	}
+	for i := range sizes {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return out, nil
+}
