@@ -492,3 +492,47 @@ func TestStudiesPagePlansPower(t *testing.T) {
 		t.Fatalf("a plan without none: %d\n%s", pg.status, pg.body)
 	}
 }
+
+// TestErrorPageLeadsBack: the error page's way back fits who reads it:
+// an anonymous visitor (a participant with a mistyped link) is offered
+// to log in or open the study link again, a participant their study, an
+// annotator their projects.
+func TestErrorPageLeadsBack(t *testing.T) {
+	f := newFixture(t)
+	lead := f.user("lea", false)
+	p := f.project("crowd", map[*tasks.User]string{lead: tasks.RoleLead})
+	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{{ExternalID: "d", Sentences: []string{"A."},
+		Summaries: []tasks.SummaryInput{{ExternalID: "s", Sentences: []tasks.SentenceInput{{Text: "A."}}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := app.New(f.store).CreateStudy(f.ctx, p, "s", []byte(`{"round":"crowd","attention_rate":0}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := func(b *browser, path string) (int, string) {
+		t.Helper()
+		pg := b.get(path)
+		doc, err := goquery.NewDocumentFromReader(strings.NewReader(pg.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if doc.Find(`[data-testid="error"]`).Length() != 1 {
+			t.Fatalf("%s: no error page (%d)", path, pg.status)
+		}
+		href, _ := doc.Find(`[data-testid="error"] a`).Last().Attr("href")
+		return pg.status, href
+	}
+	if status, href := back(f.browser(), "/s/mistyped?pid=x"); status != http.StatusNotFound || href != "/login" {
+		t.Errorf("anonymous: %d, way back %q", status, href)
+	}
+	participant := f.browser()
+	participant.get("/s/" + st.EntryToken + "?pid=x")
+	if status, href := back(participant, "/p/crowd/studies/none-such"); status < 400 || href != "/study" {
+		t.Errorf("participant: %d, way back %q", status, href)
+	}
+	lb := f.browser()
+	lb.login("lea", testPassword)
+	if status, href := back(lb, "/p/crowd/studies/none-such"); status != http.StatusNotFound || href != "/projects" {
+		t.Errorf("lead: %d, way back %q", status, href)
+	}
+}
