@@ -495,3 +495,26 @@ func TestPlanStudy(t *testing.T) {
 		t.Errorf("5,000 participants: %v", err)
 	}
 }
+
+// TestCrowdAggregationNeedsOverlap: when every sentence has one label (k
+// 1), no model can tell anyone's competence, so the crowd section gives
+// none and says why instead of figures of 0 or 1.
+func TestCrowdAggregationNeedsOverlap(t *testing.T) {
+	ctx, s, p := studyProject(t)
+	ops := app.New(s)
+	st, err := ops.CreateStudy(ctx, p, "alone", []byte(`{"round":"crowd","conditions":["none"],"k":1,"items_per_participant":3,"attention_rate":0}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		labelAll(t, ctx, s, ops, st, enter(t, ctx, ops, st, fmt.Sprintf("a%d", i)), -1)
+	}
+	rep, err := ops.ReportStudy(ctx, st, experiment.Options{Replicates: 100, Permutations: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := rep.Crowd
+	if c == nil || c.Uses != "none" || len(c.Participants) != 0 || !strings.Contains(c.Why, "no sentence has labels from two participants yet (6 labels") {
+		t.Fatalf("crowd section without overlap: %+v", c)
+	}
+}

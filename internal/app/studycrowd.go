@@ -11,12 +11,13 @@ import (
 	"annotate/internal/tasks"
 )
 
-// CrowdReport is a study's crowd aggregation: each kept participant's
+// CrowdReport is a study's crowd aggregation, over the sentences that two
+// participants or more labelled: each kept participant's
 // estimated competence under Dawid–Skene and MACE, and how well each way
 // of turning the participants' labels into one label per sentence
 // (majority, Dawid–Skene, MACE) agrees with gold where there is gold.
 type CrowdReport struct {
-	Sentences    int                `json:"sentences"` // sentences with at least one label
+	Sentences    int                `json:"sentences"` // sentences labelled by two participants or more
 	Labels       int                `json:"labels"`
 	Participants []CrowdParticipant `json:"participants"`
 	Methods      []CrowdMethod      `json:"methods"`
@@ -54,9 +55,26 @@ const minGoldToChoose = 20
 
 // crowdReport aggregates a study's labels (see docs/studies.md).
 func (a *App) crowdReport(ctx context.Context, st *studies.Study) (*CrowdReport, error) {
-	labels, err := a.Studies().CrowdLabels(ctx, st)
-	if err != nil || len(labels) == 0 {
+	all, err := a.Studies().CrowdLabels(ctx, st)
+	if err != nil || len(all) == 0 {
 		return nil, tasks.Op("App.crowdReport", err)
+	}
+	// Aggregation weighs participants against each other: only sentences
+	// labelled by two participants or more tell anything of anyone's
+	// competence (with one label each, every model fits any competence).
+	per := map[int64]int{}
+	for _, l := range all {
+		per[l.Sentence]++
+	}
+	var labels []studies.CrowdLabel
+	for _, l := range all {
+		if per[l.Sentence] >= 2 {
+			labels = append(labels, l)
+		}
+	}
+	if len(labels) == 0 {
+		return &CrowdReport{Participants: []CrowdParticipant{}, Methods: []CrowdMethod{}, Uses: "none",
+			Why: fmt.Sprintf("no sentence has labels from two participants yet (%d labels, each on a sentence of its own): aggregation needs overlap", len(all))}, nil
 	}
 	var pids, sids []string
 	number := map[int64]int{}

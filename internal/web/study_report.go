@@ -40,7 +40,7 @@ func (s *Server) getStudyReport(c echo.Context) error {
 			{Label: "completed", Value: rep.Participants.Completed}},
 	}
 	if c := rep.Crowd; c != nil {
-		cv := &templates.CrowdView{Summary: fmt.Sprintf("%d labels of %d item sentences by the participants who were not excluded.", c.Labels, c.Sentences)}
+		cv := &templates.CrowdView{Summary: fmt.Sprintf("%d labels of the %d item sentences that two participants or more (not excluded) labelled.", c.Labels, c.Sentences)}
 		names := map[string]string{"majority": "Majority", "dawid_skene": "Dawid–Skene", "mace": "MACE"}
 		for _, m := range c.Methods {
 			score := "no gold"
@@ -50,6 +50,9 @@ func (s *Server) getStudyReport(c echo.Context) error {
 			cv.Methods = append(cv.Methods, [4]string{names[m.Method], strconv.Itoa(m.Decided), strconv.Itoa(m.WithGold), score})
 		}
 		cv.Uses = fmt.Sprintf("Crowd labels are proposed by %s: %s.", names[c.Uses], c.Why)
+		if c.Uses == "none" {
+			cv.Summary, cv.Uses = "", "No aggregation yet: "+c.Why+"."
+		}
 		for _, p := range c.Participants {
 			cv.Participants = append(cv.Participants, [4]string{p.Participant, strconv.Itoa(p.Labels), fmt.Sprintf("%.2f", p.DawidSkene), fmt.Sprintf("%.2f", p.MACE)})
 		}
