@@ -60,7 +60,7 @@ func TestTokensPage(t *testing.T) {
 		}
 	})
 
-	toks, _ := w.store.Tokens(w.ctx, 0)
+	toks := must(w.store.Tokens(w.ctx, 0))(t)
 	id := itoa(toks[0].ID)
 	t.Run("others cannot revoke it", func(t *testing.T) {
 		ann := w.browser()

@@ -121,7 +121,7 @@ func TestAdminUsers(t *testing.T) {
 			}
 		}
 	})
-	carl, _ := f.store.UserByName(f.ctx, "carl")
+	carl := must(f.store.UserByName(f.ctx, "carl"))(t)
 	act := func(action, value string) page {
 		return admin.post(fmt.Sprintf("/admin/users/%d/%s", carl.ID, action), url.Values{"_csrf": {tok}, "value": {value}})
 	}
@@ -145,7 +145,7 @@ func TestAdminUsers(t *testing.T) {
 	})
 	t.Run("make admin, sign out everywhere", func(t *testing.T) {
 		act("admin", "true")
-		if u, _ := f.store.UserByName(f.ctx, "carl"); !u.IsAdmin {
+		if u := must(f.store.UserByName(f.ctx, "carl"))(t); !u.IsAdmin {
 			t.Fatal("not made admin")
 		}
 		c := f.browser()
@@ -156,7 +156,7 @@ func TestAdminUsers(t *testing.T) {
 		}
 	})
 	t.Run("no actions on oneself but signing out", func(t *testing.T) {
-		root, _ := f.store.UserByName(f.ctx, "root")
+		root := must(f.store.UserByName(f.ctx, "root"))(t)
 		if p := admin.post(fmt.Sprintf("/admin/users/%d/disable", root.ID), url.Values{"_csrf": {tok}}); p.status != http.StatusConflict {
 			t.Fatalf("disable self: %d", p.status)
 		}
@@ -185,9 +185,9 @@ func TestProjectMembers(t *testing.T) {
 	if p := lead.post("/p/alpha/members", url.Values{"_csrf": {tok}, "username": {"nobody"}, "role": {"annotator"}}); p.status != http.StatusUnprocessableEntity || !strings.Contains(p.body, "nobody") {
 		t.Fatalf("unknown user: %d", p.status)
 	}
-	eveU, _ := w.store.UserByName(w.ctx, "eve")
+	eveU := must(w.store.UserByName(w.ctx, "eve"))(t)
 	w.user("lee", false)
-	leeU, _ := w.store.UserByName(w.ctx, "lee")
+	leeU := must(w.store.UserByName(w.ctx, "lee"))(t)
 	w.store.SetMember(w.ctx, w.project.ID, leeU.ID, "lead")
 	if p := lead.post(fmt.Sprintf("/p/alpha/members/%d/remove", leeU.ID), url.Values{"_csrf": {tok}}); p.status != http.StatusForbidden {
 		t.Fatalf("a lead removed a lead: %d", p.status)

@@ -51,7 +51,7 @@ func splitQueueFixture(tb testing.TB) *browser {
 	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
 		tb.Fatal(err)
 	}
-	ids, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	ids := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(tb)
 	var uids []int64
 	for _, u := range users {
 		uids = append(uids, u.ID)
@@ -61,9 +61,9 @@ func splitQueueFixture(tb testing.TB) *browser {
 	}
 	no := false
 	for k, u := range users {
-		q, _ := f.store.Queue(f.ctx, p.ID, u.ID)
+		q := must(f.store.Queue(f.ctx, p.ID, u.ID))(tb)
 		for _, a := range q {
-			sum, _ := f.store.Summary(f.ctx, a.SummaryID)
+			sum := must(f.store.Summary(f.ctx, a.SummaryID))(tb)
 			v := a.Version
 			for i, x := range sum.Sentences {
 				l := tasks.SentenceLabel{SentenceID: x.ID, Label: tasks.LabelFaithful, Ambiguous: &no}

@@ -31,7 +31,7 @@ func TestAdjudicationImportedLabels(t *testing.T) {
 	if q.status != http.StatusOK || !strings.Contains(q.body, "faithful 1 · unfaithful 1") {
 		t.Fatalf("queue: %d\n%s", q.status, q.body)
 	}
-	ids, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	ids := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(t)
 	pg := b.get(fmt.Sprintf("/p/imp/adjudication/s/%d", ids[0]))
 	if pg.status != http.StatusOK || !pg.testID("adj-scales") {
 		t.Fatalf("page: %d\n%s", pg.status, pg.body)

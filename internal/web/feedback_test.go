@@ -32,7 +32,7 @@ func newFeedbackFixture(t *testing.T, open bool) *feedbackFixture {
 		t.Fatal(err)
 	}
 	f := &feedbackFixture{workFixture: w, ann: w.assign["ann"][0].UserID, bob: w.assign["bob"][0].UserID}
-	sums, _ := w.store.SummaryIDs(ctx, w.project.ID, nil)
+	sums := must(w.store.SummaryIDs(ctx, w.project.ID, nil))(t)
 	r, err := w.store.CreateRound(ctx, w.project.ID, tasks.RoundSpec{Name: "cal-1", Kind: tasks.RoundCalibration, Annotators: []int64{f.ann, f.bob}, Summaries: sums})
 	if err != nil {
 		t.Fatal(err)
@@ -65,8 +65,8 @@ func newFeedbackFixture(t *testing.T, open bool) *feedbackFixture {
 		}
 	}
 	target := w.sentences[sums[0]][1]
-	version, _ := w.store.GoldVersions(ctx, sums[0])
-	lead, _ := w.store.UserByName(ctx, "lea")
+	version := must(w.store.GoldVersions(ctx, sums[0]))(t)
+	lead := must(w.store.UserByName(ctx, "lea"))(t)
 	if _, err := w.store.SetGold(ctx, w.project.ID, target, lead.ID, version[target], tasks.GoldDecision{
 		GoldValues: tasks.GoldValues{Label: tasks.LabelUnfaithful, Explanation: "The transcript gives five to two, not unanimous."}}); err != nil {
 		t.Fatal(err)
@@ -137,7 +137,7 @@ func TestFeedbackPage(t *testing.T) {
 func TestFeedbackSettings(t *testing.T) {
 	f := newFeedbackFixture(t, false)
 	set := f.project.Settings
-	p, _ := f.store.ProjectBySlug(f.ctx, "alpha")
+	p := must(f.store.ProjectBySlug(f.ctx, "alpha"))(t)
 	set = p.Settings
 	set.FeedbackGold, set.FeedbackNames = false, true
 	if _, err := f.store.UpdateSettings(f.ctx, f.project.ID, set, ""); err != nil {
@@ -177,7 +177,7 @@ func TestFeedbackAccess(t *testing.T) {
 	if p := lea.get(fmt.Sprintf("%s?annotator=%d", f.path, f.ann)); p.status != http.StatusOK || !p.testID("own-label") {
 		t.Errorf("lead reading ann's feedback: %d", p.status)
 	}
-	rounds, _ := f.store.Rounds(f.ctx, f.project.ID)
+	rounds := must(f.store.Rounds(f.ctx, f.project.ID))(t)
 	prod := fmt.Sprintf("/p/alpha/rounds/%d/feedback", rounds[0].ID) // r1, a production round
 	if err := f.store.CloseRound(f.ctx, rounds[0].ID); err != nil {
 		t.Fatal(err)

@@ -44,11 +44,11 @@ func TestImportPageReimport(t *testing.T) {
 
 	// ann has labelled s1 in the browser.
 	a := w.assign["ann"][0]
-	sum, _ := w.store.Summary(w.ctx, a.SummaryID)
+	sum := must(w.store.Summary(w.ctx, a.SummaryID))(t)
 	if sum.ExternalID != "s1" {
 		t.Fatalf("ann's first summary is %s", sum.ExternalID)
 	}
-	ann, _ := w.store.UserByName(w.ctx, "ann")
+	ann := must(w.store.UserByName(w.ctx, "ann"))(t)
 	if _, err := w.store.SaveSentenceLabel(w.ctx, a.ID, ann.ID, a.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful}); err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestImportPageReimport(t *testing.T) {
 	if p.status != http.StatusConflict || !strings.Contains(p.body, "refused: 1 annotator has already labelled it") || strings.Contains(p.body, "title: metadata") {
 		t.Fatalf("update alone: %d\n%s", p.status, p.body)
 	}
-	sum, _ = w.store.Summary(w.ctx, a.SummaryID)
+	sum = must(w.store.Summary(w.ctx, a.SummaryID))(t)
 	if sum.Sentences[0].Text != "The council approved the budget." {
 		t.Fatalf("a refused update wrote %q", sum.Sentences[0].Text)
 	}
@@ -70,7 +70,7 @@ func TestImportPageReimport(t *testing.T) {
 	if p.status != http.StatusOK || !p.testID("import-applied") || !strings.Contains(p.body, "Labels deleted:") {
 		t.Fatalf("update and relabel: %d\n%s", p.status, p.body)
 	}
-	sum, _ = w.store.Summary(w.ctx, a.SummaryID)
+	sum = must(w.store.Summary(w.ctx, a.SummaryID))(t)
 	if sum.Sentences[0].Text != "The council passed the budget." {
 		t.Fatalf("after relabel: %q", sum.Sentences[0].Text)
 	}

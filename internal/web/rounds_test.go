@@ -11,8 +11,8 @@ import (
 
 func TestRoundPages(t *testing.T) {
 	w := newWorkFixture(t)
-	ann, _ := w.store.UserByName(w.ctx, "ann")
-	bob, _ := w.store.UserByName(w.ctx, "bob")
+	ann := must(w.store.UserByName(w.ctx, "ann"))(t)
+	bob := must(w.store.UserByName(w.ctx, "bob"))(t)
 	lead := w.browser()
 	lead.login("lea", testPassword)
 
@@ -69,7 +69,7 @@ func TestRoundPages(t *testing.T) {
 		if p.status != http.StatusSeeOther {
 			t.Fatalf("save settings: %d", p.status)
 		}
-		got, _ := w.store.ProjectBySlug(w.ctx, "alpha")
+		got := must(w.store.ProjectBySlug(w.ctx, "alpha"))(t)
 		if got.Settings.ErrorPreset != "custom" || len(got.Settings.CustomErrors) != 1 || got.Settings.CustomErrors[0].Code != "num" {
 			t.Fatalf("settings = %+v", got.Settings)
 		}

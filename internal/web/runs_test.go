@@ -176,7 +176,7 @@ func TestAssistPageAccess(t *testing.T) {
 			t.Fatalf("status %d, want a redirect to the login", p.status)
 		}
 	})
-	if runs, _ := f.store.AssistRuns(f.ctx, f.project.ID); len(runs) != 0 {
+	if runs := must(f.store.AssistRuns(f.ctx, f.project.ID))(t); len(runs) != 0 {
 		t.Fatalf("refused requests created %d runs", len(runs))
 	}
 }
@@ -225,7 +225,7 @@ func TestAssistRunFromThePage(t *testing.T) {
 	}
 	f.runner.waitEnd(t, 1)
 	f.waitIdle(t, lea, 1)
-	r, _ := f.store.AssistRunByID(f.ctx, 1)
+	r := must(f.store.AssistRunByID(f.ctx, 1))(t)
 	if r.Status != tasks.RunCancelled || r.Error != "cancelled by a lead" {
 		t.Fatalf("after cancel: %+v", r)
 	}
@@ -253,7 +253,7 @@ func TestAssistRunFromThePage(t *testing.T) {
 	})
 	t.Run("a run of another project is not found", func(t *testing.T) {
 		other := f.fixture.project("beta", map[*tasks.User]string{})
-		r, _ := f.store.CreateAssistRun(f.ctx, tasks.AssistRun{ProjectID: other.ID, Protocol: "single"})
+		r := must(f.store.CreateAssistRun(f.ctx, tasks.AssistRun{ProjectID: other.ID, Protocol: "single"}))(t)
 		if p := lea.get(fmt.Sprintf("/p/alpha/assist/runs/%d", r.ID)); p.status != http.StatusNotFound {
 			t.Fatalf("status %d", p.status)
 		}
@@ -267,15 +267,15 @@ func TestServerStartInterruptsRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	p, _ := store.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
-	r, _ := store.CreateAssistRun(ctx, tasks.AssistRun{ProjectID: p.ID, Protocol: "single"})
+	p := must(store.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()}))(t)
+	r := must(store.CreateAssistRun(ctx, tasks.AssistRun{ProjectID: p.ID, Protocol: "single"}))(t)
 	if err := store.StartAssistRun(ctx, r.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := web.New(ctx, store, web.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := store.AssistRunByID(ctx, r.ID)
+	got := must(store.AssistRunByID(ctx, r.ID))(t)
 	if got.Status != tasks.RunFailed || !strings.Contains(got.Error, "--resume 1") {
 		t.Fatalf("after start: %+v", got)
 	}
@@ -348,7 +348,7 @@ func TestPanelMarksSampleOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := w.assign["ann"][0]
-	r, _ := w.store.CreateAssistRun(w.ctx, tasks.AssistRun{ProjectID: w.project.ID, Protocol: "single", Model: "sample", Sample: true, Status: tasks.RunImported})
+	r := must(w.store.CreateAssistRun(w.ctx, tasks.AssistRun{ProjectID: w.project.ID, Protocol: "single", Model: "sample", Sample: true, Status: tasks.RunImported}))(t)
 	data, _ := json.Marshal(panelResult("sample"))
 	if err := w.store.SaveAssistOutput(w.ctx, r.ID, tasks.AssistOutput{SentenceID: w.sentences[a.SummaryID][1], Label: "unfaithful", Output: data}); err != nil {
 		t.Fatal(err)
@@ -368,7 +368,7 @@ func (w *workFixture) as(name string) *browser {
 // assistRunPath is the path of a queued run of project alpha, created on
 // first use, followed by suffix; the authorization matrix uses it.
 func (m *matrixFixture) assistRunPath(suffix string) string {
-	runs, _ := m.store.AssistRuns(m.ctx, m.project.ID)
+	runs := must(m.store.AssistRuns(m.ctx, m.project.ID))(m.t)
 	if len(runs) == 0 {
 		r, err := m.store.CreateAssistRun(m.ctx, tasks.AssistRun{ProjectID: m.project.ID, Protocol: "single", Model: "m"})
 		if err != nil {

@@ -27,7 +27,7 @@ func TestSettingsScales(t *testing.T) {
 	if p.status != http.StatusSeeOther {
 		t.Fatalf("save: %d\n%s", p.status, p.body)
 	}
-	got, _ := w.store.ProjectBySlug(w.ctx, "alpha")
+	got := must(w.store.ProjectBySlug(w.ctx, "alpha"))(t)
 	if len(got.Settings.Scales) != 1 || got.Settings.Scales[0].Anchors["1"] != "contradicts" {
 		t.Fatalf("scales %+v", got.Settings.Scales)
 	}

@@ -30,7 +30,7 @@ func TestSplitCorrection(t *testing.T) {
 	if p := lead.post(path, url.Values{"_csrf": {tok}, "sentences": {joined}}); p.status != http.StatusSeeOther {
 		t.Fatalf("save: %d %s", p.status, p.body)
 	}
-	sum, _ := w.store.Summary(w.ctx, a.SummaryID)
+	sum := must(w.store.Summary(w.ctx, a.SummaryID))(t)
 	if len(sum.Sentences) != 1 || sum.Sentences[0].Text != joined {
 		t.Fatalf("sentences after the correction: %+v", sum.Sentences)
 	}

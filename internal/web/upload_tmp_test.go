@@ -105,7 +105,7 @@ func TestUploadsLeaveNoTemporaryFiles(t *testing.T) {
 // side".
 func TestCompressedUploadIsNamed(t *testing.T) {
 	w := newWorkFixture(t)
-	lea, _ := w.store.UserByName(w.ctx, "lea")
+	lea := must(w.store.UserByName(w.ctx, "lea"))(t)
 	_, secret, err := w.store.CreateToken(w.ctx, lea.ID, tasks.TokenSpec{Name: "gz", TTL: time.Hour})
 	if err != nil {
 		t.Fatal(err)

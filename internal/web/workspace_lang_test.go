@@ -20,11 +20,11 @@ func TestWorkspaceNamesDocumentAndLanguage(t *testing.T) {
 	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
 		t.Fatal(err)
 	}
-	sums, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	sums := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(t)
 	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r1", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: sums}); err != nil {
 		t.Fatal(err)
 	}
-	q, _ := f.store.Queue(f.ctx, p.ID, ann.ID)
+	q := must(f.store.Queue(f.ctx, p.ID, ann.ID))(t)
 	b := f.browser()
 	b.login("ann", testPassword)
 	pg := b.get(fmt.Sprintf("/a/%d", q[0].ID))

@@ -39,7 +39,7 @@ func newWorkFixture(t *testing.T) *workFixture {
 	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
 		t.Fatal(err)
 	}
-	sums, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	sums := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(t)
 	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r1", Kind: tasks.RoundProduction, PerItem: 2, Annotators: []int64{ann.ID, bob.ID}, Summaries: sums}); err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func newWorkFixture(t *testing.T) *workFixture {
 		w.assign[name] = q
 	}
 	for _, sid := range sums {
-		s, _ := f.store.Summary(f.ctx, sid)
+		s := must(f.store.Summary(f.ctx, sid))(t)
 		for _, x := range s.Sentences {
 			w.sentences[sid] = append(w.sentences[sid], x.ID)
 		}
@@ -219,7 +219,7 @@ func TestWorkspaceSaveConflictAndSubmit(t *testing.T) {
 		if p.status != http.StatusSeeOther || p.header.Get("Location") != next {
 			t.Fatalf("submit: %d to %q, want 303 to %s", p.status, p.header.Get("Location"), next)
 		}
-		q, _ := w.store.Queue(w.ctx, w.project.ID, a.UserID)
+		q := must(w.store.Queue(w.ctx, w.project.ID, a.UserID))(t)
 		if q[0].Status != tasks.StatusSubmitted {
 			t.Fatalf("status after submit: %s", q[0].Status)
 		}
