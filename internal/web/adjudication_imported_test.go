@@ -69,9 +69,12 @@ func TestReopenImportedGoldFromQueue(t *testing.T) {
 	if !g[sid].Reopened() || g[sid].Note != "Both annotators read five to two." {
 		t.Errorf("gold after reopening: %+v", g[sid])
 	}
-	if q := lead.get("/p/alpha/adjudication"); !strings.Contains(q.testText("item-1"), "The budget passed unanimously.") || q.testID("imported-1") {
-		t.Error("the reopened sentence is not first in the queue, or is still listed as imported")
+	q := lead.get("/p/alpha/adjudication")
+	if got := textOf(q.mustFind(t, tid("adj-queue")+" "+tid("item-1"))); !strings.Contains(got, "The budget passed unanimously.") {
+		t.Errorf("the reopened sentence is not first in the queue: %q", got)
 	}
+	// The imported list is gone with its only row.
+	q.noneIn(t, "#main", tid("imported-gold"))
 	hist, err := w.store.GoldHistory(ctx, w.project.ID, ids[0], 10)
 	if err != nil || len(hist) < 2 {
 		t.Fatalf("history %v, %v", hist, err)
