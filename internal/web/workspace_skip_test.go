@@ -53,7 +53,7 @@ func TestSkipAndFlagForLeads(t *testing.T) {
 	if p := ann.post(fmt.Sprintf("/a/%d/unskip", a.ID), url.Values{"_csrf": {tok}}); p.status != http.StatusSeeOther {
 		t.Fatalf("unskip: %d", p.status)
 	}
-	if p := ann.get(fmt.Sprintf("/a/%d", a.ID)); p.testID("skipped") {
-		t.Fatal("still shown as skipped")
-	}
+	p = ann.get(fmt.Sprintf("/a/%d", a.ID))
+	p.mustFind(t, "#workspace "+tid("skip"))
+	p.noneIn(t, "#workspace", tid("skipped"))
 }
