@@ -337,7 +337,7 @@ func TestAssistExportImportEval(t *testing.T) {
 	if _, _, err := runCmd(t, "", nil, "assist", "export", "--db", db, "--project", "p", "--run", "1", "--out", file); err != nil {
 		t.Fatal(err)
 	}
-	data, _ := os.ReadFile(file)
+	data := must(os.ReadFile(file))(t)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	if len(lines) != 4 || !strings.Contains(lines[0], `"document_id":"d1","summary_id":"d1-a","sentence_id":"1","run":"run 1"`) {
 		t.Fatalf("export:\n%s", data)

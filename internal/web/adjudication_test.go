@@ -476,7 +476,7 @@ func rawLabels(t *testing.T, path string) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cols, _ := rows.Columns()
+		cols := must(rows.Columns())(t)
 		vals := make([]any, len(cols))
 		ptrs := make([]any, len(cols))
 		for i := range vals {

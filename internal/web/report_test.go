@@ -310,7 +310,7 @@ func TestReportDownloads(t *testing.T) {
 			if err := rep.WriteCSV(&want, table); err != nil {
 				t.Fatal(err)
 			}
-			wantRows, _ := csv.NewReader(&want).ReadAll()
+			wantRows := must(csv.NewReader(&want).ReadAll())(t)
 			if len(rows) < 2 || len(rows) != len(wantRows) {
 				t.Fatalf("%d rows, want %d (header and data)", len(rows), len(wantRows))
 			}
