@@ -353,7 +353,7 @@ func TestSetGoldThroughThePage(t *testing.T) {
 			t.Fatalf("status %d, message %q", p.status, p.testText("gold-error"))
 		}
 		// The card shows the recorded gold and keeps what was sent.
-		if p.testText("gold-label-2") != "unfaithful" || !strings.Contains(p.body, `value="faithful" checked`) {
+		if p.testText("gold-label-2") != "unfaithful" || p.find(t, tid("gold-form-2")+` input[name="label"][value="faithful"][checked]`).Length() != 1 {
 			t.Fatal("conflict card lost the recorded gold or the values sent")
 		}
 	})
@@ -379,8 +379,8 @@ func TestSetGoldThroughThePage(t *testing.T) {
 			t.Fatalf("reopen: status %d, provenance %q", p.status, p.testText("provenance-1"))
 		}
 		q := lea.get("/p/alpha/adjudication")
-		if !q.testID("item-1") || !strings.Contains(q.body, `<span class="badge">reopened</span>`) {
-			t.Fatal("the reopened sentence is not in the queue")
+		if got := texts(q.mustFind(t, tid("adj-queue")+" "+tid("item-1")+" .badge")); !slices.Contains(got, "reopened") {
+			t.Fatalf("the reopened sentence is not in the queue marked reopened: %q", got)
 		}
 		// Reopening twice is refused.
 		p = lea.htmxPost(path, tok, url.Values{"version": {f.version(t, 0)}})

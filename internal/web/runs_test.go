@@ -203,7 +203,8 @@ func TestAssistRunFromThePage(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 		row = lea.get("/p/alpha/assist/runs/1")
 	}
-	if row.status != http.StatusOK || !strings.Contains(row.body, `hx-trigger="every 2s"`) || !strings.Contains(row.body, "1 / 2") || !strings.Contains(row.body, "page-model") {
+	live := page{status: row.status, body: "<table>" + row.body + "</table>"}.mustFind(t, "tr"+tid("run-1"))
+	if got := textOf(live); row.status != http.StatusOK || live.AttrOr("hx-trigger", "") != "every 2s" || !strings.Contains(got, "1 / 2") || !strings.Contains(got, "page-model") {
 		t.Fatalf("live row: %d\n%s", row.status, row.body)
 	}
 	if ann := f.as("ann"); ann.get("/p/alpha/assist/runs/1").status != http.StatusForbidden {
@@ -244,8 +245,8 @@ func TestAssistRunFromThePage(t *testing.T) {
 		f.runner.waitEnd(t, 1)
 		f.waitIdle(t, lea, 1)
 		page := lea.get("/p/alpha/assist")
-		if !strings.Contains(page.body, `data-testid="run-status-1">done<`) {
-			t.Fatalf("run not shown as done:\n%s", page.body)
+		if got := textOf(page.mustFind(t, tid("run-1")+" "+tid("run-status-1"))); got != "done" {
+			t.Fatalf("run shown as %q, not done", got)
 		}
 		if p := lea.post("/p/alpha/assist/runs/1/resume", url.Values{"_csrf": {tok}}); p.status != http.StatusConflict {
 			t.Fatalf("resuming a finished run: %d", p.status)

@@ -174,10 +174,14 @@ func TestWorkspaceSaveConflictAndSubmit(t *testing.T) {
 			t.Fatalf("stale save: %d %s", p.status, p.body)
 		}
 		// The form comes back holding the saved label, beside a reload offer.
-		form := regexp.MustCompile(`(?s)<form id="form-\d+" hx-swap-oob="true".*?</form>`).FindString(p.body)
-		if !strings.Contains(form, `value="faithful" checked`) || strings.Contains(form, "typed in the old tab") || !strings.Contains(p.body, `data-testid="reload"`) {
+		form := p.mustFind(t, `form[id^="form-"][hx-swap-oob="true"]`)
+		if form.Find(`input[name="label"][value="faithful"][checked]`).Length() != 1 {
 			t.Fatalf("conflict answer does not put the saved label back: %s", p.body)
 		}
+		if strings.Contains(visible(form), "typed in the old tab") {
+			t.Fatalf("conflict answer keeps the stale explanation: %s", p.body)
+		}
+		p.mustFind(t, tid("reload"))
 	})
 	t.Run("invalid value", func(t *testing.T) {
 		p := b.save(a, sents[1], "1", url.Values{"label": {"perhaps"}})
@@ -232,8 +236,12 @@ func TestWorkspaceSaveConflictAndSubmit(t *testing.T) {
 	})
 	t.Run("reload shows the saved labels", func(t *testing.T) {
 		p := b.get(fmt.Sprintf("/a/%d", a.ID))
-		if !strings.Contains(p.body, "No vote count is given.") || !strings.Contains(p.body, `data-testid="mark-2"`) || !strings.Contains(p.body, `data-testid="mark-2">✗<span class="mark-text"> unfaithful</span>`) {
-			t.Fatal("labels not shown after reload")
+		if !strings.Contains(visible(p.mustFind(t, "#workspace")), "No vote count is given.") {
+			t.Error("the saved explanation is not shown after reload")
+		}
+		mark := p.mustFind(t, "#workspace "+tid("mark-2"))
+		if !mark.HasClass("mark-unfaithful") || textOf(mark) != "✗ unfaithful" {
+			t.Errorf("mark of sentence 2 after reload: class %q, text %q", mark.AttrOr("class", ""), textOf(mark))
 		}
 	})
 }
