@@ -129,7 +129,11 @@ func newRunsFixture(t *testing.T) *runsFixture {
 func (f *runsFixture) waitIdle(t *testing.T, b *browser, id int64) {
 	t.Helper()
 	for range 200 {
-		if row := b.get(fmt.Sprintf("/p/alpha/assist/runs/%d", id)); !strings.Contains(row.body, "hx-trigger") {
+		// Only the run's own row without a poll counts: an error page
+		// has no row and keeps the wait going.
+		row := b.get(fmt.Sprintf("/p/alpha/assist/runs/%d", id))
+		tr := page{status: row.status, body: "<table>" + row.body + "</table>"}.find(t, "tr"+tid(fmt.Sprintf("run-%d", id)))
+		if _, polls := tr.Attr("hx-trigger"); row.status == http.StatusOK && tr.Length() == 1 && !polls {
 			return
 		}
 		time.Sleep(5 * time.Millisecond)

@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"annotate/internal/tasks"
@@ -28,15 +27,15 @@ func TestWorkspaceNamesDocumentAndLanguage(t *testing.T) {
 	b := f.browser()
 	b.login("ann", testPassword)
 	pg := b.get(fmt.Sprintf("/a/%d", q[0].ID))
-	for _, want := range []string{
-		`data-testid="doc-title" lang="zh">市议会会议纪要`,
-		`id="doc-units" data-testid="document" lang="zh"`,
-		`data-testid="summary" lang="zh"`,
-		`<li aria-current="page">Summary 1 of 1</li>`,
-		`<span>Summary 1 of 1 · 0 done</span>`,
-	} {
-		if !strings.Contains(pg.body, want) {
-			t.Errorf("the page lacks %s", want)
-		}
+	if got := textOf(pg.mustFind(t, tid("doc-title")+`[lang="zh"]`)); got != "市议会会议纪要" {
+		t.Errorf("document title %q", got)
+	}
+	pg.mustFind(t, "#doc-units"+tid("document")+`[lang="zh"]`)
+	pg.mustFind(t, tid("summary")+`[lang="zh"]`)
+	if got := textOf(pg.mustFind(t, `[aria-current="page"]`)); got != "Summary 1 of 1" {
+		t.Errorf("breadcrumb %q", got)
+	}
+	if got := textOf(pg.mustFind(t, tid("progress")+" > span").First()); got != "Summary 1 of 1 · 0 done" {
+		t.Errorf("progress %q", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -206,9 +207,10 @@ func TestWorkspaceSaveConflictAndSubmit(t *testing.T) {
 		if p.status != http.StatusOK || !p.testID("missing") {
 			t.Fatalf("page after a refused submit: %d", p.status)
 		}
+		got := texts(p.mustFind(t, tid("missing")+" li"))
 		for _, want := range []string{"Sentence 2: error type", "Sentence 2: explanation", "Summary: relevance to the topic"} {
-			if !strings.Contains(p.body, want) {
-				t.Errorf("missing list lacks %q", want)
+			if !slices.Contains(got, want) {
+				t.Errorf("missing list %q lacks %q", got, want)
 			}
 		}
 	})
