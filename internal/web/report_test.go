@@ -367,7 +367,7 @@ func TestReportFilters(t *testing.T) {
 		if !strings.Contains(p.body, "Annotators: Relevance") || !p.testID("heatmap-relevance-summary") {
 			t.Error("the annotator section does not follow the chosen dimension")
 		}
-		if !strings.Contains(p.body, "/p/rep/report.csv?dimension=relevance&amp;table=dimensions") {
+		if !p.has(t, tid("downloads")+` a[href="/p/rep/report.csv?dimension=relevance&table=dimensions"]`) {
 			t.Error("downloads do not keep the filter")
 		}
 	})

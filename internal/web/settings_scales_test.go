@@ -32,7 +32,7 @@ func TestSettingsScales(t *testing.T) {
 		t.Fatalf("scales %+v", got.Settings.Scales)
 	}
 	page := lead.get("/p/alpha/settings")
-	if !strings.Contains(page.body, "consistency") || !page.testID("settings-scales") {
+	if !strings.Contains(visible(page.mustFind(t, tid("settings-scales"))), "consistency") {
 		t.Fatal("the settings page does not show the scale")
 	}
 	a := w.assign["ann"][0]

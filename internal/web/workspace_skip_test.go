@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -20,7 +19,7 @@ func TestSkipAndFlagForLeads(t *testing.T) {
 	lea := w.browser()
 	lea.login("lea", testPassword)
 
-	if p := ann.save(a, w.sentences[a.SummaryID][1], "0", url.Values{"label": {"faithful"}, "flag": {"This unit holds two claims."}}); p.status != http.StatusOK || !strings.Contains(p.body, "flag-mark") {
+	if p := ann.save(a, w.sentences[a.SummaryID][1], "0", url.Values{"label": {"faithful"}, "flag": {"This unit holds two claims."}}); p.status != http.StatusOK || !p.has(t, `[id^="mark-"][hx-swap-oob] .flag-mark`) {
 		t.Fatalf("save with a flag: %d %s", p.status, p.body)
 	}
 	tok := ann.csrf(fmt.Sprintf("/a/%d", a.ID))
