@@ -231,11 +231,8 @@ func TestAdjudicationPage(t *testing.T) {
 	if p.status != http.StatusOK {
 		t.Fatalf("page: %d", p.status)
 	}
-	for _, want := range []string{"The document says five to two.", "Close call", "Contradiction", "The council approved the park budget."} {
-		if !strings.Contains(p.body, want) {
-			t.Errorf("page lacks %q", want)
-		}
-	}
+	p.textIn(t, tid("votes-2"), "The document says five to two.", "Close call", "Contradiction")
+	p.textIn(t, tid("document"), "The council approved the park budget.")
 	// The model name is nowhere in the response, markup included.
 	p.mustFind(t, tid("summary"))
 	if strings.Contains(p.body, "secret-model-name") {
@@ -387,9 +384,7 @@ func TestSetGoldThroughThePage(t *testing.T) {
 		if p.status != http.StatusConflict {
 			t.Fatalf("second reopen: %d", p.status)
 		}
-		if h := lea.get(f.pagePath()); !strings.Contains(h.body, "Check the date") {
-			t.Fatal("the reopening note is not in the history")
-		}
+		lea.get(f.pagePath()).textIn(t, tid("gold-history"), "Check the date")
 	})
 
 	t.Run("a sentence of another summary is not found", func(t *testing.T) {
@@ -433,9 +428,7 @@ func TestAdjudicationKeepsRawLabels(t *testing.T) {
 	if p := lea.post("/p/alpha/adjudication/majority", url.Values{"_csrf": {tok}, "round": {fmt.Sprint(r2.ID)}}); p.status != http.StatusSeeOther {
 		t.Fatalf("accept majority: %d", p.status)
 	}
-	if q := lea.get("/p/alpha/adjudication"); !strings.Contains(q.body, "Accepted the majority for 2 sentences of round r2.") {
-		t.Fatal("no flash saying two majorities were accepted")
-	}
+	lea.get("/p/alpha/adjudication").textIn(t, tid("flash"), "Accepted the majority for 2 sentences of round r2.")
 	g := must(f.store.SummaryGold(f.ctx, other))(t)
 	if g[f.sentences[other][0]].Provenance != tasks.ProvMajority || g[f.sentences[other][1]].Label != tasks.LabelUnfaithful {
 		t.Fatalf("gold after accepting majorities: %+v", g)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -83,8 +84,10 @@ func TestRoundPages(t *testing.T) {
 		if p := lead.post(roundURL+"/close", url.Values{"_csrf": {tok}}); p.status != http.StatusSeeOther {
 			t.Fatalf("close: %d", p.status)
 		}
-		if p := lead.get(roundURL); !strings.Contains(p.body, "closed") {
-			t.Fatal("round not shown as closed")
+		closed := lead.get(roundURL)
+		if got := texts(closed.mustFind(t, "#main h1 .badge")); !slices.Contains(got, "closed") {
+			t.Fatalf("round not shown as closed: badges %q", got)
 		}
+		closed.noneIn(t, "#main", tid("close-round-confirm"))
 	})
 }
