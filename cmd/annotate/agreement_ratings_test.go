@@ -27,7 +27,7 @@ func TestRatingsFileFromDemo(t *testing.T) {
 	if err := app.New(store).SetupDemo(ctx, io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	p, _ := store.ProjectBySlug(ctx, app.DemoSlug)
+	p := must(store.ProjectBySlug(ctx, app.DemoSlug))(t)
 	saved, skipped := 0, 0
 	for i, name := range []string{"ann1", "ann2", "ann3"} {
 		u, err := store.UserByName(ctx, name)
@@ -165,7 +165,7 @@ func TestAgreementUsesPseudonyms(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := openDB(t, db)
-	p, _ := store.ProjectBySlug(ctx, "se")
+	p := must(store.ProjectBySlug(ctx, "se"))(t)
 	set := p.Settings
 	set.AnonymousAdjudication = true
 	if _, err := store.UpdateSettings(ctx, p.ID, set, p.Guidelines); err != nil {

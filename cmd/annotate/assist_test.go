@@ -241,7 +241,7 @@ func TestAssistRunCachesAndResumes(t *testing.T) {
 		t.Errorf("Authorization headers seen: %v", llm.auth)
 	}
 	store := openDB(t, db)
-	r1, _ := store.AssistRunByID(context.Background(), 1)
+	r1 := must(store.AssistRunByID(context.Background(), 1))(t)
 	if r1.Outputs != 4 || r1.Usage.Calls != int64(first) || r1.Model != "fake-model" {
 		t.Fatalf("stored run = %+v", r1)
 	}
@@ -289,7 +289,7 @@ func TestAssistRunCancelAndResume(t *testing.T) {
 	defer cancel()
 	go func() {
 		for ctx.Err() == nil {
-			if done, _ := store.AssistDone(context.Background(), 1); len(done) >= 1 {
+			if done, err := store.AssistDone(context.Background(), 1); err == nil && len(done) >= 1 {
 				cancel()
 				return
 			}
@@ -301,7 +301,7 @@ func TestAssistRunCancelAndResume(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "--resume 1") {
 		t.Fatalf("cancelled run: err = %v\n%s", err, out.String())
 	}
-	r, _ := store.AssistRunByID(context.Background(), 1)
+	r := must(store.AssistRunByID(context.Background(), 1))(t)
 	if r.Status != tasks.RunCancelled || r.Outputs < 1 || r.Outputs >= 4 || !strings.Contains(r.Error, "resume") {
 		t.Fatalf("after cancel: %+v", r)
 	}
@@ -320,7 +320,7 @@ func TestAssistRunCancelAndResume(t *testing.T) {
 	if sent := llm.count() - before; n["calls"] != fmt.Sprint(sent) {
 		t.Errorf("the resumed run counted %s calls, the server saw %d", n["calls"], sent)
 	}
-	r, _ = store.AssistRunByID(context.Background(), 1)
+	r = must(store.AssistRunByID(context.Background(), 1))(t)
 	if r.Status != tasks.RunDone || r.Outputs != 4 || r.Error != "" {
 		t.Fatalf("after resume: %+v", r)
 	}
@@ -337,7 +337,7 @@ func TestAssistExportImportEval(t *testing.T) {
 	if _, _, err := runCmd(t, "", nil, "assist", "export", "--db", db, "--project", "p", "--run", "1", "--out", file); err != nil {
 		t.Fatal(err)
 	}
-	data, _ := os.ReadFile(file)
+	data := must(os.ReadFile(file))(t)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	if len(lines) != 4 || !strings.Contains(lines[0], `"document_id":"d1","summary_id":"d1-a","sentence_id":"1","run":"run 1"`) {
 		t.Fatalf("export:\n%s", data)
@@ -356,7 +356,7 @@ func TestAssistExportImportEval(t *testing.T) {
 			t.Fatalf("re-export differs:\n%s\nwant\n%s", again, data)
 		}
 		store := openDB(t, db)
-		r, _ := store.AssistRunByID(context.Background(), 2)
+		r := must(store.AssistRunByID(context.Background(), 2))(t)
 		if r.Status != tasks.RunImported || r.Outputs != 4 || r.Sample {
 			t.Fatalf("imported run = %+v", r)
 		}
@@ -378,7 +378,7 @@ func TestAssistExportImportEval(t *testing.T) {
 			}
 		}
 		store := openDB(t, db)
-		if runs, _ := store.AssistRuns(context.Background(), 1); len(runs) != 2 {
+		if runs := must(store.AssistRuns(context.Background(), 1))(t); len(runs) != 2 {
 			t.Fatalf("%d runs after a rejected import, want 2", len(runs))
 		}
 	})
@@ -434,13 +434,13 @@ func TestImportSampleRun(t *testing.T) {
 	if !strings.Contains(printed.String(), "sample run (not from a model)") {
 		t.Fatalf("the demo setup printed %q", printed.String())
 	}
-	p, _ := store.ProjectBySlug(ctx, app.DemoSlug)
+	p := must(store.ProjectBySlug(ctx, app.DemoSlug))(t)
 	var out bytes.Buffer
 	if err := app.New(store).SetupDemo(ctx, &out, io.Discard); err != nil || strings.Contains(out.String(), "imported") {
 		t.Fatalf("second setup: %v, printed %q", err, out.String())
 	}
-	runs, _ := store.AssistRuns(ctx, p.ID)
-	o, _ := store.ProjectOverview(ctx, p.ID)
+	runs := must(store.AssistRuns(ctx, p.ID))(t)
+	o := must(store.ProjectOverview(ctx, p.ID))(t)
 	if len(runs) != 1 || !runs[0].Sample || runs[0].Status != tasks.RunImported || runs[0].Outputs != o.Sentences {
 		t.Fatalf("runs = %+v; the project has %d sentences", runs, o.Sentences)
 	}
@@ -458,7 +458,7 @@ func TestAssistRunFromTheWeb(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := store.ProjectBySlug(ctx, "p")
+	p := must(store.ProjectBySlug(ctx, "p"))(t)
 	if err := store.SetMember(ctx, p.ID, lea.ID, tasks.RoleLead); err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func TestBackup(t *testing.T) {
 	if _, err := c.UserByName(ctx, "ana"); err != nil {
 		t.Fatalf("copy lacks the account: %v", err)
 	}
-	if res, _ := c.IntegrityCheck(ctx); res != "ok" {
+	if res := must(c.IntegrityCheck(ctx))(t); res != "ok" {
 		t.Fatalf("integrity of copy: %s", res)
 	}
 	if _, _, err := runCmd(t, "", nil, "backup", "--db", db, "--out", out); err == nil || !strings.Contains(err.Error(), "exists") {

@@ -25,7 +25,7 @@ func TestDemoCalibrationFillsTheQueue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rounds, _ := store.Rounds(ctx, p.ID)
+	rounds := must(store.Rounds(ctx, p.ID))(t)
 	if len(rounds) != 1 || rounds[0].Kind != tasks.RoundCalibration {
 		t.Fatalf("demo rounds %+v", rounds)
 	}
@@ -46,7 +46,7 @@ func TestDemoCalibrationFillsTheQueue(t *testing.T) {
 			if err != nil || len(gold) > 0 {
 				t.Fatalf("calibration summary %d has imported gold (%v)", a.SummaryID, err)
 			}
-			sum, _ := store.Summary(ctx, a.SummaryID)
+			sum := must(store.Summary(ctx, a.SummaryID))(t)
 			v := a.Version
 			for _, x := range sum.Sentences {
 				n++
@@ -94,13 +94,13 @@ func TestAssignDeals(t *testing.T) {
 	if err := app.New(store).SetupDemo(ctx, io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	p, _ := store.ProjectBySlug(ctx, "demo")
-	before, _ := store.Rounds(ctx, p.ID)
+	p := must(store.ProjectBySlug(ctx, "demo"))(t)
+	before := must(store.Rounds(ctx, p.ID))(t)
 	_, _, err := runCmd(t, "", nil, "assign", "--db", db, "--project", "demo", "--round", "cli", "--per-item", "1", "--annotators", "ann1,lead")
 	if err == nil || !strings.Contains(err.Error(), `annotators[1]: "lead" is a lead of this project, not an annotator`) {
 		t.Fatalf("a lead dealt work: %v", err)
 	}
-	if after, _ := store.Rounds(ctx, p.ID); len(after) != len(before) {
+	if after := must(store.Rounds(ctx, p.ID))(t); len(after) != len(before) {
 		t.Fatal("a refused round was written")
 	}
 	var out strings.Builder

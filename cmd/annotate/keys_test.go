@@ -21,7 +21,7 @@ func TestKeysRotate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key1, _ := s.Secret(ctx, "csrf-key", 32)
+	key1 := must(s.Secret(ctx, "csrf-key", 32))(t)
 	now := time.Now()
 	if _, err := s.CreateSession(ctx, []byte("h"), tasks.Session{UserID: u.ID, CSRF: "c", Data: "{}", CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
@@ -31,12 +31,12 @@ func TestKeysRotate(t *testing.T) {
 	if err != nil || !strings.Contains(out, "1 sessions ended") {
 		t.Fatalf("keys rotate: %v\n%s", err, out)
 	}
-	s, _ = tasks.Open(ctx, db)
+	s = must(tasks.Open(ctx, db))(t)
 	defer s.Close()
-	if ss, _ := s.UserSessions(ctx, u.ID); len(ss) != 0 {
+	if ss := must(s.UserSessions(ctx, u.ID))(t); len(ss) != 0 {
 		t.Fatalf("%d sessions left", len(ss))
 	}
-	if key2, _ := s.Secret(ctx, "csrf-key", 32); string(key2) == string(key1) {
+	if key2 := must(s.Secret(ctx, "csrf-key", 32))(t); string(key2) == string(key1) {
 		t.Fatal("key not rotated")
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 	"time"
 )
 
@@ -138,14 +140,14 @@ func TestServeDemo(t *testing.T) {
 	}
 	admin := newClient(t, base)
 	admin.login("admin", apw[1])
-	if body := admin.get("/admin/users"); !strings.Contains(body, `data-testid="user-ann1"`) {
+	if body := admin.get("/admin/users"); !hasNode(t, body, `#main [data-testid="user-ann1"]`) {
 		t.Errorf("the demo administrator does not see the users page:\n%.500s", body)
 	}
 
 	c := newClient(t, base)
 	c.login("lead", pw[1])
 	body := c.get("/p/demo")
-	if !strings.Contains(body, `data-testid="count-summaries"`) {
+	if !hasNode(t, body, `#main [data-testid="count-summaries"]`) {
 		t.Fatalf("demo project page lacks counts:\n%.500s", body)
 	}
 
@@ -203,4 +205,15 @@ func (c *client) login(user, pw string) {
 	if resp.Request.URL.Path != "/projects" {
 		c.t.Fatalf("login ended at %s (status %d)", resp.Request.URL.Path, resp.StatusCode)
 	}
+}
+
+// hasNode reports whether the HTML page has a node matched by the CSS
+// selector.
+func hasNode(t *testing.T, page, sel string) bool {
+	t.Helper()
+	d, err := goquery.NewDocumentFromReader(strings.NewReader(page))
+	if err != nil {
+		t.Fatalf("parse page: %v", err)
+	}
+	return d.Find(sel).Length() > 0
 }

@@ -34,8 +34,8 @@ func TestProjectTaxonomy(t *testing.T) {
 	if err != nil || !strings.Contains(out, "custom, 8 types") {
 		t.Fatalf("set: %v\n%s", err, out)
 	}
-	s, _ = tasks.Open(ctx, db)
-	p, _ := s.ProjectBySlug(ctx, "p")
+	s = must(tasks.Open(ctx, db))(t)
+	p := must(s.ProjectBySlug(ctx, "p"))(t)
 	s.Close()
 	tax := p.Settings.ErrorTaxonomy()
 	if p.Settings.ErrorPreset != "custom" || len(tax) != 8 || tax[7].Name != "Invented fact" || p.Guidelines != "Judge against the source." {

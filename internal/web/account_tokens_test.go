@@ -42,9 +42,16 @@ func TestTokensPage(t *testing.T) {
 	}
 
 	list := lea.get("/account/tokens")
-	if strings.Contains(list.body, secret) || !strings.Contains(list.body, secret[:8]+"…") || !strings.Contains(list.body, "weekly notebook") || !strings.Contains(list.body, "read only") {
-		t.Fatal("the list shows the token, or not its name, start and access")
+	// The secret is nowhere in the response; the row shows its name,
+	// start and access.
+	row := list.mustFind(t, tid("tokens")+" "+tid("token-"+itoa(must(w.store.Tokens(w.ctx, 0))(t)[0].ID)))
+	if got := textOf(row); !strings.Contains(got, secret[:8]+"…") || !strings.Contains(got, "weekly notebook") || !strings.Contains(got, "read only") {
+		t.Fatalf("the token's row lacks its name, start or access: %q", got)
 	}
+	if strings.Contains(list.body, secret) {
+		t.Fatal("the list shows the token")
+	}
+	list.noneIn(t, "#main", tid("new-token"))
 
 	t.Run("bad input", func(t *testing.T) {
 		for _, form := range []url.Values{
@@ -54,13 +61,16 @@ func TestTokensPage(t *testing.T) {
 			{"name": {"x"}, "expires": {"30d"}, "projects": {itoa(beta.ID)}},
 		} {
 			form.Set("_csrf", tok)
-			if p := lea.post("/account/tokens", form); p.status != http.StatusUnprocessableEntity || strings.Contains(p.body, `data-testid="new-token"`) {
+			p := lea.post("/account/tokens", form)
+			if p.status != http.StatusUnprocessableEntity {
 				t.Errorf("%v: %d", form, p.status)
 			}
+			p.mustFind(t, tid("token-form"))
+			p.noneIn(t, "#main", tid("new-token"))
 		}
 	})
 
-	toks, _ := w.store.Tokens(w.ctx, 0)
+	toks := must(w.store.Tokens(w.ctx, 0))(t)
 	id := itoa(toks[0].ID)
 	t.Run("others cannot revoke it", func(t *testing.T) {
 		ann := w.browser()
@@ -76,17 +86,17 @@ func TestTokensPage(t *testing.T) {
 		root := w.browser()
 		root.login("root", testPassword)
 		page := root.get("/account/tokens")
-		if !page.testID("all-tokens") || !strings.Contains(page.body, `data-testid="revoke-`+id+`"`) {
-			t.Fatal("the administrator does not see lea's token")
-		}
+		page.mustFind(t, tid("all-tokens")+" "+tid("token-"+id)+" "+tid("revoke-"+id))
 		if p := root.post("/account/tokens/"+id+"/revoke", url.Values{"_csrf": {root.csrf("/account/tokens")}}); p.status != http.StatusSeeOther {
 			t.Fatalf("revoke: %d", p.status)
 		}
 		if res := api.get("/api/v1/projects"); res.status != http.StatusUnauthorized {
 			t.Fatalf("after revoking: %s", res)
 		}
-		if page := lea.get("/account/tokens"); !strings.Contains(page.body, "revoked") || strings.Contains(page.body, `data-testid="revoke-`+id+`"`) {
-			t.Fatal("lea's list does not show the token revoked")
+		page = lea.get("/account/tokens")
+		row := page.mustFind(t, tid("tokens")+" "+tid("token-"+id))
+		if !strings.Contains(textOf(row), "revoked") || row.Find(tid("revoke-"+id)).Length() != 0 {
+			t.Fatalf("lea's list does not show the token revoked: %q", textOf(row))
 		}
 	})
 }

@@ -29,16 +29,16 @@ func TestReopenImportedGoldFromQueue(t *testing.T) {
 	if _, err := w.store.UpdateSettings(ctx, w.project.ID, set, ""); err != nil {
 		t.Fatal(err)
 	}
-	ids, _ := w.store.SummaryIDs(ctx, w.project.ID, []string{"gold-doc"})
+	ids := must(w.store.SummaryIDs(ctx, w.project.ID, []string{"gold-doc"}))(t)
 	ann, bob := w.assign["ann"][0].UserID, w.assign["bob"][0].UserID
 	r, err := w.store.CreateRound(ctx, w.project.ID, tasks.RoundSpec{Name: "with gold", Kind: tasks.RoundCalibration, Annotators: []int64{ann, bob}, Summaries: ids})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, _ := w.store.Summary(ctx, ids[0])
+	sum := must(w.store.Summary(ctx, ids[0]))(t)
 	sid := sum.Sentences[0].ID
 	for _, uid := range []int64{ann, bob} {
-		q, _ := w.store.QueueEntries(ctx, w.project.ID, uid)
+		q := must(w.store.QueueEntries(ctx, w.project.ID, uid))(t)
 		for _, a := range q {
 			if a.RoundID != r.ID {
 				continue
@@ -59,19 +59,22 @@ func TestReopenImportedGoldFromQueue(t *testing.T) {
 		t.Fatalf("imported gold row %q", row)
 	}
 	tok := lead.csrf("/p/alpha/adjudication")
-	v, _ := w.store.GoldVersions(ctx, ids[0])
+	v := must(w.store.GoldVersions(ctx, ids[0]))(t)
 	res := lead.post("/p/alpha/adjudication/reopen", url.Values{"_csrf": {tok}, "sentence": {strconv.FormatInt(sid, 10)},
 		"version": {strconv.Itoa(v[sid])}, "reopen_note": {"Both annotators read five to two."}})
 	if res.status != http.StatusSeeOther {
 		t.Fatalf("reopen: %d %s", res.status, res.body)
 	}
-	g, _ := w.store.SummaryGold(ctx, ids[0])
+	g := must(w.store.SummaryGold(ctx, ids[0]))(t)
 	if !g[sid].Reopened() || g[sid].Note != "Both annotators read five to two." {
 		t.Errorf("gold after reopening: %+v", g[sid])
 	}
-	if q := lead.get("/p/alpha/adjudication"); !strings.Contains(q.testText("item-1"), "The budget passed unanimously.") || q.testID("imported-1") {
-		t.Error("the reopened sentence is not first in the queue, or is still listed as imported")
+	q := lead.get("/p/alpha/adjudication")
+	if got := textOf(q.mustFind(t, tid("adj-queue")+" "+tid("item-1"))); !strings.Contains(got, "The budget passed unanimously.") {
+		t.Errorf("the reopened sentence is not first in the queue: %q", got)
 	}
+	// The imported list is gone with its only row.
+	q.noneIn(t, "#main", tid("imported-gold"))
 	hist, err := w.store.GoldHistory(ctx, w.project.ID, ids[0], 10)
 	if err != nil || len(hist) < 2 {
 		t.Fatalf("history %v, %v", hist, err)

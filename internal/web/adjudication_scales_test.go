@@ -3,6 +3,7 @@ package web_test
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,14 +32,13 @@ func TestAdjudicationImportedLabels(t *testing.T) {
 	if q.status != http.StatusOK || !strings.Contains(q.body, "faithful 1 · unfaithful 1") {
 		t.Fatalf("queue: %d\n%s", q.status, q.body)
 	}
-	ids, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	ids := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(t)
 	pg := b.get(fmt.Sprintf("/p/imp/adjudication/s/%d", ids[0]))
 	if pg.status != http.StatusOK || !pg.testID("adj-scales") {
 		t.Fatalf("page: %d\n%s", pg.status, pg.body)
 	}
-	for _, want := range []string{"w1", "w2", "<strong>2</strong>", "<strong>5</strong>", "imported"} {
-		if !strings.Contains(pg.body, want) {
-			t.Errorf("the adjudication page lacks %q", want)
-		}
+	pg.textIn(t, tid("adj-scales"), "w1", "w2", "imported")
+	if got := texts(pg.mustFind(t, tid("adj-scales")+" strong")); !slices.Contains(got, "2") || !slices.Contains(got, "5") {
+		t.Errorf("the scale values shown are %q, want 2 and 5 among them", got)
 	}
 }

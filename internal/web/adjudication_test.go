@@ -7,8 +7,11 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"annotate/internal/tasks"
 )
@@ -138,17 +141,15 @@ func TestAdjudicationQueue(t *testing.T) {
 	if got := p.testText("n-pending"); got != "1" {
 		t.Errorf("pending count %q, want 1", got)
 	}
-	if !p.testID("item-1") || p.testID("item-2") {
-		t.Fatal("the queue should hold exactly sentence 2")
+	if rows := p.mustFind(t, tid("adj-queue")+" tbody tr"); rows.Length() != 1 || rows.AttrOr("data-testid", "") != "item-1" {
+		t.Fatalf("the queue should hold exactly sentence 2: %q", texts(rows))
 	}
-	want := fmt.Sprintf(`href="/p/alpha/adjudication/s/%d#s-%d"`, f.sum, f.sents[1])
-	if !strings.Contains(p.body, want) {
-		t.Fatalf("queue does not link to the sentence (%s)", want)
+	want := fmt.Sprintf("/p/alpha/adjudication/s/%d#s-%d", f.sum, f.sents[1])
+	if got := p.mustFind(t, tid("item-1")+" "+tid("adjudicate-link")).AttrOr("href", ""); got != want {
+		t.Fatalf("queue links the sentence to %q, want %q", got, want)
 	}
 	// A 1:1 split has no strict majority to accept.
-	if p.testID("accept-majority") {
-		t.Fatal("offered to accept a majority that does not exist")
-	}
+	p.noneIn(t, tid("gold-counts"), tid("accept-majority"))
 	for _, tc := range []struct {
 		query string
 		items bool
@@ -161,8 +162,9 @@ func TestAdjudicationQueue(t *testing.T) {
 	} {
 		t.Run(tc.query, func(t *testing.T) {
 			p := lea.get("/p/alpha/adjudication" + tc.query)
-			if p.status != http.StatusOK || p.testID("item-1") != tc.items {
-				t.Fatalf("status %d, item shown %v, want %v", p.status, p.testID("item-1"), tc.items)
+			p.mustFind(t, tid("queue-count"))
+			if shown := p.has(t, "#main "+tid("item-1")); p.status != http.StatusOK || shown != tc.items {
+				t.Fatalf("status %d, item shown %v, want %v", p.status, shown, tc.items)
 			}
 		})
 	}
@@ -180,7 +182,7 @@ func TestAdjudicationAccess(t *testing.T) {
 		Summaries: []tasks.SummaryInput{{ExternalID: "bs", Sentences: []tasks.SentenceInput{{Text: "A."}}}}}}); err != nil {
 		t.Fatal(err)
 	}
-	betaSums, _ := f.store.SummaryIDs(f.ctx, beta.ID, nil)
+	betaSums := must(f.store.SummaryIDs(f.ctx, beta.ID, nil))(t)
 	cases := []struct {
 		user, path string
 		want       int
@@ -205,9 +207,11 @@ func TestAdjudicationAccess(t *testing.T) {
 		if p := f.as("ada").get("/p/alpha"); p.status != http.StatusOK || !p.testID("adjudication-link") {
 			t.Errorf("adjudicator: status %d, link shown %v", p.status, p.testID("adjudication-link"))
 		}
-		if p := f.as("ann").get("/p/alpha"); p.status != http.StatusOK || p.testID("adjudication-link") {
-			t.Errorf("annotator: status %d, link shown %v", p.status, p.testID("adjudication-link"))
+		p := f.as("ann").get("/p/alpha")
+		if p.status != http.StatusOK {
+			t.Fatalf("annotator: status %d", p.status)
 		}
+		p.noneIn(t, "#main", tid("adjudication-link"))
 	})
 	t.Run("ada decides", func(t *testing.T) {
 		b := f.as("ada")
@@ -227,15 +231,14 @@ func TestAdjudicationPage(t *testing.T) {
 	if p.status != http.StatusOK {
 		t.Fatalf("page: %d", p.status)
 	}
-	for _, want := range []string{"The document says five to two.", "Close call", "Contradiction", "The council approved the park budget."} {
-		if !strings.Contains(p.body, want) {
-			t.Errorf("page lacks %q", want)
-		}
-	}
+	p.textIn(t, tid("votes-2"), "The document says five to two.", "Close call", "Contradiction")
+	p.textIn(t, tid("document"), "The council approved the park budget.")
+	// The model name is nowhere in the response, markup included.
+	p.mustFind(t, tid("summary"))
 	if strings.Contains(p.body, "secret-model-name") {
 		t.Fatal("the page names the summary's model")
 	}
-	if strings.Contains(p.body, "<script>alert(1)") {
+	if p.has(t, tid("adjudication")+" script") || strings.Contains(p.body, "<script>alert(1)") {
 		t.Fatal("summary text is not escaped")
 	}
 	if got := p.testText("provenance-1"); got != "unanimous" {
@@ -244,8 +247,8 @@ func TestAdjudicationPage(t *testing.T) {
 	if got := p.testText("provenance-2"); got != "unresolved" {
 		t.Errorf("sentence 2 provenance %q, want unresolved", got)
 	}
-	if !strings.Contains(p.body, ">ann <span") || !strings.Contains(p.body, ">bob <span") {
-		t.Fatal("annotator names are not shown")
+	if got := voters(t, p, 2); !slices.Equal(got, []string{"ann", "bob"}) {
+		t.Fatalf("annotator names on sentence 2: %q, want ann and bob", got)
 	}
 	if got := p.testText("suggestion-2"); !strings.Contains(got, "no strict majority") {
 		t.Errorf("suggestion for a 1:1 split: %q", got)
@@ -262,15 +265,14 @@ func TestAdjudicationPage(t *testing.T) {
 		}
 		defer f.store.UpdateSettings(f.ctx, f.project.ID, f.project.Settings, "")
 		p := lea.get(f.pagePath())
-		if strings.Contains(p.body, ">ann <span") || strings.Contains(p.body, ">bob <span") {
-			t.Fatal("names shown with anonymous adjudication")
-		}
+		// No vote table on the page names them.
+		p.absentIn(t, tid("adjudication")+" table.votes", "ann", "bob")
 		aliases, err := f.store.Pseudonyms(f.ctx, f.project.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(p.body, ">"+aliases.Username("ann")+" <span") || !strings.Contains(p.body, ">"+aliases.Username("bob")+" <span") {
-			t.Fatal("stand-in names missing")
+		if got, want := voters(t, p, 2), []string{aliases.Username("ann"), aliases.Username("bob")}; !slices.Equal(got, want) {
+			t.Fatalf("stand-in names on sentence 2: %q, want %q", got, want)
 		}
 	})
 }
@@ -328,15 +330,15 @@ func TestSetGoldThroughThePage(t *testing.T) {
 	if got := p.testText("gold-label-2"); got != "unfaithful" {
 		t.Fatalf("gold label %q", got)
 	}
-	for _, oob := range []string{`id="gmark-`, `id="summary-gold"`, `id="gold-history"`} {
-		if !strings.Contains(p.body, oob) {
+	for _, oob := range []string{`[id^="gmark-"]`, "#summary-gold", "#gold-history"} {
+		if p.find(t, oob+`[hx-swap-oob]`).Length() == 0 {
 			t.Errorf("response lacks the out-of-band %s", oob)
 		}
 	}
 	if !strings.Contains(p.body, "Five to two is not unanimous.") || !strings.Contains(p.testText("summary-gold"), "unfaithful (adjudicated)") {
 		t.Fatalf("note or summary gold missing: %q", p.testText("summary-gold"))
 	}
-	g, _ := f.store.SummaryGold(f.ctx, f.sum)
+	g := must(f.store.SummaryGold(f.ctx, f.sum))(t)
 	if got := g[f.sents[1]]; got.Provenance != tasks.ProvAdjudicated || strings.Join(got.ErrorTypes, ",") != "contradiction,reasoning_error" || got.DecidedByName != "lea" {
 		t.Fatalf("stored gold %+v", got)
 	}
@@ -348,7 +350,7 @@ func TestSetGoldThroughThePage(t *testing.T) {
 			t.Fatalf("status %d, message %q", p.status, p.testText("gold-error"))
 		}
 		// The card shows the recorded gold and keeps what was sent.
-		if p.testText("gold-label-2") != "unfaithful" || !strings.Contains(p.body, `value="faithful" checked`) {
+		if p.testText("gold-label-2") != "unfaithful" || p.find(t, tid("gold-form-2")+` input[name="label"][value="faithful"][checked]`).Length() != 1 {
 			t.Fatal("conflict card lost the recorded gold or the values sent")
 		}
 	})
@@ -374,17 +376,15 @@ func TestSetGoldThroughThePage(t *testing.T) {
 			t.Fatalf("reopen: status %d, provenance %q", p.status, p.testText("provenance-1"))
 		}
 		q := lea.get("/p/alpha/adjudication")
-		if !q.testID("item-1") || !strings.Contains(q.body, `<span class="badge">reopened</span>`) {
-			t.Fatal("the reopened sentence is not in the queue")
+		if got := texts(q.mustFind(t, tid("adj-queue")+" "+tid("item-1")+" .badge")); !slices.Contains(got, "reopened") {
+			t.Fatalf("the reopened sentence is not in the queue marked reopened: %q", got)
 		}
 		// Reopening twice is refused.
 		p = lea.htmxPost(path, tok, url.Values{"version": {f.version(t, 0)}})
 		if p.status != http.StatusConflict {
 			t.Fatalf("second reopen: %d", p.status)
 		}
-		if h := lea.get(f.pagePath()); !strings.Contains(h.body, "Check the date") {
-			t.Fatal("the reopening note is not in the history")
-		}
+		lea.get(f.pagePath()).textIn(t, tid("gold-history"), "Check the date")
 	})
 
 	t.Run("a sentence of another summary is not found", func(t *testing.T) {
@@ -428,10 +428,8 @@ func TestAdjudicationKeepsRawLabels(t *testing.T) {
 	if p := lea.post("/p/alpha/adjudication/majority", url.Values{"_csrf": {tok}, "round": {fmt.Sprint(r2.ID)}}); p.status != http.StatusSeeOther {
 		t.Fatalf("accept majority: %d", p.status)
 	}
-	if q := lea.get("/p/alpha/adjudication"); !strings.Contains(q.body, "Accepted the majority for 2 sentences of round r2.") {
-		t.Fatal("no flash saying two majorities were accepted")
-	}
-	g, _ := f.store.SummaryGold(f.ctx, other)
+	lea.get("/p/alpha/adjudication").textIn(t, tid("flash"), "Accepted the majority for 2 sentences of round r2.")
+	g := must(f.store.SummaryGold(f.ctx, other))(t)
 	if g[f.sentences[other][0]].Provenance != tasks.ProvMajority || g[f.sentences[other][1]].Label != tasks.LabelUnfaithful {
 		t.Fatalf("gold after accepting majorities: %+v", g)
 	}
@@ -447,7 +445,7 @@ func TestAdjudicationKeepsRawLabels(t *testing.T) {
 	if p := lea.post("/p/alpha/adjudication/resolve", url.Values{"_csrf": {tok}}); p.status != http.StatusSeeOther {
 		t.Fatalf("resolve ready: %d", p.status)
 	}
-	h, _ := f.store.GoldHistory(f.ctx, f.project.ID, 0, 100)
+	h := must(f.store.GoldHistory(f.ctx, f.project.ID, 0, 100))(t)
 	if len(h) < 6 {
 		t.Fatalf("only %d gold changes: the adjudication did not happen", len(h))
 	}
@@ -471,7 +469,7 @@ func rawLabels(t *testing.T, path string) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cols, _ := rows.Columns()
+		cols := must(rows.Columns())(t)
 		vals := make([]any, len(cols))
 		ptrs := make([]any, len(cols))
 		for i := range vals {
@@ -491,4 +489,18 @@ func rawLabels(t *testing.T, path string) string {
 		}
 	}
 	return b.String()
+}
+
+// voters returns, sorted, the names heading the vote rows of a sentence
+// on the adjudication page, without the round that follows each.
+func voters(t *testing.T, p page, sentence int) []string {
+	t.Helper()
+	var names []string
+	p.mustFind(t, tid(fmt.Sprintf("votes-%d", sentence))+" "+tid("vote")+` th[scope="row"]`).Each(func(_ int, th *goquery.Selection) {
+		th = th.Clone()
+		th.Find("span").Remove()
+		names = append(names, textOf(th))
+	})
+	slices.Sort(names)
+	return names
 }

@@ -13,7 +13,7 @@ import (
 // progress while it is live, cancels it and lists it.
 func TestAPIAssistRuns(t *testing.T) {
 	f := newRunsFixture(t)
-	lea, _ := f.store.UserByName(f.ctx, "lea")
+	lea := must(f.store.UserByName(f.ctx, "lea"))(t)
 	api := &apiClient{t: t, base: f.srv.URL, token: newToken(t, f.fixture, lea, tasks.TokenSpec{})}
 	type run struct {
 		ID     int64  `json:"id"`

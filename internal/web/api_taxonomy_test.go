@@ -39,7 +39,7 @@ func TestAPISetTaxonomy(t *testing.T) {
 	if pr := bad.problem(t); bad.status != http.StatusUnprocessableEntity || pr.Type != "/api/v1/problems/invalid-taxonomy" || pr.Errors[0].Field != "error_types" {
 		t.Fatalf("a repeated code: %s", bad)
 	}
-	got, _ := f.store.ProjectByID(f.ctx, p.ID)
+	got := must(f.store.ProjectByID(f.ctx, p.ID))(t)
 	if len(got.Settings.ErrorTaxonomy()) != 2 {
 		t.Fatalf("a refused change changed the taxonomy: %+v", got.Settings.ErrorTaxonomy())
 	}

@@ -130,7 +130,7 @@ func TestAPIScriptedSession(t *testing.T) {
 		if e := pr.Errors[0]; e.File != "batch.jsonl" || e.Line != 3 || !strings.Contains(e.Field, "gold.label") || e.Message == "" {
 			t.Fatalf("error: %+v", e)
 		}
-		if o, _ := f.store.ProjectOverview(f.ctx, p.ID); o.Documents != 0 {
+		if o := must(f.store.ProjectOverview(f.ctx, p.ID))(t); o.Documents != 0 {
 			t.Fatalf("%d documents written by a refused import", o.Documents)
 		}
 	})
@@ -144,7 +144,7 @@ func TestAPIScriptedSession(t *testing.T) {
 		if res.status != http.StatusOK || !st.DryRun || st.Documents != 2 {
 			t.Fatalf("dry run: %s", res)
 		}
-		if o, _ := f.store.ProjectOverview(f.ctx, p.ID); o.Documents != 0 {
+		if o := must(f.store.ProjectOverview(f.ctx, p.ID))(t); o.Documents != 0 {
 			t.Fatalf("%d documents written by a dry run", o.Documents)
 		}
 	})

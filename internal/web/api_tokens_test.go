@@ -17,8 +17,8 @@ import (
 // for a token.
 func TestAPITokens(t *testing.T) {
 	w := newWorkFixture(t)
-	lea, _ := w.store.UserByName(w.ctx, "lea")
-	ann, _ := w.store.UserByName(w.ctx, "ann")
+	lea := must(w.store.UserByName(w.ctx, "lea"))(t)
+	ann := must(w.store.UserByName(w.ctx, "ann"))(t)
 	root := w.user("root", true)
 	w.fixture.project("beta", map[*tasks.User]string{lea: tasks.RoleAnnotator})
 	client := func(token string) *apiClient { return &apiClient{t: t, base: w.srv.URL, token: token} }
@@ -80,7 +80,7 @@ func TestAPITokens(t *testing.T) {
 		if pr := res.problem(t); res.status != http.StatusForbidden || pr.Type != "/api/v1/problems/read-only-token" {
 			t.Fatalf("import: %s", res)
 		}
-		if o, _ := w.store.ProjectOverview(w.ctx, w.project.ID); o.Documents != 1 {
+		if o := must(w.store.ProjectOverview(w.ctx, w.project.ID))(t); o.Documents != 1 {
 			t.Fatalf("%d documents after a refused import", o.Documents)
 		}
 	})
@@ -97,7 +97,7 @@ func TestAPITokens(t *testing.T) {
 		}
 	})
 	t.Run("a token limited to projects sees only them", func(t *testing.T) {
-		beta, _ := w.store.ProjectBySlug(w.ctx, "beta")
+		beta := must(w.store.ProjectBySlug(w.ctx, "beta"))(t)
 		c := client(newToken(t, w.fixture, lea, tasks.TokenSpec{Projects: []int64{beta.ID}}))
 		res := c.get("/api/v1/projects")
 		var ps []struct{ Slug string }

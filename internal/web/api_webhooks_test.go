@@ -94,7 +94,12 @@ func TestAPIWebhooks(t *testing.T) {
 	if res.status != http.StatusCreated || len(hook.Secret) != 64 {
 		t.Fatalf("register: %s", res)
 	}
-	if list := api.get("/api/v1/projects/alpha/webhooks"); strings.Contains(string(list.body), hook.Secret) {
+	// The list holds the webhook, and its secret nowhere in the body.
+	list := api.get("/api/v1/projects/alpha/webhooks")
+	if list.status != http.StatusOK || !strings.Contains(string(list.body), receiver.URL+"/hook") {
+		t.Fatalf("list: %s", list)
+	}
+	if strings.Contains(string(list.body), hook.Secret) {
 		t.Fatal("the list shows the secret")
 	}
 

@@ -33,12 +33,12 @@ func TestBrowserDemoPages(t *testing.T) {
 	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
 	}
-	ids, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	ids := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(t)
 	r, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "calibration-1", Kind: tasks.RoundCalibration, Annotators: []int64{ann.ID, ann2.ID}, Summaries: ids[:6]})
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, _ := f.store.Queue(f.ctx, p.ID, ann.ID)
+	q := must(f.store.Queue(f.ctx, p.ID, ann.ID))(t)
 
 	ctx := newBrowser(t)
 	login := func(user string) {

@@ -28,7 +28,7 @@ func TestBrowserFeedbackAfterClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	screenshot(t, ctx, "round-close-confirm")
-	if r, _ := f.store.RoundByID(f.ctx, f.round.ID); r.Status != "open" {
+	if r := must(f.store.RoundByID(f.ctx, f.round.ID))(t); r.Status != "open" {
 		t.Fatal("opening the confirmation closed the round")
 	}
 	err = chromedp.Do(ctx,
@@ -38,7 +38,7 @@ func TestBrowserFeedbackAfterClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, _ := f.store.RoundByID(f.ctx, f.round.ID); r.Status != "closed" {
+	if r := must(f.store.RoundByID(f.ctx, f.round.ID))(t); r.Status != "closed" {
 		t.Fatalf("round status %q after confirming", r.Status)
 	}
 	err = chromedp.Do(ctx,

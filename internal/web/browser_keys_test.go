@@ -29,13 +29,13 @@ func TestBrowserKeyboardReachesEveryField(t *testing.T) {
 	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
 		t.Fatal(err)
 	}
-	sums, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	sums := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(t)
 	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r1", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: sums}); err != nil {
 		t.Fatal(err)
 	}
-	q, _ := f.store.Queue(f.ctx, p.ID, ann.ID)
+	q := must(f.store.Queue(f.ctx, p.ID, ann.ID))(t)
 	a := q[0]
-	sum, _ := f.store.Summary(f.ctx, a.SummaryID)
+	sum := must(f.store.Summary(f.ctx, a.SummaryID))(t)
 	firstType := tasks.AmbiguityTypes[0]
 
 	ctx := newBrowser(t)

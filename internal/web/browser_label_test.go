@@ -72,7 +72,7 @@ func TestBrowserCtrlEnterRightAfterTyping(t *testing.T) {
 	if got := labels[sents[1]]; got.Label != "unfaithful" || got.Explanation != why {
 		t.Fatalf("stored label of sentence 2: %+v", got)
 	}
-	got, _ := w.store.AssignmentByID(w.ctx, a.ID)
+	got := must(w.store.AssignmentByID(w.ctx, a.ID))(t)
 	if got.Status != "submitted" {
 		t.Fatalf("assignment status %q, want submitted", got.Status)
 	}
@@ -206,7 +206,7 @@ func TestBrowserConflictShowsSavedLabel(t *testing.T) {
 		t.Fatalf("the sentence is out of the window: %+v", r)
 	}
 	keys(t, ctx, "\r", chromedp.KeyModifiers(chromedp.ModifierCtrl))
-	if got, _ := w.store.AssignmentByID(w.ctx, a.ID); got.Status == tasks.StatusSubmitted {
+	if got := must(w.store.AssignmentByID(w.ctx, a.ID))(t); got.Status == tasks.StatusSubmitted {
 		t.Fatal("submitted after a conflict")
 	}
 	if l := mustLabel(t, w, a.ID, s1); l.Label != "faithful" {

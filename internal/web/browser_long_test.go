@@ -79,7 +79,7 @@ func newLongFixture(t testing.TB, mode string) *longFixture {
 	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{in}); err != nil {
 		t.Fatal(err)
 	}
-	sums, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	sums := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(t)
 	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r1", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: sums}); err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func newLongFixture(t testing.TB, mode string) *longFixture {
 	if err != nil || len(q) != 1 {
 		t.Fatalf("queue: %v %v", q, err)
 	}
-	sum, _ := f.store.Summary(f.ctx, q[0].SummaryID)
+	sum := must(f.store.Summary(f.ctx, q[0].SummaryID))(t)
 	lf := &longFixture{fixture: f, project: p, assign: q[0]}
 	run, err := f.store.CreateAssistRun(f.ctx, tasks.AssistRun{ProjectID: p.ID, Protocol: "single", Model: "m", Total: len(sum.Sentences)})
 	if err != nil {
@@ -251,10 +251,10 @@ func TestBrowserLongSummaryKeyboard(t *testing.T) {
 			keys(t, ctx, kb.Escape)
 			keys(t, ctx, "\r", chromedp.KeyModifiers(chromedp.ModifierCtrl))
 			waitFor(t, "submitted", func() bool {
-				a, _ := w.store.AssignmentByID(w.ctx, w.assign.ID)
+				a := must(w.store.AssignmentByID(w.ctx, w.assign.ID))(t)
 				return a.Status == tasks.StatusSubmitted
 			})
-			labels, _ := w.store.SentenceLabels(w.ctx, w.assign.ID)
+			labels := must(w.store.SentenceLabels(w.ctx, w.assign.ID))(t)
 			if got := labels[w.sentences[6]]; len(labels) != 40 || got.Label != "unfaithful" || got.Explanation != explanation(7) {
 				t.Fatalf("%d labels stored; sentence 7: %+v", len(labels), got)
 			}

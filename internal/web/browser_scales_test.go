@@ -31,7 +31,7 @@ func TestBrowserScaleWithKeyboard(t *testing.T) {
 	// ann gives the first one in the browser.
 	save := func(name string, i int, v string) {
 		a := w.assign[name][i]
-		cur, _ := w.store.AssignmentByID(w.ctx, a.ID)
+		cur := must(w.store.AssignmentByID(w.ctx, a.ID))(t)
 		if _, err := w.store.SaveScaleScore(w.ctx, a.ID, a.UserID, cur.Version, 0, "consistency", v); err != nil {
 			t.Fatal(err)
 		}

@@ -114,7 +114,7 @@ func TestBrowserLabelWithKeyboard(t *testing.T) {
 	if l1.Label != "faithful" || l1.Ambiguous == nil || *l1.Ambiguous || l2.Label != "unfaithful" || len(l2.ErrorTypes) != 1 || l2.ErrorTypes[0] != "extrinsic_information" {
 		t.Fatalf("stored labels: %+v / %+v", l1, l2)
 	}
-	got, _ := w.store.AssignmentByID(w.ctx, a.ID)
+	got := must(w.store.AssignmentByID(w.ctx, a.ID))(t)
 	if got.Status != "submitted" {
 		t.Fatalf("assignment status %q, want submitted", got.Status)
 	}

@@ -36,7 +36,7 @@ func TestBrowserShowsMarkupAsText(t *testing.T) {
 	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
 		t.Fatal(err)
 	}
-	sums, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	sums := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(t)
 	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: sums}); err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestBrowserShowsMarkupAsText(t *testing.T) {
 	if err != nil || len(q) != 1 {
 		t.Fatalf("queue: %v %v", q, err)
 	}
-	sum, _ := f.store.Summary(f.ctx, q[0].SummaryID)
+	sum := must(f.store.Summary(f.ctx, q[0].SummaryID))(t)
 	if _, err := f.store.SaveSentenceLabel(f.ctx, q[0].ID, ann.ID, 0, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID,
 		Label: "unfaithful", ErrorTypes: []string{"extrinsic_information"}, Explanation: "Because " + hostile}); err != nil {
 		t.Fatal(err)

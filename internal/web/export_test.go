@@ -27,12 +27,13 @@ func TestExportDownload(t *testing.T) {
 
 	t.Run("page", func(t *testing.T) {
 		p := lead.get("/p/alpha/export")
-		if p.status != http.StatusOK || !strings.Contains(p.body, `data-testid="export-form"`) || !strings.Contains(p.body, `<option value="r1">r1</option>`) {
+		if p.status != http.StatusOK {
 			t.Fatalf("export page: %d\n%s", p.status, p.body)
 		}
-		if p := lead.get("/p/alpha"); !strings.Contains(p.body, `href="/p/alpha/export"`) {
-			t.Error("the project page does not link the export page")
+		if got := textOf(p.mustFind(t, tid("export-form")+` option[value="r1"]`)); got != "r1" {
+			t.Errorf("round option %q, want r1", got)
 		}
+		lead.get("/p/alpha").mustFind(t, `#main a[href="/p/alpha/export"]`)
 	})
 	t.Run("raw csv", func(t *testing.T) {
 		p := lead.get("/p/alpha/export/download?what=raw&format=csv&round=r1")

@@ -3,8 +3,11 @@ package web_test
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"annotate/internal/tasks"
 )
@@ -32,7 +35,7 @@ func newFeedbackFixture(t *testing.T, open bool) *feedbackFixture {
 		t.Fatal(err)
 	}
 	f := &feedbackFixture{workFixture: w, ann: w.assign["ann"][0].UserID, bob: w.assign["bob"][0].UserID}
-	sums, _ := w.store.SummaryIDs(ctx, w.project.ID, nil)
+	sums := must(w.store.SummaryIDs(ctx, w.project.ID, nil))(t)
 	r, err := w.store.CreateRound(ctx, w.project.ID, tasks.RoundSpec{Name: "cal-1", Kind: tasks.RoundCalibration, Annotators: []int64{f.ann, f.bob}, Summaries: sums})
 	if err != nil {
 		t.Fatal(err)
@@ -65,8 +68,8 @@ func newFeedbackFixture(t *testing.T, open bool) *feedbackFixture {
 		}
 	}
 	target := w.sentences[sums[0]][1]
-	version, _ := w.store.GoldVersions(ctx, sums[0])
-	lead, _ := w.store.UserByName(ctx, "lea")
+	version := must(w.store.GoldVersions(ctx, sums[0]))(t)
+	lead := must(w.store.UserByName(ctx, "lea"))(t)
 	if _, err := w.store.SetGold(ctx, w.project.ID, target, lead.ID, version[target], tasks.GoldDecision{
 		GoldValues: tasks.GoldValues{Label: tasks.LabelUnfaithful, Explanation: "The transcript gives five to two, not unanimous."}}); err != nil {
 		t.Fatal(err)
@@ -89,20 +92,17 @@ func TestFeedbackPage(t *testing.T) {
 		t.Fatalf("status %d", p.status)
 	}
 	t.Run("others under pseudonyms", func(t *testing.T) {
-		if !strings.Contains(p.body, "Bob says the vote was five to two.") {
-			t.Error("bob's explanation is missing")
+		p.textIn(t, tid("feedback"), "Bob says the vote was five to two.")
+		for _, name := range texts(p.mustFind(t, tid("feedback")+" "+tid("other-label")+` th[scope="row"]`)) {
+			if !strings.HasPrefix(name, "Annotator ") {
+				t.Errorf("another annotator shown as %q, not under a pseudonym", name)
+			}
 		}
-		if strings.Contains(p.body, ">bob<") {
-			t.Error("bob is named although the project hides names")
-		}
-		if !strings.Contains(p.body, ">Annotator ") {
-			t.Error("no pseudonym on the page")
-		}
+		p.absentIn(t, tid("feedback"), "bob")
 	})
 	t.Run("gold with its explanation", func(t *testing.T) {
-		if !p.testID("gold-label") || !strings.Contains(p.body, "The transcript gives five to two, not unanimous.") {
-			t.Error("gold or its explanation is missing")
-		}
+		p.mustFind(t, tid("feedback")+" "+tid("gold-label"))
+		p.textIn(t, tid("feedback"), "The transcript gives five to two, not unanimous.")
 	})
 	t.Run("agreement", func(t *testing.T) {
 		// Four sentences, one pair each: ann and bob agree on two.
@@ -116,28 +116,25 @@ func TestFeedbackPage(t *testing.T) {
 		}
 	})
 	t.Run("differing sentences first", func(t *testing.T) {
-		items := strings.Split(p.body, `data-testid="feedback-item"`)[1:]
-		if len(items) != 4 {
-			t.Fatalf("%d items, want 4", len(items))
+		items := p.mustFind(t, tid("feedback")+" "+tid("feedback-item"))
+		if items.Length() != 4 {
+			t.Fatalf("%d items, want 4", items.Length())
 		}
-		for i, it := range items {
-			differs := strings.Contains(it, `data-testid="differs"`)
-			if differs != (i < 2) {
+		items.Each(func(i int, it *goquery.Selection) {
+			if differs := it.Find(tid("differs")).Length() > 0; differs != (i < 2) {
 				t.Errorf("item %d: differs %v", i+1, differs)
 			}
-		}
+		})
 	})
 	t.Run("the project page links it", func(t *testing.T) {
-		if q := ann.get("/p/alpha"); !strings.Contains(q.body, f.path) {
-			t.Error("no feedback link on the annotator's project page")
-		}
+		ann.get("/p/alpha").mustFind(t, `#main a[href="`+f.path+`"]`)
 	})
 }
 
 func TestFeedbackSettings(t *testing.T) {
 	f := newFeedbackFixture(t, false)
 	set := f.project.Settings
-	p, _ := f.store.ProjectBySlug(f.ctx, "alpha")
+	p := must(f.store.ProjectBySlug(f.ctx, "alpha"))(t)
 	set = p.Settings
 	set.FeedbackGold, set.FeedbackNames = false, true
 	if _, err := f.store.UpdateSettings(f.ctx, f.project.ID, set, ""); err != nil {
@@ -146,11 +143,12 @@ func TestFeedbackSettings(t *testing.T) {
 	ann := f.browser()
 	ann.login("ann", testPassword)
 	page := ann.get(f.path)
-	if page.testID("gold-label") || page.testID("agree-gold") || strings.Contains(page.body, "not unanimous") {
-		t.Error("gold is shown although the project hides it from feedback")
-	}
-	if !strings.Contains(page.body, ">bob<") {
-		t.Error("bob is not named although the project shows names")
+	// Gold is in no row, no figure and no text of the feedback.
+	page.noneIn(t, tid("feedback"), tid("gold-label"))
+	page.noneIn(t, tid("feedback-agreement"), tid("agree-gold"))
+	page.absentIn(t, tid("feedback"), "not unanimous")
+	if names := texts(page.mustFind(t, tid("feedback")+" "+tid("other-label")+` th[scope="row"]`)); !slices.Contains(names, "bob") {
+		t.Errorf("bob is not named although the project shows names: %q", names)
 	}
 	// Without gold, only disagreement with bob orders the page: still two.
 	if got := page.testText("differing"); got != "2 of 4" {
@@ -177,7 +175,7 @@ func TestFeedbackAccess(t *testing.T) {
 	if p := lea.get(fmt.Sprintf("%s?annotator=%d", f.path, f.ann)); p.status != http.StatusOK || !p.testID("own-label") {
 		t.Errorf("lead reading ann's feedback: %d", p.status)
 	}
-	rounds, _ := f.store.Rounds(f.ctx, f.project.ID)
+	rounds := must(f.store.Rounds(f.ctx, f.project.ID))(t)
 	prod := fmt.Sprintf("/p/alpha/rounds/%d/feedback", rounds[0].ID) // r1, a production round
 	if err := f.store.CloseRound(f.ctx, rounds[0].ID); err != nil {
 		t.Fatal(err)

@@ -33,7 +33,7 @@ func TestFlagReachesTheQueue(t *testing.T) {
 	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
 	}
-	sums, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	sums := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(t)
 	var ids []int64
 	for _, u := range anns {
 		ids = append(ids, u.ID)
@@ -41,11 +41,11 @@ func TestFlagReachesTheQueue(t *testing.T) {
 	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "cal", Kind: tasks.RoundCalibration, Annotators: ids, Summaries: sums}); err != nil {
 		t.Fatal(err)
 	}
-	sum, _ := f.store.Summary(f.ctx, sums[0])
+	sum := must(f.store.Summary(f.ctx, sums[0]))(t)
 	const note = "The transcript says the budget was deferred."
 	no := false
 	for i, u := range anns {
-		q, _ := f.store.Queue(f.ctx, p.ID, u.ID)
+		q := must(f.store.Queue(f.ctx, p.ID, u.ID))(t)
 		v := q[0].Version
 		for j, s := range sum.Sentences {
 			l := tasks.SentenceLabel{SentenceID: s.ID, Label: tasks.LabelFaithful, Ambiguous: &no}
@@ -61,7 +61,7 @@ func TestFlagReachesTheQueue(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	gold, _ := f.store.SummaryGold(f.ctx, sums[0])
+	gold := must(f.store.SummaryGold(f.ctx, sums[0]))(t)
 	if g := gold[sum.Sentences[0].ID]; g.Provenance != tasks.ProvUnanimous {
 		t.Errorf("the unflagged sentence: %+v", g)
 	}
@@ -71,7 +71,7 @@ func TestFlagReachesTheQueue(t *testing.T) {
 
 	b := f.browser()
 	b.login("lea", testPassword)
-	rounds, _ := f.store.Rounds(f.ctx, p.ID)
+	rounds := must(f.store.Rounds(f.ctx, p.ID))(t)
 	rp := b.get(fmt.Sprintf("/p/flags/rounds/%d", rounds[0].ID))
 	rdoc, err := goquery.NewDocumentFromReader(strings.NewReader(rp.body))
 	if err != nil {

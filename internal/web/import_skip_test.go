@@ -33,7 +33,7 @@ func TestSkipDocumentsByAPI(t *testing.T) {
 	if res.status != http.StatusUnprocessableEntity || !strings.Contains(string(res.body), missing) || !strings.Contains(string(res.body), "skip_documents") {
 		t.Fatalf("without skip_documents: %s", res)
 	}
-	if o, _ := f.store.ProjectOverview(f.ctx, p.ID); o.Documents != 0 {
+	if o := must(f.store.ProjectOverview(f.ctx, p.ID))(t); o.Documents != 0 {
 		t.Fatalf("a refused import wrote %d documents", o.Documents)
 	}
 	res = api.upload("/api/v1/projects/alpha/import", files, "skip_documents", missing, "dry_run", "true")
@@ -44,14 +44,14 @@ func TestSkipDocumentsByAPI(t *testing.T) {
 	if res.status != http.StatusOK {
 		t.Fatalf("partial: %s", res)
 	}
-	if o, _ := f.store.ProjectOverview(f.ctx, p.ID); o.Documents != 0 {
+	if o := must(f.store.ProjectOverview(f.ctx, p.ID))(t); o.Documents != 0 {
 		t.Fatalf("a dry run wrote %d documents", o.Documents)
 	}
 	res = api.upload("/api/v1/projects/alpha/import", files, "skip_documents", "other-doc\n"+missing)
 	if res.status != http.StatusOK {
 		t.Fatalf("with skip_documents: %s", res)
 	}
-	if o, _ := f.store.ProjectOverview(f.ctx, p.ID); o.Documents == 0 {
+	if o := must(f.store.ProjectOverview(f.ctx, p.ID))(t); o.Documents == 0 {
 		t.Fatal("nothing imported")
 	}
 }

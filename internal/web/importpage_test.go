@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"mime/multipart"
 	"net/http"
-	"strings"
 	"testing"
 
 	"annotate/internal/tasks"
@@ -44,33 +43,37 @@ func TestImportPageReimport(t *testing.T) {
 
 	// ann has labelled s1 in the browser.
 	a := w.assign["ann"][0]
-	sum, _ := w.store.Summary(w.ctx, a.SummaryID)
+	sum := must(w.store.Summary(w.ctx, a.SummaryID))(t)
 	if sum.ExternalID != "s1" {
 		t.Fatalf("ann's first summary is %s", sum.ExternalID)
 	}
-	ann, _ := w.store.UserByName(w.ctx, "ann")
+	ann := must(w.store.UserByName(w.ctx, "ann"))(t)
 	if _, err := w.store.SaveSentenceLabel(w.ctx, a.ID, ann.ID, a.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful}); err != nil {
 		t.Fatal(err)
 	}
 
 	p := b.upload("alpha", "fix.jsonl", changed)
-	if p.status != http.StatusConflict || !p.testID("import-changes") || !strings.Contains(p.body, "refused: 1 annotator has already labelled it") ||
-		!strings.Contains(p.body, "document doc-1 title: metadata") {
+	if p.status != http.StatusConflict {
 		t.Fatalf("without update: %d\n%s", p.status, p.body)
 	}
+	p.textIn(t, tid("import-changes"), "refused: 1 annotator has already labelled it", "document doc-1 title: metadata")
 	p = b.upload("alpha", "fix.jsonl", changed, "update")
-	if p.status != http.StatusConflict || !strings.Contains(p.body, "refused: 1 annotator has already labelled it") || strings.Contains(p.body, "title: metadata") {
+	if p.status != http.StatusConflict {
 		t.Fatalf("update alone: %d\n%s", p.status, p.body)
 	}
-	sum, _ = w.store.Summary(w.ctx, a.SummaryID)
+	// The metadata change is applied, so no longer listed as waiting.
+	p.textIn(t, tid("import-changes"), "refused: 1 annotator has already labelled it")
+	p.absentIn(t, tid("import-changes"), "title: metadata")
+	sum = must(w.store.Summary(w.ctx, a.SummaryID))(t)
 	if sum.Sentences[0].Text != "The council approved the budget." {
 		t.Fatalf("a refused update wrote %q", sum.Sentences[0].Text)
 	}
 	p = b.upload("alpha", "fix.jsonl", changed, "update", "relabel")
-	if p.status != http.StatusOK || !p.testID("import-applied") || !strings.Contains(p.body, "Labels deleted:") {
+	if p.status != http.StatusOK {
 		t.Fatalf("update and relabel: %d\n%s", p.status, p.body)
 	}
-	sum, _ = w.store.Summary(w.ctx, a.SummaryID)
+	p.textIn(t, tid("import-applied"), "Labels deleted:")
+	sum = must(w.store.Summary(w.ctx, a.SummaryID))(t)
 	if sum.Sentences[0].Text != "The council passed the budget." {
 		t.Fatalf("after relabel: %q", sum.Sentences[0].Text)
 	}

@@ -42,13 +42,13 @@ func TestRecordedDataIsDecidedByTheServer(t *testing.T) {
 	t.Run("assistant visibility from the mode and the history", func(t *testing.T) {
 		sid := w.sentences[a.SummaryID][1]
 		save := func(label string) tasks.SentenceLabel {
-			cur, _ := w.store.AssignmentByID(w.ctx, a.ID)
+			cur := must(w.store.AssignmentByID(w.ctx, a.ID))(t)
 			p := b.post(fmt.Sprintf("/a/%d/s/%d", a.ID, sid), url.Values{"_csrf": {tok}, "label": {label}, "ambiguous": {"no"},
 				"assistant_visible": {"true"}, "version": {strconv.Itoa(cur.Version)}})
 			if p.status != http.StatusOK {
 				t.Fatalf("save: %d %s", p.status, p.body)
 			}
-			ls, _ := w.store.SentenceLabels(w.ctx, a.ID)
+			ls := must(w.store.SentenceLabels(w.ctx, a.ID))(t)
 			return ls[sid]
 		}
 		// after_first_label (the default): the first label was given

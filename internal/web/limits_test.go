@@ -48,12 +48,12 @@ func TestTextLimits(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			before := rounds()
-			before2, _ := w.store.ProjectBySlug(w.ctx, "alpha")
+			before2 := must(w.store.ProjectBySlug(w.ctx, "alpha"))(t)
 			p := lead.post(c.path, c.form)
 			if p.status != http.StatusUnprocessableEntity || !strings.Contains(strings.ToLower(p.body), c.field) {
 				t.Fatalf("status %d, want 422 naming %q", p.status, c.field)
 			}
-			after, _ := w.store.ProjectBySlug(w.ctx, "alpha")
+			after := must(w.store.ProjectBySlug(w.ctx, "alpha"))(t)
 			if rounds() != before || after.Guidelines != before2.Guidelines || len(after.Settings.CustomErrors) != len(before2.Settings.CustomErrors) {
 				t.Fatal("something was written")
 			}
@@ -65,13 +65,13 @@ func TestTextLimits(t *testing.T) {
 		a := w.assign["ann"][0]
 		atok := ann.csrf(fmt.Sprintf("/a/%d", a.ID))
 		for name, text := range map[string]string{"NUL": "bad\x00", "invalid UTF-8": "bad\xff\xfe", "too long": strings.Repeat("x", 10001)} {
-			cur, _ := w.store.AssignmentByID(w.ctx, a.ID)
+			cur := must(w.store.AssignmentByID(w.ctx, a.ID))(t)
 			p := ann.post(fmt.Sprintf("/a/%d/s/%d", a.ID, w.sentences[a.SummaryID][0]), url.Values{"_csrf": {atok}, "label": {"unfaithful"},
 				"error_types": {"contradiction"}, "explanation": {text}, "version": {strconv.Itoa(cur.Version)}})
 			if p.status != http.StatusUnprocessableEntity || !strings.Contains(p.body, "explanation") {
 				t.Errorf("%s explanation: status %d, want 422 naming the explanation", name, p.status)
 			}
-			if ls, _ := w.store.SentenceLabels(w.ctx, a.ID); ls[w.sentences[a.SummaryID][0]].Explanation != "" {
+			if ls := must(w.store.SentenceLabels(w.ctx, a.ID))(t); ls[w.sentences[a.SummaryID][0]].Explanation != "" {
 				t.Errorf("%s explanation stored", name)
 			}
 		}
@@ -94,15 +94,15 @@ func TestRoundsPageDealsOnlyAnnotators(t *testing.T) {
 	w := newWorkFixture(t)
 	lead := w.browser()
 	lead.login("lea", testPassword)
-	lea, _ := w.store.UserByName(w.ctx, "lea")
-	before, _ := w.store.Rounds(w.ctx, w.project.ID)
+	lea := must(w.store.UserByName(w.ctx, "lea"))(t)
+	before := must(w.store.Rounds(w.ctx, w.project.ID))(t)
 	tok := lead.csrf("/p/alpha/rounds")
 	p := lead.post("/p/alpha/rounds", url.Values{"_csrf": {tok}, "name": {"r9"}, "kind": {"calibration"},
 		"annotators": {strconv.FormatInt(lea.ID, 10), strconv.FormatInt(w.assign["ann"][0].UserID, 10)}})
 	if p.status != http.StatusUnprocessableEntity || !strings.Contains(p.body, "&#34;lea&#34; is a lead of this project, not an annotator") {
 		t.Fatalf("status %d:\n%s", p.status, p.body)
 	}
-	if after, _ := w.store.Rounds(w.ctx, w.project.ID); len(after) != len(before) {
+	if after := must(w.store.Rounds(w.ctx, w.project.ID))(t); len(after) != len(before) {
 		t.Fatal("a refused round was written")
 	}
 }

@@ -89,7 +89,7 @@ func TestAPIAuthorizationMatrix(t *testing.T) {
 	oscar := w.user("oscar", false)
 	w.fixture.project("beta", map[*tasks.User]string{oscar: tasks.RoleLead})
 	root := w.user("root", true)
-	rounds, _ := w.store.Rounds(w.ctx, w.project.ID)
+	rounds := must(w.store.Rounds(w.ctx, w.project.ID))(t)
 	m.round = rounds[0].ID
 	srv, err := web.New(w.ctx, w.store, web.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {

@@ -125,7 +125,7 @@ type matrixFixture struct {
 
 // version is the owner's assignment's current version.
 func (m *matrixFixture) version() string {
-	a, _ := m.store.AssignmentByID(m.ctx, m.assign["ann"][0].ID)
+	a := must(m.store.AssignmentByID(m.ctx, m.assign["ann"][0].ID))(m.t)
 	return strconv.Itoa(a.Version)
 }
 
@@ -153,10 +153,10 @@ func TestAuthorizationMatrix(t *testing.T) {
 	m.outsiderLead = w.user("oscar", false)
 	w.fixture.project("beta", map[*tasks.User]string{m.outsiderLead: tasks.RoleLead})
 	w.user("root", true)
-	rounds, _ := w.store.Rounds(w.ctx, w.project.ID)
+	rounds := must(w.store.Rounds(w.ctx, w.project.ID))(t)
 	m.round = rounds[0].ID
-	sum, _ := w.store.Summary(w.ctx, w.assign["ann"][0].SummaryID)
-	facts, _ := w.store.KeyFacts(w.ctx, sum.DocumentID, sum.Topic)
+	sum := must(w.store.Summary(w.ctx, w.assign["ann"][0].SummaryID))(t)
+	facts := must(w.store.KeyFacts(w.ctx, sum.DocumentID, sum.Topic))(t)
 	m.keyFact = facts[0].ID
 
 	t.Run("every route has an entry", func(t *testing.T) {

@@ -16,8 +16,8 @@ func init() {
 		}},
 		// lea's token: only lea and an administrator may revoke it.
 		matrixEntry{route: "POST /account/tokens/:id/revoke", want: access{anon, gone, gone, gone, see, see}, path: func(m *matrixFixture) string {
-			lea, _ := m.store.UserByName(m.ctx, "lea")
-			toks, _ := m.store.Tokens(m.ctx, lea.ID)
+			lea := must(m.store.UserByName(m.ctx, "lea"))(m.t)
+			toks := must(m.store.Tokens(m.ctx, lea.ID))(m.t)
 			if len(toks) == 0 {
 				t, _, err := m.store.CreateToken(m.ctx, lea.ID, tasks.TokenSpec{Name: "matrix", TTL: time.Hour})
 				if err != nil {

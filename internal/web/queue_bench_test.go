@@ -30,18 +30,18 @@ func BenchmarkQueueLength(b *testing.B) {
 			if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
 				b.Fatal(err)
 			}
-			ids, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+			ids := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(b)
 			if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: ids}); err != nil {
 				b.Fatal(err)
 			}
-			q, _ := f.store.Queue(f.ctx, p.ID, ann.ID)
+			q := must(f.store.Queue(f.ctx, p.ID, ann.ID))(b)
 			if len(q) != n {
 				b.Fatalf("queue of %d, want %d", len(q), n)
 			}
 			br := f.browser()
 			br.login("ann", testPassword)
 			mid := q[n/2]
-			sum, _ := f.store.Summary(f.ctx, mid.SummaryID)
+			sum := must(f.store.Summary(f.ctx, mid.SummaryID))(b)
 			path := fmt.Sprintf("/a/%d", mid.ID)
 			tok := br.csrf(path)
 			b.Run("page", func(b *testing.B) {
@@ -79,7 +79,7 @@ func BenchmarkQueueLength(b *testing.B) {
 					}
 					x := q[i]
 					i++
-					sum, _ := f.store.Summary(f.ctx, x.SummaryID)
+					sum := must(f.store.Summary(f.ctx, x.SummaryID))(b)
 					form := url.Values{"label": {"faithful"}, "index": {"1"}, "version": {fmt.Sprint(x.Version)}}
 					if x.ID == mid.ID {
 						form.Set("version", fmt.Sprint(version))

@@ -69,7 +69,7 @@ func reportFixtureOn(t *testing.T, f *fixture) *reportFixture {
 	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
 	}
-	sums, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	sums := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(t)
 	var sentences []int64 // s1..s6
 	summaryOf := map[int64]int64{}
 	for _, id := range sums {

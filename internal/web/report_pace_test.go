@@ -12,7 +12,7 @@ import (
 // assignments themselves; an annotator with no time recorded has none.
 func TestReportSecondsPerSentence(t *testing.T) {
 	r := newReportFixture(t)
-	ann, _ := r.store.UserByName(r.ctx, "ann_a")
+	ann := must(r.store.UserByName(r.ctx, "ann_a"))(t)
 	q, err := r.store.Queue(r.ctx, r.project.ID, ann.ID)
 	if err != nil || len(q) == 0 {
 		t.Fatalf("queue %v %v", q, err)
@@ -35,7 +35,7 @@ func TestReportSecondsPerSentence(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		labels, _ := r.store.SentenceLabels(r.ctx, a.ID)
+		labels := must(r.store.SentenceLabels(r.ctx, a.ID))(t)
 		if len(labels) > 0 && latest[a.SummaryID] == a.ID {
 			secs += s
 			sentences += len(labels)

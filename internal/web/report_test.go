@@ -11,9 +11,12 @@ import (
 	"math"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"annotate/internal/agreement"
 	"annotate/internal/report"
@@ -307,7 +310,7 @@ func TestReportDownloads(t *testing.T) {
 			if err := rep.WriteCSV(&want, table); err != nil {
 				t.Fatal(err)
 			}
-			wantRows, _ := csv.NewReader(&want).ReadAll()
+			wantRows := must(csv.NewReader(&want).ReadAll())(t)
 			if len(rows) < 2 || len(rows) != len(wantRows) {
 				t.Fatalf("%d rows, want %d (header and data)", len(rows), len(wantRows))
 			}
@@ -350,16 +353,21 @@ func TestReportFilters(t *testing.T) {
 		if p.status != http.StatusOK {
 			t.Fatalf("status %d", p.status)
 		}
-		if !p.testID("dim-relevance@summary") || p.testID("dim-faithfulness@sentence") {
-			t.Error("the dimension filter does not keep relevance alone")
+		var rows []string
+		p.mustFind(t, `table[data-testid^="dimensions-"] tbody tr`).Each(func(_ int, r *goquery.Selection) {
+			rows = append(rows, r.AttrOr("data-testid", ""))
+		})
+		if !slices.Equal(rows, []string{"dim-relevance@summary"}) {
+			t.Errorf("the dimension filter does not keep relevance alone: %q", rows)
 		}
-		if !strings.Contains(p.body, `<option value="faithfulness">`) || !strings.Contains(p.body, `<option value="relevance" selected>`) {
+		menu := p.mustFind(t, `select[name="dimension"]`)
+		if menu.Find(`option[value="faithfulness"]`).Length() != 1 || menu.Find(`option[value="relevance"][selected]`).Length() != 1 {
 			t.Error("the dimension menu lost the other dimensions or the choice")
 		}
 		if !strings.Contains(p.body, "Annotators: Relevance") || !p.testID("heatmap-relevance-summary") {
 			t.Error("the annotator section does not follow the chosen dimension")
 		}
-		if !strings.Contains(p.body, "/p/rep/report.csv?dimension=relevance&amp;table=dimensions") {
+		if !p.has(t, tid("downloads")+` a[href="/p/rep/report.csv?dimension=relevance&table=dimensions"]`) {
 			t.Error("downloads do not keep the filter")
 		}
 	})
@@ -429,9 +437,9 @@ func TestReportOfAProjectWithoutLabels(t *testing.T) {
 	}
 	noBadNumbers(t, "the page", p.body)
 	// No annotator: one notice instead of tables of undefined statistics.
-	if !p.testID("report-too-few") || p.testID("dim-faithfulness@sentence") || !p.testID("assistant-note") {
-		t.Error("the page does not say that agreement needs two annotators")
-	}
+	p.mustFind(t, tid("report-too-few"))
+	p.mustFind(t, tid("assistant-note"))
+	p.noneIn(t, "#main", `[data-testid^="dimensions-"], [data-testid^="dim-"]`)
 	if strings.Count(p.body, "undefined:") > 0 {
 		t.Errorf("the page lists %d undefined statistics", strings.Count(p.body, "undefined:"))
 	}
@@ -444,14 +452,14 @@ func TestReportOfAProjectWithoutLabels(t *testing.T) {
 
 func TestProjectPageLinksTheReportForLeads(t *testing.T) {
 	r := newReportFixture(t)
-	if p := r.lead(t).get("/p/rep"); !p.testID("report-link") || !strings.Contains(p.body, `href="/p/rep/report"`) {
-		t.Error("the lead's project page has no report link")
-	}
+	r.lead(t).get("/p/rep").mustFind(t, "#main a"+tid("report-link")+`[href="/p/rep/report"]`)
 	ann := r.browser()
 	ann.login("ann_a", testPassword)
-	if p := ann.get("/p/rep"); p.testID("report-link") {
-		t.Error("an annotator sees the report link")
+	p := ann.get("/p/rep")
+	if p.status != http.StatusOK {
+		t.Fatalf("annotator's project page: %d", p.status)
 	}
+	p.noneIn(t, "#main", tid("report-link")+`, a[href^="/p/rep/report"]`)
 	for _, path := range []string{"/p/rep/report", "/p/rep/report.json", "/p/rep/report.csv?table=pairwise"} {
 		if p := ann.get(path); p.status != http.StatusForbidden || strings.Contains(p.body, "ann_b") {
 			t.Errorf("annotator on %s: status %d", path, p.status)

@@ -27,11 +27,14 @@ func TestRevealShowsThatSentencesPanel(t *testing.T) {
 	}
 	b := w.browser()
 	b.login("ann", testPassword)
-	p := b.save(a, sents[1], "0", url.Values{"label": {"faithful"}, "ambiguous": {"no"}})
+	p := b.save(a, sents[1], "0", url.Values{"label": {"faithful"}, "ambiguous": {"no"}, "index": {"2"}})
 	if p.status != http.StatusOK {
 		t.Fatalf("save: %d %s", p.status, p.body)
 	}
-	if !strings.Contains(p.body, "Report on sentence 2.") || strings.Contains(p.body, "Report on sentence 1.") {
-		t.Fatalf("the revealed panel is not sentence 2's:\n%s", p.body)
+	// The answer holds sentence 2's panel, and sentence 1's report
+	// nowhere in it.
+	p.textIn(t, tid("assist-2"), "Report on sentence 2.")
+	if strings.Contains(p.body, "Report on sentence 1.") {
+		t.Fatalf("the answer carries sentence 1's report:\n%s", p.body)
 	}
 }

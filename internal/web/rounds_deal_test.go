@@ -47,8 +47,8 @@ func TestRoundsPageDealsLikeAssign(t *testing.T) {
 	if _, err := w.store.Import(w.ctx, w.project.ID, docs); err != nil {
 		t.Fatal(err)
 	}
-	ann, _ := w.store.UserByName(w.ctx, "ann")
-	bob, _ := w.store.UserByName(w.ctx, "bob")
+	ann := must(w.store.UserByName(w.ctx, "ann"))(t)
+	bob := must(w.store.UserByName(w.ctx, "bob"))(t)
 	lead := w.browser()
 	lead.login("lea", testPassword)
 	tok := lead.csrf("/p/alpha/rounds")
@@ -80,15 +80,15 @@ func TestRoundsPageDealsLikeAssign(t *testing.T) {
 	if p.status != http.StatusSeeOther {
 		t.Fatalf("status %d", p.status)
 	}
-	byDoc, _ := w.store.RoundByName(w.ctx, w.project.ID, "by doc")
-	if d, _ := w.store.DealingOf(w.ctx, byDoc.ID); d.Dealing != tasks.DealByDocument {
+	byDoc := must(w.store.RoundByName(w.ctx, w.project.ID, "by doc"))(t)
+	if d := must(w.store.DealingOf(w.ctx, byDoc.ID))(t); d.Dealing != tasks.DealByDocument {
 		t.Errorf("dealing %+v, want by document", d)
 	}
 	if got := lead.get(p.header.Get("Location")).testText("dealing"); !strings.Contains(got, "Dealt by document") {
 		t.Errorf("dealing %q", got)
 	}
 	docsOf := map[string]map[string]bool{} // document -> annotators
-	rows, _ := w.store.RoundAssignments(w.ctx, byDoc.ID)
+	rows := must(w.store.RoundAssignments(w.ctx, byDoc.ID))(t)
 	for _, r := range rows {
 		if docsOf[r.Document] == nil {
 			docsOf[r.Document] = map[string]bool{}
@@ -106,7 +106,7 @@ func TestRoundsPageDealsLikeAssign(t *testing.T) {
 // assignment comes back with its labels.
 func TestCloseAndReleaseCanBeUndone(t *testing.T) {
 	w := newWorkFixture(t)
-	rounds, _ := w.store.Rounds(w.ctx, w.project.ID)
+	rounds := must(w.store.Rounds(w.ctx, w.project.ID))(t)
 	r := rounds[0]
 	a := w.assign["ann"][0]
 	if _, err := w.store.SaveSentenceLabel(w.ctx, a.ID, a.UserID, a.Version, tasks.SentenceLabel{SentenceID: w.sentences[a.SummaryID][0], Label: tasks.LabelFaithful}); err != nil {
@@ -140,11 +140,11 @@ func TestCloseAndReleaseCanBeUndone(t *testing.T) {
 	if err != nil || got.Status != tasks.StatusInProgress {
 		t.Fatalf("restored assignment %+v, %v; want in progress", got, err)
 	}
-	labels, _ := w.store.SentenceLabels(w.ctx, a.ID)
+	labels := must(w.store.SentenceLabels(w.ctx, a.ID))(t)
 	if labels[w.sentences[a.SummaryID][0]].Label != tasks.LabelFaithful {
 		t.Error("the restored assignment lost its label")
 	}
-	if r, _ := w.store.RoundByID(w.ctx, r.ID); r.Status != "open" {
+	if r := must(w.store.RoundByID(w.ctx, r.ID))(t); r.Status != "open" {
 		t.Errorf("round status %q after reopening", r.Status)
 	}
 }

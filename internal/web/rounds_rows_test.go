@@ -24,7 +24,7 @@ func TestRoundRowsTellSummariesApart(t *testing.T) {
 	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
 	}
-	sums, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	sums := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(t)
 	r, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundCalibration, Annotators: []int64{ann.ID}, Summaries: sums})
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,8 +12,8 @@ import (
 
 func TestRoundPages(t *testing.T) {
 	w := newWorkFixture(t)
-	ann, _ := w.store.UserByName(w.ctx, "ann")
-	bob, _ := w.store.UserByName(w.ctx, "bob")
+	ann := must(w.store.UserByName(w.ctx, "ann"))(t)
+	bob := must(w.store.UserByName(w.ctx, "bob"))(t)
 	lead := w.browser()
 	lead.login("lea", testPassword)
 
@@ -41,8 +42,12 @@ func TestRoundPages(t *testing.T) {
 		}
 		roundURL = p.header.Get("Location")
 		page := lead.get(roundURL)
-		if page.status != http.StatusOK || !page.testID("progress") || strings.Count(page.body, "/history/") != 2 {
-			t.Fatalf("round page: status %d, %d history links", page.status, strings.Count(page.body, "/history/"))
+		if page.status != http.StatusOK {
+			t.Fatalf("round page: status %d", page.status)
+		}
+		page.mustFind(t, tid("progress"))
+		if n := page.mustFind(t, tid("assignments")).Find(`a[href*="/history/"]`).Length(); n != 2 {
+			t.Fatalf("round page: %d history links, want 2", n)
 		}
 	})
 	t.Run("history lists saved changes", func(t *testing.T) {
@@ -69,7 +74,7 @@ func TestRoundPages(t *testing.T) {
 		if p.status != http.StatusSeeOther {
 			t.Fatalf("save settings: %d", p.status)
 		}
-		got, _ := w.store.ProjectBySlug(w.ctx, "alpha")
+		got := must(w.store.ProjectBySlug(w.ctx, "alpha"))(t)
 		if got.Settings.ErrorPreset != "custom" || len(got.Settings.CustomErrors) != 1 || got.Settings.CustomErrors[0].Code != "num" {
 			t.Fatalf("settings = %+v", got.Settings)
 		}
@@ -79,8 +84,10 @@ func TestRoundPages(t *testing.T) {
 		if p := lead.post(roundURL+"/close", url.Values{"_csrf": {tok}}); p.status != http.StatusSeeOther {
 			t.Fatalf("close: %d", p.status)
 		}
-		if p := lead.get(roundURL); !strings.Contains(p.body, "closed") {
-			t.Fatal("round not shown as closed")
+		closed := lead.get(roundURL)
+		if got := texts(closed.mustFind(t, "#main h1 .badge")); !slices.Contains(got, "closed") {
+			t.Fatalf("round not shown as closed: badges %q", got)
 		}
+		closed.noneIn(t, "#main", tid("close-round-confirm"))
 	})
 }

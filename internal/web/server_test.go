@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"annotate/internal/tasks"
 	"annotate/internal/web"
 )
@@ -130,8 +132,12 @@ func (b *browser) login(username, password string) page {
 	return b.post("/login", url.Values{"_csrf": {tok}, "username": {username}, "password": {password}})
 }
 
-// testID reports whether the body has an element with the data-testid.
-func (p page) testID(id string) bool { return strings.Contains(p.body, `data-testid="`+id+`"`) }
+// testID reports whether the body, parsed as HTML, has an element with
+// the data-testid.
+func (p page) testID(id string) bool {
+	d, err := goquery.NewDocumentFromReader(strings.NewReader(p.body))
+	return err == nil && d.Find(tid(id)).Length() > 0
+}
 
 // TestHealthChecksTheDatabase: /healthz answers ok while the database
 // answers, and 503 once it is closed.

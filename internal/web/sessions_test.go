@@ -29,7 +29,7 @@ func TestSessionsAreRevocable(t *testing.T) {
 	sid := w.sentences[a.SummaryID][0]
 	save := func(b *browser) int {
 		tok := b.csrf(fmt.Sprintf("/a/%d", a.ID))
-		cur, _ := w.store.AssignmentByID(w.ctx, a.ID)
+		cur := must(w.store.AssignmentByID(w.ctx, a.ID))(t)
 		return b.post(fmt.Sprintf("/a/%d/s/%d", a.ID, sid), url.Values{"_csrf": {tok}, "label": {"faithful"}, "version": {strconv.Itoa(cur.Version)}}).status
 	}
 	login := func() *browser {

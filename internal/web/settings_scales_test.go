@@ -27,12 +27,12 @@ func TestSettingsScales(t *testing.T) {
 	if p.status != http.StatusSeeOther {
 		t.Fatalf("save: %d\n%s", p.status, p.body)
 	}
-	got, _ := w.store.ProjectBySlug(w.ctx, "alpha")
+	got := must(w.store.ProjectBySlug(w.ctx, "alpha"))(t)
 	if len(got.Settings.Scales) != 1 || got.Settings.Scales[0].Anchors["1"] != "contradicts" {
 		t.Fatalf("scales %+v", got.Settings.Scales)
 	}
 	page := lead.get("/p/alpha/settings")
-	if !strings.Contains(page.body, "consistency") || !page.testID("settings-scales") {
+	if !strings.Contains(visible(page.mustFind(t, tid("settings-scales"))), "consistency") {
 		t.Fatal("the settings page does not show the scale")
 	}
 	a := w.assign["ann"][0]

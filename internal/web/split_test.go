@@ -30,7 +30,7 @@ func TestSplitCorrection(t *testing.T) {
 	if p := lead.post(path, url.Values{"_csrf": {tok}, "sentences": {joined}}); p.status != http.StatusSeeOther {
 		t.Fatalf("save: %d %s", p.status, p.body)
 	}
-	sum, _ := w.store.Summary(w.ctx, a.SummaryID)
+	sum := must(w.store.Summary(w.ctx, a.SummaryID))(t)
 	if len(sum.Sentences) != 1 || sum.Sentences[0].Text != joined {
 		t.Fatalf("sentences after the correction: %+v", sum.Sentences)
 	}
@@ -44,9 +44,10 @@ func TestSplitCorrection(t *testing.T) {
 	if _, err := w.store.SaveSentenceLabel(w.ctx, other.ID, other.UserID, other.Version, tasks.SentenceLabel{SentenceID: w.sentences[other.SummaryID][0], Label: tasks.LabelFaithful}); err != nil {
 		t.Fatal(err)
 	}
-	if p := lead.get(otherPath); !p.testID("split-locked") || !strings.Contains(p.body, "labelling has started") || p.testID("split-form") {
-		t.Error("the page of a labelled summary does not say the split is locked")
-	}
+	locked := lead.get(otherPath)
+	locked.textIn(t, tid("split-locked"), "labelling has started")
+	locked.mustFind(t, tid("split-sentences"))
+	locked.noneIn(t, "#main", tid("split-form")+`, form[method="post"] textarea[name="sentences"]`)
 	if p := lead.post(otherPath, url.Values{"_csrf": {tok}, "sentences": {"The council approved the budget.\nThe vote was unanimous <script>alert(1)</script>."}}); p.status != http.StatusConflict ||
 		!strings.Contains(p.body, "labelling has started") {
 		t.Errorf("locked split: %d", p.status)

@@ -32,11 +32,11 @@ func BenchmarkWorkspacePage(b *testing.B) {
 	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
 		b.Fatal(err)
 	}
-	ids, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	ids := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(b)
 	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: ids}); err != nil {
 		b.Fatal(err)
 	}
-	q, _ := f.store.Queue(f.ctx, p.ID, ann.ID)
+	q := must(f.store.Queue(f.ctx, p.ID, ann.ID))(b)
 	br := f.browser()
 	br.login("ann", testPassword)
 	path := fmt.Sprintf("/a/%d", q[0].ID)
@@ -75,10 +75,10 @@ func BenchmarkWorkspacePageWithRuns(b *testing.B) {
 	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
 		b.Fatal(err)
 	}
-	ids, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	ids := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(b)
 	var outputs []tasks.AssistOutput
 	for _, id := range ids {
-		sum, _ := f.store.Summary(f.ctx, id)
+		sum := must(f.store.Summary(f.ctx, id))(b)
 		for _, x := range sum.Sentences {
 			outputs = append(outputs, tasks.AssistOutput{SentenceID: x.ID, Label: "faithful", Status: tasks.AssistOutputOK,
 				Output: []byte(`{"protocol":"single","adjudicator":{"label":"faithful","report":"Supported by unit 1.","citations":[1]},"evidence":[1],"status":"ok"}`)})
@@ -95,7 +95,7 @@ func BenchmarkWorkspacePageWithRuns(b *testing.B) {
 	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: ids}); err != nil {
 		b.Fatal(err)
 	}
-	q, _ := f.store.Queue(f.ctx, p.ID, ann.ID)
+	q := must(f.store.Queue(f.ctx, p.ID, ann.ID))(b)
 	br := f.browser()
 	br.login("ann", testPassword)
 	path := fmt.Sprintf("/a/%d", q[len(q)/2].ID)

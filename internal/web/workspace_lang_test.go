@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"annotate/internal/tasks"
@@ -20,23 +19,23 @@ func TestWorkspaceNamesDocumentAndLanguage(t *testing.T) {
 	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
 		t.Fatal(err)
 	}
-	sums, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	sums := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(t)
 	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r1", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: sums}); err != nil {
 		t.Fatal(err)
 	}
-	q, _ := f.store.Queue(f.ctx, p.ID, ann.ID)
+	q := must(f.store.Queue(f.ctx, p.ID, ann.ID))(t)
 	b := f.browser()
 	b.login("ann", testPassword)
 	pg := b.get(fmt.Sprintf("/a/%d", q[0].ID))
-	for _, want := range []string{
-		`data-testid="doc-title" lang="zh">市议会会议纪要`,
-		`id="doc-units" data-testid="document" lang="zh"`,
-		`data-testid="summary" lang="zh"`,
-		`<li aria-current="page">Summary 1 of 1</li>`,
-		`<span>Summary 1 of 1 · 0 done</span>`,
-	} {
-		if !strings.Contains(pg.body, want) {
-			t.Errorf("the page lacks %s", want)
-		}
+	if got := textOf(pg.mustFind(t, tid("doc-title")+`[lang="zh"]`)); got != "市议会会议纪要" {
+		t.Errorf("document title %q", got)
+	}
+	pg.mustFind(t, "#doc-units"+tid("document")+`[lang="zh"]`)
+	pg.mustFind(t, tid("summary")+`[lang="zh"]`)
+	if got := textOf(pg.mustFind(t, `[aria-current="page"]`)); got != "Summary 1 of 1" {
+		t.Errorf("breadcrumb %q", got)
+	}
+	if got := textOf(pg.mustFind(t, tid("progress")+" > span").First()); got != "Summary 1 of 1 · 0 done" {
+		t.Errorf("progress %q", got)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
+	"slices"
 	"testing"
 )
 
@@ -19,7 +19,7 @@ func TestSkipAndFlagForLeads(t *testing.T) {
 	lea := w.browser()
 	lea.login("lea", testPassword)
 
-	if p := ann.save(a, w.sentences[a.SummaryID][1], "0", url.Values{"label": {"faithful"}, "flag": {"This unit holds two claims."}}); p.status != http.StatusOK || !strings.Contains(p.body, "flag-mark") {
+	if p := ann.save(a, w.sentences[a.SummaryID][1], "0", url.Values{"label": {"faithful"}, "flag": {"This unit holds two claims."}}); p.status != http.StatusOK || !p.has(t, `[id^="mark-"][hx-swap-oob] .flag-mark`) {
 		t.Fatalf("save with a flag: %d %s", p.status, p.body)
 	}
 	tok := ann.csrf(fmt.Sprintf("/a/%d", a.ID))
@@ -32,28 +32,26 @@ func TestSkipAndFlagForLeads(t *testing.T) {
 		t.Fatalf("skip: %d to %q, want %s", p.status, p.header.Get("Location"), next)
 	}
 	q := ann.get("/p/alpha")
-	if !strings.Contains(q.body, `title="The transcript stops mid-sentence."`) || !strings.Contains(q.body, `href="`+next+`" data-testid="continue"`) {
-		t.Fatalf("queue after the skip:\n%s", q.body)
-	}
-	for _, want := range []string{"Parks", "The council approved the budget.", ">2</td>"} {
-		if !strings.Contains(q.body, want) {
-			t.Errorf("queue rows lack %q", want)
-		}
+	q.mustFind(t, tid("queue")+` [title="The transcript stops mid-sentence."]`)
+	q.mustFind(t, `#main a[href="`+next+`"]`+tid("continue"))
+	q.textIn(t, tid("queue"), "Parks", "The council approved the budget.")
+	if cells := texts(q.mustFind(t, tid("queue")+" td")); !slices.Contains(cells, "2") {
+		t.Errorf("queue rows lack a cell holding 2: %q", cells)
 	}
 
 	r := lea.get(fmt.Sprintf("/a/%d", a.ID))
-	for _, want := range []string{"The annotator skipped this summary:", "The transcript stops mid-sentence.", "This unit holds two claims.", "flag-mark",
-		`data-testid="flags"`, `data-jump="1">Sentence 2</button>: This unit holds two claims.`} {
-		if !strings.Contains(r.body, want) {
-			t.Errorf("the lead's view lacks %q", want)
-		}
+	r.textIn(t, tid("skipped"), "The annotator skipped this summary:", "The transcript stops mid-sentence.")
+	r.mustFind(t, "#workspace .flag-mark")
+	r.textIn(t, tid("flags"), "Sentence 2: This unit holds two claims.")
+	if got := textOf(r.mustFind(t, tid("flags")+` button[data-jump="1"]`)); got != "Sentence 2" {
+		t.Errorf("the flag's jump button reads %q, want Sentence 2", got)
 	}
 
 	tok = ann.csrf(fmt.Sprintf("/a/%d", a.ID))
 	if p := ann.post(fmt.Sprintf("/a/%d/unskip", a.ID), url.Values{"_csrf": {tok}}); p.status != http.StatusSeeOther {
 		t.Fatalf("unskip: %d", p.status)
 	}
-	if p := ann.get(fmt.Sprintf("/a/%d", a.ID)); p.testID("skipped") {
-		t.Fatal("still shown as skipped")
-	}
+	p = ann.get(fmt.Sprintf("/a/%d", a.ID))
+	p.mustFind(t, "#workspace "+tid("skip"))
+	p.noneIn(t, "#workspace", tid("skipped"))
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,7 +40,7 @@ func newWorkFixture(t *testing.T) *workFixture {
 	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
 		t.Fatal(err)
 	}
-	sums, _ := f.store.SummaryIDs(f.ctx, p.ID, nil)
+	sums := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(t)
 	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r1", Kind: tasks.RoundProduction, PerItem: 2, Annotators: []int64{ann.ID, bob.ID}, Summaries: sums}); err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func newWorkFixture(t *testing.T) *workFixture {
 		w.assign[name] = q
 	}
 	for _, sid := range sums {
-		s, _ := f.store.Summary(f.ctx, sid)
+		s := must(f.store.Summary(f.ctx, sid))(t)
 		for _, x := range s.Sentences {
 			w.sentences[sid] = append(w.sentences[sid], x.ID)
 		}
@@ -93,6 +94,10 @@ func TestWorkspaceAuthorization(t *testing.T) {
 			if p.status != tc.status {
 				t.Fatalf("status %d, want %d", p.status, tc.status)
 			}
+			if p.status == http.StatusOK {
+				p.textIn(t, tid("summary"), "The council")
+			}
+			// The model name is nowhere in the response, markup included.
 			if strings.Contains(p.body, "secret-model-name") {
 				t.Fatal("the page shows the model name")
 			}
@@ -113,18 +118,14 @@ func TestWorkspaceAuthorization(t *testing.T) {
 		b := w.browser()
 		b.login("lea", testPassword)
 		p := b.get(fmt.Sprintf("/a/%d", annA.ID))
-		if !strings.Contains(p.body, `data-readonly="true"`) || strings.Contains(p.body, `data-testid="submit"`) {
-			t.Fatal("lead's view is not read-only")
-		}
-		split := fmt.Sprintf(`href="/p/alpha/summaries/%d/split" data-testid="split-link"`, annA.SummaryID)
-		if !strings.Contains(p.body, split) {
-			t.Fatal("lead's view does not link to the summary's sentence split")
-		}
+		p.mustFind(t, `#workspace[data-readonly="true"]`)
+		p.noneIn(t, "#workspace", tid("submit")+", #submit-button")
+		p.mustFind(t, fmt.Sprintf(`#workspace a[href="/p/alpha/summaries/%d/split"]`, annA.SummaryID)+tid("split-link"))
 		own := w.browser()
 		own.login("ann", testPassword)
-		if strings.Contains(own.get(fmt.Sprintf("/a/%d", annA.ID)).body, `data-testid="split-link"`) {
-			t.Fatal("the annotator's page links to the sentence split, which only leads may change")
-		}
+		mine := own.get(fmt.Sprintf("/a/%d", annA.ID))
+		mine.mustFind(t, `#workspace[data-readonly="false"] `+tid("submit"))
+		mine.noneIn(t, "#workspace", tid("split-link")+`, a[href$="/split"]`)
 		if p := b.save(annA, w.sentences[annA.SummaryID][0], "0", url.Values{"label": {"faithful"}}); p.status != http.StatusForbidden {
 			t.Fatalf("lead save: status %d, want 403", p.status)
 		}
@@ -133,7 +134,10 @@ func TestWorkspaceAuthorization(t *testing.T) {
 		b := w.browser()
 		b.login("ann", testPassword)
 		p := b.get(fmt.Sprintf("/a/%d", annA.ID))
-		if strings.Contains(p.body, "<script>alert(1)</script>") || !strings.Contains(p.body, "&lt;script&gt;") {
+		// The markup is text of the summary, not an element of the page.
+		p.textIn(t, tid("summary"), "<script>alert(1)</script>")
+		p.noneIn(t, "#workspace", "script")
+		if strings.Contains(p.body, "<script>alert(1)</script>") {
 			t.Fatal("sentence markup is not escaped")
 		}
 	})
@@ -154,11 +158,14 @@ func TestWorkspaceSaveConflictAndSubmit(t *testing.T) {
 	if m == nil || m[1] != "1" {
 		t.Fatalf("no new version in the response: %s", p.body)
 	}
-	if !strings.Contains(p.body, `hx-swap-oob="true" id="assist-`) {
+	if p.find(t, `[hx-swap-oob="true"][id^="assist-"]`).Length() != 1 {
 		t.Fatal("the first label did not reveal the assistant (mode after_first_label)")
 	}
-	// The answer is the fragments the save changes, not a page.
-	if strings.Contains(p.body, "<html") || strings.Contains(p.body, `id="doc-units"`) || strings.Count(p.body, ` id="assist-`) != 1 {
+	// The answer is the fragments the save changes, not a page: every
+	// top-level element is swapped out of band, and there is one panel.
+	top := p.mustFind(t, "body > *")
+	if n := top.Not(`[hx-swap-oob="true"]`).Length(); n != 0 || strings.Contains(p.body, "<html") ||
+		p.find(t, "#doc-units, #workspace").Length() != 0 || p.find(t, `[id^="assist-"]`).Length() != 1 {
 		t.Fatalf("the save's answer is more than its fragments: %s", p.body)
 	}
 
@@ -168,10 +175,14 @@ func TestWorkspaceSaveConflictAndSubmit(t *testing.T) {
 			t.Fatalf("stale save: %d %s", p.status, p.body)
 		}
 		// The form comes back holding the saved label, beside a reload offer.
-		form := regexp.MustCompile(`(?s)<form id="form-\d+" hx-swap-oob="true".*?</form>`).FindString(p.body)
-		if !strings.Contains(form, `value="faithful" checked`) || strings.Contains(form, "typed in the old tab") || !strings.Contains(p.body, `data-testid="reload"`) {
+		form := p.mustFind(t, `form[id^="form-"][hx-swap-oob="true"]`)
+		if form.Find(`input[name="label"][value="faithful"][checked]`).Length() != 1 {
 			t.Fatalf("conflict answer does not put the saved label back: %s", p.body)
 		}
+		if strings.Contains(visible(form), "typed in the old tab") {
+			t.Fatalf("conflict answer keeps the stale explanation: %s", p.body)
+		}
+		p.mustFind(t, tid("reload"))
 	})
 	t.Run("invalid value", func(t *testing.T) {
 		p := b.save(a, sents[1], "1", url.Values{"label": {"perhaps"}})
@@ -196,9 +207,10 @@ func TestWorkspaceSaveConflictAndSubmit(t *testing.T) {
 		if p.status != http.StatusOK || !p.testID("missing") {
 			t.Fatalf("page after a refused submit: %d", p.status)
 		}
+		got := texts(p.mustFind(t, tid("missing")+" li"))
 		for _, want := range []string{"Sentence 2: error type", "Sentence 2: explanation", "Summary: relevance to the topic"} {
-			if !strings.Contains(p.body, want) {
-				t.Errorf("missing list lacks %q", want)
+			if !slices.Contains(got, want) {
+				t.Errorf("missing list %q lacks %q", got, want)
 			}
 		}
 	})
@@ -219,15 +231,19 @@ func TestWorkspaceSaveConflictAndSubmit(t *testing.T) {
 		if p.status != http.StatusSeeOther || p.header.Get("Location") != next {
 			t.Fatalf("submit: %d to %q, want 303 to %s", p.status, p.header.Get("Location"), next)
 		}
-		q, _ := w.store.Queue(w.ctx, w.project.ID, a.UserID)
+		q := must(w.store.Queue(w.ctx, w.project.ID, a.UserID))(t)
 		if q[0].Status != tasks.StatusSubmitted {
 			t.Fatalf("status after submit: %s", q[0].Status)
 		}
 	})
 	t.Run("reload shows the saved labels", func(t *testing.T) {
 		p := b.get(fmt.Sprintf("/a/%d", a.ID))
-		if !strings.Contains(p.body, "No vote count is given.") || !strings.Contains(p.body, `data-testid="mark-2"`) || !strings.Contains(p.body, `data-testid="mark-2">✗<span class="mark-text"> unfaithful</span>`) {
-			t.Fatal("labels not shown after reload")
+		if !strings.Contains(visible(p.mustFind(t, "#workspace")), "No vote count is given.") {
+			t.Error("the saved explanation is not shown after reload")
+		}
+		mark := p.mustFind(t, "#workspace "+tid("mark-2"))
+		if !mark.HasClass("mark-unfaithful") || textOf(mark) != "✗ unfaithful" {
+			t.Errorf("mark of sentence 2 after reload: class %q, text %q", mark.AttrOr("class", ""), textOf(mark))
 		}
 	})
 }
