@@ -46,11 +46,14 @@ type overRow struct {
 	row  profileRow // offset is the row's line
 }
 
-// rec returns the record of name, making records up to it.
+// rec returns the record of name, making records up to it a block at a
+// time.
 func (ur *unitRows) rec(name int32) *unitRec {
-	for ur.n <= int(name) {
-		ur.recs = appendBlock(ur.recs, unitRec{})
-		ur.n++
+	if int(name) >= ur.n {
+		for len(ur.recs)*blockSize <= int(name) {
+			ur.recs = append(ur.recs, make([]unitRec, blockSize))
+		}
+		ur.n = int(name) + 1
 	}
 	return &ur.recs[name/blockSize][name%blockSize]
 }
