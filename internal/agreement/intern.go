@@ -9,19 +9,26 @@ import (
 // in a stringStore. Files are usually grouped by unit or by coder, so the
 // last string seen is checked first; while there are few distinct strings
 // (coders, category labels) a linear scan beats hashing. Past that, an
-// open-addressing hash table finds the id. Each slot holds 32 bits of the
-// string's hash, the id and where the string's bytes are, so a probe is
-// one memory access, confirming a match one more, and growing never
-// re-reads the strings: with a million units in random order, looking the
-// place up through the id as well cost a third more time. Equal tags are
-// settled by comparing the strings, so the table is exact.
+// open-addressing hash table finds the id. Each slot holds a tag (28 bits
+// of the string's hash and a code for its length), the id, and the
+// string itself when it is at most 8 bytes long (unit ids such as
+// u0001234 or doc12-s3), else where its bytes are; so a probe is one
+// memory access, confirming a match of a short string none more and of a
+// long one one more, and growing never re-reads the strings: with a
+// million units in random order, looking the place up through the id as
+// well cost a third more time, and reading short strings' bytes from the
+// store a fifth more. Equal tags are settled by comparing the strings, so
+// the table is exact.
 type interner struct {
 	stringStore
-	few    []string // the strings while there are at most maxFew of them
-	slots  []slot   // nil while few is in use
-	hash   func(string) uint64
-	last   string // the string last looked up or added
-	lastID int32  // -1 before the first string
+	few []string // the strings while there are at most maxFew of them
+	// fewKeys holds each of few as its tag and inline key (see slot),
+	// the strings of at most maxInline bytes then compared as numbers.
+	fewKeys []slot
+	slots   []slot // nil while few is in use
+	hash    func(string) uint64
+	last    string // the string last looked up or added
+	lastID  int32  // -1 before the first string
 	// nextScore counts up when guessNext's guess is right and down when
 	// it is wrong; tries counts guessNext's calls.
 	nextScore, tries int
@@ -29,14 +36,45 @@ type interner struct {
 }
 
 // slot is one entry of the hash table: id is 1 + the string's id, 0 for
-// an empty slot; chunk and offLen (offset<<16 | length) say where its
-// bytes are, the length being longLen for a string of that length or
-// more, which is then found through its id.
+// an empty slot. The top bits of tag are the string's length code (see
+// tag); key is the string's bytes, little-endian, for a short string,
+// else chunk<<32 | offLen, where chunk and offLen (offset<<16 | length)
+// say where its bytes are, the length being longLen for a string of that
+// length or more, which is then found through its id.
 type slot struct {
-	tag, id, chunk, offLen uint32
+	tag, id uint32
+	key     uint64
 }
 
 const longLen = 1<<16 - 1
+
+// maxInline is the length of the longest string a slot holds itself.
+const maxInline = 8
+
+// lenCodeShift places a string's length code in its tag: its length
+// when at most maxInline, else longCode.
+const (
+	lenCodeShift = 28
+	longCode     = 15
+)
+
+// fewKey is s as an entry of fewKeys: its length and, when at most
+// maxInline bytes long, its bytes.
+func fewKey(s string) slot {
+	if len(s) > maxInline {
+		return slot{tag: longCode}
+	}
+	return slot{tag: uint32(len(s)), key: inlineKey(s)}
+}
+
+// inlineKey is the bytes of b (at most maxInline) as a little-endian number.
+func inlineKey(b string) uint64 {
+	var k uint64
+	for i := len(b) - 1; i >= 0; i-- {
+		k = k<<8 | uint64(b[i])
+	}
+	return k
+}
 
 const maxFew = 16
 
@@ -147,8 +185,10 @@ func (in *interner) ids(bt *batch, put func(i int, id int32)) {
 	}
 	for _, tag := range bt.tags {
 		e := in.slots[tag&mask]
-		if n := e.offLen & longLen; e.tag == tag && n > 0 && n < longLen {
-			sink += uint32(in.chunks[e.chunk][e.offLen>>16])
+		if e.tag == tag && tag>>lenCodeShift == longCode {
+			if chunk, offLen := e.key>>32, uint32(e.key); offLen&longLen < longLen {
+				sink += uint32(in.chunks[chunk][offLen>>16])
+			}
 		}
 	}
 	in.sink += sink
@@ -178,32 +218,54 @@ func (in *interner) str(id int32) string {
 	return in.at(id)
 }
 
-func (in *interner) tag(s string) uint32 { return uint32(in.hash(s) >> 32) }
+// tag is 28 bits of s's hash under its length code (the bits that place
+// it in the table are the lowest).
+func (in *interner) tag(s string) uint32 {
+	code := uint32(longCode)
+	if len(s) <= maxInline {
+		code = uint32(len(s))
+	}
+	return uint32(in.hash(s)>>32)&(1<<lenCodeShift-1) | code<<lenCodeShift
+}
 
 // slotOf is the table entry of string id, with tag.
 func (in *interner) slotOf(id int32, tag uint32) slot {
 	r := in.refs[id/blockSize][id%blockSize]
+	if r.len <= maxInline {
+		return slot{tag: tag, id: uint32(id) + 1, key: inlineKey(in.at(id))}
+	}
 	n := min(r.len, longLen)
-	return slot{tag: tag, id: uint32(id) + 1, chunk: r.chunk, offLen: r.off<<16 | n}
+	return slot{tag: tag, id: uint32(id) + 1, key: uint64(r.chunk)<<32 | uint64(r.off<<16|n)}
 }
 
-// holds reports whether the string of slot e is s.
+// holds reports whether the string of slot e, whose tag is s's, is s.
 func (in *interner) holds(e slot, s string) bool {
-	n := e.offLen & longLen
+	if len(s) <= maxInline {
+		return e.key == inlineKey(s)
+	}
+	chunk, offLen := e.key>>32, uint32(e.key)
+	n := offLen & longLen
 	switch {
 	case n == longLen:
 		return in.at(int32(e.id-1)) == s
 	case int(n) != len(s):
 		return false
-	case n == 0:
-		return true
 	}
-	off := e.offLen >> 16
-	return string(in.chunks[e.chunk][off:off+n]) == s
+	off := offLen >> 16
+	return string(in.chunks[chunk][off:off+n]) == s
 }
 
 func (in *interner) lookup(s string) (int32, bool) {
 	if in.slots == nil {
+		if len(s) <= maxInline {
+			k := fewKey(s)
+			for i, f := range in.fewKeys {
+				if f == k {
+					return int32(i), true
+				}
+			}
+			return 0, false
+		}
 		for i, f := range in.few {
 			if f == s {
 				return int32(i), true
@@ -235,8 +297,9 @@ func (in *interner) add(b []byte) int32 {
 	switch {
 	case in.slots == nil && len(in.few) < maxFew:
 		in.few = append(in.few, s)
+		in.fewKeys = append(in.fewKeys, fewKey(s))
 	case in.slots == nil:
-		in.few = nil
+		in.few, in.fewKeys = nil, nil
 		in.grow(64)
 	case 2*in.n > len(in.slots):
 		in.grow(2 * len(in.slots))
@@ -254,7 +317,7 @@ func (in *interner) add(b []byte) int32 {
 // the first string equal to it, or nil when they are distinct. Strings
 // known to be distinct are not looked for.
 func (in *interner) indexAll(distinct bool) []int32 {
-	in.few, in.lastID = nil, -1
+	in.few, in.fewKeys, in.lastID = nil, nil, -1
 	size := 64
 	for 2*in.n > size {
 		size *= 2

@@ -28,8 +28,21 @@ func TestInterner(t *testing.T) {
 			}
 			rng := rand.New(rand.NewPCG(1, 1))
 			keys := make([]string, tt.n)
+			// Short strings (kept in the table's slots), long ones (kept
+			// in the store) and ones ending in NUL bytes, which a slot's
+			// zero padding must not confuse with the shorter ones.
 			for i := range keys {
 				keys[i] = "k" + strconv.Itoa(i)
+				switch i % 6 {
+				case 1:
+					keys[i] = "a-longer-key-" + strconv.Itoa(i)
+				case 2:
+					keys[i] += "\x00"
+				case 3:
+					keys[i] = "\x00" + keys[i]
+				case 4:
+					keys[i] = "k" + strconv.Itoa(i-2) // key i-2 without its NUL
+				}
 			}
 			for i, k := range keys {
 				if got := in.id(k); got != int32(i) {

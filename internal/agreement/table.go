@@ -61,10 +61,15 @@ type ratingsReader struct {
 	// unsorted is whether a name was stored after they stopped coming in
 	// ascending order, indexed whether they have been indexed.
 	unsorted, indexed bool
-	// pending holds the units of groups (pendingGroup) not yet looked up.
-	pending      batch
-	pendingGroup []int32
-	rows         int // rows read so far
+	// pending holds the units of groups not yet looked up, whose rows
+	// (offsets being lines) wait in pendingRows, ending at pendingEnd.
+	pending     batch
+	pendingRows []profileRow
+	pendingEnd  []int
+	pendingIDs  []int32
+	rows        int // rows read so far
+	// byUnit gathers each unit's rows once units are looked up.
+	byUnit *unitRows
 
 	unit     []byte // the current group's unit
 	lastUnit []byte // the unit of the group before
@@ -128,16 +133,65 @@ func (rd *ratingsReader) add(unit, coder, value []byte, line int32) {
 	rd.rows++
 }
 
-// flush gives the groups whose units wait in pending their units.
+// flush gives the groups whose units wait in pending their units and
+// their rows to the units. The units' records are read first, together,
+// as the batch reads the names' slots (see interner.ids).
 func (rd *ratingsReader) flush() {
 	if rd.pending.len() == 0 {
 		return
 	}
-	rd.units.ids(&rd.pending, func(i int, id int32) {
-		g := rd.pendingGroup[i]
-		rd.groupUnit[g/blockSize][g%blockSize] = id
-	})
-	rd.pendingGroup = rd.pendingGroup[:0]
+	ids := rd.pendingIDs[:0]
+	rd.units.ids(&rd.pending, func(_ int, id int32) { ids = append(ids, id) })
+	var sink uint32
+	for _, id := range ids {
+		sink += rd.byUnit.touch(id)
+	}
+	rd.units.sink += sink
+	from := 0
+	for i, id := range ids {
+		id = rd.firstName(id)
+		for _, r := range rd.pendingRows[from:rd.pendingEnd[i]] {
+			rd.byUnit.add(id, r)
+		}
+		from = rd.pendingEnd[i]
+	}
+	rd.pendingIDs, rd.pendingRows, rd.pendingEnd = ids[:0], rd.pendingRows[:0], rd.pendingEnd[:0]
+}
+
+// firstName is the first name equal to name (see alias).
+func (rd *ratingsReader) firstName(name int32) int32 {
+	if int(name) < len(rd.alias) {
+		return rd.alias[name]
+	}
+	return name
+}
+
+// addGroup adds the current group's rows to the unit of name u (a guess
+// may give a name stored twice before the names were indexed).
+func (rd *ratingsReader) addGroup(u int32) {
+	u = rd.firstName(u)
+	for _, r := range rd.group {
+		r.offset += rd.line
+		rd.byUnit.add(u, r)
+	}
+}
+
+// gather switches to gathering rows by unit (see unitRows), moving the
+// groups read so far into their units.
+func (rd *ratingsReader) gather() {
+	rd.byUnit = &unitRows{}
+	at := func(blocks [][]int32, g int32) int32 { return blocks[g/blockSize][g%blockSize] }
+	for g := range rd.groups {
+		name := rd.firstName(at(rd.groupUnit, g))
+		line := at(rd.groupLine, g)
+		for _, r := range rd.t.profiles.at(at(rd.groupProfile, g)) {
+			r.offset += line
+			rd.byUnit.add(name, r)
+		}
+	}
+	rd.groupUnit, rd.groupProfile, rd.groupLine = nil, nil, nil
+	// The groups' profiles had lines; the units' are made at the end.
+	rd.t.profiles = newProfileSet()
 }
 
 // index indexes the units' names stored so far, noting which are equal.
@@ -167,32 +221,39 @@ func (rd *ratingsReader) endGroup() {
 			if rd.unsorted {
 				rd.index()
 			}
+			rd.gather()
 		}
 	}
-	var u int32
 	if rd.lookups {
-		var ok bool
-		if u, ok = rd.units.guessNext(rd.unit); !ok {
+		rd.groups++
+		if u, ok := rd.units.guessNext(rd.unit); ok {
+			rd.addGroup(u)
+		} else {
 			if !rd.indexed {
 				rd.index()
 			}
 			// Looked up in batches, unless the guesses mostly work.
 			if rd.units.nextScore > 0 {
 				rd.flush()
-				u = rd.units.idBytes(rd.unit)
+				rd.addGroup(rd.units.idBytes(rd.unit))
 			} else {
 				rd.pending.add(rd.unit)
-				rd.pendingGroup = append(rd.pendingGroup, rd.groups)
-				u = -1 // for flush to set
+				for _, r := range rd.group {
+					r.offset += rd.line
+					rd.pendingRows = append(rd.pendingRows, r)
+				}
+				rd.pendingEnd = append(rd.pendingEnd, len(rd.pendingRows))
 				if rd.pending.len() == batchSize {
-					defer rd.flush()
+					rd.flush()
 				}
 			}
 		}
-	} else {
-		u = rd.units.stringStore.add(rd.unit)
-		rd.unsorted = rd.unsorted || !rd.ascending
+		rd.group, rd.prev = rd.prev[:0], rd.group
+		rd.unit, rd.lastUnit = rd.lastUnit, rd.unit
+		return
 	}
+	u := rd.units.stringStore.add(rd.unit)
+	rd.unsorted = rd.unsorted || !rd.ascending
 	g := rd.groups
 	rd.groups++
 	for len(rd.seenIn) < rd.coders.n {
@@ -227,16 +288,25 @@ func (rd *ratingsReader) table() (*Table, error) {
 	// Every unit has its id: the hash table (a third of the memory held
 	// when a million units are looked up) can go before regroup
 	// allocates.
-	rd.units.slots, rd.units.few = nil, nil
+	rd.units.slots, rd.units.few, rd.units.fewKeys = nil, nil, nil
 	t.Coders, t.values = rd.coders.strings(), rd.values.strings()
+	if rd.byUnit != nil {
+		if d := rd.byUnit.units(t, &rd.units.stringStore, rd.alias, len(t.Coders)); d != nil {
+			rd.dup = d
+		}
+		rd.byUnit = nil
+		rd.units = nil
+		if d := rd.dup; d != nil {
+			return nil, fmt.Errorf("%s:%d: duplicate rating of unit %q by coder %q (first at line %d)",
+				t.Name, d.line, d.unit, t.Coders[d.coder], d.first)
+		}
+		return t, nil
+	}
 	var first []int32
-	switch {
-	case rd.lookups:
-		first = rd.alias
-	case !rd.ascending:
+	if !rd.ascending {
 		first = firstNames(&rd.units.stringStore)
 	}
-	if first == nil && !rd.lookups {
+	if first == nil {
 		// Every group is a unit of its own.
 		t.Units, t.profile = rd.units.strings(), slices.Concat(rd.groupProfile...)
 	} else {

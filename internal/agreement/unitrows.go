@@ -1,0 +1,169 @@
+package agreement
+
+import (
+	"cmp"
+	"slices"
+)
+
+// unitRows gathers the rows of each unit as they come, for a file whose
+// units come back (rows in coder-major or random order), where keeping
+// the rows group by group and merging each unit's groups at the end
+// costs a random read per row twice over, and an array per row. A unit
+// (by its name's id in the reader's interner) has a small fixed record
+// holding its first rows inline, written where the unit's row is read;
+// rows past the record, or whose coder or value ids do not fit its
+// packing, go to a list of their own, sorted by unit at the end. The
+// lines of the rows are kept so that duplicates, settled at the end, can
+// be reported with both lines.
+type unitRows struct {
+	recs  [][]unitRec // per name id
+	n     int         // records made
+	over  [][]overRow // rows that do not fit their unit's record
+	nOver int
+}
+
+// inlineRows is the number of rows a unit's record holds: files ordinarily
+// have two or three coders per unit.
+const inlineRows = 3
+
+// unitRec is the rows of one unit that fit inline, in the order they came.
+type unitRec struct {
+	n    uint32 // rows held inline
+	rows [inlineRows]packedRow
+}
+
+// packedRow is a profileRow whose coder and value ids fit in 16 bits:
+// value is 1 + the value's id, 0 for an empty value; line is the row's
+// line in the file.
+type packedRow struct {
+	coder, value uint16
+	line         int32
+}
+
+// overRow is a row held outside its unit's record.
+type overRow struct {
+	name int32
+	row  profileRow // offset is the row's line
+}
+
+// rec returns the record of name, making records up to it a block at a
+// time.
+func (ur *unitRows) rec(name int32) *unitRec {
+	if int(name) >= ur.n {
+		for len(ur.recs)*blockSize <= int(name) {
+			ur.recs = append(ur.recs, make([]unitRec, blockSize))
+		}
+		ur.n = int(name) + 1
+	}
+	return &ur.recs[name/blockSize][name%blockSize]
+}
+
+// touch reads the record of name (made already), so that a batch of
+// rows can have their records brought into cache together.
+func (ur *unitRows) touch(name int32) uint32 {
+	if int(name) >= ur.n {
+		return 0
+	}
+	return ur.recs[name/blockSize][name%blockSize].n
+}
+
+// add adds row r (its offset being its line) to the unit named name.
+func (ur *unitRows) add(name int32, r profileRow) {
+	rec := ur.rec(name)
+	if rec.n < inlineRows && r.coder < 1<<16 && r.value+1 < 1<<16 {
+		rec.rows[rec.n] = packedRow{coder: uint16(r.coder), value: uint16(r.value + 1), line: r.offset}
+		rec.n++
+		return
+	}
+	ur.over = appendBlock(ur.over, overRow{name: name, row: r})
+	ur.nOver++
+}
+
+// units turns the gathered rows into t's units and profiles: the names
+// (by id) that are units are those that first says are their own first
+// (nil: all; names past its end are first names), in id order, which is
+// the order of first appearance. Each unit's rows are checked for a coder
+// rating it twice; the duplicate returned (nil for none) is the one on the
+// earliest line. The records are released as they are read.
+func (ur *unitRows) units(t *Table, names *stringStore, first []int32, coders int) *duplicate {
+	// The rows outside the records, by name, in file order within each.
+	var from, overAt []int32
+	if ur.nOver > 0 {
+		from = make([]int32, ur.n+1)
+		for _, b := range ur.over {
+			for _, o := range b {
+				from[o.name+1]++
+			}
+		}
+		for i := range ur.n {
+			from[i+1] += from[i]
+		}
+		overAt = make([]int32, ur.nOver)
+		next := slices.Clone(from[:ur.n])
+		k := int32(0)
+		for _, b := range ur.over {
+			for _, o := range b {
+				overAt[next[o.name]] = k
+				next[o.name]++
+				k++
+			}
+		}
+	}
+	overRowAt := func(k int32) profileRow { return ur.over[k/blockSize][k%blockSize].row }
+	units := 0
+	for i := range int32(ur.n) {
+		if int(i) >= len(first) || first[i] == i {
+			units++
+		}
+	}
+	t.Units = make([]string, 0, units)
+	t.profile = make([]int32, 0, units)
+	seenIn := make([]int32, coders)    // per coder: 1 + the unit it last rated
+	firstLine := make([]int32, coders) // per coder: the line of its first row in that unit
+	var dup *duplicate
+	var rows []profileRow
+	for i := range int32(ur.n) {
+		if int(i) < len(first) && first[i] != i {
+			continue
+		}
+		rec := &ur.recs[i/blockSize][i%blockSize]
+		rows = rows[:0]
+		for _, p := range rec.rows[:rec.n] {
+			rows = append(rows, profileRow{coder: int32(p.coder), value: int32(p.value) - 1, offset: p.line})
+		}
+		if from != nil && from[i] < from[i+1] {
+			for _, k := range overAt[from[i]:from[i+1]] {
+				rows = append(rows, overRowAt(k))
+			}
+			slices.SortFunc(rows, func(a, b profileRow) int { return cmp.Compare(a.offset, b.offset) })
+		}
+		u := int32(len(t.Units))
+		t.Units = append(t.Units, names.at(i))
+		for _, r := range rows {
+			if seenIn[r.coder] == u+1 {
+				if dup == nil || r.offset < dup.line {
+					dup = &duplicate{unit: t.Units[u], coder: r.coder, first: firstLine[r.coder], line: r.offset}
+				}
+				break
+			}
+			seenIn[r.coder], firstLine[r.coder] = u+1, r.offset
+		}
+		if dup != nil {
+			continue
+		}
+		// In coder order, without lines: units with the same ratings then
+		// share a profile, however their rows were laid out.
+		for k := range rows {
+			rows[k].offset = 0
+			for j := k; j > 0 && rows[j].coder < rows[j-1].coder; j-- {
+				rows[j], rows[j-1] = rows[j-1], rows[j]
+			}
+		}
+		t.profile = append(t.profile, t.profiles.id(rows))
+		if (i+1)%blockSize == 0 {
+			ur.recs[i/blockSize] = nil
+		}
+	}
+	ur.recs, ur.over = nil, nil
+	return dup
+}
