@@ -34,20 +34,6 @@ func (e *Error) Error() string {
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Cause }
 
-// Wrap returns an internal error that names the operation that failed and
-// keeps err as its cause; nil stays nil, and a domain error keeps its code
-// and message.
-func Wrap(err error, op string) error {
-	if err == nil {
-		return nil
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return err
-	}
-	return &Error{Code: EInternal, Message: op, Cause: err}
-}
-
 // Errorf returns an *Error with the given code and formatted message.
 func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}

@@ -101,7 +101,7 @@ func namesOperation(e ast.Expr) bool {
 		case *ast.SelectorExpr:
 			name = f.Sel.Name
 		}
-		return name == "Op" || name == "Wrap" || strings.HasSuffix(name, "Errorf") || name == "New" || name == "Join"
+		return name == "Op" || strings.HasSuffix(name, "Errorf") || name == "New" || name == "Join"
 	}
 	return false
 }
