@@ -415,24 +415,11 @@ func (s *Store) Deal(ctx context.Context, st *Study, p *Participant) (int, error
 		// read from the dealing index (study_items.dealt is kept by
 		// triggers on assignments), skipping any the participant ever
 		// held: the cost does not grow with the study's size.
-		rows, err := tx.QueryContext(ctx, `SELECT i.summary_id FROM study_items i
+		picks, err := tasks.IDList(ctx, tx, `SELECT i.summary_id FROM study_items i
 			WHERE i.study_id = ?1 AND i.is_check = 0 AND i.dealt < ?4
 				AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.round_id = ?2 AND a.summary_id = i.summary_id AND a.user_id = ?3)
 			ORDER BY i.dealt, i.shuffle LIMIT ?5`, st.ID, st.RoundID, p.UserID, st.Definition.K, want)
 		if err != nil {
-			return err
-		}
-		var picks []int64
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			picks = append(picks, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		checks, err := dealChecks(ctx, tx, st, p, len(picks))
@@ -599,23 +586,10 @@ func dealChecks(ctx context.Context, tx *sql.Tx, st *Study, p *Participant, n in
 	if want == 0 || st.Checks == 0 {
 		return nil, nil
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT i.summary_id FROM study_items i
+	return tasks.IDList(ctx, tx, `SELECT i.summary_id FROM study_items i
 		WHERE i.study_id = ?1 AND i.is_check = 1
 		AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.round_id = ?2 AND a.summary_id = i.summary_id AND a.user_id = ?3)
 		ORDER BY (i.summary_id * 2654435761 + ?4) % 4294967291 LIMIT ?5`, st.ID, st.RoundID, p.UserID, p.Number, want)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
 }
 
 // mixIn puts the checks among the items at places drawn from the study's
@@ -870,23 +844,10 @@ func (s *Store) dealGold(ctx context.Context, st *Study, p *Participant, n int, 
 		if have > 0 {
 			return nil
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT i.summary_id FROM study_items i WHERE i.study_id = ?1 AND i.is_check = 1
+		picks, err := tasks.IDList(ctx, tx, `SELECT i.summary_id FROM study_items i WHERE i.study_id = ?1 AND i.is_check = 1
 			AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.round_id = ?4 AND a.summary_id = i.summary_id AND a.user_id = ?5)
 			ORDER BY (i.summary_id * 2246822519 + ?2) % 4294967291 LIMIT ?3`, st.ID, p.Number, n, st.RoundID, p.UserID)
 		if err != nil {
-			return err
-		}
-		var picks []int64
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			picks = append(picks, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		for _, sum := range picks {

@@ -40,10 +40,13 @@ const readySummaries = `SELECT a.summary_id FROM assignments a JOIN rounds r ON 
 	GROUP BY a.round_id, a.summary_id
 	HAVING sum(a.status = 'submitted') > 0 AND sum(a.status IN ('pending', 'in_progress')) = 0`
 
-func summaryIDList(ctx context.Context, q querier, query string, args ...any) ([]int64, error) {
+// IDList runs a query of one integer column and returns its values in
+// the order read, each once: for the store and its sibling stores (such
+// as studies) that read lists of ids.
+func IDList(ctx context.Context, q Querier, query string, args ...any) ([]int64, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, err
+		return nil, Op("IDList", err)
 	}
 	defer rows.Close()
 	var out []int64
@@ -51,14 +54,14 @@ func summaryIDList(ctx context.Context, q querier, query string, args ...any) ([
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return nil, err
+			return nil, Op("IDList", err)
 		}
 		if !seen[id] {
 			seen[id] = true
 			out = append(out, id)
 		}
 	}
-	return out, rows.Err()
+	return out, Op("IDList", rows.Err())
 }
 
 // ResolveRound resolves every summary that is ready in a round of the
@@ -73,7 +76,7 @@ func (s *Store) ResolveRound(ctx context.Context, projectID, roundID int64) (Res
 		if n == 0 {
 			return Errorf(ENotFound, "round not found")
 		}
-		ids, err := summaryIDList(ctx, tx, fmt.Sprintf(readySummaries, "a.round_id = ?")+` ORDER BY a.summary_id`, roundID)
+		ids, err := IDList(ctx, tx, fmt.Sprintf(readySummaries, "a.round_id = ?")+` ORDER BY a.summary_id`, roundID)
 		if err != nil {
 			return err
 		}
@@ -97,7 +100,7 @@ func (s *Store) ResolveSummary(ctx context.Context, summaryID int64) (ResolveSta
 // resolveIfReady resolves one summary inside a write transaction if it is
 // ready in some round.
 func (s *Store) resolveIfReady(ctx context.Context, tx txQuerier, summaryID int64) (ResolveStats, error) {
-	ids, err := summaryIDList(ctx, tx, fmt.Sprintf(readySummaries, "a.summary_id = ?"), summaryID)
+	ids, err := IDList(ctx, tx, fmt.Sprintf(readySummaries, "a.summary_id = ?"), summaryID)
 	if err != nil {
 		return ResolveStats{}, err
 	}
@@ -124,7 +127,7 @@ func (s *Store) ResolveReady(ctx context.Context, projectID int64) (ResolveStats
 // resolveReady is ResolveReady; paced, it rests after each batch as long
 // as the batch took, leaving the writer to others at least half the time.
 func (s *Store) resolveReady(ctx context.Context, projectID int64, paced bool) (ResolveStats, error) {
-	ids, err := summaryIDList(ctx, s.read, `SELECT x.summary_id FROM (`+fmt.Sprintf(readySummaries, "r.project_id = ?")+`) x
+	ids, err := IDList(ctx, s.read, `SELECT x.summary_id FROM (`+fmt.Sprintf(readySummaries, "r.project_id = ?")+`) x
 		WHERE EXISTS (SELECT 1 FROM summary_sentences ss WHERE ss.summary_id = x.summary_id
 			AND NOT EXISTS (SELECT 1 FROM gold_sentences g WHERE g.sentence_id = ss.id))
 		ORDER BY x.summary_id`, projectID)
