@@ -432,6 +432,12 @@ func (s *Store) Deal(ctx context.Context, st *Study, p *Participant) (int, error
 			isCheck[c] = true
 		}
 		byItem := st.Definition.Randomise == "item" && len(st.Definition.Conditions) > 1
+		var dealt map[int64][]int
+		if byItem {
+			if dealt, err = itemConditionCounts(ctx, tx, st, picks); err != nil {
+				return err
+			}
+		}
 		for _, sum := range order {
 			res, err := tx.ExecContext(ctx, `INSERT INTO assignments (round_id, summary_id, user_id, position)
 				VALUES (?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM assignments WHERE user_id = ?))`, st.RoundID, sum, p.UserID, p.UserID)
@@ -453,9 +459,12 @@ func (s *Store) Deal(ctx context.Context, st *Study, p *Participant) (int, error
 					cond = "none"
 				}
 			case byItem:
-				if cond, err = itemCondition(ctx, tx, st, sum, id); err != nil {
-					return err
-				}
+				// Counterbalanced over the item's live assignments
+				// (released ones aside): experiment.ItemConditionFor.
+				counts := dealt[sum]
+				c := experiment.ItemConditionFor(st.Definition.Seed, int(sum), counts)
+				counts[c]++
+				cond = st.Definition.Conditions[c]
 			}
 			if err := tasks.SetAssistanceTx(ctx, tx, id, ConditionAssistance(cond)); err != nil {
 				return err
@@ -475,31 +484,36 @@ func (s *Store) Deal(ctx context.Context, st *Study, p *Participant) (int, error
 	return held, tasks.Op("Store.Deal", err)
 }
 
-// itemCondition decides, randomised by item, the condition of a new
-// assignment of an item: counterbalanced over the item's live
-// assignments (released ones aside) by experiment.ItemConditionFor.
-func itemCondition(ctx context.Context, tx *sql.Tx, st *Study, summaryID, assignmentID int64) (string, error) {
+// itemConditionCounts counts, for each of the items about to be dealt,
+// its live assignments (released ones aside) in each of the study's
+// conditions, in one query.
+func itemConditionCounts(ctx context.Context, tx *sql.Tx, st *Study, items []int64) (map[int64][]int, error) {
 	conds := st.Definition.Conditions
-	counts := make([]int, len(conds))
-	rows, err := tx.QueryContext(ctx, `SELECT c.condition FROM assignments a JOIN study_conditions c ON c.assignment_id = a.id
-		WHERE a.round_id = ? AND a.summary_id = ? AND a.status != 'released' AND a.id != ?`, st.RoundID, summaryID, assignmentID)
+	out := make(map[int64][]int, len(items))
+	for _, id := range items {
+		out[id] = make([]int, len(conds))
+	}
+	list, err := json.Marshal(items)
 	if err != nil {
-		return "", err
+		return nil, err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT a.summary_id, c.condition FROM assignments a JOIN study_conditions c ON c.assignment_id = a.id
+		WHERE a.round_id = ? AND a.status != 'released' AND a.summary_id IN (SELECT value FROM json_each(?))`, st.RoundID, string(list))
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
+		var id int64
 		var c string
-		if err := rows.Scan(&c); err != nil {
-			return "", err
+		if err := rows.Scan(&id, &c); err != nil {
+			return nil, err
 		}
-		if i := slices.Index(conds, c); i >= 0 {
-			counts[i]++
+		if i := slices.Index(conds, c); i >= 0 && out[id] != nil {
+			out[id][i]++
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return "", err
-	}
-	return conds[experiment.ItemConditionFor(st.Definition.Seed, int(summaryID), counts)], nil
+	return out, rows.Err()
 }
 
 // ConditionAssistance is what an assistance condition shows on the
