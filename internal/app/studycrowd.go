@@ -31,6 +31,7 @@ type CrowdReport struct {
 // probability of a right label under Dawid–Skene, and 1 − the
 // probability of answering at random under MACE.
 type CrowdParticipant struct {
+	number         int     // from 0, the order of the list
 	Participant    string  `json:"participant"` // "Participant N"
 	Labels         int     `json:"labels"`
 	DawidSkene     float64 `json:"dawid_skene_competence"`
@@ -133,10 +134,10 @@ func (a *App) crowdReport(ctx context.Context, st *studies.Study) (*CrowdReport,
 	}
 	for p := range pIndex.Len() {
 		id, _ := strconv.ParseInt(pIndex.ID(p), 10, 64)
-		rep.Participants = append(rep.Participants, CrowdParticipant{Participant: fmt.Sprintf("Participant %d", number[id]+1), Labels: agree[p][1],
+		rep.Participants = append(rep.Participants, CrowdParticipant{number: number[id], Participant: fmt.Sprintf("Participant %d", number[id]+1), Labels: agree[p][1],
 			DawidSkene: ds.Competence[p], MACE: mace.Competence[p], MajorityAgrees: float64(agree[p][0]) / float64(agree[p][1])})
 	}
-	slices.SortFunc(rep.Participants, func(x, y CrowdParticipant) int { return compareParticipant(x.Participant, y.Participant) })
+	slices.SortFunc(rep.Participants, func(x, y CrowdParticipant) int { return x.number - y.number })
 	for _, m := range []struct {
 		name  string
 		label func(int) int
@@ -190,12 +191,4 @@ func agreement(name string, label func(int) int, gold []int) CrowdMethod {
 		}
 	}
 	return m
-}
-
-// compareParticipant orders "Participant N" names by N.
-func compareParticipant(x, y string) int {
-	var a, b int
-	fmt.Sscanf(x, "Participant %d", &a)
-	fmt.Sscanf(y, "Participant %d", &b)
-	return a - b
 }
