@@ -10,7 +10,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 
 	"annotate/internal/app"
 	"annotate/internal/csvsafe"
@@ -236,20 +235,17 @@ func studyPlan(e env, file, sizes string, studies int) error {
 		return err
 	}
 	defer f.Close()
-	plan, err := experiment.ReadPlan(io.LimitReader(f, maxStudyFile))
+	b, err := io.ReadAll(io.LimitReader(f, maxStudyFile))
+	if err != nil {
+		return err
+	}
+	plan, err := app.ReadPlanForPower(b)
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
-	var ns []int
-	for _, part := range strings.Split(sizes, ",") {
-		if part = strings.TrimSpace(part); part == "" {
-			continue
-		}
-		n, err := strconv.Atoi(part)
-		if err != nil {
-			return fmt.Errorf("--participants: %q is not a whole number", part)
-		}
-		ns = append(ns, n)
+	ns, err := app.ParsePlanSizes(sizes)
+	if err != nil {
+		return fmt.Errorf("--%w", err)
 	}
 	rows, err := app.PlanStudy(plan, ns, studies)
 	if err != nil {

@@ -137,7 +137,8 @@ func TestStudyExcludeCommand(t *testing.T) {
 func TestStudyPlanCommand(t *testing.T) {
 	dir := t.TempDir()
 	plan := filepath.Join(dir, "plan.json")
-	os.WriteFile(plan, []byte(`{"participants":1,"accuracy":{"none":0.7,"debate":0.9},"seed":4}`), 0o600)
+	// A plan for planning leaves the number of participants out.
+	os.WriteFile(plan, []byte(`{"accuracy":{"none":0.7,"debate":0.9},"seed":4}`), 0o600)
 	out, _, err := runCmd(t, "", nil, "study", "plan", "--plan", plan, "--participants", "6,60", "--studies", "40")
 	if err != nil {
 		t.Fatal(err)
@@ -160,5 +161,9 @@ func TestStudyPlanCommand(t *testing.T) {
 	os.WriteFile(plan, []byte(`{"participants":1,"accuracy":{"none":1.5}}`), 0o600)
 	if _, _, err := runCmd(t, "", nil, "study", "plan", "--plan", plan); err == nil || !strings.Contains(err.Error(), "accuracy.none: 1.5 is not between 0 and 1") {
 		t.Fatalf("a bad plan: %v", err)
+	}
+	os.WriteFile(plan, nil, 0o600)
+	if _, _, err := runCmd(t, "", nil, "study", "plan", "--plan", plan); err == nil || !strings.Contains(err.Error(), "plan: empty") {
+		t.Fatalf("an empty plan: %v", err)
 	}
 }

@@ -1,9 +1,13 @@
 package app
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	"annotate/internal/experiment"
@@ -71,4 +75,44 @@ func PlanStudy(plan *experiment.Plan, sizes []int, studies int) ([]PlanRow, erro
 	close(work)
 	wg.Wait()
 	return out, nil
+}
+
+// ParsePlanSizes reads the numbers of participants to try, written
+// "20, 40, 60" as the command line and the page take them; empty gives
+// none (PlanStudy then tries DefaultPlanSizes).
+func ParsePlanSizes(list string) ([]int, error) {
+	var out []int
+	for _, part := range strings.Split(list, ",") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		n, err := strconv.Atoi(part)
+		if err != nil {
+			return nil, &Invalid{Fields: []FieldError{{"participants", fmt.Sprintf("%q is not a whole number", part)}}}
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// ReadPlanForPower reads a plan for PlanStudy, which sets the number of
+// participants itself: a plan may leave "participants" out (as the
+// Studies page's form and a plan written for planning do). An empty plan
+// is refused as such.
+func ReadPlanForPower(b []byte) (*experiment.Plan, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, &Invalid{Fields: []FieldError{{"plan", "empty: give a plan such as {\"accuracy\": {\"none\": 0.75, \"debate\": 0.88}}"}}}
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, &Invalid{Fields: []FieldError{{"plan", "not a JSON object: " + err.Error()}}}
+	}
+	if _, ok := raw["participants"]; !ok {
+		raw["participants"] = json.RawMessage("1")
+	}
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return nil, err
+	}
+	return experiment.ParsePlan(b)
 }

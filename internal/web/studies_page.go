@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -11,7 +10,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"annotate/internal/app"
-	"annotate/internal/experiment"
 	"annotate/internal/studies"
 	"annotate/internal/tasks"
 	"annotate/web/templates"
@@ -30,10 +28,13 @@ func (s *Server) getStudies(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v.Definition = `{"round": "crowd", "conditions": ["none", "debate"], "k": 3, "items_per_participant": 10}`
+	v.Definition = exampleDefinition
 	v.Plan, v.PlanSizes = examplePlan, "20, 40, 60, 100, 150"
 	return s.render(c, http.StatusOK, templates.StudiesPage(v))
 }
+
+// exampleDefinition fills the new-study form at first.
+const exampleDefinition = `{"round": "crowd", "conditions": ["none", "debate"], "k": 3, "items_per_participant": 10}`
 
 // maxPlanForm bounds the plan a form sends.
 const maxPlanForm = 64 << 10
@@ -56,7 +57,7 @@ func (s *Server) postStudyPlan(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v.Definition = `{"round": "crowd", "conditions": ["none", "debate"], "k": 3, "items_per_participant": 10}`
+	v.Definition = exampleDefinition
 	v.Plan, v.PlanSizes, v.PlanStudies = c.FormValue("plan"), c.FormValue("participants"), pageStudies
 	fail := func(msg string) error {
 		v.PlanErrors = append(v.PlanErrors, msg)
@@ -65,27 +66,13 @@ func (s *Server) postStudyPlan(c echo.Context) error {
 	if len(v.Plan) > maxPlanForm {
 		return fail("plan: longer than the form takes")
 	}
-	// The form's plan leaves participants out: each number tried sets it.
-	var raw map[string]any
-	if err := json.Unmarshal([]byte(v.Plan), &raw); err != nil {
-		return fail("plan: not JSON: " + err.Error())
-	}
-	raw["participants"] = 1
-	b, _ := json.Marshal(raw)
-	plan, err := experiment.ParsePlan(b)
+	plan, err := app.ReadPlanForPower([]byte(v.Plan))
 	if err != nil {
 		return fail(err.Error())
 	}
-	var sizes []int
-	for _, part := range strings.Split(v.PlanSizes, ",") {
-		if part = strings.TrimSpace(part); part == "" {
-			continue
-		}
-		n, err := strconv.Atoi(part)
-		if err != nil {
-			return fail(fmt.Sprintf("participants: %q is not a whole number", part))
-		}
-		sizes = append(sizes, n)
+	sizes, err := app.ParsePlanSizes(v.PlanSizes)
+	if err != nil {
+		return fail(err.Error())
 	}
 	rows, err := app.PlanStudy(plan, sizes, pageStudies)
 	if in, ok := app.AsInvalid(err); ok {
