@@ -139,6 +139,13 @@ const queueBlockShift = 8
 // ?2 project).
 const blocksScope = `FROM queue_blocks b WHERE b.user_id = ?1 AND b.round_id IN (SELECT id FROM rounds WHERE project_id = ?2)`
 
+// queueRank counts the queue entries before the assignment at (?3
+// position, ?4 id): the blocks before its block ?5, plus the entries of
+// its own block (positions from ?6, the block's first) that come before
+// it. For a released assignment, the entries before where it was.
+const queueRank = `((SELECT coalesce(sum(b.total), 0) ` + blocksScope + ` AND b.block < ?5)
+	+ (SELECT count(*) ` + queueScope + ` AND x.position BETWEEN ?6 AND ?3 AND (x.position, x.id) < (?3, ?4)))`
+
 // QueueNav finds where a sits in its annotator's queue: length and
 // progress summed from the queue's blocks, its place from the blocks
 // before its own plus a count inside its block, and its neighbours by two
@@ -149,8 +156,7 @@ func (s *Store) QueueNav(ctx context.Context, a *Assignment) (QueueNav, error) {
 	err := s.queryRow(ctx, `SELECT
 			(SELECT coalesce(sum(b.total), 0) `+blocksScope+`),
 			(SELECT coalesce(sum(b.done), 0) `+blocksScope+`),
-			(SELECT coalesce(sum(b.total), 0) `+blocksScope+` AND b.block < ?5)
-			+ (SELECT count(*) `+queueScope+` AND x.position BETWEEN ?6 AND ?3 AND (x.position, x.id) <= (?3, ?4)),
+			`+queueRank+` + 1,
 			coalesce((SELECT x.id `+queueScope+` AND (x.position, x.id) < (?3, ?4) ORDER BY x.position DESC, x.id DESC LIMIT 1), 0),
 			coalesce((SELECT x.id `+queueScope+` AND (x.position, x.id) > (?3, ?4) ORDER BY x.position, x.id LIMIT 1), 0)`,
 		a.UserID, a.ProjectID, a.Position, a.ID, block, block<<queueBlockShift).Scan(&n.Total, &n.Done, &n.Position, &n.Prev, &n.Next)
@@ -200,8 +206,7 @@ func (s *Store) QueueCounts(ctx context.Context, projectID, userID int64) (Queue
 		return q, Op("Store.QueueCounts", err)
 	}
 	block := int(pos.Int64) >> queueBlockShift
-	err = s.queryRow(ctx, `SELECT (SELECT coalesce(sum(b.total), 0) `+blocksScope+` AND b.block < ?5)
-		+ (SELECT count(*) `+queueScope+` AND x.position BETWEEN ?6 AND ?3 AND (x.position, x.id) < (?3, ?4))`,
+	err = s.queryRow(ctx, `SELECT `+queueRank,
 		userID, projectID, pos.Int64, q.NextOpen, block, block<<queueBlockShift).Scan(&q.NextRank)
 	return q, Op("Store.QueueCounts", err)
 }
