@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"annotate/internal/experiment"
+	"annotate/internal/tasks"
 )
 
 // PlanRow is the power, for one number of participants, to detect each
@@ -112,7 +113,11 @@ func ReadPlanForPower(b []byte) (*experiment.Plan, error) {
 	}
 	b, err := json.Marshal(raw)
 	if err != nil {
-		return nil, err
+		return nil, tasks.Op("App.ReadPlanForPower", err)
 	}
-	return experiment.ParsePlan(b)
+	plan, err := experiment.ParsePlan(b)
+	if err != nil {
+		return nil, &Invalid{Fields: []FieldError{{"plan", strings.TrimPrefix(err.Error(), "plan: ")}}}
+	}
+	return plan, nil
 }
