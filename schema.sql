@@ -1,4 +1,4 @@
--- The database schema of annotate, version 29, as a fresh database holds it.
+-- The database schema of annotate, version 30, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -779,4 +779,92 @@ CREATE TRIGGER study_items_dealt_update AFTER UPDATE OF status, round_id, summar
         WHERE OLD.status != 'released' AND summary_id = OLD.summary_id AND study_id IN (SELECT id FROM studies WHERE round_id = OLD.round_id);
     UPDATE study_items SET dealt = dealt + 1
         WHERE NEW.status != 'released' AND summary_id = NEW.summary_id AND study_id IN (SELECT id FROM studies WHERE round_id = NEW.round_id);
+END;
+
+CREATE TABLE gold_tallies (
+    sentence_id INTEGER PRIMARY KEY REFERENCES summary_sentences(id) ON DELETE CASCADE,
+    project_id  INTEGER NOT NULL,
+    summary_id  INTEGER NOT NULL,
+    idx         INTEGER NOT NULL,
+    provenance  TEXT NOT NULL,
+    rounds      TEXT NOT NULL DEFAULT ',', -- ',3,7,': the rounds that gave the summary out (released assignments aside)
+    votes       INTEGER NOT NULL DEFAULT 0, -- submitted annotators' rows (unresolved and imported gold only)
+    top         REAL NOT NULL DEFAULT 0,    -- Tally.Score: the largest split of any dimension
+    label_split REAL NOT NULL DEFAULT 0,    -- and the label's split
+    split       INTEGER NOT NULL DEFAULT 0, -- dimensions in disagreement: 1 label, 2 error types, 4 ambiguity
+    ready       INTEGER NOT NULL DEFAULT 0, -- a strict majority AcceptMajority would take
+    flagged     INTEGER NOT NULL DEFAULT 0, -- an annotator flagged it for the leads
+    against     INTEGER NOT NULL DEFAULT 0  -- imported gold: votes for another label
+);
+
+CREATE INDEX gold_tallies_queue ON gold_tallies(project_id, provenance, top DESC, label_split DESC, summary_id, idx, split, flagged, rounds);
+
+CREATE INDEX gold_tallies_counts ON gold_tallies(project_id, provenance, rounds, ready, flagged, split, votes, against);
+
+CREATE TABLE gold_tallies_stale (sentence_id INTEGER PRIMARY KEY) WITHOUT ROWID;
+
+CREATE TRIGGER gold_tallies_gold_insert AFTER INSERT ON gold_sentences BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id) VALUES (NEW.sentence_id)
+        ON CONFLICT DO NOTHING;
+END;
+
+CREATE TRIGGER gold_tallies_gold_update AFTER UPDATE OF provenance, label, decided_by ON gold_sentences BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id) VALUES (NEW.sentence_id)
+        ON CONFLICT DO NOTHING;
+END;
+
+CREATE TRIGGER gold_tallies_gold_delete AFTER DELETE ON gold_sentences BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id) VALUES (OLD.sentence_id)
+        ON CONFLICT DO NOTHING;
+END;
+
+CREATE TRIGGER gold_tallies_labels_insert AFTER INSERT ON sentence_labels BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id)
+        SELECT sentence_id FROM gold_sentences WHERE sentence_id = NEW.sentence_id AND provenance IN ('unresolved', 'imported')
+        ON CONFLICT DO NOTHING;
+END;
+
+CREATE TRIGGER gold_tallies_labels_update AFTER UPDATE ON sentence_labels BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id)
+        SELECT sentence_id FROM gold_sentences WHERE sentence_id IN (NEW.sentence_id, OLD.sentence_id) AND provenance IN ('unresolved', 'imported')
+        ON CONFLICT DO NOTHING;
+END;
+
+CREATE TRIGGER gold_tallies_labels_delete AFTER DELETE ON sentence_labels BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id)
+        SELECT sentence_id FROM gold_sentences WHERE sentence_id = OLD.sentence_id AND provenance IN ('unresolved', 'imported')
+        ON CONFLICT DO NOTHING;
+END;
+
+CREATE TRIGGER gold_tallies_flags_insert AFTER INSERT ON sentence_flags BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id)
+        SELECT sentence_id FROM gold_sentences WHERE sentence_id = NEW.sentence_id AND provenance = 'unresolved'
+        ON CONFLICT DO NOTHING;
+END;
+
+CREATE TRIGGER gold_tallies_flags_delete AFTER DELETE ON sentence_flags BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id)
+        SELECT sentence_id FROM gold_sentences WHERE sentence_id = OLD.sentence_id AND provenance = 'unresolved'
+        ON CONFLICT DO NOTHING;
+END;
+
+CREATE TRIGGER gold_tallies_assignments_insert AFTER INSERT ON assignments BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id)
+        SELECT g.sentence_id FROM summary_sentences ss JOIN gold_sentences g ON g.sentence_id = ss.id WHERE ss.summary_id = NEW.summary_id
+        ON CONFLICT DO NOTHING;
+END;
+
+CREATE TRIGGER gold_tallies_assignments_delete AFTER DELETE ON assignments BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id)
+        SELECT g.sentence_id FROM summary_sentences ss JOIN gold_sentences g ON g.sentence_id = ss.id WHERE ss.summary_id = OLD.summary_id
+        ON CONFLICT DO NOTHING;
+END;
+
+CREATE TRIGGER gold_tallies_assignments_update AFTER UPDATE OF status, submitted_at, user_id, round_id, summary_id ON assignments
+    WHEN (OLD.status = 'released') != (NEW.status = 'released') OR (OLD.status = 'submitted') != (NEW.status = 'submitted')
+        OR OLD.submitted_at IS NOT NEW.submitted_at OR OLD.user_id IS NOT NEW.user_id OR OLD.round_id IS NOT NEW.round_id
+        OR OLD.summary_id IS NOT NEW.summary_id BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id)
+        SELECT g.sentence_id FROM summary_sentences ss JOIN gold_sentences g ON g.sentence_id = ss.id WHERE ss.summary_id IN (OLD.summary_id, NEW.summary_id)
+        ON CONFLICT DO NOTHING;
 END;

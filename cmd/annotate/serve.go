@@ -112,7 +112,8 @@ func runServe(ctx context.Context, e env, args []string) error {
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	// Resolve, in small transactions beside the traffic, summaries that
-	// became ready before gold was resolved at submission.
+	// became ready before gold was resolved at submission, then bring the
+	// gold index (the adjudication queue's) up to date.
 	resolveCtx, stopResolve := context.WithCancel(ctx)
 	resolved := make(chan struct{})
 	go func() {
@@ -121,6 +122,9 @@ func runServe(ctx context.Context, e env, args []string) error {
 			logger.Warn("resolving ready summaries", "err", err)
 		} else if st.Summaries > 0 {
 			logger.Info("resolved ready summaries", "summaries", st.Summaries, "unanimous", st.Unanimous, "pending", st.Pending)
+		}
+		if err := store.RefreshGoldIndex(resolveCtx); err != nil && resolveCtx.Err() == nil {
+			logger.Warn("refreshing the gold index", "err", err)
 		}
 	}()
 	defer func() { stopResolve(); <-resolved }()

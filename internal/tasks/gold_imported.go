@@ -2,7 +2,8 @@ package tasks
 
 import (
 	"context"
-	"sort"
+	"database/sql"
+	"encoding/json"
 )
 
 // ImportedGold is a sentence whose gold arrived with the data and that
@@ -21,65 +22,51 @@ type ImportedGold struct {
 	Version int // the gold's version, for reopening
 }
 
-// importedCond selects the project's sentences with imported gold.
-const importedCond = `SELECT g.sentence_id FROM gold_sentences g JOIN summary_sentences ss ON ss.id = g.sentence_id
-	JOIN summaries sm ON sm.id = ss.summary_id WHERE sm.project_id = ? AND g.provenance = 'imported'`
-
 // ImportedGoldLabelled lists the project's sentences with imported gold
 // that have submitted labels, those most labelled against their gold
-// first, at most limit of them.
+// first, at most limit of them. It pages the gold index (inside a
+// FreshSnapshot) and tallies only the sentences it returns.
 func (s *Store) ImportedGoldLabelled(ctx context.Context, projectID int64, limit int) ([]ImportedGold, error) {
-	tallies, err := loadTallies(ctx, s.read, `l.sentence_id IN (`+importedCond+`)`, projectID)
-	if err != nil || len(tallies) == 0 {
-		return nil, Op("Store.ImportedGoldLabelled", err)
-	}
-	rows, err := s.read.QueryContext(ctx, `SELECT ss.id, ss.summary_id, ss.idx, ss.text, d.external_id, sm.topic, g.label
-		FROM gold_sentences g JOIN summary_sentences ss ON ss.id = g.sentence_id JOIN summaries sm ON sm.id = ss.summary_id
-		JOIN documents d ON d.id = sm.document_id
-		WHERE sm.project_id = ? AND g.provenance = 'imported'`, projectID)
-	if err != nil {
-		return nil, Op("Store.ImportedGoldLabelled", err)
-	}
 	var out []ImportedGold
-	for rows.Next() {
-		var x ImportedGold
-		if err := rows.Scan(&x.SentenceID, &x.SummaryID, &x.Index, &x.Text, &x.Document, &x.Topic, &x.Gold); err != nil {
-			rows.Close()
-			return nil, Op("Store.ImportedGoldLabelled", err)
+	err := s.FreshSnapshot(ctx, func(ctx context.Context) error {
+		q := s.reader(ctx)
+		ids, err := IDList(ctx, q, `SELECT sentence_id FROM gold_tallies WHERE project_id = ? AND provenance = 'imported' AND votes > 0
+			ORDER BY against DESC, summary_id, idx LIMIT ?`, projectID, limit)
+		if err != nil || len(ids) == 0 {
+			return err
 		}
-		t, ok := tallies[x.SentenceID]
-		if !ok {
-			continue
+		list, err := json.Marshal(ids)
+		if err != nil {
+			return err
 		}
-		x.Tally = t
-		for _, c := range t.Labels {
-			if c.Value != x.Gold {
-				x.Against += c.N
+		tallies, err := loadTallies(ctx, q, `l.sentence_id IN (SELECT value FROM json_each(?))`, string(list))
+		if err != nil {
+			return err
+		}
+		byID := map[int64]ImportedGold{}
+		err = queryRows(ctx, q, `SELECT ss.id, ss.summary_id, ss.idx, ss.text, d.external_id, sm.topic, g.label, g.version
+			FROM gold_sentences g CROSS JOIN summary_sentences ss ON ss.id = g.sentence_id CROSS JOIN summaries sm ON sm.id = ss.summary_id
+			JOIN documents d ON d.id = sm.document_id
+			WHERE g.sentence_id IN (SELECT value FROM json_each(?))`, func(rows *sql.Rows) error {
+			var x ImportedGold
+			if err := rows.Scan(&x.SentenceID, &x.SummaryID, &x.Index, &x.Text, &x.Document, &x.Topic, &x.Gold, &x.Version); err != nil {
+				return err
+			}
+			x.Tally = tallies[x.SentenceID]
+			for _, c := range x.Tally.Labels {
+				if c.Value != x.Gold {
+					x.Against += c.N
+				}
+			}
+			byID[x.SentenceID] = x
+			return nil
+		}, string(list))
+		for _, id := range ids {
+			if x, ok := byID[id]; ok {
+				out = append(out, x)
 			}
 		}
-		out = append(out, x)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, Op("Store.ImportedGoldLabelled", err)
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		switch {
-		case a.Against != b.Against:
-			return a.Against > b.Against
-		case a.SummaryID != b.SummaryID:
-			return a.SummaryID < b.SummaryID
-		}
-		return a.Index < b.Index
+		return err
 	})
-	if len(out) > limit {
-		out = out[:limit]
-	}
-	for i := range out {
-		if out[i].Version, err = goldVersion(ctx, s.read, out[i].SentenceID); err != nil {
-			return nil, Op("Store.ImportedGoldLabelled", err)
-		}
-	}
-	return out, nil
+	return out, Op("Store.ImportedGoldLabelled", err)
 }

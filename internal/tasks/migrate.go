@@ -273,6 +273,10 @@ ALTER TABLE study_participants ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;`
 	// dealt (kept by triggers) and a shuffled order, instead of counting
 	// the round's assignments at every deal.
 	studyDealingSchema,
+	// 30: the gold index: a row per sentence with gold, with what the
+	// adjudication queue sorts, filters and counts by, refreshed from the
+	// sentences triggers name stale (see gold_index.go).
+	goldIndexSchema,
 }
 
 // studyDealingSchema keeps, per study item, how many of the study round's

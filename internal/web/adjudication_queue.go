@@ -33,53 +33,42 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 	f.RoundID, _ = strconv.ParseInt(c.QueryParam("round"), 10, 64)
 	f.Flagged = c.QueryParam("flagged") != ""
 	var counts []tasks.RoundGold
-	var pending []tasks.PendingSentence
-	err = s.store.Snapshot(ctx, func(ctx context.Context) (err error) {
+	var q tasks.QueuePage
+	var imported []tasks.ImportedGold
+	from, _ := strconv.Atoi(c.QueryParam("from"))
+	err = s.store.FreshSnapshot(ctx, func(ctx context.Context) (err error) {
 		if counts, err = s.store.RoundGoldCounts(ctx, p.ID); err != nil {
 			return err
 		}
-		pending, err = s.store.PendingSentences(ctx, p.ID)
+		known := false
+		for _, r := range counts {
+			known = known || r.ID == f.RoundID
+		}
+		if !known {
+			f.RoundID = 0
+		}
+		if q, err = s.store.AdjudicationQueue(ctx, p.ID, f, from, templates.AdjQueuePageSize); err != nil {
+			return err
+		}
+		imported, err = s.store.ImportedGoldLabelled(ctx, p.ID, importedListLimit)
 		return err
 	})
 	if err != nil {
 		return err
 	}
 	v := templates.AdjQueueView{Page: s.page(c, "Adjudication", s.projectCrumbs(p)...), Slug: p.Slug,
-		Dimension: f.Dimension, Flagged: f.Flagged, Pending: len(pending)}
-	for _, x := range pending {
-		if len(x.Flags) > 0 {
-			v.FlaggedCount++
-		}
-	}
+		Dimension: f.Dimension, Flagged: f.Flagged, Pending: q.Pending, FlaggedCount: q.Flagged, Matching: q.Matching}
 	for _, d := range tasks.Dimensions {
 		v.Dimensions = append(v.Dimensions, templates.Option{Value: d, Label: dimensionNames[d]})
 	}
-	known := false
 	for _, r := range counts {
-		row := templates.AdjRoundRow{ID: r.ID, Name: r.Name, Kind: r.Kind, Status: r.Status, Sentences: r.Sentences,
-			Unanimous: r.Unanimous, Majority: r.Majority, Adjudicated: r.Adjudicated, Imported: r.Imported, Pending: r.Pending, Waiting: r.Waiting}
-		for _, x := range pending {
-			if x.InRound(r.ID) && x.MajorityReady() {
-				row.MajorityReady++
-			}
-		}
-		known = known || r.ID == f.RoundID
-		v.Rounds = append(v.Rounds, row)
-	}
-	if !known {
-		f.RoundID = 0
+		v.Rounds = append(v.Rounds, templates.AdjRoundRow{ID: r.ID, Name: r.Name, Kind: r.Kind, Status: r.Status, Sentences: r.Sentences,
+			Unanimous: r.Unanimous, Majority: r.Majority, Adjudicated: r.Adjudicated, Imported: r.Imported, Pending: r.Pending, Waiting: r.Waiting,
+			MajorityReady: q.Ready[r.ID]})
 	}
 	v.RoundID = f.RoundID
 	names := errorTypeNames(p.Settings)
-	from, _ := strconv.Atoi(c.QueryParam("from"))
-	for _, x := range pending {
-		if f.Keep(x) {
-			v.Matching++
-		}
-	}
-	from = max(0, min(from, v.Matching-1))
-	from -= from % templates.AdjQueuePageSize
-	v.From = from
+	v.From = q.From
 	page := func(at int) string {
 		q := url.Values{}
 		if f.RoundID != 0 {
@@ -99,21 +88,13 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 		}
 		return "/p/" + p.Slug + "/adjudication?" + q.Encode()
 	}
-	if from > 0 {
-		v.Prev = page(from - templates.AdjQueuePageSize)
+	if v.From > 0 {
+		v.Prev = page(v.From - templates.AdjQueuePageSize)
 	}
-	if from+templates.AdjQueuePageSize < v.Matching {
-		v.Next = page(from + templates.AdjQueuePageSize)
+	if v.From+templates.AdjQueuePageSize < v.Matching {
+		v.Next = page(v.From + templates.AdjQueuePageSize)
 	}
-	seen := 0
-	for _, x := range pending {
-		if !f.Keep(x) {
-			continue
-		}
-		seen++
-		if seen <= from || seen > from+templates.AdjQueuePageSize {
-			continue
-		}
+	for _, x := range q.Items {
 		top, _ := x.Tally.Score()
 		split := make([]string, 0, 3)
 		for _, d := range x.Tally.Disagreeing() {
@@ -125,10 +106,6 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 			Votes: countsText(tasks.DimLabel, x.Tally.Labels, names), Split: strings.Join(split, ", "),
 			Score: fmt.Sprintf("%.0f%%", 100*top), Reopened: x.Reopened, Majority: x.MajorityReady(), Flags: x.Flags,
 		})
-	}
-	imported, err := s.store.ImportedGoldLabelled(ctx, p.ID, importedListLimit)
-	if err != nil {
-		return err
 	}
 	for _, x := range imported {
 		v.Imported = append(v.Imported, templates.AdjImportedItem{

@@ -257,18 +257,8 @@ func (s *Server) getRound(c echo.Context) error {
 		return err
 	}
 	pace(&v, rows)
-	pending, err := s.store.PendingSentences(ctx, a.project.ID)
-	if err != nil {
+	if v.SplitWaiting, v.FlagsWaiting, err = s.store.RoundQueueCounts(ctx, a.project.ID, r.ID); err != nil {
 		return err
-	}
-	for _, x := range pending {
-		if !x.InRound(r.ID) {
-			continue
-		}
-		v.SplitWaiting++
-		if len(x.Flags) > 0 {
-			v.FlagsWaiting++
-		}
 	}
 	for _, x := range rows {
 		v.Assignments = append(v.Assignments, templates.RoundAssignmentRow{ID: x.ID, Username: x.Username, Document: x.Document, SummaryID: x.SummaryID, Topic: x.Topic, Status: x.Status, Labelled: x.Labelled, Sentences: x.Sentences, Active: duration(x.ActiveSeconds),

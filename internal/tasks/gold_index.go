@@ -1,0 +1,352 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The gold index (table gold_tallies) keeps one row per sentence with
+// gold: its project, summary, place, provenance and the rounds that gave
+// its summary out, and, for gold that is unresolved or imported, what the
+// adjudication queue sorts, filters and counts by (Tally.Score, the
+// dimensions in disagreement, a majority ready to accept, a flag, the
+// votes against imported gold). The queue page then counts and pages in
+// SQL over an index instead of tallying every waiting sentence per view.
+//
+// Triggers do not compute tallies; they name the sentences whose row may
+// be out of date in gold_tallies_stale (a label, a flag, the sentence's
+// gold or an assignment of its summary changed), and refreshGoldIndex
+// rewrites those rows from the labels before a read (see FreshSnapshot).
+// Only the queue's own rows carry tallies, so a label saved on a sentence
+// whose gold is unanimous names nothing.
+const goldIndexSchema = `CREATE TABLE IF NOT EXISTS gold_tallies (
+    sentence_id INTEGER PRIMARY KEY REFERENCES summary_sentences(id) ON DELETE CASCADE,
+    project_id  INTEGER NOT NULL,
+    summary_id  INTEGER NOT NULL,
+    idx         INTEGER NOT NULL,
+    provenance  TEXT NOT NULL,
+    rounds      TEXT NOT NULL DEFAULT ',', -- ',3,7,': the rounds that gave the summary out (released assignments aside)
+    votes       INTEGER NOT NULL DEFAULT 0, -- submitted annotators' rows (unresolved and imported gold only)
+    top         REAL NOT NULL DEFAULT 0,    -- Tally.Score: the largest split of any dimension
+    label_split REAL NOT NULL DEFAULT 0,    -- and the label's split
+    split       INTEGER NOT NULL DEFAULT 0, -- dimensions in disagreement: 1 label, 2 error types, 4 ambiguity
+    ready       INTEGER NOT NULL DEFAULT 0, -- a strict majority AcceptMajority would take
+    flagged     INTEGER NOT NULL DEFAULT 0, -- an annotator flagged it for the leads
+    against     INTEGER NOT NULL DEFAULT 0  -- imported gold: votes for another label
+);
+CREATE INDEX IF NOT EXISTS gold_tallies_queue ON gold_tallies(project_id, provenance, top DESC, label_split DESC, summary_id, idx, split, flagged, rounds);
+CREATE INDEX IF NOT EXISTS gold_tallies_counts ON gold_tallies(project_id, provenance, rounds, ready, flagged, split, votes, against);
+CREATE TABLE IF NOT EXISTS gold_tallies_stale (sentence_id INTEGER PRIMARY KEY) WITHOUT ROWID;
+INSERT OR IGNORE INTO gold_tallies_stale (sentence_id) SELECT sentence_id FROM gold_sentences;
+CREATE TRIGGER IF NOT EXISTS gold_tallies_gold_insert AFTER INSERT ON gold_sentences BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id) VALUES (NEW.sentence_id)
+        ON CONFLICT DO NOTHING;
+END;
+CREATE TRIGGER IF NOT EXISTS gold_tallies_gold_update AFTER UPDATE OF provenance, label, decided_by ON gold_sentences BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id) VALUES (NEW.sentence_id)
+        ON CONFLICT DO NOTHING;
+END;
+CREATE TRIGGER IF NOT EXISTS gold_tallies_gold_delete AFTER DELETE ON gold_sentences BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id) VALUES (OLD.sentence_id)
+        ON CONFLICT DO NOTHING;
+END;
+CREATE TRIGGER IF NOT EXISTS gold_tallies_labels_insert AFTER INSERT ON sentence_labels BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id)
+        SELECT sentence_id FROM gold_sentences WHERE sentence_id = NEW.sentence_id AND provenance IN ('unresolved', 'imported')
+        ON CONFLICT DO NOTHING;
+END;
+CREATE TRIGGER IF NOT EXISTS gold_tallies_labels_update AFTER UPDATE ON sentence_labels BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id)
+        SELECT sentence_id FROM gold_sentences WHERE sentence_id IN (NEW.sentence_id, OLD.sentence_id) AND provenance IN ('unresolved', 'imported')
+        ON CONFLICT DO NOTHING;
+END;
+CREATE TRIGGER IF NOT EXISTS gold_tallies_labels_delete AFTER DELETE ON sentence_labels BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id)
+        SELECT sentence_id FROM gold_sentences WHERE sentence_id = OLD.sentence_id AND provenance IN ('unresolved', 'imported')
+        ON CONFLICT DO NOTHING;
+END;
+CREATE TRIGGER IF NOT EXISTS gold_tallies_flags_insert AFTER INSERT ON sentence_flags BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id)
+        SELECT sentence_id FROM gold_sentences WHERE sentence_id = NEW.sentence_id AND provenance = 'unresolved'
+        ON CONFLICT DO NOTHING;
+END;
+CREATE TRIGGER IF NOT EXISTS gold_tallies_flags_delete AFTER DELETE ON sentence_flags BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id)
+        SELECT sentence_id FROM gold_sentences WHERE sentence_id = OLD.sentence_id AND provenance = 'unresolved'
+        ON CONFLICT DO NOTHING;
+END;
+CREATE TRIGGER IF NOT EXISTS gold_tallies_assignments_insert AFTER INSERT ON assignments BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id)
+        SELECT g.sentence_id FROM summary_sentences ss JOIN gold_sentences g ON g.sentence_id = ss.id WHERE ss.summary_id = NEW.summary_id
+        ON CONFLICT DO NOTHING;
+END;
+CREATE TRIGGER IF NOT EXISTS gold_tallies_assignments_delete AFTER DELETE ON assignments BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id)
+        SELECT g.sentence_id FROM summary_sentences ss JOIN gold_sentences g ON g.sentence_id = ss.id WHERE ss.summary_id = OLD.summary_id
+        ON CONFLICT DO NOTHING;
+END;
+CREATE TRIGGER IF NOT EXISTS gold_tallies_assignments_update AFTER UPDATE OF status, submitted_at, user_id, round_id, summary_id ON assignments
+    WHEN (OLD.status = 'released') != (NEW.status = 'released') OR (OLD.status = 'submitted') != (NEW.status = 'submitted')
+        OR OLD.submitted_at IS NOT NEW.submitted_at OR OLD.user_id IS NOT NEW.user_id OR OLD.round_id IS NOT NEW.round_id
+        OR OLD.summary_id IS NOT NEW.summary_id BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id)
+        SELECT g.sentence_id FROM summary_sentences ss JOIN gold_sentences g ON g.sentence_id = ss.id WHERE ss.summary_id IN (OLD.summary_id, NEW.summary_id)
+        ON CONFLICT DO NOTHING;
+END;`
+
+// goldIndexBatch is how many sentences refreshGoldIndex rewrites per
+// write transaction, so that saves queued behind a large refresh (after
+// an import) wait one batch at most.
+const goldIndexBatch = 4000
+
+// RefreshGoldIndex brings the gold index up to date beside other work:
+// after each batch it rests as long as the batch took, leaving the writer
+// to others at least half the time. A server runs it at start, so that
+// the first adjudication page after an upgrade or a large import does not
+// wait for the whole index.
+func (s *Store) RefreshGoldIndex(ctx context.Context) error {
+	return Op("Store.RefreshGoldIndex", s.refreshGoldIndex(ctx, true))
+}
+
+// refreshGoldIndex rewrites the gold_tallies rows of every sentence named
+// in gold_tallies_stale, in transactions of goldIndexBatch sentences;
+// paced, it rests after each batch as long as the batch took.
+func (s *Store) refreshGoldIndex(ctx context.Context, paced bool) error {
+	for {
+		t0 := time.Now()
+		more := false
+		err := s.tx(ctx, func(tx *sql.Tx) error {
+			ids, err := IDList(ctx, tx, `SELECT sentence_id FROM gold_tallies_stale LIMIT ?`, goldIndexBatch)
+			if err != nil || len(ids) == 0 {
+				return err
+			}
+			more = len(ids) == goldIndexBatch
+			return writeGoldIndex(ctx, tx, ids)
+		})
+		if err != nil || !more {
+			return err
+		}
+		if paced {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(time.Since(t0)):
+			}
+		}
+	}
+}
+
+// goldIndexRow is one row of gold_tallies.
+type goldIndexRow struct {
+	sentence, project, summary int64
+	idx                        int
+	provenance, label          string
+	reopened                   bool
+	votes                      int
+	tally                      Tally
+	flagged                    bool
+}
+
+// writeGoldIndex rewrites the rows of the sentences and takes them off
+// the stale list.
+func writeGoldIndex(ctx context.Context, tx *sql.Tx, ids []int64) error {
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return err
+	}
+	var rows []goldIndexRow
+	err = queryRows(ctx, tx, `SELECT g.sentence_id, sm.project_id, ss.summary_id, ss.idx, g.provenance, g.label, g.decided_by IS NOT NULL
+		FROM gold_sentences g CROSS JOIN summary_sentences ss ON ss.id = g.sentence_id CROSS JOIN summaries sm ON sm.id = ss.summary_id
+		WHERE g.sentence_id IN (SELECT value FROM json_each(?)) ORDER BY ss.summary_id, ss.idx`, func(r *sql.Rows) error {
+		var x goldIndexRow
+		if err := r.Scan(&x.sentence, &x.project, &x.summary, &x.idx, &x.provenance, &x.label, &x.reopened); err != nil {
+			return err
+		}
+		rows = append(rows, x)
+		return nil
+	}, string(list))
+	if err != nil {
+		return err
+	}
+	var tallied []int64
+	var sums []int64
+	for _, x := range rows {
+		if x.provenance == ProvUnresolved || x.provenance == ProvImported {
+			tallied = append(tallied, x.sentence)
+		}
+		if len(sums) == 0 || sums[len(sums)-1] != x.summary {
+			sums = append(sums, x.summary)
+		}
+	}
+	votes, err := countVotes(ctx, tx, tallied)
+	if err != nil {
+		return err
+	}
+	tallies := map[int64]Tally{}
+	if len(tallied) > 0 {
+		tl, err := json.Marshal(tallied)
+		if err != nil {
+			return err
+		}
+		if tallies, err = loadTallies(ctx, tx, `l.sentence_id IN (SELECT value FROM json_each(?))`, string(tl)); err != nil {
+			return err
+		}
+	}
+	rounds, err := summaryRounds(ctx, tx, sums)
+	if err != nil {
+		return err
+	}
+	flags, err := summaryFlags(ctx, tx, sums)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM gold_tallies WHERE sentence_id IN (SELECT value FROM json_each(?))`, string(list)); err != nil {
+		return err
+	}
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO gold_tallies (sentence_id, project_id, summary_id, idx, provenance, rounds,
+		votes, top, label_split, split, ready, flagged, against) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	for _, x := range rows {
+		x.votes = votes[x.sentence]
+		t, ok := tallies[x.sentence]
+		if !ok {
+			t = TallyVotes(nil)
+		}
+		x.tally = t
+		x.flagged = len(flags[x.sentence]) > 0
+		top, label, split, ready, against := x.scores()
+		if _, err := ins.ExecContext(ctx, x.sentence, x.project, x.summary, x.idx, x.provenance, roundsKey(rounds[x.summary]),
+			x.votes, top, label, split, ready, x.flagged, against); err != nil {
+			return err
+		}
+	}
+	_, err = tx.ExecContext(ctx, `DELETE FROM gold_tallies_stale WHERE sentence_id IN (SELECT value FROM json_each(?))`, string(list))
+	return err
+}
+
+// scores are the row's queue columns: zero for gold that is neither
+// unresolved nor imported.
+func (x goldIndexRow) scores() (top, label float64, split int, ready bool, against int) {
+	if x.provenance != ProvUnresolved && x.provenance != ProvImported {
+		return 0, 0, 0, false, 0
+	}
+	t := x.tally
+	top, label = t.Score()
+	for i, d := range Dimensions {
+		if t.Disagrees(d) {
+			split |= 1 << i
+		}
+	}
+	p := PendingSentence{Tally: t, Reopened: x.reopened}
+	if x.flagged {
+		p.Flags = []string{""}
+	}
+	ready = x.provenance == ProvUnresolved && p.MajorityReady()
+	if x.provenance == ProvImported {
+		for _, c := range t.Labels {
+			if c.Value != x.label {
+				against += c.N
+			}
+		}
+	}
+	return top, label, split, ready, against
+}
+
+// countVotes counts, per sentence, the rows loadTallies reads of it:
+// submitted assignments' labels, each annotator once. A sentence with
+// none has no votes (imported gold nobody labelled since).
+func countVotes(ctx context.Context, q querier, ids []int64) (map[int64]int, error) {
+	out := map[int64]int{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	err = queryRows(ctx, q, `SELECT l.sentence_id, count(DISTINCT a.user_id) FROM sentence_labels l
+		JOIN assignments a ON a.id = l.assignment_id AND a.status = 'submitted'
+		WHERE l.sentence_id IN (SELECT value FROM json_each(?)) GROUP BY l.sentence_id`, func(r *sql.Rows) error {
+		var id int64
+		var n int
+		if err := r.Scan(&id, &n); err != nil {
+			return err
+		}
+		out[id] = n
+		return nil
+	}, string(list))
+	return out, err
+}
+
+// roundsKey writes round ids as the rounds column keeps them: ",3,7,",
+// so that one round is found with instr(rounds, ',3,').
+func roundsKey(rounds []int64) string {
+	var b strings.Builder
+	b.WriteByte(',')
+	for _, r := range rounds {
+		b.WriteString(strconv.FormatInt(r, 10))
+		b.WriteByte(',')
+	}
+	return b.String()
+}
+
+// parseRoundsKey reads a rounds column back.
+func parseRoundsKey(key string) ([]int64, error) {
+	var out []int64
+	for _, f := range strings.Split(strings.Trim(key, ","), ",") {
+		if f == "" {
+			continue
+		}
+		id, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return nil, errors.New("gold index: bad rounds " + strconv.Quote(key))
+		}
+		out = append(out, id)
+	}
+	return out, nil
+}
+
+type freshKey struct{}
+
+// freshTries is how many times FreshSnapshot refreshes and looks again
+// when writes name stale rows between its refresh and its snapshot.
+const freshTries = 4
+
+// FreshSnapshot runs fn inside a snapshot (see Snapshot) in which the
+// gold index is current: it brings the index up to date, opens the
+// snapshot and, when a write named a stale row in between, closes it and
+// tries again (a few times; then fn reads rows at most the last
+// milliseconds' writes behind). Called inside one, it runs fn there.
+func (s *Store) FreshSnapshot(ctx context.Context, fn func(ctx context.Context) error) error {
+	if ctx.Value(freshKey{}) == s {
+		return Op("Store.FreshSnapshot", fn(ctx))
+	}
+	errStale := errors.New("stale")
+	var err error
+	for try := 1; ; try++ {
+		if err := s.refreshGoldIndex(ctx, false); err != nil {
+			return Op("Store.FreshSnapshot", err)
+		}
+		err = s.Snapshot(context.WithValue(ctx, freshKey{}, s), func(ctx context.Context) error {
+			var stale bool
+			if err := s.reader(ctx).QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM gold_tallies_stale)`).Scan(&stale); err != nil {
+				return err
+			}
+			if stale && try < freshTries {
+				return errStale
+			}
+			return fn(ctx)
+		})
+		if !errors.Is(err, errStale) {
+			return Op("Store.FreshSnapshot", err)
+		}
+	}
+}
