@@ -21,7 +21,7 @@ import (
 // which operation failed, so a 500 in the log is never bare SQLite text.
 // The same rule holds in the studies store and the application layer.
 func TestExportedErrorsNameTheirOperation(t *testing.T) {
-	for _, dir := range []string{".", "../studies", "../app"} {
+	for _, dir := range []string{".", "../studies", "../app", "../webhooks"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)
@@ -58,7 +58,7 @@ func TestExportedErrorsNameTheirOperation(t *testing.T) {
 				})
 			}
 		}
-		if checked < 10 {
+		if checked < 5 {
 			t.Fatalf("%s: only %d exported functions returning an error found; is the directory right?", dir, checked)
 		}
 	}

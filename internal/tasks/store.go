@@ -276,3 +276,10 @@ type Querier interface {
 // as many snapshots as the pool has connections, each waiting for a
 // second one, would wait for each other until they time out.
 func (s *Store) Reader(ctx context.Context) Querier { return s.reader(ctx) }
+
+// Now is the store's clock (see SetClock), for sibling stores that stamp
+// rows as this one does.
+func (s *Store) Now() time.Time { return s.now() }
+
+// Stamp writes a time as the database keeps times: UTC, milliseconds.
+func Stamp(t time.Time) string { return stamp(t) }

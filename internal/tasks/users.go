@@ -220,3 +220,7 @@ func mustAffect(res sql.Result, err error) error {
 	}
 	return nil
 }
+
+// MustAffect turns an UPDATE or DELETE that matched no row into
+// ENotFound, for sibling stores.
+func MustAffect(res sql.Result, err error) error { return Op("MustAffect", mustAffect(res, err)) }

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"annotate/internal/tasks"
+	"annotate/internal/webhooks"
 )
 
 // apiWebhook is a registered webhook; Secret is set only in the answer
@@ -45,11 +46,11 @@ func (s *Server) apiWebhooks(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	hooks, err := s.store.Webhooks(c.Request().Context(), a.project.ID)
+	hooks, err := s.webhooks.Webhooks(c.Request().Context(), a.project.ID)
 	if err != nil {
 		return err
 	}
-	page, err := paginate(c, hooks, func(w tasks.Webhook) int64 { return w.ID })
+	page, err := paginate(c, hooks, func(w webhooks.Webhook) int64 { return w.ID })
 	if err != nil {
 		return err
 	}
@@ -72,15 +73,15 @@ func (s *Server) apiCreateWebhook(c echo.Context) error {
 		return err
 	}
 	url := strings.TrimSpace(in.URL)
-	var w *tasks.Webhook
-	err = tasks.ValidateWebhookURL(url)
+	var w *webhooks.Webhook
+	err = webhooks.ValidateWebhookURL(url)
 	if err == nil {
 		if perr := s.hookPolicy.CheckURL(url); perr != nil {
 			err = tasks.Errorf(tasks.EInvalid, "url: %v", perr)
 		}
 	}
 	if err == nil {
-		w, err = s.store.CreateWebhook(c.Request().Context(), a.project.ID, currentUser(c).ID, url, in.Events)
+		w, err = s.webhooks.CreateWebhook(c.Request().Context(), a.project.ID, currentUser(c).ID, url, in.Events)
 	}
 	if tasks.ErrorCode(err) == tasks.EInvalid {
 		field, msg, _ := strings.Cut(tasks.ErrorMessage(err), ": ")
@@ -108,7 +109,7 @@ func (s *Server) apiDeleteWebhook(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteWebhook(c.Request().Context(), a.project.ID, id); err != nil {
+	if err := s.webhooks.DeleteWebhook(c.Request().Context(), a.project.ID, id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -125,7 +126,7 @@ func (s *Server) apiWebhookDeliveries(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ds, err := s.store.WebhookDeliveries(c.Request().Context(), a.project.ID, id)
+	ds, err := s.webhooks.WebhookDeliveries(c.Request().Context(), a.project.ID, id)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"annotate/internal/tasks"
 	"annotate/internal/web"
+	"annotate/internal/webhooks"
 )
 
 // hookCall is one request a webhook receiver got.
@@ -131,9 +132,9 @@ func TestAPIWebhooks(t *testing.T) {
 				continue
 			}
 			switch c.event {
-			case tasks.EventRoundComplete:
+			case webhooks.EventRoundComplete:
 				completes = append(completes, c)
-			case tasks.EventGoldDecided:
+			case webhooks.EventGoldDecided:
 				decided++
 				decisions += payload.Decisions
 			default:
@@ -160,7 +161,7 @@ func TestAPIWebhooks(t *testing.T) {
 		api.get("/api/v1/projects/alpha/webhooks/"+itoa(hook.ID)+"/deliveries").decode(t, &ds)
 		pending := false
 		for _, d := range ds {
-			pending = pending || d.Status == tasks.DeliveryPending
+			pending = pending || d.Status == webhooks.DeliveryPending
 		}
 		if !pending || time.Now().After(deadline) {
 			break
@@ -169,7 +170,7 @@ func TestAPIWebhooks(t *testing.T) {
 	}
 	attempts := 0
 	for _, d := range ds {
-		if d.Status != tasks.DeliveryDelivered || d.LastStatus != http.StatusOK {
+		if d.Status != webhooks.DeliveryDelivered || d.LastStatus != http.StatusOK {
 			t.Fatalf("deliveries: %+v", ds)
 		}
 		attempts += d.Attempts

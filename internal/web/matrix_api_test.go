@@ -12,6 +12,7 @@ import (
 
 	"annotate/internal/tasks"
 	"annotate/internal/web"
+	"annotate/internal/webhooks"
 )
 
 // apiMatrixEntry is one API route of the authorization matrix: what each
@@ -134,7 +135,7 @@ func TestAPIAuthorizationMatrix(t *testing.T) {
 			clients[i].token = newToken(t, w.fixture, users[name], tasks.TokenSpec{})
 		}
 	}
-	hook, err := w.store.CreateWebhook(w.ctx, w.project.ID, users["lea"].ID, "http://127.0.0.1:9/hook", []string{tasks.EventGoldDecided})
+	hook, err := webhooks.New(w.store).CreateWebhook(w.ctx, w.project.ID, users["lea"].ID, "http://127.0.0.1:9/hook", []string{webhooks.EventGoldDecided})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"annotate/internal/app"
 	"annotate/internal/netguard"
 	"annotate/internal/tasks"
+	"annotate/internal/webhooks"
 )
 
 // Config is the web server's configuration.
@@ -92,6 +93,7 @@ type Server struct {
 	// Unix nanoseconds (activity.go).
 	lastActive atomic.Int64
 	hooks      *webhookSender
+	webhooks   webhookStore
 }
 
 // New builds a server over an open store. Session keys are taken from the
@@ -149,6 +151,7 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 		logins:   newLoginSemaphore(cfg.MaxConcurrentLogins),
 		log:      cfg.Logger,
 		runs:     newRunManager(cfg.Assist, cfg.Logger),
+		webhooks: webhooks.New(store),
 	}
 	s.app.SetClock(cfg.Now)
 	s.reports.failed = func(key reportKey, err error) {

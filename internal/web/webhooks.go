@@ -16,8 +16,21 @@ import (
 	"time"
 
 	"annotate/internal/netguard"
-	"annotate/internal/tasks"
+	"annotate/internal/webhooks"
 )
+
+// webhookStore is what the server needs of the webhooks' store
+// (internal/webhooks): the API's registrations and the deliveries it
+// sends. Tests can put another behind a server.
+type webhookStore interface {
+	CreateWebhook(ctx context.Context, projectID, by int64, rawURL string, events []string) (*webhooks.Webhook, error)
+	Webhooks(ctx context.Context, projectID int64) ([]webhooks.Webhook, error)
+	DeleteWebhook(ctx context.Context, projectID, id int64) error
+	WebhookDeliveries(ctx context.Context, projectID, webhookID int64) ([]webhooks.WebhookDelivery, error)
+	QueueWebhookEvents(ctx context.Context) (int, error)
+	DueWebhookDeliveries(ctx context.Context, limit, perProject int, skip ...int64) ([]webhooks.WebhookDelivery, error)
+	RecordWebhookAttempt(ctx context.Context, id int64, status int, attemptErr error, retry time.Duration) error
+}
 
 // Webhook delivery: every WebhookInterval the server queues the events
 // that happened (rounds complete, gold decided) and posts the deliveries
@@ -107,7 +120,7 @@ func (s *Server) stopWebhooks() {
 // deliverWebhooks queues new events and starts a worker for each project
 // that has deliveries due and no worker running.
 func (s *Server) deliverWebhooks(ctx context.Context, h *webhookSender) {
-	if _, err := s.store.QueueWebhookEvents(ctx); err != nil {
+	if _, err := s.webhooks.QueueWebhookEvents(ctx); err != nil {
 		if ctx.Err() == nil {
 			s.log.Error("queue webhook events", "err", err)
 		}
@@ -119,14 +132,14 @@ func (s *Server) deliverWebhooks(ctx context.Context, h *webhookSender) {
 		busy = append(busy, p)
 	}
 	h.mu.Unlock()
-	due, err := s.store.DueWebhookDeliveries(ctx, webhookBatch, webhookPerProject, busy...)
+	due, err := s.webhooks.DueWebhookDeliveries(ctx, webhookBatch, webhookPerProject, busy...)
 	if err != nil {
 		if ctx.Err() == nil {
 			s.log.Error("webhook deliveries", "err", err)
 		}
 		return
 	}
-	byProject := map[int64][]tasks.WebhookDelivery{}
+	byProject := map[int64][]webhooks.WebhookDelivery{}
 	var order []int64
 	for _, d := range due {
 		if _, ok := byProject[d.ProjectID]; !ok {
@@ -144,7 +157,7 @@ func (s *Server) deliverWebhooks(ctx context.Context, h *webhookSender) {
 		h.busy[p] = true
 		h.mu.Unlock()
 		h.workers.Add(1)
-		go func(p int64, ds []tasks.WebhookDelivery) {
+		go func(p int64, ds []webhooks.WebhookDelivery) {
 			defer func() {
 				h.mu.Lock()
 				delete(h.busy, p)
@@ -159,13 +172,13 @@ func (s *Server) deliverWebhooks(ctx context.Context, h *webhookSender) {
 
 // deliverProject posts one project's due deliveries, webhookPerProject
 // at a time, and records each attempt.
-func (s *Server) deliverProject(ctx context.Context, client *http.Client, due []tasks.WebhookDelivery) {
+func (s *Server) deliverProject(ctx context.Context, client *http.Client, due []webhooks.WebhookDelivery) {
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, webhookPerProject)
 	for _, d := range due {
 		sem <- struct{}{}
 		wg.Add(1)
-		go func(d tasks.WebhookDelivery) {
+		go func(d webhooks.WebhookDelivery) {
 			defer func() { <-sem; wg.Done() }()
 			status, err := postWebhook(ctx, client, d)
 			if ctx.Err() != nil {
@@ -175,7 +188,7 @@ func (s *Server) deliverProject(ctx context.Context, client *http.Client, due []
 			if err != nil && d.Attempts+1 < webhookAttempts {
 				retry = s.cfg.WebhookBackoff << d.Attempts
 			}
-			if rerr := s.store.RecordWebhookAttempt(ctx, d.ID, status, err, retry); rerr != nil {
+			if rerr := s.webhooks.RecordWebhookAttempt(ctx, d.ID, status, err, retry); rerr != nil {
 				s.log.Error("record webhook attempt", "delivery", d.ID, "err", rerr)
 			}
 		}(d)
@@ -192,7 +205,7 @@ func Sign(secret string, body []byte) string {
 }
 
 // postWebhook sends one delivery and returns the receiver's status.
-func postWebhook(ctx context.Context, client *http.Client, d tasks.WebhookDelivery) (int, error) {
+func postWebhook(ctx context.Context, client *http.Client, d webhooks.WebhookDelivery) (int, error) {
 	body := []byte(d.Payload)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, bytes.NewReader(body))
 	if err != nil {

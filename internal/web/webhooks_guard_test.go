@@ -15,6 +15,7 @@ import (
 
 	"annotate/internal/tasks"
 	"annotate/internal/web"
+	"annotate/internal/webhooks"
 )
 
 // hookServer starts a server that delivers webhooks every 10 ms, allowing
@@ -96,14 +97,14 @@ func TestWebhookDeliveryRefusesInternalAddresses(t *testing.T) {
 	t.Cleanup(receiver.Close)
 	lead := f.user("lea", false)
 	p, sent := hookProject(t, f, "alpha", lead)
-	hook, err := f.store.CreateWebhook(f.ctx, p.ID, lead.ID, receiver.URL+"/hook", []string{tasks.EventGoldDecided})
+	hook, err := webhooks.New(f.store).CreateWebhook(f.ctx, p.ID, lead.ID, receiver.URL+"/hook", []string{webhooks.EventGoldDecided})
 	if err != nil {
 		t.Fatal(err)
 	}
 	decide(t, f, p, sent, lead)
-	var ds []tasks.WebhookDelivery
+	var ds []webhooks.WebhookDelivery
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
-		if ds, err = f.store.WebhookDeliveries(f.ctx, p.ID, hook.ID); err != nil {
+		if ds, err = webhooks.New(f.store).WebhookDeliveries(f.ctx, p.ID, hook.ID); err != nil {
 			t.Fatal(err)
 		}
 		if len(ds) > 0 && ds[0].Attempts > 0 {
@@ -157,12 +158,12 @@ func TestSlowReceiversDelayOnlyTheirProject(t *testing.T) {
 	lead := f.user("lea", false)
 	slow, slowSentence := hookProject(t, f, "slow", lead)
 	fast, fastSentence := hookProject(t, f, "fast", lead)
-	for range tasks.MaxWebhooksPerProject {
-		if _, err := f.store.CreateWebhook(f.ctx, slow.ID, lead.ID, "http://"+ln.Addr().String()+"/hook", []string{tasks.EventGoldDecided}); err != nil {
+	for range webhooks.MaxWebhooksPerProject {
+		if _, err := webhooks.New(f.store).CreateWebhook(f.ctx, slow.ID, lead.ID, "http://"+ln.Addr().String()+"/hook", []string{webhooks.EventGoldDecided}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := f.store.CreateWebhook(f.ctx, fast.ID, lead.ID, receiver.URL+"/hook", []string{tasks.EventGoldDecided}); err != nil {
+	if _, err := webhooks.New(f.store).CreateWebhook(f.ctx, fast.ID, lead.ID, receiver.URL+"/hook", []string{webhooks.EventGoldDecided}); err != nil {
 		t.Fatal(err)
 	}
 	decide(t, f, slow, slowSentence, lead)

@@ -1,4 +1,9 @@
-package tasks
+// Package webhooks stores a project's webhooks and the deliveries of
+// their events (round.complete, gold.decided): it shares the database and
+// its one writer with the rest of the application (tasks.Store) and holds
+// the SQL of the webhook tables, which the schema's migrations create. The
+// web server sends the deliveries (internal/web).
+package webhooks
 
 import (
 	"context"
@@ -11,7 +16,17 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"annotate/internal/tasks"
 )
+
+// Store reads and writes webhooks and their deliveries.
+type Store struct {
+	tasks *tasks.Store
+}
+
+// New returns the webhooks of the database behind s.
+func New(s *tasks.Store) *Store { return &Store{tasks: s} }
 
 // Webhook events.
 const (
@@ -68,7 +83,7 @@ const MaxWebhooksPerProject = 20
 func ValidateWebhookURL(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || len(raw) > 2000 {
-		return Errorf(EInvalid, "url: give an absolute http or https address without a user name or password")
+		return tasks.Errorf(tasks.EInvalid, "url: give an absolute http or https address without a user name or password")
 	}
 	return nil
 }
@@ -77,33 +92,33 @@ func ValidateWebhookURL(raw string) error {
 // it with its signing secret. Rounds already complete are not announced.
 func (s *Store) CreateWebhook(ctx context.Context, projectID, by int64, rawURL string, events []string) (*Webhook, error) {
 	if err := ValidateWebhookURL(rawURL); err != nil {
-		return nil, Op("Store.CreateWebhook", err)
+		return nil, tasks.Op("Store.CreateWebhook", err)
 	}
 	var evs []string
 	for _, e := range events {
 		if !slices.Contains(WebhookEvents, e) {
-			return nil, Errorf(EInvalid, "events: %q is not one of %s", e, strings.Join(WebhookEvents, ", "))
+			return nil, tasks.Errorf(tasks.EInvalid, "events: %q is not one of %s", e, strings.Join(WebhookEvents, ", "))
 		}
 		if !slices.Contains(evs, e) {
 			evs = append(evs, e)
 		}
 	}
 	if len(evs) == 0 {
-		return nil, Errorf(EInvalid, "events: choose at least one of %s", strings.Join(WebhookEvents, ", "))
+		return nil, tasks.Errorf(tasks.EInvalid, "events: choose at least one of %s", strings.Join(WebhookEvents, ", "))
 	}
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
-		return nil, Op("Store.CreateWebhook", err)
+		return nil, tasks.Op("Store.CreateWebhook", err)
 	}
 	secret := hex.EncodeToString(raw)
 	var id int64
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM webhooks WHERE project_id = ?`, projectID).Scan(&n); err != nil {
 			return err
 		}
 		if n >= MaxWebhooksPerProject {
-			return Errorf(EInvalid, "the project already has %d webhooks; delete some first", n)
+			return tasks.Errorf(tasks.EInvalid, "the project already has %d webhooks; delete some first", n)
 		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO webhooks (project_id, url, secret, events, gold_cursor, created_by)
 			VALUES (?1, ?2, ?3, ?4, (SELECT coalesce(max(h.id), 0) FROM gold_history h), ?5)`,
@@ -114,16 +129,16 @@ func (s *Store) CreateWebhook(ctx context.Context, projectID, by int64, rawURL s
 		if id, err = res.LastInsertId(); err != nil {
 			return err
 		}
-		now := stamp(s.now())
+		now := tasks.Stamp(s.tasks.Now())
 		_, err = tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (webhook_id, event, event_key, payload, status, next_attempt_at)
 			SELECT ?1, ?2, r.id, '', 'skipped', ?3 FROM rounds r WHERE r.project_id = ?4 AND `+roundComplete,
 			id, EventRoundComplete, now, projectID)
 		return err
 	})
 	if err != nil {
-		return nil, Op("Store.CreateWebhook", err)
+		return nil, tasks.Op("Store.CreateWebhook", err)
 	}
-	return &Webhook{ID: id, ProjectID: projectID, URL: rawURL, Secret: secret, Events: evs, CreatedAt: stamp(s.now())}, nil
+	return &Webhook{ID: id, ProjectID: projectID, URL: rawURL, Secret: secret, Events: evs, CreatedAt: tasks.Stamp(s.tasks.Now())}, nil
 }
 
 // roundComplete is true of a round r whose assignments (released ones
@@ -133,9 +148,9 @@ const roundComplete = `EXISTS (SELECT 1 FROM assignments a WHERE a.round_id = r.
 
 // Webhooks lists a project's webhooks; their secrets are left out.
 func (s *Store) Webhooks(ctx context.Context, projectID int64) ([]Webhook, error) {
-	rows, err := s.query(ctx, `SELECT id, project_id, url, events, created_at FROM webhooks WHERE project_id = ? ORDER BY id`, projectID)
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT id, project_id, url, events, created_at FROM webhooks WHERE project_id = ? ORDER BY id`, projectID)
 	if err != nil {
-		return nil, Op("Store.Webhooks", err)
+		return nil, tasks.Op("Store.Webhooks", err)
 	}
 	defer rows.Close()
 	var out []Webhook
@@ -143,20 +158,20 @@ func (s *Store) Webhooks(ctx context.Context, projectID int64) ([]Webhook, error
 		var w Webhook
 		var events string
 		if err := rows.Scan(&w.ID, &w.ProjectID, &w.URL, &events, &w.CreatedAt); err != nil {
-			return nil, Op("Store.Webhooks", err)
+			return nil, tasks.Op("Store.Webhooks", err)
 		}
 		w.Events = strings.Split(events, ",")
 		out = append(out, w)
 	}
-	return out, Op("Store.Webhooks", rows.Err())
+	return out, tasks.Op("Store.Webhooks", rows.Err())
 }
 
 // DeleteWebhook removes a project's webhook and its deliveries.
 func (s *Store) DeleteWebhook(ctx context.Context, projectID, id int64) error {
-	return Op("Store.DeleteWebhook", s.tx(ctx, func(tx *sql.Tx) error {
-		err := mustAffect(tx.ExecContext(ctx, `DELETE FROM webhooks WHERE id = ? AND project_id = ?`, id, projectID))
-		if ErrorCode(err) == ENotFound {
-			return Errorf(ENotFound, "webhook not found")
+	return tasks.Op("Store.DeleteWebhook", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+		err := tasks.MustAffect(tx.ExecContext(ctx, `DELETE FROM webhooks WHERE id = ? AND project_id = ?`, id, projectID))
+		if tasks.ErrorCode(err) == tasks.ENotFound {
+			return tasks.Errorf(tasks.ENotFound, "webhook not found")
 		}
 		return err
 	}))
@@ -183,19 +198,19 @@ func scanDeliveries(rows *sql.Rows) ([]WebhookDelivery, error) {
 // skipped ones left out.
 func (s *Store) WebhookDeliveries(ctx context.Context, projectID, webhookID int64) ([]WebhookDelivery, error) {
 	var n int
-	if err := s.queryRow(ctx, `SELECT count(*) FROM webhooks WHERE id = ? AND project_id = ?`, webhookID, projectID).Scan(&n); err != nil {
-		return nil, Op("Store.WebhookDeliveries", err)
+	if err := s.tasks.Reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM webhooks WHERE id = ? AND project_id = ?`, webhookID, projectID).Scan(&n); err != nil {
+		return nil, tasks.Op("Store.WebhookDeliveries", err)
 	}
 	if n == 0 {
-		return nil, Errorf(ENotFound, "webhook not found")
+		return nil, tasks.Errorf(tasks.ENotFound, "webhook not found")
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
 		WHERE d.webhook_id = ? AND d.status != 'skipped' ORDER BY d.id DESC LIMIT 500`, webhookID)
 	if err != nil {
-		return nil, Op("Store.WebhookDeliveries", err)
+		return nil, tasks.Op("Store.WebhookDeliveries", err)
 	}
 	val, err := scanDeliveries(rows)
-	return val, Op("Store.WebhookDeliveries", err)
+	return val, tasks.Op("Store.WebhookDeliveries", err)
 }
 
 // webhookPayload is the JSON body of a delivery.
@@ -216,8 +231,8 @@ type webhookPayload struct {
 // one event). It returns how many deliveries it queued.
 func (s *Store) QueueWebhookEvents(ctx context.Context) (int, error) {
 	queued := 0
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		now := stamp(s.now())
+	err := s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+		now := tasks.Stamp(s.tasks.Now())
 		type hook struct {
 			id, project, cursor int64
 			slug, events        string
@@ -304,7 +319,7 @@ func (s *Store) QueueWebhookEvents(ctx context.Context) (int, error) {
 		}
 		return nil
 	})
-	return queued, Op("Store.QueueWebhookEvents", err)
+	return queued, tasks.Op("Store.QueueWebhookEvents", err)
 }
 
 // DueWebhookDeliveries returns up to limit pending deliveries whose time
@@ -314,36 +329,36 @@ func (s *Store) QueueWebhookEvents(ctx context.Context) (int, error) {
 // out.
 func (s *Store) DueWebhookDeliveries(ctx context.Context, limit, perProject int, skip ...int64) ([]WebhookDelivery, error) {
 	skipped := "0"
-	args := []any{stamp(s.now())}
+	args := []any{tasks.Stamp(s.tasks.Now())}
 	for _, p := range skip {
 		skipped += ",?"
 		args = append(args, p)
 	}
 	args = append(args, perProject, limit)
-	rows, err := s.read.QueryContext(ctx, `SELECT `+deliveryColumns+` FROM (
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT `+deliveryColumns+` FROM (
 			SELECT d.id AS due_id, row_number() OVER (PARTITION BY w.project_id ORDER BY d.next_attempt_at, d.id) AS n
 			FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
 			WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND w.project_id NOT IN (`+skipped+`)
 		) x JOIN webhook_deliveries d ON d.id = x.due_id JOIN webhooks w ON w.id = d.webhook_id
 		WHERE x.n <= ? ORDER BY d.next_attempt_at, d.id LIMIT ?`, args...)
 	if err != nil {
-		return nil, Op("Store.DueWebhookDeliveries", err)
+		return nil, tasks.Op("Store.DueWebhookDeliveries", err)
 	}
 	val, err := scanDeliveries(rows)
-	return val, Op("Store.DueWebhookDeliveries", err)
+	return val, tasks.Op("Store.DueWebhookDeliveries", err)
 }
 
 // RecordWebhookAttempt records how an attempt went: delivered, or tried
 // again after retry (failed for good when retry is 0).
 func (s *Store) RecordWebhookAttempt(ctx context.Context, id int64, status int, attemptErr error, retry time.Duration) error {
-	now := s.now()
-	return Op("Store.RecordWebhookAttempt", s.tx(ctx, func(tx *sql.Tx) error {
+	now := s.tasks.Now()
+	return tasks.Op("Store.RecordWebhookAttempt", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		if attemptErr == nil {
 			_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1, last_status = ?, last_error = '',
-				delivered_at = ? WHERE id = ?`, status, stamp(now), id)
+				delivered_at = ? WHERE id = ?`, status, tasks.Stamp(now), id)
 			return err
 		}
-		next, state := stamp(now.Add(retry)), DeliveryPending
+		next, state := tasks.Stamp(now.Add(retry)), DeliveryPending
 		if retry == 0 {
 			state = DeliveryFailed
 		}

@@ -1,18 +1,25 @@
-package tasks_test
+package webhooks_test
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 
 	"annotate/internal/tasks"
+	"annotate/internal/webhooks"
 )
 
 // TestWebhookRegistration checks what a webhook may be registered with,
 // and that registering one announces nothing that happened before. The
 // web tests follow deliveries end to end.
 func TestWebhookRegistration(t *testing.T) {
-	s := openStore(t)
 	ctx := context.Background()
+	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "test.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	hooks := webhooks.New(s)
 	lead, _ := s.CreateUser(ctx, "lea", "", "a long enough password", false)
 	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "alpha", Name: "Alpha", Settings: tasks.DefaultSettings()})
 	docs := []tasks.DocumentInput{{ExternalID: "d1", Sentences: []string{"A."}, Summaries: []tasks.SummaryInput{{ExternalID: "s1",
@@ -21,30 +28,30 @@ func TestWebhookRegistration(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, bad := range []string{"ftp://x.example/y", "http://user:pw@x.example/", "/relative", ""} {
-		if _, err := s.CreateWebhook(ctx, p.ID, lead.ID, bad, []string{tasks.EventRoundComplete}); tasks.ErrorCode(err) != tasks.EInvalid {
+		if _, err := hooks.CreateWebhook(ctx, p.ID, lead.ID, bad, []string{webhooks.EventRoundComplete}); tasks.ErrorCode(err) != tasks.EInvalid {
 			t.Errorf("%q: %v, want invalid", bad, err)
 		}
 	}
 	for _, events := range [][]string{nil, {"round.started"}} {
-		if _, err := s.CreateWebhook(ctx, p.ID, lead.ID, "https://x.example/h", events); tasks.ErrorCode(err) != tasks.EInvalid {
+		if _, err := hooks.CreateWebhook(ctx, p.ID, lead.ID, "https://x.example/h", events); tasks.ErrorCode(err) != tasks.EInvalid {
 			t.Errorf("events %v: %v, want invalid", events, err)
 		}
 	}
-	h, err := s.CreateWebhook(ctx, p.ID, lead.ID, "https://x.example/h", []string{tasks.EventGoldDecided, tasks.EventGoldDecided})
+	h, err := hooks.CreateWebhook(ctx, p.ID, lead.ID, "https://x.example/h", []string{webhooks.EventGoldDecided, webhooks.EventGoldDecided})
 	if err != nil || len(h.Events) != 1 || len(h.Secret) != 64 {
 		t.Fatalf("CreateWebhook = %+v, %v", h, err)
 	}
-	if n, err := s.QueueWebhookEvents(ctx); err != nil || n != 0 {
+	if n, err := hooks.QueueWebhookEvents(ctx); err != nil || n != 0 {
 		t.Fatalf("the imported gold was announced: %d, %v", n, err)
 	}
-	hooks, _ := s.Webhooks(ctx, p.ID)
-	if len(hooks) != 1 || hooks[0].Secret != "" {
-		t.Fatalf("Webhooks = %+v", hooks)
+	list, err := hooks.Webhooks(ctx, p.ID)
+	if err != nil || len(list) != 1 || list[0].Secret != "" {
+		t.Fatalf("Webhooks = %+v, %v", list, err)
 	}
-	if err := s.DeleteWebhook(ctx, p.ID+1, h.ID); tasks.ErrorCode(err) != tasks.ENotFound {
+	if err := hooks.DeleteWebhook(ctx, p.ID+1, h.ID); tasks.ErrorCode(err) != tasks.ENotFound {
 		t.Fatalf("delete from another project: %v", err)
 	}
-	if err := s.DeleteWebhook(ctx, p.ID, h.ID); err != nil {
+	if err := hooks.DeleteWebhook(ctx, p.ID, h.ID); err != nil {
 		t.Fatal(err)
 	}
 }
