@@ -11,6 +11,7 @@ import (
 
 	"annotate/internal/assist"
 	"annotate/internal/assistjob"
+	"annotate/internal/assiststore"
 	"annotate/internal/tasks"
 	"annotate/internal/web"
 )
@@ -124,25 +125,25 @@ func openProject(ctx context.Context, store *tasks.Store, slug string) (*tasks.P
 
 // projectRuns returns run id of project p, or every run of p (oldest first)
 // when id is 0.
-func projectRuns(ctx context.Context, store *tasks.Store, p *tasks.Project, id int64) ([]tasks.AssistRun, error) {
+func projectRuns(ctx context.Context, store *tasks.Store, p *tasks.Project, id int64) ([]assiststore.AssistRun, error) {
 	if id != 0 {
-		r, err := store.AssistRunByID(ctx, id)
+		r, err := assiststore.New(store).AssistRunByID(ctx, id)
 		if err == nil && r.ProjectID != p.ID {
 			err = tasks.Errorf(tasks.ENotFound, "assistant run not found")
 		}
 		if err != nil {
 			return nil, fmt.Errorf("run %d of project %s: %w", id, p.Slug, err)
 		}
-		return []tasks.AssistRun{*r}, nil
+		return []assiststore.AssistRun{*r}, nil
 	}
-	runs, err := store.AssistRuns(ctx, p.ID)
+	runs, err := assiststore.New(store).AssistRuns(ctx, p.ID)
 	for i, j := 0, len(runs)-1; i < j; i, j = i+1, j-1 {
 		runs[i], runs[j] = runs[j], runs[i]
 	}
 	return runs, err
 }
 
-func runTitle(r *tasks.AssistRun) string {
+func runTitle(r *assiststore.AssistRun) string {
 	if r.Name != "" {
 		return strconv.FormatInt(r.ID, 10) + " (" + r.Name + ")"
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"annotate/internal/assiststore"
 	"annotate/internal/tasks"
 )
 
@@ -34,9 +35,9 @@ func runAssistEval(ctx context.Context, e env, args []string) error {
 		fmt.Fprintf(e.stdout, "project %s has no assistant runs\n", p.Slug)
 		return nil
 	}
-	evals := make([]tasks.AssistEval, len(runs))
+	evals := make([]assiststore.AssistEval, len(runs))
 	for i := range runs {
-		if evals[i], err = store.EvalAssistRun(ctx, runs[i].ID); err != nil {
+		if evals[i], err = assiststore.New(store).EvalAssistRun(ctx, runs[i].ID); err != nil {
 			return err
 		}
 	}
@@ -47,7 +48,7 @@ func runAssistEval(ctx context.Context, e env, args []string) error {
 // printEvalTable writes one row per run: n, balanced accuracy, FPR, FNR and
 // Krippendorff's α against gold (unfaithful is the positive class), then
 // the reason for every number that is undefined.
-func printEvalTable(w io.Writer, runs []tasks.AssistRun, evals []tasks.AssistEval) {
+func printEvalTable(w io.Writer, runs []assiststore.AssistRun, evals []assiststore.AssistEval) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "run\tprotocol\tmodel\tstatus\tn\tBAcc\tFPR\tFNR\talpha\t")
 	var notes []string

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"annotate/internal/assist"
+	"annotate/internal/assiststore"
 	"annotate/internal/tasks"
 )
 
@@ -68,10 +69,10 @@ func runAssistExport(ctx context.Context, e env, args []string) error {
 // exportRun writes every result of one run, one line each, and returns how
 // many it wrote. The line's run field is the run's title, so that import
 // reads a file of several runs back into as many runs.
-func exportRun(ctx context.Context, store *tasks.Store, p *tasks.Project, r *tasks.AssistRun, w io.Writer) (int, error) {
+func exportRun(ctx context.Context, store *tasks.Store, p *tasks.Project, r *assiststore.AssistRun, w io.Writer) (int, error) {
 	enc := assist.NewEncoder(w)
 	n := 0
-	err := store.EachAssistOutput(ctx, r.ID, func(o tasks.ExportedOutput) error {
+	err := assiststore.New(store).EachAssistOutput(ctx, r.ID, func(o assiststore.ExportedOutput) error {
 		var res assist.SentenceResult
 		if err := json.Unmarshal(o.Output, &res); err != nil {
 			return fmt.Errorf("run %d, %s sentence %d: stored result: %w", r.ID, o.SummaryID, o.Index, err)

@@ -10,6 +10,7 @@ import (
 
 	"annotate/internal/assist"
 	"annotate/internal/assistjob"
+	"annotate/internal/assiststore"
 	"annotate/internal/tasks"
 )
 
@@ -47,7 +48,7 @@ func runAssistRun(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	job := assistjob.New(store, cfg, *concurrency)
-	var run *tasks.AssistRun
+	var run *assiststore.AssistRun
 	if *resume != 0 {
 		runs, err := projectRuns(ctx, store, p, *resume)
 		if err != nil {
@@ -57,7 +58,7 @@ func runAssistRun(ctx context.Context, e env, args []string) error {
 		if cfg.Model != "" && cfg.Model != run.Model {
 			return fmt.Errorf("run %d asks %s; resume it without --llm-model or with the same model", run.ID, run.Model)
 		}
-		if run.Status == tasks.RunImported {
+		if run.Status == assiststore.RunImported {
 			return fmt.Errorf("run %d was imported from a file and cannot be resumed", run.ID)
 		}
 	} else {
@@ -77,7 +78,7 @@ func runAssistRun(ctx context.Context, e env, args []string) error {
 	stats, runErr := job.Execute(ctx, run.ID, func(pr assist.Progress) { bar.Set(pr.Done) })
 	bar.Finish()
 	fmt.Fprintln(e.stderr)
-	final, err := store.AssistRunByID(context.WithoutCancel(ctx), run.ID)
+	final, err := assiststore.New(store).AssistRunByID(context.WithoutCancel(ctx), run.ID)
 	if err != nil {
 		return err
 	}
@@ -88,7 +89,7 @@ func runAssistRun(ctx context.Context, e env, args []string) error {
 	if runErr != nil {
 		return runErr
 	}
-	if final.Status == tasks.RunFailed {
+	if final.Status == assiststore.RunFailed {
 		return fmt.Errorf("run %d failed: %s", run.ID, final.Error)
 	}
 	return nil
@@ -96,7 +97,7 @@ func runAssistRun(ctx context.Context, e env, args []string) error {
 
 // printRunSummary writes the final line of a run: sentences, calls, cache
 // hits, tokens and failures of this invocation.
-func printRunSummary(w io.Writer, r *tasks.AssistRun, st assist.RunStats) {
+func printRunSummary(w io.Writer, r *assiststore.AssistRun, st assist.RunStats) {
 	fmt.Fprintf(w, "run %d %s: %d sentences (%d judged, %d failed, %d already done); %d calls, %d cache hits, %d tokens (%d prompt + %d completion), %d failures, %s\n",
 		r.ID, r.Status, st.Items, st.Succeeded, st.Failed, st.Skipped,
 		st.Calls, st.CacheHits, st.PromptTokens+st.CompletionTokens, st.PromptTokens, st.CompletionTokens, st.Failures,

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"annotate/internal/app"
+	"annotate/internal/assiststore"
 	"annotate/internal/tasks"
 	"annotate/internal/web"
 )
@@ -241,7 +242,7 @@ func TestAssistRunCachesAndResumes(t *testing.T) {
 		t.Errorf("Authorization headers seen: %v", llm.auth)
 	}
 	store := openDB(t, db)
-	r1 := must(store.AssistRunByID(context.Background(), 1))(t)
+	r1 := must(assiststore.New(store).AssistRunByID(context.Background(), 1))(t)
 	if r1.Outputs != 4 || r1.Usage.Calls != int64(first) || r1.Model != "fake-model" {
 		t.Fatalf("stored run = %+v", r1)
 	}
@@ -289,7 +290,7 @@ func TestAssistRunCancelAndResume(t *testing.T) {
 	defer cancel()
 	go func() {
 		for ctx.Err() == nil {
-			if done, err := store.AssistDone(context.Background(), 1); err == nil && len(done) >= 1 {
+			if done, err := assiststore.New(store).AssistDone(context.Background(), 1); err == nil && len(done) >= 1 {
 				cancel()
 				return
 			}
@@ -301,8 +302,8 @@ func TestAssistRunCancelAndResume(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "--resume 1") {
 		t.Fatalf("cancelled run: err = %v\n%s", err, out.String())
 	}
-	r := must(store.AssistRunByID(context.Background(), 1))(t)
-	if r.Status != tasks.RunCancelled || r.Outputs < 1 || r.Outputs >= 4 || !strings.Contains(r.Error, "resume") {
+	r := must(assiststore.New(store).AssistRunByID(context.Background(), 1))(t)
+	if r.Status != assiststore.RunCancelled || r.Outputs < 1 || r.Outputs >= 4 || !strings.Contains(r.Error, "resume") {
 		t.Fatalf("after cancel: %+v", r)
 	}
 	kept := r.Outputs
@@ -320,8 +321,8 @@ func TestAssistRunCancelAndResume(t *testing.T) {
 	if sent := llm.count() - before; n["calls"] != fmt.Sprint(sent) {
 		t.Errorf("the resumed run counted %s calls, the server saw %d", n["calls"], sent)
 	}
-	r = must(store.AssistRunByID(context.Background(), 1))(t)
-	if r.Status != tasks.RunDone || r.Outputs != 4 || r.Error != "" {
+	r = must(assiststore.New(store).AssistRunByID(context.Background(), 1))(t)
+	if r.Status != assiststore.RunDone || r.Outputs != 4 || r.Error != "" {
 		t.Fatalf("after resume: %+v", r)
 	}
 }
@@ -356,8 +357,8 @@ func TestAssistExportImportEval(t *testing.T) {
 			t.Fatalf("re-export differs:\n%s\nwant\n%s", again, data)
 		}
 		store := openDB(t, db)
-		r := must(store.AssistRunByID(context.Background(), 2))(t)
-		if r.Status != tasks.RunImported || r.Outputs != 4 || r.Sample {
+		r := must(assiststore.New(store).AssistRunByID(context.Background(), 2))(t)
+		if r.Status != assiststore.RunImported || r.Outputs != 4 || r.Sample {
 			t.Fatalf("imported run = %+v", r)
 		}
 	})
@@ -378,7 +379,7 @@ func TestAssistExportImportEval(t *testing.T) {
 			}
 		}
 		store := openDB(t, db)
-		if runs := must(store.AssistRuns(context.Background(), 1))(t); len(runs) != 2 {
+		if runs := must(assiststore.New(store).AssistRuns(context.Background(), 1))(t); len(runs) != 2 {
 			t.Fatalf("%d runs after a rejected import, want 2", len(runs))
 		}
 	})
@@ -439,9 +440,9 @@ func TestImportSampleRun(t *testing.T) {
 	if err := app.New(store).SetupDemo(ctx, &out, io.Discard); err != nil || strings.Contains(out.String(), "imported") {
 		t.Fatalf("second setup: %v, printed %q", err, out.String())
 	}
-	runs := must(store.AssistRuns(ctx, p.ID))(t)
+	runs := must(assiststore.New(store).AssistRuns(ctx, p.ID))(t)
 	o := must(store.ProjectOverview(ctx, p.ID))(t)
-	if len(runs) != 1 || !runs[0].Sample || runs[0].Status != tasks.RunImported || runs[0].Outputs != o.Sentences {
+	if len(runs) != 1 || !runs[0].Sample || runs[0].Status != assiststore.RunImported || runs[0].Outputs != o.Sentences {
 		t.Fatalf("runs = %+v; the project has %d sentences", runs, o.Sentences)
 	}
 }
@@ -489,11 +490,11 @@ func TestAssistRunFromTheWeb(t *testing.T) {
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		r, err := store.AssistRunByID(ctx, 1)
+		r, err := assiststore.New(store).AssistRunByID(ctx, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Status == tasks.RunDone {
+		if r.Status == assiststore.RunDone {
 			if r.Outputs != 4 || r.Protocol != "debate" || r.Usage.Calls != int64(llm.count()) {
 				t.Fatalf("finished run = %+v; server saw %d requests", r, llm.count())
 			}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"annotate/internal/assiststore"
 	"annotate/internal/studies"
 	"annotate/internal/tasks"
 )
@@ -19,12 +20,13 @@ import (
 type App struct {
 	store   *tasks.Store
 	studies *studies.Store
+	assists *assiststore.Store
 	now     func() time.Time
 }
 
 // New returns the operations on store.
 func New(store *tasks.Store) *App {
-	return &App{store: store, studies: studies.New(store), now: time.Now}
+	return &App{store: store, studies: studies.New(store), assists: assiststore.New(store), now: time.Now}
 }
 
 // SetClock makes now the operations' clock (time.Now by default), for the

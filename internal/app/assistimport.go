@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"annotate/internal/assist"
+	"annotate/internal/assiststore"
 	"annotate/internal/tasks"
 )
 
@@ -20,8 +21,7 @@ import (
 // it says what it imported on out. Lines without a run field belong to
 // the run called name; sample marks every run as made without a model.
 func (a *App) ImportAssistRuns(ctx context.Context, p *tasks.Project, file string, r io.Reader, name string, sample bool, out io.Writer) error {
-	store := a.store
-	targets, err := store.AssistTargets(ctx, p.ID)
+	targets, err := a.assists.AssistTargets(ctx, p.ID)
 	if err != nil {
 		return tasks.Op("App.ImportAssistRuns", err)
 	}
@@ -29,7 +29,7 @@ func (a *App) ImportAssistRuns(ctx context.Context, p *tasks.Project, file strin
 	if err != nil {
 		return tasks.Op("App.ImportAssistRuns", err)
 	}
-	ids, err := store.ImportAssistRuns(ctx, p.ID, runs)
+	ids, err := a.assists.ImportAssistRuns(ctx, p.ID, runs)
 	if err != nil {
 		return tasks.Op("App.ImportAssistRuns", err)
 	}
@@ -48,7 +48,7 @@ func (a *App) ImportAssistRuns(ctx context.Context, p *tasks.Project, file strin
 // nothing when the project already has a sample run, so the demo setup can
 // call it every time.
 func (a *App) importSampleRun(ctx context.Context, p *tasks.Project, data []byte, out io.Writer) error {
-	has, err := a.store.HasSampleAssistRun(ctx, p.ID)
+	has, err := a.assists.HasSampleAssistRun(ctx, p.ID)
 	if err != nil || has {
 		return err
 	}
@@ -60,18 +60,18 @@ const maxImportProblems = 20
 
 // importGroup collects the lines of one run of a file.
 type importGroup struct {
-	run     tasks.AssistRunImport
+	run     assiststore.AssistRunImport
 	line    int           // where the run first appears
 	sample  bool          // the sample field of its first line
 	seen    map[int64]int // sentence id -> line
-	outputs []tasks.AssistOutput
+	outputs []assiststore.AssistOutput
 }
 
 // readAssistRuns decodes and checks every line of a results file and
 // groups the lines into runs by their run field (name when it is empty).
 // Any problem is reported as FILE:LINE: FIELD: message, up to
 // maxImportProblems of them, and no run is returned.
-func readAssistRuns(file string, r io.Reader, targets map[string]*tasks.AssistTarget, name string, sample bool) ([]tasks.AssistRunImport, error) {
+func readAssistRuns(file string, r io.Reader, targets map[string]*assiststore.AssistTarget, name string, sample bool) ([]assiststore.AssistRunImport, error) {
 	dec := assist.NewDecoder(r)
 	var (
 		problems []string
@@ -108,7 +108,7 @@ func readAssistRuns(file string, r io.Reader, targets map[string]*tasks.AssistTa
 		if g == nil {
 			res := rec.Result
 			settings, _ := json.Marshal(res.Settings)
-			g = &importGroup{line: line, sample: rec.Sample, seen: map[int64]int{}, run: tasks.AssistRunImport{Run: tasks.AssistRun{
+			g = &importGroup{line: line, sample: rec.Sample, seen: map[int64]int{}, run: assiststore.AssistRunImport{Run: assiststore.AssistRun{
 				Name: key, Protocol: string(res.Protocol), Model: res.Model, Settings: string(settings),
 				PromptVersion: res.PromptVersion, Sample: sample || rec.Sample,
 			}}}
@@ -132,9 +132,9 @@ func readAssistRuns(file string, r io.Reader, targets map[string]*tasks.AssistTa
 		if rec.Result.Status == assist.StatusOK {
 			label = string(rec.Result.Adjudicator.Label)
 		}
-		g.run.Outputs = append(g.run.Outputs, tasks.AssistOutput{SentenceID: sid, Label: label, Status: string(rec.Result.Status), Output: data})
+		g.run.Outputs = append(g.run.Outputs, assiststore.AssistOutput{SentenceID: sid, Label: label, Status: string(rec.Result.Status), Output: data})
 		u := rec.Result.Usage
-		g.run.Run.Usage.Add(tasks.AssistUsage{Calls: u.Calls, CacheHits: u.CacheHits, PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, Failures: u.Failures})
+		g.run.Run.Usage.Add(assiststore.AssistUsage{Calls: u.Calls, CacheHits: u.CacheHits, PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, Failures: u.Failures})
 	}
 	if len(problems) > 0 {
 		more := ""
@@ -146,7 +146,7 @@ func readAssistRuns(file string, r io.Reader, targets map[string]*tasks.AssistTa
 	if len(order) == 0 {
 		return nil, fmt.Errorf("%s: no results", file)
 	}
-	runs := make([]tasks.AssistRunImport, len(order))
+	runs := make([]assiststore.AssistRunImport, len(order))
 	for i, g := range order {
 		runs[i] = g.run
 	}
@@ -156,7 +156,7 @@ func readAssistRuns(file string, r io.Reader, targets map[string]*tasks.AssistTa
 // checkRecord checks one decoded line against the project: a known
 // summary of the named document, a sentence number within it, a matching
 // target and citations within the document. It returns the sentence id.
-func checkRecord(rec assist.ExportRecord, targets map[string]*tasks.AssistTarget, report func(string, ...any)) (int64, bool) {
+func checkRecord(rec assist.ExportRecord, targets map[string]*assiststore.AssistTarget, report func(string, ...any)) (int64, bool) {
 	t := targets[rec.SummaryID]
 	if t == nil {
 		report("summary_id: no summary %q in this project", rec.SummaryID)

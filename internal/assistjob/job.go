@@ -14,13 +14,15 @@ import (
 	"time"
 
 	"annotate/internal/assist"
+	"annotate/internal/assiststore"
 	"annotate/internal/tasks"
 )
 
 // Job creates and executes assistant runs over a project's sentences,
 // keeping answers in the store's cache and results in assist_outputs.
 type Job struct {
-	store *tasks.Store
+	store   *tasks.Store
+	assists *assiststore.Store
 	// llm is the endpoint; its Model is the default for new runs and is
 	// replaced by each run's own model.
 	llm assist.Config
@@ -31,7 +33,7 @@ type Job struct {
 // New returns a job over store that asks the endpoint llm, with at most
 // concurrency sentences in progress at once.
 func New(store *tasks.Store, llm assist.Config, concurrency int) *Job {
-	return &Job{store: store, llm: llm, concurrency: concurrency}
+	return &Job{store: store, assists: assiststore.New(store), llm: llm, concurrency: concurrency}
 }
 
 // DefaultModel is the model new runs ask unless they name another.
@@ -39,13 +41,13 @@ func (j *Job) DefaultModel() string { return j.llm.Model }
 
 // Create records a queued run over every sentence of a project. An
 // unknown protocol or an empty project is an EInvalid error.
-func (j *Job) Create(ctx context.Context, projectID int64, protocol, model string) (*tasks.AssistRun, error) {
+func (j *Job) Create(ctx context.Context, projectID int64, protocol, model string) (*assiststore.AssistRun, error) {
 	return j.CreateLimit(ctx, projectID, protocol, model, 0)
 }
 
 // CreateLimit records a queued run over the first limit sentences of a
 // project (all of them when limit is 0).
-func (j *Job) CreateLimit(ctx context.Context, projectID int64, protocol, model string, limit int) (*tasks.AssistRun, error) {
+func (j *Job) CreateLimit(ctx context.Context, projectID int64, protocol, model string, limit int) (*assiststore.AssistRun, error) {
 	p, err := j.store.ProjectByID(ctx, projectID)
 	if err != nil {
 		return nil, err
@@ -82,7 +84,7 @@ func (j *Job) CreateLimit(ctx context.Context, projectID int64, protocol, model 
 	if err != nil {
 		return nil, err
 	}
-	return j.store.CreateAssistRun(ctx, tasks.AssistRun{
+	return j.assists.CreateAssistRun(ctx, assiststore.AssistRun{
 		ProjectID: projectID, Protocol: protocol, Model: model, Settings: string(raw),
 		PromptVersion: assist.PromptVersion, Total: total,
 	})
@@ -102,18 +104,18 @@ func (j *Job) schemaMode() assist.SchemaMode {
 // finished sentences stay saved and the run is marked cancelled with the
 // cancellation's cause.
 func (j *Job) Execute(ctx context.Context, runID int64, progress func(assist.Progress)) (assist.RunStats, error) {
-	run, err := j.store.AssistRunByID(ctx, runID)
+	run, err := j.assists.AssistRunByID(ctx, runID)
 	if err != nil {
 		return assist.RunStats{}, err
 	}
-	if run.Status == tasks.RunImported {
+	if run.Status == assiststore.RunImported {
 		return assist.RunStats{}, tasks.Errorf(tasks.EInvalid, "run %d was imported from a file and cannot be run", runID)
 	}
 	var settings assist.Settings
 	if err := json.Unmarshal([]byte(run.Settings), &settings); err != nil {
 		return assist.RunStats{}, fmt.Errorf("run %d: settings: %w", runID, err)
 	}
-	work, err := j.store.AssistWork(ctx, run.ProjectID)
+	work, err := j.assists.AssistWork(ctx, run.ProjectID)
 	if err != nil {
 		return assist.RunStats{}, err
 	}
@@ -121,11 +123,11 @@ func (j *Job) Execute(ctx context.Context, runID int64, progress func(assist.Pro
 	if run.Total > 0 && run.Total < len(items) {
 		items = items[:run.Total]
 	}
-	done, err := j.store.AssistDone(ctx, runID)
+	done, err := j.assists.AssistDone(ctx, runID)
 	if err != nil {
 		return assist.RunStats{}, err
 	}
-	if err := j.store.StartAssistRun(ctx, runID); err != nil {
+	if err := j.assists.StartAssistRun(ctx, runID); err != nil {
 		return assist.RunStats{}, err
 	}
 	// Hold the run's lease while it runs, so that a server starting
@@ -135,14 +137,14 @@ func (j *Job) Execute(ctx context.Context, runID int64, progress func(assist.Pro
 	leaseDone := make(chan struct{})
 	go func() {
 		defer close(leaseDone)
-		t := time.NewTicker(tasks.RunLease / 3)
+		t := time.NewTicker(assiststore.RunLease / 3)
 		defer t.Stop()
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				if err := j.store.RenewAssistRunLease(context.WithoutCancel(ctx), runID); tasks.ErrorCode(err) == tasks.EConflict {
+				if err := j.assists.RenewAssistRunLease(context.WithoutCancel(ctx), runID); tasks.ErrorCode(err) == tasks.EConflict {
 					stopLease(err)
 					return
 				}
@@ -159,18 +161,18 @@ func (j *Job) Execute(ctx context.Context, runID int64, progress func(assist.Pro
 		// A resumed run keeps the schema mode it was started with.
 		cfg.SchemaMode = settings.SchemaMode
 	}
-	client, err := assist.NewClient(cfg, j.store.LLMCache())
+	client, err := assist.NewClient(cfg, j.assists.LLMCache())
 	if err != nil {
-		return assist.RunStats{}, errors.Join(err, j.store.FinishAssistRun(record, runID, tasks.RunFailed, err.Error(), tasks.AssistUsage{}))
+		return assist.RunStats{}, errors.Join(err, j.assists.FinishAssistRun(record, runID, assiststore.RunFailed, err.Error(), assiststore.AssistUsage{}))
 	}
-	sink := &storeSink{store: j.store, ctx: record, runID: runID, ids: ids, done: done}
+	sink := &storeSink{store: j.assists, ctx: record, runID: runID, ids: ids, done: done}
 	stats, runErr := assist.NewRunner(client).Run(ctx, items, assist.RunOptions{
 		Settings: settings, Concurrency: j.concurrency, Sink: sink, Progress: progress,
 	})
 	status, reason := runOutcome(ctx, runID, stats, runErr, sink.firstFailure())
-	usage := tasks.AssistUsage{Calls: stats.Calls, CacheHits: stats.CacheHits, PromptTokens: stats.PromptTokens,
+	usage := assiststore.AssistUsage{Calls: stats.Calls, CacheHits: stats.CacheHits, PromptTokens: stats.PromptTokens,
 		CompletionTokens: stats.CompletionTokens, Failures: stats.Failures}
-	if err := j.store.FinishAssistRun(record, runID, status, reason, usage); err != nil {
+	if err := j.assists.FinishAssistRun(record, runID, status, reason, usage); err != nil {
 		return stats, errors.Join(runErr, err)
 	}
 	return stats, runErr
@@ -183,21 +185,21 @@ func runOutcome(ctx context.Context, runID int64, stats assist.RunStats, err err
 	case ctx.Err() != nil:
 		cause := context.Cause(ctx)
 		if errors.Is(cause, context.Canceled) || errors.Is(cause, context.DeadlineExceeded) {
-			return tasks.RunCancelled, "interrupted; " + resume
+			return assiststore.RunCancelled, "interrupted; " + resume
 		}
-		return tasks.RunCancelled, cause.Error()
+		return assiststore.RunCancelled, cause.Error()
 	case err != nil:
-		return tasks.RunFailed, err.Error() + "; " + resume
+		return assiststore.RunFailed, err.Error() + "; " + resume
 	case stats.Failed > 0 && stats.Succeeded == 0 && stats.Skipped == 0:
-		return tasks.RunFailed, fmt.Sprintf("all %d sentences failed; the first: %s", stats.Failed, firstFailure)
+		return assiststore.RunFailed, fmt.Sprintf("all %d sentences failed; the first: %s", stats.Failed, firstFailure)
 	}
-	return tasks.RunDone, ""
+	return assiststore.RunDone, ""
 }
 
 // workItems turns a project's work into run items keyed by external ids,
 // and maps each key to its sentence id. Items of one document share one
 // converted unit list.
-func workItems(w *tasks.AssistWork) ([]assist.ItemRef, map[string]int64) {
+func workItems(w *assiststore.AssistWork) ([]assist.ItemRef, map[string]int64) {
 	items := make([]assist.ItemRef, 0, len(w.Sentences))
 	ids := make(map[string]int64, len(w.Sentences))
 	units := map[string][]assist.Unit{}
@@ -229,7 +231,7 @@ func workItems(w *tasks.AssistWork) ([]assist.ItemRef, map[string]int64) {
 // saved as soon as it comes back, so a crashed run loses only the
 // sentences in flight.
 type storeSink struct {
-	store *tasks.Store
+	store *assiststore.Store
 	// ctx outlives the run's cancellation: a result that came back is
 	// worth saving.
 	ctx   context.Context
@@ -265,7 +267,7 @@ func (s *storeSink) Save(key string, r assist.SentenceResult) error {
 		}
 		s.mu.Unlock()
 	}
-	return s.store.SaveAssistOutput(s.ctx, s.runID, tasks.AssistOutput{SentenceID: id, Label: label, Status: string(r.Status), Output: data})
+	return s.store.SaveAssistOutput(s.ctx, s.runID, assiststore.AssistOutput{SentenceID: id, Label: label, Status: string(r.Status), Output: data})
 }
 
 func (s *storeSink) firstFailure() string {

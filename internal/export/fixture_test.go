@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"annotate/internal/assiststore"
 	"annotate/internal/tasks"
 )
 
@@ -103,9 +104,9 @@ func newFixture(t *testing.T) *fixture {
 	f.must2(s.CreateRound(ctx, f.project.ID, tasks.RoundSpec{Name: "extra", Kind: tasks.RoundProduction, PerItem: 1,
 		Annotators: annotators[:1], Summaries: []int64{f.sums["s4"]}}))
 
-	run := f.must2(s.CreateAssistRun(ctx, tasks.AssistRun{ProjectID: f.project.ID, Protocol: "single", Model: "judge"})).(*tasks.AssistRun)
+	run := f.must2(assiststore.New(s).CreateAssistRun(ctx, assiststore.AssistRun{ProjectID: f.project.ID, Protocol: "single", Model: "judge"})).(*assiststore.AssistRun)
 	for i, l := range []string{tasks.LabelFaithful, tasks.LabelUnfaithful, tasks.LabelFaithful} {
-		f.must(s.SaveAssistOutput(ctx, run.ID, tasks.AssistOutput{SentenceID: f.sents["s1"][i], Label: l, Status: tasks.AssistOutputOK, Output: []byte("{}")}))
+		f.must(assiststore.New(s).SaveAssistOutput(ctx, run.ID, assiststore.AssistOutput{SentenceID: f.sents["s1"][i], Label: l, Status: assiststore.AssistOutputOK, Output: []byte("{}")}))
 	}
 
 	contra := "The vote was seven to two."

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"annotate/internal/app"
+	"annotate/internal/assiststore"
 	"annotate/internal/experiment"
 	"annotate/internal/export"
 	"annotate/internal/loadgen"
@@ -25,7 +26,10 @@ import (
 // loopback port (a real SQLite file) with the study mode of the load
 // generator: 18 participants, three conditions randomised by participant,
 // 60 two-sentence summaries with gold and an assistant run right on 80%
-// of sentences. The experiment report must hold each planted figure
+// of sentences. Participants enter one after another: the server numbers
+// them by entry, which decides their condition and items, so a run with
+// several at once differs with timing; one at a time, every run is the
+// same. The experiment report must hold each planted figure
 // (experiment.Planted) inside its 95% interval, must not hold a value
 // planted 0.25 away, and its point figures must be what the raw export's
 // rows give when counted independently here.
@@ -60,7 +64,7 @@ func TestStudyRecoversPlantedValues(t *testing.T) {
 	}
 	// The assistant is wrong on every fifth sentence, in either class.
 	ids, _ := store.SummaryIDs(ctx, p.ID, nil)
-	var outs []tasks.AssistOutput
+	var outs []assiststore.AssistOutput
 	k, right := 0, 0
 	for _, id := range ids {
 		sum, _ := store.Summary(ctx, id)
@@ -73,11 +77,11 @@ func TestStudyRecoversPlantedValues(t *testing.T) {
 				right++
 			}
 			k++
-			outs = append(outs, tasks.AssistOutput{SentenceID: s.ID, Label: label, Status: tasks.AssistOutputOK, Output: []byte(fmt.Sprintf(
+			outs = append(outs, assiststore.AssistOutput{SentenceID: s.ID, Label: label, Status: assiststore.AssistOutputOK, Output: []byte(fmt.Sprintf(
 				`{"protocol":"single","adjudicator":{"label":%q,"report":"The document says so.","citations":[1]},"evidence":[1],"status":"ok"}`, label))})
 		}
 	}
-	if _, err := store.ImportAssistRuns(ctx, p.ID, []tasks.AssistRunImport{{Run: tasks.AssistRun{Protocol: "single"}, Outputs: outs}}); err != nil {
+	if _, err := assiststore.New(store).ImportAssistRuns(ctx, p.ID, []assiststore.AssistRunImport{{Run: assiststore.AssistRun{Protocol: "single"}, Outputs: outs}}); err != nil {
 		t.Fatal(err)
 	}
 	ops := app.New(store)
@@ -100,11 +104,11 @@ func TestStudyRecoversPlantedValues(t *testing.T) {
 	}
 	plan.AssistantAccuracy = float64(right) / float64(k) // what the project's run is
 	res, err := loadgen.RunStudy(ctx, loadgen.StudyOptions{BaseURL: srv.URL, DB: filepath.Join(t.TempDir(), "missing.db"),
-		Project: "crowd", Study: "exp", Plan: plan, Concurrency: 3})
+		Project: "crowd", Study: "exp", Plan: plan, Concurrency: 1})
 	if err == nil {
 		t.Fatalf("a database file that is not there: %+v", res)
 	}
-	res, err = loadgen.RunStudy(ctx, loadgen.StudyOptions{BaseURL: srv.URL, DB: store.Path(), Project: "crowd", Study: "exp", Plan: plan, Concurrency: 3})
+	res, err = loadgen.RunStudy(ctx, loadgen.StudyOptions{BaseURL: srv.URL, DB: store.Path(), Project: "crowd", Study: "exp", Plan: plan, Concurrency: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/assiststore"
 	"annotate/internal/iaa"
 	"annotate/internal/report"
 	"annotate/internal/tasks"
@@ -150,15 +151,15 @@ func newFixture(t *testing.T) *fixture {
 			}
 		}
 	}
-	var outs []tasks.AssistOutput
+	var outs []assiststore.AssistOutput
 	for j, sid := range f.sentences {
 		l := word(gold[j])
 		if j == 3 || j == 5 {
 			l = tasks.LabelFaithful
 		}
-		outs = append(outs, tasks.AssistOutput{SentenceID: sid, Label: l, Status: tasks.AssistOutputOK, Output: []byte("{}")})
+		outs = append(outs, assiststore.AssistOutput{SentenceID: sid, Label: l, Status: assiststore.AssistOutputOK, Output: []byte("{}")})
 	}
-	if _, err := s.ImportAssistRuns(ctx, p.ID, []tasks.AssistRunImport{{Run: tasks.AssistRun{Protocol: "single", Model: "secret-model"}, Outputs: outs}}); err != nil {
+	if _, err := assiststore.New(s).ImportAssistRuns(ctx, p.ID, []assiststore.AssistRunImport{{Run: assiststore.AssistRun{Protocol: "single", Model: "secret-model"}, Outputs: outs}}); err != nil {
 		t.Fatal(err)
 	}
 	return f

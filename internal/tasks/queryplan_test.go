@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/assiststore"
 	"annotate/internal/tasks"
 )
 
@@ -183,14 +184,14 @@ func seedPlanProject(t *testing.T, s *tasks.Store) *planWorld {
 		t.Fatal(err)
 	}
 	for r := 0; r < 3; r++ {
-		run, err := s.CreateAssistRun(ctx, tasks.AssistRun{ProjectID: w.p.ID, Protocol: "single", Status: tasks.RunImported})
+		run, err := assiststore.New(s).CreateAssistRun(ctx, assiststore.AssistRun{ProjectID: w.p.ID, Protocol: "single", Status: assiststore.RunImported})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, sid := range sums {
 			sum, _ := s.Summary(ctx, sid)
 			for _, x := range sum.Sentences {
-				if err := s.SaveAssistOutput(ctx, run.ID, tasks.AssistOutput{SentenceID: x.ID, Label: "faithful", Status: tasks.AssistOutputOK, Output: []byte(`{}`)}); err != nil {
+				if err := assiststore.New(s).SaveAssistOutput(ctx, run.ID, assiststore.AssistOutput{SentenceID: x.ID, Label: "faithful", Status: assiststore.AssistOutputOK, Output: []byte(`{}`)}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -268,9 +269,9 @@ func (w *planWorld) hotPaths(t *testing.T) {
 	must(err)
 	_, err = s.SummaryLabelOf(ctx, a.ID)
 	must(err)
-	_, err = s.AssistPanel(ctx, a.SummaryID)
+	_, err = assiststore.New(s).AssistPanel(ctx, a.SummaryID)
 	must(err)
-	_, _, err = s.AssistPanelSentence(ctx, sum.Sentences[0].ID)
+	_, _, err = assiststore.New(s).AssistPanelSentence(ctx, sum.Sentences[0].ID)
 	must(err)
 	_, err = s.KeyFacts(ctx, doc.ID, sum.Topic)
 	must(err)

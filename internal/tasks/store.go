@@ -9,9 +9,6 @@ import (
 	"net/url"
 	"os"
 	"runtime"
-	"strconv"
-	"strings"
-	"syscall"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -238,23 +235,9 @@ func processOwner() string {
 	return fmt.Sprintf("%s/%d/%x", host, os.Getpid(), b)
 }
 
-// ownerRuns reports whether the process a lease names may still run: any
-// process of another machine, and a process of this one that exists.
-func ownerRuns(owner string) bool {
-	parts := strings.Split(owner, "/")
-	if len(parts) != 3 {
-		return false
-	}
-	if host, _ := os.Hostname(); parts[0] != host {
-		return true
-	}
-	pid, err := strconv.Atoi(parts[1])
-	if err != nil || pid <= 0 {
-		return false
-	}
-	p, err := os.FindProcess(pid)
-	return err == nil && p.Signal(syscall.Signal(0)) == nil
-}
+// Owner names this process (this open store) in the leases of the
+// assistant runs it executes (see internal/assiststore).
+func (s *Store) Owner() string { return s.owner }
 
 // WriteTx runs fn in a write transaction of the store, committed when fn
 // returns nil: for the stores of other parts of the application (such as

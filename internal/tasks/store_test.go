@@ -19,6 +19,13 @@ func openStore(t *testing.T) *tasks.Store {
 	return s
 }
 
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestOpenSetsSchemaVersionAndReopens(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "a.db")

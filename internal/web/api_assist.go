@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"annotate/internal/assiststore"
 	"annotate/internal/tasks"
 )
 
@@ -43,7 +44,7 @@ type apiAssistStart struct {
 	Model    string `json:"model"`
 }
 
-func (s *Server) runDoc(p *tasks.Project, r *tasks.AssistRun) apiRunDoc {
+func (s *Server) runDoc(p *tasks.Project, r *assiststore.AssistRun) apiRunDoc {
 	row := s.runRow(p, r)
 	return apiRunDoc{ID: r.ID, Name: r.Title(), Protocol: r.Protocol, Model: r.Model, Status: row.Status, Sample: r.Sample,
 		Total: r.Total, Done: row.Done, Failed: row.Failed, Live: row.Live, Error: r.Error, CreatedAt: r.CreatedAt, FinishedAt: r.FinishedAt,
@@ -58,11 +59,11 @@ func (s *Server) apiAssistRuns(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	runs, err := s.store.AssistRuns(c.Request().Context(), a.project.ID)
+	runs, err := s.assists.AssistRuns(c.Request().Context(), a.project.ID)
 	if err != nil {
 		return err
 	}
-	page, err := paginate(c, runs, func(r tasks.AssistRun) int64 { return r.ID })
+	page, err := paginate(c, runs, func(r assiststore.AssistRun) int64 { return r.ID })
 	if err != nil {
 		return err
 	}
@@ -107,7 +108,7 @@ func (s *Server) apiStartAssistRun(c echo.Context) error {
 	if err := s.runs.start(r.ID); err != nil {
 		return err
 	}
-	if r, err = s.store.AssistRunByID(ctx, r.ID); err != nil {
+	if r, err = s.assists.AssistRunByID(ctx, r.ID); err != nil {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderLocation, apiPrefix+"/projects/"+a.project.Slug+"/assist/runs/"+strconv.FormatInt(r.ID, 10))
@@ -134,11 +135,11 @@ func (s *Server) apiCancelAssistRun(c echo.Context) error {
 		if !r.Active() {
 			return problemf(http.StatusConflict, "run-not-running", "Run %d is %s, not running.", r.ID, r.Status)
 		}
-		if err := s.store.CancelAssistRun(ctx, r.ID); err != nil {
+		if err := s.assists.CancelAssistRun(ctx, r.ID); err != nil {
 			return err
 		}
 	}
-	if r, err = s.store.AssistRunByID(ctx, r.ID); err != nil {
+	if r, err = s.assists.AssistRunByID(ctx, r.ID); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusAccepted, s.runDoc(a.project, r))
@@ -146,7 +147,7 @@ func (s *Server) apiCancelAssistRun(c echo.Context) error {
 
 // apiRunAccess loads the run named in the URL for a lead whose token
 // reaches its project.
-func (s *Server) apiRunAccess(c echo.Context) (access, *tasks.AssistRun, error) {
+func (s *Server) apiRunAccess(c echo.Context) (access, *assiststore.AssistRun, error) {
 	if _, err := s.apiAccess(c, true); err != nil {
 		return access{}, nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"annotate/internal/assiststore"
 	"annotate/internal/tasks"
 )
 
@@ -48,7 +49,7 @@ func TestAPIAssistRuns(t *testing.T) {
 		}
 		api.get(path).decode(t, &r)
 	}
-	if !r.Live || r.Status != tasks.RunRunning || r.Done != 1 {
+	if !r.Live || r.Status != assiststore.RunRunning || r.Done != 1 {
 		t.Fatalf("live run: %+v", r)
 	}
 
@@ -57,7 +58,7 @@ func TestAPIAssistRuns(t *testing.T) {
 	}
 	f.runner.waitEnd(t, r.ID)
 	api.get(path).decode(t, &r)
-	if r.Live || r.Status != tasks.RunCancelled {
+	if r.Live || r.Status != assiststore.RunCancelled {
 		t.Fatalf("after cancelling: %+v", r)
 	}
 	if res := api.do(http.MethodPost, path+"/cancel", "", nil); res.status != http.StatusConflict || res.problem(t).Type != "/api/v1/problems/run-not-running" {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"annotate/internal/assist"
+	"annotate/internal/assiststore"
 	"annotate/internal/tasks"
 	"annotate/web/templates"
 )
@@ -29,7 +30,7 @@ func (s *Server) assistFor(ctx context.Context, p *tasks.Project, doc *tasks.Doc
 // newest run's outputs and the lexical evidence, whatever the project's
 // visibility mode; callers decide who may see it.
 func (s *Server) assistPanels(ctx context.Context, doc *tasks.Document, sum *tasks.Summary, set tasks.Settings) (map[int64]templates.AssistView, error) {
-	outputs, err := s.store.AssistPanel(ctx, sum.ID)
+	outputs, err := s.assists.AssistPanel(ctx, sum.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +57,7 @@ func verdictOnly(v *templates.AssistView) {
 
 // panelView builds one sentence's panel from its output (if it has one)
 // and its lexical evidence.
-func (s *Server) panelView(sid int64, o tasks.PanelOutput, has bool, evidence []int, names map[string]string, units int) templates.AssistView {
+func (s *Server) panelView(sid int64, o assiststore.PanelOutput, has bool, evidence []int, names map[string]string, units int) templates.AssistView {
 	v := templates.AssistView{Evidence: evidence}
 	if !has {
 		return v

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"annotate/internal/assist"
+	"annotate/internal/assiststore"
 	"annotate/internal/tasks"
 )
 
@@ -89,7 +90,7 @@ func newLongFixture(t testing.TB, mode string) *longFixture {
 	}
 	sum := must(f.store.Summary(f.ctx, q[0].SummaryID))(t)
 	lf := &longFixture{fixture: f, project: p, assign: q[0]}
-	run, err := f.store.CreateAssistRun(f.ctx, tasks.AssistRun{ProjectID: p.ID, Protocol: "single", Model: "m", Total: len(sum.Sentences)})
+	run, err := assiststore.New(f.store).CreateAssistRun(f.ctx, assiststore.AssistRun{ProjectID: p.ID, Protocol: "single", Model: "m", Total: len(sum.Sentences)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func newLongFixture(t testing.TB, mode string) *longFixture {
 	for i, x := range sum.Sentences {
 		lf.sentences = append(lf.sentences, x.ID)
 		data, _ := json.Marshal(longResult(i, units))
-		if err := f.store.SaveAssistOutput(f.ctx, run.ID, tasks.AssistOutput{SentenceID: x.ID, Label: string(longResult(i, units).Adjudicator.Label), Output: data}); err != nil {
+		if err := assiststore.New(f.store).SaveAssistOutput(f.ctx, run.ID, assiststore.AssistOutput{SentenceID: x.ID, Label: string(longResult(i, units).Adjudicator.Label), Output: data}); err != nil {
 			t.Fatal(err)
 		}
 	}

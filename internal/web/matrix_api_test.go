@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/assiststore"
 	"annotate/internal/tasks"
 	"annotate/internal/web"
 	"annotate/internal/webhooks"
@@ -98,7 +99,7 @@ func TestAPIAuthorizationMatrix(t *testing.T) {
 	}
 	// Created after the server starts, which marks earlier runs as
 	// interrupted.
-	run, err := w.store.CreateAssistRun(w.ctx, tasks.AssistRun{ProjectID: w.project.ID, Protocol: "single", Model: "m"})
+	run, err := assiststore.New(w.store).CreateAssistRun(w.ctx, assiststore.AssistRun{ProjectID: w.project.ID, Protocol: "single", Model: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"annotate/internal/assiststore"
 	"annotate/internal/report"
 	"annotate/internal/tasks"
 )
@@ -124,15 +125,15 @@ func reportFixtureOn(t *testing.T, f *fixture) *reportFixture {
 			}
 		}
 	}
-	var outs []tasks.AssistOutput
+	var outs []assiststore.AssistOutput
 	for j, sid := range sentences {
 		l := repWord(repGold[j])
 		if j == 3 || j == 5 {
 			l = tasks.LabelFaithful
 		}
-		outs = append(outs, tasks.AssistOutput{SentenceID: sid, Label: l, Status: tasks.AssistOutputOK, Output: []byte("{}")})
+		outs = append(outs, assiststore.AssistOutput{SentenceID: sid, Label: l, Status: assiststore.AssistOutputOK, Output: []byte("{}")})
 	}
-	if _, err := f.store.ImportAssistRuns(f.ctx, p.ID, []tasks.AssistRunImport{{Run: tasks.AssistRun{Protocol: "single", Model: "secret-model-name"}, Outputs: outs}}); err != nil {
+	if _, err := assiststore.New(f.store).ImportAssistRuns(f.ctx, p.ID, []assiststore.AssistRunImport{{Run: assiststore.AssistRun{Protocol: "single", Model: "secret-model-name"}, Outputs: outs}}); err != nil {
 		t.Fatal(err)
 	}
 	return &reportFixture{fixture: f, project: p}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"annotate/internal/tasks"
+	"annotate/internal/assiststore"
 )
 
 // TestRevealShowsThatSentencesPanel saves the first label of a sentence
@@ -17,12 +17,12 @@ func TestRevealShowsThatSentencesPanel(t *testing.T) {
 	w := newWorkFixture(t)
 	a := w.assign["ann"][0]
 	sents := w.sentences[a.SummaryID]
-	var outs []tasks.AssistOutput
+	var outs []assiststore.AssistOutput
 	for i, sid := range sents {
-		outs = append(outs, tasks.AssistOutput{SentenceID: sid, Label: "faithful", Status: tasks.AssistOutputOK, Output: []byte(fmt.Sprintf(
+		outs = append(outs, assiststore.AssistOutput{SentenceID: sid, Label: "faithful", Status: assiststore.AssistOutputOK, Output: []byte(fmt.Sprintf(
 			`{"protocol":"single","adjudicator":{"label":"faithful","report":"Report on sentence %d.","citations":[1]},"evidence":[1],"status":"ok"}`, i+1))})
 	}
-	if _, err := w.store.ImportAssistRuns(w.ctx, w.project.ID, []tasks.AssistRunImport{{Run: tasks.AssistRun{Protocol: "single"}, Outputs: outs}}); err != nil {
+	if _, err := assiststore.New(w.store).ImportAssistRuns(w.ctx, w.project.ID, []assiststore.AssistRunImport{{Run: assiststore.AssistRun{Protocol: "single"}, Outputs: outs}}); err != nil {
 		t.Fatal(err)
 	}
 	b := w.browser()

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"annotate/internal/assist"
+	"annotate/internal/assiststore"
 	"annotate/internal/tasks"
 )
 
@@ -19,7 +20,7 @@ type AssistRunner interface {
 	DefaultModel() string
 	// Create records a queued run over all summary sentences of a project.
 	// An unknown protocol or an empty project is an EInvalid error.
-	Create(ctx context.Context, projectID int64, protocol, model string) (*tasks.AssistRun, error)
+	Create(ctx context.Context, projectID int64, protocol, model string) (*assiststore.AssistRun, error)
 	// Execute runs or resumes a stored run until it ends or ctx is
 	// cancelled, reporting progress after each sentence, and records the
 	// run's final status in the store.
@@ -134,7 +135,7 @@ func (s *Server) Close() error {
 // interruptRuns marks runs that a previous process left running as failed:
 // no run is in progress in a server that has just started.
 func (s *Server) interruptRuns(ctx context.Context) error {
-	n, err := s.store.InterruptAssistRuns(ctx)
+	n, err := s.assists.InterruptAssistRuns(ctx)
 	if err != nil {
 		return fmt.Errorf("marking interrupted assistant runs: %w", err)
 	}

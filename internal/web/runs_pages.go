@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"annotate/internal/assiststore"
 	"annotate/internal/redact"
 	"annotate/internal/tasks"
 	"annotate/web/templates"
@@ -34,7 +35,7 @@ func (s *Server) assistRunsView(c echo.Context, p *tasks.Project) (templates.Ass
 		return v, err
 	}
 	v.Sentences = o.Sentences
-	runs, err := s.store.AssistRuns(ctx, p.ID)
+	runs, err := s.assists.AssistRuns(ctx, p.ID)
 	if err != nil {
 		return v, err
 	}
@@ -44,7 +45,7 @@ func (s *Server) assistRunsView(c echo.Context, p *tasks.Project) (templates.Ass
 		if r.Outputs == 0 {
 			continue
 		}
-		e, err := s.store.EvalAssistRun(ctx, r.ID)
+		e, err := s.assists.EvalAssistRun(ctx, r.ID)
 		if err != nil {
 			return v, err
 		}
@@ -55,7 +56,7 @@ func (s *Server) assistRunsView(c echo.Context, p *tasks.Project) (templates.Ass
 
 // runRow shows a stored run, with the live progress when this server is
 // executing it.
-func (s *Server) runRow(p *tasks.Project, r *tasks.AssistRun) templates.RunRow {
+func (s *Server) runRow(p *tasks.Project, r *assiststore.AssistRun) templates.RunRow {
 	row := templates.RunRow{
 		Slug: p.Slug, ID: r.ID, Title: r.Title(), Protocol: r.Protocol, Model: r.Model, Status: r.Status, Sample: r.Sample,
 		Done: r.Outputs, Total: r.Total, Failed: r.Failed,
@@ -64,7 +65,7 @@ func (s *Server) runRow(p *tasks.Project, r *tasks.AssistRun) templates.RunRow {
 	}
 	if prog, ok := s.runs.progress(r.ID); ok {
 		row.Live = true
-		row.Status = tasks.RunRunning
+		row.Status = assiststore.RunRunning
 		// Saved outputs include those of earlier stretches of a resumed
 		// run; the live count covers this stretch and skips the rest.
 		row.Done = max(row.Done, prog.Done)
@@ -84,7 +85,7 @@ func shortTime(ts string) string {
 	return ts
 }
 
-func evalRow(r *tasks.AssistRun, e tasks.AssistEval) templates.EvalRow {
+func evalRow(r *assiststore.AssistRun, e assiststore.AssistEval) templates.EvalRow {
 	row := templates.EvalRow{ID: r.ID, Title: r.Title(), Protocol: r.Protocol, Model: r.Model, Sample: r.Sample, N: e.N}
 	if r.Sample {
 		row.Notes = append(row.Notes, "Sample output was made without a model, by a word-overlap rule (not from gold): its scores say nothing about any model.")
@@ -172,7 +173,7 @@ func (s *Server) postAssistRun(c echo.Context) error {
 }
 
 // runAccess loads the run named in the URL for a lead of its project.
-func (s *Server) runAccess(c echo.Context) (access, *tasks.AssistRun, error) {
+func (s *Server) runAccess(c echo.Context) (access, *assiststore.AssistRun, error) {
 	a, err := s.projectAccess(c, true)
 	if err != nil {
 		return a, nil, err
@@ -181,7 +182,7 @@ func (s *Server) runAccess(c echo.Context) (access, *tasks.AssistRun, error) {
 	if err != nil {
 		return a, nil, tasks.Errorf(tasks.ENotFound, "run not found")
 	}
-	r, err := s.store.AssistRunByID(c.Request().Context(), id)
+	r, err := s.assists.AssistRunByID(c.Request().Context(), id)
 	if err != nil {
 		return a, nil, err
 	}
@@ -213,7 +214,7 @@ func (s *Server) postCancelRun(c echo.Context) error {
 		}
 		// No process here is working on it (a command-line run, or one
 		// left by a crash): just record the cancellation.
-		if err := s.store.CancelAssistRun(c.Request().Context(), r.ID); err != nil {
+		if err := s.assists.CancelAssistRun(c.Request().Context(), r.ID); err != nil {
 			return err
 		}
 		msg = "Run %d marked cancelled. A command-line run goes on until it is stopped there."

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"annotate/internal/assist"
+	"annotate/internal/assiststore"
 	"annotate/internal/tasks"
 	"annotate/internal/web"
 )
@@ -32,8 +33,8 @@ type fakeRunner struct {
 
 func (f *fakeRunner) DefaultModel() string { return "runner-default-model" }
 
-func (f *fakeRunner) Create(ctx context.Context, projectID int64, protocol, model string) (*tasks.AssistRun, error) {
-	return f.store.CreateAssistRun(ctx, tasks.AssistRun{ProjectID: projectID, Protocol: protocol, Model: model, Total: 2})
+func (f *fakeRunner) Create(ctx context.Context, projectID int64, protocol, model string) (*assiststore.AssistRun, error) {
+	return assiststore.New(f.store).CreateAssistRun(ctx, assiststore.AssistRun{ProjectID: projectID, Protocol: protocol, Model: model, Total: 2})
 }
 
 func (f *fakeRunner) Execute(ctx context.Context, runID int64, progress func(assist.Progress)) (assist.RunStats, error) {
@@ -42,7 +43,7 @@ func (f *fakeRunner) Execute(ctx context.Context, runID int64, progress func(ass
 	f.ended[runID] = end
 	f.mu.Unlock()
 	defer close(end)
-	if err := f.store.StartAssistRun(ctx, runID); err != nil {
+	if err := assiststore.New(f.store).StartAssistRun(ctx, runID); err != nil {
 		return assist.RunStats{}, err
 	}
 	record := context.WithoutCancel(ctx)
@@ -50,11 +51,11 @@ func (f *fakeRunner) Execute(ctx context.Context, runID int64, progress func(ass
 		select {
 		case <-f.release:
 		case <-ctx.Done():
-			return assist.RunStats{}, errorsJoin(ctx.Err(), f.store.FinishAssistRun(record, runID, tasks.RunCancelled, context.Cause(ctx).Error(), tasks.AssistUsage{Calls: int64(i)}))
+			return assist.RunStats{}, errorsJoin(ctx.Err(), assiststore.New(f.store).FinishAssistRun(record, runID, assiststore.RunCancelled, context.Cause(ctx).Error(), assiststore.AssistUsage{Calls: int64(i)}))
 		}
 		progress(assist.Progress{Total: 2, Done: i + 1})
 	}
-	return assist.RunStats{}, f.store.FinishAssistRun(record, runID, tasks.RunDone, "", tasks.AssistUsage{Calls: 2})
+	return assist.RunStats{}, assiststore.New(f.store).FinishAssistRun(record, runID, assiststore.RunDone, "", assiststore.AssistUsage{Calls: 2})
 }
 
 // waitEnd waits until run id's Execute has returned.
@@ -178,7 +179,7 @@ func TestAssistPageAccess(t *testing.T) {
 			t.Fatalf("status %d, want a redirect to the login", p.status)
 		}
 	})
-	if runs := must(f.store.AssistRuns(f.ctx, f.project.ID))(t); len(runs) != 0 {
+	if runs := must(assiststore.New(f.store).AssistRuns(f.ctx, f.project.ID))(t); len(runs) != 0 {
 		t.Fatalf("refused requests created %d runs", len(runs))
 	}
 }
@@ -228,8 +229,8 @@ func TestAssistRunFromThePage(t *testing.T) {
 	}
 	f.runner.waitEnd(t, 1)
 	f.waitIdle(t, lea, 1)
-	r := must(f.store.AssistRunByID(f.ctx, 1))(t)
-	if r.Status != tasks.RunCancelled || r.Error != "cancelled by a lead" {
+	r := must(assiststore.New(f.store).AssistRunByID(f.ctx, 1))(t)
+	if r.Status != assiststore.RunCancelled || r.Error != "cancelled by a lead" {
 		t.Fatalf("after cancel: %+v", r)
 	}
 	row = lea.get("/p/alpha/assist/runs/1")
@@ -258,7 +259,7 @@ func TestAssistRunFromThePage(t *testing.T) {
 	})
 	t.Run("a run of another project is not found", func(t *testing.T) {
 		other := f.fixture.project("beta", map[*tasks.User]string{})
-		r := must(f.store.CreateAssistRun(f.ctx, tasks.AssistRun{ProjectID: other.ID, Protocol: "single"}))(t)
+		r := must(assiststore.New(f.store).CreateAssistRun(f.ctx, assiststore.AssistRun{ProjectID: other.ID, Protocol: "single"}))(t)
 		if p := lea.get(fmt.Sprintf("/p/alpha/assist/runs/%d", r.ID)); p.status != http.StatusNotFound {
 			t.Fatalf("status %d", p.status)
 		}
@@ -273,15 +274,15 @@ func TestServerStartInterruptsRuns(t *testing.T) {
 	}
 	defer store.Close()
 	p := must(store.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()}))(t)
-	r := must(store.CreateAssistRun(ctx, tasks.AssistRun{ProjectID: p.ID, Protocol: "single"}))(t)
-	if err := store.StartAssistRun(ctx, r.ID); err != nil {
+	r := must(assiststore.New(store).CreateAssistRun(ctx, assiststore.AssistRun{ProjectID: p.ID, Protocol: "single"}))(t)
+	if err := assiststore.New(store).StartAssistRun(ctx, r.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := web.New(ctx, store, web.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}); err != nil {
 		t.Fatal(err)
 	}
-	got := must(store.AssistRunByID(ctx, r.ID))(t)
-	if got.Status != tasks.RunFailed || !strings.Contains(got.Error, "--resume 1") {
+	got := must(assiststore.New(store).AssistRunByID(ctx, r.ID))(t)
+	if got.Status != assiststore.RunFailed || !strings.Contains(got.Error, "--resume 1") {
 		t.Fatalf("after start: %+v", got)
 	}
 }
@@ -313,12 +314,12 @@ func TestPanelNeverNamesTheModel(t *testing.T) {
 	}
 	a := w.assign["ann"][0]
 	const model = "hidden-llm-9000"
-	r, err := w.store.CreateAssistRun(w.ctx, tasks.AssistRun{ProjectID: w.project.ID, Protocol: "single", Model: model, Total: 1})
+	r, err := assiststore.New(w.store).CreateAssistRun(w.ctx, assiststore.AssistRun{ProjectID: w.project.ID, Protocol: "single", Model: model, Total: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	data, _ := json.Marshal(panelResult(model))
-	if err := w.store.SaveAssistOutput(w.ctx, r.ID, tasks.AssistOutput{SentenceID: w.sentences[a.SummaryID][1], Label: "unfaithful", Output: data}); err != nil {
+	if err := assiststore.New(w.store).SaveAssistOutput(w.ctx, r.ID, assiststore.AssistOutput{SentenceID: w.sentences[a.SummaryID][1], Label: "unfaithful", Output: data}); err != nil {
 		t.Fatal(err)
 	}
 	for _, user := range []string{"ann", "lea"} {
@@ -352,9 +353,9 @@ func TestPanelMarksSampleOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := w.assign["ann"][0]
-	r := must(w.store.CreateAssistRun(w.ctx, tasks.AssistRun{ProjectID: w.project.ID, Protocol: "single", Model: "sample", Sample: true, Status: tasks.RunImported}))(t)
+	r := must(assiststore.New(w.store).CreateAssistRun(w.ctx, assiststore.AssistRun{ProjectID: w.project.ID, Protocol: "single", Model: "sample", Sample: true, Status: assiststore.RunImported}))(t)
 	data, _ := json.Marshal(panelResult("sample"))
-	if err := w.store.SaveAssistOutput(w.ctx, r.ID, tasks.AssistOutput{SentenceID: w.sentences[a.SummaryID][1], Label: "unfaithful", Output: data}); err != nil {
+	if err := assiststore.New(w.store).SaveAssistOutput(w.ctx, r.ID, assiststore.AssistOutput{SentenceID: w.sentences[a.SummaryID][1], Label: "unfaithful", Output: data}); err != nil {
 		t.Fatal(err)
 	}
 	p := w.as("ann").get(fmt.Sprintf("/a/%d", a.ID))
@@ -372,9 +373,9 @@ func (w *workFixture) as(name string) *browser {
 // assistRunPath is the path of a queued run of project alpha, created on
 // first use, followed by suffix; the authorization matrix uses it.
 func (m *matrixFixture) assistRunPath(suffix string) string {
-	runs := must(m.store.AssistRuns(m.ctx, m.project.ID))(m.t)
+	runs := must(assiststore.New(m.store).AssistRuns(m.ctx, m.project.ID))(m.t)
 	if len(runs) == 0 {
-		r, err := m.store.CreateAssistRun(m.ctx, tasks.AssistRun{ProjectID: m.project.ID, Protocol: "single", Model: "m"})
+		r, err := assiststore.New(m.store).CreateAssistRun(m.ctx, assiststore.AssistRun{ProjectID: m.project.ID, Protocol: "single", Model: "m"})
 		if err != nil {
 			m.t.Fatal(err)
 		}

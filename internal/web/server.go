@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"annotate/internal/app"
+	"annotate/internal/assiststore"
 	"annotate/internal/netguard"
 	"annotate/internal/tasks"
 	"annotate/internal/webhooks"
@@ -94,6 +95,7 @@ type Server struct {
 	lastActive atomic.Int64
 	hooks      *webhookSender
 	webhooks   webhookStore
+	assists    *assiststore.Store
 }
 
 // New builds a server over an open store. Session keys are taken from the
@@ -152,6 +154,7 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 		log:      cfg.Logger,
 		runs:     newRunManager(cfg.Assist, cfg.Logger),
 		webhooks: webhooks.New(store),
+		assists:  assiststore.New(store),
 	}
 	s.app.SetClock(cfg.Now)
 	s.reports.failed = func(key reportKey, err error) {

@@ -342,7 +342,7 @@ func (s *Server) postSentenceLabel(c echo.Context) error {
 func (s *Server) sentenceAssist(c echo.Context, a *tasks.Assignment, p *tasks.Project, sid int64) (templates.AssistView, error) {
 	ctx := c.Request().Context()
 	var v templates.AssistView
-	out, ok, err := s.store.AssistPanelSentence(ctx, sid)
+	out, ok, err := s.assists.AssistPanelSentence(ctx, sid)
 	if err != nil {
 		return v, err
 	}
@@ -370,7 +370,7 @@ func (s *Server) sentenceAssist(c echo.Context, a *tasks.Assignment, p *tasks.Pr
 		return v, nil
 	}
 	if r.Status == assist.StatusOK {
-		units, err := s.store.UnitCount(ctx, a.DocumentID)
+		units, err := s.assists.UnitCount(ctx, a.DocumentID)
 		if err != nil {
 			return v, err
 		}

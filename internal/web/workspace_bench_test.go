@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/assiststore"
 	"annotate/internal/tasks"
 )
 
@@ -76,11 +77,11 @@ func BenchmarkWorkspacePageWithRuns(b *testing.B) {
 		b.Fatal(err)
 	}
 	ids := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(b)
-	var outputs []tasks.AssistOutput
+	var outputs []assiststore.AssistOutput
 	for _, id := range ids {
 		sum := must(f.store.Summary(f.ctx, id))(b)
 		for _, x := range sum.Sentences {
-			outputs = append(outputs, tasks.AssistOutput{SentenceID: x.ID, Label: "faithful", Status: tasks.AssistOutputOK,
+			outputs = append(outputs, assiststore.AssistOutput{SentenceID: x.ID, Label: "faithful", Status: assiststore.AssistOutputOK,
 				Output: []byte(`{"protocol":"single","adjudicator":{"label":"faithful","report":"Supported by unit 1.","citations":[1]},"evidence":[1],"status":"ok"}`)})
 		}
 	}
@@ -88,7 +89,7 @@ func BenchmarkWorkspacePageWithRuns(b *testing.B) {
 		b.Fatalf("%d sentences, want 20000", len(outputs))
 	}
 	for r := 0; r < 10; r++ {
-		if _, err := f.store.ImportAssistRuns(f.ctx, p.ID, []tasks.AssistRunImport{{Run: tasks.AssistRun{Protocol: "single", Name: fmt.Sprintf("run %d", r)}, Outputs: outputs}}); err != nil {
+		if _, err := assiststore.New(f.store).ImportAssistRuns(f.ctx, p.ID, []assiststore.AssistRunImport{{Run: assiststore.AssistRun{Protocol: "single", Name: fmt.Sprintf("run %d", r)}, Outputs: outputs}}); err != nil {
 			b.Fatal(err)
 		}
 	}

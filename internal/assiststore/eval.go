@@ -1,4 +1,4 @@
-package tasks
+package assiststore
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"annotate/internal/iaa"
+
+	"annotate/internal/tasks"
 )
 
 // AssistEval judges one run's tentative labels against the gold labels,
@@ -42,7 +44,7 @@ type LabelPair struct {
 // EvalLabels computes an AssistEval from label pairs; pairs whose labels
 // are not both faithful or unfaithful are skipped.
 func EvalLabels(pairs []LabelPair) AssistEval {
-	code := map[string]float64{LabelFaithful: 0, LabelUnfaithful: 1}
+	code := map[string]float64{tasks.LabelFaithful: 0, tasks.LabelUnfaithful: 1}
 	var gold, asst []float64
 	for _, p := range pairs {
 		g, okG := code[p.Gold]
@@ -88,24 +90,24 @@ func undefinedReason(err error) string {
 // EvalAssistRun compares a run's complete results with the gold labels of
 // the same sentences.
 func (s *Store) EvalAssistRun(ctx context.Context, runID int64) (AssistEval, error) {
-	rows, err := s.reader(ctx).QueryContext(ctx, `
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `
 		SELECT g.label, o.label FROM assist_outputs o
 		JOIN gold_sentences g ON g.sentence_id = o.sentence_id
 		WHERE o.run_id = ? AND o.status = 'ok'`, runID)
 	if err != nil {
-		return AssistEval{}, Op("Store.EvalAssistRun", err)
+		return AssistEval{}, tasks.Op("Store.EvalAssistRun", err)
 	}
 	defer rows.Close()
 	var pairs []LabelPair
 	for rows.Next() {
 		var p LabelPair
 		if err := rows.Scan(&p.Gold, &p.Assistant); err != nil {
-			return AssistEval{}, Op("Store.EvalAssistRun", err)
+			return AssistEval{}, tasks.Op("Store.EvalAssistRun", err)
 		}
 		pairs = append(pairs, p)
 	}
 	if err := rows.Err(); err != nil {
-		return AssistEval{}, Op("Store.EvalAssistRun", err)
+		return AssistEval{}, tasks.Op("Store.EvalAssistRun", err)
 	}
 	e := EvalLabels(pairs)
 	e.RunID = runID

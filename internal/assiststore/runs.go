@@ -1,4 +1,4 @@
-package tasks
+package assiststore
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"annotate/internal/redact"
+
+	"annotate/internal/tasks"
 )
 
 // Statuses of an assistant run.
@@ -98,20 +100,20 @@ func validRunStatus(s string) bool {
 func (s *Store) CreateAssistRun(ctx context.Context, r AssistRun) (*AssistRun, error) {
 	var id int64
 	for _, f := range []struct{ name, v string }{{"run name", r.Name}, {"model", r.Model}, {"prompt version", r.PromptVersion}} {
-		if err := CheckText(f.name, f.v, MaxNameLen*2, false); err != nil {
-			return nil, Op("Store.CreateAssistRun", err)
+		if err := tasks.CheckText(f.name, f.v, tasks.MaxNameLen*2, false); err != nil {
+			return nil, tasks.Op("Store.CreateAssistRun", err)
 		}
 	}
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		var err error
-		id, err = insertAssistRun(ctx, tx, &r, s.now())
+		id, err = insertAssistRun(ctx, tx, &r, s.tasks.Now())
 		return err
 	})
 	if err != nil {
-		return nil, Op("Store.CreateAssistRun", err)
+		return nil, tasks.Op("Store.CreateAssistRun", err)
 	}
 	val, err := s.AssistRunByID(ctx, id)
-	return val, Op("Store.CreateAssistRun", err)
+	return val, tasks.Op("Store.CreateAssistRun", err)
 }
 
 func insertAssistRun(ctx context.Context, tx *sql.Tx, r *AssistRun, now time.Time) (int64, error) {
@@ -119,17 +121,17 @@ func insertAssistRun(ctx context.Context, tx *sql.Tx, r *AssistRun, now time.Tim
 		r.Status = RunQueued
 	}
 	if !validRunStatus(r.Status) {
-		return 0, Errorf(EInvalid, "unknown run status %q", r.Status)
+		return 0, tasks.Errorf(tasks.EInvalid, "unknown run status %q", r.Status)
 	}
 	if strings.TrimSpace(r.Protocol) == "" {
-		return 0, Errorf(EInvalid, "a run needs a protocol")
+		return 0, tasks.Errorf(tasks.EInvalid, "a run needs a protocol")
 	}
 	if r.Settings == "" {
 		r.Settings = "{}"
 	}
 	var finished any
 	if r.Status == RunImported {
-		finished = stamp(now)
+		finished = tasks.Stamp(now)
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO assist_runs (project_id, name, protocol, model, settings, prompt_version, status, sample, total,
 			calls, cache_hits, prompt_tokens, completion_tokens, failures, error, finished_at)
@@ -153,40 +155,40 @@ func scanAssistRun(row interface{ Scan(...any) error }) (*AssistRun, error) {
 		&r.Usage.Calls, &r.Usage.CacheHits, &r.Usage.PromptTokens, &r.Usage.CompletionTokens, &r.Usage.Failures, &r.Error,
 		&r.CreatedAt, &r.FinishedAt, &r.Outputs, &r.Failed)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, Errorf(ENotFound, "assistant run not found")
+		return nil, tasks.Errorf(tasks.ENotFound, "assistant run not found")
 	}
 	return &r, err
 }
 
 // AssistRunByID returns a run with its output counts.
 func (s *Store) AssistRunByID(ctx context.Context, id int64) (*AssistRun, error) {
-	val, err := scanAssistRun(s.reader(ctx).QueryRowContext(ctx, `SELECT `+assistRunColumns+` FROM assist_runs r WHERE r.id = ?`, id))
-	return val, Op("Store.AssistRunByID", err)
+	val, err := scanAssistRun(s.tasks.Reader(ctx).QueryRowContext(ctx, `SELECT `+assistRunColumns+` FROM assist_runs r WHERE r.id = ?`, id))
+	return val, tasks.Op("Store.AssistRunByID", err)
 }
 
 // AssistRuns lists a project's runs, newest first.
 func (s *Store) AssistRuns(ctx context.Context, projectID int64) ([]AssistRun, error) {
-	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT `+assistRunColumns+` FROM assist_runs r WHERE r.project_id = ? ORDER BY r.id DESC`, projectID)
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT `+assistRunColumns+` FROM assist_runs r WHERE r.project_id = ? ORDER BY r.id DESC`, projectID)
 	if err != nil {
-		return nil, Op("Store.AssistRuns", err)
+		return nil, tasks.Op("Store.AssistRuns", err)
 	}
 	defer rows.Close()
 	var out []AssistRun
 	for rows.Next() {
 		r, err := scanAssistRun(rows)
 		if err != nil {
-			return nil, Op("Store.AssistRuns", err)
+			return nil, tasks.Op("Store.AssistRuns", err)
 		}
 		out = append(out, *r)
 	}
-	return out, Op("Store.AssistRuns", rows.Err())
+	return out, tasks.Op("Store.AssistRuns", rows.Err())
 }
 
 // HasSampleAssistRun reports whether a project already holds a sample run.
 func (s *Store) HasSampleAssistRun(ctx context.Context, projectID int64) (bool, error) {
 	var n int
-	err := s.reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM assist_runs WHERE project_id = ? AND sample`, projectID).Scan(&n)
-	return n > 0, Op("Store.HasSampleAssistRun", err)
+	err := s.tasks.Reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM assist_runs WHERE project_id = ? AND sample`, projectID).Scan(&n)
+	return n > 0, tasks.Op("Store.HasSampleAssistRun", err)
 }
 
 // RunLease is how long a process holds an assistant run without renewing
@@ -197,27 +199,27 @@ const RunLease = 90 * time.Second
 // StartAssistRun marks a run as running, clearing any earlier error, so it
 // can be started or resumed, and gives the store's process its lease.
 // Imported runs cannot run; a run another process holds an unexpired lease
-// on is refused (EConflict).
+// on is refused (tasks.EConflict).
 func (s *Store) StartAssistRun(ctx context.Context, id int64) error {
-	now := s.now()
-	return Op("Store.StartAssistRun", s.tx(ctx, func(tx *sql.Tx) error {
+	now := s.tasks.Now()
+	return tasks.Op("Store.StartAssistRun", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		var status, owner string
 		var until sql.NullString
 		err := tx.QueryRowContext(ctx, `SELECT status, lease_owner, lease_until FROM assist_runs WHERE id = ?`, id).Scan(&status, &owner, &until)
 		if errors.Is(err, sql.ErrNoRows) {
-			return Errorf(ENotFound, "assistant run not found")
+			return tasks.Errorf(tasks.ENotFound, "assistant run not found")
 		}
 		if err != nil {
 			return err
 		}
 		if status == RunImported {
-			return Errorf(EInvalid, "run %d was imported from a file and cannot be run again", id)
+			return tasks.Errorf(tasks.EInvalid, "run %d was imported from a file and cannot be run again", id)
 		}
-		if status == RunRunning && owner != "" && owner != s.owner && leaseLive(until, now) {
-			return Errorf(EConflict, "run %d is being run by another process (its lease runs until %s)", id, until.String)
+		if status == RunRunning && owner != "" && owner != s.tasks.Owner() && leaseLive(until, now) {
+			return tasks.Errorf(tasks.EConflict, "run %d is being run by another process (its lease runs until %s)", id, until.String)
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE assist_runs SET status = 'running', error = '', finished_at = NULL,
-			lease_owner = ?, lease_until = ? WHERE id = ?`, s.owner, stamp(now.Add(RunLease)), id)
+			lease_owner = ?, lease_until = ? WHERE id = ?`, s.tasks.Owner(), tasks.Stamp(now.Add(RunLease)), id)
 		return err
 	}))
 }
@@ -233,16 +235,16 @@ func leaseLive(until sql.NullString, now time.Time) bool {
 
 // RenewAssistRunLease extends the store's process's lease on a run it is
 // running; a run that is no longer its own (finished, or taken over after
-// the lease ran out) is EConflict.
+// the lease ran out) is tasks.EConflict.
 func (s *Store) RenewAssistRunLease(ctx context.Context, id int64) error {
-	return Op("Store.RenewAssistRunLease", s.tx(ctx, func(tx *sql.Tx) error {
+	return tasks.Op("Store.RenewAssistRunLease", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE assist_runs SET lease_until = ? WHERE id = ? AND status = 'running' AND lease_owner = ?`,
-			stamp(s.now().Add(RunLease)), id, s.owner)
+			tasks.Stamp(s.tasks.Now().Add(RunLease)), id, s.tasks.Owner())
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return Errorf(EConflict, "run %d is no longer held by this process", id)
+			return tasks.Errorf(tasks.EConflict, "run %d is no longer held by this process", id)
 		}
 		return nil
 	}))
@@ -255,19 +257,19 @@ func (s *Store) FinishAssistRun(ctx context.Context, id int64, status, reason st
 	switch status {
 	case RunDone, RunFailed, RunCancelled:
 	default:
-		return Errorf(EInvalid, "a run cannot finish with status %q", status)
+		return tasks.Errorf(tasks.EInvalid, "a run cannot finish with status %q", status)
 	}
-	return Op("Store.FinishAssistRun", s.tx(ctx, func(tx *sql.Tx) error {
+	return tasks.Op("Store.FinishAssistRun", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE assist_runs SET status = ?, error = ?, finished_at = ?, lease_owner = '', lease_until = NULL,
 				calls = calls + ?, cache_hits = cache_hits + ?, prompt_tokens = prompt_tokens + ?,
 				completion_tokens = completion_tokens + ?, failures = failures + ?
 			WHERE id = ?`,
-			status, redact.Text(reason), stamp(s.now()), add.Calls, add.CacheHits, add.PromptTokens, add.CompletionTokens, add.Failures, id)
+			status, redact.Text(reason), tasks.Stamp(s.tasks.Now()), add.Calls, add.CacheHits, add.PromptTokens, add.CompletionTokens, add.Failures, id)
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return Errorf(ENotFound, "assistant run not found")
+			return tasks.Errorf(tasks.ENotFound, "assistant run not found")
 		}
 		return nil
 	}))
@@ -277,9 +279,9 @@ func (s *Store) FinishAssistRun(ctx context.Context, id int64, status, reason st
 // runs no process is working on (a run in progress is cancelled through
 // its context and finishes itself). Other runs are left alone.
 func (s *Store) CancelAssistRun(ctx context.Context, id int64) error {
-	return Op("Store.CancelAssistRun", s.tx(ctx, func(tx *sql.Tx) error {
+	return tasks.Op("Store.CancelAssistRun", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE assist_runs SET status = 'cancelled', error = 'cancelled by a lead', finished_at = ?
-			WHERE id = ? AND status IN ('queued', 'running')`, stamp(s.now()), id)
+			WHERE id = ? AND status IN ('queued', 'running')`, tasks.Stamp(s.tasks.Now()), id)
 		return err
 	}))
 }
@@ -293,8 +295,8 @@ func (s *Store) CancelAssistRun(ctx context.Context, id int64) error {
 // starting again) or by this very process is taken back at once.
 func (s *Store) InterruptAssistRuns(ctx context.Context) (int, error) {
 	var n int
-	now := s.now()
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	now := s.tasks.Now()
+	err := s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT id, lease_owner, lease_until FROM assist_runs WHERE status IN ('queued', 'running')`)
 		if err != nil {
 			return err
@@ -308,7 +310,7 @@ func (s *Store) InterruptAssistRuns(ctx context.Context) (int, error) {
 				rows.Close()
 				return err
 			}
-			if !leaseLive(until, now) || owner == s.owner || !ownerRuns(owner) {
+			if !leaseLive(until, now) || owner == s.tasks.Owner() || !ownerRuns(owner) {
 				ids = append(ids, id)
 			}
 		}
@@ -318,12 +320,12 @@ func (s *Store) InterruptAssistRuns(ctx context.Context) (int, error) {
 		}
 		for _, id := range ids {
 			if _, err := tx.ExecContext(ctx, `UPDATE assist_runs SET status = 'failed', finished_at = ?, lease_owner = '', lease_until = NULL,
-				error = 'interrupted; resume with annotate assist run --resume ' || id WHERE id = ?`, stamp(now), id); err != nil {
+				error = 'interrupted; resume with annotate assist run --resume ' || id WHERE id = ?`, tasks.Stamp(now), id); err != nil {
 				return err
 			}
 		}
 		n = len(ids)
 		return nil
 	})
-	return n, Op("Store.InterruptAssistRuns", err)
+	return n, tasks.Op("Store.InterruptAssistRuns", err)
 }

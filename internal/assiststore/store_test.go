@@ -1,18 +1,20 @@
-package tasks_test
+package assiststore_test
 
 import (
 	"context"
 	"math"
+	"path/filepath"
 	"slices"
 	"testing"
 
+	"annotate/internal/assiststore"
 	"annotate/internal/tasks"
 )
 
 func TestLLMCache(t *testing.T) {
 	s := openStore(t)
 	ctx := context.Background()
-	c := s.LLMCache()
+	c := assiststore.New(s).LLMCache()
 	if _, ok, err := c.Get(ctx, "k"); ok || err != nil {
 		t.Fatalf("Get on empty cache = %v, %v", ok, err)
 	}
@@ -50,7 +52,7 @@ func assistProject(t *testing.T, s *tasks.Store) *tasks.Project {
 func TestAssistWork(t *testing.T) {
 	s := openStore(t)
 	p := assistProject(t, s)
-	w, err := s.AssistWork(context.Background(), p.ID)
+	w, err := assiststore.New(s).AssistWork(context.Background(), p.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +96,7 @@ func TestNumberedItems(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := tasks.NumberedItems(c.in); !slices.Equal(got, c.want) {
+			if got := assiststore.NumberedItems(c.in); !slices.Equal(got, c.want) {
 				t.Fatalf("NumberedItems(%q) = %q, want %q", c.in, got, c.want)
 			}
 		})
@@ -105,52 +107,52 @@ func TestAssistRunLifecycle(t *testing.T) {
 	s := openStore(t)
 	ctx := context.Background()
 	p := assistProject(t, s)
-	w, _ := s.AssistWork(ctx, p.ID)
-	r, err := s.CreateAssistRun(ctx, tasks.AssistRun{ProjectID: p.ID, Protocol: "single", Model: "m1", Total: 3})
+	w, _ := assiststore.New(s).AssistWork(ctx, p.ID)
+	r, err := assiststore.New(s).CreateAssistRun(ctx, assiststore.AssistRun{ProjectID: p.ID, Protocol: "single", Model: "m1", Total: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Status != tasks.RunQueued || r.Title() != "run 1" {
+	if r.Status != assiststore.RunQueued || r.Title() != "run 1" {
 		t.Fatalf("new run = %+v", r)
 	}
-	if err := s.StartAssistRun(ctx, r.ID); err != nil {
+	if err := assiststore.New(s).StartAssistRun(ctx, r.ID); err != nil {
 		t.Fatal(err)
 	}
 	s1, s2 := w.Sentences[0].SentenceID, w.Sentences[1].SentenceID
-	must(t, s.SaveAssistOutput(ctx, r.ID, tasks.AssistOutput{SentenceID: s1, Label: "faithful", Output: []byte(`{"n":1}`)}))
-	must(t, s.SaveAssistOutput(ctx, r.ID, tasks.AssistOutput{SentenceID: s2, Status: "failed", Output: []byte(`{"n":2}`)}))
-	done, err := s.AssistDone(ctx, r.ID)
+	must(t, assiststore.New(s).SaveAssistOutput(ctx, r.ID, assiststore.AssistOutput{SentenceID: s1, Label: "faithful", Output: []byte(`{"n":1}`)}))
+	must(t, assiststore.New(s).SaveAssistOutput(ctx, r.ID, assiststore.AssistOutput{SentenceID: s2, Status: "failed", Output: []byte(`{"n":2}`)}))
+	done, err := assiststore.New(s).AssistDone(ctx, r.ID)
 	if err != nil || !done[s1] || done[s2] {
 		t.Fatalf("done = %v, %v; want only the complete sentence", done, err)
 	}
 	t.Run("a rerun replaces a failed output", func(t *testing.T) {
-		must(t, s.SaveAssistOutput(ctx, r.ID, tasks.AssistOutput{SentenceID: s2, Label: "unfaithful", Output: []byte(`{"n":3}`)}))
-		done, _ := s.AssistDone(ctx, r.ID)
+		must(t, assiststore.New(s).SaveAssistOutput(ctx, r.ID, assiststore.AssistOutput{SentenceID: s2, Label: "unfaithful", Output: []byte(`{"n":3}`)}))
+		done, _ := assiststore.New(s).AssistDone(ctx, r.ID)
 		if !done[s2] {
 			t.Fatal("sentence 2 still not done")
 		}
 	})
 	t.Run("interrupted on server start", func(t *testing.T) {
-		n, err := s.InterruptAssistRuns(ctx)
+		n, err := assiststore.New(s).InterruptAssistRuns(ctx)
 		if err != nil || n != 1 {
 			t.Fatalf("InterruptAssistRuns = %d, %v", n, err)
 		}
-		got, _ := s.AssistRunByID(ctx, r.ID)
-		if got.Status != tasks.RunFailed || got.Error != "interrupted; resume with annotate assist run --resume 1" || !got.Resumable() {
+		got, _ := assiststore.New(s).AssistRunByID(ctx, r.ID)
+		if got.Status != assiststore.RunFailed || got.Error != "interrupted; resume with annotate assist run --resume 1" || !got.Resumable() {
 			t.Fatalf("after interrupt = %+v", got)
 		}
 	})
 	t.Run("finish adds usage", func(t *testing.T) {
-		must(t, s.StartAssistRun(ctx, r.ID))
-		must(t, s.FinishAssistRun(ctx, r.ID, tasks.RunDone, "", tasks.AssistUsage{Calls: 5, CacheHits: 2, PromptTokens: 100, CompletionTokens: 10}))
-		must(t, s.FinishAssistRun(ctx, r.ID, tasks.RunDone, "", tasks.AssistUsage{Calls: 1, PromptTokens: 7}))
-		got, _ := s.AssistRunByID(ctx, r.ID)
-		want := tasks.AssistUsage{Calls: 6, CacheHits: 2, PromptTokens: 107, CompletionTokens: 10}
-		if got.Status != tasks.RunDone || got.Usage != want || got.Outputs != 2 || got.Failed != 0 || got.FinishedAt == "" {
+		must(t, assiststore.New(s).StartAssistRun(ctx, r.ID))
+		must(t, assiststore.New(s).FinishAssistRun(ctx, r.ID, assiststore.RunDone, "", assiststore.AssistUsage{Calls: 5, CacheHits: 2, PromptTokens: 100, CompletionTokens: 10}))
+		must(t, assiststore.New(s).FinishAssistRun(ctx, r.ID, assiststore.RunDone, "", assiststore.AssistUsage{Calls: 1, PromptTokens: 7}))
+		got, _ := assiststore.New(s).AssistRunByID(ctx, r.ID)
+		want := assiststore.AssistUsage{Calls: 6, CacheHits: 2, PromptTokens: 107, CompletionTokens: 10}
+		if got.Status != assiststore.RunDone || got.Usage != want || got.Outputs != 2 || got.Failed != 0 || got.FinishedAt == "" {
 			t.Fatalf("finished run = %+v", got)
 		}
 	})
-	if _, err := s.AssistRunByID(ctx, 99); tasks.ErrorCode(err) != tasks.ENotFound {
+	if _, err := assiststore.New(s).AssistRunByID(ctx, 99); tasks.ErrorCode(err) != tasks.ENotFound {
 		t.Fatalf("missing run: err = %v, want not found", err)
 	}
 }
@@ -159,23 +161,23 @@ func TestAssistPanelPrefersNewestRealRun(t *testing.T) {
 	s := openStore(t)
 	ctx := context.Background()
 	p := assistProject(t, s)
-	w, _ := s.AssistWork(ctx, p.ID)
+	w, _ := assiststore.New(s).AssistWork(ctx, p.ID)
 	s1, s2 := w.Sentences[0].SentenceID, w.Sentences[1].SentenceID
 	run := func(sample bool) int64 {
-		r, err := s.CreateAssistRun(ctx, tasks.AssistRun{ProjectID: p.ID, Protocol: "single", Sample: sample})
+		r, err := assiststore.New(s).CreateAssistRun(ctx, assiststore.AssistRun{ProjectID: p.ID, Protocol: "single", Sample: sample})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return r.ID
 	}
 	older, sample, newer := run(false), run(true), run(false)
-	must(t, s.SaveAssistOutput(ctx, sample, tasks.AssistOutput{SentenceID: s1, Label: "faithful", Output: []byte(`"sample-1"`)}))
-	must(t, s.SaveAssistOutput(ctx, sample, tasks.AssistOutput{SentenceID: s2, Label: "faithful", Output: []byte(`"sample-2"`)}))
-	must(t, s.SaveAssistOutput(ctx, older, tasks.AssistOutput{SentenceID: s1, Label: "faithful", Output: []byte(`"older-1"`)}))
-	must(t, s.SaveAssistOutput(ctx, newer, tasks.AssistOutput{SentenceID: s1, Label: "faithful", Output: []byte(`"newer-1"`)}))
-	must(t, s.SaveAssistOutput(ctx, newer, tasks.AssistOutput{SentenceID: s2, Status: "failed", Output: []byte(`"newer-2-failed"`)}))
+	must(t, assiststore.New(s).SaveAssistOutput(ctx, sample, assiststore.AssistOutput{SentenceID: s1, Label: "faithful", Output: []byte(`"sample-1"`)}))
+	must(t, assiststore.New(s).SaveAssistOutput(ctx, sample, assiststore.AssistOutput{SentenceID: s2, Label: "faithful", Output: []byte(`"sample-2"`)}))
+	must(t, assiststore.New(s).SaveAssistOutput(ctx, older, assiststore.AssistOutput{SentenceID: s1, Label: "faithful", Output: []byte(`"older-1"`)}))
+	must(t, assiststore.New(s).SaveAssistOutput(ctx, newer, assiststore.AssistOutput{SentenceID: s1, Label: "faithful", Output: []byte(`"newer-1"`)}))
+	must(t, assiststore.New(s).SaveAssistOutput(ctx, newer, assiststore.AssistOutput{SentenceID: s2, Status: "failed", Output: []byte(`"newer-2-failed"`)}))
 	sums, _ := s.SummaryIDs(ctx, p.ID, nil)
-	got, err := s.AssistPanel(ctx, sums[0])
+	got, err := assiststore.New(s).AssistPanel(ctx, sums[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,29 +194,29 @@ func TestImportAssistRunsIsAtomic(t *testing.T) {
 	ctx := context.Background()
 	p := assistProject(t, s)
 	other, _ := s.CreateProject(ctx, tasks.Project{Slug: "other", Settings: tasks.DefaultSettings()})
-	w, _ := s.AssistWork(ctx, p.ID)
-	good := tasks.AssistRunImport{Run: tasks.AssistRun{Name: "elsewhere", Protocol: "single", Model: "m"},
-		Outputs: []tasks.AssistOutput{{SentenceID: w.Sentences[0].SentenceID, Label: "faithful", Output: []byte("{}")}}}
-	bad := tasks.AssistRunImport{Run: tasks.AssistRun{Protocol: "single"},
-		Outputs: []tasks.AssistOutput{{SentenceID: w.Sentences[0].SentenceID, Label: "maybe", Output: []byte("{}")}}}
-	if _, err := s.ImportAssistRuns(ctx, p.ID, []tasks.AssistRunImport{good, bad}); tasks.ErrorCode(err) != tasks.EInvalid {
+	w, _ := assiststore.New(s).AssistWork(ctx, p.ID)
+	good := assiststore.AssistRunImport{Run: assiststore.AssistRun{Name: "elsewhere", Protocol: "single", Model: "m"},
+		Outputs: []assiststore.AssistOutput{{SentenceID: w.Sentences[0].SentenceID, Label: "faithful", Output: []byte("{}")}}}
+	bad := assiststore.AssistRunImport{Run: assiststore.AssistRun{Protocol: "single"},
+		Outputs: []assiststore.AssistOutput{{SentenceID: w.Sentences[0].SentenceID, Label: "maybe", Output: []byte("{}")}}}
+	if _, err := assiststore.New(s).ImportAssistRuns(ctx, p.ID, []assiststore.AssistRunImport{good, bad}); tasks.ErrorCode(err) != tasks.EInvalid {
 		t.Fatalf("err = %v, want invalid", err)
 	}
-	if _, err := s.ImportAssistRuns(ctx, other.ID, []tasks.AssistRunImport{good}); tasks.ErrorCode(err) != tasks.EInvalid {
+	if _, err := assiststore.New(s).ImportAssistRuns(ctx, other.ID, []assiststore.AssistRunImport{good}); tasks.ErrorCode(err) != tasks.EInvalid {
 		t.Fatalf("a sentence of another project: err = %v, want invalid", err)
 	}
-	if runs, _ := s.AssistRuns(ctx, p.ID); len(runs) != 0 {
+	if runs, _ := assiststore.New(s).AssistRuns(ctx, p.ID); len(runs) != 0 {
 		t.Fatalf("a failed import left %d runs", len(runs))
 	}
-	ids, err := s.ImportAssistRuns(ctx, p.ID, []tasks.AssistRunImport{good})
+	ids, err := assiststore.New(s).ImportAssistRuns(ctx, p.ID, []assiststore.AssistRunImport{good})
 	if err != nil || len(ids) != 1 {
 		t.Fatalf("import = %v, %v", ids, err)
 	}
-	r, _ := s.AssistRunByID(ctx, ids[0])
-	if r.Status != tasks.RunImported || r.Total != 1 || r.Outputs != 1 || r.Title() != "elsewhere" || r.FinishedAt == "" {
+	r, _ := assiststore.New(s).AssistRunByID(ctx, ids[0])
+	if r.Status != assiststore.RunImported || r.Total != 1 || r.Outputs != 1 || r.Title() != "elsewhere" || r.FinishedAt == "" {
 		t.Fatalf("imported run = %+v", r)
 	}
-	if err := s.StartAssistRun(ctx, r.ID); tasks.ErrorCode(err) != tasks.EInvalid {
+	if err := assiststore.New(s).StartAssistRun(ctx, r.ID); tasks.ErrorCode(err) != tasks.EInvalid {
 		t.Fatalf("starting an imported run: err = %v, want invalid", err)
 	}
 }
@@ -231,10 +233,10 @@ func TestImportAssistRunsIsAtomic(t *testing.T) {
 // D_o = (2 units × 2 ordered pairs)/16 = 0.25 and D_e = 2·6·10/(16·15) =
 // 0.5, hence α = 1 − 0.25/0.5 = 0.5.
 func TestEvalLabels(t *testing.T) {
-	var pairs []tasks.LabelPair
+	var pairs []assiststore.LabelPair
 	add := func(n int, gold, asst string) {
 		for range n {
-			pairs = append(pairs, tasks.LabelPair{Gold: gold, Assistant: asst})
+			pairs = append(pairs, assiststore.LabelPair{Gold: gold, Assistant: asst})
 		}
 	}
 	add(2, "unfaithful", "unfaithful")
@@ -242,7 +244,7 @@ func TestEvalLabels(t *testing.T) {
 	add(4, "faithful", "faithful")
 	add(1, "faithful", "unfaithful")
 	add(1, "borderline", "faithful")
-	e := tasks.EvalLabels(pairs)
+	e := assiststore.EvalLabels(pairs)
 	const tol = 1e-9
 	if e.N != 8 || e.TP != 2 || e.FN != 1 || e.TN != 4 || e.FP != 1 {
 		t.Fatalf("counts = %+v", e)
@@ -260,13 +262,13 @@ func TestEvalLabels(t *testing.T) {
 	}
 
 	t.Run("one gold class", func(t *testing.T) {
-		e := tasks.EvalLabels([]tasks.LabelPair{{"faithful", "faithful"}, {"faithful", "unfaithful"}})
+		e := assiststore.EvalLabels([]assiststore.LabelPair{{"faithful", "faithful"}, {"faithful", "unfaithful"}})
 		if e.RatesUndefined == "" {
 			t.Fatalf("rates defined with no unfaithful gold: %+v", e)
 		}
 	})
 	t.Run("no pairs", func(t *testing.T) {
-		e := tasks.EvalLabels(nil)
+		e := assiststore.EvalLabels(nil)
 		if e.N != 0 || e.RatesUndefined == "" || e.AlphaUndefined == "" {
 			t.Fatalf("empty eval = %+v", e)
 		}
@@ -277,14 +279,14 @@ func TestEvalAssistRun(t *testing.T) {
 	s := openStore(t)
 	ctx := context.Background()
 	p := assistProject(t, s)
-	w, _ := s.AssistWork(ctx, p.ID)
-	r, _ := s.CreateAssistRun(ctx, tasks.AssistRun{ProjectID: p.ID, Protocol: "single"})
+	w, _ := assiststore.New(s).AssistWork(ctx, p.ID)
+	r, _ := assiststore.New(s).CreateAssistRun(ctx, assiststore.AssistRun{ProjectID: p.ID, Protocol: "single"})
 	// Gold from sampleDocs: d1-s1 sentence 1 faithful, sentence 2
 	// unfaithful; d2-s1 has no sentence gold.
 	for i, label := range []string{"faithful", "faithful", "unfaithful"} {
-		must(t, s.SaveAssistOutput(ctx, r.ID, tasks.AssistOutput{SentenceID: w.Sentences[i].SentenceID, Label: label, Output: []byte("{}")}))
+		must(t, assiststore.New(s).SaveAssistOutput(ctx, r.ID, assiststore.AssistOutput{SentenceID: w.Sentences[i].SentenceID, Label: label, Output: []byte("{}")}))
 	}
-	e, err := s.EvalAssistRun(ctx, r.ID)
+	e, err := assiststore.New(s).EvalAssistRun(ctx, r.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,9 +295,42 @@ func TestEvalAssistRun(t *testing.T) {
 	}
 }
 
+func openStore(t *testing.T) *tasks.Store {
+	t.Helper()
+	s, err := tasks.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
 func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// sampleDocs are two documents: prose with key facts and gold, and a
+// dialogue.
+func sampleDocs() []tasks.DocumentInput {
+	yes := true
+	return []tasks.DocumentInput{
+		{
+			ExternalID: "d1", Kind: tasks.KindProse, Sentences: []string{"The council met on Monday.", "It approved the budget."},
+			Summaries: []tasks.SummaryInput{{
+				ExternalID: "d1-s1", Topic: "Budget", Model: "model_A",
+				Sentences: []tasks.SentenceInput{
+					{Text: "The council approved the budget.", Gold: &tasks.GoldInput{Label: tasks.LabelFaithful}},
+					{Text: "The vote was unanimous.", Gold: &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"extrinsic_information"}, Explanation: "No vote count.", Ambiguous: &yes, AmbiguityType: "vagueness"}},
+				},
+			}},
+			KeyFacts: []tasks.KeyFactInput{{Topic: "Budget", Text: "The budget was approved."}},
+		},
+		{
+			ExternalID: "d2", Kind: tasks.KindDialogue, Turns: []tasks.TurnInput{{Speaker: "Speaker 1", Text: "Hello."}, {Speaker: "Speaker 2", Text: "Hi."}},
+			Summaries: []tasks.SummaryInput{{ExternalID: "d2-s1", Sentences: []tasks.SentenceInput{{Text: "Two people greet."}}, Gold: &tasks.GoldInput{Label: tasks.LabelFaithful}}},
+		},
 	}
 }

@@ -1,4 +1,4 @@
-package tasks_test
+package assiststore_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"annotate/internal/assiststore"
 	"annotate/internal/tasks"
 )
 
@@ -25,11 +26,11 @@ func TestRunLeases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := cli.CreateAssistRun(ctx, tasks.AssistRun{ProjectID: p.ID, Protocol: "single", Model: "m", Total: 1})
+	run, err := assiststore.New(cli).CreateAssistRun(ctx, assiststore.AssistRun{ProjectID: p.ID, Protocol: "single", Model: "m", Total: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cli.StartAssistRun(ctx, run.ID); err != nil {
+	if err := assiststore.New(cli).StartAssistRun(ctx, run.ID); err != nil {
 		t.Fatal(err)
 	}
 	server, err := tasks.Open(ctx, path)
@@ -37,28 +38,28 @@ func TestRunLeases(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer server.Close()
-	if n, err := server.InterruptAssistRuns(ctx); err != nil || n != 0 {
+	if n, err := assiststore.New(server).InterruptAssistRuns(ctx); err != nil || n != 0 {
 		t.Fatalf("a starting server marked %d runs (%v); the leased run must stay", n, err)
 	}
-	if got, _ := server.AssistRunByID(ctx, run.ID); got.Status != tasks.RunRunning {
+	if got, _ := assiststore.New(server).AssistRunByID(ctx, run.ID); got.Status != assiststore.RunRunning {
 		t.Fatalf("the leased run is %s", got.Status)
 	}
-	if err := server.StartAssistRun(ctx, run.ID); tasks.ErrorCode(err) != tasks.EConflict {
+	if err := assiststore.New(server).StartAssistRun(ctx, run.ID); tasks.ErrorCode(err) != tasks.EConflict {
 		t.Fatalf("a second process started a leased run: %v", err)
 	}
-	if err := cli.RenewAssistRunLease(ctx, run.ID); err != nil {
+	if err := assiststore.New(cli).RenewAssistRunLease(ctx, run.ID); err != nil {
 		t.Fatalf("renewing one's own lease: %v", err)
 	}
 
-	later := time.Now().Add(2 * tasks.RunLease)
+	later := time.Now().Add(2 * assiststore.RunLease)
 	server.SetClock(func() time.Time { return later })
-	if n, err := server.InterruptAssistRuns(ctx); err != nil || n != 1 {
+	if n, err := assiststore.New(server).InterruptAssistRuns(ctx); err != nil || n != 1 {
 		t.Fatalf("after the lease ran out the server marked %d runs (%v), want 1", n, err)
 	}
-	if got, _ := server.AssistRunByID(ctx, run.ID); got.Status != tasks.RunFailed {
+	if got, _ := assiststore.New(server).AssistRunByID(ctx, run.ID); got.Status != assiststore.RunFailed {
 		t.Fatalf("the abandoned run is %s", got.Status)
 	}
-	if err := cli.RenewAssistRunLease(ctx, run.ID); tasks.ErrorCode(err) != tasks.EConflict {
+	if err := assiststore.New(cli).RenewAssistRunLease(ctx, run.ID); tasks.ErrorCode(err) != tasks.EConflict {
 		t.Fatalf("renewing a lost lease: %v", err)
 	}
 }

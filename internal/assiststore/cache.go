@@ -1,9 +1,11 @@
-package tasks
+package assiststore
 
 import (
 	"context"
 	"database/sql"
 	"errors"
+
+	"annotate/internal/tasks"
 )
 
 // LLMCache keeps the assistant's model answers in the llm_cache table, keyed
@@ -20,19 +22,19 @@ func (s *Store) LLMCache() *LLMCache { return &LLMCache{s: s} }
 // Get returns the answer stored under key and whether there was one.
 func (c *LLMCache) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	var v []byte
-	err := c.s.reader(ctx).QueryRowContext(ctx, `SELECT value FROM llm_cache WHERE key = ?`, key).Scan(&v)
+	err := c.s.tasks.Reader(ctx).QueryRowContext(ctx, `SELECT value FROM llm_cache WHERE key = ?`, key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, Op("LLMCache.Get", err)
+		return nil, false, tasks.Op("LLMCache.Get", err)
 	}
 	return v, true, nil
 }
 
 // Put stores value under key, replacing any earlier answer.
 func (c *LLMCache) Put(ctx context.Context, key string, value []byte) error {
-	return Op("LLMCache.Put", c.s.tx(ctx, func(tx *sql.Tx) error {
+	return tasks.Op("LLMCache.Put", c.s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO llm_cache (key, value) VALUES (?, ?)
 			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
 		return err
@@ -42,6 +44,6 @@ func (c *LLMCache) Put(ctx context.Context, key string, value []byte) error {
 // Len returns the number of stored answers.
 func (c *LLMCache) Len(ctx context.Context) (int, error) {
 	var n int
-	err := c.s.reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM llm_cache`).Scan(&n)
-	return n, Op("LLMCache.Len", err)
+	err := c.s.tasks.Reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM llm_cache`).Scan(&n)
+	return n, tasks.Op("LLMCache.Len", err)
 }

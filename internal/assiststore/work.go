@@ -1,17 +1,19 @@
-package tasks
+package assiststore
 
 import (
 	"context"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"annotate/internal/tasks"
 )
 
 // AssistWork is everything a run of the assistant needs from a project: the
 // project's error taxonomy and numbered guidelines, and every summary
 // sentence with the document and summary it is judged against.
 type AssistWork struct {
-	ErrorTypes []TaxonomyType
+	ErrorTypes []tasks.TaxonomyType
 	// Guidelines are the numbered items of the project's guidelines; nil
 	// when the guidelines have no numbered list, so that the engine uses
 	// its defaults.
@@ -28,11 +30,11 @@ type AssistSentence struct {
 	DocumentID string
 	SummaryID  string
 	Index      int
-	Units      []Unit
+	Units      []tasks.Unit
 	// Summary holds the texts of all sentences of the summary.
 	Summary  []string
 	Topic    string
-	KeyFacts []KeyFact
+	KeyFacts []tasks.KeyFact
 }
 
 // Key identifies the sentence across databases by external ids:
@@ -45,20 +47,20 @@ func (a AssistSentence) Key() string {
 // AssistWork loads a project's sentences for a run, in document, summary
 // and sentence order.
 func (s *Store) AssistWork(ctx context.Context, projectID int64) (*AssistWork, error) {
-	p, err := s.ProjectByID(ctx, projectID)
+	p, err := s.tasks.ProjectByID(ctx, projectID)
 	if err != nil {
-		return nil, Op("Store.AssistWork", err)
+		return nil, tasks.Op("Store.AssistWork", err)
 	}
 	w := &AssistWork{ErrorTypes: p.Settings.ErrorTaxonomy(), Guidelines: NumberedItems(p.Guidelines)}
 	units, err := s.projectUnits(ctx, projectID)
 	if err != nil {
-		return nil, Op("Store.AssistWork", err)
+		return nil, tasks.Op("Store.AssistWork", err)
 	}
 	facts, err := s.projectKeyFacts(ctx, projectID)
 	if err != nil {
-		return nil, Op("Store.AssistWork", err)
+		return nil, tasks.Op("Store.AssistWork", err)
 	}
-	rows, err := s.reader(ctx).QueryContext(ctx, `
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `
 		SELECT sm.id, sm.document_id, d.external_id, sm.external_id, sm.topic, ss.id, ss.idx, ss.text
 		FROM summaries sm
 		JOIN documents d ON d.id = sm.document_id
@@ -66,7 +68,7 @@ func (s *Store) AssistWork(ctx context.Context, projectID int64) (*AssistWork, e
 		WHERE sm.project_id = ?
 		ORDER BY d.id, sm.id, ss.idx`, projectID)
 	if err != nil {
-		return nil, Op("Store.AssistWork", err)
+		return nil, tasks.Op("Store.AssistWork", err)
 	}
 	defer rows.Close()
 	var (
@@ -86,7 +88,7 @@ func (s *Store) AssistWork(ctx context.Context, projectID int64) (*AssistWork, e
 		var x AssistSentence
 		var text string
 		if err := rows.Scan(&sumID, &docID, &x.DocumentID, &x.SummaryID, &x.Topic, &x.SentenceID, &x.Index, &text); err != nil {
-			return nil, Op("Store.AssistWork", err)
+			return nil, tasks.Op("Store.AssistWork", err)
 		}
 		if sumID != curSummary {
 			closeSummary()
@@ -98,13 +100,13 @@ func (s *Store) AssistWork(ctx context.Context, projectID int64) (*AssistWork, e
 		w.Sentences = append(w.Sentences, x)
 	}
 	closeSummary()
-	return w, Op("Store.AssistWork", rows.Err())
+	return w, tasks.Op("Store.AssistWork", rows.Err())
 }
 
 // projectUnits returns the units of every document of a project by
 // document id.
-func (s *Store) projectUnits(ctx context.Context, projectID int64) (map[int64][]Unit, error) {
-	rows, err := s.reader(ctx).QueryContext(ctx, `
+func (s *Store) projectUnits(ctx context.Context, projectID int64) (map[int64][]tasks.Unit, error) {
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `
 		SELECT u.document_id, u.id, u.idx, u.speaker, u.text
 		FROM document_units u JOIN documents d ON d.id = u.document_id
 		WHERE d.project_id = ? ORDER BY u.document_id, u.idx`, projectID)
@@ -112,10 +114,10 @@ func (s *Store) projectUnits(ctx context.Context, projectID int64) (map[int64][]
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[int64][]Unit{}
+	out := map[int64][]tasks.Unit{}
 	for rows.Next() {
 		var doc int64
-		var u Unit
+		var u tasks.Unit
 		if err := rows.Scan(&doc, &u.ID, &u.Index, &u.Speaker, &u.Text); err != nil {
 			return nil, err
 		}
@@ -126,8 +128,8 @@ func (s *Store) projectUnits(ctx context.Context, projectID int64) (map[int64][]
 
 // projectKeyFacts returns the key facts of every document of a project by
 // document id, in the order Store.KeyFacts uses.
-func (s *Store) projectKeyFacts(ctx context.Context, projectID int64) (map[int64][]KeyFact, error) {
-	rows, err := s.reader(ctx).QueryContext(ctx, `
+func (s *Store) projectKeyFacts(ctx context.Context, projectID int64) (map[int64][]tasks.KeyFact, error) {
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `
 		SELECT k.document_id, k.id, k.idx, k.topic, k.text, k.category
 		FROM key_facts k JOIN documents d ON d.id = k.document_id
 		WHERE d.project_id = ? ORDER BY k.document_id, k.category, k.topic, k.idx`, projectID)
@@ -135,10 +137,10 @@ func (s *Store) projectKeyFacts(ctx context.Context, projectID int64) (map[int64
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[int64][]KeyFact{}
+	out := map[int64][]tasks.KeyFact{}
 	for rows.Next() {
 		var doc int64
-		var k KeyFact
+		var k tasks.KeyFact
 		if err := rows.Scan(&doc, &k.ID, &k.Index, &k.Topic, &k.Text, &k.Category); err != nil {
 			return nil, err
 		}
@@ -148,8 +150,8 @@ func (s *Store) projectKeyFacts(ctx context.Context, projectID int64) (map[int64
 }
 
 // factsFor keeps the facts of a topic and those that have none.
-func factsFor(all []KeyFact, topic string) []KeyFact {
-	var out []KeyFact
+func factsFor(all []tasks.KeyFact, topic string) []tasks.KeyFact {
+	var out []tasks.KeyFact
 	for _, k := range all {
 		if k.Topic == topic || k.Topic == "" {
 			out = append(out, k)

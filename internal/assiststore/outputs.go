@@ -1,4 +1,4 @@
-package tasks
+package assiststore
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"errors"
 
 	"annotate/internal/redact"
+
+	"annotate/internal/tasks"
 )
 
 // AssistOutput is the assistant's result for one summary sentence in one
@@ -28,9 +30,9 @@ func upsertAssistOutput(ctx context.Context, tx *sql.Tx, runID int64, o AssistOu
 		o.Status = AssistOutputOK
 	}
 	switch o.Label {
-	case "", LabelFaithful, LabelUnfaithful:
+	case "", tasks.LabelFaithful, tasks.LabelUnfaithful:
 	default:
-		return Errorf(EInvalid, "assistant label %q is not faithful or unfaithful", o.Label)
+		return tasks.Errorf(tasks.EInvalid, "assistant label %q is not faithful or unfaithful", o.Label)
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO assist_outputs (run_id, sentence_id, label, status, output) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (run_id, sentence_id) DO UPDATE SET label = excluded.label, status = excluded.status, output = excluded.output,
@@ -42,26 +44,26 @@ func upsertAssistOutput(ctx context.Context, tx *sql.Tx, runID int64, o AssistOu
 // SaveAssistOutput stores one sentence's result in a run, replacing an
 // earlier result for the same sentence (a rerun retries failed sentences).
 func (s *Store) SaveAssistOutput(ctx context.Context, runID int64, o AssistOutput) error {
-	return Op("Store.SaveAssistOutput", s.tx(ctx, func(tx *sql.Tx) error { return upsertAssistOutput(ctx, tx, runID, o) }))
+	return tasks.Op("Store.SaveAssistOutput", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error { return upsertAssistOutput(ctx, tx, runID, o) }))
 }
 
 // AssistDone returns the sentences of a run that have a complete result,
 // which a resumed run skips.
 func (s *Store) AssistDone(ctx context.Context, runID int64) (map[int64]bool, error) {
-	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT sentence_id FROM assist_outputs WHERE run_id = ? AND status = 'ok'`, runID)
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT sentence_id FROM assist_outputs WHERE run_id = ? AND status = 'ok'`, runID)
 	if err != nil {
-		return nil, Op("Store.AssistDone", err)
+		return nil, tasks.Op("Store.AssistDone", err)
 	}
 	defer rows.Close()
 	out := map[int64]bool{}
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return nil, Op("Store.AssistDone", err)
+			return nil, tasks.Op("Store.AssistDone", err)
 		}
 		out[id] = true
 	}
-	return out, Op("Store.AssistDone", rows.Err())
+	return out, tasks.Op("Store.AssistDone", rows.Err())
 }
 
 // PanelOutput is the output the assistant panel shows for one sentence.
@@ -75,7 +77,7 @@ type PanelOutput struct {
 // complete result to show beside it: from the newest run that is not a
 // sample, else from a sample run.
 func (s *Store) AssistPanel(ctx context.Context, summaryID int64) (map[int64]PanelOutput, error) {
-	rows, err := s.reader(ctx).QueryContext(ctx, `
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `
 		SELECT o.sentence_id, r.id, r.sample, o.output
 		FROM assist_outputs o
 		JOIN assist_runs r ON r.id = o.run_id
@@ -83,7 +85,7 @@ func (s *Store) AssistPanel(ctx context.Context, summaryID int64) (map[int64]Pan
 		WHERE ss.summary_id = ? AND o.status = 'ok'
 		ORDER BY o.sentence_id, r.sample, r.id DESC`, summaryID)
 	if err != nil {
-		return nil, Op("Store.AssistPanel", err)
+		return nil, tasks.Op("Store.AssistPanel", err)
 	}
 	defer rows.Close()
 	out := map[int64]PanelOutput{}
@@ -92,27 +94,27 @@ func (s *Store) AssistPanel(ctx context.Context, summaryID int64) (map[int64]Pan
 		var p PanelOutput
 		var output string
 		if err := rows.Scan(&sid, &p.RunID, &p.Sample, &output); err != nil {
-			return nil, Op("Store.AssistPanel", err)
+			return nil, tasks.Op("Store.AssistPanel", err)
 		}
 		if _, seen := out[sid]; !seen {
 			p.Output = []byte(output)
 			out[sid] = p
 		}
 	}
-	return out, Op("Store.AssistPanel", rows.Err())
+	return out, tasks.Op("Store.AssistPanel", rows.Err())
 }
 
 // AssistPanelSentence is AssistPanel for one sentence, for the save that
 // reveals its panel; ok is false when no run judged it.
 func (s *Store) AssistPanelSentence(ctx context.Context, sentenceID int64) (p PanelOutput, ok bool, err error) {
 	var output string
-	err = s.queryRow(ctx, `SELECT r.id, r.sample, o.output FROM assist_outputs o JOIN assist_runs r ON r.id = o.run_id
+	err = s.tasks.Reader(ctx).QueryRowContext(ctx, `SELECT r.id, r.sample, o.output FROM assist_outputs o JOIN assist_runs r ON r.id = o.run_id
 		WHERE o.sentence_id = ? AND o.status = 'ok' ORDER BY r.sample, r.id DESC LIMIT 1`, sentenceID).Scan(&p.RunID, &p.Sample, &output)
 	if errors.Is(err, sql.ErrNoRows) {
 		return PanelOutput{}, false, nil
 	}
 	if err != nil {
-		return PanelOutput{}, false, Op("Store.AssistPanelSentence", err)
+		return PanelOutput{}, false, tasks.Op("Store.AssistPanelSentence", err)
 	}
 	p.Output = []byte(output)
 	return p, true, nil
@@ -121,8 +123,8 @@ func (s *Store) AssistPanelSentence(ctx context.Context, sentenceID int64) (p Pa
 // UnitCount returns how many numbered units a document has.
 func (s *Store) UnitCount(ctx context.Context, documentID int64) (int, error) {
 	var n int
-	err := s.queryRow(ctx, `SELECT count(*) FROM document_units WHERE document_id = ?`, documentID).Scan(&n)
-	return n, Op("Store.UnitCount", err)
+	err := s.tasks.Reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM document_units WHERE document_id = ?`, documentID).Scan(&n)
+	return n, tasks.Op("Store.UnitCount", err)
 }
 
 // ExportedOutput is one stored result with the external ids that place it:
@@ -139,7 +141,7 @@ type ExportedOutput struct {
 // summary and sentence order, one row at a time so that an export runs in
 // constant memory. An error from fn stops the walk and is returned.
 func (s *Store) EachAssistOutput(ctx context.Context, runID int64, fn func(ExportedOutput) error) error {
-	rows, err := s.reader(ctx).QueryContext(ctx, `
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `
 		SELECT o.sentence_id, o.label, o.status, o.output, d.external_id, sm.external_id, ss.idx
 		FROM assist_outputs o
 		JOIN summary_sentences ss ON ss.id = o.sentence_id
@@ -148,21 +150,21 @@ func (s *Store) EachAssistOutput(ctx context.Context, runID int64, fn func(Expor
 		WHERE o.run_id = ?
 		ORDER BY d.id, sm.id, ss.idx`, runID)
 	if err != nil {
-		return Op("Store.EachAssistOutput", err)
+		return tasks.Op("Store.EachAssistOutput", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var e ExportedOutput
 		var output string
 		if err := rows.Scan(&e.SentenceID, &e.Label, &e.Status, &output, &e.DocumentID, &e.SummaryID, &e.Index); err != nil {
-			return Op("Store.EachAssistOutput", err)
+			return tasks.Op("Store.EachAssistOutput", err)
 		}
 		e.Output = []byte(output)
 		if err := fn(e); err != nil {
-			return Op("Store.EachAssistOutput", err)
+			return tasks.Op("Store.EachAssistOutput", err)
 		}
 	}
-	return Op("Store.EachAssistOutput", rows.Err())
+	return tasks.Op("Store.EachAssistOutput", rows.Err())
 }
 
 // AssistTarget is what an import checks a result against: the summary's
@@ -176,7 +178,7 @@ type AssistTarget struct {
 
 // AssistTargets maps each summary external id of a project to its target.
 func (s *Store) AssistTargets(ctx context.Context, projectID int64) (map[string]*AssistTarget, error) {
-	rows, err := s.reader(ctx).QueryContext(ctx, `
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `
 		SELECT sm.external_id, d.external_id, (SELECT count(*) FROM document_units u WHERE u.document_id = d.id), ss.id
 		FROM summaries sm
 		JOIN documents d ON d.id = sm.document_id
@@ -184,7 +186,7 @@ func (s *Store) AssistTargets(ctx context.Context, projectID int64) (map[string]
 		WHERE sm.project_id = ?
 		ORDER BY sm.id, ss.idx`, projectID)
 	if err != nil {
-		return nil, Op("Store.AssistTargets", err)
+		return nil, tasks.Op("Store.AssistTargets", err)
 	}
 	defer rows.Close()
 	out := map[string]*AssistTarget{}
@@ -193,7 +195,7 @@ func (s *Store) AssistTargets(ctx context.Context, projectID int64) (map[string]
 		var units int
 		var sid int64
 		if err := rows.Scan(&sum, &doc, &units, &sid); err != nil {
-			return nil, Op("Store.AssistTargets", err)
+			return nil, tasks.Op("Store.AssistTargets", err)
 		}
 		t := out[sum]
 		if t == nil {
@@ -202,7 +204,7 @@ func (s *Store) AssistTargets(ctx context.Context, projectID int64) (map[string]
 		}
 		t.SentenceIDs = append(t.SentenceIDs, sid)
 	}
-	return out, Op("Store.AssistTargets", rows.Err())
+	return out, tasks.Op("Store.AssistTargets", rows.Err())
 }
 
 // AssistRunImport is one run read from a file with its results.
@@ -216,14 +218,14 @@ type AssistRunImport struct {
 // ids must belong to the project.
 func (s *Store) ImportAssistRuns(ctx context.Context, projectID int64, runs []AssistRunImport) ([]int64, error) {
 	var ids []int64
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		for _, ri := range runs {
 			r := ri.Run
 			r.ProjectID, r.Status = projectID, RunImported
 			if r.Total == 0 {
 				r.Total = len(ri.Outputs)
 			}
-			id, err := insertAssistRun(ctx, tx, &r, s.now())
+			id, err := insertAssistRun(ctx, tx, &r, s.tasks.Now())
 			if err != nil {
 				return err
 			}
@@ -240,7 +242,7 @@ func (s *Store) ImportAssistRuns(ctx context.Context, projectID int64, runs []As
 		return nil
 	})
 	if err != nil {
-		return nil, Op("Store.ImportAssistRuns", err)
+		return nil, tasks.Op("Store.ImportAssistRuns", err)
 	}
 	return ids, nil
 }
@@ -249,7 +251,7 @@ func sentenceInProject(ctx context.Context, tx *sql.Tx, projectID, sentenceID in
 	var p int64
 	err := tx.QueryRowContext(ctx, `SELECT sm.project_id FROM summary_sentences ss JOIN summaries sm ON sm.id = ss.summary_id WHERE ss.id = ?`, sentenceID).Scan(&p)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && p != projectID) {
-		return Errorf(EInvalid, "sentence %d is not in this project", sentenceID)
+		return tasks.Errorf(tasks.EInvalid, "sentence %d is not in this project", sentenceID)
 	}
 	return err
 }
