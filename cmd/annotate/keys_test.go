@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"annotate/internal/authn"
 	"annotate/internal/tasks"
 )
 
@@ -23,7 +24,7 @@ func TestKeysRotate(t *testing.T) {
 	}
 	key1 := must(s.Secret(ctx, "csrf-key", 32))(t)
 	now := time.Now()
-	if _, err := s.CreateSession(ctx, []byte("h"), tasks.Session{UserID: u.ID, CSRF: "c", Data: "{}", CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
+	if _, err := authn.New(s).CreateSession(ctx, []byte("h"), authn.Session{UserID: u.ID, CSRF: "c", Data: "{}", CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -33,7 +34,7 @@ func TestKeysRotate(t *testing.T) {
 	}
 	s = must(tasks.Open(ctx, db))(t)
 	defer s.Close()
-	if ss := must(s.UserSessions(ctx, u.ID))(t); len(ss) != 0 {
+	if ss := must(authn.New(s).UserSessions(ctx, u.ID))(t); len(ss) != 0 {
 		t.Fatalf("%d sessions left", len(ss))
 	}
 	if key2 := must(s.Secret(ctx, "csrf-key", 32))(t); string(key2) == string(key1) {

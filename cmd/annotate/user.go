@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/term"
 
+	"annotate/internal/authn"
 	"annotate/internal/tasks"
 )
 
@@ -137,14 +138,14 @@ func newToken(ctx context.Context, e env, store *tasks.Store, username, label, e
 	if err != nil {
 		return userErr(username, err)
 	}
-	ttl, err := tasks.ParseTokenTTL(expires)
+	ttl, err := authn.ParseTokenTTL(expires)
 	if err != nil {
 		return err
 	}
 	if label == "" {
 		label = "cli"
 	}
-	spec := tasks.TokenSpec{Name: label, TTL: ttl, ReadOnly: readOnly}
+	spec := authn.TokenSpec{Name: label, TTL: ttl, ReadOnly: readOnly}
 	for _, slug := range splitList(projects) {
 		p, err := store.ProjectBySlug(ctx, slug)
 		if err != nil {
@@ -152,7 +153,7 @@ func newToken(ctx context.Context, e env, store *tasks.Store, username, label, e
 		}
 		spec.Projects = append(spec.Projects, p.ID)
 	}
-	t, secret, err := store.CreateToken(ctx, u.ID, spec)
+	t, secret, err := authn.New(store).CreateToken(ctx, u.ID, spec)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"annotate/internal/authn"
 	"annotate/internal/tasks"
 )
 
@@ -71,5 +72,5 @@ func TestDataVersion(t *testing.T) {
 		}
 	})
 	step("closing the round", true, func() { s.CloseRound(ctx, round.ID) })
-	step("a token", false, func() { s.CreateToken(ctx, lead.ID, tasks.TokenSpec{Name: "x", TTL: 3600e9}) })
+	step("a token", false, func() { authn.New(s).CreateToken(ctx, lead.ID, authn.TokenSpec{Name: "x", TTL: 3600e9}) })
 }

@@ -21,7 +21,7 @@ import (
 // which operation failed, so a 500 in the log is never bare SQLite text.
 // The same rule holds in the studies store and the application layer.
 func TestExportedErrorsNameTheirOperation(t *testing.T) {
-	for _, dir := range []string{".", "../studies", "../app", "../webhooks", "../assiststore"} {
+	for _, dir := range []string{".", "../studies", "../app", "../webhooks", "../assiststore", "../authn"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)

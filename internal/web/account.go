@@ -109,7 +109,7 @@ func (s *Server) postPassword(c echo.Context) error {
 
 func (s *Server) getSessions(c echo.Context) error {
 	u := currentUser(c)
-	rows, err := s.store.UserSessions(c.Request().Context(), u.ID)
+	rows, err := s.authn.UserSessions(c.Request().Context(), u.ID)
 	if err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func (s *Server) postEndSession(c echo.Context) error {
 	if id == s.sessionID(c) {
 		return s.postLogout(c)
 	}
-	if err := s.store.DeleteSession(c.Request().Context(), id, currentUser(c).ID); err != nil {
+	if err := s.authn.DeleteSession(c.Request().Context(), id, currentUser(c).ID); err != nil {
 		return err
 	}
 	if err := s.setFlash(c, "ok", "Session ended."); err != nil {

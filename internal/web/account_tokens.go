@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"annotate/internal/authn"
 	"annotate/internal/tasks"
 	"annotate/web/templates"
 )
@@ -23,7 +24,7 @@ func (s *Server) tokenRoutes(u *echo.Group) {
 const tokensURL = "/account/tokens"
 
 // tokenRows turns tokens into rows, naming limited projects by slug.
-func (s *Server) tokenRows(tokens []tasks.Token, names map[int64]string) []templates.TokenRow {
+func (s *Server) tokenRows(tokens []authn.Token, names map[int64]string) []templates.TokenRow {
 	now := s.cfg.Now()
 	rows := make([]templates.TokenRow, 0, len(tokens))
 	for _, t := range tokens {
@@ -73,13 +74,13 @@ func (s *Server) tokensView(c echo.Context) (templates.TokensView, error) {
 		names[p.ID] = p.Slug
 		v.Projects = append(v.Projects, templates.Option{Value: strconv.FormatInt(p.ID, 10), Label: p.Name + " (" + p.Slug + ")"})
 	}
-	mine, err := s.store.Tokens(ctx, u.ID)
+	mine, err := s.authn.Tokens(ctx, u.ID)
 	if err != nil {
 		return v, err
 	}
 	v.Tokens = s.tokenRows(mine, names)
 	if u.IsAdmin {
-		all, err := s.store.Tokens(ctx, 0)
+		all, err := s.authn.Tokens(ctx, 0)
 		if err != nil {
 			return v, err
 		}
@@ -112,8 +113,8 @@ func (s *Server) postToken(c echo.Context) error {
 	}
 	f := templates.TokenForm{Name: strings.TrimSpace(form.Get("name")), Expires: form.Get("expires"), ReadOnly: form.Get("read_only") == "true", Projects: map[string]bool{}}
 	errs := map[string]string{}
-	spec := tasks.TokenSpec{Name: f.Name, ReadOnly: f.ReadOnly}
-	if spec.TTL, err = tasks.ParseTokenTTL(f.Expires); err != nil {
+	spec := authn.TokenSpec{Name: f.Name, ReadOnly: f.ReadOnly}
+	if spec.TTL, err = authn.ParseTokenTTL(f.Expires); err != nil {
 		errs["expires"] = "Choose when the token expires."
 	}
 	for _, p := range form["projects"] {
@@ -130,7 +131,7 @@ func (s *Server) postToken(c echo.Context) error {
 		if spec.Name == "" {
 			errs["name"] = "Give the token a name, such as the script that will use it."
 		} else {
-			_, secret, err = s.store.CreateToken(c.Request().Context(), u.ID, spec)
+			_, secret, err = s.authn.CreateToken(c.Request().Context(), u.ID, spec)
 			switch {
 			case tasks.ErrorCode(err) == tasks.EInvalid:
 				errs["token"] = tasks.ErrorMessage(err)
@@ -160,7 +161,7 @@ func (s *Server) postRevokeToken(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.RevokeToken(c.Request().Context(), id, currentUser(c)); err != nil {
+	if err := s.authn.RevokeToken(c.Request().Context(), id, currentUser(c)); err != nil {
 		return err
 	}
 	if err := s.setFlash(c, "ok", fmt.Sprintf("Token %d revoked; scripts using it now get 401.", id)); err != nil {

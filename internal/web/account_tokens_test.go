@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"annotate/internal/authn"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -44,7 +45,7 @@ func TestTokensPage(t *testing.T) {
 	list := lea.get("/account/tokens")
 	// The secret is nowhere in the response; the row shows its name,
 	// start and access.
-	row := list.mustFind(t, tid("tokens")+" "+tid("token-"+itoa(must(w.store.Tokens(w.ctx, 0))(t)[0].ID)))
+	row := list.mustFind(t, tid("tokens")+" "+tid("token-"+itoa(must(authn.New(w.store).Tokens(w.ctx, 0))(t)[0].ID)))
 	if got := textOf(row); !strings.Contains(got, secret[:8]+"…") || !strings.Contains(got, "weekly notebook") || !strings.Contains(got, "read only") {
 		t.Fatalf("the token's row lacks its name, start or access: %q", got)
 	}
@@ -70,7 +71,7 @@ func TestTokensPage(t *testing.T) {
 		}
 	})
 
-	toks := must(w.store.Tokens(w.ctx, 0))(t)
+	toks := must(authn.New(w.store).Tokens(w.ctx, 0))(t)
 	id := itoa(toks[0].ID)
 	t.Run("others cannot revoke it", func(t *testing.T) {
 		ann := w.browser()

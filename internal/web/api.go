@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"annotate/internal/authn"
 	"annotate/internal/tasks"
 )
 
@@ -14,7 +15,7 @@ import (
 // CSRF checks do not apply, since no browser sends the token by itself.
 const apiPrefix = "/api/v1"
 
-// ctxToken holds the *tasks.Token of an API request.
+// ctxToken holds the *authn.Token of an API request.
 const ctxToken = "api_token"
 
 // isAPI reports whether a request path belongs to the JSON API.
@@ -83,8 +84,8 @@ func (s *Server) requireToken(next echo.HandlerFunc) echo.HandlerFunc {
 			c.Response().Header().Set("Retry-After", retryAfter(wait))
 			return problemf(http.StatusTooManyRequests, "too-many-attempts", "Too many failed token attempts; try again in %s seconds.", retryAfter(wait))
 		}
-		tok, u, err := s.store.AuthenticateToken(c.Request().Context(), secret)
-		if err == tasks.ErrBadToken {
+		tok, u, err := s.authn.AuthenticateToken(c.Request().Context(), secret)
+		if err == authn.ErrBadToken {
 			s.throttle.fail(account, addr)
 			c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="annotate", error="invalid_token"`)
 			return problemf(http.StatusUnauthorized, "invalid-token", "The token is unknown, revoked or expired.")
@@ -114,8 +115,8 @@ func (s *Server) requireToken(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // currentToken is the API request's token, or nil on other requests.
-func currentToken(c echo.Context) *tasks.Token {
-	t, _ := c.Get(ctxToken).(*tasks.Token)
+func currentToken(c echo.Context) *authn.Token {
+	t, _ := c.Get(ctxToken).(*authn.Token)
 	return t
 }
 

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"annotate/internal/assiststore"
-	"annotate/internal/tasks"
+	"annotate/internal/authn"
 )
 
 // TestAPIAssistRuns starts an assistant run over the API, watches its
@@ -15,7 +15,7 @@ import (
 func TestAPIAssistRuns(t *testing.T) {
 	f := newRunsFixture(t)
 	lea := must(f.store.UserByName(f.ctx, "lea"))(t)
-	api := &apiClient{t: t, base: f.srv.URL, token: newToken(t, f.fixture, lea, tasks.TokenSpec{})}
+	api := &apiClient{t: t, base: f.srv.URL, token: newToken(t, f.fixture, lea, authn.TokenSpec{})}
 	type run struct {
 		ID     int64  `json:"id"`
 		Status string `json:"status"`

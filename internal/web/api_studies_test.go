@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/authn"
 	"annotate/internal/tasks"
 )
 
@@ -24,7 +25,7 @@ func TestAPIStudies(t *testing.T) {
 	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
 	}
-	api := &apiClient{t: t, base: f.srv.URL, token: newToken(t, f, lead, tasks.TokenSpec{})}
+	api := &apiClient{t: t, base: f.srv.URL, token: newToken(t, f, lead, authn.TokenSpec{})}
 	res := api.do(http.MethodPost, "/api/v1/projects/crowd/studies", "application/json", []byte(`{"name":"pilot","definition":{"round":"crowd","conditions":["none","verdict"],"attention_rate":0}}`))
 	var st struct {
 		Name         string

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"testing"
 
+	"annotate/internal/authn"
 	"annotate/internal/tasks"
 	"annotate/internal/web"
 )
@@ -19,7 +20,7 @@ func TestAPISetTaxonomy(t *testing.T) {
 	if _, err := f.store.UpdateSettings(f.ctx, p.ID, p.Settings, "Read the transcript."); err != nil {
 		t.Fatal(err)
 	}
-	api := &apiClient{t: t, base: f.srv.URL, token: newToken(t, f, lead, tasks.TokenSpec{})}
+	api := &apiClient{t: t, base: f.srv.URL, token: newToken(t, f, lead, authn.TokenSpec{})}
 	put := func(c *apiClient, v any) apiAnswer {
 		body, _ := json.Marshal(v)
 		return c.do(http.MethodPut, "/api/v1/projects/alpha/taxonomy", "application/json", body)

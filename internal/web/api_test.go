@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"annotate/internal/authn"
 	"annotate/internal/tasks"
 )
 
@@ -21,7 +22,7 @@ const apiDocs = `{"id":"d1","kind":"prose","text":"The council approved the harb
 `
 
 // newToken makes a token for an account as the tokens page would.
-func newToken(t *testing.T, f *fixture, u *tasks.User, spec tasks.TokenSpec) string {
+func newToken(t *testing.T, f *fixture, u *tasks.User, spec authn.TokenSpec) string {
 	t.Helper()
 	if spec.Name == "" {
 		spec.Name = "test"
@@ -29,7 +30,7 @@ func newToken(t *testing.T, f *fixture, u *tasks.User, spec tasks.TokenSpec) str
 	if spec.TTL == 0 {
 		spec.TTL = time.Hour
 	}
-	_, secret, err := f.store.CreateToken(f.ctx, u.ID, spec)
+	_, secret, err := authn.New(f.store).CreateToken(f.ctx, u.ID, spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestAPIScriptedSession(t *testing.T) {
 	ann := f.user("ann", false)
 	bob := f.user("bob", false)
 	p := f.project("alpha", map[*tasks.User]string{lead: tasks.RoleLead, ann: tasks.RoleAnnotator, bob: tasks.RoleAnnotator})
-	api := &apiClient{t: t, base: f.srv.URL, token: newToken(t, f, lead, tasks.TokenSpec{})}
+	api := &apiClient{t: t, base: f.srv.URL, token: newToken(t, f, lead, authn.TokenSpec{})}
 
 	t.Run("projects list", func(t *testing.T) {
 		res := api.get("/api/v1/projects")

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"annotate/internal/authn"
 	"annotate/internal/tasks"
 )
 
@@ -24,7 +25,7 @@ func TestAPITokens(t *testing.T) {
 	client := func(token string) *apiClient { return &apiClient{t: t, base: w.srv.URL, token: token} }
 
 	t.Run("a revoked token gets 401", func(t *testing.T) {
-		tok, secret, err := w.store.CreateToken(w.ctx, lea.ID, tasks.TokenSpec{Name: "nb", TTL: time.Hour})
+		tok, secret, err := authn.New(w.store).CreateToken(w.ctx, lea.ID, authn.TokenSpec{Name: "nb", TTL: time.Hour})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,7 +33,7 @@ func TestAPITokens(t *testing.T) {
 		if res := c.get("/api/v1/projects"); res.status != http.StatusOK {
 			t.Fatalf("before revoking: %s", res)
 		}
-		if err := w.store.RevokeToken(w.ctx, tok.ID, root); err != nil {
+		if err := authn.New(w.store).RevokeToken(w.ctx, tok.ID, root); err != nil {
 			t.Fatal(err)
 		}
 		res := c.get("/api/v1/projects")
@@ -44,7 +45,7 @@ func TestAPITokens(t *testing.T) {
 		}
 	})
 	t.Run("an expired token gets 401", func(t *testing.T) {
-		tok, secret, err := w.store.CreateToken(w.ctx, lea.ID, tasks.TokenSpec{Name: "short", TTL: time.Hour})
+		tok, secret, err := authn.New(w.store).CreateToken(w.ctx, lea.ID, authn.TokenSpec{Name: "short", TTL: time.Hour})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +73,7 @@ func TestAPITokens(t *testing.T) {
 		}
 	})
 	t.Run("a read-only token reads but cannot import", func(t *testing.T) {
-		c := client(newToken(t, w.fixture, lea, tasks.TokenSpec{ReadOnly: true}))
+		c := client(newToken(t, w.fixture, lea, authn.TokenSpec{ReadOnly: true}))
 		if res := c.get("/api/v1/projects/alpha/rounds"); res.status != http.StatusOK {
 			t.Fatalf("read: %s", res)
 		}
@@ -85,7 +86,7 @@ func TestAPITokens(t *testing.T) {
 		}
 	})
 	t.Run("an annotator's token cannot read other annotators' labels", func(t *testing.T) {
-		c := client(newToken(t, w.fixture, ann, tasks.TokenSpec{}))
+		c := client(newToken(t, w.fixture, ann, authn.TokenSpec{}))
 		for _, path := range []string{"/api/v1/projects/alpha/labels", "/api/v1/projects/alpha/gold", "/api/v1/projects/alpha/report", "/api/v1/projects/alpha/rounds"} {
 			res := c.get(path)
 			if pr := res.problem(t); res.status != http.StatusForbidden || pr.Type != "/api/v1/problems/forbidden" {
@@ -98,7 +99,7 @@ func TestAPITokens(t *testing.T) {
 	})
 	t.Run("a token limited to projects sees only them", func(t *testing.T) {
 		beta := must(w.store.ProjectBySlug(w.ctx, "beta"))(t)
-		c := client(newToken(t, w.fixture, lea, tasks.TokenSpec{Projects: []int64{beta.ID}}))
+		c := client(newToken(t, w.fixture, lea, authn.TokenSpec{Projects: []int64{beta.ID}}))
 		res := c.get("/api/v1/projects")
 		var ps []struct{ Slug string }
 		res.decode(t, &ps)
@@ -110,7 +111,7 @@ func TestAPITokens(t *testing.T) {
 		}
 	})
 	t.Run("pages follow the Link header", func(t *testing.T) {
-		c := client(newToken(t, w.fixture, root, tasks.TokenSpec{}))
+		c := client(newToken(t, w.fixture, root, authn.TokenSpec{}))
 		var slugs []string
 		path := "/api/v1/projects?limit=1"
 		for path != "" {
@@ -143,8 +144,8 @@ func TestAPITokens(t *testing.T) {
 		}
 	})
 	t.Run("failed attempts are throttled", func(t *testing.T) {
-		good := client(newToken(t, w.fixture, lea, tasks.TokenSpec{}))
-		bad := client(tasks.TokenPrefix + "guessguessguessguess")
+		good := client(newToken(t, w.fixture, lea, authn.TokenSpec{}))
+		bad := client(authn.TokenPrefix + "guessguessguessguess")
 		for range 5 {
 			if res := bad.get("/api/v1/projects"); res.status != http.StatusUnauthorized {
 				t.Fatalf("bad token: %s", res)
@@ -158,7 +159,7 @@ func TestAPITokens(t *testing.T) {
 			t.Fatalf("another token from the same address: %s", res)
 		}
 		for i := range 30 {
-			client(fmt.Sprintf("%s%08dguessguess", tasks.TokenPrefix, i)).get("/api/v1/projects")
+			client(fmt.Sprintf("%s%08dguessguess", authn.TokenPrefix, i)).get("/api/v1/projects")
 		}
 		if res := good.get("/api/v1/projects"); res.status != http.StatusTooManyRequests {
 			t.Fatalf("after 30 failures from the address: %s", res)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"annotate/internal/authn"
 	"annotate/internal/tasks"
 	"annotate/internal/web"
 	"annotate/internal/webhooks"
@@ -72,7 +73,7 @@ func TestAPIWebhooks(t *testing.T) {
 
 	lead, ann, bob := f.user("lea", false), f.user("ann", false), f.user("bob", false)
 	p := f.project("alpha", map[*tasks.User]string{lead: tasks.RoleLead, ann: tasks.RoleAnnotator, bob: tasks.RoleAnnotator})
-	api := &apiClient{t: t, base: srv.URL, token: newToken(t, f, lead, tasks.TokenSpec{})}
+	api := &apiClient{t: t, base: srv.URL, token: newToken(t, f, lead, authn.TokenSpec{})}
 	if res := api.upload("/api/v1/projects/alpha/import", map[string]string{"batch.jsonl": apiDocs}); res.status != http.StatusOK {
 		t.Fatalf("import: %s", res)
 	}

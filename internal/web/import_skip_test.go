@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/authn"
 	"annotate/internal/tasks"
 )
 
@@ -19,7 +20,7 @@ func TestSkipDocumentsByAPI(t *testing.T) {
 	f := newFixture(t)
 	lead := f.user("lea", false)
 	p := f.project("alpha", map[*tasks.User]string{lead: tasks.RoleLead})
-	api := &apiClient{t: t, base: f.srv.URL, token: newToken(t, f, lead, tasks.TokenSpec{})}
+	api := &apiClient{t: t, base: f.srv.URL, token: newToken(t, f, lead, authn.TokenSpec{})}
 	files := map[string]string{}
 	for _, name := range []string{"tofueval/meetingbank_factual_eval_test.csv", "tofueval/meetingbank_factual_eval_dev.csv", "madisse/MeetingBank_ambiguity_annotated.json"} {
 		b, err := os.ReadFile(filepath.Join("..", "importer", "testdata", name))

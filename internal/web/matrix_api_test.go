@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"annotate/internal/assiststore"
+	"annotate/internal/authn"
 	"annotate/internal/tasks"
 	"annotate/internal/web"
 	"annotate/internal/webhooks"
@@ -133,7 +134,7 @@ func TestAPIAuthorizationMatrix(t *testing.T) {
 	for i, name := range []string{"", "bob", "oscar", "ann", "lea", "root"} {
 		clients[i] = &apiClient{t: t, base: w.srv.URL, noCheck: true}
 		if name != "" {
-			clients[i].token = newToken(t, w.fixture, users[name], tasks.TokenSpec{})
+			clients[i].token = newToken(t, w.fixture, users[name], authn.TokenSpec{})
 		}
 	}
 	hook, err := webhooks.New(w.store).CreateWebhook(w.ctx, w.project.ID, users["lea"].ID, "http://127.0.0.1:9/hook", []string{webhooks.EventGoldDecided})

@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"time"
 
-	"annotate/internal/tasks"
+	"annotate/internal/authn"
 )
 
 func init() {
@@ -17,9 +17,9 @@ func init() {
 		// lea's token: only lea and an administrator may revoke it.
 		matrixEntry{route: "POST /account/tokens/:id/revoke", want: access{anon, gone, gone, gone, see, see}, path: func(m *matrixFixture) string {
 			lea := must(m.store.UserByName(m.ctx, "lea"))(m.t)
-			toks := must(m.store.Tokens(m.ctx, lea.ID))(m.t)
+			toks := must(authn.New(m.store).Tokens(m.ctx, lea.ID))(m.t)
 			if len(toks) == 0 {
-				t, _, err := m.store.CreateToken(m.ctx, lea.ID, tasks.TokenSpec{Name: "matrix", TTL: time.Hour})
+				t, _, err := authn.New(m.store).CreateToken(m.ctx, lea.ID, authn.TokenSpec{Name: "matrix", TTL: time.Hour})
 				if err != nil {
 					panic(err)
 				}

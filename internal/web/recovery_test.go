@@ -10,7 +10,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
-	"annotate/internal/tasks"
+	"annotate/internal/authn"
 	"annotate/internal/web"
 )
 
@@ -31,7 +31,7 @@ func TestRecoveryRevokesTokens(t *testing.T) {
 	for _, step := range []struct{ action, value string }{
 		{"reset", "link"}, {"reset", "password"}, {"disable", ""}, {"signout", ""},
 	} {
-		secret := newToken(t, f, ann, tasks.TokenSpec{})
+		secret := newToken(t, f, ann, authn.TokenSpec{})
 		if got := answers(secret); got != http.StatusOK {
 			t.Fatalf("%s: the token answers %d before", step.action, got)
 		}
@@ -58,7 +58,7 @@ func TestRecoveryRevokesTokens(t *testing.T) {
 	}
 	b := f.browser()
 	b.login("ann", testPassword)
-	kept := newToken(t, f, ann, tasks.TokenSpec{})
+	kept := newToken(t, f, ann, authn.TokenSpec{})
 	change := func(from, to string, revoke bool) {
 		t.Helper()
 		form := url.Values{"_csrf": {b.csrf("/account")}, "current": {from}, "new": {to}, "confirm": {to}}

@@ -20,6 +20,7 @@ import (
 
 	"annotate/internal/app"
 	"annotate/internal/assiststore"
+	"annotate/internal/authn"
 	"annotate/internal/netguard"
 	"annotate/internal/tasks"
 	"annotate/internal/webhooks"
@@ -96,6 +97,7 @@ type Server struct {
 	hooks      *webhookSender
 	webhooks   webhookStore
 	assists    *assiststore.Store
+	authn      *authn.Store
 }
 
 // New builds a server over an open store. Session keys are taken from the
@@ -134,8 +136,9 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	logins := authn.New(store)
 	cs := &dbStore{
-		store:      store,
+		store:      logins,
 		cookieName: cookieName(cfg.SecureCookies),
 		secure:     cfg.SecureCookies,
 		now:        cfg.Now,
@@ -155,6 +158,7 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 		runs:     newRunManager(cfg.Assist, cfg.Logger),
 		webhooks: webhooks.New(store),
 		assists:  assiststore.New(store),
+		authn:    logins,
 	}
 	s.app.SetClock(cfg.Now)
 	s.reports.failed = func(key reportKey, err error) {

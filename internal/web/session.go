@@ -66,7 +66,7 @@ func (s *Server) sessionID(c echo.Context) int64 {
 func (s *Server) startSession(c echo.Context, userID int64) error {
 	sess := s.session(c)
 	if old, _ := sess.Values[keyRowID].(int64); old != 0 {
-		if err := s.store.DeleteSession(c.Request().Context(), old, 0); err != nil {
+		if err := s.authn.DeleteSession(c.Request().Context(), old, 0); err != nil {
 			return err
 		}
 	}

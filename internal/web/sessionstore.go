@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/gorilla/sessions"
 
+	"annotate/internal/authn"
 	"annotate/internal/tasks"
 )
 
@@ -20,13 +22,23 @@ import (
 // logged in gets a token too (no row), which their login form's CSRF token
 // is derived from; logging in replaces it with a new one.
 type dbStore struct {
-	store      *tasks.Store
+	store      sessionRows
 	cookieName string
 	secure     bool
 	now        func() time.Time
 	maxAge     time.Duration // absolute lifetime of a logged-in session
 	idle       time.Duration // a session unused this long ends
 	csrfKey    []byte        // derives anonymous visitors' CSRF tokens
+}
+
+// sessionRows is what dbStore needs of the sessions' store
+// (internal/authn).
+type sessionRows interface {
+	CreateSession(ctx context.Context, tokenHash []byte, ss authn.Session) (int64, error)
+	SessionByTokenHash(ctx context.Context, h []byte) (*authn.Session, error)
+	UpdateSession(ctx context.Context, id int64, data string, lastSeen time.Time) error
+	DeleteSession(ctx context.Context, id, userID int64) error
+	DeleteExpiredSessions(ctx context.Context, now time.Time, idle time.Duration) error
 }
 
 // Raw keys of session values; only this file and session.go use them.
@@ -138,7 +150,7 @@ func (d *dbStore) Save(r *http.Request, w http.ResponseWriter, sess *sessions.Se
 		token := newToken()
 		addr, _ := sess.Values[keyAddress].(string)
 		agent, _ := sess.Values[keyAgent].(string)
-		row := tasks.Session{UserID: uid, CSRF: newToken(), Data: string(raw), Address: addr, UserAgent: agent,
+		row := authn.Session{UserID: uid, CSRF: newToken(), Data: string(raw), Address: addr, UserAgent: agent,
 			CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(d.maxAge)}
 		if err := d.store.DeleteExpiredSessions(ctx, now, d.idle); err != nil {
 			return err

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"annotate/internal/tasks"
+	"annotate/internal/authn"
 )
 
 // TestUploadsLeaveNoTemporaryFiles sends imports larger than the part of
@@ -30,7 +30,7 @@ func TestUploadsLeaveNoTemporaryFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, secret, err := w.store.CreateToken(w.ctx, lea.ID, tasks.TokenSpec{Name: "upload", TTL: time.Hour})
+	_, secret, err := authn.New(w.store).CreateToken(w.ctx, lea.ID, authn.TokenSpec{Name: "upload", TTL: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestUploadsLeaveNoTemporaryFiles(t *testing.T) {
 func TestCompressedUploadIsNamed(t *testing.T) {
 	w := newWorkFixture(t)
 	lea := must(w.store.UserByName(w.ctx, "lea"))(t)
-	_, secret, err := w.store.CreateToken(w.ctx, lea.ID, tasks.TokenSpec{Name: "gz", TTL: time.Hour})
+	_, secret, err := authn.New(w.store).CreateToken(w.ctx, lea.ID, authn.TokenSpec{Name: "gz", TTL: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}

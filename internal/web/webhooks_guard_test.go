@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"annotate/internal/authn"
 	"annotate/internal/tasks"
 	"annotate/internal/web"
 	"annotate/internal/webhooks"
@@ -72,7 +73,7 @@ func TestWebhookRegistrationRefusesInternalAddresses(t *testing.T) {
 	f := hookServer(t)
 	lead := f.user("lea", false)
 	f.project("alpha", map[*tasks.User]string{lead: tasks.RoleLead})
-	api := &apiClient{t: t, base: f.srv.URL, token: newToken(t, f, lead, tasks.TokenSpec{}), noCheck: true}
+	api := &apiClient{t: t, base: f.srv.URL, token: newToken(t, f, lead, authn.TokenSpec{}), noCheck: true}
 	for _, u := range []string{"http://127.0.0.1:9/hook", "http://[::1]/hook", "http://localhost:8080/", "http://0.0.0.0/",
 		"http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/", "http://[::ffff:127.0.0.1]/", "http://2130706433/"} {
 		res := api.postJSON("/api/v1/projects/alpha/webhooks", map[string]any{"url": u, "events": []string{"gold.decided"}})

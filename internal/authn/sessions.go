@@ -1,10 +1,12 @@
-package tasks
+package authn
 
 import (
 	"context"
 	"database/sql"
 	"errors"
 	"time"
+
+	"annotate/internal/tasks"
 )
 
 // Session is a logged-in browser session. The cookie's token is never
@@ -28,7 +30,7 @@ func scanSession(row interface{ Scan(...any) error }) (*Session, error) {
 	var created, seen, expires string
 	err := row.Scan(&ss.ID, &ss.UserID, &ss.CSRF, &ss.Data, &ss.Address, &ss.UserAgent, &created, &seen, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, Errorf(ENotFound, "session not found")
+		return nil, tasks.Errorf(tasks.ENotFound, "session not found")
 	}
 	if err != nil {
 		return nil, err
@@ -42,108 +44,69 @@ func scanSession(row interface{ Scan(...any) error }) (*Session, error) {
 // CreateSession records a new session for a user and returns its id.
 func (s *Store) CreateSession(ctx context.Context, tokenHash []byte, ss Session) (int64, error) {
 	var id int64
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO sessions (token_hash, user_id, csrf, data, address, user_agent, created_at, last_seen_at, expires_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, tokenHash, ss.UserID, ss.CSRF, ss.Data, ss.Address, ss.UserAgent,
-			stamp(ss.CreatedAt), stamp(ss.LastSeenAt), stamp(ss.ExpiresAt))
+			tasks.Stamp(ss.CreatedAt), tasks.Stamp(ss.LastSeenAt), tasks.Stamp(ss.ExpiresAt))
 		if err != nil {
 			return err
 		}
 		id, err = res.LastInsertId()
 		return err
 	})
-	return id, Op("Store.CreateSession", err)
+	return id, tasks.Op("Store.CreateSession", err)
 }
 
 // SessionByTokenHash returns the session whose token hashes to h.
 func (s *Store) SessionByTokenHash(ctx context.Context, h []byte) (*Session, error) {
-	val, err := scanSession(s.queryRow(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE token_hash = ?`, h))
-	return val, Op("Store.SessionByTokenHash", err)
+	val, err := scanSession(s.tasks.Reader(ctx).QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE token_hash = ?`, h))
+	return val, tasks.Op("Store.SessionByTokenHash", err)
 }
 
 // UpdateSession stores a session's data and when it was last seen.
 func (s *Store) UpdateSession(ctx context.Context, id int64, data string, lastSeen time.Time) error {
-	return Op("Store.UpdateSession", s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE sessions SET data = ?, last_seen_at = ? WHERE id = ?`, data, stamp(lastSeen), id)
+	return tasks.Op("Store.UpdateSession", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE sessions SET data = ?, last_seen_at = ? WHERE id = ?`, data, tasks.Stamp(lastSeen), id)
 		return err
 	}))
 }
 
 // DeleteSession ends one session. With userID non-zero, only a session of
-// that user is ended (a user ending their own sessions); ENotFound
+// that user is ended (a user ending their own sessions); tasks.ENotFound
 // otherwise.
 func (s *Store) DeleteSession(ctx context.Context, id, userID int64) error {
-	return Op("Store.DeleteSession", s.tx(ctx, func(tx *sql.Tx) error {
+	return tasks.Op("Store.DeleteSession", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		if userID == 0 {
 			_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id)
 			return err
 		}
-		return mustAffect(tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ? AND user_id = ?`, id, userID))
+		return tasks.MustAffect(tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ? AND user_id = ?`, id, userID))
 	}))
-}
-
-// EndUserSessions ends every session of a user except keep (0 for none)
-// and returns how many ended.
-func (s *Store) EndUserSessions(ctx context.Context, userID, keep int64) (int, error) {
-	var n int64
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = ? AND id != ?`, userID, keep)
-		if err != nil {
-			return err
-		}
-		n, err = res.RowsAffected()
-		return err
-	})
-	return int(n), Op("Store.EndUserSessions", err)
-}
-
-// endUserSessions ends every session of the named user inside tx.
-func endUserSessions(ctx context.Context, tx *sql.Tx, username string) error {
-	_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = (SELECT id FROM users WHERE username = ?)`, username)
-	return err
 }
 
 // UserSessions lists a user's sessions, most recently seen first.
 func (s *Store) UserSessions(ctx context.Context, userID int64) ([]Session, error) {
-	rows, err := s.query(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE user_id = ? ORDER BY last_seen_at DESC, id DESC`, userID)
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE user_id = ? ORDER BY last_seen_at DESC, id DESC`, userID)
 	if err != nil {
-		return nil, Op("Store.UserSessions", err)
+		return nil, tasks.Op("Store.UserSessions", err)
 	}
 	defer rows.Close()
 	var out []Session
 	for rows.Next() {
 		ss, err := scanSession(rows)
 		if err != nil {
-			return nil, Op("Store.UserSessions", err)
+			return nil, tasks.Op("Store.UserSessions", err)
 		}
 		out = append(out, *ss)
 	}
-	return out, Op("Store.UserSessions", rows.Err())
+	return out, tasks.Op("Store.UserSessions", rows.Err())
 }
 
 // DeleteExpiredSessions removes sessions past their expiry or idle for
 // longer than idle.
 func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time, idle time.Duration) error {
-	return Op("Store.DeleteExpiredSessions", s.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at < ? OR last_seen_at < ?`, stamp(now), stamp(now.Add(-idle)))
+	return tasks.Op("Store.DeleteExpiredSessions", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at < ? OR last_seen_at < ?`, tasks.Stamp(now), tasks.Stamp(now.Add(-idle)))
 		return err
 	}))
-}
-
-// RotateSessionKeys replaces the server's secrets with new random ones and
-// ends every session: every user logs in again.
-func (s *Store) RotateSessionKeys(ctx context.Context) (int, error) {
-	var n int64
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM secrets`); err != nil {
-			return err
-		}
-		res, err := tx.ExecContext(ctx, `DELETE FROM sessions`)
-		if err != nil {
-			return err
-		}
-		n, err = res.RowsAffected()
-		return err
-	})
-	return int(n), Op("Store.RotateSessionKeys", err)
 }

@@ -1,12 +1,14 @@
-package tasks_test
+package authn_test
 
 import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
+	"annotate/internal/authn"
 	"annotate/internal/tasks"
 )
 
@@ -17,11 +19,11 @@ func TestTokens(t *testing.T) {
 	bo, _ := s.CreateUser(ctx, "bo", "", "a long enough password", false)
 	root, _ := s.CreateUser(ctx, "root", "", "a long enough password", true)
 
-	tok, secret, err := s.CreateToken(ctx, ana.ID, tasks.TokenSpec{Name: " notebook ", TTL: time.Hour, ReadOnly: true})
+	tok, secret, err := authn.New(s).CreateToken(ctx, ana.ID, authn.TokenSpec{Name: " notebook ", TTL: time.Hour, ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tok.Name != "notebook" || !tok.ReadOnly || len(secret) < 40 || secret[:4] != tasks.TokenPrefix || tok.Hint != secret[:8] {
+	if tok.Name != "notebook" || !tok.ReadOnly || len(secret) < 40 || secret[:4] != authn.TokenPrefix || tok.Hint != secret[:8] {
 		t.Fatalf("token %+v, secret %q", tok, secret)
 	}
 	outer := t
@@ -43,50 +45,50 @@ func TestTokens(t *testing.T) {
 		outer.Cleanup(func() { s.Close() })
 	})
 	t.Run("authenticates its account", func(t *testing.T) {
-		got, u, err := s.AuthenticateToken(ctx, secret)
+		got, u, err := authn.New(s).AuthenticateToken(ctx, secret)
 		if err != nil || u.ID != ana.ID || got.ID != tok.ID || got.LastUsedAt == "" {
 			t.Fatalf("AuthenticateToken = %+v, %+v, %v", got, u, err)
 		}
 	})
 	t.Run("unknown and malformed tokens are refused", func(t *testing.T) {
 		for _, bad := range []string{"", "ann_", secret + "x", secret[4:], "Bearer " + secret} {
-			if _, _, err := s.AuthenticateToken(ctx, bad); err != tasks.ErrBadToken {
+			if _, _, err := authn.New(s).AuthenticateToken(ctx, bad); err != authn.ErrBadToken {
 				t.Errorf("%q: err = %v, want ErrBadToken", bad, err)
 			}
 		}
 	})
 	t.Run("invalid specs", func(t *testing.T) {
-		for _, spec := range []tasks.TokenSpec{{Name: "", TTL: time.Hour}, {Name: "x", TTL: 0}, {Name: "x", TTL: 400 * 24 * time.Hour}, {Name: "x", TTL: time.Hour, Projects: []int64{999}}} {
-			if _, _, err := s.CreateToken(ctx, ana.ID, spec); tasks.ErrorCode(err) != tasks.EInvalid {
+		for _, spec := range []authn.TokenSpec{{Name: "", TTL: time.Hour}, {Name: "x", TTL: 0}, {Name: "x", TTL: 400 * 24 * time.Hour}, {Name: "x", TTL: time.Hour, Projects: []int64{999}}} {
+			if _, _, err := authn.New(s).CreateToken(ctx, ana.ID, spec); tasks.ErrorCode(err) != tasks.EInvalid {
 				t.Errorf("%+v: err = %v, want invalid", spec, err)
 			}
 		}
 	})
 	t.Run("another account cannot revoke it; an administrator can", func(t *testing.T) {
-		if err := s.RevokeToken(ctx, tok.ID, bo); tasks.ErrorCode(err) != tasks.ENotFound {
+		if err := authn.New(s).RevokeToken(ctx, tok.ID, bo); tasks.ErrorCode(err) != tasks.ENotFound {
 			t.Fatalf("revoke by bo: %v, want not found", err)
 		}
-		if _, _, err := s.AuthenticateToken(ctx, secret); err != nil {
+		if _, _, err := authn.New(s).AuthenticateToken(ctx, secret); err != nil {
 			t.Fatalf("after bo's attempt: %v", err)
 		}
-		if err := s.RevokeToken(ctx, tok.ID, root); err != nil {
+		if err := authn.New(s).RevokeToken(ctx, tok.ID, root); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := s.AuthenticateToken(ctx, secret); err != tasks.ErrBadToken {
+		if _, _, err := authn.New(s).AuthenticateToken(ctx, secret); err != authn.ErrBadToken {
 			t.Fatalf("revoked token: err = %v", err)
 		}
-		all, _ := s.Tokens(ctx, 0)
+		all, _ := authn.New(s).Tokens(ctx, 0)
 		if len(all) != 1 || all[0].RevokedAt == "" || all[0].Username != "ana" {
 			t.Fatalf("Tokens = %+v", all)
 		}
 	})
 	t.Run("a disabled account's tokens stop", func(t *testing.T) {
-		_, sec, err := s.CreateToken(ctx, bo.ID, tasks.TokenSpec{Name: "x", TTL: time.Hour})
+		_, sec, err := authn.New(s).CreateToken(ctx, bo.ID, authn.TokenSpec{Name: "x", TTL: time.Hour})
 		if err != nil {
 			t.Fatal(err)
 		}
 		s.SetDisabled(ctx, "bo", true)
-		if _, _, err := s.AuthenticateToken(ctx, sec); err != tasks.ErrBadToken {
+		if _, _, err := authn.New(s).AuthenticateToken(ctx, sec); err != authn.ErrBadToken {
 			t.Fatalf("err = %v", err)
 		}
 	})
@@ -97,10 +99,20 @@ func TestParseTokenTTL(t *testing.T) {
 		in   string
 		want time.Duration
 		ok   bool
-	}{{"", tasks.DefaultTokenTTL, true}, {"30d", 30 * 24 * time.Hour, true}, {"12h", 12 * time.Hour, true}, {"d", 0, false}, {"-3d", 0, false}, {"soon", 0, false}} {
-		got, err := tasks.ParseTokenTTL(tc.in)
+	}{{"", authn.DefaultTokenTTL, true}, {"30d", 30 * 24 * time.Hour, true}, {"12h", 12 * time.Hour, true}, {"d", 0, false}, {"-3d", 0, false}, {"soon", 0, false}} {
+		got, err := authn.ParseTokenTTL(tc.in)
 		if (err == nil) != tc.ok || got != tc.want {
 			t.Errorf("ParseTokenTTL(%q) = %v, %v", tc.in, got, err)
 		}
 	}
+}
+
+func openStore(t *testing.T) *tasks.Store {
+	t.Helper()
+	s, err := tasks.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }
