@@ -39,7 +39,7 @@ func labelAll(t *testing.T, ctx context.Context, s *tasks.Store, ops *app.App, s
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum, _ := s.Summary(ctx, as.SummaryID)
+		sum := must(s.Summary(ctx, as.SummaryID))(t)
 		v, err := s.SaveSentenceLabel(ctx, as.ID, part.UserID, as.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no})
 		if err != nil {
 			t.Fatal(err)
@@ -95,12 +95,12 @@ func itemDesign(t *testing.T) (map[string]string, context.Context, *tasks.Store,
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts, _ := ops.Studies().Participants(ctx, st.ID)
+	parts := must(ops.Studies().Participants(ctx, st.ID))(t)
 	out := map[string]string{}
 	for _, part := range parts {
-		q, _ := s.Queue(ctx, p.ID, part.UserID)
+		q := must(s.Queue(ctx, p.ID, part.UserID))(t)
 		for _, as := range q {
-			sum, _ := s.Summary(ctx, as.SummaryID)
+			sum := must(s.Summary(ctx, as.SummaryID))(t)
 			c, ok := conds[as.ID]
 			if !ok {
 				t.Fatalf("assignment %d has no recorded condition", as.ID)
@@ -170,7 +170,7 @@ func TestItemRandomisationIsALatinSquare(t *testing.T) {
 	number := map[string]string{} // annotator → participant number
 	parts, _ := app.New(s).Studies().Participants(ctx, mustStudy(t, ctx, s, p).ID)
 	for _, part := range parts {
-		u, _ := s.UserByID(ctx, part.UserID)
+		u := must(s.UserByID(ctx, part.UserID))(t)
 		number[u.Username] = strconv.Itoa(part.Number)
 	}
 	seen := 0
@@ -192,11 +192,11 @@ func TestItemRandomisationIsALatinSquare(t *testing.T) {
 // once in every condition.
 func TestItemRandomisationRefillsAfterRelease(t *testing.T) {
 	_, ctx, s, p, ops, st := itemDesign(t)
-	parts, _ := ops.Studies().Participants(ctx, st.ID)
+	parts := must(ops.Studies().Participants(ctx, st.ID))(t)
 	gone := parts[1]
-	before, _ := ops.Studies().ItemConditions(ctx, p.ID)
+	before := must(ops.Studies().ItemConditions(ctx, p.ID))(t)
 	lost := map[int64]string{} // summary → condition given back
-	q, _ := s.Queue(ctx, p.ID, gone.UserID)
+	q := must(s.Queue(ctx, p.ID, gone.UserID))(t)
 	for _, as := range q {
 		lost[as.SummaryID] = before[as.ID]
 	}
@@ -205,8 +205,8 @@ func TestItemRandomisationRefillsAfterRelease(t *testing.T) {
 	}
 	next := enter(t, ctx, ops, st, "w-next")
 	labelAll(t, ctx, s, ops, st, next, -1)
-	after, _ := ops.Studies().ItemConditions(ctx, p.ID)
-	q, _ = s.Queue(ctx, p.ID, next.UserID)
+	after := must(ops.Studies().ItemConditions(ctx, p.ID))(t)
+	q = must(s.Queue(ctx, p.ID, next.UserID))(t)
 	if len(q) != 6 {
 		t.Fatalf("the next participant was dealt %d items, want the 6 given back", len(q))
 	}
@@ -236,7 +236,7 @@ func TestTimeLimit(t *testing.T) {
 	if done := labelAll(t, ctx, s, ops, st, slow, 1); len(done) != 1 {
 		t.Fatalf("labelled %d", len(done))
 	}
-	user, _ := s.UserByID(ctx, slow.UserID)
+	user := must(s.UserByID(ctx, slow.UserID))(t)
 	if ops.ParticipantTimeOver(ctx, user) {
 		t.Fatal("time over before the limit")
 	}
@@ -248,11 +248,11 @@ func TestTimeLimit(t *testing.T) {
 	if err != nil || step.Phase != studies.PhaseCompleted || step.Code != "DONE" || !step.TimedOut || step.Assignment != 0 {
 		t.Fatalf("after the limit: %+v %v", step, err)
 	}
-	slow, _ = ops.Studies().ParticipantOfUser(ctx, slow.UserID)
+	slow = must(ops.Studies().ParticipantOfUser(ctx, slow.UserID))(t)
 	if !slow.TimedOut || slow.Phase != studies.PhaseCompleted {
 		t.Fatalf("participant %+v", slow)
 	}
-	q, _ := s.Queue(ctx, p.ID, slow.UserID)
+	q := must(s.Queue(ctx, p.ID, slow.UserID))(t)
 	if len(q) != 1 || q[0].Status != tasks.StatusSubmitted {
 		t.Fatalf("the timed-out participant holds %+v, want only the submitted item", q)
 	}
@@ -266,7 +266,7 @@ func TestTimeLimit(t *testing.T) {
 	if done := labelAll(t, ctx, s, ops, st, next, -1); len(done) != 3 {
 		t.Fatalf("the next participant labelled %d items, want 3", len(done))
 	}
-	prog, _ := s.RoundProgress(ctx, st.RoundID)
+	prog := must(s.RoundProgress(ctx, st.RoundID))(t)
 	submitted := 0
 	for _, pr := range prog {
 		submitted += pr.Submitted
@@ -317,12 +317,12 @@ func TestExclusionByScreeningScore(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			part, _ = ops.Studies().ParticipantOfUser(ctx, part.UserID)
+			part = must(ops.Studies().ParticipantOfUser(ctx, part.UserID))(t)
 			if step.Assignment == 0 {
 				return part
 			}
-			as, _ := s.AssignmentByID(ctx, step.Assignment)
-			sum, _ := s.Summary(ctx, as.SummaryID)
+			as := must(s.AssignmentByID(ctx, step.Assignment))(t)
+			sum := must(s.Summary(ctx, as.SummaryID))(t)
 			l := tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no}
 			if wrong && i == 0 { // the first screening summary wrong
 				l = tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: &no}
@@ -403,8 +403,8 @@ func TestCrowdAggregation(t *testing.T) {
 			if step.Assignment == 0 {
 				break
 			}
-			as, _ := s.AssignmentByID(ctx, step.Assignment)
-			sum, _ := s.Summary(ctx, as.SummaryID)
+			as := must(s.AssignmentByID(ctx, step.Assignment))(t)
+			sum := must(s.Summary(ctx, as.SummaryID))(t)
 			text := sum.Sentences[0].Text
 			label := gold[text]
 			if i == 3 || label == "" {

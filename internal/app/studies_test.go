@@ -96,7 +96,7 @@ func TestStudyEntryAndPhases(t *testing.T) {
 	if err := ops.StudyAnswer(ctx, b.Participant, "decline"); err != nil {
 		t.Fatal(err)
 	}
-	bp, _ := ops.Studies().ParticipantOfUser(ctx, b.Participant.UserID)
+	bp := must(ops.Studies().ParticipantOfUser(ctx, b.Participant.UserID))(t)
 	step, err := ops.NextStep(ctx, st, bp)
 	if err != nil || step.Code != "NOPE7" || !strings.HasSuffix(step.Return.URL, "cc=NOPE7") {
 		t.Fatalf("declined: %+v %v", step, err)
@@ -114,7 +114,7 @@ func TestStudyEntryAndPhases(t *testing.T) {
 		if err := ops.StudyAnswer(ctx, ap, answer); err != nil {
 			t.Fatal(err)
 		}
-		ap, _ = ops.Studies().ParticipantOfUser(ctx, ap.UserID)
+		ap = must(ops.Studies().ParticipantOfUser(ctx, ap.UserID))(t)
 	}
 	if err := ops.StudyAnswer(ctx, ap, "accept"); tasks.ErrorCode(err) != tasks.EConflict {
 		t.Fatalf("consent again in the work phase: %v", err)
@@ -135,7 +135,7 @@ func TestStudyEntryAndPhases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum, _ := s.Summary(ctx, as.SummaryID)
+		sum := must(s.Summary(ctx, as.SummaryID))(t)
 		saved, _, err := s.SaveSentenceLabelFromPage(ctx, as.ID, ap.UserID, as.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelUnfaithful,
 			ErrorTypes: []string{"contradiction"}, Explanation: "Deferred.", Ambiguous: &no})
 		if err != nil {
@@ -155,7 +155,7 @@ func TestStudyEntryAndPhases(t *testing.T) {
 			t.Fatal("more items than items_per_participant")
 		}
 	}
-	ap, _ = ops.Studies().ParticipantOfUser(ctx, ap.UserID)
+	ap = must(ops.Studies().ParticipantOfUser(ctx, ap.UserID))(t)
 	if ap.Phase != studies.PhaseCompleted || ap.FinishedAt == "" {
 		t.Fatalf("participant %+v", ap)
 	}
@@ -201,7 +201,7 @@ func TestStudyEntryRevoked(t *testing.T) {
 	if _, err := ops.EnterStudy(ctx, old, url.Values{"pid": {"x"}}); tasks.ErrorCode(err) != tasks.ENotFound {
 		t.Fatalf("the replaced link: %v", err)
 	}
-	st, _ = ops.Studies().ByID(ctx, st.ID)
+	st = must(ops.Studies().ByID(ctx, st.ID))(t)
 	if _, err := ops.EnterStudy(ctx, st.EntryToken, url.Values{"pid": {"x"}}); err != nil {
 		t.Fatalf("the new link: %v", err)
 	}
@@ -263,7 +263,7 @@ func TestAttentionChecksExclude(t *testing.T) {
 		if err := ops.StudyAnswer(ctx, part, "start"); err != nil {
 			t.Fatal(err)
 		}
-		part, _ = ops.Studies().ParticipantOfUser(ctx, part.UserID)
+		part = must(ops.Studies().ParticipantOfUser(ctx, part.UserID))(t)
 		var items []int64
 		for range 10 {
 			step, err := ops.NextStep(ctx, st, part)
@@ -274,11 +274,11 @@ func TestAttentionChecksExclude(t *testing.T) {
 				if step.Code != "DONE" {
 					t.Fatalf("%s ended with %+v", pid, step)
 				}
-				part, _ = ops.Studies().ParticipantOfUser(ctx, part.UserID)
+				part = must(ops.Studies().ParticipantOfUser(ctx, part.UserID))(t)
 				return part, items
 			}
-			as, _ := s.AssignmentByID(ctx, step.Assignment)
-			sum, _ := s.Summary(ctx, as.SummaryID)
+			as := must(s.AssignmentByID(ctx, step.Assignment))(t)
+			sum := must(s.Summary(ctx, as.SummaryID))(t)
 			_, isCheck, _ := ops.Studies().CheckOf(ctx, as.ID)
 			label := tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no}
 			if isCheck && right {
@@ -303,7 +303,7 @@ func TestAttentionChecksExclude(t *testing.T) {
 	if !bad.Excluded || !strings.Contains(bad.Why, "check") || len(badItems) != 2 {
 		t.Fatalf("careless: %+v, items %v", bad, badItems)
 	}
-	checks, _ := ops.Studies().Checks(ctx, bad.ID)
+	checks := must(ops.Studies().Checks(ctx, bad.ID))(t)
 	if len(checks) != 2 || checks[0].Passed == nil || *checks[0].Passed {
 		t.Fatalf("careless's checks %+v", checks)
 	}
@@ -341,7 +341,7 @@ func TestAttentionChecksExclude(t *testing.T) {
 	if err := ops.SetExcluded(ctx, st, bad.Number+1, false, "The check's gold is disputed.", 0); err != nil {
 		t.Fatal(err)
 	}
-	prog, _ = s.RoundProgress(ctx, st.RoundID)
+	prog = must(s.RoundProgress(ctx, st.RoundID))(t)
 	for _, pr := range prog {
 		if pr.UserID == bad.UserID && (pr.Submitted != 4 || pr.Released != 0) {
 			t.Errorf("included again: %+v, want the 4 submitted back", pr)
@@ -435,7 +435,7 @@ func TestScreening(t *testing.T) {
 		if err := ops.StudyAnswer(ctx, part, "start"); err != nil {
 			t.Fatal(err)
 		}
-		part, _ = ops.Studies().ParticipantOfUser(ctx, part.UserID)
+		part = must(ops.Studies().ParticipantOfUser(ctx, part.UserID))(t)
 		if part.Phase != studies.PhaseScreening {
 			t.Fatalf("after start: %s", part.Phase)
 		}
@@ -444,15 +444,15 @@ func TestScreening(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			part, _ = ops.Studies().ParticipantOfUser(ctx, part.UserID)
+			part = must(ops.Studies().ParticipantOfUser(ctx, part.UserID))(t)
 			if step.Assignment == 0 || part.Phase != studies.PhaseScreening {
 				return part, step
 			}
 			if x, own, _ := s.AssignmentAssistance(ctx, step.Assignment); !own || x.Visibility != tasks.AssistNever {
 				t.Errorf("a screening item shows the assistant: %+v", x)
 			}
-			as, _ := s.AssignmentByID(ctx, step.Assignment)
-			sum, _ := s.Summary(ctx, as.SummaryID)
+			as := must(s.AssignmentByID(ctx, step.Assignment))(t)
+			sum := must(s.Summary(ctx, as.SummaryID))(t)
 			l := tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: &no}
 			if i == wrong {
 				l = tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no}
@@ -471,7 +471,7 @@ func TestScreening(t *testing.T) {
 	if out.Phase != studies.PhaseScreenedOut || step.Code != "OUT" {
 		t.Fatalf("failed the test: %s, %+v", out.Phase, step)
 	}
-	prog, _ := s.RoundProgress(ctx, st.RoundID)
+	prog := must(s.RoundProgress(ctx, st.RoundID))(t)
 	for _, pr := range prog {
 		if pr.UserID == out.UserID && (pr.Total != 0 || pr.Released != 2) {
 			t.Errorf("a screened-out participant holds %+v, want only the 2 test summaries, released", pr)
@@ -481,7 +481,7 @@ func TestScreening(t *testing.T) {
 	if in.Phase != studies.PhaseWork || step.Assignment == 0 {
 		t.Fatalf("passed the test: %s, %+v", in.Phase, step)
 	}
-	as, _ := s.AssignmentByID(ctx, step.Assignment)
+	as := must(s.AssignmentByID(ctx, step.Assignment))(t)
 	if as.SummaryID > 3 {
 		t.Errorf("the first item after the test is summary %d, one of the test's", as.SummaryID)
 	}
@@ -532,7 +532,7 @@ func TestStudyReport(t *testing.T) {
 		}
 		part := in.Participant
 		ops.StudyAnswer(ctx, part, "start")
-		part, _ = ops.Studies().ParticipantOfUser(ctx, part.UserID)
+		part = must(ops.Studies().ParticipantOfUser(ctx, part.UserID))(t)
 		for {
 			step, err := ops.NextStep(ctx, st, part)
 			if err != nil {
@@ -541,8 +541,8 @@ func TestStudyReport(t *testing.T) {
 			if step.Assignment == 0 {
 				break
 			}
-			as, _ := s.AssignmentByID(ctx, step.Assignment)
-			sum, _ := s.Summary(ctx, as.SummaryID)
+			as := must(s.AssignmentByID(ctx, step.Assignment))(t)
+			sum := must(s.Summary(ctx, as.SummaryID))(t)
 			want := gold[sum.Sentences[0].Text]
 			if part.Condition == "debate" {
 				want = opposite[want]
@@ -631,7 +631,7 @@ func TestTraining(t *testing.T) {
 	seen := map[int64]bool{}
 	feedbacks := 0
 	for range 20 {
-		part, _ = ops.Studies().ParticipantOfUser(ctx, part.UserID)
+		part = must(ops.Studies().ParticipantOfUser(ctx, part.UserID))(t)
 		step, err := ops.NextStep(ctx, st, part)
 		if err != nil {
 			t.Fatal(err)
@@ -654,9 +654,9 @@ func TestTraining(t *testing.T) {
 			t.Fatalf("assignment %d offered twice", step.Assignment)
 		}
 		seen[step.Assignment] = true
-		part, _ = ops.Studies().ParticipantOfUser(ctx, part.UserID)
-		as, _ := s.AssignmentByID(ctx, step.Assignment)
-		sum, _ := s.Summary(ctx, as.SummaryID)
+		part = must(ops.Studies().ParticipantOfUser(ctx, part.UserID))(t)
+		as := must(s.AssignmentByID(ctx, step.Assignment))(t)
+		sum := must(s.Summary(ctx, as.SummaryID))(t)
 		l := tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no}
 		if part.Phase == studies.PhaseScreening { // pass the test
 			l = tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: &no}
@@ -670,7 +670,7 @@ func TestTraining(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	part, _ = ops.Studies().ParticipantOfUser(ctx, part.UserID)
+	part = must(ops.Studies().ParticipantOfUser(ctx, part.UserID))(t)
 	if feedbacks != 2 || len(seen) != 4 || part.Phase != studies.PhaseCompleted {
 		t.Fatalf("%d feedbacks, %d summaries labelled, phase %s; want 2, 4 (test, two training, one item), completed", feedbacks, len(seen), part.Phase)
 	}

@@ -127,7 +127,7 @@ func TestBrowserStudyScreeningAndChecks(t *testing.T) {
 		t.Fatalf("participants %+v", ps)
 	}
 	// The excluded participant's item is free to be dealt again.
-	prog, _ := f.store.RoundProgress(f.ctx, st.RoundID)
+	prog := must(f.store.RoundProgress(f.ctx, st.RoundID))(t)
 	for _, pr := range prog {
 		if pr.Total != 0 {
 			t.Errorf("%s still holds %d summaries", pr.Username, pr.Total)

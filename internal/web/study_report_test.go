@@ -51,7 +51,7 @@ func TestStudyReportPage(t *testing.T) {
 		}
 		part := in.Participant
 		ops.StudyAnswer(f.ctx, part, "start")
-		part, _ = ops.Studies().ParticipantOfUser(f.ctx, part.UserID)
+		part = must(ops.Studies().ParticipantOfUser(f.ctx, part.UserID))(t)
 		for {
 			step, err := ops.NextStep(f.ctx, st, part)
 			if err != nil {
@@ -60,8 +60,8 @@ func TestStudyReportPage(t *testing.T) {
 			if step.Assignment == 0 {
 				break
 			}
-			as, _ := f.store.AssignmentByID(f.ctx, step.Assignment)
-			sum, _ := f.store.Summary(f.ctx, as.SummaryID)
+			as := must(f.store.AssignmentByID(f.ctx, step.Assignment))(t)
+			sum := must(f.store.Summary(f.ctx, as.SummaryID))(t)
 			want := gold[sum.Sentences[0].Text]
 			if part.Condition == "debate" {
 				want = flip[want]

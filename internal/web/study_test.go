@@ -93,7 +93,7 @@ func TestStudyByProlificLink(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum, _ := f.store.Summary(f.ctx, a.SummaryID)
+		sum := must(f.store.Summary(f.ctx, a.SummaryID))(t)
 		no := false
 		v, err := f.store.SaveSentenceLabel(f.ctx, a.ID, a.UserID, a.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no})
 		if err != nil {
@@ -137,7 +137,7 @@ func TestStudyByProlificLink(t *testing.T) {
 	if pg.status != http.StatusOK || testID(pg, "study-preview").Length() != 1 {
 		t.Fatalf("preview: %d\n%s", pg.status, pg.body)
 	}
-	ps, _ := ops.Studies().Participants(f.ctx, st.ID)
+	ps := must(ops.Studies().Participants(f.ctx, st.ID))(t)
 	if len(ps) != 2 {
 		t.Fatalf("%d participants, want alice and bob", len(ps))
 	}
@@ -282,7 +282,7 @@ func TestStudyEntryIsRateLimited(t *testing.T) {
 			t.Fatalf("entry %d: %d", i, pg.status)
 		}
 	}
-	ps, _ := ops.Studies().Participants(f.ctx, st.ID)
+	ps := must(ops.Studies().Participants(f.ctx, st.ID))(t)
 	if limited < 5 || len(ps)+limited != 40 {
 		t.Fatalf("%d entries refused, %d participants made", limited, len(ps))
 	}
@@ -328,13 +328,13 @@ func TestStudiesPageMakesAStudy(t *testing.T) {
 	}
 	// Close entry, then a new link: the old token leads nowhere.
 	ops := app.New(f.store)
-	before, _ := ops.Studies().ByName(f.ctx, p.ID, "pilot")
+	before := must(ops.Studies().ByName(f.ctx, p.ID, "pilot"))(t)
 	for _, action := range []string{"close", "new-link", "open"} {
 		if r := b.post("/p/crowd/studies/pilot/entry", url.Values{"_csrf": {tok}, "entry": {action}}); r.status != http.StatusSeeOther {
 			t.Fatalf("%s: %d", action, r.status)
 		}
 	}
-	after, _ := ops.Studies().ByName(f.ctx, p.ID, "pilot")
+	after := must(ops.Studies().ByName(f.ctx, p.ID, "pilot"))(t)
 	if after.EntryToken == before.EntryToken || !after.Open {
 		t.Fatalf("after close, new-link and open: %+v", after)
 	}
@@ -373,9 +373,9 @@ func TestStudySurvey(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no item at %q: %v", at, err)
 	}
-	sum, _ := f.store.Summary(f.ctx, a.SummaryID)
+	sum := must(f.store.Summary(f.ctx, a.SummaryID))(t)
 	no := false
-	v, _ := f.store.SaveSentenceLabel(f.ctx, a.ID, a.UserID, a.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no})
+	v := must(f.store.SaveSentenceLabel(f.ctx, a.ID, a.UserID, a.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no}))(t)
 	f.store.SaveSummaryLabel(f.ctx, a.ID, a.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
 	if r := b.post(at+"/submit", url.Values{"_csrf": {tok}}); r.header.Get("Location") != "/study" {
 		t.Fatalf("submit: %d %q", r.status, r.header.Get("Location"))
@@ -441,9 +441,9 @@ func TestStudyTrainingPage(t *testing.T) {
 		if err != nil {
 			t.Fatalf("no summary to label at %q: %v", at, err)
 		}
-		sum, _ := f.store.Summary(f.ctx, a.SummaryID)
+		sum := must(f.store.Summary(f.ctx, a.SummaryID))(t)
 		no := false
-		v, _ := f.store.SaveSentenceLabel(f.ctx, a.ID, a.UserID, a.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no})
+		v := must(f.store.SaveSentenceLabel(f.ctx, a.ID, a.UserID, a.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no}))(t)
 		f.store.SaveSummaryLabel(f.ctx, a.ID, a.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
 		b.post(at+"/submit", url.Values{"_csrf": {tok}})
 		return a.SummaryID

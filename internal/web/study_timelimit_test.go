@@ -71,8 +71,8 @@ func TestStudyTimeOverOnThePage(t *testing.T) {
 	}
 	var id int64
 	fmt.Sscanf(at, "/a/%d", &id)
-	a, _ := store.AssignmentByID(ctx, id)
-	sum, _ := store.Summary(ctx, a.SummaryID)
+	a := must(store.AssignmentByID(ctx, id))(t)
+	sum := must(store.Summary(ctx, a.SummaryID))(t)
 	save := func() page {
 		form := url.Values{"label": {"faithful"}, "index": {"1"}, "version": {fmt.Sprint(a.Version)}}
 		req, _ := http.NewRequest(http.MethodPost, fmt.Sprintf("%s/a/%d/s/%d", srv.URL, id, sum.Sentences[0].ID), strings.NewReader(form.Encode()))
@@ -84,7 +84,7 @@ func TestStudyTimeOverOnThePage(t *testing.T) {
 	if pg := save(); pg.status != http.StatusOK {
 		t.Fatalf("a save in time: %d %s", pg.status, pg.body)
 	}
-	a, _ = store.AssignmentByID(ctx, id)
+	a = must(store.AssignmentByID(ctx, id))(t)
 
 	skew.Store(int64(11 * time.Minute))
 	if pg := save(); pg.status != http.StatusForbidden || !strings.Contains(pg.body, "The time for this study is over") {
