@@ -29,6 +29,7 @@ func loginIn(t *testing.T, ctx context.Context, base, user, password string) {
 // contexts, no shared cookies), changes the password in one, and finds
 // the other logged out.
 func TestBrowserPasswordChangeEndsOtherSessions(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.user("ana", false)
 	first := newBrowser(t)
@@ -65,6 +66,7 @@ func TestBrowserPasswordChangeEndsOtherSessions(t *testing.T) {
 // TestBrowserAdminAddsMember: an administrator adds an annotator from the
 // project's page, and the annotator then sees the project.
 func TestBrowserAdminAddsMember(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.user("root", true)
 	f.user("ana", false)

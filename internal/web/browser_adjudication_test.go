@@ -16,6 +16,7 @@ import (
 // sees the provenance and the history entry, then downloads the gold set
 // from the Export page and finds the decision in it.
 func TestBrowserAdjudicateWithKeyboard(t *testing.T) {
+	t.Parallel()
 	f := newAdjFixture(t)
 	ctx := newBrowser(t)
 	err := chromedp.Do(ctx,

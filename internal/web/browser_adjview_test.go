@@ -16,6 +16,7 @@ import (
 // save button inside the window, so "s" never saves a decision the lead
 // cannot see.
 func TestBrowserAdjudicationFormInView(t *testing.T) {
+	t.Parallel()
 	f := newAdjFixture(t)
 	ctx := newBrowser(t)
 	loginIn(t, ctx, f.srv.URL, "lea", testPassword)
@@ -43,6 +44,7 @@ func TestBrowserAdjudicationFormInView(t *testing.T) {
 // what is still missing shows that list in the window, not thousands of
 // pixels above it.
 func TestBrowserMissingListInView(t *testing.T) {
+	t.Parallel()
 	lf := newLongFixture(t, tasks.AssistAlways)
 	ctx := newBrowser(t)
 	loginIn(t, ctx, lf.srv.URL, "ann", testPassword)
@@ -77,6 +79,7 @@ func TestBrowserMissingListInView(t *testing.T) {
 // decides it with the keyboard, and the gold history below shows the
 // decision in full at 1280 × 800: its table does not scroll sideways.
 func TestBrowserAdjudicateAFlaggedSentence(t *testing.T) {
+	t.Parallel()
 	w := newWorkFixture(t)
 	f := &adjFixture{workFixture: w, sum: w.assign["ann"][0].SummaryID}
 	f.sents = w.sentences[f.sum]

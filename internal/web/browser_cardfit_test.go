@@ -15,6 +15,7 @@ import (
 // from its title to its last line, still fits the window below the page's
 // sticky head.
 func TestBrowserFullestCardFits(t *testing.T) {
+	t.Parallel()
 	lf := newLongFixture(t, tasks.AssistAlways)
 	ctx := newBrowser(t)
 	loginIn(t, ctx, lf.srv.URL, "ann", testPassword)

@@ -17,6 +17,7 @@ import (
 // ticks three of those shown, deals them in a calibration round to two
 // annotators, and each of them gets exactly those documents' summaries.
 func TestBrowserDealChosenDocuments(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	lead := f.user("lea", false)
 	ann, bob, cat := f.user("ann", false), f.user("bob", false), f.user("cat", false)

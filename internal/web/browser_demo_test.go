@@ -14,6 +14,7 @@ import (
 // demo corpus as a lead and as an annotator. With ANNOTATE_SCREENSHOTS set
 // it saves the README's pictures.
 func TestBrowserDemoPages(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	lead := f.user("lead", false)
 	ann := f.user("ann1", false)

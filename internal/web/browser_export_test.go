@@ -12,6 +12,7 @@ import (
 // reaches the Download button by Tab, and fetches what the form asks for
 // with the lead's session.
 func TestBrowserExportWithKeyboard(t *testing.T) {
+	t.Parallel()
 	w := newWorkFixture(t)
 	ctx := newBrowser(t)
 	err := chromedp.Do(ctx,

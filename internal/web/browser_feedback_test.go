@@ -13,6 +13,7 @@ import (
 // reads bob's label (under his pseudonym) and the gold with its
 // explanation, the differing sentences first.
 func TestBrowserFeedbackAfterClose(t *testing.T) {
+	t.Parallel()
 	f := newFeedbackFixture(t, true)
 	ctx := newBrowser(t)
 	err := chromedp.Do(ctx,

@@ -17,6 +17,7 @@ import (
 // facts and Space ticks) and relevance by its value (r, then a digit).
 // Each lands in the store.
 func TestBrowserKeyboardReachesEveryField(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ann := f.user("ann", false)
 	p := f.project("keys", map[*tasks.User]string{ann: tasks.RoleAnnotator})

@@ -18,6 +18,7 @@ import (
 // counted, all of it less than the 30 s report interval, is recorded:
 // it goes with the submit (it used to be lost, recording 0 s).
 func TestBrowserCtrlEnterRightAfterTyping(t *testing.T) {
+	t.Parallel()
 	w := newWorkFixture(t)
 	a := w.assign["ann"][0]
 	sents := w.sentences[a.SummaryID]
@@ -88,6 +89,7 @@ func TestBrowserCtrlEnterRightAfterTyping(t *testing.T) {
 // between yes and no;
 // after r the arrows stay in the relevance scale.
 func TestBrowserKeyboardFixes(t *testing.T) {
+	t.Parallel()
 	w := newWorkFixture(t)
 	a := w.assign["ann"][0]
 	s1 := w.sentences[a.SummaryID][0]
@@ -177,6 +179,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // message with its reload button is in view beside the sentence, and
 // Ctrl+Enter does not submit.
 func TestBrowserConflictShowsSavedLabel(t *testing.T) {
+	t.Parallel()
 	w := newWorkFixture(t)
 	a := w.assign["ann"][0]
 	s1 := w.sentences[a.SummaryID][0]

@@ -180,6 +180,7 @@ func (r rect) inView() bool { return r.Top >= 0 && r.Bottom <= r.VH && r.Left >=
 // are inside the window (measured with getBoundingClientRect), then the
 // summary is submitted with Ctrl+Enter.
 func TestBrowserLongSummaryKeyboard(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{tasks.AssistAfterLabel, tasks.AssistAlways} {
 		t.Run(mode, func(t *testing.T) {
 			w := newLongFixture(t, mode)

@@ -42,6 +42,7 @@ const overflowJS = `(() => {
 // phone's width, data tables stack their rows into cards, so no table
 // box scrolls either.
 func TestBrowserPagesFitAPhone(t *testing.T) {
+	t.Parallel()
 	r := newReportFixture(t)
 	f := r.fixture
 	f.user("root", true)

@@ -13,6 +13,7 @@ import (
 // the keyboard only and checks that the page's stylesheet and figures load
 // under the content security policy.
 func TestBrowserReportKeyboard(t *testing.T) {
+	t.Parallel()
 	r := newReportFixture(t)
 	ctx := newBrowser(t)
 	err := chromedp.Do(ctx,
@@ -58,6 +59,7 @@ func TestBrowserReportKeyboard(t *testing.T) {
 // width: the page itself never scrolls sideways; wide tables scroll inside
 // their own box, which stays within the window.
 func TestBrowserReportFitsTheWidth(t *testing.T) {
+	t.Parallel()
 	r := newReportFixture(t)
 	ctx := newBrowser(t)
 	err := chromedp.Do(ctx,

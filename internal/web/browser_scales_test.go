@@ -19,6 +19,7 @@ import (
 // the choice, type the value), and the lead's report, drafts included,
 // shows its α, the one computed from the values.
 func TestBrowserScaleWithKeyboard(t *testing.T) {
+	t.Parallel()
 	w := newWorkFixture(t)
 	set := w.project.Settings
 	lo, hi := 1, 5
@@ -103,6 +104,7 @@ func TestBrowserScaleWithKeyboard(t *testing.T) {
 // Esc gives the sentence keys back (j moves on, s then reaches the next
 // sentence's rating).
 func TestBrowserSentenceScaleInItsCard(t *testing.T) {
+	t.Parallel()
 	w := newWorkFixture(t)
 	set := w.project.Settings
 	lo, hi := 1, 3

@@ -21,6 +21,7 @@ import (
 // fails the attention check mixed in with it, gets the completion code
 // all the same, and is excluded: their item goes back to be dealt again.
 func TestBrowserStudyScreeningAndChecks(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	lead := f.user("lea", false)
 	p := f.project("crowd", map[*tasks.User]string{lead: tasks.RoleLead})

@@ -18,6 +18,7 @@ import (
 // the completion code with the link back to Prolific; the lead's study
 // page then counts them completed.
 func TestBrowserStudyParticipant(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ops := app.New(f.store)
 	if err := ops.SetupDemo(f.ctx, io.Discard, io.Discard); err != nil {

@@ -68,6 +68,7 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 }
 
 func TestBrowserLogin(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.user("ana", false)
 	f.project("alpha", nil)

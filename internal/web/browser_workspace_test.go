@@ -29,6 +29,7 @@ func keys(t *testing.T, ctx context.Context, k string, opts ...chromedp.KeyOptio
 // TestBrowserLabelWithKeyboard labels a whole summary with the keyboard
 // only, submits it, reloads it and finds every label there.
 func TestBrowserLabelWithKeyboard(t *testing.T) {
+	t.Parallel()
 	w := newWorkFixture(t)
 	a := w.assign["ann"][0]
 	sents := w.sentences[a.SummaryID]

@@ -18,6 +18,7 @@ const hostile = `<script>window.__xss="script"</script><img src=x onerror="windo
 // guidelines) and opens the annotator's and the lead's pages in Chromium:
 // the markup must be shown as text and no injected script may run.
 func TestBrowserShowsMarkupAsText(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	lead := f.user("lea", false)
 	ann := f.user("ann", false)
