@@ -402,8 +402,8 @@ func (rd *ratingsReader) regroup(first []int32) {
 	const later int32 = -1 << 31 // the sign bit
 	unitOf := make([]int32, rd.groups)
 	// There are no more units than names.
-	t.Units = make([]string, 0, rd.units.n)
-	t.profile = make([]int32, 0, rd.units.n)
+	t.Units = makeWritten[string](rd.units.n)[:0]
+	t.profile = makeWritten[int32](rd.units.n)[:0]
 	unitLine := make([]int32, 0, rd.units.n)
 	for g := range rd.groups {
 		name := at(rd.groupUnit, g)

@@ -27,9 +27,13 @@ type unitRows struct {
 const inlineRows = 3
 
 // unitRec is the rows of one unit that fit inline, in the order they came.
+// It is padded to 32 bytes, so that no record straddles two cache lines:
+// with a million units in random order, reading a record costs a wait on
+// memory, and a straddling one two.
 type unitRec struct {
 	n    uint32 // rows held inline
 	rows [inlineRows]packedRow
+	_    uint32
 }
 
 // packedRow is a profileRow whose coder and value ids fit in 16 bits:
@@ -102,7 +106,7 @@ func (ur *unitRows) units(t *Table, names *stringStore, first []int32, coders in
 		ur.release(i)
 	}
 	ur.recs, ur.over = nil, nil
-	return ub.dup
+	return ub.dup()
 }
 
 // index sorts the rows outside the records by name, in file order within
@@ -167,47 +171,71 @@ func (ur *unitRows) release(name int32) {
 // in order of first appearance, checking each for a coder rating it
 // twice.
 type unitBuilder struct {
-	t         *Table
-	seenIn    []int32 // per coder: 1 + the unit it last rated
-	firstLine []int32 // per coder: the line of its first row in that unit
-	rows      []profileRow
-	// dup is the duplicate on the earliest line found so far; once there
-	// is one, profiles are no longer made.
-	dup *duplicate
+	t    *Table
+	dups dupCheck
+	rows []profileRow
 }
 
 func newUnitBuilder(t *Table, units, coders int) *unitBuilder {
-	t.Units = make([]string, 0, units)
-	t.profile = make([]int32, 0, units)
-	return &unitBuilder{t: t, seenIn: make([]int32, coders), firstLine: make([]int32, coders)}
+	t.Units = makeWritten[string](units)[:0]
+	t.profile = makeWritten[int32](units)[:0]
+	return &unitBuilder{t: t, dups: newDupCheck(coders)}
 }
+
+// dup is the duplicate on the earliest line found so far.
+func (ub *unitBuilder) dup() *duplicate { return ub.dups.dup }
 
 // add adds the unit name with rows (in line order, offsets being lines),
 // which it may reorder.
 func (ub *unitBuilder) add(name string, rows []profileRow) {
-	t := ub.t
 	ub.rows = rows
-	u := int32(len(t.Units))
-	t.Units = append(t.Units, name)
+	ub.t.Units = append(ub.t.Units, name)
+	if ub.dups.check(name, rows) {
+		ub.t.profile = append(ub.t.profile, ub.t.profiles.id(coderOrder(rows)))
+	}
+}
+
+// dupCheck checks units' rows, one unit at a time, for a coder rating a
+// unit twice.
+type dupCheck struct {
+	units     int32   // units checked
+	seenIn    []int32 // per coder: 1 + the unit it last rated
+	firstLine []int32 // per coder: the line of its first row in that unit
+	// dup is the duplicate on the earliest line found so far.
+	dup *duplicate
+}
+
+func newDupCheck(coders int) dupCheck {
+	return dupCheck{seenIn: make([]int32, coders), firstLine: make([]int32, coders)}
+}
+
+// check checks the rows of the unit name (in line order, offsets being
+// lines) and reports whether there is still no duplicate, so that the
+// unit's profile is wanted: once there is one, the table is not.
+func (dc *dupCheck) check(name string, rows []profileRow) bool {
+	dc.units++
+	u := dc.units
 	for _, r := range rows {
-		if ub.seenIn[r.coder] == u+1 {
-			if ub.dup == nil || r.offset < ub.dup.line {
-				ub.dup = &duplicate{unit: name, coder: r.coder, first: ub.firstLine[r.coder], line: r.offset}
+		if dc.seenIn[r.coder] == u {
+			if dc.dup == nil || r.offset < dc.dup.line {
+				dc.dup = &duplicate{unit: name, coder: r.coder, first: dc.firstLine[r.coder], line: r.offset}
 			}
 			break
 		}
-		ub.seenIn[r.coder], ub.firstLine[r.coder] = u+1, r.offset
+		dc.seenIn[r.coder], dc.firstLine[r.coder] = u, r.offset
 	}
-	if ub.dup != nil {
-		return
-	}
-	// In coder order, without lines: units with the same ratings then
-	// share a profile, however their rows were laid out.
+	return dc.dup == nil
+}
+
+// coderOrder puts a unit's rows in coder order, without lines, and
+// returns them: units with the same ratings then share a profile, however
+// their rows were laid out.
+func coderOrder(rows []profileRow) []profileRow {
 	for k := range rows {
 		rows[k].offset = 0
 		for j := k; j > 0 && rows[j].coder < rows[j-1].coder; j-- {
 			rows[j], rows[j-1] = rows[j-1], rows[j]
 		}
 	}
-	t.profile = append(t.profile, t.profiles.id(rows))
+	return rows
 }
