@@ -89,14 +89,38 @@ func (in *interner) id(s string) int32 { return in.idBytes([]byte(s)) }
 // looked up in place and copied only when they are new, so a file costs
 // one copy per distinct string, not per row.
 func (in *interner) idBytes(b []byte) int32 {
+	if id, ok := in.fewID(b); ok {
+		return id
+	}
 	if in.lastID >= 0 && in.last == string(b) {
 		return in.lastID
 	}
 	return in.find(b)
 }
 
+// fewID finds a string of at most maxInline bytes while there are few
+// strings (coders, category labels), comparing it as a number with each:
+// cheaper than trying a guess or the last string first, which in rows in
+// no order are mostly wrong. ok is false when b is longer, there are
+// many strings, or b is new.
+func (in *interner) fewID(b []byte) (int32, bool) {
+	if in.slots != nil || len(b) > maxInline {
+		return 0, false
+	}
+	k := fewKey(unsafe.String(unsafe.SliceData(b), len(b)))
+	for i, f := range in.fewKeys {
+		if f == k {
+			return int32(i), true
+		}
+	}
+	return 0, false
+}
+
 // idGuess is idBytes trying the string with id guess (if ≥ 0) first.
 func (in *interner) idGuess(b []byte, guess int32) int32 {
+	if id, ok := in.fewID(b); ok {
+		return id
+	}
 	if guess >= 0 && int(guess) < in.n && in.str(guess) == string(b) {
 		in.last, in.lastID = in.str(guess), guess
 		return guess
@@ -148,7 +172,7 @@ func (in *interner) find(b []byte) int32 {
 type batch struct {
 	bytes []byte
 	ends  []int    // end of each string in bytes
-	tags  []uint32 // each string's tag, while ids runs
+	tags  []uint32 // each string's tag: made by ids, or given with the strings
 }
 
 // batchSize is the number of strings a batch holds before they are looked up.
@@ -170,13 +194,18 @@ func (bt *batch) len() int { return len(bt.ends) }
 // that the lookups proper find them in cache: in a file of rows in
 // random order this took a third of the time of looking each unit up as
 // it came. The table must exist (see indexAll).
+//
+// The tags are computed here unless the batch has them already, one per
+// string (see tagOf).
 func (in *interner) ids(bt *batch, put func(i int, id int32)) {
-	bt.tags = bt.tags[:0]
-	from := 0
-	for _, end := range bt.ends {
-		b := bt.bytes[from:end]
-		bt.tags = append(bt.tags, in.tag(unsafe.String(unsafe.SliceData(b), len(b))))
-		from = end
+	if len(bt.tags) != len(bt.ends) {
+		bt.tags = bt.tags[:0]
+		from := 0
+		for _, end := range bt.ends {
+			b := bt.bytes[from:end]
+			bt.tags = append(bt.tags, in.tag(unsafe.String(unsafe.SliceData(b), len(b))))
+			from = end
+		}
 	}
 	mask := uint32(len(in.slots) - 1)
 	var sink uint32
@@ -192,13 +221,13 @@ func (in *interner) ids(bt *batch, put func(i int, id int32)) {
 		}
 	}
 	in.sink += sink
-	from = 0
+	from := 0
 	for i, end := range bt.ends {
 		b := bt.bytes[from:end]
 		from = end
 		id, ok := in.lookupTag(unsafe.String(unsafe.SliceData(b), len(b)), bt.tags[i])
 		if !ok {
-			id = in.add(b)
+			id = in.addTag(b, bt.tags[i])
 		}
 		put(i, id)
 		in.lastID = id
@@ -207,7 +236,7 @@ func (in *interner) ids(bt *batch, put func(i int, id int32)) {
 		// Only the last one: each string read back would wait on memory.
 		in.last = in.str(in.lastID)
 	}
-	bt.bytes, bt.ends = bt.bytes[:0], bt.ends[:0]
+	bt.bytes, bt.ends, bt.tags = bt.bytes[:0], bt.ends[:0], bt.tags[:0]
 }
 
 // str is at, from the list of few strings while there is one.
@@ -220,12 +249,16 @@ func (in *interner) str(id int32) string {
 
 // tag is 28 bits of s's hash under its length code (the bits that place
 // it in the table are the lowest).
-func (in *interner) tag(s string) uint32 {
+func (in *interner) tag(s string) uint32 { return tagOf(in.hash(s), len(s)) }
+
+// tagOf is the tag of a string of length n with hash h. Only the top 32
+// bits of the hash go into it.
+func tagOf(h uint64, n int) uint32 {
 	code := uint32(longCode)
-	if len(s) <= maxInline {
-		code = uint32(len(s))
+	if n <= maxInline {
+		code = uint32(n)
 	}
-	return uint32(in.hash(s)>>32)&(1<<lenCodeShift-1) | code<<lenCodeShift
+	return uint32(h>>32)&(1<<lenCodeShift-1) | code<<lenCodeShift
 }
 
 // slotOf is the table entry of string id, with tag.
@@ -291,7 +324,11 @@ func (in *interner) lookupTag(s string, tag uint32) (int32, bool) {
 }
 
 // add adds a copy of b, which lookup did not find.
-func (in *interner) add(b []byte) int32 {
+func (in *interner) add(b []byte) int32 { return in.addTag(b, 0) }
+
+// addTag is add given b's tag when there is a hash table, so that it is
+// not hashed again (the tag is not used otherwise).
+func (in *interner) addTag(b []byte, tag uint32) int32 {
 	id := in.stringStore.add(b)
 	s := in.at(id)
 	switch {
@@ -304,7 +341,10 @@ func (in *interner) add(b []byte) int32 {
 	case 2*in.n > len(in.slots):
 		in.grow(2 * len(in.slots))
 	default:
-		in.place(in.slotOf(id, in.tag(s)))
+		if tag == 0 {
+			tag = in.tag(s)
+		}
+		in.place(in.slotOf(id, tag))
 	}
 	return id
 }
@@ -322,7 +362,7 @@ func (in *interner) indexAll(distinct bool) []int32 {
 	for 2*in.n > size {
 		size *= 2
 	}
-	in.slots = make([]slot, size)
+	in.slots = makeWritten[slot](size)
 	var first []int32
 	for id := range int32(in.n) {
 		s := in.at(id)
@@ -350,7 +390,7 @@ func (in *interner) indexAll(distinct bool) []int32 {
 // just added.
 func (in *interner) grow(size int) {
 	old := in.slots
-	in.slots = make([]slot, size)
+	in.slots = makeWritten[slot](size)
 	if old == nil {
 		for id := range int32(in.n) {
 			in.place(in.slotOf(id, in.tag(in.at(id))))

@@ -58,7 +58,10 @@ func hashRows(rows []profileRow) uint64 {
 }
 
 // id returns the id of the profile made of rows, adding it if new.
-func (ps *profileSet) id(rows []profileRow) int32 {
+func (ps *profileSet) id(rows []profileRow) int32 { return ps.idHash(rows, hashRows(rows)) }
+
+// idHash is id given hashRows(rows).
+func (ps *profileSet) idHash(rows []profileRow, h uint64) int32 {
 	if ps.slots == nil {
 		return ps.add(rows)
 	}
@@ -67,7 +70,7 @@ func (ps *profileSet) id(rows []profileRow) int32 {
 		return ps.add(rows)
 	}
 	mask := uint64(len(ps.slots) - 1)
-	i := hashRows(rows) & mask
+	i := h & mask
 	for ; ps.slots[i] != 0; i = (i + 1) & mask {
 		if id := ps.slots[i] - 1; slices.Equal(ps.at(id), rows) {
 			return id

@@ -51,6 +51,7 @@ func ReadRatings(r io.Reader, name string) (*Table, error) {
 		return nil, fmt.Errorf("%s:%d: header: %w", name, rr.start, err)
 	}
 	rd := newRatingsReader(name)
+	defer rd.stop()
 	for {
 		rec, err := rr.read()
 		if err == io.EOF {

@@ -61,15 +61,14 @@ type ratingsReader struct {
 	// unsorted is whether a name was stored after they stopped coming in
 	// ascending order, indexed whether they have been indexed.
 	unsorted, indexed bool
-	// pending holds the units of groups not yet looked up, whose rows
-	// (offsets being lines) wait in pendingRows, ending at pendingEnd.
-	pending     batch
-	pendingRows []profileRow
-	pendingEnd  []int
-	pendingIDs  []int32
-	rows        int // rows read so far
+	// pending holds the groups whose units are not yet looked up.
+	pending pendingGroups
+	rows    int // rows read so far
 	// byUnit gathers each unit's rows once units are looked up.
 	byUnit *unitRows
+	// parts looks units up and gathers their rows instead of units and
+	// byUnit once lookups are split between cores (see unitParts).
+	parts *unitParts
 
 	unit     []byte // the current group's unit
 	lastUnit []byte // the unit of the group before
@@ -134,28 +133,9 @@ func (rd *ratingsReader) add(unit, coder, value []byte, line int32) {
 }
 
 // flush gives the groups whose units wait in pending their units and
-// their rows to the units. The units' records are read first, together,
-// as the batch reads the names' slots (see interner.ids).
+// their rows to the units.
 func (rd *ratingsReader) flush() {
-	if rd.pending.len() == 0 {
-		return
-	}
-	ids := rd.pendingIDs[:0]
-	rd.units.ids(&rd.pending, func(_ int, id int32) { ids = append(ids, id) })
-	var sink uint32
-	for _, id := range ids {
-		sink += rd.byUnit.touch(id)
-	}
-	rd.units.sink += sink
-	from := 0
-	for i, id := range ids {
-		id = rd.firstName(id)
-		for _, r := range rd.pendingRows[from:rd.pendingEnd[i]] {
-			rd.byUnit.add(id, r)
-		}
-		from = rd.pendingEnd[i]
-	}
-	rd.pendingIDs, rd.pendingRows, rd.pendingEnd = ids[:0], rd.pendingRows[:0], rd.pendingEnd[:0]
+	rd.pending.file(rd.units, rd.byUnit, rd.alias, nil)
 }
 
 // firstName is the first name equal to name (see alias).
@@ -201,8 +181,11 @@ func (rd *ratingsReader) index() {
 
 // lookupAfter is the number of groups after which units are looked up if
 // the groups average fewer than 1.25 rows: the file is then not grouped
-// by unit (or has a single rating per unit).
-const lookupAfter = 1 << 16
+// by unit (or has a single rating per unit). Eight thousand groups tell
+// that as well as 65,536 did, and leave an eighth of the groups to be
+// moved into the units afterwards: in a file of a million units in random
+// order, that moving took about 15 ms more at 65,536.
+const lookupAfter = 1 << 13
 
 // endGroup files the current group as a new unit's.
 func (rd *ratingsReader) endGroup() {
@@ -226,23 +209,25 @@ func (rd *ratingsReader) endGroup() {
 	}
 	if rd.lookups {
 		rd.groups++
-		if u, ok := rd.units.guessNext(rd.unit); ok {
+		if rd.parts != nil {
+			rd.parts.add(rd.unit, rd.group, rd.line)
+		} else if u, ok := rd.units.guessNext(rd.unit); ok {
 			rd.addGroup(u)
 		} else {
 			if !rd.indexed {
 				rd.index()
 			}
-			// Looked up in batches, unless the guesses mostly work.
-			if rd.units.nextScore > 0 {
+			// Looked up in batches, unless the guesses mostly work; on
+			// two cores where there are two, once guessing is given up.
+			switch {
+			case rd.units.nextScore > 0:
 				rd.flush()
 				rd.addGroup(rd.units.idBytes(rd.unit))
-			} else {
-				rd.pending.add(rd.unit)
-				for _, r := range rd.group {
-					r.offset += rd.line
-					rd.pendingRows = append(rd.pendingRows, r)
-				}
-				rd.pendingEnd = append(rd.pendingEnd, len(rd.pendingRows))
+			case canSplitLookups():
+				rd.split()
+				rd.parts.add(rd.unit, rd.group, rd.line)
+			default:
+				rd.pending.add(rd.unit, rd.group, rd.line)
 				if rd.pending.len() == batchSize {
 					rd.flush()
 				}
@@ -284,6 +269,12 @@ func (rd *ratingsReader) table() (*Table, error) {
 	if rd.dup == nil {
 		rd.endGroup()
 	}
+	if rd.parts != nil {
+		t.Coders, t.values = rd.coders.strings(), rd.values.strings()
+		rd.dup = rd.parts.units(t, len(t.Coders))
+		rd.parts = nil
+		return rd.result()
+	}
 	rd.flush()
 	// Every unit has its id: the hash table (a third of the memory held
 	// when a million units are looked up) can go before regroup
@@ -296,11 +287,7 @@ func (rd *ratingsReader) table() (*Table, error) {
 		}
 		rd.byUnit = nil
 		rd.units = nil
-		if d := rd.dup; d != nil {
-			return nil, fmt.Errorf("%s:%d: duplicate rating of unit %q by coder %q (first at line %d)",
-				t.Name, d.line, d.unit, t.Coders[d.coder], d.first)
-		}
-		return t, nil
+		return rd.result()
 	}
 	var first []int32
 	if !rd.ascending {
@@ -313,11 +300,25 @@ func (rd *ratingsReader) table() (*Table, error) {
 		rd.regroup(first)
 	}
 	rd.units, rd.groupUnit, rd.groupProfile, rd.groupLine = nil, nil, nil, nil
+	return rd.result()
+}
+
+// result is the table read, or the error of the duplicate found.
+func (rd *ratingsReader) result() (*Table, error) {
+	t := rd.t
 	if d := rd.dup; d != nil {
 		return nil, fmt.Errorf("%s:%d: duplicate rating of unit %q by coder %q (first at line %d)",
 			t.Name, d.line, d.unit, t.Coders[d.coder], d.first)
 	}
 	return t, nil
+}
+
+// stop stops the goroutines of split lookups, if any, for a reader given
+// up on (after a malformed row); table stops them itself.
+func (rd *ratingsReader) stop() {
+	if rd.parts != nil {
+		rd.parts.finish()
+	}
 }
 
 // firstNames returns, for each of the names, the index of the first name
@@ -399,13 +400,13 @@ func (rd *ratingsReader) regroup(first []int32) {
 	at := func(blocks [][]int32, g int32) int32 { return blocks[g/blockSize][g%blockSize] }
 	groupProfile := func(g int32) int32 { return at(rd.groupProfile, g) }
 	groupLine := func(g int32) int32 { return at(rd.groupLine, g) }
-	unitOfName := make([]int32, rd.units.n) // 1 + the unit, 0 before its first group
+	unitOfName := makeWritten[int32](rd.units.n) // 1 + the unit, 0 before its first group
 	// Each group's unit, flagged when the group is not the unit's first.
 	const later int32 = -1 << 31 // the sign bit
 	unitOf := make([]int32, rd.groups)
 	// There are no more units than names.
-	t.Units = make([]string, 0, rd.units.n)
-	t.profile = make([]int32, 0, rd.units.n)
+	t.Units = makeWritten[string](rd.units.n)[:0]
+	t.profile = makeWritten[int32](rd.units.n)[:0]
 	unitLine := make([]int32, 0, rd.units.n)
 	for g := range rd.groups {
 		name := at(rd.groupUnit, g)

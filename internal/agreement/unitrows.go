@@ -1,9 +1,6 @@
 package agreement
 
-import (
-	"cmp"
-	"slices"
-)
+import "slices"
 
 // unitRows gathers the rows of each unit as they come, for a file whose
 // units come back (rows in coder-major or random order), where keeping
@@ -20,6 +17,9 @@ type unitRows struct {
 	n     int         // records made
 	over  [][]overRow // rows that do not fit their unit's record
 	nOver int
+	// from and overAt index the rows in over by name (see index): those
+	// of name i are over's rows overAt[from[i]:from[i+1]].
+	from, overAt []int32
 }
 
 // inlineRows is the number of rows a unit's record holds: files ordinarily
@@ -27,9 +27,13 @@ type unitRows struct {
 const inlineRows = 3
 
 // unitRec is the rows of one unit that fit inline, in the order they came.
+// It is padded to 32 bytes, so that no record straddles two cache lines:
+// with a million units in random order, reading a record costs a wait on
+// memory, and a straddling one two.
 type unitRec struct {
 	n    uint32 // rows held inline
 	rows [inlineRows]packedRow
+	_    uint32
 }
 
 // packedRow is a profileRow whose coder and value ids fit in 16 bits:
@@ -51,7 +55,7 @@ type overRow struct {
 func (ur *unitRows) rec(name int32) *unitRec {
 	if int(name) >= ur.n {
 		for len(ur.recs)*blockSize <= int(name) {
-			ur.recs = append(ur.recs, make([]unitRec, blockSize))
+			ur.recs = append(ur.recs, makeWritten[unitRec](blockSize))
 		}
 		ur.n = int(name) + 1
 	}
@@ -86,84 +90,152 @@ func (ur *unitRows) add(name int32, r profileRow) {
 // rating it twice; the duplicate returned (nil for none) is the one on the
 // earliest line. The records are released as they are read.
 func (ur *unitRows) units(t *Table, names *stringStore, first []int32, coders int) *duplicate {
-	// The rows outside the records, by name, in file order within each.
-	var from, overAt []int32
-	if ur.nOver > 0 {
-		from = make([]int32, ur.n+1)
-		for _, b := range ur.over {
-			for _, o := range b {
-				from[o.name+1]++
-			}
-		}
-		for i := range ur.n {
-			from[i+1] += from[i]
-		}
-		overAt = make([]int32, ur.nOver)
-		next := slices.Clone(from[:ur.n])
-		k := int32(0)
-		for _, b := range ur.over {
-			for _, o := range b {
-				overAt[next[o.name]] = k
-				next[o.name]++
-				k++
-			}
-		}
-	}
-	overRowAt := func(k int32) profileRow { return ur.over[k/blockSize][k%blockSize].row }
+	ur.index()
 	units := 0
 	for i := range int32(ur.n) {
 		if int(i) >= len(first) || first[i] == i {
 			units++
 		}
 	}
-	t.Units = make([]string, 0, units)
-	t.profile = make([]int32, 0, units)
-	seenIn := make([]int32, coders)    // per coder: 1 + the unit it last rated
-	firstLine := make([]int32, coders) // per coder: the line of its first row in that unit
-	var dup *duplicate
-	var rows []profileRow
+	ub := newUnitBuilder(t, units, coders)
 	for i := range int32(ur.n) {
 		if int(i) < len(first) && first[i] != i {
 			continue
 		}
-		rec := &ur.recs[i/blockSize][i%blockSize]
-		rows = rows[:0]
-		for _, p := range rec.rows[:rec.n] {
-			rows = append(rows, profileRow{coder: int32(p.coder), value: int32(p.value) - 1, offset: p.line})
-		}
-		if from != nil && from[i] < from[i+1] {
-			for _, k := range overAt[from[i]:from[i+1]] {
-				rows = append(rows, overRowAt(k))
-			}
-			slices.SortFunc(rows, func(a, b profileRow) int { return cmp.Compare(a.offset, b.offset) })
-		}
-		u := int32(len(t.Units))
-		t.Units = append(t.Units, names.at(i))
-		for _, r := range rows {
-			if seenIn[r.coder] == u+1 {
-				if dup == nil || r.offset < dup.line {
-					dup = &duplicate{unit: t.Units[u], coder: r.coder, first: firstLine[r.coder], line: r.offset}
-				}
-				break
-			}
-			seenIn[r.coder], firstLine[r.coder] = u+1, r.offset
-		}
-		if dup != nil {
-			continue
-		}
-		// In coder order, without lines: units with the same ratings then
-		// share a profile, however their rows were laid out.
-		for k := range rows {
-			rows[k].offset = 0
-			for j := k; j > 0 && rows[j].coder < rows[j-1].coder; j-- {
-				rows[j], rows[j-1] = rows[j-1], rows[j]
-			}
-		}
-		t.profile = append(t.profile, t.profiles.id(rows))
-		if (i+1)%blockSize == 0 {
-			ur.recs[i/blockSize] = nil
-		}
+		ub.add(names.at(i), ur.rowsOf(i, ub.rows[:0]))
+		ur.release(i)
 	}
 	ur.recs, ur.over = nil, nil
-	return dup
+	return ub.dup()
+}
+
+// index sorts the rows outside the records by name, in file order within
+// each, for rowsOf.
+func (ur *unitRows) index() {
+	ur.from, ur.overAt = nil, nil
+	if ur.nOver == 0 {
+		return
+	}
+	from := make([]int32, ur.n+1)
+	for _, b := range ur.over {
+		for _, o := range b {
+			from[o.name+1]++
+		}
+	}
+	for i := range ur.n {
+		from[i+1] += from[i]
+	}
+	overAt := make([]int32, ur.nOver)
+	next := slices.Clone(from[:ur.n])
+	k := int32(0)
+	for _, b := range ur.over {
+		for _, o := range b {
+			overAt[next[o.name]] = k
+			next[o.name]++
+			k++
+		}
+	}
+	ur.from, ur.overAt = from, overAt
+}
+
+// rowsOf appends the rows of name (its record's and, once index has run,
+// those outside it) to rows, in line order, their offsets being lines.
+func (ur *unitRows) rowsOf(name int32, rows []profileRow) []profileRow {
+	rec := &ur.recs[name/blockSize][name%blockSize]
+	for _, p := range rec.rows[:rec.n] {
+		rows = append(rows, profileRow{coder: int32(p.coder), value: int32(p.value) - 1, offset: p.line})
+	}
+	if ur.from != nil && ur.from[name] < ur.from[name+1] {
+		for _, k := range ur.overAt[ur.from[name]:ur.from[name+1]] {
+			rows = append(rows, ur.over[k/blockSize][k%blockSize].row)
+		}
+	}
+	// Rows usually come in line order; not always when units were
+	// guessed while others waited for a lookup.
+	for k := 1; k < len(rows); k++ {
+		for j := k; j > 0 && rows[j].offset < rows[j-1].offset; j-- {
+			rows[j], rows[j-1] = rows[j-1], rows[j]
+		}
+	}
+	return rows
+}
+
+// release drops the block of records that name's ends, once read.
+func (ur *unitRows) release(name int32) {
+	if (name+1)%blockSize == 0 {
+		ur.recs[name/blockSize] = nil
+	}
+}
+
+// unitBuilder makes a table's units from their rows, one unit at a time
+// in order of first appearance, checking each for a coder rating it
+// twice.
+type unitBuilder struct {
+	t    *Table
+	dups dupCheck
+	rows []profileRow
+}
+
+func newUnitBuilder(t *Table, units, coders int) *unitBuilder {
+	t.Units = makeWritten[string](units)[:0]
+	t.profile = makeWritten[int32](units)[:0]
+	return &unitBuilder{t: t, dups: newDupCheck(coders)}
+}
+
+// dup is the duplicate on the earliest line found so far.
+func (ub *unitBuilder) dup() *duplicate { return ub.dups.dup }
+
+// add adds the unit name with rows (in line order, offsets being lines),
+// which it may reorder.
+func (ub *unitBuilder) add(name string, rows []profileRow) {
+	ub.rows = rows
+	ub.t.Units = append(ub.t.Units, name)
+	if ub.dups.check(name, rows) {
+		ub.t.profile = append(ub.t.profile, ub.t.profiles.id(coderOrder(rows)))
+	}
+}
+
+// dupCheck checks units' rows, one unit at a time, for a coder rating a
+// unit twice.
+type dupCheck struct {
+	units     int32   // units checked
+	seenIn    []int32 // per coder: 1 + the unit it last rated
+	firstLine []int32 // per coder: the line of its first row in that unit
+	// dup is the duplicate on the earliest line found so far.
+	dup *duplicate
+}
+
+func newDupCheck(coders int) dupCheck {
+	return dupCheck{seenIn: make([]int32, coders), firstLine: make([]int32, coders)}
+}
+
+// check checks the rows of the unit name (in line order, offsets being
+// lines) and reports whether there is still no duplicate, so that the
+// unit's profile is wanted: once there is one, the table is not.
+func (dc *dupCheck) check(name string, rows []profileRow) bool {
+	dc.units++
+	u := dc.units
+	for _, r := range rows {
+		if dc.seenIn[r.coder] == u {
+			if dc.dup == nil || r.offset < dc.dup.line {
+				dc.dup = &duplicate{unit: name, coder: r.coder, first: dc.firstLine[r.coder], line: r.offset}
+			}
+			break
+		}
+		dc.seenIn[r.coder], dc.firstLine[r.coder] = u, r.offset
+	}
+	return dc.dup == nil
+}
+
+// coderOrder puts a unit's rows in coder order, without lines, and
+// returns them: units with the same ratings then share a profile, however
+// their rows were laid out.
+func coderOrder(rows []profileRow) []profileRow {
+	for k := range rows {
+		rows[k].offset = 0
+		for j := k; j > 0 && rows[j].coder < rows[j-1].coder; j-- {
+			rows[j], rows[j-1] = rows[j-1], rows[j]
+		}
+	}
+	return rows
 }
