@@ -102,7 +102,7 @@ END;`
 // goldIndexBatch is how many sentences refreshGoldIndex rewrites per
 // write transaction, so that saves queued behind a large refresh (after
 // an import) wait one batch at most.
-const goldIndexBatch = 4000
+const goldIndexBatch = 1000
 
 // RefreshGoldIndex brings the gold index up to date beside other work:
 // after each batch it rests as long as the batch took, leaving the writer
