@@ -3,16 +3,16 @@ package assiststore_test
 import (
 	"context"
 	"math"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"annotate/internal/assiststore"
 	"annotate/internal/tasks"
+	"annotate/internal/testkit"
 )
 
 func TestLLMCache(t *testing.T) {
-	s := openStore(t)
+	s := testkit.OpenStore(t)
 	ctx := context.Background()
 	c := assiststore.New(s).LLMCache()
 	if _, ok, err := c.Get(ctx, "k"); ok || err != nil {
@@ -43,14 +43,14 @@ func assistProject(t *testing.T, s *tasks.Store) *tasks.Project {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Import(ctx, p.ID, sampleDocs()); err != nil {
+	if _, err := s.Import(ctx, p.ID, testkit.SampleDocs()); err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
 
 func TestAssistWork(t *testing.T) {
-	s := openStore(t)
+	s := testkit.OpenStore(t)
 	p := assistProject(t, s)
 	w, err := assiststore.New(s).AssistWork(context.Background(), p.ID)
 	if err != nil {
@@ -104,7 +104,7 @@ func TestNumberedItems(t *testing.T) {
 }
 
 func TestAssistRunLifecycle(t *testing.T) {
-	s := openStore(t)
+	s := testkit.OpenStore(t)
 	ctx := context.Background()
 	p := assistProject(t, s)
 	w, _ := assiststore.New(s).AssistWork(ctx, p.ID)
@@ -158,7 +158,7 @@ func TestAssistRunLifecycle(t *testing.T) {
 }
 
 func TestAssistPanelPrefersNewestRealRun(t *testing.T) {
-	s := openStore(t)
+	s := testkit.OpenStore(t)
 	ctx := context.Background()
 	p := assistProject(t, s)
 	w, _ := assiststore.New(s).AssistWork(ctx, p.ID)
@@ -190,7 +190,7 @@ func TestAssistPanelPrefersNewestRealRun(t *testing.T) {
 }
 
 func TestImportAssistRunsIsAtomic(t *testing.T) {
-	s := openStore(t)
+	s := testkit.OpenStore(t)
 	ctx := context.Background()
 	p := assistProject(t, s)
 	other, _ := s.CreateProject(ctx, tasks.Project{Slug: "other", Settings: tasks.DefaultSettings()})
@@ -276,7 +276,7 @@ func TestEvalLabels(t *testing.T) {
 }
 
 func TestEvalAssistRun(t *testing.T) {
-	s := openStore(t)
+	s := testkit.OpenStore(t)
 	ctx := context.Background()
 	p := assistProject(t, s)
 	w, _ := assiststore.New(s).AssistWork(ctx, p.ID)
@@ -295,42 +295,9 @@ func TestEvalAssistRun(t *testing.T) {
 	}
 }
 
-func openStore(t *testing.T) *tasks.Store {
-	t.Helper()
-	s, err := tasks.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
 func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
-	}
-}
-
-// sampleDocs are two documents: prose with key facts and gold, and a
-// dialogue.
-func sampleDocs() []tasks.DocumentInput {
-	yes := true
-	return []tasks.DocumentInput{
-		{
-			ExternalID: "d1", Kind: tasks.KindProse, Sentences: []string{"The council met on Monday.", "It approved the budget."},
-			Summaries: []tasks.SummaryInput{{
-				ExternalID: "d1-s1", Topic: "Budget", Model: "model_A",
-				Sentences: []tasks.SentenceInput{
-					{Text: "The council approved the budget.", Gold: &tasks.GoldInput{Label: tasks.LabelFaithful}},
-					{Text: "The vote was unanimous.", Gold: &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"extrinsic_information"}, Explanation: "No vote count.", Ambiguous: &yes, AmbiguityType: "vagueness"}},
-				},
-			}},
-			KeyFacts: []tasks.KeyFactInput{{Topic: "Budget", Text: "The budget was approved."}},
-		},
-		{
-			ExternalID: "d2", Kind: tasks.KindDialogue, Turns: []tasks.TurnInput{{Speaker: "Speaker 1", Text: "Hello."}, {Speaker: "Speaker 2", Text: "Hi."}},
-			Summaries: []tasks.SummaryInput{{ExternalID: "d2-s1", Sentences: []tasks.SentenceInput{{Text: "Two people greet."}}, Gold: &tasks.GoldInput{Label: tasks.LabelFaithful}}},
-		},
 	}
 }

@@ -4,16 +4,16 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"annotate/internal/authn"
 	"annotate/internal/tasks"
+	"annotate/internal/testkit"
 )
 
 func TestTokens(t *testing.T) {
-	s := openStore(t)
+	s := testkit.OpenStore(t)
 	ctx := context.Background()
 	ana, _ := s.CreateUser(ctx, "ana", "", "a long enough password", false)
 	bo, _ := s.CreateUser(ctx, "bo", "", "a long enough password", false)
@@ -105,14 +105,4 @@ func TestParseTokenTTL(t *testing.T) {
 			t.Errorf("ParseTokenTTL(%q) = %v, %v", tc.in, got, err)
 		}
 	}
-}
-
-func openStore(t *testing.T) *tasks.Store {
-	t.Helper()
-	s, err := tasks.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
 }

@@ -73,52 +73,13 @@ const pendingCond = `SELECT g.sentence_id FROM gold_sentences g CROSS JOIN summa
 	CROSS JOIN summaries sm ON sm.id = ss.summary_id WHERE sm.project_id = ? AND g.provenance = 'unresolved'`
 
 func pendingSentences(ctx context.Context, q querier, projectID int64) ([]PendingSentence, error) {
-	rows, err := q.QueryContext(ctx, `SELECT ss.id, ss.summary_id, ss.idx, ss.text, d.external_id, sm.external_id, sm.topic, g.decided_by IS NOT NULL
-		FROM gold_sentences g CROSS JOIN summary_sentences ss ON ss.id = g.sentence_id CROSS JOIN summaries sm ON sm.id = ss.summary_id
-		JOIN documents d ON d.id = sm.document_id
-		WHERE sm.project_id = ? AND g.provenance = 'unresolved'`, projectID)
+	ids, err := IDList(ctx, q, pendingCond, projectID)
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	out, err := pendingByID(ctx, q, ids)
 	if err != nil {
 		return nil, err
-	}
-	var out []PendingSentence
-	for rows.Next() {
-		var p PendingSentence
-		if err := rows.Scan(&p.SentenceID, &p.SummaryID, &p.Index, &p.Text, &p.Document, &p.Summary, &p.Topic, &p.Reopened); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(out) == 0 {
-		return nil, err
-	}
-	tallies, err := loadTallies(ctx, q, `l.sentence_id IN (`+pendingCond+`)`, projectID)
-	if err != nil {
-		return nil, err
-	}
-	var sums []int64
-	for _, p := range out {
-		if len(sums) == 0 || sums[len(sums)-1] != p.SummaryID {
-			sums = append(sums, p.SummaryID)
-		}
-	}
-	rounds, err := summaryRounds(ctx, q, sums)
-	if err != nil {
-		return nil, err
-	}
-	flags, err := summaryFlags(ctx, q, sums)
-	if err != nil {
-		return nil, err
-	}
-	for i := range out {
-		t, ok := tallies[out[i].SentenceID]
-		if !ok {
-			t = TallyVotes(nil)
-		}
-		out[i].Tally = t
-		out[i].Rounds = rounds[out[i].SummaryID]
-		out[i].Flags = flags[out[i].SentenceID]
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]

@@ -6,35 +6,15 @@ import (
 	"testing"
 
 	"annotate/internal/tasks"
+	"annotate/internal/testkit"
 )
-
-func sampleDocs() []tasks.DocumentInput {
-	yes := true
-	return []tasks.DocumentInput{
-		{
-			ExternalID: "d1", Kind: tasks.KindProse, Sentences: []string{"The council met on Monday.", "It approved the budget."},
-			Summaries: []tasks.SummaryInput{{
-				ExternalID: "d1-s1", Topic: "Budget", Model: "model_A",
-				Sentences: []tasks.SentenceInput{
-					{Text: "The council approved the budget.", Gold: &tasks.GoldInput{Label: tasks.LabelFaithful}},
-					{Text: "The vote was unanimous.", Gold: &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"extrinsic_information"}, Explanation: "No vote count.", Ambiguous: &yes, AmbiguityType: "vagueness"}},
-				},
-			}},
-			KeyFacts: []tasks.KeyFactInput{{Topic: "Budget", Text: "The budget was approved."}},
-		},
-		{
-			ExternalID: "d2", Kind: tasks.KindDialogue, Turns: []tasks.TurnInput{{Speaker: "Speaker 1", Text: "Hello."}, {Speaker: "Speaker 2", Text: "Hi."}},
-			Summaries: []tasks.SummaryInput{{ExternalID: "d2-s1", Sentences: []tasks.SentenceInput{{Text: "Two people greet."}}, Gold: &tasks.GoldInput{Label: tasks.LabelFaithful}}},
-		},
-	}
-}
 
 func TestImport(t *testing.T) {
 	s := openStore(t)
 	ctx := context.Background()
 	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
 
-	st, err := s.Import(ctx, p.ID, sampleDocs())
+	st, err := s.Import(ctx, p.ID, testkit.SampleDocs())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +24,7 @@ func TestImport(t *testing.T) {
 	}
 
 	t.Run("re-import adds nothing", func(t *testing.T) {
-		st, err := s.Import(ctx, p.ID, sampleDocs())
+		st, err := s.Import(ctx, p.ID, testkit.SampleDocs())
 		if err != nil {
 			t.Fatal(err)
 		}

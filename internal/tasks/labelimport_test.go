@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"annotate/internal/tasks"
+	"annotate/internal/testkit"
 )
 
 // labelledDocs is sampleDocs with two annotators' labels on the first
 // summary: they agree on its first sentence and not on its second.
 func labelledDocs(secondLabel string) []tasks.DocumentInput {
-	docs := sampleDocs()
+	docs := testkit.SampleDocs()
 	s := &docs[0].Summaries[0]
 	s.Sentences[0].Gold, s.Sentences[1].Gold = nil, nil
 	s.Sentences[0].Labels = []tasks.SentenceLabelInput{{Annotator: "w1", Label: "faithful"}, {Annotator: "w2", Label: "faithful"}}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"annotate/internal/tasks"
+	"annotate/internal/testkit"
 )
 
 // changesOf runs an import that must be refused for its differences and
@@ -26,7 +27,7 @@ func imported(t *testing.T) (*tasks.Store, *tasks.Project) {
 	t.Helper()
 	s := openStore(t)
 	p, _ := s.CreateProject(context.Background(), tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
-	if _, err := s.Import(context.Background(), p.ID, sampleDocs()); err != nil {
+	if _, err := s.Import(context.Background(), p.ID, testkit.SampleDocs()); err != nil {
 		t.Fatal(err)
 	}
 	return s, p
@@ -49,7 +50,7 @@ func TestReimportChanges(t *testing.T) {
 
 	t.Run("corrected gold and metadata are listed, then applied with update", func(t *testing.T) {
 		s, p = imported(t)
-		docs := sampleDocs()
+		docs := testkit.SampleDocs()
 		docs[0].Title = "Budget meeting"
 		docs[0].Summaries[0].Sentences[0].Gold = &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}}
 		ce := changesOf(t, s, tasks.ImportRequest{Project: p.ID, Documents: docs})
@@ -79,7 +80,7 @@ func TestReimportChanges(t *testing.T) {
 
 	t.Run("a new summary text without labels is applied with update", func(t *testing.T) {
 		s, p = imported(t)
-		docs := sampleDocs()
+		docs := testkit.SampleDocs()
 		docs[1].Summaries[0].Sentences = []tasks.SentenceInput{{Text: "Two people say hello."}}
 		ce := changesOf(t, s, tasks.ImportRequest{Project: p.ID, Documents: docs})
 		if len(ce.Changes) != 1 || ce.Changes[0].Kind != tasks.ChangeText || ce.Changes[0].Reason != "" {
@@ -96,12 +97,12 @@ func TestReimportChanges(t *testing.T) {
 
 	t.Run("a text change where labels exist is refused unless relabel", func(t *testing.T) {
 		s, p = imported(t)
-		base := sampleDocs()
+		base := testkit.SampleDocs()
 		base[1].Summaries[0].Sentences = []tasks.SentenceInput{{Text: "Two people greet.", Labels: []tasks.SentenceLabelInput{{Annotator: "w1", Label: "faithful"}}}}
 		if _, err := s.Import(ctx, p.ID, base); err != nil {
 			t.Fatal(err)
 		}
-		docs := sampleDocs()
+		docs := testkit.SampleDocs()
 		docs[1].Summaries[0].Sentences = []tasks.SentenceInput{{Text: "Two people say hello.", Labels: []tasks.SentenceLabelInput{{Annotator: "w1", Label: "unfaithful"}}}}
 		ce := changesOf(t, s, tasks.ImportRequest{Project: p.ID, Documents: docs})
 		if !strings.Contains(ce.Error(), "refused: 1 annotator has already labelled it, and the labels would point at text nobody saw") {
@@ -137,7 +138,7 @@ func TestReimportChanges(t *testing.T) {
 
 	t.Run("a changed document text is listed", func(t *testing.T) {
 		s, p = imported(t)
-		docs := sampleDocs()
+		docs := testkit.SampleDocs()
 		docs[0].Sentences = []string{"The council met on Tuesday.", "It approved the budget."}
 		ce := changesOf(t, s, tasks.ImportRequest{Project: p.ID, Documents: docs})
 		if len(ce.Changes) == 0 || !strings.Contains(ce.Error(), `document d1: text: "The council met on Monday. | It approved the budget." → "The council met on Tuesday. | It approved the budget."`) {

@@ -6,18 +6,11 @@ import (
 	"testing"
 
 	"annotate/internal/tasks"
+	"annotate/internal/testkit"
 )
 
 // openStore opens a fresh database file in a temporary directory.
-func openStore(t *testing.T) *tasks.Store {
-	t.Helper()
-	s, err := tasks.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
+func openStore(t *testing.T) *tasks.Store { return testkit.OpenStore(t) }
 
 func must(t *testing.T, err error) {
 	t.Helper()

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"annotate/internal/tasks"
+	"annotate/internal/testkit"
 )
 
 // TestUnitNames: summaries and sentences are named by their documents' and
@@ -18,7 +19,7 @@ func TestUnitNames(t *testing.T) {
 	s := openStore(t)
 	ctx := context.Background()
 	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
-	docs := sampleDocs()
+	docs := testkit.SampleDocs()
 	docs[0].ExternalID = `d1|"x",y`
 	docs[0].Summaries[0].Sentences[1].SourceIndex = 4
 	if _, err := s.Import(ctx, p.ID, docs); err != nil {
@@ -66,7 +67,7 @@ func TestKeyFactUnitNames(t *testing.T) {
 	s := openStore(t)
 	ctx := context.Background()
 	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
-	docs := sampleDocs()
+	docs := testkit.SampleDocs()
 	docs[0].KeyFacts = []tasks.KeyFactInput{{Topic: "Budget", Text: "The council met."}, {Topic: "Budget", Text: "It passed the budget."}}
 	if _, err := s.Import(ctx, p.ID, docs); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,61 @@
+// Package testkit holds what the tests of several packages share: an
+// empty store in a test's temporary directory, a way to stop a test on a
+// failed fixture step, and a small corpus. Only tests import it.
+package testkit
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"annotate/internal/tasks"
+)
+
+// OpenStore opens a new database in the test's temporary directory,
+// closed when the test ends.
+func OpenStore(t testing.TB) *tasks.Store {
+	t.Helper()
+	s, err := tasks.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// Must returns the value of a call that should not fail, and stops the
+// test when it does: ids := Must(store.SummaryIDs(ctx, p, nil))(t). A
+// fixture step that fails silently would let the test pass or fail for
+// another reason than the one it checks.
+func Must[T any](v T, err error) func(testing.TB) T {
+	return func(t testing.TB) T {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("fixture: %v", err)
+		}
+		return v
+	}
+}
+
+// SampleDocs are two documents: prose with key facts and gold on its
+// summary's sentences, and a dialogue with a summary-level gold label.
+func SampleDocs() []tasks.DocumentInput {
+	yes := true
+	return []tasks.DocumentInput{
+		{
+			ExternalID: "d1", Kind: tasks.KindProse, Sentences: []string{"The council met on Monday.", "It approved the budget."},
+			Summaries: []tasks.SummaryInput{{
+				ExternalID: "d1-s1", Topic: "Budget", Model: "model_A",
+				Sentences: []tasks.SentenceInput{
+					{Text: "The council approved the budget.", Gold: &tasks.GoldInput{Label: tasks.LabelFaithful}},
+					{Text: "The vote was unanimous.", Gold: &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"extrinsic_information"}, Explanation: "No vote count.", Ambiguous: &yes, AmbiguityType: "vagueness"}},
+				},
+			}},
+			KeyFacts: []tasks.KeyFactInput{{Topic: "Budget", Text: "The budget was approved."}},
+		},
+		{
+			ExternalID: "d2", Kind: tasks.KindDialogue, Turns: []tasks.TurnInput{{Speaker: "Speaker 1", Text: "Hello."}, {Speaker: "Speaker 2", Text: "Hi."}},
+			Summaries: []tasks.SummaryInput{{ExternalID: "d2-s1", Sentences: []tasks.SentenceInput{{Text: "Two people greet."}}, Gold: &tasks.GoldInput{Label: tasks.LabelFaithful}}},
+		},
+	}
+}
