@@ -320,28 +320,46 @@ type freshKey struct{}
 // when writes name stale rows between its refresh and its snapshot.
 const freshTries = 4
 
+// freshWait bounds how long FreshSnapshot brings the index up to date
+// before it reads: an import holding the writer, or the first view after
+// an upgrade or a large import (half a million rows), would otherwise
+// hold the page. The snapshot then sees rows not yet rewritten (see
+// StaleGoldRows), which the server's paced refresh at start, or the next
+// view, catches up on.
+var freshWait = 2 * time.Second
+
 // FreshSnapshot runs fn inside a snapshot (see Snapshot) in which the
 // gold index is current: it brings the index up to date, opens the
 // snapshot and, when a write named a stale row in between, closes it and
 // tries again (a few times; then fn reads rows at most the last
-// milliseconds' writes behind). Called inside one, it runs fn there.
+// milliseconds' writes behind). When the index cannot be brought up to
+// date within freshWait, fn reads it as it is; StaleGoldRows says how
+// many rows are behind. Called inside one, it runs fn there.
 func (s *Store) FreshSnapshot(ctx context.Context, fn func(ctx context.Context) error) error {
 	if ctx.Value(freshKey{}) == s {
 		return Op("Store.FreshSnapshot", fn(ctx))
 	}
 	errStale := errors.New("stale")
-	var err error
 	for try := 1; ; try++ {
-		if err := s.refreshGoldIndex(ctx, false); err != nil {
+		rctx, cancel := context.WithTimeout(ctx, freshWait)
+		err := s.refreshGoldIndex(rctx, false)
+		late := rctx.Err() != nil
+		cancel()
+		// The writer was not ours in time (an import or another process
+		// holds it, or the catch-up is long): read the index as it is.
+		waited := err != nil && ctx.Err() == nil && (late || unavailable(err) != nil)
+		if err != nil && !waited {
 			return Op("Store.FreshSnapshot", err)
 		}
 		err = s.Snapshot(context.WithValue(ctx, freshKey{}, s), func(ctx context.Context) error {
-			var stale bool
-			if err := s.reader(ctx).QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM gold_tallies_stale)`).Scan(&stale); err != nil {
-				return err
-			}
-			if stale && try < freshTries {
-				return errStale
+			if !waited && try < freshTries {
+				n, err := s.StaleGoldRows(ctx)
+				if err != nil {
+					return err
+				}
+				if n > 0 {
+					return errStale
+				}
 			}
 			return fn(ctx)
 		})
@@ -349,4 +367,13 @@ func (s *Store) FreshSnapshot(ctx context.Context, fn func(ctx context.Context) 
 			return Op("Store.FreshSnapshot", err)
 		}
 	}
+}
+
+// StaleGoldRows counts the rows of the gold index (every project's) that
+// wait to be rewritten, as the snapshot in ctx sees them: 0 inside a
+// FreshSnapshot unless its refresh ran out of time.
+func (s *Store) StaleGoldRows(ctx context.Context) (int, error) {
+	var n int
+	err := s.reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM gold_tallies_stale`).Scan(&n)
+	return n, Op("Store.StaleGoldRows", err)
 }

@@ -35,6 +35,7 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 	var counts []tasks.RoundGold
 	var q tasks.QueuePage
 	var imported []tasks.ImportedGold
+	var behind int
 	from, _ := strconv.Atoi(c.QueryParam("from"))
 	err = s.store.FreshSnapshot(ctx, func(ctx context.Context) (err error) {
 		if counts, err = s.store.RoundGoldCounts(ctx, p.ID); err != nil {
@@ -50,14 +51,17 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 		if q, err = s.store.AdjudicationQueue(ctx, p.ID, f, from, templates.AdjQueuePageSize); err != nil {
 			return err
 		}
-		imported, err = s.store.ImportedGoldLabelled(ctx, p.ID, importedListLimit)
+		if imported, err = s.store.ImportedGoldLabelled(ctx, p.ID, importedListLimit); err != nil {
+			return err
+		}
+		behind, err = s.store.StaleGoldRows(ctx)
 		return err
 	})
 	if err != nil {
 		return err
 	}
 	v := templates.AdjQueueView{Page: s.page(c, "Adjudication", s.projectCrumbs(p)...), Slug: p.Slug,
-		Dimension: f.Dimension, Flagged: f.Flagged, Pending: q.Pending, FlaggedCount: q.Flagged, Matching: q.Matching}
+		Dimension: f.Dimension, Flagged: f.Flagged, Pending: q.Pending, FlaggedCount: q.Flagged, Matching: q.Matching, Behind: behind}
 	for _, d := range tasks.Dimensions {
 		v.Dimensions = append(v.Dimensions, templates.Option{Value: d, Label: dimensionNames[d]})
 	}

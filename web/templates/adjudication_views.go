@@ -23,6 +23,10 @@ type AdjQueueView struct {
 	Prev, Next string
 	// Imported lists imported gold that annotators labelled, to reopen.
 	Imported []AdjImportedItem
+	// Behind is how many sentences' rows of the gold index the queue read
+	// before they were rewritten (see tasks.FreshSnapshot); 0 when the
+	// counts and order are current.
+	Behind int
 }
 
 // AdjRoundRow is one round's gold by provenance.

@@ -1,0 +1,70 @@
+package web_test
+
+import (
+	"database/sql"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestAdjudicationQueueWhileTheWriterIsHeld: with rows of the gold index
+// waiting to be rewritten and the write lock held by another process (an
+// import, a backup tool), the queue page does not wait for the lock: it
+// answers from the index as it is and says that it is behind, with how
+// many sentences. Once the lock is released, the next view brings the
+// index up to date and the notice is gone.
+func TestAdjudicationQueueWhileTheWriterIsHeld(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the refresh's time limit")
+	}
+	f := newAdjFixture(t)
+	lea := f.as("lea")
+	if p := lea.get("/p/alpha/adjudication"); p.status != http.StatusOK || p.testText("n-pending") != "1" {
+		t.Fatalf("queue: %d, pending %q", p.status, p.testText("n-pending"))
+	}
+
+	other, err := sql.Open("sqlite", "file:"+f.store.Path()+"?_pragma=busy_timeout(1000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	conn, err := other.Conn(f.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	res, err := conn.ExecContext(f.ctx, `INSERT INTO gold_tallies_stale (sentence_id) SELECT sentence_id FROM gold_sentences`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale, err := res.RowsAffected()
+	if err != nil || stale < 2 {
+		t.Fatalf("marked %d rows stale (%v); the fixture has gold on at least two sentences", stale, err)
+	}
+	if _, err := conn.ExecContext(f.ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	p := lea.get("/p/alpha/adjudication")
+	if _, err := conn.ExecContext(f.ctx, "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	if p.status != http.StatusOK {
+		t.Fatalf("queue while the writer is held: %d %s", p.status, p.body)
+	}
+	notice := p.mustFind(t, tid("queue-behind"))
+	if got := notice.Text(); !strings.Contains(got, "catching up on ") || !strings.Contains(got, " changed sentences") {
+		t.Fatalf("notice %q", got)
+	}
+	if n := p.testText("n-pending"); n != "1" {
+		t.Fatalf("pending %q while behind; the index's rows were current, only marked", n)
+	}
+	if !strings.Contains(notice.Text(), " "+itoa(stale)+" ") {
+		t.Fatalf("notice %q does not give the %d sentences behind", notice.Text(), stale)
+	}
+
+	p = lea.get("/p/alpha/adjudication")
+	if p.status != http.StatusOK || p.testText("n-pending") != "1" {
+		t.Fatalf("queue after the lock: %d, pending %q", p.status, p.testText("n-pending"))
+	}
+	p.noneIn(t, "main", tid("queue-behind"))
+}
