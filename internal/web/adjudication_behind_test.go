@@ -5,14 +5,17 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"annotate/web/templates"
 )
 
 // TestAdjudicationQueueWhileTheWriterIsHeld: with rows of the gold index
 // waiting to be rewritten and the write lock held by another process (an
 // import, a backup tool), the queue page does not wait for the lock: it
 // answers from the index as it is and says that it is behind, with how
-// many sentences. Once the lock is released, the next view brings the
-// index up to date and the notice is gone.
+// many sentences; far behind, it shows only that. Once the lock is
+// released, the next view brings the index up to date and the notice is
+// gone.
 func TestAdjudicationQueueWhileTheWriterIsHeld(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for the refresh's time limit")
@@ -67,4 +70,30 @@ func TestAdjudicationQueueWhileTheWriterIsHeld(t *testing.T) {
 		t.Fatalf("queue after the lock: %d, pending %q", p.status, p.testText("n-pending"))
 	}
 	p.noneIn(t, "main", tid("queue-behind"))
+
+	// Far behind (as after an upgrade), the counts would mislead: the page
+	// shows only that it is catching up. Ids of no sentence stand in for
+	// the many rows such a catch-up has to rewrite.
+	if _, err := conn.ExecContext(f.ctx, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+		INSERT INTO gold_tallies_stale (sentence_id) SELECT 1000000 + i FROM n`, templates.AdjBehindShown+1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(f.ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	p = lea.get("/p/alpha/adjudication")
+	if _, err := conn.ExecContext(f.ctx, "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	if p.status != http.StatusOK {
+		t.Fatalf("queue far behind: %d", p.status)
+	}
+	p.textIn(t, tid("queue-behind"), "being brought up to date", itoa(int64(templates.AdjBehindShown+1))+" changed sentences")
+	p.noneIn(t, "main", tid("gold-counts"))
+	p.noneIn(t, "main", tid("adj-queue"))
+	p = lea.get("/p/alpha/adjudication")
+	p.noneIn(t, "main", tid("queue-behind"))
+	if p.testText("n-pending") != "1" {
+		t.Fatalf("pending %q once caught up", p.testText("n-pending"))
+	}
 }

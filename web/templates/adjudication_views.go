@@ -25,9 +25,15 @@ type AdjQueueView struct {
 	Imported []AdjImportedItem
 	// Behind is how many sentences' rows of the gold index the queue read
 	// before they were rewritten (see tasks.FreshSnapshot); 0 when the
-	// counts and order are current.
+	// counts and order are current. Past AdjBehindShown the page shows
+	// only that it is catching up.
 	Behind int
 }
+
+// AdjBehindShown is how far behind (in sentences) the adjudication queue
+// may be and still show its counts, with a warning; further behind (after
+// an upgrade or a large import) they would mislead.
+const AdjBehindShown = 1000
 
 // AdjRoundRow is one round's gold by provenance.
 type AdjRoundRow struct {
