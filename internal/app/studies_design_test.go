@@ -40,14 +40,7 @@ func labelAll(t *testing.T, ctx context.Context, s *tasks.Store, ops *app.App, s
 			t.Fatal(err)
 		}
 		sum := must(s.Summary(ctx, as.SummaryID))(t)
-		v, err := s.SaveSentenceLabel(ctx, as.ID, part.UserID, as.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.SaveSummaryLabel(ctx, as.ID, part.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
-		if err := s.Submit(ctx, as.ID, part.UserID); err != nil {
-			t.Fatal(err)
-		}
+		submitItem(t, ctx, s, as.ID, as.Version, part.UserID, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no})
 		done = append(done, as.ID)
 	}
 	return done
@@ -327,14 +320,7 @@ func TestExclusionByScreeningScore(t *testing.T) {
 			if wrong && i == 0 { // the first screening summary wrong
 				l = tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: &no}
 			}
-			v, err := s.SaveSentenceLabel(ctx, as.ID, part.UserID, as.Version, l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.SaveSummaryLabel(ctx, as.ID, part.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
-			if err := s.Submit(ctx, as.ID, part.UserID); err != nil {
-				t.Fatal(err)
-			}
+			submitItem(t, ctx, s, as.ID, as.Version, part.UserID, l)
 		}
 	}
 	half := take("half", true)
@@ -371,21 +357,7 @@ func checkDealt(t *testing.T, ctx context.Context, s *tasks.Store) {
 // gold it proposes Dawid–Skene and says why.
 func TestCrowdAggregation(t *testing.T) {
 	ctx, s, p := studyProject(t)
-	var docs []tasks.DocumentInput
-	gold := map[string]string{}
-	for i := 1; i <= 8; i++ {
-		g := &tasks.GoldInput{Label: tasks.LabelFaithful}
-		if i%2 == 0 {
-			g = &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No."}
-		}
-		text := fmt.Sprintf("Claim %d.", i)
-		gold[text] = g.Label
-		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("g%d", i), Sentences: []string{"A source."},
-			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("gs%d", i), Sentences: []tasks.SentenceInput{{Text: text, Gold: g}}}}})
-	}
-	if _, err := s.Import(ctx, p.ID, docs); err != nil {
-		t.Fatal(err)
-	}
+	gold := importAlternatingGold(t, ctx, s, p, "Claim %d.", "g%d", "gs%d")
 	ops := app.New(s)
 	st, err := ops.CreateStudy(ctx, p, "crowd", []byte(`{"round":"crowd","conditions":["none"],"k":4,"items_per_participant":14,"attention_rate":0}`))
 	if err != nil {
@@ -414,14 +386,7 @@ func TestCrowdAggregation(t *testing.T) {
 			if label == tasks.LabelUnfaithful {
 				l.ErrorTypes, l.Explanation = []string{"contradiction"}, "No."
 			}
-			v, err := s.SaveSentenceLabel(ctx, as.ID, part.UserID, as.Version, l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.SaveSummaryLabel(ctx, as.ID, part.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
-			if err := s.Submit(ctx, as.ID, part.UserID); err != nil {
-				t.Fatal(err)
-			}
+			submitItem(t, ctx, s, as.ID, as.Version, part.UserID, l)
 			if _, ok := gold[text]; ok {
 				x := votes[text]
 				if label == tasks.LabelUnfaithful {

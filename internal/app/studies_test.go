@@ -6,7 +6,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,21 +15,57 @@ import (
 	"annotate/internal/export"
 	"annotate/internal/studies"
 	"annotate/internal/tasks"
+	"annotate/internal/testkit"
 )
 
 // studyProject is a project with six one-sentence summaries and a lead.
+// emptyProject is a new project in a new database of the test's.
+func emptyProject(t *testing.T, slug, name string) (context.Context, *tasks.Store, *tasks.Project) {
+	t.Helper()
+	s := testkit.OpenStore(t)
+	ctx := context.Background()
+	return ctx, s, must(s.CreateProject(ctx, tasks.Project{Slug: slug, Name: name, Settings: tasks.DefaultSettings()}))(t)
+}
+
+// submitItem labels an item's sentence, fills its summary fields and
+// submits it, stopping the test on any refusal.
+func submitItem(t *testing.T, ctx context.Context, s *tasks.Store, assignment int64, version int, user int64, l tasks.SentenceLabel) {
+	t.Helper()
+	v := must(s.SaveSentenceLabel(ctx, assignment, user, version, l))(t)
+	if _, err := s.SaveSummaryLabel(ctx, assignment, user, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Submit(ctx, assignment, user); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// importAlternatingGold imports 8 one-sentence summaries whose gold
+// alternates faithful and unfaithful, the sentences and ids written from
+// the formats, and returns each sentence's gold label by its text.
+func importAlternatingGold(t *testing.T, ctx context.Context, s *tasks.Store, p *tasks.Project, text, docID, summaryID string) map[string]string {
+	t.Helper()
+	gold := map[string]string{}
+	var docs []tasks.DocumentInput
+	for i := 1; i <= 8; i++ {
+		g := &tasks.GoldInput{Label: tasks.LabelFaithful}
+		if i%2 == 0 {
+			g = &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No."}
+		}
+		text := fmt.Sprintf(text, i)
+		gold[text] = g.Label
+		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf(docID, i), Sentences: []string{"A source."},
+			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf(summaryID, i), Sentences: []tasks.SentenceInput{{Text: text, Gold: g}}}}})
+	}
+	if _, err := s.Import(ctx, p.ID, docs); err != nil {
+		t.Fatal(err)
+	}
+	return gold
+}
+
 func studyProject(t *testing.T) (context.Context, *tasks.Store, *tasks.Project) {
 	t.Helper()
-	ctx := context.Background()
-	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	p, err := s.CreateProject(ctx, tasks.Project{Slug: "crowd", Name: "Crowd", Settings: tasks.DefaultSettings()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, s, p := emptyProject(t, "crowd", "Crowd")
 	var docs []tasks.DocumentInput
 	for i := 1; i <= 6; i++ {
 		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council met.", "It deferred the budget."},
@@ -220,16 +255,7 @@ func TestStudyEntryRevoked(t *testing.T) {
 // released (labels kept, counted nowhere) and the items go back, so that
 // the next participants get them and every item reaches k = 1 valid label.
 func TestAttentionChecksExclude(t *testing.T) {
-	ctx := context.Background()
-	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "c.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	p, err := s.CreateProject(ctx, tasks.Project{Slug: "c", Name: "C", Settings: tasks.DefaultSettings()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, s, p := emptyProject(t, "c", "C")
 	var docs []tasks.DocumentInput
 	for i := 1; i <= 6; i++ {
 		sent := tasks.SentenceInput{Text: "The council deferred the budget."}
@@ -287,14 +313,7 @@ func TestAttentionChecksExclude(t *testing.T) {
 			if !isCheck {
 				items = append(items, as.SummaryID)
 			}
-			v, err := s.SaveSentenceLabel(ctx, as.ID, part.UserID, as.Version, label)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.SaveSummaryLabel(ctx, as.ID, part.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
-			if err := s.Submit(ctx, as.ID, part.UserID); err != nil {
-				t.Fatal(err)
-			}
+			submitItem(t, ctx, s, as.ID, as.Version, part.UserID, label)
 		}
 		t.Fatalf("%s never finished", pid)
 		return nil, nil
@@ -392,16 +411,7 @@ func TestAttentionChecksExclude(t *testing.T) {
 // dealt, the test's labels counted nowhere. One who gets both right goes
 // on to the items.
 func TestScreening(t *testing.T) {
-	ctx := context.Background()
-	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "sc.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	p, err := s.CreateProject(ctx, tasks.Project{Slug: "sc", Name: "SC", Settings: tasks.DefaultSettings()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, s, p := emptyProject(t, "sc", "SC")
 	var docs []tasks.DocumentInput
 	for i := 1; i <= 5; i++ {
 		sent := tasks.SentenceInput{Text: "The council deferred the budget."}
@@ -457,14 +467,7 @@ func TestScreening(t *testing.T) {
 			if i == wrong {
 				l = tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no}
 			}
-			v, err := s.SaveSentenceLabel(ctx, as.ID, part.UserID, as.Version, l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.SaveSummaryLabel(ctx, as.ID, part.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
-			if err := s.Submit(ctx, as.ID, part.UserID); err != nil {
-				t.Fatal(err)
-			}
+			submitItem(t, ctx, s, as.ID, as.Version, part.UserID, l)
 		}
 	}
 	out, step := take("failing", 1)
@@ -493,31 +496,8 @@ func TestScreening(t *testing.T) {
 // −1 from none, participants by outcome, and leaves out an excluded
 // participant's labels.
 func TestStudyReport(t *testing.T) {
-	ctx := context.Background()
-	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "r.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	p, err := s.CreateProject(ctx, tasks.Project{Slug: "r", Name: "R", Settings: tasks.DefaultSettings()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gold := map[string]string{}
-	var docs []tasks.DocumentInput
-	for i := 1; i <= 8; i++ {
-		g := &tasks.GoldInput{Label: tasks.LabelFaithful}
-		if i%2 == 0 {
-			g = &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No."}
-		}
-		text := fmt.Sprintf("Sentence %d.", i)
-		gold[text] = g.Label
-		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"A source."},
-			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []tasks.SentenceInput{{Text: text, Gold: g}}}}})
-	}
-	if _, err := s.Import(ctx, p.ID, docs); err != nil {
-		t.Fatal(err)
-	}
+	ctx, s, p := emptyProject(t, "r", "R")
+	gold := importAlternatingGold(t, ctx, s, p, "Sentence %d.", "d%d", "s%d")
 	ops := app.New(s)
 	st, err := ops.CreateStudy(ctx, p, "exp", []byte(`{"round":"crowd","conditions":["none","debate"],"seed":1,"k":4,"items_per_participant":8,"attention_rate":0}`))
 	if err != nil {
@@ -551,14 +531,7 @@ func TestStudyReport(t *testing.T) {
 			if want == tasks.LabelUnfaithful {
 				l.ErrorTypes, l.Explanation = []string{"contradiction"}, "No."
 			}
-			v, err := s.SaveSentenceLabel(ctx, as.ID, part.UserID, as.Version, l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.SaveSummaryLabel(ctx, as.ID, part.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
-			if err := s.Submit(ctx, as.ID, part.UserID); err != nil {
-				t.Fatal(err)
-			}
+			submitItem(t, ctx, s, as.ID, as.Version, part.UserID, l)
 		}
 		if i == 4 { // the fifth is excluded by hand
 			if err := ops.Studies().Exclude(ctx, st, part, "by hand", 0); err != nil {
@@ -590,16 +563,7 @@ func TestStudyReport(t *testing.T) {
 // training items one by one, each followed by feedback (their label,
 // gold and its explanation) that they move on from; then their items.
 func TestTraining(t *testing.T) {
-	ctx := context.Background()
-	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "t.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	p, err := s.CreateProject(ctx, tasks.Project{Slug: "t", Name: "T", Settings: tasks.DefaultSettings()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, s, p := emptyProject(t, "t", "T")
 	var docs []tasks.DocumentInput
 	for i := 1; i <= 5; i++ {
 		sent := tasks.SentenceInput{Text: fmt.Sprintf("Sentence %d.", i)}
@@ -661,14 +625,7 @@ func TestTraining(t *testing.T) {
 		if part.Phase == studies.PhaseScreening { // pass the test
 			l = tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: &no}
 		}
-		v, err := s.SaveSentenceLabel(ctx, as.ID, part.UserID, as.Version, l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.SaveSummaryLabel(ctx, as.ID, part.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
-		if err := s.Submit(ctx, as.ID, part.UserID); err != nil {
-			t.Fatal(err)
-		}
+		submitItem(t, ctx, s, as.ID, as.Version, part.UserID, l)
 	}
 	part = must(ops.Studies().ParticipantOfUser(ctx, part.UserID))(t)
 	if feedbacks != 2 || len(seen) != 4 || part.Phase != studies.PhaseCompleted {

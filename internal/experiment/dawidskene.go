@@ -30,14 +30,18 @@ type DawidSkeneResult struct {
 // Label returns item i's most probable class (the lowest on a tie), or
 // -1 when the item had no labels.
 func (r *DawidSkeneResult) Label(i int) int {
+	return mostProbable(r.Posterior[i])
+}
+
+// mostProbable is the class of highest probability in an item's
+// posterior, the lowest on a tie; -1 when the item had no labels (an empty
+// or NaN posterior).
+func mostProbable(posterior []float64) int {
 	best, arg := -1.0, -1
-	for k, p := range r.Posterior[i] {
+	for k, p := range posterior {
 		if p > best {
 			best, arg = p, k
 		}
-	}
-	if math.IsNaN(best) {
-		return -1
 	}
 	return arg
 }

@@ -23,16 +23,7 @@ type MACEResult struct {
 // Label returns item i's most probable class (the lowest on a tie), or
 // -1 when the item had no labels.
 func (r *MACEResult) Label(i int) int {
-	best, arg := -1.0, -1
-	for k, p := range r.Posterior[i] {
-		if p > best {
-			best, arg = p, k
-		}
-	}
-	if math.IsNaN(best) {
-		return -1
-	}
-	return arg
+	return mostProbable(r.Posterior[i])
 }
 
 // maceSmoothing is added to every expected count of the M step, so that

@@ -28,8 +28,6 @@ func (s *Server) getStudies(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v.Definition = exampleDefinition
-	v.Plan, v.PlanSizes = examplePlan, "20, 40, 60, 100, 150"
 	return s.render(c, http.StatusOK, templates.StudiesPage(v))
 }
 
@@ -39,8 +37,11 @@ const exampleDefinition = `{"round": "crowd", "conditions": ["none", "debate"], 
 // maxPlanForm bounds the plan a form sends.
 const maxPlanForm = 64 << 10
 
-// examplePlan fills the planning form at first.
-const examplePlan = `{"accuracy": {"none": 0.75, "verdict": 0.8, "debate": 0.88}, "follow_when_visible": 0.4, "items_per_participant": 10, "k": 3, "seed": 1}`
+// examplePlan and examplePlanSizes fill the planning form at first.
+const (
+	examplePlan      = `{"accuracy": {"none": 0.75, "verdict": 0.8, "debate": 0.88}, "follow_when_visible": 0.4, "items_per_participant": 10, "k": 3, "seed": 1}`
+	examplePlanSizes = "20, 40, 60, 100, 150"
+)
 
 // pageStudies is how many studies the page simulates per number of
 // participants (the command line's study plan takes 200 by default).
@@ -57,7 +58,6 @@ func (s *Server) postStudyPlan(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v.Definition = exampleDefinition
 	v.Plan, v.PlanSizes, v.PlanStudies = c.FormValue("plan"), c.FormValue("participants"), pageStudies
 	fail := func(msg string) error {
 		v.PlanErrors = append(v.PlanErrors, msg)
@@ -100,18 +100,20 @@ func (s *Server) postStudyPlan(c echo.Context) error {
 }
 
 func (s *Server) studiesView(c echo.Context, p *tasks.Project) (templates.StudiesView, error) {
-	v := templates.StudiesView{Page: s.page(c, "Studies", s.projectCrumbs(p)...), Slug: p.Slug}
+	v := templates.StudiesView{Page: s.page(c, "Studies", s.projectCrumbs(p)...), Slug: p.Slug,
+		Definition: exampleDefinition, Plan: examplePlan, PlanSizes: examplePlanSizes}
 	ctx := c.Request().Context()
 	list, err := s.app.Studies().List(ctx, p.ID)
 	if err != nil {
 		return v, err
 	}
+	all, err := s.app.Studies().ProjectPhaseCounts(ctx, p.ID)
+	if err != nil {
+		return v, err
+	}
 	for i := range list {
 		st := &list[i]
-		counts, err := s.app.StudyCounts(ctx, st)
-		if err != nil {
-			return v, err
-		}
+		counts := all[st.ID]
 		n := 0
 		for _, k := range counts {
 			n += k

@@ -305,6 +305,11 @@ func TestStudiesPageMakesAStudy(t *testing.T) {
 	if pg.status != http.StatusUnprocessableEntity || !strings.Contains(pg.body, "k: 99 is not between 1 and 50") || !strings.Contains(pg.body, "&#34;hints&#34;") {
 		t.Fatalf("a bad definition: %d\n%s", pg.status, pg.body)
 	}
+	// The refused definition comes back; the planning form below keeps its
+	// example, as on a fresh page.
+	if plan := pg.mustFind(t, "#plan-json").Text(); !strings.Contains(plan, `"follow_when_visible"`) {
+		t.Fatalf("the planning form after a refused definition holds %q", plan)
+	}
 	if list, _ := app.New(f.store).Studies().List(f.ctx, p.ID); len(list) != 0 {
 		t.Fatal("a refused study was made")
 	}

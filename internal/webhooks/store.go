@@ -111,6 +111,7 @@ func (s *Store) CreateWebhook(ctx context.Context, projectID, by int64, rawURL s
 		return nil, tasks.Op("Store.CreateWebhook", err)
 	}
 	secret := hex.EncodeToString(raw)
+	now := tasks.Stamp(s.tasks.Now())
 	var id int64
 	err := s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		var n int
@@ -120,16 +121,15 @@ func (s *Store) CreateWebhook(ctx context.Context, projectID, by int64, rawURL s
 		if n >= MaxWebhooksPerProject {
 			return tasks.Errorf(tasks.EInvalid, "the project already has %d webhooks; delete some first", n)
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO webhooks (project_id, url, secret, events, gold_cursor, created_by)
-			VALUES (?1, ?2, ?3, ?4, (SELECT coalesce(max(h.id), 0) FROM gold_history h), ?5)`,
-			projectID, rawURL, secret, strings.Join(evs, ","), by)
+		res, err := tx.ExecContext(ctx, `INSERT INTO webhooks (project_id, url, secret, events, gold_cursor, created_by, created_at)
+			VALUES (?1, ?2, ?3, ?4, (SELECT coalesce(max(h.id), 0) FROM gold_history h), ?5, ?6)`,
+			projectID, rawURL, secret, strings.Join(evs, ","), by, now)
 		if err != nil {
 			return err
 		}
 		if id, err = res.LastInsertId(); err != nil {
 			return err
 		}
-		now := tasks.Stamp(s.tasks.Now())
 		_, err = tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (webhook_id, event, event_key, payload, status, next_attempt_at)
 			SELECT ?1, ?2, r.id, '', 'skipped', ?3 FROM rounds r WHERE r.project_id = ?4 AND `+roundComplete,
 			id, EventRoundComplete, now, projectID)
@@ -138,7 +138,7 @@ func (s *Store) CreateWebhook(ctx context.Context, projectID, by int64, rawURL s
 	if err != nil {
 		return nil, tasks.Op("Store.CreateWebhook", err)
 	}
-	return &Webhook{ID: id, ProjectID: projectID, URL: rawURL, Secret: secret, Events: evs, CreatedAt: tasks.Stamp(s.tasks.Now())}, nil
+	return &Webhook{ID: id, ProjectID: projectID, URL: rawURL, Secret: secret, Events: evs, CreatedAt: now}, nil
 }
 
 // roundComplete is true of a round r whose assignments (released ones

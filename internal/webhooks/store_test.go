@@ -48,6 +48,9 @@ func TestWebhookRegistration(t *testing.T) {
 	if err != nil || len(list) != 1 || list[0].Secret != "" {
 		t.Fatalf("Webhooks = %+v, %v", list, err)
 	}
+	if list[0].CreatedAt != h.CreatedAt {
+		t.Fatalf("listed as made at %s, registration said %s", list[0].CreatedAt, h.CreatedAt)
+	}
 	if err := hooks.DeleteWebhook(ctx, p.ID+1, h.ID); tasks.ErrorCode(err) != tasks.ENotFound {
 		t.Fatalf("delete from another project: %v", err)
 	}
