@@ -23,6 +23,8 @@ const (
 	sqliteFull      = 13
 )
 
+func init() { RegisterClassifier(unavailable) }
+
 // unavailable describes a database error a user can act on, or returns
 // nil for any other error.
 func unavailable(err error) *Error {

@@ -113,7 +113,7 @@ func (s *ExportSummary) Label() (label, provenance string) {
 	default:
 		label = LabelFaithful
 	}
-	for p, r := range provRank {
+	for p, r := range ProvRank {
 		if r == s.provRank {
 			provenance = p
 		}
@@ -325,7 +325,7 @@ func (r *ExportReader) Sentences(ctx context.Context, summaryID int64) ([]Export
 			return nil, Op("ExportReader.Sentences", err)
 		}
 		if has {
-			g := &ExportGold{GoldValues: GoldValues{Label: label.String, ErrorTypes: nonNil(decodeTypes(types.String)), Explanation: expl.String,
+			g := &ExportGold{GoldValues: GoldValues{Label: label.String, ErrorTypes: NonNil(decodeTypes(types.String)), Explanation: expl.String,
 				AmbiguityType: ambType.String, AmbiguityNote: ambNote.String},
 				Provenance: prov.String, DecidedByID: by.Int64, DecidedBy: byName.String, DecidedAt: at.String, Note: note.String}
 			if amb.Valid {
@@ -394,7 +394,7 @@ func (r *ExportReader) EachLabel(ctx context.Context, summaryID int64, fn func(*
 			&rel, &l.NonSummary, &l.TopicCategory, &l.Comment, &l.AssistantLabel, &l.GoldLabel, &l.GoldProvenance, &l.Flag, &l.SkipReason); err != nil {
 			return Op("ExportReader.EachLabel", err)
 		}
-		l.ErrorTypes = nonNil(decodeTypes(types))
+		l.ErrorTypes = NonNil(decodeTypes(types))
 		if amb.Valid {
 			l.Ambiguous = &amb.Bool
 		}

@@ -29,7 +29,7 @@ type GoldValues struct {
 }
 
 func (v GoldValues) equal(w GoldValues) bool {
-	return v.Label == w.Label && slices.Equal(nonNil(v.ErrorTypes), nonNil(w.ErrorTypes)) && v.Explanation == w.Explanation &&
+	return v.Label == w.Label && slices.Equal(NonNil(v.ErrorTypes), NonNil(w.ErrorTypes)) && v.Explanation == w.Explanation &&
 		((v.Ambiguous == nil) == (w.Ambiguous == nil)) && (v.Ambiguous == nil || *v.Ambiguous == *w.Ambiguous) &&
 		v.AmbiguityType == w.AmbiguityType && v.AmbiguityNote == w.AmbiguityNote
 }
@@ -84,7 +84,7 @@ func (d *GoldDecision) Validate(set Settings) error {
 	if err := l.Validate(set); err != nil {
 		return Op("GoldDecision.Validate", err)
 	}
-	d.ErrorTypes = nonNil(l.ErrorTypes)
+	d.ErrorTypes = NonNil(l.ErrorTypes)
 	if d.Label == LabelUnfaithful && set.ErrorTypes && len(d.ErrorTypes) == 0 {
 		return Errorf(EInvalid, "an unfaithful gold label needs at least one error type")
 	}
@@ -164,7 +164,7 @@ func summaryGold(ctx context.Context, q querier, summaryID int64) (map[int64]Gol
 // auto-resolution owns (see Gold.automatic), and reports false when it
 // left the row alone.
 func (s *Store) writeGold(ctx context.Context, tx txQuerier, g Gold, onlyAutomatic bool) (bool, error) {
-	g.ErrorTypes = nonNil(g.ErrorTypes)
+	g.ErrorTypes = NonNil(g.ErrorTypes)
 	types, _ := json.Marshal(g.ErrorTypes)
 	var amb, by any
 	if g.Ambiguous != nil {

@@ -6,9 +6,9 @@ import (
 	"errors"
 )
 
-// provRank orders provenances from the most to the least automatic; a
+// ProvRank orders provenances from the most to the least automatic; a
 // summary's gold takes the least automatic provenance of its sentences.
-var provRank = map[string]int{ProvImported: 0, ProvUnanimous: 1, ProvMajority: 2, ProvAdjudicated: 3}
+var ProvRank = map[string]int{ProvImported: 0, ProvUnanimous: 1, ProvMajority: 2, ProvAdjudicated: 3}
 
 // SummaryLabelFrom derives a summary's label from its sentences' gold
 // labels: unfaithful if any sentence is, else borderline if any is, else
@@ -58,7 +58,7 @@ func (s *Store) deriveSummaryGold(ctx context.Context, tx txQuerier, summaryID i
 			complete = false
 		}
 		labels = append(labels, label)
-		rank = max(rank, provRank[prov])
+		rank = max(rank, ProvRank[prov])
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -75,7 +75,7 @@ func (s *Store) deriveSummaryGold(ctx context.Context, tx txQuerier, summaryID i
 		return nil
 	}
 	prov := ProvUnanimous
-	for p, r := range provRank {
+	for p, r := range ProvRank {
 		if r == rank {
 			prov = p
 		}

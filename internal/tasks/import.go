@@ -401,7 +401,7 @@ func (im *importer) summary(docID int64, docLang string, s *SummaryInput) error 
 	if len(s.Sentences) == 0 {
 		return Errorf(EInvalid, "summary %s: sentences: none (split the text before importing)", s.ExternalID)
 	}
-	edits, _ := json.Marshal(nonNil(s.EditTypes))
+	edits, _ := json.Marshal(NonNil(s.EditTypes))
 	res, err := im.q.ExecContext(im.ctx, `INSERT INTO summaries (project_id, document_id, external_id, topic, model, language, original, edit_types) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 		im.project, docID, s.ExternalID, s.Topic, s.Model, orDefault(s.Language, docLang), s.Original, string(edits))
 	if err != nil {
@@ -503,7 +503,7 @@ func nullString(s string) any {
 
 // gold writes a sentence's gold as given and returns it as stored.
 func (im *importer) gold(sentID int64, g *GoldInput) (Gold, error) {
-	types, _ := json.Marshal(nonNil(g.ErrorTypes))
+	types, _ := json.Marshal(NonNil(g.ErrorTypes))
 	var amb any
 	if g.Ambiguous != nil {
 		amb = *g.Ambiguous
@@ -513,7 +513,7 @@ func (im *importer) gold(sentID int64, g *GoldInput) (Gold, error) {
 	if err != nil {
 		return Gold{}, err
 	}
-	stored := Gold{SentenceID: sentID, GoldValues: GoldValues{Label: g.Label, ErrorTypes: nonNil(g.ErrorTypes), Explanation: g.Explanation,
+	stored := Gold{SentenceID: sentID, GoldValues: GoldValues{Label: g.Label, ErrorTypes: NonNil(g.ErrorTypes), Explanation: g.Explanation,
 		Ambiguous: g.Ambiguous, AmbiguityType: g.AmbiguityType, AmbiguityNote: g.AmbiguityNote}, Provenance: orDefault(g.Provenance, ProvImported)}
 	if id, ok := by.(int64); ok {
 		stored.DecidedBy = id
@@ -580,7 +580,8 @@ func orDefault(s, def string) string {
 	return s
 }
 
-func nonNil(s []string) []string {
+// NonNil returns s, or an empty list when s is nil, so that JSON shows [] rather than null.
+func NonNil(s []string) []string {
 	if s == nil {
 		return []string{}
 	}

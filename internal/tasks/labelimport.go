@@ -399,7 +399,7 @@ func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user
 		}
 	}
 	l.UpdatedAt = stamp(w.im.now())
-	types, _ := json.Marshal(nonNil(l.ErrorTypes))
+	types, _ := json.Marshal(NonNil(l.ErrorTypes))
 	var amb any
 	if l.Ambiguous != nil {
 		amb = *l.Ambiguous
@@ -500,7 +500,7 @@ func (w *labelWriter) finish() error {
 
 // sameSentenceLabel compares the fields an import sets.
 func sameSentenceLabel(a, b *SentenceLabel) bool {
-	return a.Label == b.Label && slices.Equal(nonNil(a.ErrorTypes), nonNil(b.ErrorTypes)) && a.Explanation == b.Explanation &&
+	return a.Label == b.Label && slices.Equal(NonNil(a.ErrorTypes), NonNil(b.ErrorTypes)) && a.Explanation == b.Explanation &&
 		sameBool(a.Ambiguous, b.Ambiguous) && a.AmbiguityType == b.AmbiguityType && a.AmbiguityNote == b.AmbiguityNote && a.UnsureNote == b.UnsureNote
 }
 

@@ -70,7 +70,7 @@ func (w *labelWriter) resolve() error {
 // newGold queues the gold of a sentence that has none, and its history
 // row, as writeGold writes them.
 func (w *labelWriter) newGold(g Gold) error {
-	g.ErrorTypes = nonNil(g.ErrorTypes)
+	g.ErrorTypes = NonNil(g.ErrorTypes)
 	types, _ := json.Marshal(g.ErrorTypes)
 	var amb, by any
 	if g.Ambiguous != nil {

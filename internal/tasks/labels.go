@@ -162,7 +162,7 @@ func (s *Store) saveSentenceLabel(ctx context.Context, assignmentID, userID int6
 		}
 		trackReveal(&l, prev)
 		l.UpdatedAt = stamp(s.now())
-		types, _ := json.Marshal(nonNil(l.ErrorTypes))
+		types, _ := json.Marshal(NonNil(l.ErrorTypes))
 		var amb any
 		if l.Ambiguous != nil {
 			amb = *l.Ambiguous

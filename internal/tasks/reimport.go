@@ -259,7 +259,7 @@ func (im *importer) textChange(c *Change, cond string, arg int64) (bool, error) 
 	}
 	if !im.opts.Update || !im.opts.Relabel {
 		c.Reason = fmt.Sprintf("refused: %d %s already labelled it, and the labels would point at text nobody saw; --update --relabel replaces the text and deletes those labels",
-			people, plural(people, "annotator has", "annotators have"))
+			people, Plural(people, "annotator has", "annotators have"))
 		im.change(*c)
 		if im.opts.Update {
 			im.refused = append(im.refused, *c)
@@ -274,7 +274,7 @@ func (im *importer) textChange(c *Change, cond string, arg int64) (bool, error) 
 		return false, err
 	}
 	c.Reason = fmt.Sprintf("deleted %d labels of %d %s given on the old text (kept with that text in the stale labels export); their assignments wait to be labelled again",
-		n, people, plural(people, "annotator", "annotators"))
+		n, people, Plural(people, "annotator", "annotators"))
 	im.change(*c)
 	return true, nil
 }

@@ -61,8 +61,8 @@ func (s *Store) ResplitSummary(ctx context.Context, projectID, summaryID int64, 
 		return Errorf(EInvalid, "sentences: at most %d sentences, got %d", maxSentences, len(clean))
 	}
 	for i, t := range clean {
-		if utf8.RuneCountInString(t) > maxTextLen {
-			return Errorf(EInvalid, "sentences: sentence %d is longer than %d characters", i+1, maxTextLen)
+		if utf8.RuneCountInString(t) > MaxNoteLen {
+			return Errorf(EInvalid, "sentences: sentence %d is longer than %d characters", i+1, MaxNoteLen)
 		}
 	}
 	return Op("Store.ResplitSummary", s.tx(ctx, func(tx *sql.Tx) error {
