@@ -66,7 +66,7 @@ func (s *Store) PickDocuments(ctx context.Context, projectID int64, f DocumentFi
 				return err
 			}
 		}
-		if !f.keepGold(d) {
+		if !f.KeepGold(d) {
 			return nil
 		}
 		if len(docs) == maxPickDocuments {
@@ -79,8 +79,8 @@ func (s *Store) PickDocuments(ctx context.Context, projectID int64, f DocumentFi
 	return docs, more, Op("Store.PickDocuments", err)
 }
 
-// keepGold applies the filter's gold state.
-func (f DocumentFilter) keepGold(d PickDocument) bool {
+// KeepGold applies the filter's gold state.
+func (f DocumentFilter) KeepGold(d PickDocument) bool {
 	switch f.Gold {
 	case "none":
 		return d.Gold == 0 && d.Waiting == 0

@@ -66,7 +66,7 @@ type ExportSummary struct {
 	Sentences                          int         // |S|
 	GoldSentences, FaithfulSentences   int         // sentences with a resolved gold label; of them faithful
 	UnfaithfulSentences                int         // of them unfaithful
-	provRank                           int         // the least automatic sentence provenance (see provRank)
+	ProvenanceRank                     int         // the least automatic sentence provenance (see ProvRank)
 	KeyFacts                           int         // |K|: the document's key facts for the summary's topic or none
 	Alignments                         int         // submitted assignments whose key-fact alignments count
 	CoveredKeyFacts, CoveringSentences int         // |{k : (k, s) in E}|, |{s : (k, s) in E}|
@@ -114,7 +114,7 @@ func (s *ExportSummary) Label() (label, provenance string) {
 		label = LabelFaithful
 	}
 	for p, r := range ProvRank {
-		if r == s.provRank {
+		if r == s.ProvenanceRank {
 			provenance = p
 		}
 	}
@@ -287,7 +287,7 @@ func (r *ExportReader) documentSummaries(ctx context.Context, docID int64, fn fu
 		if err := rows.Scan(&s.ID, &s.DocumentID, &s.Document, &s.DocumentKind, &s.DocumentLanguage, &s.DocumentDomain, &s.DocumentTitle,
 			&s.External, &s.Topic, &s.Model, &s.Language, &s.Original, &edits,
 			&gLabel, &gProv, &gBy, &gByName, &gAt, &gNote,
-			&s.Sentences, &s.GoldSentences, &s.FaithfulSentences, &s.UnfaithfulSentences, &s.provRank, &s.KeyFacts); err != nil {
+			&s.Sentences, &s.GoldSentences, &s.FaithfulSentences, &s.UnfaithfulSentences, &s.ProvenanceRank, &s.KeyFacts); err != nil {
 			return err
 		}
 		s.EditTypes = decodeTypes(edits)

@@ -28,7 +28,8 @@ type GoldValues struct {
 	AmbiguityNote string   `json:"ambiguity_note"`
 }
 
-func (v GoldValues) equal(w GoldValues) bool {
+// Equal reports whether v and w hold the same values.
+func (v GoldValues) Equal(w GoldValues) bool {
 	return v.Label == w.Label && slices.Equal(NonNil(v.ErrorTypes), NonNil(w.ErrorTypes)) && v.Explanation == w.Explanation &&
 		((v.Ambiguous == nil) == (w.Ambiguous == nil)) && (v.Ambiguous == nil || *v.Ambiguous == *w.Ambiguous) &&
 		v.AmbiguityType == w.AmbiguityType && v.AmbiguityNote == w.AmbiguityNote
@@ -54,9 +55,9 @@ type Gold struct {
 // adjudication; automatic resolution leaves such sentences alone.
 func (g Gold) Reopened() bool { return g.Provenance == ProvUnresolved && g.DecidedBy != 0 }
 
-// automatic reports whether auto-resolution owns this gold: it may replace
+// Automatic reports whether auto-resolution owns this gold: it may replace
 // unanimous gold and unresolved gold it wrote itself, nothing else.
-func (g Gold) automatic() bool {
+func (g Gold) Automatic() bool {
 	return g.Provenance == ProvUnanimous || (g.Provenance == ProvUnresolved && g.DecidedBy == 0)
 }
 

@@ -85,7 +85,7 @@ func adjudicationQueue(ctx context.Context, q querier, projectID int64, f QueueF
 				page.Ready[r] += n
 			}
 		}
-		if f.keepIndexed(rounds, flagged, split) {
+		if f.KeepIndexed(rounds, flagged, split) {
 			page.Matching += n
 		}
 		return nil
@@ -107,8 +107,8 @@ func adjudicationQueue(ctx context.Context, q querier, projectID int64, f QueueF
 	return page, err
 }
 
-// keepIndexed is Keep on a gold index row's columns.
-func (f QueueFilter) keepIndexed(rounds []int64, flagged bool, split int) bool {
+// KeepIndexed is Keep on a gold index row's columns.
+func (f QueueFilter) KeepIndexed(rounds []int64, flagged bool, split int) bool {
 	if f.RoundID != 0 && !slices.Contains(rounds, f.RoundID) {
 		return false
 	}

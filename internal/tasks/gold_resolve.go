@@ -232,7 +232,7 @@ func flaggedSentences(ctx context.Context, q querier, summaryID int64) (map[int6
 // by itself, even when every label agrees: it waits for a lead.
 func resolvedGold(sentenceID int64, labels []SentenceLabel, gold map[int64]Gold, flagged bool) (Gold, bool) {
 	cur, has := gold[sentenceID]
-	if has && !cur.automatic() {
+	if has && !cur.Automatic() {
 		return Gold{}, false
 	}
 	t := TallyVotes(labels)
@@ -243,7 +243,7 @@ func resolvedGold(sentenceID int64, labels []SentenceLabel, gold map[int64]Gold,
 	if v, ok := t.Agreed(); ok && !flagged {
 		want.GoldValues, want.Provenance = v, ProvUnanimous
 	}
-	if has && cur.Provenance == want.Provenance && cur.GoldValues.equal(want.GoldValues) {
+	if has && cur.Provenance == want.Provenance && cur.GoldValues.Equal(want.GoldValues) {
 		return Gold{}, false
 	}
 	return want, true

@@ -143,7 +143,7 @@ func (w *labelWriter) write(r *LabelRecord) error {
 		}
 	}
 	w.last = r.Summary
-	user, round := r.annotator()
+	user, round := r.Annotator()
 	if err := ValidateUsername(user); err != nil {
 		return Errorf(EInvalid, "%s: annotator: %q: %s", r.Source, user, ErrorMessage(err))
 	}

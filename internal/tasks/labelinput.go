@@ -55,8 +55,8 @@ type LabelRecord struct {
 	Source string
 }
 
-// annotator and round name who gave the record and where.
-func (r *LabelRecord) annotator() (user, round string) {
+// Annotator and round name who gave the record and where.
+func (r *LabelRecord) Annotator() (user, round string) {
 	if r.Label != nil {
 		user, round = r.Label.Annotator, r.Label.Round
 	} else if r.SummaryLabel != nil {

@@ -18,6 +18,16 @@ type Pseudonyms struct {
 	byName map[string]string
 }
 
+// Add names the next person of the project: the pseudonym after those
+// already given.
+func (p *Pseudonyms) Add(id int64, username string) {
+	if p.byID == nil {
+		p.byID, p.byName = map[int64]string{}, map[string]string{}
+	}
+	alias := Pseudonym(len(p.byID) + 1)
+	p.byID[id], p.byName[username] = alias, alias
+}
+
 // ID returns the pseudonym of a user id, or "" for someone outside the
 // project.
 func (p Pseudonyms) ID(id int64) string { return p.byID[id] }
@@ -52,15 +62,14 @@ func pseudonymsOf(ctx context.Context, q querier, projectID int64) (Pseudonyms, 
 		return Pseudonyms{}, err
 	}
 	defer rows.Close()
-	p := Pseudonyms{byID: map[int64]string{}, byName: map[string]string{}}
+	var p Pseudonyms
 	for rows.Next() {
 		var id int64
 		var name string
 		if err := rows.Scan(&id, &name); err != nil {
 			return Pseudonyms{}, err
 		}
-		alias := Pseudonym(len(p.byID) + 1)
-		p.byID[id], p.byName[name] = alias, alias
+		p.Add(id, name)
 	}
 	return p, rows.Err()
 }

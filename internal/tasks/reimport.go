@@ -200,7 +200,7 @@ func (im *importer) diffGold(sentID int64, where string, g *GoldInput) error {
 	}
 	want := GoldValues{Label: g.Label, ErrorTypes: g.ErrorTypes, Explanation: g.Explanation, Ambiguous: g.Ambiguous,
 		AmbiguityType: g.AmbiguityType, AmbiguityNote: g.AmbiguityNote}
-	if cur.GoldValues.equal(want) && (g.Provenance == "" || g.Provenance == cur.Provenance) {
+	if cur.GoldValues.Equal(want) && (g.Provenance == "" || g.Provenance == cur.Provenance) {
 		return nil
 	}
 	im.change(Change{Kind: ChangeGold, Where: where, Old: goldShown(cur.GoldValues, cur.Provenance), New: goldShown(want, orDefault(g.Provenance, ProvImported))})
