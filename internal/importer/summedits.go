@@ -34,10 +34,10 @@ func summEditsDomain(name string) string {
 // summary with a summary-level gold label; records about the same document
 // text share one document.
 func parseSummEdits(name string, r io.Reader, c *collector) []parsed {
-	domain := summEditsDomain(name)
+	area := summEditsDomain(name)
 	prefix := "summedits:"
-	if domain != "" {
-		prefix += domain + ":"
+	if area != "" {
+		prefix += area + ":"
 	}
 	dec := json.NewDecoder(r)
 	tok, err := dec.Token()
@@ -119,7 +119,7 @@ func parseSummEdits(name string, r io.Reader, c *collector) []parsed {
 			di = len(out)
 			index[text] = di
 			p := parsed{at: *at}
-			p.doc = tasks.DocumentInput{ExternalID: prefix + shortHash(text), Language: "en", Domain: domain, NamedByContent: true}
+			p.doc = tasks.DocumentInput{ExternalID: prefix + shortHash(text), Language: "en", Domain: area, NamedByContent: true}
 			if turns, ok := dialogueTurns(text); ok {
 				p.doc.Kind = tasks.KindDialogue
 				p.doc.Turns = turns
