@@ -123,8 +123,8 @@ func TestOpKeepsCodesAndCauses(t *testing.T) {
 	if tasks.ErrorCode(err) != tasks.EInternal || tasks.ErrorMessage(err) == err.Error() {
 		t.Fatalf("an internal failure: code %q, message %q; want internal and a message that hides it", tasks.ErrorCode(err), tasks.ErrorMessage(err))
 	}
-	domain := tasks.Errorf(tasks.EConflict, "someone else saved first")
-	if got := tasks.Op("Store.Save", domain); got != error(domain) {
+	userErr := tasks.Errorf(tasks.EConflict, "someone else saved first")
+	if got := tasks.Op("Store.Save", userErr); got != error(userErr) {
 		t.Fatalf("Op changed a domain error: %v", got)
 	}
 	wrapped := tasks.Op("Store.Outer", tasks.Op("Store.Inner", sql.ErrNoRows))

@@ -315,13 +315,13 @@ func missingScores(ctx context.Context, tx querier, set Settings, assignmentID, 
 			continue
 		}
 		if sc.Level == LevelSummary {
-			if !have[ScaleKey{0, sc.Name}] {
+			if !have[ScaleKey{Sentence: 0, Scale: sc.Name}] {
 				out = append(out, "Summary: "+sc.Label())
 			}
 			continue
 		}
 		for i, id := range sentences {
-			if !have[ScaleKey{id, sc.Name}] {
+			if !have[ScaleKey{Sentence: id, Scale: sc.Name}] {
 				out = append(out, fmt.Sprintf("Sentence %d: %s", i+1, sc.Label()))
 			}
 		}
