@@ -1,4 +1,4 @@
-package tasks
+package domain
 
 import (
 	"errors"
@@ -117,4 +117,11 @@ type opError struct {
 }
 
 func (e *opError) Error() string { return e.op + ": " + e.err.Error() }
+
 func (e *opError) Unwrap() error { return e.err }
+
+// EUnavailable is the code of an error where the database could not take
+// a request now: the disk is full, another process held the write lock
+// past the busy timeout, or the file could not be read or written. The
+// request may succeed later; nothing of it was written.
+const EUnavailable = "unavailable"
