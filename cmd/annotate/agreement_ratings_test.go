@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"annotate/internal/app"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // TestRatingsFileFromDemo labels the demo's calibration round as its three
@@ -49,9 +49,9 @@ func TestRatingsFileFromDemo(t *testing.T) {
 					skipped++ // ann3 leaves every third sentence unlabelled
 					continue
 				}
-				l := tasks.SentenceLabel{SentenceID: s.ID, Label: tasks.LabelFaithful}
+				l := domain.SentenceLabel{SentenceID: s.ID, Label: domain.LabelFaithful}
 				if (int(s.ID)+i)%4 == 0 {
-					l = tasks.SentenceLabel{SentenceID: s.ID, Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "not in the transcript"}
+					l = domain.SentenceLabel{SentenceID: s.ID, Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "not in the transcript"}
 				}
 				if (int(s.ID)+i)%8 == 0 {
 					l.ErrorTypes = append(l.ErrorTypes, "extrinsic_information")

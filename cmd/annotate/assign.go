@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"annotate/internal/app"
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -37,10 +38,10 @@ func runAssign(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	req := app.RoundRequest{Name: *round, Kind: tasks.RoundProduction, PerItem: *perItem, AnnotatorNames: splitList(*annotators),
+	req := app.RoundRequest{Name: *round, Kind: domain.RoundProduction, PerItem: *perItem, AnnotatorNames: splitList(*annotators),
 		Documents: splitList(*documents), Sample: *sample, Seed: *seed, KeepDocuments: *keepDocs}
 	if *calibration {
-		req.Kind = tasks.RoundCalibration
+		req.Kind = domain.RoundCalibration
 	}
 	// The same operation as the Rounds page and the API.
 	r, err := app.New(store).StartRound(ctx, p, req)

@@ -12,6 +12,7 @@ import (
 	"annotate/internal/assist"
 	"annotate/internal/assistjob"
 	"annotate/internal/assiststore"
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 	"annotate/internal/web"
 )
@@ -112,12 +113,12 @@ func assistRunner(e env, f *llmFlags, store *tasks.Store, concurrency int) web.A
 }
 
 // openProject looks up the project named by --project.
-func openProject(ctx context.Context, store *tasks.Store, slug string) (*tasks.Project, error) {
+func openProject(ctx context.Context, store *tasks.Store, slug string) (*domain.Project, error) {
 	if slug == "" {
 		return nil, errors.New("--project is required")
 	}
 	p, err := store.ProjectBySlug(ctx, slug)
-	if tasks.ErrorCode(err) == tasks.ENotFound {
+	if domain.ErrorCode(err) == domain.ENotFound {
 		return nil, fmt.Errorf("project %q does not exist", slug)
 	}
 	return p, err
@@ -125,11 +126,11 @@ func openProject(ctx context.Context, store *tasks.Store, slug string) (*tasks.P
 
 // projectRuns returns run id of project p, or every run of p (oldest first)
 // when id is 0.
-func projectRuns(ctx context.Context, store *tasks.Store, p *tasks.Project, id int64) ([]assiststore.AssistRun, error) {
+func projectRuns(ctx context.Context, store *tasks.Store, p *domain.Project, id int64) ([]assiststore.AssistRun, error) {
 	if id != 0 {
 		r, err := assiststore.New(store).AssistRunByID(ctx, id)
 		if err == nil && r.ProjectID != p.ID {
-			err = tasks.Errorf(tasks.ENotFound, "assistant run not found")
+			err = domain.Errorf(domain.ENotFound, "assistant run not found")
 		}
 		if err != nil {
 			return nil, fmt.Errorf("run %d of project %s: %w", id, p.Slug, err)

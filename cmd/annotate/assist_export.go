@@ -11,6 +11,7 @@ import (
 
 	"annotate/internal/assist"
 	"annotate/internal/assiststore"
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -69,7 +70,7 @@ func runAssistExport(ctx context.Context, e env, args []string) error {
 // exportRun writes every result of one run, one line each, and returns how
 // many it wrote. The line's run field is the run's title, so that import
 // reads a file of several runs back into as many runs.
-func exportRun(ctx context.Context, store *tasks.Store, p *tasks.Project, r *assiststore.AssistRun, w io.Writer) (int, error) {
+func exportRun(ctx context.Context, store *tasks.Store, p *domain.Project, r *assiststore.AssistRun, w io.Writer) (int, error) {
 	enc := assist.NewEncoder(w)
 	n := 0
 	err := assiststore.New(store).EachAssistOutput(ctx, r.ID, func(o assiststore.ExportedOutput) error {

@@ -21,6 +21,7 @@ import (
 
 	"annotate/internal/app"
 	"annotate/internal/assiststore"
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 	"annotate/internal/web"
 )
@@ -159,28 +160,28 @@ func assistDB(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	p, err := store.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+	p, err := store.CreateProject(ctx, domain.Project{Slug: "p", Settings: domain.DefaultSettings()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	gold := func(l string) *tasks.GoldInput { return &tasks.GoldInput{Label: l} }
-	docs := []tasks.DocumentInput{
-		{ExternalID: "d1", Kind: tasks.KindDialogue, Turns: []tasks.TurnInput{
+	gold := func(l string) *domain.GoldInput { return &domain.GoldInput{Label: l} }
+	docs := []domain.DocumentInput{
+		{ExternalID: "d1", Kind: domain.KindDialogue, Turns: []domain.TurnInput{
 			{Speaker: "Chair", Text: "The council meets to discuss the library budget."},
 			{Speaker: "Ortiz", Text: "I propose longer Sunday opening hours."},
 			{Speaker: "Lee", Text: "That would cost forty thousand dollars a year."},
 			{Speaker: "Chair", Text: "The vote is postponed to next month."},
-		}, Summaries: []tasks.SummaryInput{
-			{ExternalID: "d1-a", Topic: "library", Model: "writer-model", Sentences: []tasks.SentenceInput{
+		}, Summaries: []domain.SummaryInput{
+			{ExternalID: "d1-a", Topic: "library", Model: "writer-model", Sentences: []domain.SentenceInput{
 				{Text: "The council discussed the library budget.", Gold: gold("faithful")},
 				{Text: "The council approved longer Sunday hours.", Gold: gold("unfaithful")},
 			}},
-			{ExternalID: "d1-b", Topic: "library", Sentences: []tasks.SentenceInput{
+			{ExternalID: "d1-b", Topic: "library", Sentences: []domain.SentenceInput{
 				{Text: "Longer hours would cost forty thousand dollars a year.", Gold: gold("faithful")},
 			}},
 		}},
-		{ExternalID: "d2", Sentences: []string{"The park reopened in May.", "Attendance doubled."}, Summaries: []tasks.SummaryInput{
-			{ExternalID: "d2-a", Sentences: []tasks.SentenceInput{{Text: "The park closed in May.", Gold: gold("unfaithful")}}},
+		{ExternalID: "d2", Sentences: []string{"The park reopened in May.", "Attendance doubled."}, Summaries: []domain.SummaryInput{
+			{ExternalID: "d2-a", Sentences: []domain.SentenceInput{{Text: "The park closed in May.", Gold: gold("unfaithful")}}},
 		}},
 	}
 	if _, err := store.Import(ctx, p.ID, docs); err != nil {
@@ -460,7 +461,7 @@ func TestAssistRunFromTheWeb(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := must(store.ProjectBySlug(ctx, "p"))(t)
-	if err := store.SetMember(ctx, p.ID, lea.ID, tasks.RoleLead); err != nil {
+	if err := store.SetMember(ctx, p.ID, lea.ID, domain.RoleLead); err != nil {
 		t.Fatal(err)
 	}
 	envs := llmEnv(llm)

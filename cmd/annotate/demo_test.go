@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"annotate/internal/app"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // TestDemoCalibrationFillsTheQueue: the demo's calibration summaries come
@@ -26,7 +26,7 @@ func TestDemoCalibrationFillsTheQueue(t *testing.T) {
 		t.Fatal(err)
 	}
 	rounds := must(store.Rounds(ctx, p.ID))(t)
-	if len(rounds) != 1 || rounds[0].Kind != tasks.RoundCalibration {
+	if len(rounds) != 1 || rounds[0].Kind != domain.RoundCalibration {
 		t.Fatalf("demo rounds %+v", rounds)
 	}
 	no := false
@@ -52,15 +52,15 @@ func TestDemoCalibrationFillsTheQueue(t *testing.T) {
 				n++
 				// ann1 calls everything faithful, ann2 every third
 				// sentence unfaithful, ann3 every fourth.
-				l := tasks.SentenceLabel{SentenceID: x.ID, Label: tasks.LabelFaithful, Ambiguous: &no}
+				l := domain.SentenceLabel{SentenceID: x.ID, Label: domain.LabelFaithful, Ambiguous: &no}
 				if (k == 1 && n%3 == 0) || (k == 2 && n%4 == 0) {
-					l.Label, l.ErrorTypes, l.Explanation = tasks.LabelUnfaithful, []string{"extrinsic_information"}, "Not in the transcript."
+					l.Label, l.ErrorTypes, l.Explanation = domain.LabelUnfaithful, []string{"extrinsic_information"}, "Not in the transcript."
 				}
 				if v, err = store.SaveSentenceLabel(ctx, a.ID, u.ID, v, l); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if _, err := store.SaveSummaryLabel(ctx, a.ID, u.ID, v, tasks.SummaryLabel{Relevance: 4, TopicCategory: "main"}); err != nil {
+			if _, err := store.SaveSummaryLabel(ctx, a.ID, u.ID, v, domain.SummaryLabel{Relevance: 4, TopicCategory: "main"}); err != nil {
 				t.Fatal(err)
 			}
 			if err := store.Submit(ctx, a.ID, u.ID); err != nil {

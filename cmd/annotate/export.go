@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"annotate/internal/domain"
 	"annotate/internal/export"
 	"annotate/internal/tasks"
 )
@@ -36,7 +37,7 @@ output it is printed to standard error. See docs/export.md.`)
 	slug := fs.String("project", "", "the project to export (its slug; required)")
 	what := fs.String("what", "", "what to export: "+strings.Join(export.Kinds, ", ")+" (required)")
 	round := fs.String("round", "", "keep one round (its name): its summaries and, for raw, its labels")
-	prov := fs.String("provenance", "", "keep gold of these provenances, comma-separated: "+strings.Join(tasks.GoldProvenances, ", ")+", "+export.NoGold)
+	prov := fs.String("provenance", "", "keep gold of these provenances, comma-separated: "+strings.Join(domain.GoldProvenances, ", ")+", "+export.NoGold)
 	format := fs.String("format", "", "jsonl or csv (default: jsonl for gold and raw, csv for tofueval and scores)")
 	anon := fs.Bool("anonymise", false, "name people A1, A2, ... instead of by username")
 	keepFormulas := fs.Bool("keep-formulas", false, "CSV: write cells beginning with = + - @ tab or CR as stored, instead of prefixing an apostrophe so spreadsheets do not run them")

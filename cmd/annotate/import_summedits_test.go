@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -119,7 +120,7 @@ func TestRefusedImportLeavesNoProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if _, err := st.ProjectBySlug(context.Background(), "fresh"); tasks.ErrorCode(err) != tasks.ENotFound {
+	if _, err := st.ProjectBySlug(context.Background(), "fresh"); domain.ErrorCode(err) != domain.ENotFound {
 		t.Fatalf("the refused import left project fresh behind (err %v)", err)
 	}
 	good := strings.Replace(bad, `\u0000`, "", 1)

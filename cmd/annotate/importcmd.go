@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"annotate/internal/app"
+	"annotate/internal/domain"
 	"annotate/internal/importer"
 	"annotate/internal/tasks"
 )
@@ -64,9 +65,9 @@ func runImport(ctx context.Context, e env, args []string) error {
 		Options: importer.Options{Progress: progress, Partial: *partial, SkipDocuments: importer.IDList(*skipDocs)}}
 	p, err := store.ProjectBySlug(ctx, *slug)
 	switch {
-	case tasks.ErrorCode(err) == tasks.ENotFound && *create:
-		req.Create = &tasks.Project{Slug: *slug, Name: *name, Settings: tasks.DefaultSettings()}
-	case tasks.ErrorCode(err) == tasks.ENotFound:
+	case domain.ErrorCode(err) == domain.ENotFound && *create:
+		req.Create = &domain.Project{Slug: *slug, Name: *name, Settings: domain.DefaultSettings()}
+	case domain.ErrorCode(err) == domain.ENotFound:
 		return fmt.Errorf("project %q does not exist (add --create to create it)", *slug)
 	case err != nil:
 		return err
@@ -93,8 +94,8 @@ func runImport(ctx context.Context, e env, args []string) error {
 // saveDiff writes, when --diff names a file, the differences an import
 // found: those that refused it (err is a ChangesError) or those an update
 // applied. It returns the import's error, if any.
-func saveDiff(e env, path string, applied []tasks.Change, err error) error {
-	var ce *tasks.ChangesError
+func saveDiff(e env, path string, applied []domain.Change, err error) error {
+	var ce *domain.ChangesError
 	changes := applied
 	if errors.As(err, &ce) {
 		changes = ce.Changes
@@ -106,7 +107,7 @@ func saveDiff(e env, path string, applied []tasks.Change, err error) error {
 	}
 	f, ferr := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if ferr == nil {
-		ferr = tasks.WriteDiff(f, changes)
+		ferr = domain.WriteDiff(f, changes)
 		if cerr := f.Close(); ferr == nil {
 			ferr = cerr
 		}
@@ -120,7 +121,7 @@ func saveDiff(e env, path string, applied []tasks.Change, err error) error {
 
 // printChanges lists the changes an update applied, saying loudly which
 // ones deleted annotators' labels.
-func printChanges(w io.Writer, changes []tasks.Change) {
+func printChanges(w io.Writer, changes []domain.Change) {
 	for _, c := range changes {
 		prefix := "updated"
 		if c.Reason != "" {
@@ -130,7 +131,7 @@ func printChanges(w io.Writer, changes []tasks.Change) {
 	}
 }
 
-func printStats(w io.Writer, st tasks.ImportStats) {
+func printStats(w io.Writer, st domain.ImportStats) {
 	fmt.Fprintf(w, "imported: %d documents (%d already there), %d document units, %d summaries (%d already there), %d summary sentences, %d key facts, %d gold sentence labels, %d gold summary labels, %d ambiguity labels\n",
 		st.Documents, st.DocumentsExisting, st.Units, st.Summaries, st.SummariesExisting, st.Sentences, st.KeyFacts, st.GoldSentences, st.GoldSummaries, st.AmbiguityLabels)
 	if st.Scales > 0 || st.Scores > 0 {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -49,9 +50,9 @@ func runProject(ctx context.Context, e env, args []string) error {
 	set := p.Settings
 	switch {
 	case *preset != "":
-		if _, ok := tasks.ErrorPresets[*preset]; !ok {
-			names := make([]string, 0, len(tasks.ErrorPresets))
-			for n := range tasks.ErrorPresets {
+		if _, ok := domain.ErrorPresets[*preset]; !ok {
+			names := make([]string, 0, len(domain.ErrorPresets))
+			for n := range domain.ErrorPresets {
 				names = append(names, n)
 			}
 			slices.Sort(names)
@@ -63,7 +64,7 @@ func runProject(ctx context.Context, e env, args []string) error {
 		if err != nil {
 			return err
 		}
-		set.ErrorPreset, set.CustomErrors = "custom", tasks.ParseTaxonomyLines(text)
+		set.ErrorPreset, set.CustomErrors = "custom", domain.ParseTaxonomyLines(text)
 	default:
 		printTaxonomy(e.stdout, p.Slug, set)
 		return nil
@@ -111,10 +112,10 @@ func taxonomySource(name string) string {
 }
 
 // printTaxonomy writes a project's taxonomy as --set reads it.
-func printTaxonomy(w io.Writer, slug string, set tasks.Settings) {
+func printTaxonomy(w io.Writer, slug string, set domain.Settings) {
 	types := set.ErrorTaxonomy()
 	fmt.Fprintf(w, "# error types of project %s: %s, %d types (code | name | definition)\n", slug, set.ErrorPreset, len(types))
 	if len(types) > 0 {
-		fmt.Fprintln(w, tasks.FormatTaxonomyLines(types))
+		fmt.Fprintln(w, domain.FormatTaxonomyLines(types))
 	}
 }

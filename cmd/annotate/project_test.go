@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -20,7 +21,7 @@ func TestProjectTaxonomy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings(), Guidelines: "Judge against the source."}); err != nil {
+	if _, err := s.CreateProject(ctx, domain.Project{Slug: "p", Settings: domain.DefaultSettings(), Guidelines: "Judge against the source."}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"annotate/internal/authn"
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -171,7 +172,7 @@ func newToken(ctx context.Context, e env, store *tasks.Store, username, label, e
 }
 
 func userErr(name string, err error) error {
-	if tasks.ErrorCode(err) == tasks.ENotFound {
+	if domain.ErrorCode(err) == domain.ENotFound {
 		return fmt.Errorf("no user %q", name)
 	}
 	return err

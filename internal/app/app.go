@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"annotate/internal/assiststore"
+	"annotate/internal/domain"
 	"annotate/internal/studies"
 	"annotate/internal/tasks"
 )
@@ -59,7 +60,7 @@ func (e *Invalid) Error() string {
 }
 
 // Unwrap lets errors.Is and tasks.ErrorCode see an EInvalid error.
-func (e *Invalid) Unwrap() error { return tasks.Errorf(tasks.EInvalid, "%s", e.Error()) }
+func (e *Invalid) Unwrap() error { return domain.Errorf(domain.EInvalid, "%s", e.Error()) }
 
 // AsInvalid returns err's field errors when it is an *Invalid.
 func AsInvalid(err error) (*Invalid, bool) {

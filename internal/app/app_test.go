@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"annotate/internal/app"
+	"annotate/internal/domain"
 	"annotate/internal/report"
 	"annotate/internal/tasks"
 )
@@ -15,8 +16,8 @@ import (
 type fixture struct {
 	ctx     context.Context
 	store   *tasks.Store
-	project *tasks.Project
-	users   map[string]*tasks.User
+	project *domain.Project
+	users   map[string]*domain.User
 }
 
 // newFixture makes a project with a lead, an adjudicator and three
@@ -31,14 +32,14 @@ func newFixture(t *testing.T, hideNames bool) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	set := tasks.DefaultSettings()
+	set := domain.DefaultSettings()
 	set.AnonymousAdjudication = hideNames
-	p, err := s.CreateProject(ctx, tasks.Project{Slug: "p", Name: "P", Settings: set})
+	p, err := s.CreateProject(ctx, domain.Project{Slug: "p", Name: "P", Settings: set})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{ctx: ctx, store: s, project: p, users: map[string]*tasks.User{}}
-	for name, role := range map[string]string{"lea": tasks.RoleLead, "adj": tasks.RoleAdjudicator, "ann": tasks.RoleAnnotator, "bob": tasks.RoleAnnotator, "cat": tasks.RoleAnnotator} {
+	f := &fixture{ctx: ctx, store: s, project: p, users: map[string]*domain.User{}}
+	for name, role := range map[string]string{"lea": domain.RoleLead, "adj": domain.RoleAdjudicator, "ann": domain.RoleAnnotator, "bob": domain.RoleAnnotator, "cat": domain.RoleAnnotator} {
 		u, err := s.CreateUser(ctx, name, "", "a long enough password", false)
 		if err != nil {
 			t.Fatal(err)
@@ -48,12 +49,12 @@ func newFixture(t *testing.T, hideNames bool) *fixture {
 		}
 		f.users[name] = u
 	}
-	docs := []tasks.DocumentInput{{ExternalID: "d1", Sentences: []string{"The council met.", "It deferred the budget."},
-		Summaries: []tasks.SummaryInput{{ExternalID: "s1", Sentences: []tasks.SentenceInput{{Text: "The council met."}, {Text: "It approved the budget."}}}}}}
+	docs := []domain.DocumentInput{{ExternalID: "d1", Sentences: []string{"The council met.", "It deferred the budget."},
+		Summaries: []domain.SummaryInput{{ExternalID: "s1", Sentences: []domain.SentenceInput{{Text: "The council met."}, {Text: "It approved the budget."}}}}}}
 	if _, err := s.Import(ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
 	}
-	r, err := app.New(s).StartRound(ctx, p, app.RoundRequest{Name: "cal", Kind: tasks.RoundCalibration, AnnotatorNames: []string{"ann", "bob", "cat"}})
+	r, err := app.New(s).StartRound(ctx, p, app.RoundRequest{Name: "cal", Kind: domain.RoundCalibration, AnnotatorNames: []string{"ann", "bob", "cat"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,9 +74,9 @@ func newFixture(t *testing.T, hideNames bool) *fixture {
 		}
 		v := q[0].Version
 		for i, sent := range summary.Sentences {
-			l := tasks.SentenceLabel{SentenceID: sent.ID, Label: tasks.LabelFaithful, Ambiguous: &no}
+			l := domain.SentenceLabel{SentenceID: sent.ID, Label: domain.LabelFaithful, Ambiguous: &no}
 			if name == "cat" && i == 1 {
-				l = tasks.SentenceLabel{SentenceID: sent.ID, Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "Deferred, not approved.", Ambiguous: &no}
+				l = domain.SentenceLabel{SentenceID: sent.ID, Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "Deferred, not approved.", Ambiguous: &no}
 			}
 			if v, err = s.SaveSentenceLabel(ctx, q[0].ID, f.users[name].ID, v, l); err != nil {
 				t.Fatal(err)
@@ -95,10 +96,10 @@ func TestStartRoundDealsOnlyAnnotators(t *testing.T) {
 	f := newFixture(t, false)
 	ops := app.New(f.store)
 	before, _ := f.store.Rounds(f.ctx, f.project.ID)
-	_, err := ops.StartRound(f.ctx, f.project, app.RoundRequest{Name: "r2", Kind: tasks.RoundProduction, PerItem: 1,
+	_, err := ops.StartRound(f.ctx, f.project, app.RoundRequest{Name: "r2", Kind: domain.RoundProduction, PerItem: 1,
 		Annotators: []int64{f.users["adj"].ID}, AnnotatorNames: []string{"ann", "LEA", "nobody"}})
 	in, ok := app.AsInvalid(err)
-	if !ok || tasks.ErrorCode(err) != tasks.EInvalid {
+	if !ok || domain.ErrorCode(err) != domain.EInvalid {
 		t.Fatalf("err = %v, want field errors", err)
 	}
 	want := []app.FieldError{
@@ -117,7 +118,7 @@ func TestStartRoundDealsOnlyAnnotators(t *testing.T) {
 	if after, _ := f.store.Rounds(f.ctx, f.project.ID); len(after) != len(before) {
 		t.Fatal("a refused round was written")
 	}
-	r, err := ops.StartRound(f.ctx, f.project, app.RoundRequest{Name: "r2", Kind: tasks.RoundProduction, PerItem: 2, AnnotatorNames: []string{"ann", "bob"}})
+	r, err := ops.StartRound(f.ctx, f.project, app.RoundRequest{Name: "r2", Kind: domain.RoundProduction, PerItem: 2, AnnotatorNames: []string{"ann", "bob"}})
 	if err != nil || r.PerItem != 2 {
 		t.Fatalf("round %+v %v", r, err)
 	}
@@ -126,7 +127,7 @@ func TestStartRoundDealsOnlyAnnotators(t *testing.T) {
 // TestStartRoundChecksEveryField: each field at fault is named at once.
 func TestStartRoundChecksEveryField(t *testing.T) {
 	f := newFixture(t, false)
-	_, err := app.New(f.store).StartRound(f.ctx, f.project, app.RoundRequest{Name: " ", Kind: tasks.RoundProduction, PerItem: 3,
+	_, err := app.New(f.store).StartRound(f.ctx, f.project, app.RoundRequest{Name: " ", Kind: domain.RoundProduction, PerItem: 3,
 		AnnotatorNames: []string{"ann", "bob"}, Sample: -1})
 	in, ok := app.AsInvalid(err)
 	if !ok {

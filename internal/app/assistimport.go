@@ -12,7 +12,7 @@ import (
 
 	"annotate/internal/assist"
 	"annotate/internal/assiststore"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // ImportAssistRuns reads a whole file of the assistant's results (the
@@ -20,18 +20,18 @@ import (
 // the runs it holds in one transaction, or nothing when any line is wrong;
 // it says what it imported on out. Lines without a run field belong to
 // the run called name; sample marks every run as made without a model.
-func (a *App) ImportAssistRuns(ctx context.Context, p *tasks.Project, file string, r io.Reader, name string, sample bool, out io.Writer) error {
+func (a *App) ImportAssistRuns(ctx context.Context, p *domain.Project, file string, r io.Reader, name string, sample bool, out io.Writer) error {
 	targets, err := a.assists.AssistTargets(ctx, p.ID)
 	if err != nil {
-		return tasks.Op("App.ImportAssistRuns", err)
+		return domain.Op("App.ImportAssistRuns", err)
 	}
 	runs, err := readAssistRuns(file, r, targets, name, sample)
 	if err != nil {
-		return tasks.Op("App.ImportAssistRuns", err)
+		return domain.Op("App.ImportAssistRuns", err)
 	}
 	ids, err := a.assists.ImportAssistRuns(ctx, p.ID, runs)
 	if err != nil {
-		return tasks.Op("App.ImportAssistRuns", err)
+		return domain.Op("App.ImportAssistRuns", err)
 	}
 	for i, id := range ids {
 		kind := "run"
@@ -47,7 +47,7 @@ func (a *App) ImportAssistRuns(ctx context.Context, p *tasks.Project, file strin
 // format) into project p through the same checks as assist import. It does
 // nothing when the project already has a sample run, so the demo setup can
 // call it every time.
-func (a *App) importSampleRun(ctx context.Context, p *tasks.Project, data []byte, out io.Writer) error {
+func (a *App) importSampleRun(ctx context.Context, p *domain.Project, data []byte, out io.Writer) error {
 	has, err := a.assists.HasSampleAssistRun(ctx, p.ID)
 	if err != nil || has {
 		return err

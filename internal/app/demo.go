@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"annotate/internal/demo"
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -17,10 +18,10 @@ var demoAccounts = []struct {
 	username, display, role string
 }{
 	{"admin", "Demo Admin", "admin"},
-	{"lead", "Demo Lead", tasks.RoleLead},
-	{"ann1", "Annotator One", tasks.RoleAnnotator},
-	{"ann2", "Annotator Two", tasks.RoleAnnotator},
-	{"ann3", "Annotator Three", tasks.RoleAnnotator},
+	{"lead", "Demo Lead", domain.RoleLead},
+	{"ann1", "Annotator One", domain.RoleAnnotator},
+	{"ann2", "Annotator Two", domain.RoleAnnotator},
+	{"ann3", "Annotator Three", domain.RoleAnnotator},
 }
 
 // DemoSlug is the demo project's slug.
@@ -33,17 +34,17 @@ const DemoSlug = "demo"
 func (a *App) SetupDemo(ctx context.Context, out, logins io.Writer) error {
 	store := a.store
 	p, err := store.ProjectBySlug(ctx, DemoSlug)
-	if tasks.ErrorCode(err) == tasks.ENotFound {
-		p, err = store.CreateProject(ctx, tasks.Project{
+	if domain.ErrorCode(err) == domain.ENotFound {
+		p, err = store.CreateProject(ctx, domain.Project{
 			Slug:        DemoSlug,
 			Name:        "Demo: city council meetings",
 			Description: "Summaries of three MeetingBank city-council transcripts with TofuEval gold labels, key points and MADISSE ambiguity labels (TofuEval: MIT-0; MeetingBank transcripts: CC; MADISSE: Apache-2.0).",
-			Settings:    tasks.DefaultSettings(),
+			Settings:    domain.DefaultSettings(),
 			Guidelines:  demo.Guidelines,
 		})
 	}
 	if err != nil {
-		return tasks.Op("App.SetupDemo", err)
+		return domain.Op("App.SetupDemo", err)
 	}
 	docs, err := demo.Documents()
 	if err != nil {
@@ -51,7 +52,7 @@ func (a *App) SetupDemo(ctx context.Context, out, logins io.Writer) error {
 	}
 	st, err := store.Import(ctx, p.ID, docs)
 	if err != nil {
-		return tasks.Op("App.SetupDemo", err)
+		return domain.Op("App.SetupDemo", err)
 	}
 	if st.Documents > 0 {
 		fmt.Fprintf(out, "demo project %q: %d documents, %d summaries, %d sentences, %d key facts\n", p.Slug, st.Documents, st.Summaries, st.Sentences, st.KeyFacts)
@@ -63,28 +64,28 @@ func (a *App) SetupDemo(ctx context.Context, out, logins io.Writer) error {
 	var annotators []int64
 	for _, acc := range demoAccounts {
 		u, err := store.UserByName(ctx, acc.username)
-		if tasks.ErrorCode(err) == tasks.ENotFound {
+		if domain.ErrorCode(err) == domain.ENotFound {
 			pw := newPassword()
 			if u, err = store.CreateUser(ctx, acc.username, acc.display, pw, acc.role == "admin"); err != nil {
-				return tasks.Op("App.SetupDemo", err)
+				return domain.Op("App.SetupDemo", err)
 			}
 			created = append(created, fmt.Sprintf("  %-6s %-16s password: %s", acc.username, "("+acc.role+")", pw))
 		}
 		if err != nil {
-			return tasks.Op("App.SetupDemo", err)
+			return domain.Op("App.SetupDemo", err)
 		}
 		if acc.role == "admin" {
 			continue
 		}
 		if err := store.SetMember(ctx, p.ID, u.ID, acc.role); err != nil {
-			return tasks.Op("App.SetupDemo", err)
+			return domain.Op("App.SetupDemo", err)
 		}
-		if acc.role == tasks.RoleAnnotator {
+		if acc.role == domain.RoleAnnotator {
 			annotators = append(annotators, u.ID)
 		}
 	}
 	if err := demoRound(ctx, store, p, annotators, out); err != nil {
-		return tasks.Op("App.SetupDemo", err)
+		return domain.Op("App.SetupDemo", err)
 	}
 	if len(created) > 0 {
 		fmt.Fprintln(logins, "demo logins (shown once; reset with: annotate user set-password NAME):")
@@ -103,7 +104,7 @@ func newPassword() string { return rand.Text()[:16] }
 // demoRound starts a calibration round on the first summaries (those the
 // demo imports without gold), so that a newcomer who logs in as an
 // annotator can label at once.
-func demoRound(ctx context.Context, store *tasks.Store, p *tasks.Project, annotators []int64, out io.Writer) error {
+func demoRound(ctx context.Context, store *tasks.Store, p *domain.Project, annotators []int64, out io.Writer) error {
 	rounds, err := store.Rounds(ctx, p.ID)
 	if err != nil || len(rounds) > 0 {
 		return err
@@ -113,7 +114,7 @@ func demoRound(ctx context.Context, store *tasks.Store, p *tasks.Project, annota
 		return err
 	}
 	ids = ids[:min(len(ids), demo.CalibrationSummaries)]
-	r, err := store.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "calibration-1", Kind: tasks.RoundCalibration, Annotators: annotators, Summaries: ids})
+	r, err := store.CreateRound(ctx, p.ID, domain.RoundSpec{Name: "calibration-1", Kind: domain.RoundCalibration, Annotators: annotators, Summaries: ids})
 	if err != nil {
 		return err
 	}

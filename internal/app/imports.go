@@ -3,18 +3,18 @@ package app
 import (
 	"context"
 
+	"annotate/internal/domain"
 	"annotate/internal/importer"
-	"annotate/internal/tasks"
 )
 
 // ImportRequest asks to import files into a project, or into a project
 // the import makes.
 type ImportRequest struct {
 	// Project receives the files; with Create nil it must be set.
-	Project *tasks.Project
+	Project *domain.Project
 	// Create makes this project in the import's transaction: a refused
 	// import leaves none behind. It takes the files' error taxonomy.
-	Create  *tasks.Project
+	Create  *domain.Project
 	Format  string // "" detects it
 	Files   []importer.File
 	Options importer.Options
@@ -29,7 +29,7 @@ type ImportRequest struct {
 // streamed, the published formats read whole (see importer.Write).
 // Problems with the files are *importer.InputError naming file, line and
 // field; differences with what is there, *tasks.ChangesError.
-func (a *App) Import(ctx context.Context, req ImportRequest) (*importer.Result, tasks.ImportStats, []tasks.Change, error) {
+func (a *App) Import(ctx context.Context, req ImportRequest) (*importer.Result, domain.ImportStats, []domain.Change, error) {
 	var c check
 	if req.Relabel && !req.Update {
 		c.add("relabel", "replacing labelled text needs update too")
@@ -41,14 +41,14 @@ func (a *App) Import(ctx context.Context, req ImportRequest) (*importer.Result, 
 		c.add("files", "give at least one file")
 	}
 	if err := c.err(); err != nil {
-		return nil, tasks.ImportStats{}, nil, tasks.Op("App.Import", err)
+		return nil, domain.ImportStats{}, nil, domain.Op("App.Import", err)
 	}
-	tr := tasks.ImportRequest{Update: req.Update, Relabel: req.Relabel, DryRun: req.DryRun}
+	tr := domain.ImportRequest{Update: req.Update, Relabel: req.Relabel, DryRun: req.DryRun}
 	if req.Create != nil {
 		tr.Create = req.Create
 	} else {
 		tr.Project = req.Project.ID
 	}
 	val1, val2, val3, err := importer.Write(ctx, a.store, tr, req.Format, req.Files, req.Options)
-	return val1, val2, val3, tasks.Op("App.Import", err)
+	return val1, val2, val3, domain.Op("App.Import", err)
 }

@@ -4,8 +4,8 @@ import (
 	"context"
 	"io"
 
+	"annotate/internal/domain"
 	"annotate/internal/report"
-	"annotate/internal/tasks"
 )
 
 // Names says how a report names annotators.
@@ -23,25 +23,25 @@ const (
 
 // Report builds a project's agreement report from its data as of now,
 // naming annotators as names says.
-func (a *App) Report(ctx context.Context, p *tasks.Project, opt report.Options, names Names) (*report.Report, error) {
+func (a *App) Report(ctx context.Context, p *domain.Project, opt report.Options, names Names) (*report.Report, error) {
 	data, err := a.store.ReportData(ctx, p.ID, opt.Filter())
 	if err != nil {
-		return nil, tasks.Op("App.Report", err)
+		return nil, domain.Op("App.Report", err)
 	}
 	val, err := a.BuildReport(ctx, p, data, opt, names)
-	return val, tasks.Op("App.Report", err)
+	return val, domain.Op("App.Report", err)
 }
 
 // BuildReport builds a project's agreement report from data read with
 // opt.Filter(), naming annotators as names says.
-func (a *App) BuildReport(ctx context.Context, p *tasks.Project, data *tasks.ReportData, opt report.Options, names Names) (*report.Report, error) {
+func (a *App) BuildReport(ctx context.Context, p *domain.Project, data *domain.ReportData, opt report.Options, names Names) (*report.Report, error) {
 	rep, err := report.Build(p.Slug, data, p.Settings, opt)
 	if err != nil {
-		return nil, tasks.Op("App.BuildReport", err)
+		return nil, domain.Op("App.BuildReport", err)
 	}
 	aliases, ok, err := a.aliases(ctx, p, names)
 	if err != nil || !ok {
-		return rep, tasks.Op("App.BuildReport", err)
+		return rep, domain.Op("App.BuildReport", err)
 	}
 	anonymise(rep, aliases)
 	return rep, nil
@@ -50,24 +50,24 @@ func (a *App) BuildReport(ctx context.Context, p *tasks.Project, data *tasks.Rep
 // WriteRatings writes one dimension's ratings table (see
 // report.WriteRatings) from data read with opt.Filter(), naming the coders
 // as names says.
-func (a *App) WriteRatings(ctx context.Context, w io.Writer, p *tasks.Project, data *tasks.ReportData, opt report.Options, names Names) error {
+func (a *App) WriteRatings(ctx context.Context, w io.Writer, p *domain.Project, data *domain.ReportData, opt report.Options, names Names) error {
 	aliases, ok, err := a.aliases(ctx, p, names)
 	if err != nil {
-		return tasks.Op("App.WriteRatings", err)
+		return domain.Op("App.WriteRatings", err)
 	}
 	if ok {
 		for i := range data.Assignments {
 			data.Assignments[i].Username = alias(aliases, data.Assignments[i].Username)
 		}
 	}
-	return tasks.Op("App.WriteRatings", report.WriteRatings(w, data, p.Settings, opt))
+	return domain.Op("App.WriteRatings", report.WriteRatings(w, data, p.Settings, opt))
 }
 
 // aliases returns the project's pseudonyms, and true, when its annotators
 // are to be named by them.
-func (a *App) aliases(ctx context.Context, p *tasks.Project, names Names) (tasks.Pseudonyms, bool, error) {
+func (a *App) aliases(ctx context.Context, p *domain.Project, names Names) (domain.Pseudonyms, bool, error) {
 	if names == RealNames || !p.Settings.AnonymousAdjudication {
-		return tasks.Pseudonyms{}, false, nil
+		return domain.Pseudonyms{}, false, nil
 	}
 	ps, err := a.store.Pseudonyms(ctx, p.ID)
 	return ps, err == nil, err
@@ -75,7 +75,7 @@ func (a *App) aliases(ctx context.Context, p *tasks.Project, names Names) (tasks
 
 // alias is a username's pseudonym; "another annotator" for someone the
 // project does not number.
-func alias(aliases tasks.Pseudonyms, name string) string {
+func alias(aliases domain.Pseudonyms, name string) string {
 	if a := aliases.Username(name); a != "" {
 		return a
 	}
@@ -86,7 +86,7 @@ func alias(aliases tasks.Pseudonyms, name string) string {
 // project's pseudonyms ("Annotator 1", ...), for projects whose settings
 // hide who labelled what. The page, the downloads, the adjudication page,
 // calibration feedback and anonymised exports use the same numbers.
-func anonymise(rep *report.Report, aliases tasks.Pseudonyms) {
+func anonymise(rep *report.Report, aliases domain.Pseudonyms) {
 	as := func(name string) string { return alias(aliases, name) }
 	for i := range rep.Annotators {
 		rep.Annotators[i] = as(rep.Annotators[i])

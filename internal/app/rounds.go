@@ -1,12 +1,11 @@
 package app
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"fmt"
 	"strconv"
 	"strings"
-
-	"annotate/internal/tasks"
 )
 
 // Bounds on a round request.
@@ -39,21 +38,21 @@ type RoundRequest struct {
 // (leads and adjudicators are not dealt work), a number per summary
 // within their count, a sample size of zero or more. Refusals are
 // *Invalid, naming each field at fault.
-func (a *App) StartRound(ctx context.Context, p *tasks.Project, req RoundRequest) (*tasks.Round, error) {
+func (a *App) StartRound(ctx context.Context, p *domain.Project, req RoundRequest) (*domain.Round, error) {
 	var c check
 	name := strings.TrimSpace(req.Name)
 	if name == "" {
 		c.add("name", "give the round a name")
-	} else if err := tasks.CheckText("round name", name, tasks.MaxNameLen, false); err != nil {
-		c.add("name", tasks.ErrorMessage(err))
+	} else if err := domain.CheckText("round name", name, domain.MaxNameLen, false); err != nil {
+		c.add("name", domain.ErrorMessage(err))
 	}
 	annotators, err := a.roundAnnotators(ctx, p, req, &c)
 	if err != nil {
-		return nil, tasks.Op("App.StartRound", err)
+		return nil, domain.Op("App.StartRound", err)
 	}
 	switch req.Kind {
-	case tasks.RoundCalibration:
-	case tasks.RoundProduction:
+	case domain.RoundCalibration:
+	case domain.RoundProduction:
 		if n := len(annotators); n > 0 && (req.PerItem < 1 || req.PerItem > n) {
 			c.add("per_item", fmt.Sprintf("choose between 1 and %d annotators per summary", n))
 		}
@@ -67,20 +66,20 @@ func (a *App) StartRound(ctx context.Context, p *tasks.Project, req RoundRequest
 		c.add("documents", fmt.Sprintf("at most %d documents", maxRoundDocuments))
 	}
 	if err := c.err(); err != nil {
-		return nil, tasks.Op("App.StartRound", err)
+		return nil, domain.Op("App.StartRound", err)
 	}
-	dealing := tasks.DealBalanced
+	dealing := domain.DealBalanced
 	if req.KeepDocuments {
-		dealing = tasks.DealByDocument
+		dealing = domain.DealByDocument
 	}
-	val, err := a.store.StartRound(ctx, p.ID, tasks.RoundRequest{Name: name, Kind: req.Kind, PerItem: req.PerItem, Annotators: annotators,
+	val, err := a.store.StartRound(ctx, p.ID, domain.RoundRequest{Name: name, Kind: req.Kind, PerItem: req.PerItem, Annotators: annotators,
 		Documents: req.Documents, Sample: req.Sample, Seed: req.Seed, Dealing: dealing})
-	return val, tasks.Op("App.StartRound", err)
+	return val, domain.Op("App.StartRound", err)
 }
 
 // roundAnnotators resolves the request's annotators to user ids, each an
 // annotator of the project, once.
-func (a *App) roundAnnotators(ctx context.Context, p *tasks.Project, req RoundRequest, c *check) ([]int64, error) {
+func (a *App) roundAnnotators(ctx context.Context, p *domain.Project, req RoundRequest, c *check) ([]int64, error) {
 	n := len(req.Annotators) + len(req.AnnotatorNames)
 	if n == 0 {
 		c.add("annotators", "choose at least one annotator")
@@ -94,17 +93,17 @@ func (a *App) roundAnnotators(ctx context.Context, p *tasks.Project, req RoundRe
 	if err != nil {
 		return nil, err
 	}
-	byID, byName := map[int64]tasks.Member{}, map[string]tasks.Member{}
+	byID, byName := map[int64]domain.Member{}, map[string]domain.Member{}
 	for _, m := range members {
 		byID[m.ID], byName[strings.ToLower(m.Username)] = m, m
 	}
 	var out []int64
 	seen := map[int64]bool{}
-	take := func(field, who string, m tasks.Member, ok bool) {
+	take := func(field, who string, m domain.Member, ok bool) {
 		switch {
 		case !ok:
 			c.add(field, who+" is not a member of this project")
-		case m.Role != tasks.RoleAnnotator:
+		case m.Role != domain.RoleAnnotator:
 			c.add(field, who+" is "+article(m.Role)+" of this project, not an annotator: only annotators are dealt work")
 		case !seen[m.ID]:
 			seen[m.ID] = true

@@ -12,10 +12,10 @@ import (
 	"strings"
 	"time"
 
+	"annotate/internal/domain"
 	"annotate/internal/experiment"
 	"annotate/internal/studies"
 	"annotate/internal/study"
-	"annotate/internal/tasks"
 )
 
 // Studies are the project's crowd studies.
@@ -26,23 +26,23 @@ func (a *App) Studies() *studies.Store { return a.studies }
 // round does not exist, else the summaries that round deals; a seed and
 // completion codes drawn where the definition leaves them out; a fresh
 // entry link.
-func (a *App) CreateStudy(ctx context.Context, p *tasks.Project, name string, definition []byte) (*studies.Study, error) {
+func (a *App) CreateStudy(ctx context.Context, p *domain.Project, name string, definition []byte) (*studies.Study, error) {
 	var c check
 	name = strings.TrimSpace(name)
 	if name == "" || len(name) > 100 {
 		c.add("name", "give the study a name of 1 to 100 characters")
-	} else if err := tasks.CheckText("study name", name, tasks.MaxNameLen, false); err != nil {
-		c.add("name", tasks.ErrorMessage(err))
+	} else if err := domain.CheckText("study name", name, domain.MaxNameLen, false); err != nil {
+		c.add("name", domain.ErrorMessage(err))
 	}
 	def, err := study.Parse(bytes.NewReader(definition))
 	if err != nil {
 		c.add("definition", err.Error())
 	}
 	if err := c.err(); err != nil {
-		return nil, tasks.Op("App.CreateStudy", err)
+		return nil, domain.Op("App.CreateStudy", err)
 	}
 	if _, err := a.Studies().ByName(ctx, p.ID, name); err == nil {
-		return nil, tasks.Errorf(tasks.EConflict, "a study named %q already exists in this project", name)
+		return nil, domain.Errorf(domain.EConflict, "a study named %q already exists in this project", name)
 	}
 	if def.Seed == 0 {
 		def.Seed = randomUint64()
@@ -59,7 +59,7 @@ func (a *App) CreateStudy(ctx context.Context, p *tasks.Project, name string, de
 		n.Round = r.ID
 		rows, err := a.store.RoundAssignments(ctx, r.ID)
 		if err != nil {
-			return nil, tasks.Op("App.CreateStudy", err)
+			return nil, domain.Op("App.CreateStudy", err)
 		}
 		seen := map[int64]bool{}
 		for _, row := range rows {
@@ -68,12 +68,12 @@ func (a *App) CreateStudy(ctx context.Context, p *tasks.Project, name string, de
 				n.Summaries = append(n.Summaries, row.SummaryID)
 			}
 		}
-	case tasks.ErrorCode(err) == tasks.ENotFound:
+	case domain.ErrorCode(err) == domain.ENotFound:
 		if n.Summaries, err = a.store.SummaryIDs(ctx, p.ID, nil); err != nil {
-			return nil, tasks.Op("App.CreateStudy", err)
+			return nil, domain.Op("App.CreateStudy", err)
 		}
 	default:
-		return nil, tasks.Op("App.CreateStudy", err)
+		return nil, domain.Op("App.CreateStudy", err)
 	}
 	// Attention checks are the summaries with gold on every sentence;
 	// they are mixed in, never dealt as items.
@@ -81,7 +81,7 @@ func (a *App) CreateStudy(ctx context.Context, p *tasks.Project, name string, de
 	if checks || def.Screening != nil || def.Training != nil {
 		gold, err := a.Studies().GoldSummaries(ctx, p.ID)
 		if err != nil {
-			return nil, tasks.Op("App.CreateStudy", err)
+			return nil, domain.Op("App.CreateStudy", err)
 		}
 		items := n.Summaries[:0:0]
 		for _, id := range n.Summaries {
@@ -112,17 +112,17 @@ func (a *App) CreateStudy(ctx context.Context, p *tasks.Project, name string, de
 		return nil, &Invalid{Fields: []FieldError{{"definition", fmt.Sprintf("round: %q deals no summaries without gold, and a study needs some", def.Round)}}}
 	}
 	val, err := a.Studies().Create(ctx, p.ID, n)
-	return val, tasks.Op("App.CreateStudy", err)
+	return val, domain.Op("App.CreateStudy", err)
 }
 
 // ErrStudyClosed says a study's entry link is unknown, revoked or closed.
-var ErrStudyClosed = tasks.Errorf(tasks.ENotFound, "this study link is not open: it may have ended, or the link is mistyped")
+var ErrStudyClosed = domain.Errorf(domain.ENotFound, "this study link is not open: it may have ended, or the link is mistyped")
 
 // Entered is where an entry link leads: the study, and the participant
 // (nil for an MTurk preview, who sees the instructions only).
 type Entered struct {
 	Study       *studies.Study
-	Project     *tasks.Project
+	Project     *domain.Project
 	Entry       study.Entry
 	Participant *studies.Participant
 	New         bool
@@ -135,15 +135,15 @@ type Entered struct {
 func (a *App) EnterStudy(ctx context.Context, token string, q url.Values) (*Entered, error) {
 	st, err := a.Studies().ByToken(ctx, token)
 	if err != nil || !st.Open {
-		return nil, tasks.Op("App.EnterStudy", ErrStudyClosed)
+		return nil, domain.Op("App.EnterStudy", ErrStudyClosed)
 	}
 	e, err := study.ParseEntry(q)
 	if err != nil {
-		return nil, tasks.Errorf(tasks.EInvalid, "%v", err)
+		return nil, domain.Errorf(domain.EInvalid, "%v", err)
 	}
 	p, err := a.store.ProjectByID(ctx, st.ProjectID)
 	if err != nil {
-		return nil, tasks.Op("App.EnterStudy", err)
+		return nil, domain.Op("App.EnterStudy", err)
 	}
 	out := &Entered{Study: st, Project: p, Entry: e}
 	if e.Preview {
@@ -164,7 +164,7 @@ func (a *App) EnterStudy(ctx context.Context, token string, q url.Values) (*Ente
 		return conds[experiment.ParticipantCondition(st.Definition.Seed, n, len(conds))]
 	}
 	out.Participant, out.New, err = a.Studies().Enter(ctx, st, e, participantPrefix+strings.ToLower(rand.Text()[:12]), first, condition)
-	return out, tasks.Op("App.EnterStudy", err)
+	return out, domain.Op("App.EnterStudy", err)
 }
 
 // StudyStep is what a participant is shown next.
@@ -195,54 +195,54 @@ type FeedbackSentence struct {
 // what to show.
 func (a *App) NextStep(ctx context.Context, st *studies.Study, p *studies.Participant) (StudyStep, error) {
 	if err := a.endIfTimeOver(ctx, st, p); err != nil {
-		return StudyStep{}, tasks.Op("App.NextStep", err)
+		return StudyStep{}, domain.Op("App.NextStep", err)
 	}
 	step := StudyStep{Phase: p.Phase, TimedOut: p.TimedOut}
 	if p.Phase == studies.PhaseScreening {
 		next, err := a.screeningStep(ctx, st, p)
 		if err != nil || next != 0 {
 			step.Assignment = next
-			return step, tasks.Op("App.NextStep", err)
+			return step, domain.Op("App.NextStep", err)
 		}
 		if p, err = a.Studies().ParticipantOfUser(ctx, p.UserID); err != nil {
-			return step, tasks.Op("App.NextStep", err)
+			return step, domain.Op("App.NextStep", err)
 		}
 		step.Phase = p.Phase
 	}
 	if p.Phase == studies.PhaseTraining {
 		var err error
 		if step, err = a.trainingStep(ctx, st, p); err != nil || step.Phase == studies.PhaseTraining {
-			return step, tasks.Op("App.NextStep", err)
+			return step, domain.Op("App.NextStep", err)
 		}
 		if p, err = a.Studies().ParticipantOfUser(ctx, p.UserID); err != nil {
-			return step, tasks.Op("App.NextStep", err)
+			return step, domain.Op("App.NextStep", err)
 		}
 		step = StudyStep{Phase: p.Phase}
 	}
 	switch p.Phase {
 	case studies.PhaseWork:
 		if _, err := a.Studies().Deal(ctx, st, p); err != nil {
-			return step, tasks.Op("App.NextStep", err)
+			return step, domain.Op("App.NextStep", err)
 		}
 		q, err := a.store.Queue(ctx, st.ProjectID, p.UserID)
 		if err != nil {
-			return step, tasks.Op("App.NextStep", err)
+			return step, domain.Op("App.NextStep", err)
 		}
 		for _, as := range q {
-			if as.RoundID == st.RoundID && as.Status != tasks.StatusSubmitted && as.Status != tasks.StatusReleased {
+			if as.RoundID == st.RoundID && as.Status != domain.StatusSubmitted && as.Status != domain.StatusReleased {
 				step.Assignment = as.ID
 				return step, nil
 			}
 		}
 		if err := a.judgeParticipant(ctx, st, p); err != nil {
-			return step, tasks.Op("App.NextStep", err)
+			return step, domain.Op("App.NextStep", err)
 		}
 		if len(st.Definition.Survey) > 0 {
 			step.Phase = studies.PhaseSurvey
-			return step, tasks.Op("App.NextStep", a.Studies().SetPhase(ctx, p.ID, studies.PhaseSurvey))
+			return step, domain.Op("App.NextStep", a.Studies().SetPhase(ctx, p.ID, studies.PhaseSurvey))
 		}
 		if err := a.Studies().SetPhase(ctx, p.ID, studies.PhaseCompleted); err != nil {
-			return step, tasks.Op("App.NextStep", err)
+			return step, domain.Op("App.NextStep", err)
 		}
 		step.Phase = studies.PhaseCompleted
 		fallthrough
@@ -306,7 +306,7 @@ func (a *App) endIfTimeOver(ctx context.Context, st *studies.Study, p *studies.P
 // ParticipantTimeOver says whether the account is a study participant
 // whose time limit has passed: their labels can no longer change. It
 // costs nothing for accounts that are not participants.
-func (a *App) ParticipantTimeOver(ctx context.Context, u *tasks.User) bool {
+func (a *App) ParticipantTimeOver(ctx context.Context, u *domain.User) bool {
 	if u == nil || !strings.HasPrefix(u.Username, participantPrefix) {
 		return false
 	}
@@ -330,7 +330,7 @@ func (a *App) StudyAnswer(ctx context.Context, p *studies.Participant, answer st
 	case p.Phase == studies.PhaseInstructions && answer == "start":
 		st, err := a.Studies().ByID(ctx, p.StudyID)
 		if err != nil {
-			return tasks.Op("App.StudyAnswer", err)
+			return domain.Op("App.StudyAnswer", err)
 		}
 		next = afterScreening(st)
 		if st.Definition.Screening != nil {
@@ -339,22 +339,22 @@ func (a *App) StudyAnswer(ctx context.Context, p *studies.Participant, answer st
 	case p.Phase == studies.PhaseTraining && answer == "next":
 		training, err := a.Studies().Training(ctx, p.ID)
 		if err != nil {
-			return tasks.Op("App.StudyAnswer", err)
+			return domain.Op("App.StudyAnswer", err)
 		}
 		for _, c := range training {
 			if c.Submitted && c.Passed == nil {
 				right, err := a.matchesGold(ctx, c)
 				if err != nil {
-					return tasks.Op("App.StudyAnswer", err)
+					return domain.Op("App.StudyAnswer", err)
 				}
-				return tasks.Op("App.StudyAnswer", a.Studies().SetCheck(ctx, c.AssignmentID, right))
+				return domain.Op("App.StudyAnswer", a.Studies().SetCheck(ctx, c.AssignmentID, right))
 			}
 		}
 		return nil
 	default:
-		return tasks.Errorf(tasks.EConflict, "that answer does not fit this step of the study; reload the page")
+		return domain.Errorf(domain.EConflict, "that answer does not fit this step of the study; reload the page")
 	}
-	return tasks.Op("App.StudyAnswer", a.Studies().SetPhase(ctx, p.ID, next))
+	return domain.Op("App.StudyAnswer", a.Studies().SetPhase(ctx, p.ID, next))
 }
 
 func randomUint64() uint64 {
@@ -391,7 +391,7 @@ func Links(base string, st *studies.Study) StudyLinks {
 // StudyCounts counts a study's participants by phase.
 func (a *App) StudyCounts(ctx context.Context, st *studies.Study) (map[string]int, error) {
 	val, err := a.Studies().PhaseCounts(ctx, st.ID)
-	return val, tasks.Op("App.StudyCounts", err)
+	return val, domain.Op("App.StudyCounts", err)
 }
 
 // SetStudyEntry opens or closes a study's entry link; newLink also
@@ -402,7 +402,7 @@ func (a *App) SetStudyEntry(ctx context.Context, st *studies.Study, open, newLin
 	if newLink {
 		token = rand.Text()
 	}
-	return tasks.Op("App.SetStudyEntry", a.Studies().SetEntry(ctx, st.ID, token, open))
+	return domain.Op("App.SetStudyEntry", a.Studies().SetEntry(ctx, st.ID, token, open))
 }
 
 // judgeParticipant scores a participant's attention checks (a check is
@@ -455,7 +455,7 @@ func (a *App) judgeParticipant(ctx context.Context, st *studies.Study, p *studie
 		return err
 	}
 	for _, as := range q {
-		if as.RoundID != st.RoundID || isCheck[as.ID] || as.Status != tasks.StatusSubmitted {
+		if as.RoundID != st.RoundID || isCheck[as.ID] || as.Status != domain.StatusSubmitted {
 			continue
 		}
 		labels, err := a.store.SentenceLabels(ctx, as.ID)
@@ -561,24 +561,24 @@ func (a *App) SetExcluded(ctx context.Context, st *studies.Study, number int, ex
 	if reason == "" || len(reason) > 1000 {
 		return &Invalid{Fields: []FieldError{{"reason", "say why, in 1 to 1000 characters"}}}
 	}
-	if err := tasks.CheckText("reason", reason, 1000, false); err != nil {
-		return &Invalid{Fields: []FieldError{{"reason", tasks.ErrorMessage(err)}}}
+	if err := domain.CheckText("reason", reason, 1000, false); err != nil {
+		return &Invalid{Fields: []FieldError{{"reason", domain.ErrorMessage(err)}}}
 	}
 	ps, err := a.Studies().Participants(ctx, st.ID)
 	if err != nil {
-		return tasks.Op("App.SetExcluded", err)
+		return domain.Op("App.SetExcluded", err)
 	}
 	if number < 1 || number > len(ps) {
-		return tasks.Errorf(tasks.ENotFound, "the study has no participant %d", number)
+		return domain.Errorf(domain.ENotFound, "the study has no participant %d", number)
 	}
 	p := &ps[number-1]
 	switch {
 	case exclude && p.Excluded, !exclude && !p.Excluded:
-		return tasks.Errorf(tasks.EConflict, "participant %d is already %s", number, map[bool]string{true: "excluded", false: "included"}[exclude])
+		return domain.Errorf(domain.EConflict, "participant %d is already %s", number, map[bool]string{true: "excluded", false: "included"}[exclude])
 	case exclude:
-		return tasks.Op("App.SetExcluded", a.Studies().Exclude(ctx, st, p, "by hand: "+reason, by))
+		return domain.Op("App.SetExcluded", a.Studies().Exclude(ctx, st, p, "by hand: "+reason, by))
 	}
-	return tasks.Op("App.SetExcluded", a.Studies().Include(ctx, p, reason, by))
+	return domain.Op("App.SetExcluded", a.Studies().Include(ctx, p, reason, by))
 }
 
 // AnswerSurvey checks and stores a participant's exit survey answers,
@@ -587,7 +587,7 @@ func (a *App) SetExcluded(ctx context.Context, st *studies.Study, number int, ex
 // Refusals are *Invalid naming each question at fault.
 func (a *App) AnswerSurvey(ctx context.Context, st *studies.Study, p *studies.Participant, form map[string]string) error {
 	if p.Phase != studies.PhaseSurvey {
-		return tasks.Errorf(tasks.EConflict, "the survey is not open at this step of the study; reload the page")
+		return domain.Errorf(domain.EConflict, "the survey is not open at this step of the study; reload the page")
 	}
 	var c check
 	answers := map[string]string{}
@@ -605,17 +605,17 @@ func (a *App) AnswerSurvey(ctx context.Context, st *studies.Study, p *studies.Pa
 				answers[q.Name] = v
 			}
 		default:
-			if err := tasks.CheckText(q.Name, v, 2000, true); err != nil {
-				c.add(q.Name, tasks.ErrorMessage(err))
+			if err := domain.CheckText(q.Name, v, 2000, true); err != nil {
+				c.add(q.Name, domain.ErrorMessage(err))
 			} else {
 				answers[q.Name] = v
 			}
 		}
 	}
 	if err := c.err(); err != nil {
-		return tasks.Op("App.AnswerSurvey", err)
+		return domain.Op("App.AnswerSurvey", err)
 	}
-	return tasks.Op("App.AnswerSurvey", a.Studies().SaveAnswers(ctx, p, answers))
+	return domain.Op("App.AnswerSurvey", a.Studies().SaveAnswers(ctx, p, answers))
 }
 
 // afterScreening is the phase that follows the screening test (or the
@@ -683,7 +683,7 @@ const participantPrefix = "p-"
 // IsParticipant says whether an account is a study's participant. Only
 // accounts named like participants are looked up, so that the check costs
 // nothing for everyone else on the pages that make it.
-func (a *App) IsParticipant(ctx context.Context, u *tasks.User) bool {
+func (a *App) IsParticipant(ctx context.Context, u *domain.User) bool {
 	if u == nil || !strings.HasPrefix(u.Username, participantPrefix) {
 		return false
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"annotate/internal/app"
+	"annotate/internal/domain"
 	"annotate/internal/experiment"
 	"annotate/internal/export"
 	"annotate/internal/studies"
@@ -40,7 +41,7 @@ func labelAll(t *testing.T, ctx context.Context, s *tasks.Store, ops *app.App, s
 			t.Fatal(err)
 		}
 		sum := must(s.Summary(ctx, as.SummaryID))(t)
-		submitItem(t, ctx, s, as.ID, as.Version, part.UserID, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no})
+		submitItem(t, ctx, s, as.ID, as.Version, part.UserID, domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: domain.LabelFaithful, Ambiguous: &no})
 		done = append(done, as.ID)
 	}
 	return done
@@ -67,7 +68,7 @@ func enter(t *testing.T, ctx context.Context, ops *app.App, st *studies.Study, p
 // studyProject with three conditions, k 3: three participants label
 // everything. It returns, per summary external id and participant
 // number, the condition each was dealt.
-func itemDesign(t *testing.T) (map[string]string, context.Context, *tasks.Store, *tasks.Project, *app.App, *studies.Study) {
+func itemDesign(t *testing.T) (map[string]string, context.Context, *tasks.Store, *domain.Project, *app.App, *studies.Study) {
 	ctx, s, p := studyProject(t)
 	ops := app.New(s)
 	st, err := ops.CreateStudy(ctx, p, "within", []byte(`{"round":"crowd","conditions":["none","verdict","debate"],"randomise":"item","seed":11,
@@ -246,7 +247,7 @@ func TestTimeLimit(t *testing.T) {
 		t.Fatalf("participant %+v", slow)
 	}
 	q := must(s.Queue(ctx, p.ID, slow.UserID))(t)
-	if len(q) != 1 || q[0].Status != tasks.StatusSubmitted {
+	if len(q) != 1 || q[0].Status != domain.StatusSubmitted {
 		t.Fatalf("the timed-out participant holds %+v, want only the submitted item", q)
 	}
 	// The next participant gets the two back. (Entry times are the
@@ -271,7 +272,7 @@ func TestTimeLimit(t *testing.T) {
 }
 
 // mustStudy returns the project's one study.
-func mustStudy(t *testing.T, ctx context.Context, s *tasks.Store, p *tasks.Project) *studies.Study {
+func mustStudy(t *testing.T, ctx context.Context, s *tasks.Store, p *domain.Project) *studies.Study {
 	t.Helper()
 	list, err := app.New(s).Studies().List(ctx, p.ID)
 	if err != nil || len(list) != 1 {
@@ -286,11 +287,11 @@ func mustStudy(t *testing.T, ctx context.Context, s *tasks.Store, p *tasks.Proje
 // their work, the one who got half.
 func TestExclusionByScreeningScore(t *testing.T) {
 	ctx, s, p := studyProject(t)
-	var docs []tasks.DocumentInput
+	var docs []domain.DocumentInput
 	for i := 1; i <= 2; i++ {
-		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("g%d", i), Sentences: []string{"The council approved the budget."},
-			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("gs%d", i), Sentences: []tasks.SentenceInput{{Text: "The council approved it.",
-				Gold: &tasks.GoldInput{Label: tasks.LabelFaithful}}}}}})
+		docs = append(docs, domain.DocumentInput{ExternalID: fmt.Sprintf("g%d", i), Sentences: []string{"The council approved the budget."},
+			Summaries: []domain.SummaryInput{{ExternalID: fmt.Sprintf("gs%d", i), Sentences: []domain.SentenceInput{{Text: "The council approved it.",
+				Gold: &domain.GoldInput{Label: domain.LabelFaithful}}}}}})
 	}
 	if _, err := s.Import(ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
@@ -316,9 +317,9 @@ func TestExclusionByScreeningScore(t *testing.T) {
 			}
 			as := must(s.AssignmentByID(ctx, step.Assignment))(t)
 			sum := must(s.Summary(ctx, as.SummaryID))(t)
-			l := tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no}
+			l := domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: domain.LabelFaithful, Ambiguous: &no}
 			if wrong && i == 0 { // the first screening summary wrong
-				l = tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: &no}
+				l = domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: &no}
 			}
 			submitItem(t, ctx, s, as.ID, as.Version, part.UserID, l)
 		}
@@ -380,16 +381,16 @@ func TestCrowdAggregation(t *testing.T) {
 			text := sum.Sentences[0].Text
 			label := gold[text]
 			if i == 3 || label == "" {
-				label = tasks.LabelFaithful
+				label = domain.LabelFaithful
 			}
-			l := tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: label, Ambiguous: &no}
-			if label == tasks.LabelUnfaithful {
+			l := domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: label, Ambiguous: &no}
+			if label == domain.LabelUnfaithful {
 				l.ErrorTypes, l.Explanation = []string{"contradiction"}, "No."
 			}
 			submitItem(t, ctx, s, as.ID, as.Version, part.UserID, l)
 			if _, ok := gold[text]; ok {
 				x := votes[text]
-				if label == tasks.LabelUnfaithful {
+				if label == domain.LabelUnfaithful {
 					x[1]++
 				} else {
 					x[0]++
@@ -410,7 +411,7 @@ func TestCrowdAggregation(t *testing.T) {
 	right, withGold := 0, 0
 	for text, v := range votes {
 		withGold++
-		if (v[1] > v[0] && gold[text] == tasks.LabelUnfaithful) || (v[0] > v[1] && gold[text] == tasks.LabelFaithful) {
+		if (v[1] > v[0] && gold[text] == domain.LabelUnfaithful) || (v[0] > v[1] && gold[text] == domain.LabelFaithful) {
 			right++
 		}
 	}

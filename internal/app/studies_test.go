@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"annotate/internal/app"
+	"annotate/internal/domain"
 	"annotate/internal/experiment"
 	"annotate/internal/export"
 	"annotate/internal/studies"
@@ -20,19 +21,19 @@ import (
 
 // studyProject is a project with six one-sentence summaries and a lead.
 // emptyProject is a new project in a new database of the test's.
-func emptyProject(t *testing.T, slug, name string) (context.Context, *tasks.Store, *tasks.Project) {
+func emptyProject(t *testing.T, slug, name string) (context.Context, *tasks.Store, *domain.Project) {
 	t.Helper()
 	s := testkit.OpenStore(t)
 	ctx := context.Background()
-	return ctx, s, must(s.CreateProject(ctx, tasks.Project{Slug: slug, Name: name, Settings: tasks.DefaultSettings()}))(t)
+	return ctx, s, must(s.CreateProject(ctx, domain.Project{Slug: slug, Name: name, Settings: domain.DefaultSettings()}))(t)
 }
 
 // submitItem labels an item's sentence, fills its summary fields and
 // submits it, stopping the test on any refusal.
-func submitItem(t *testing.T, ctx context.Context, s *tasks.Store, assignment int64, version int, user int64, l tasks.SentenceLabel) {
+func submitItem(t *testing.T, ctx context.Context, s *tasks.Store, assignment int64, version int, user int64, l domain.SentenceLabel) {
 	t.Helper()
 	v := must(s.SaveSentenceLabel(ctx, assignment, user, version, l))(t)
-	if _, err := s.SaveSummaryLabel(ctx, assignment, user, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"}); err != nil {
+	if _, err := s.SaveSummaryLabel(ctx, assignment, user, v, domain.SummaryLabel{Relevance: 5, TopicCategory: "main"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Submit(ctx, assignment, user); err != nil {
@@ -43,19 +44,19 @@ func submitItem(t *testing.T, ctx context.Context, s *tasks.Store, assignment in
 // importAlternatingGold imports 8 one-sentence summaries whose gold
 // alternates faithful and unfaithful, the sentences and ids written from
 // the formats, and returns each sentence's gold label by its text.
-func importAlternatingGold(t *testing.T, ctx context.Context, s *tasks.Store, p *tasks.Project, text, docID, summaryID string) map[string]string {
+func importAlternatingGold(t *testing.T, ctx context.Context, s *tasks.Store, p *domain.Project, text, docID, summaryID string) map[string]string {
 	t.Helper()
 	gold := map[string]string{}
-	var docs []tasks.DocumentInput
+	var docs []domain.DocumentInput
 	for i := 1; i <= 8; i++ {
-		g := &tasks.GoldInput{Label: tasks.LabelFaithful}
+		g := &domain.GoldInput{Label: domain.LabelFaithful}
 		if i%2 == 0 {
-			g = &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No."}
+			g = &domain.GoldInput{Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No."}
 		}
 		text := fmt.Sprintf(text, i)
 		gold[text] = g.Label
-		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf(docID, i), Sentences: []string{"A source."},
-			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf(summaryID, i), Sentences: []tasks.SentenceInput{{Text: text, Gold: g}}}}})
+		docs = append(docs, domain.DocumentInput{ExternalID: fmt.Sprintf(docID, i), Sentences: []string{"A source."},
+			Summaries: []domain.SummaryInput{{ExternalID: fmt.Sprintf(summaryID, i), Sentences: []domain.SentenceInput{{Text: text, Gold: g}}}}})
 	}
 	if _, err := s.Import(ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
@@ -63,13 +64,13 @@ func importAlternatingGold(t *testing.T, ctx context.Context, s *tasks.Store, p 
 	return gold
 }
 
-func studyProject(t *testing.T) (context.Context, *tasks.Store, *tasks.Project) {
+func studyProject(t *testing.T) (context.Context, *tasks.Store, *domain.Project) {
 	t.Helper()
 	ctx, s, p := emptyProject(t, "crowd", "Crowd")
-	var docs []tasks.DocumentInput
+	var docs []domain.DocumentInput
 	for i := 1; i <= 6; i++ {
-		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council met.", "It deferred the budget."},
-			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []tasks.SentenceInput{{Text: "The council approved the budget."}}}}})
+		docs = append(docs, domain.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council met.", "It deferred the budget."},
+			Summaries: []domain.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []domain.SentenceInput{{Text: "The council approved the budget."}}}}})
 	}
 	if _, err := s.Import(ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
@@ -95,7 +96,7 @@ func TestStudyEntryAndPhases(t *testing.T) {
 	if st.Items != 6 || st.RoundName != "crowd" || st.Definition.Seed != 1 || st.Definition.Completion.ScreenedOut == "" {
 		t.Fatalf("study %+v", st)
 	}
-	if _, err := ops.CreateStudy(ctx, p, "pilot", []byte(def)); tasks.ErrorCode(err) != tasks.EConflict {
+	if _, err := ops.CreateStudy(ctx, p, "pilot", []byte(def)); domain.ErrorCode(err) != domain.EConflict {
 		t.Fatalf("a second study of the same name: %v", err)
 	}
 	link := func(pid string) url.Values {
@@ -113,13 +114,13 @@ func TestStudyEntryAndPhases(t *testing.T) {
 	// Alice's Prolific id with another session opens nothing of hers.
 	other := link("alice")
 	other.Set("SESSION_ID", "guessed")
-	if _, err := ops.EnterStudy(ctx, st.EntryToken, other); tasks.ErrorCode(err) != tasks.EForbidden {
+	if _, err := ops.EnterStudy(ctx, st.EntryToken, other); domain.ErrorCode(err) != domain.EForbidden {
 		t.Fatalf("alice's id from another session: %v", err)
 	}
-	if _, err := ops.EnterStudy(ctx, "not-the-token", link("alice")); tasks.ErrorCode(err) != tasks.ENotFound {
+	if _, err := ops.EnterStudy(ctx, "not-the-token", link("alice")); domain.ErrorCode(err) != domain.ENotFound {
 		t.Fatalf("a wrong token: %v", err)
 	}
-	if _, err := ops.EnterStudy(ctx, st.EntryToken, url.Values{"PROLIFIC_PID": {"a b"}}); tasks.ErrorCode(err) != tasks.EInvalid {
+	if _, err := ops.EnterStudy(ctx, st.EntryToken, url.Values{"PROLIFIC_PID": {"a b"}}); domain.ErrorCode(err) != domain.EInvalid {
 		t.Fatalf("a malformed id: %v", err)
 	}
 
@@ -151,7 +152,7 @@ func TestStudyEntryAndPhases(t *testing.T) {
 		}
 		ap = must(ops.Studies().ParticipantOfUser(ctx, ap.UserID))(t)
 	}
-	if err := ops.StudyAnswer(ctx, ap, "accept"); tasks.ErrorCode(err) != tasks.EConflict {
+	if err := ops.StudyAnswer(ctx, ap, "accept"); domain.ErrorCode(err) != domain.EConflict {
 		t.Fatalf("consent again in the work phase: %v", err)
 	}
 	no := false
@@ -171,7 +172,7 @@ func TestStudyEntryAndPhases(t *testing.T) {
 			t.Fatal(err)
 		}
 		sum := must(s.Summary(ctx, as.SummaryID))(t)
-		saved, _, err := s.SaveSentenceLabelFromPage(ctx, as.ID, ap.UserID, as.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelUnfaithful,
+		saved, _, err := s.SaveSentenceLabelFromPage(ctx, as.ID, ap.UserID, as.Version, domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: domain.LabelUnfaithful,
 			ErrorTypes: []string{"contradiction"}, Explanation: "Deferred.", Ambiguous: &no})
 		if err != nil {
 			t.Fatal(err)
@@ -180,7 +181,7 @@ func TestStudyEntryAndPhases(t *testing.T) {
 		if want := ap.Condition == "debate"; saved.AssistantVisible != want {
 			t.Errorf("condition %s: a label saved with the assistant visible = %v", ap.Condition, saved.AssistantVisible)
 		}
-		if _, err := s.SaveSummaryLabel(ctx, as.ID, ap.UserID, as.Version+1, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"}); err != nil && tasks.ErrorCode(err) != tasks.EInvalid {
+		if _, err := s.SaveSummaryLabel(ctx, as.ID, ap.UserID, as.Version+1, domain.SummaryLabel{Relevance: 5, TopicCategory: "main"}); err != nil && domain.ErrorCode(err) != domain.EInvalid {
 			t.Fatal(err)
 		}
 		if err := s.Submit(ctx, as.ID, ap.UserID); err != nil {
@@ -233,7 +234,7 @@ func TestStudyEntryRevoked(t *testing.T) {
 	if err := ops.SetStudyEntry(ctx, st, true, true); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ops.EnterStudy(ctx, old, url.Values{"pid": {"x"}}); tasks.ErrorCode(err) != tasks.ENotFound {
+	if _, err := ops.EnterStudy(ctx, old, url.Values{"pid": {"x"}}); domain.ErrorCode(err) != domain.ENotFound {
 		t.Fatalf("the replaced link: %v", err)
 	}
 	st = must(ops.Studies().ByID(ctx, st.ID))(t)
@@ -243,7 +244,7 @@ func TestStudyEntryRevoked(t *testing.T) {
 	if err := ops.SetStudyEntry(ctx, st, false, false); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ops.EnterStudy(ctx, st.EntryToken, url.Values{"pid": {"y"}}); tasks.ErrorCode(err) != tasks.ENotFound {
+	if _, err := ops.EnterStudy(ctx, st.EntryToken, url.Values{"pid": {"y"}}); domain.ErrorCode(err) != domain.ENotFound {
 		t.Fatalf("a closed study: %v", err)
 	}
 }
@@ -256,14 +257,14 @@ func TestStudyEntryRevoked(t *testing.T) {
 // the next participants get them and every item reaches k = 1 valid label.
 func TestAttentionChecksExclude(t *testing.T) {
 	ctx, s, p := emptyProject(t, "c", "C")
-	var docs []tasks.DocumentInput
+	var docs []domain.DocumentInput
 	for i := 1; i <= 6; i++ {
-		sent := tasks.SentenceInput{Text: "The council deferred the budget."}
+		sent := domain.SentenceInput{Text: "The council deferred the budget."}
 		if i > 4 { // two summaries with gold: the checks
-			sent.Gold = &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "Approved, not deferred."}
+			sent.Gold = &domain.GoldInput{Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "Approved, not deferred."}
 		}
-		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council approved the budget."},
-			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []tasks.SentenceInput{sent}}}})
+		docs = append(docs, domain.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council approved the budget."},
+			Summaries: []domain.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []domain.SentenceInput{sent}}}})
 	}
 	if _, err := s.Import(ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
@@ -306,9 +307,9 @@ func TestAttentionChecksExclude(t *testing.T) {
 			as := must(s.AssignmentByID(ctx, step.Assignment))(t)
 			sum := must(s.Summary(ctx, as.SummaryID))(t)
 			_, isCheck, _ := ops.Studies().CheckOf(ctx, as.ID)
-			label := tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no}
+			label := domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: domain.LabelFaithful, Ambiguous: &no}
 			if isCheck && right {
-				label = tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: &no}
+				label = domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: &no}
 			}
 			if !isCheck {
 				items = append(items, as.SummaryID)
@@ -354,7 +355,7 @@ func TestAttentionChecksExclude(t *testing.T) {
 	// A lead includes the careless participant again, then excludes them
 	// by hand: their assignments come back as submitted, then go again;
 	// each decision is kept.
-	if err := ops.SetExcluded(ctx, st, bad.Number+1, false, "  ", 0); tasks.ErrorCode(err) != tasks.EInvalid {
+	if err := ops.SetExcluded(ctx, st, bad.Number+1, false, "  ", 0); domain.ErrorCode(err) != domain.EInvalid {
 		t.Fatalf("no reason: %v", err)
 	}
 	if err := ops.SetExcluded(ctx, st, bad.Number+1, false, "The check's gold is disputed.", 0); err != nil {
@@ -366,7 +367,7 @@ func TestAttentionChecksExclude(t *testing.T) {
 			t.Errorf("included again: %+v, want the 4 submitted back", pr)
 		}
 	}
-	if err := ops.SetExcluded(ctx, st, bad.Number+1, false, "again", 0); tasks.ErrorCode(err) != tasks.EConflict {
+	if err := ops.SetExcluded(ctx, st, bad.Number+1, false, "again", 0); domain.ErrorCode(err) != domain.EConflict {
 		t.Fatalf("including an included participant: %v", err)
 	}
 	if err := ops.SetExcluded(ctx, st, bad.Number+1, true, "Answers in under a second.", 0); err != nil {
@@ -412,14 +413,14 @@ func TestAttentionChecksExclude(t *testing.T) {
 // on to the items.
 func TestScreening(t *testing.T) {
 	ctx, s, p := emptyProject(t, "sc", "SC")
-	var docs []tasks.DocumentInput
+	var docs []domain.DocumentInput
 	for i := 1; i <= 5; i++ {
-		sent := tasks.SentenceInput{Text: "The council deferred the budget."}
+		sent := domain.SentenceInput{Text: "The council deferred the budget."}
 		if i > 3 {
-			sent.Gold = &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "Approved."}
+			sent.Gold = &domain.GoldInput{Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "Approved."}
 		}
-		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council approved the budget."},
-			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []tasks.SentenceInput{sent}}}})
+		docs = append(docs, domain.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council approved the budget."},
+			Summaries: []domain.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []domain.SentenceInput{sent}}}})
 	}
 	if _, err := s.Import(ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
@@ -458,14 +459,14 @@ func TestScreening(t *testing.T) {
 			if step.Assignment == 0 || part.Phase != studies.PhaseScreening {
 				return part, step
 			}
-			if x, own, _ := s.AssignmentAssistance(ctx, step.Assignment); !own || x.Visibility != tasks.AssistNever {
+			if x, own, _ := s.AssignmentAssistance(ctx, step.Assignment); !own || x.Visibility != domain.AssistNever {
 				t.Errorf("a screening item shows the assistant: %+v", x)
 			}
 			as := must(s.AssignmentByID(ctx, step.Assignment))(t)
 			sum := must(s.Summary(ctx, as.SummaryID))(t)
-			l := tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: &no}
+			l := domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: &no}
 			if i == wrong {
-				l = tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no}
+				l = domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: domain.LabelFaithful, Ambiguous: &no}
 			}
 			submitItem(t, ctx, s, as.ID, as.Version, part.UserID, l)
 		}
@@ -504,7 +505,7 @@ func TestStudyReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	no := false
-	opposite := map[string]string{tasks.LabelFaithful: tasks.LabelUnfaithful, tasks.LabelUnfaithful: tasks.LabelFaithful}
+	opposite := map[string]string{domain.LabelFaithful: domain.LabelUnfaithful, domain.LabelUnfaithful: domain.LabelFaithful}
 	for i := range 5 {
 		in, err := ops.EnterStudy(ctx, st.EntryToken, url.Values{"pid": {fmt.Sprintf("p%d", i)}})
 		if err != nil {
@@ -527,8 +528,8 @@ func TestStudyReport(t *testing.T) {
 			if part.Condition == "debate" {
 				want = opposite[want]
 			}
-			l := tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: want, Ambiguous: &no}
-			if want == tasks.LabelUnfaithful {
+			l := domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: want, Ambiguous: &no}
+			if want == domain.LabelUnfaithful {
 				l.ErrorTypes, l.Explanation = []string{"contradiction"}, "No."
 			}
 			submitItem(t, ctx, s, as.ID, as.Version, part.UserID, l)
@@ -564,14 +565,14 @@ func TestStudyReport(t *testing.T) {
 // gold and its explanation) that they move on from; then their items.
 func TestTraining(t *testing.T) {
 	ctx, s, p := emptyProject(t, "t", "T")
-	var docs []tasks.DocumentInput
+	var docs []domain.DocumentInput
 	for i := 1; i <= 5; i++ {
-		sent := tasks.SentenceInput{Text: fmt.Sprintf("Sentence %d.", i)}
+		sent := domain.SentenceInput{Text: fmt.Sprintf("Sentence %d.", i)}
 		if i > 2 {
-			sent.Gold = &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "The source says otherwise."}
+			sent.Gold = &domain.GoldInput{Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "The source says otherwise."}
 		}
-		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"A source."},
-			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []tasks.SentenceInput{sent}}}})
+		docs = append(docs, domain.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"A source."},
+			Summaries: []domain.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []domain.SentenceInput{sent}}}})
 	}
 	if _, err := s.Import(ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
@@ -603,7 +604,7 @@ func TestTraining(t *testing.T) {
 		if step.Feedback != nil {
 			feedbacks++
 			f := step.Feedback[0]
-			if f.Label != tasks.LabelFaithful || f.Gold != tasks.LabelUnfaithful || f.Explanation != "The source says otherwise." || f.Right {
+			if f.Label != domain.LabelFaithful || f.Gold != domain.LabelUnfaithful || f.Explanation != "The source says otherwise." || f.Right {
 				t.Fatalf("feedback %+v", f)
 			}
 			if err := ops.StudyAnswer(ctx, part, "next"); err != nil {
@@ -621,9 +622,9 @@ func TestTraining(t *testing.T) {
 		part = must(ops.Studies().ParticipantOfUser(ctx, part.UserID))(t)
 		as := must(s.AssignmentByID(ctx, step.Assignment))(t)
 		sum := must(s.Summary(ctx, as.SummaryID))(t)
-		l := tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no}
+		l := domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: domain.LabelFaithful, Ambiguous: &no}
 		if part.Phase == studies.PhaseScreening { // pass the test
-			l = tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: &no}
+			l = domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: &no}
 		}
 		submitItem(t, ctx, s, as.ID, as.Version, part.UserID, l)
 	}

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strconv"
 
+	"annotate/internal/domain"
 	"annotate/internal/experiment"
 	"annotate/internal/studies"
-	"annotate/internal/tasks"
 )
 
 // CrowdReport is a study's crowd aggregation, over the sentences that two
@@ -58,7 +58,7 @@ const minGoldToChoose = 20
 func (a *App) crowdReport(ctx context.Context, st *studies.Study) (*CrowdReport, error) {
 	all, err := a.Studies().CrowdLabels(ctx, st)
 	if err != nil || len(all) == 0 {
-		return nil, tasks.Op("App.crowdReport", err)
+		return nil, domain.Op("App.crowdReport", err)
 	}
 	// Aggregation weighs participants against each other: only sentences
 	// labelled by two participants or more tell anything of anyone's
@@ -92,7 +92,7 @@ func (a *App) crowdReport(ctx context.Context, st *studies.Study) (*CrowdReport,
 	votes := make([][2]int, sIndex.Len())
 	crowd := make([]experiment.CrowdLabel, len(labels))
 	class := func(label string) int {
-		if label == tasks.LabelUnfaithful {
+		if label == domain.LabelUnfaithful {
 			return 1
 		}
 		return 0
@@ -107,11 +107,11 @@ func (a *App) crowdReport(ctx context.Context, st *studies.Study) (*CrowdReport,
 	}
 	ds, err := experiment.DawidSkene(crowd, pIndex.Len(), sIndex.Len(), 2)
 	if err != nil {
-		return nil, tasks.Op("App.crowdReport", err)
+		return nil, domain.Op("App.crowdReport", err)
 	}
 	mace, err := experiment.MACE(crowd, pIndex.Len(), sIndex.Len(), 2)
 	if err != nil {
-		return nil, tasks.Op("App.crowdReport", err)
+		return nil, domain.Op("App.crowdReport", err)
 	}
 	majority := make([]int, sIndex.Len())
 	for s, v := range votes {

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"annotate/internal/domain"
 	"annotate/internal/experiment"
-	"annotate/internal/tasks"
 )
 
 // PlanRow is the power, for one number of participants, to detect each
@@ -113,7 +113,7 @@ func ReadPlanForPower(b []byte) (*experiment.Plan, error) {
 	}
 	b, err := json.Marshal(raw)
 	if err != nil {
-		return nil, tasks.Op("App.ReadPlanForPower", err)
+		return nil, domain.Op("App.ReadPlanForPower", err)
 	}
 	plan, err := experiment.ParsePlan(b)
 	if err != nil {

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strconv"
 
+	"annotate/internal/domain"
 	"annotate/internal/experiment"
 	"annotate/internal/studies"
-	"annotate/internal/tasks"
 )
 
 // StudyReport is a study's experiment report: who took part, and per
@@ -47,7 +47,7 @@ func (a *App) ReportStudy(ctx context.Context, st *studies.Study, opt experiment
 	rep := &StudyReport{Study: st.Name, Conditions: map[string]map[string]experiment.Estimate{}}
 	ps, err := a.Studies().Participants(ctx, st.ID)
 	if err != nil {
-		return nil, tasks.Op("App.ReportStudy", err)
+		return nil, domain.Op("App.ReportStudy", err)
 	}
 	for _, p := range ps {
 		rep.Participants.Entered++
@@ -63,11 +63,11 @@ func (a *App) ReportStudy(ctx context.Context, st *studies.Study, opt experiment
 		}
 	}
 	if rep.Crowd, err = a.crowdReport(ctx, st); err != nil {
-		return nil, tasks.Op("App.ReportStudy", err)
+		return nil, domain.Op("App.ReportStudy", err)
 	}
 	obs, err := a.Studies().Observations(ctx, st)
 	if err != nil {
-		return nil, tasks.Op("App.ReportStudy", err)
+		return nil, domain.Op("App.ReportStudy", err)
 	}
 	rep.Observations = len(obs)
 	if len(obs) == 0 {
@@ -82,7 +82,7 @@ func (a *App) ReportStudy(ctx context.Context, st *studies.Study, opt experiment
 	pIndex, sIndex := experiment.NewIndex(pids), experiment.NewIndex(sids)
 	design, err := experiment.ParseDesign(st.Definition.Randomise)
 	if err != nil {
-		return nil, tasks.Op("App.ReportStudy", err)
+		return nil, domain.Op("App.ReportStudy", err)
 	}
 	d := &experiment.Data{Participants: pIndex.Len(), Items: sIndex.Len(), Conditions: st.Definition.Conditions,
 		Baseline: slices.Index(st.Definition.Conditions, "none"), Design: design}
@@ -104,7 +104,7 @@ func (a *App) ReportStudy(ctx context.Context, st *studies.Study, opt experiment
 		opt.Seed = st.Definition.Seed
 	}
 	if rep.Analysis, err = experiment.Analyse(d, opt); err != nil {
-		return nil, tasks.Op("App.ReportStudy", err)
+		return nil, domain.Op("App.ReportStudy", err)
 	}
 	for _, c := range rep.Analysis.Conditions {
 		figs := map[string]experiment.Estimate{}

@@ -1,10 +1,9 @@
 package assist
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"fmt"
-
-	"annotate/internal/tasks"
 )
 
 type ambiguityAnswer struct {
@@ -20,7 +19,7 @@ type judgementAnswer struct {
 
 func ambiguitySchema() *Schema {
 	codes := []string{noneCode}
-	for _, t := range tasks.AmbiguityTypes {
+	for _, t := range domain.AmbiguityTypes {
 		codes = append(codes, t.Code)
 	}
 	// Two variants, below the root, tie the type to the answer: ambiguous

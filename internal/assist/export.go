@@ -1,6 +1,7 @@
 package assist
 
 import (
+	"annotate/internal/domain"
 	"bufio"
 	"bytes"
 	"encoding/json"
@@ -8,8 +9,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"annotate/internal/tasks"
 )
 
 // ExportRecord is one line of an assistant export: the result for one
@@ -192,7 +191,7 @@ func (r SentenceResult) eachCitation(unit func(string, int) error, label func(st
 		}
 	}
 	if a := r.Ambiguity; a != nil && a.Type != "" {
-		if _, ok := tasks.AmbiguityType(a.Type); !ok {
+		if _, ok := domain.AmbiguityType(a.Type); !ok {
 			return fmt.Errorf("ambiguity.type: unknown %q", a.Type)
 		}
 	}

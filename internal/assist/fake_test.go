@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"annotate/internal/assist"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // wireRequest is the chat-completions request as the fake server decodes it.
@@ -308,7 +308,7 @@ func testItem() assist.Item {
 		},
 		Target:     1,
 		Topic:      "library budget",
-		ErrorTypes: tasks.ErrorPresets["tofueval"],
+		ErrorTypes: domain.ErrorPresets["tofueval"],
 		KeyFacts: []assist.KeyFact{
 			{ID: "k1", Text: "Ortiz proposed Sunday library hours.", Category: "proposal"},
 			{ID: "k2", Text: "Longer hours cost about $40,000 a year.", Category: "cost"},

@@ -1,11 +1,10 @@
 package assist
 
 import (
+	"annotate/internal/domain"
 	"errors"
 	"fmt"
 	"strings"
-
-	"annotate/internal/tasks"
 )
 
 // Unit is one numbered unit of a document: a sentence of prose or a turn of
@@ -37,7 +36,7 @@ type Item struct {
 	Topic string
 	// ErrorTypes is the project's error taxonomy; empty means the MSumBench
 	// preset.
-	ErrorTypes []tasks.TaxonomyType
+	ErrorTypes []domain.TaxonomyType
 	// Guidelines is the numbered guideline list the agents cite; empty means
 	// DefaultGuidelines.
 	Guidelines []string
@@ -94,11 +93,11 @@ func (it Item) Validate() error {
 }
 
 // errorTypes returns the taxonomy the prompts and schemas use.
-func (it Item) errorTypes() []tasks.TaxonomyType {
+func (it Item) errorTypes() []domain.TaxonomyType {
 	if len(it.ErrorTypes) > 0 {
 		return it.ErrorTypes
 	}
-	return tasks.ErrorPresets["msumbench"]
+	return domain.ErrorPresets["msumbench"]
 }
 
 // guidelines returns the numbered guideline list the prompts show.

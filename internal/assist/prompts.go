@@ -1,11 +1,10 @@
 package assist
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"strings"
 	"text/template"
-
-	"annotate/internal/tasks"
 )
 
 // PromptVersion identifies the prompt texts and answer schemas below. It is
@@ -37,8 +36,8 @@ type promptData struct {
 	Target         int
 	Topic          string
 	Guidelines     []string
-	ErrorTypes     []tasks.TaxonomyType
-	AmbiguityTypes []tasks.TaxonomyType
+	ErrorTypes     []domain.TaxonomyType
+	AmbiguityTypes []domain.TaxonomyType
 	KeyFacts       []KeyFact
 	// HideGuidelines leaves the guidelines out where they do not apply.
 	HideGuidelines bool
@@ -273,7 +272,7 @@ func newPromptData(it Item) promptData {
 		Topic:          it.Topic,
 		Guidelines:     it.guidelines(),
 		ErrorTypes:     it.errorTypes(),
-		AmbiguityTypes: tasks.AmbiguityTypes,
+		AmbiguityTypes: domain.AmbiguityTypes,
 		KeyFacts:       it.KeyFacts,
 	}
 }

@@ -1,13 +1,12 @@
 package assist
 
 import (
+	"annotate/internal/domain"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 // StrictViolations is strictViolations for the black-box tests' fake
@@ -96,7 +95,7 @@ func questionSchemas() map[string]*Schema {
 	it := Item{
 		DocUnits:   []Unit{{Text: "One."}, {Text: "Two."}, {Text: "Three."}, {Text: "Four."}},
 		Summary:    []string{"A summary sentence."},
-		ErrorTypes: tasks.ErrorPresets["tofueval"],
+		ErrorTypes: domain.ErrorPresets["tofueval"],
 		KeyFacts:   []KeyFact{{ID: "k1", Text: "A fact."}, {ID: "k2", Text: "Another."}},
 	}
 	return map[string]*Schema{

@@ -15,6 +15,7 @@ import (
 
 	"annotate/internal/assist"
 	"annotate/internal/assiststore"
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -64,10 +65,10 @@ func (j *Job) CreateLimit(ctx context.Context, projectID int64, protocol, model 
 		SchemaMode:  j.schemaMode(),
 	}.Defaults()
 	if err := settings.Validate(); err != nil {
-		return nil, tasks.Errorf(tasks.EInvalid, "%v (single or debate)", err)
+		return nil, domain.Errorf(domain.EInvalid, "%v (single or debate)", err)
 	}
 	if model == "" {
-		return nil, tasks.Errorf(tasks.EInvalid, "no model named: pass --llm-model or set ANNOTATE_LLM_MODEL")
+		return nil, domain.Errorf(domain.EInvalid, "no model named: pass --llm-model or set ANNOTATE_LLM_MODEL")
 	}
 	o, err := j.store.ProjectOverview(ctx, projectID)
 	if err != nil {
@@ -78,7 +79,7 @@ func (j *Job) CreateLimit(ctx context.Context, projectID int64, protocol, model 
 		total = min(total, limit)
 	}
 	if total == 0 {
-		return nil, tasks.Errorf(tasks.EInvalid, "project %s has no summary sentences to judge", p.Slug)
+		return nil, domain.Errorf(domain.EInvalid, "project %s has no summary sentences to judge", p.Slug)
 	}
 	raw, err := json.Marshal(settings)
 	if err != nil {
@@ -109,7 +110,7 @@ func (j *Job) Execute(ctx context.Context, runID int64, progress func(assist.Pro
 		return assist.RunStats{}, err
 	}
 	if run.Status == assiststore.RunImported {
-		return assist.RunStats{}, tasks.Errorf(tasks.EInvalid, "run %d was imported from a file and cannot be run", runID)
+		return assist.RunStats{}, domain.Errorf(domain.EInvalid, "run %d was imported from a file and cannot be run", runID)
 	}
 	var settings assist.Settings
 	if err := json.Unmarshal([]byte(run.Settings), &settings); err != nil {
@@ -144,7 +145,7 @@ func (j *Job) Execute(ctx context.Context, runID int64, progress func(assist.Pro
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				if err := j.assists.RenewAssistRunLease(context.WithoutCancel(ctx), runID); tasks.ErrorCode(err) == tasks.EConflict {
+				if err := j.assists.RenewAssistRunLease(context.WithoutCancel(ctx), runID); domain.ErrorCode(err) == domain.EConflict {
 					stopLease(err)
 					return
 				}

@@ -1,11 +1,10 @@
 package assiststore
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
-
-	"annotate/internal/tasks"
 )
 
 // LLMCache keeps the assistant's model answers in the llm_cache table, keyed
@@ -27,14 +26,14 @@ func (c *LLMCache) Get(ctx context.Context, key string) ([]byte, bool, error) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, tasks.Op("LLMCache.Get", err)
+		return nil, false, domain.Op("LLMCache.Get", err)
 	}
 	return v, true, nil
 }
 
 // Put stores value under key, replacing any earlier answer.
 func (c *LLMCache) Put(ctx context.Context, key string, value []byte) error {
-	return tasks.Op("LLMCache.Put", c.s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("LLMCache.Put", c.s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO llm_cache (key, value) VALUES (?, ?)
 			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
 		return err
@@ -45,5 +44,5 @@ func (c *LLMCache) Put(ctx context.Context, key string, value []byte) error {
 func (c *LLMCache) Len(ctx context.Context) (int, error) {
 	var n int
 	err := c.s.tasks.Reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM llm_cache`).Scan(&n)
-	return n, tasks.Op("LLMCache.Len", err)
+	return n, domain.Op("LLMCache.Len", err)
 }

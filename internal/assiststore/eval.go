@@ -5,9 +5,8 @@ import (
 	"errors"
 	"math"
 
+	"annotate/internal/domain"
 	"annotate/internal/iaa"
-
-	"annotate/internal/tasks"
 )
 
 // AssistEval judges one run's tentative labels against the gold labels,
@@ -44,7 +43,7 @@ type LabelPair struct {
 // EvalLabels computes an AssistEval from label pairs; pairs whose labels
 // are not both faithful or unfaithful are skipped.
 func EvalLabels(pairs []LabelPair) AssistEval {
-	code := map[string]float64{tasks.LabelFaithful: 0, tasks.LabelUnfaithful: 1}
+	code := map[string]float64{domain.LabelFaithful: 0, domain.LabelUnfaithful: 1}
 	var gold, asst []float64
 	for _, p := range pairs {
 		g, okG := code[p.Gold]
@@ -95,19 +94,19 @@ func (s *Store) EvalAssistRun(ctx context.Context, runID int64) (AssistEval, err
 		JOIN gold_sentences g ON g.sentence_id = o.sentence_id
 		WHERE o.run_id = ? AND o.status = 'ok'`, runID)
 	if err != nil {
-		return AssistEval{}, tasks.Op("Store.EvalAssistRun", err)
+		return AssistEval{}, domain.Op("Store.EvalAssistRun", err)
 	}
 	defer rows.Close()
 	var pairs []LabelPair
 	for rows.Next() {
 		var p LabelPair
 		if err := rows.Scan(&p.Gold, &p.Assistant); err != nil {
-			return AssistEval{}, tasks.Op("Store.EvalAssistRun", err)
+			return AssistEval{}, domain.Op("Store.EvalAssistRun", err)
 		}
 		pairs = append(pairs, p)
 	}
 	if err := rows.Err(); err != nil {
-		return AssistEval{}, tasks.Op("Store.EvalAssistRun", err)
+		return AssistEval{}, domain.Op("Store.EvalAssistRun", err)
 	}
 	e := EvalLabels(pairs)
 	e.RunID = runID

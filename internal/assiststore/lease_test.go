@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"annotate/internal/assiststore"
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -22,7 +23,7 @@ func TestRunLeases(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cli.Close()
-	p, err := cli.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+	p, err := cli.CreateProject(ctx, domain.Project{Slug: "p", Settings: domain.DefaultSettings()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func TestRunLeases(t *testing.T) {
 	if got, _ := assiststore.New(server).AssistRunByID(ctx, run.ID); got.Status != assiststore.RunRunning {
 		t.Fatalf("the leased run is %s", got.Status)
 	}
-	if err := assiststore.New(server).StartAssistRun(ctx, run.ID); tasks.ErrorCode(err) != tasks.EConflict {
+	if err := assiststore.New(server).StartAssistRun(ctx, run.ID); domain.ErrorCode(err) != domain.EConflict {
 		t.Fatalf("a second process started a leased run: %v", err)
 	}
 	if err := assiststore.New(cli).RenewAssistRunLease(ctx, run.ID); err != nil {
@@ -59,7 +60,7 @@ func TestRunLeases(t *testing.T) {
 	if got, _ := assiststore.New(server).AssistRunByID(ctx, run.ID); got.Status != assiststore.RunFailed {
 		t.Fatalf("the abandoned run is %s", got.Status)
 	}
-	if err := assiststore.New(cli).RenewAssistRunLease(ctx, run.ID); tasks.ErrorCode(err) != tasks.EConflict {
+	if err := assiststore.New(cli).RenewAssistRunLease(ctx, run.ID); domain.ErrorCode(err) != domain.EConflict {
 		t.Fatalf("renewing a lost lease: %v", err)
 	}
 }

@@ -5,9 +5,8 @@ import (
 	"database/sql"
 	"errors"
 
+	"annotate/internal/domain"
 	"annotate/internal/redact"
-
-	"annotate/internal/tasks"
 )
 
 // AssistOutput is the assistant's result for one summary sentence in one
@@ -30,9 +29,9 @@ func upsertAssistOutput(ctx context.Context, tx *sql.Tx, runID int64, o AssistOu
 		o.Status = AssistOutputOK
 	}
 	switch o.Label {
-	case "", tasks.LabelFaithful, tasks.LabelUnfaithful:
+	case "", domain.LabelFaithful, domain.LabelUnfaithful:
 	default:
-		return tasks.Errorf(tasks.EInvalid, "assistant label %q is not faithful or unfaithful", o.Label)
+		return domain.Errorf(domain.EInvalid, "assistant label %q is not faithful or unfaithful", o.Label)
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO assist_outputs (run_id, sentence_id, label, status, output) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (run_id, sentence_id) DO UPDATE SET label = excluded.label, status = excluded.status, output = excluded.output,
@@ -44,7 +43,7 @@ func upsertAssistOutput(ctx context.Context, tx *sql.Tx, runID int64, o AssistOu
 // SaveAssistOutput stores one sentence's result in a run, replacing an
 // earlier result for the same sentence (a rerun retries failed sentences).
 func (s *Store) SaveAssistOutput(ctx context.Context, runID int64, o AssistOutput) error {
-	return tasks.Op("Store.SaveAssistOutput", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error { return upsertAssistOutput(ctx, tx, runID, o) }))
+	return domain.Op("Store.SaveAssistOutput", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error { return upsertAssistOutput(ctx, tx, runID, o) }))
 }
 
 // AssistDone returns the sentences of a run that have a complete result,
@@ -52,18 +51,18 @@ func (s *Store) SaveAssistOutput(ctx context.Context, runID int64, o AssistOutpu
 func (s *Store) AssistDone(ctx context.Context, runID int64) (map[int64]bool, error) {
 	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT sentence_id FROM assist_outputs WHERE run_id = ? AND status = 'ok'`, runID)
 	if err != nil {
-		return nil, tasks.Op("Store.AssistDone", err)
+		return nil, domain.Op("Store.AssistDone", err)
 	}
 	defer rows.Close()
 	out := map[int64]bool{}
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return nil, tasks.Op("Store.AssistDone", err)
+			return nil, domain.Op("Store.AssistDone", err)
 		}
 		out[id] = true
 	}
-	return out, tasks.Op("Store.AssistDone", rows.Err())
+	return out, domain.Op("Store.AssistDone", rows.Err())
 }
 
 // PanelOutput is the output the assistant panel shows for one sentence.
@@ -85,7 +84,7 @@ func (s *Store) AssistPanel(ctx context.Context, summaryID int64) (map[int64]Pan
 		WHERE ss.summary_id = ? AND o.status = 'ok'
 		ORDER BY o.sentence_id, r.sample, r.id DESC`, summaryID)
 	if err != nil {
-		return nil, tasks.Op("Store.AssistPanel", err)
+		return nil, domain.Op("Store.AssistPanel", err)
 	}
 	defer rows.Close()
 	out := map[int64]PanelOutput{}
@@ -94,14 +93,14 @@ func (s *Store) AssistPanel(ctx context.Context, summaryID int64) (map[int64]Pan
 		var p PanelOutput
 		var output string
 		if err := rows.Scan(&sid, &p.RunID, &p.Sample, &output); err != nil {
-			return nil, tasks.Op("Store.AssistPanel", err)
+			return nil, domain.Op("Store.AssistPanel", err)
 		}
 		if _, seen := out[sid]; !seen {
 			p.Output = []byte(output)
 			out[sid] = p
 		}
 	}
-	return out, tasks.Op("Store.AssistPanel", rows.Err())
+	return out, domain.Op("Store.AssistPanel", rows.Err())
 }
 
 // AssistPanelSentence is AssistPanel for one sentence, for the save that
@@ -114,7 +113,7 @@ func (s *Store) AssistPanelSentence(ctx context.Context, sentenceID int64) (p Pa
 		return PanelOutput{}, false, nil
 	}
 	if err != nil {
-		return PanelOutput{}, false, tasks.Op("Store.AssistPanelSentence", err)
+		return PanelOutput{}, false, domain.Op("Store.AssistPanelSentence", err)
 	}
 	p.Output = []byte(output)
 	return p, true, nil
@@ -124,7 +123,7 @@ func (s *Store) AssistPanelSentence(ctx context.Context, sentenceID int64) (p Pa
 func (s *Store) UnitCount(ctx context.Context, documentID int64) (int, error) {
 	var n int
 	err := s.tasks.Reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM document_units WHERE document_id = ?`, documentID).Scan(&n)
-	return n, tasks.Op("Store.UnitCount", err)
+	return n, domain.Op("Store.UnitCount", err)
 }
 
 // ExportedOutput is one stored result with the external ids that place it:
@@ -150,21 +149,21 @@ func (s *Store) EachAssistOutput(ctx context.Context, runID int64, fn func(Expor
 		WHERE o.run_id = ?
 		ORDER BY d.id, sm.id, ss.idx`, runID)
 	if err != nil {
-		return tasks.Op("Store.EachAssistOutput", err)
+		return domain.Op("Store.EachAssistOutput", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var e ExportedOutput
 		var output string
 		if err := rows.Scan(&e.SentenceID, &e.Label, &e.Status, &output, &e.DocumentID, &e.SummaryID, &e.Index); err != nil {
-			return tasks.Op("Store.EachAssistOutput", err)
+			return domain.Op("Store.EachAssistOutput", err)
 		}
 		e.Output = []byte(output)
 		if err := fn(e); err != nil {
-			return tasks.Op("Store.EachAssistOutput", err)
+			return domain.Op("Store.EachAssistOutput", err)
 		}
 	}
-	return tasks.Op("Store.EachAssistOutput", rows.Err())
+	return domain.Op("Store.EachAssistOutput", rows.Err())
 }
 
 // AssistTarget is what an import checks a result against: the summary's
@@ -186,7 +185,7 @@ func (s *Store) AssistTargets(ctx context.Context, projectID int64) (map[string]
 		WHERE sm.project_id = ?
 		ORDER BY sm.id, ss.idx`, projectID)
 	if err != nil {
-		return nil, tasks.Op("Store.AssistTargets", err)
+		return nil, domain.Op("Store.AssistTargets", err)
 	}
 	defer rows.Close()
 	out := map[string]*AssistTarget{}
@@ -195,7 +194,7 @@ func (s *Store) AssistTargets(ctx context.Context, projectID int64) (map[string]
 		var units int
 		var sid int64
 		if err := rows.Scan(&sum, &doc, &units, &sid); err != nil {
-			return nil, tasks.Op("Store.AssistTargets", err)
+			return nil, domain.Op("Store.AssistTargets", err)
 		}
 		t := out[sum]
 		if t == nil {
@@ -204,7 +203,7 @@ func (s *Store) AssistTargets(ctx context.Context, projectID int64) (map[string]
 		}
 		t.SentenceIDs = append(t.SentenceIDs, sid)
 	}
-	return out, tasks.Op("Store.AssistTargets", rows.Err())
+	return out, domain.Op("Store.AssistTargets", rows.Err())
 }
 
 // AssistRunImport is one run read from a file with its results.
@@ -242,7 +241,7 @@ func (s *Store) ImportAssistRuns(ctx context.Context, projectID int64, runs []As
 		return nil
 	})
 	if err != nil {
-		return nil, tasks.Op("Store.ImportAssistRuns", err)
+		return nil, domain.Op("Store.ImportAssistRuns", err)
 	}
 	return ids, nil
 }
@@ -251,7 +250,7 @@ func sentenceInProject(ctx context.Context, tx *sql.Tx, projectID, sentenceID in
 	var p int64
 	err := tx.QueryRowContext(ctx, `SELECT sm.project_id FROM summary_sentences ss JOIN summaries sm ON sm.id = ss.summary_id WHERE ss.id = ?`, sentenceID).Scan(&p)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && p != projectID) {
-		return tasks.Errorf(tasks.EInvalid, "sentence %d is not in this project", sentenceID)
+		return domain.Errorf(domain.EInvalid, "sentence %d is not in this project", sentenceID)
 	}
 	return err
 }

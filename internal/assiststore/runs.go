@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"annotate/internal/domain"
 	"annotate/internal/redact"
 
 	"annotate/internal/tasks"
@@ -100,8 +101,8 @@ func validRunStatus(s string) bool {
 func (s *Store) CreateAssistRun(ctx context.Context, r AssistRun) (*AssistRun, error) {
 	var id int64
 	for _, f := range []struct{ name, v string }{{"run name", r.Name}, {"model", r.Model}, {"prompt version", r.PromptVersion}} {
-		if err := tasks.CheckText(f.name, f.v, tasks.MaxNameLen*2, false); err != nil {
-			return nil, tasks.Op("Store.CreateAssistRun", err)
+		if err := domain.CheckText(f.name, f.v, domain.MaxNameLen*2, false); err != nil {
+			return nil, domain.Op("Store.CreateAssistRun", err)
 		}
 	}
 	err := s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
@@ -110,10 +111,10 @@ func (s *Store) CreateAssistRun(ctx context.Context, r AssistRun) (*AssistRun, e
 		return err
 	})
 	if err != nil {
-		return nil, tasks.Op("Store.CreateAssistRun", err)
+		return nil, domain.Op("Store.CreateAssistRun", err)
 	}
 	val, err := s.AssistRunByID(ctx, id)
-	return val, tasks.Op("Store.CreateAssistRun", err)
+	return val, domain.Op("Store.CreateAssistRun", err)
 }
 
 func insertAssistRun(ctx context.Context, tx *sql.Tx, r *AssistRun, now time.Time) (int64, error) {
@@ -121,10 +122,10 @@ func insertAssistRun(ctx context.Context, tx *sql.Tx, r *AssistRun, now time.Tim
 		r.Status = RunQueued
 	}
 	if !validRunStatus(r.Status) {
-		return 0, tasks.Errorf(tasks.EInvalid, "unknown run status %q", r.Status)
+		return 0, domain.Errorf(domain.EInvalid, "unknown run status %q", r.Status)
 	}
 	if strings.TrimSpace(r.Protocol) == "" {
-		return 0, tasks.Errorf(tasks.EInvalid, "a run needs a protocol")
+		return 0, domain.Errorf(domain.EInvalid, "a run needs a protocol")
 	}
 	if r.Settings == "" {
 		r.Settings = "{}"
@@ -155,7 +156,7 @@ func scanAssistRun(row interface{ Scan(...any) error }) (*AssistRun, error) {
 		&r.Usage.Calls, &r.Usage.CacheHits, &r.Usage.PromptTokens, &r.Usage.CompletionTokens, &r.Usage.Failures, &r.Error,
 		&r.CreatedAt, &r.FinishedAt, &r.Outputs, &r.Failed)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, tasks.Errorf(tasks.ENotFound, "assistant run not found")
+		return nil, domain.Errorf(domain.ENotFound, "assistant run not found")
 	}
 	return &r, err
 }
@@ -163,32 +164,32 @@ func scanAssistRun(row interface{ Scan(...any) error }) (*AssistRun, error) {
 // AssistRunByID returns a run with its output counts.
 func (s *Store) AssistRunByID(ctx context.Context, id int64) (*AssistRun, error) {
 	val, err := scanAssistRun(s.tasks.Reader(ctx).QueryRowContext(ctx, `SELECT `+assistRunColumns+` FROM assist_runs r WHERE r.id = ?`, id))
-	return val, tasks.Op("Store.AssistRunByID", err)
+	return val, domain.Op("Store.AssistRunByID", err)
 }
 
 // AssistRuns lists a project's runs, newest first.
 func (s *Store) AssistRuns(ctx context.Context, projectID int64) ([]AssistRun, error) {
 	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT `+assistRunColumns+` FROM assist_runs r WHERE r.project_id = ? ORDER BY r.id DESC`, projectID)
 	if err != nil {
-		return nil, tasks.Op("Store.AssistRuns", err)
+		return nil, domain.Op("Store.AssistRuns", err)
 	}
 	defer rows.Close()
 	var out []AssistRun
 	for rows.Next() {
 		r, err := scanAssistRun(rows)
 		if err != nil {
-			return nil, tasks.Op("Store.AssistRuns", err)
+			return nil, domain.Op("Store.AssistRuns", err)
 		}
 		out = append(out, *r)
 	}
-	return out, tasks.Op("Store.AssistRuns", rows.Err())
+	return out, domain.Op("Store.AssistRuns", rows.Err())
 }
 
 // HasSampleAssistRun reports whether a project already holds a sample run.
 func (s *Store) HasSampleAssistRun(ctx context.Context, projectID int64) (bool, error) {
 	var n int
 	err := s.tasks.Reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM assist_runs WHERE project_id = ? AND sample`, projectID).Scan(&n)
-	return n > 0, tasks.Op("Store.HasSampleAssistRun", err)
+	return n > 0, domain.Op("Store.HasSampleAssistRun", err)
 }
 
 // RunLease is how long a process holds an assistant run without renewing
@@ -202,21 +203,21 @@ const RunLease = 90 * time.Second
 // on is refused (tasks.EConflict).
 func (s *Store) StartAssistRun(ctx context.Context, id int64) error {
 	now := s.tasks.Now()
-	return tasks.Op("Store.StartAssistRun", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.StartAssistRun", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		var status, owner string
 		var until sql.NullString
 		err := tx.QueryRowContext(ctx, `SELECT status, lease_owner, lease_until FROM assist_runs WHERE id = ?`, id).Scan(&status, &owner, &until)
 		if errors.Is(err, sql.ErrNoRows) {
-			return tasks.Errorf(tasks.ENotFound, "assistant run not found")
+			return domain.Errorf(domain.ENotFound, "assistant run not found")
 		}
 		if err != nil {
 			return err
 		}
 		if status == RunImported {
-			return tasks.Errorf(tasks.EInvalid, "run %d was imported from a file and cannot be run again", id)
+			return domain.Errorf(domain.EInvalid, "run %d was imported from a file and cannot be run again", id)
 		}
 		if status == RunRunning && owner != "" && owner != s.tasks.Owner() && leaseLive(until, now) {
-			return tasks.Errorf(tasks.EConflict, "run %d is being run by another process (its lease runs until %s)", id, until.String)
+			return domain.Errorf(domain.EConflict, "run %d is being run by another process (its lease runs until %s)", id, until.String)
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE assist_runs SET status = 'running', error = '', finished_at = NULL,
 			lease_owner = ?, lease_until = ? WHERE id = ?`, s.tasks.Owner(), tasks.Stamp(now.Add(RunLease)), id)
@@ -237,14 +238,14 @@ func leaseLive(until sql.NullString, now time.Time) bool {
 // running; a run that is no longer its own (finished, or taken over after
 // the lease ran out) is tasks.EConflict.
 func (s *Store) RenewAssistRunLease(ctx context.Context, id int64) error {
-	return tasks.Op("Store.RenewAssistRunLease", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.RenewAssistRunLease", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE assist_runs SET lease_until = ? WHERE id = ? AND status = 'running' AND lease_owner = ?`,
 			tasks.Stamp(s.tasks.Now().Add(RunLease)), id, s.tasks.Owner())
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return tasks.Errorf(tasks.EConflict, "run %d is no longer held by this process", id)
+			return domain.Errorf(domain.EConflict, "run %d is no longer held by this process", id)
 		}
 		return nil
 	}))
@@ -257,9 +258,9 @@ func (s *Store) FinishAssistRun(ctx context.Context, id int64, status, reason st
 	switch status {
 	case RunDone, RunFailed, RunCancelled:
 	default:
-		return tasks.Errorf(tasks.EInvalid, "a run cannot finish with status %q", status)
+		return domain.Errorf(domain.EInvalid, "a run cannot finish with status %q", status)
 	}
-	return tasks.Op("Store.FinishAssistRun", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.FinishAssistRun", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE assist_runs SET status = ?, error = ?, finished_at = ?, lease_owner = '', lease_until = NULL,
 				calls = calls + ?, cache_hits = cache_hits + ?, prompt_tokens = prompt_tokens + ?,
 				completion_tokens = completion_tokens + ?, failures = failures + ?
@@ -269,7 +270,7 @@ func (s *Store) FinishAssistRun(ctx context.Context, id int64, status, reason st
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return tasks.Errorf(tasks.ENotFound, "assistant run not found")
+			return domain.Errorf(domain.ENotFound, "assistant run not found")
 		}
 		return nil
 	}))
@@ -279,7 +280,7 @@ func (s *Store) FinishAssistRun(ctx context.Context, id int64, status, reason st
 // runs no process is working on (a run in progress is cancelled through
 // its context and finishes itself). Other runs are left alone.
 func (s *Store) CancelAssistRun(ctx context.Context, id int64) error {
-	return tasks.Op("Store.CancelAssistRun", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.CancelAssistRun", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE assist_runs SET status = 'cancelled', error = 'cancelled by a lead', finished_at = ?
 			WHERE id = ? AND status IN ('queued', 'running')`, tasks.Stamp(s.tasks.Now()), id)
 		return err
@@ -327,5 +328,5 @@ func (s *Store) InterruptAssistRuns(ctx context.Context) (int, error) {
 		n = len(ids)
 		return nil
 	})
-	return n, tasks.Op("Store.InterruptAssistRuns", err)
+	return n, domain.Op("Store.InterruptAssistRuns", err)
 }

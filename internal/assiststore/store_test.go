@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"annotate/internal/assiststore"
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 	"annotate/internal/testkit"
 )
@@ -35,10 +36,10 @@ func TestLLMCache(t *testing.T) {
 
 // assistProject is a project with the two documents of sampleDocs and
 // guidelines holding a numbered list.
-func assistProject(t *testing.T, s *tasks.Store) *tasks.Project {
+func assistProject(t *testing.T, s *tasks.Store) *domain.Project {
 	t.Helper()
 	ctx := context.Background()
-	p, err := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings(),
+	p, err := s.CreateProject(ctx, domain.Project{Slug: "p", Settings: domain.DefaultSettings(),
 		Guidelines: "## Rules\n\nRead first.\n\n1. Check every claim\n   against the document.\n2) No outside knowledge.\n\n- not a guideline\n"})
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +153,7 @@ func TestAssistRunLifecycle(t *testing.T) {
 			t.Fatalf("finished run = %+v", got)
 		}
 	})
-	if _, err := assiststore.New(s).AssistRunByID(ctx, 99); tasks.ErrorCode(err) != tasks.ENotFound {
+	if _, err := assiststore.New(s).AssistRunByID(ctx, 99); domain.ErrorCode(err) != domain.ENotFound {
 		t.Fatalf("missing run: err = %v, want not found", err)
 	}
 }
@@ -193,16 +194,16 @@ func TestImportAssistRunsIsAtomic(t *testing.T) {
 	s := testkit.OpenStore(t)
 	ctx := context.Background()
 	p := assistProject(t, s)
-	other, _ := s.CreateProject(ctx, tasks.Project{Slug: "other", Settings: tasks.DefaultSettings()})
+	other, _ := s.CreateProject(ctx, domain.Project{Slug: "other", Settings: domain.DefaultSettings()})
 	w, _ := assiststore.New(s).AssistWork(ctx, p.ID)
 	good := assiststore.AssistRunImport{Run: assiststore.AssistRun{Name: "elsewhere", Protocol: "single", Model: "m"},
 		Outputs: []assiststore.AssistOutput{{SentenceID: w.Sentences[0].SentenceID, Label: "faithful", Output: []byte("{}")}}}
 	bad := assiststore.AssistRunImport{Run: assiststore.AssistRun{Protocol: "single"},
 		Outputs: []assiststore.AssistOutput{{SentenceID: w.Sentences[0].SentenceID, Label: "maybe", Output: []byte("{}")}}}
-	if _, err := assiststore.New(s).ImportAssistRuns(ctx, p.ID, []assiststore.AssistRunImport{good, bad}); tasks.ErrorCode(err) != tasks.EInvalid {
+	if _, err := assiststore.New(s).ImportAssistRuns(ctx, p.ID, []assiststore.AssistRunImport{good, bad}); domain.ErrorCode(err) != domain.EInvalid {
 		t.Fatalf("err = %v, want invalid", err)
 	}
-	if _, err := assiststore.New(s).ImportAssistRuns(ctx, other.ID, []assiststore.AssistRunImport{good}); tasks.ErrorCode(err) != tasks.EInvalid {
+	if _, err := assiststore.New(s).ImportAssistRuns(ctx, other.ID, []assiststore.AssistRunImport{good}); domain.ErrorCode(err) != domain.EInvalid {
 		t.Fatalf("a sentence of another project: err = %v, want invalid", err)
 	}
 	if runs, _ := assiststore.New(s).AssistRuns(ctx, p.ID); len(runs) != 0 {
@@ -216,7 +217,7 @@ func TestImportAssistRunsIsAtomic(t *testing.T) {
 	if r.Status != assiststore.RunImported || r.Total != 1 || r.Outputs != 1 || r.Title() != "elsewhere" || r.FinishedAt == "" {
 		t.Fatalf("imported run = %+v", r)
 	}
-	if err := assiststore.New(s).StartAssistRun(ctx, r.ID); tasks.ErrorCode(err) != tasks.EInvalid {
+	if err := assiststore.New(s).StartAssistRun(ctx, r.ID); domain.ErrorCode(err) != domain.EInvalid {
 		t.Fatalf("starting an imported run: err = %v, want invalid", err)
 	}
 }

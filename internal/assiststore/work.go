@@ -1,19 +1,18 @@
 package assiststore
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"regexp"
 	"strconv"
 	"strings"
-
-	"annotate/internal/tasks"
 )
 
 // AssistWork is everything a run of the assistant needs from a project: the
 // project's error taxonomy and numbered guidelines, and every summary
 // sentence with the document and summary it is judged against.
 type AssistWork struct {
-	ErrorTypes []tasks.TaxonomyType
+	ErrorTypes []domain.TaxonomyType
 	// Guidelines are the numbered items of the project's guidelines; nil
 	// when the guidelines have no numbered list, so that the engine uses
 	// its defaults.
@@ -30,11 +29,11 @@ type AssistSentence struct {
 	DocumentID string
 	SummaryID  string
 	Index      int
-	Units      []tasks.Unit
+	Units      []domain.Unit
 	// Summary holds the texts of all sentences of the summary.
 	Summary  []string
 	Topic    string
-	KeyFacts []tasks.KeyFact
+	KeyFacts []domain.KeyFact
 }
 
 // Key identifies the sentence across databases by external ids:
@@ -49,16 +48,16 @@ func (a AssistSentence) Key() string {
 func (s *Store) AssistWork(ctx context.Context, projectID int64) (*AssistWork, error) {
 	p, err := s.tasks.ProjectByID(ctx, projectID)
 	if err != nil {
-		return nil, tasks.Op("Store.AssistWork", err)
+		return nil, domain.Op("Store.AssistWork", err)
 	}
 	w := &AssistWork{ErrorTypes: p.Settings.ErrorTaxonomy(), Guidelines: NumberedItems(p.Guidelines)}
 	units, err := s.projectUnits(ctx, projectID)
 	if err != nil {
-		return nil, tasks.Op("Store.AssistWork", err)
+		return nil, domain.Op("Store.AssistWork", err)
 	}
 	facts, err := s.projectKeyFacts(ctx, projectID)
 	if err != nil {
-		return nil, tasks.Op("Store.AssistWork", err)
+		return nil, domain.Op("Store.AssistWork", err)
 	}
 	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `
 		SELECT sm.id, sm.document_id, d.external_id, sm.external_id, sm.topic, ss.id, ss.idx, ss.text
@@ -68,7 +67,7 @@ func (s *Store) AssistWork(ctx context.Context, projectID int64) (*AssistWork, e
 		WHERE sm.project_id = ?
 		ORDER BY d.id, sm.id, ss.idx`, projectID)
 	if err != nil {
-		return nil, tasks.Op("Store.AssistWork", err)
+		return nil, domain.Op("Store.AssistWork", err)
 	}
 	defer rows.Close()
 	var (
@@ -88,7 +87,7 @@ func (s *Store) AssistWork(ctx context.Context, projectID int64) (*AssistWork, e
 		var x AssistSentence
 		var text string
 		if err := rows.Scan(&sumID, &docID, &x.DocumentID, &x.SummaryID, &x.Topic, &x.SentenceID, &x.Index, &text); err != nil {
-			return nil, tasks.Op("Store.AssistWork", err)
+			return nil, domain.Op("Store.AssistWork", err)
 		}
 		if sumID != curSummary {
 			closeSummary()
@@ -100,12 +99,12 @@ func (s *Store) AssistWork(ctx context.Context, projectID int64) (*AssistWork, e
 		w.Sentences = append(w.Sentences, x)
 	}
 	closeSummary()
-	return w, tasks.Op("Store.AssistWork", rows.Err())
+	return w, domain.Op("Store.AssistWork", rows.Err())
 }
 
 // projectUnits returns the units of every document of a project by
 // document id.
-func (s *Store) projectUnits(ctx context.Context, projectID int64) (map[int64][]tasks.Unit, error) {
+func (s *Store) projectUnits(ctx context.Context, projectID int64) (map[int64][]domain.Unit, error) {
 	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `
 		SELECT u.document_id, u.id, u.idx, u.speaker, u.text
 		FROM document_units u JOIN documents d ON d.id = u.document_id
@@ -114,10 +113,10 @@ func (s *Store) projectUnits(ctx context.Context, projectID int64) (map[int64][]
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[int64][]tasks.Unit{}
+	out := map[int64][]domain.Unit{}
 	for rows.Next() {
 		var doc int64
-		var u tasks.Unit
+		var u domain.Unit
 		if err := rows.Scan(&doc, &u.ID, &u.Index, &u.Speaker, &u.Text); err != nil {
 			return nil, err
 		}
@@ -128,7 +127,7 @@ func (s *Store) projectUnits(ctx context.Context, projectID int64) (map[int64][]
 
 // projectKeyFacts returns the key facts of every document of a project by
 // document id, in the order Store.KeyFacts uses.
-func (s *Store) projectKeyFacts(ctx context.Context, projectID int64) (map[int64][]tasks.KeyFact, error) {
+func (s *Store) projectKeyFacts(ctx context.Context, projectID int64) (map[int64][]domain.KeyFact, error) {
 	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `
 		SELECT k.document_id, k.id, k.idx, k.topic, k.text, k.category
 		FROM key_facts k JOIN documents d ON d.id = k.document_id
@@ -137,10 +136,10 @@ func (s *Store) projectKeyFacts(ctx context.Context, projectID int64) (map[int64
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[int64][]tasks.KeyFact{}
+	out := map[int64][]domain.KeyFact{}
 	for rows.Next() {
 		var doc int64
-		var k tasks.KeyFact
+		var k domain.KeyFact
 		if err := rows.Scan(&doc, &k.ID, &k.Index, &k.Topic, &k.Text, &k.Category); err != nil {
 			return nil, err
 		}
@@ -150,8 +149,8 @@ func (s *Store) projectKeyFacts(ctx context.Context, projectID int64) (map[int64
 }
 
 // factsFor keeps the facts of a topic and those that have none.
-func factsFor(all []tasks.KeyFact, topic string) []tasks.KeyFact {
-	var out []tasks.KeyFact
+func factsFor(all []domain.KeyFact, topic string) []domain.KeyFact {
+	var out []domain.KeyFact
 	for _, k := range all {
 		if k.Topic == topic || k.Topic == "" {
 			out = append(out, k)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -30,7 +31,7 @@ func scanSession(row interface{ Scan(...any) error }) (*Session, error) {
 	var created, seen, expires string
 	err := row.Scan(&ss.ID, &ss.UserID, &ss.CSRF, &ss.Data, &ss.Address, &ss.UserAgent, &created, &seen, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, tasks.Errorf(tasks.ENotFound, "session not found")
+		return nil, domain.Errorf(domain.ENotFound, "session not found")
 	}
 	if err != nil {
 		return nil, err
@@ -54,18 +55,18 @@ func (s *Store) CreateSession(ctx context.Context, tokenHash []byte, ss Session)
 		id, err = res.LastInsertId()
 		return err
 	})
-	return id, tasks.Op("Store.CreateSession", err)
+	return id, domain.Op("Store.CreateSession", err)
 }
 
 // SessionByTokenHash returns the session whose token hashes to h.
 func (s *Store) SessionByTokenHash(ctx context.Context, h []byte) (*Session, error) {
 	val, err := scanSession(s.tasks.Reader(ctx).QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE token_hash = ?`, h))
-	return val, tasks.Op("Store.SessionByTokenHash", err)
+	return val, domain.Op("Store.SessionByTokenHash", err)
 }
 
 // UpdateSession stores a session's data and when it was last seen.
 func (s *Store) UpdateSession(ctx context.Context, id int64, data string, lastSeen time.Time) error {
-	return tasks.Op("Store.UpdateSession", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.UpdateSession", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE sessions SET data = ?, last_seen_at = ? WHERE id = ?`, data, tasks.Stamp(lastSeen), id)
 		return err
 	}))
@@ -75,7 +76,7 @@ func (s *Store) UpdateSession(ctx context.Context, id int64, data string, lastSe
 // that user is ended (a user ending their own sessions); tasks.ENotFound
 // otherwise.
 func (s *Store) DeleteSession(ctx context.Context, id, userID int64) error {
-	return tasks.Op("Store.DeleteSession", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.DeleteSession", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		if userID == 0 {
 			_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id)
 			return err
@@ -88,24 +89,24 @@ func (s *Store) DeleteSession(ctx context.Context, id, userID int64) error {
 func (s *Store) UserSessions(ctx context.Context, userID int64) ([]Session, error) {
 	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE user_id = ? ORDER BY last_seen_at DESC, id DESC`, userID)
 	if err != nil {
-		return nil, tasks.Op("Store.UserSessions", err)
+		return nil, domain.Op("Store.UserSessions", err)
 	}
 	defer rows.Close()
 	var out []Session
 	for rows.Next() {
 		ss, err := scanSession(rows)
 		if err != nil {
-			return nil, tasks.Op("Store.UserSessions", err)
+			return nil, domain.Op("Store.UserSessions", err)
 		}
 		out = append(out, *ss)
 	}
-	return out, tasks.Op("Store.UserSessions", rows.Err())
+	return out, domain.Op("Store.UserSessions", rows.Err())
 }
 
 // DeleteExpiredSessions removes sessions past their expiry or idle for
 // longer than idle.
 func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time, idle time.Duration) error {
-	return tasks.Op("Store.DeleteExpiredSessions", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.DeleteExpiredSessions", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at < ? OR last_seen_at < ?`, tasks.Stamp(now), tasks.Stamp(now.Add(-idle)))
 		return err
 	}))

@@ -1,6 +1,7 @@
 package authn
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -10,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"annotate/internal/tasks"
 )
 
 // Token is a personal access token for the JSON API. The secret itself is
@@ -73,7 +72,7 @@ const (
 
 // ErrBadToken is returned for an unknown, revoked or expired token and for
 // a disabled account alike.
-var ErrBadToken = tasks.Errorf(tasks.EForbidden, "the token is unknown, revoked or expired")
+var ErrBadToken = domain.Errorf(domain.EForbidden, "the token is unknown, revoked or expired")
 
 func hashToken(secret string) []byte {
 	h := sha256.Sum256([]byte(secret))
@@ -83,10 +82,10 @@ func hashToken(secret string) []byte {
 // Validate checks a token spec.
 func (t TokenSpec) Validate() error {
 	if name := strings.TrimSpace(t.Name); name == "" || len(name) > MaxTokenName {
-		return tasks.Errorf(tasks.EInvalid, "name: give the token a name of 1 to %d characters", MaxTokenName)
+		return domain.Errorf(domain.EInvalid, "name: give the token a name of 1 to %d characters", MaxTokenName)
 	}
 	if t.TTL < time.Minute || t.TTL > MaxTokenTTL {
-		return tasks.Errorf(tasks.EInvalid, "expires: a token lasts between a minute and %d days", int(MaxTokenTTL.Hours()/24))
+		return domain.Errorf(domain.EInvalid, "expires: a token lasts between a minute and %d days", int(MaxTokenTTL.Hours()/24))
 	}
 	return nil
 }
@@ -97,11 +96,11 @@ func (t TokenSpec) Validate() error {
 func (s *Store) CreateToken(ctx context.Context, userID int64, spec TokenSpec) (*Token, string, error) {
 	spec.Name = strings.TrimSpace(spec.Name)
 	if err := spec.Validate(); err != nil {
-		return nil, "", tasks.Op("Store.CreateToken", err)
+		return nil, "", domain.Op("Store.CreateToken", err)
 	}
 	raw := make([]byte, tokenSecretBytes)
 	if _, err := rand.Read(raw); err != nil {
-		return nil, "", tasks.Op("Store.CreateToken", err)
+		return nil, "", domain.Op("Store.CreateToken", err)
 	}
 	secret := TokenPrefix + base64.RawURLEncoding.EncodeToString(raw)
 	expires := s.tasks.Now().UTC().Add(spec.TTL)
@@ -110,7 +109,7 @@ func (s *Store) CreateToken(ctx context.Context, userID int64, spec TokenSpec) (
 		var admin bool
 		if err := tx.QueryRowContext(ctx, `SELECT is_admin FROM users WHERE id = ?`, userID).Scan(&admin); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
-				return tasks.Errorf(tasks.ENotFound, "user not found")
+				return domain.Errorf(domain.ENotFound, "user not found")
 			}
 			return err
 		}
@@ -120,7 +119,7 @@ func (s *Store) CreateToken(ctx context.Context, userID int64, spec TokenSpec) (
 			return err
 		}
 		if n >= MaxTokensPerUser {
-			return tasks.Errorf(tasks.EInvalid, "this account already has %d tokens; revoke some first", n)
+			return domain.Errorf(domain.EInvalid, "this account already has %d tokens; revoke some first", n)
 		}
 		for _, p := range spec.Projects {
 			var ok bool
@@ -129,7 +128,7 @@ func (s *Store) CreateToken(ctx context.Context, userID int64, spec TokenSpec) (
 				return err
 			}
 			if !ok {
-				return tasks.Errorf(tasks.EInvalid, "projects: the account is not a member of project %d", p)
+				return domain.Errorf(domain.EInvalid, "projects: the account is not a member of project %d", p)
 			}
 		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO api_tokens (user_id, name, hash, hint, read_only, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -148,10 +147,10 @@ func (s *Store) CreateToken(ctx context.Context, userID int64, spec TokenSpec) (
 		return nil
 	})
 	if err != nil {
-		return nil, "", tasks.Op("Store.CreateToken", err)
+		return nil, "", domain.Op("Store.CreateToken", err)
 	}
 	t, err := s.TokenByID(ctx, id)
-	return t, secret, tasks.Op("Store.CreateToken", err)
+	return t, secret, domain.Op("Store.CreateToken", err)
 }
 
 const tokenColumns = `t.id, t.user_id, u.username, t.name, t.hint, t.read_only, t.expires_at, t.created_at,
@@ -163,7 +162,7 @@ func scanToken(row interface{ Scan(...any) error }) (*Token, error) {
 	var expires, projects string
 	err := row.Scan(&t.ID, &t.UserID, &t.Username, &t.Name, &t.Hint, &t.ReadOnly, &expires, &t.CreatedAt, &t.LastUsedAt, &t.RevokedAt, &projects)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, tasks.Errorf(tasks.ENotFound, "token not found")
+		return nil, domain.Errorf(domain.ENotFound, "token not found")
 	}
 	if err != nil {
 		return nil, err
@@ -187,7 +186,7 @@ func scanToken(row interface{ Scan(...any) error }) (*Token, error) {
 // TokenByID returns a token, revoked or not.
 func (s *Store) TokenByID(ctx context.Context, id int64) (*Token, error) {
 	val, err := scanToken(s.tasks.Reader(ctx).QueryRowContext(ctx, `SELECT `+tokenColumns+` FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.id = ?`, id))
-	return val, tasks.Op("Store.TokenByID", err)
+	return val, domain.Op("Store.TokenByID", err)
 }
 
 // Tokens lists the tokens of one account (userID > 0) or of every account
@@ -196,44 +195,44 @@ func (s *Store) Tokens(ctx context.Context, userID int64) ([]Token, error) {
 	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT `+tokenColumns+` FROM api_tokens t JOIN users u ON u.id = t.user_id
 		WHERE ?1 = 0 OR t.user_id = ?1 ORDER BY t.id DESC`, userID)
 	if err != nil {
-		return nil, tasks.Op("Store.Tokens", err)
+		return nil, domain.Op("Store.Tokens", err)
 	}
 	defer rows.Close()
 	var out []Token
 	for rows.Next() {
 		t, err := scanToken(rows)
 		if err != nil {
-			return nil, tasks.Op("Store.Tokens", err)
+			return nil, domain.Op("Store.Tokens", err)
 		}
 		out = append(out, *t)
 	}
-	return out, tasks.Op("Store.Tokens", rows.Err())
+	return out, domain.Op("Store.Tokens", rows.Err())
 }
 
 // AuthenticateToken returns the token and account a secret belongs to. An
 // unknown, revoked or expired token, or one of a disabled account, is
 // ErrBadToken.
-func (s *Store) AuthenticateToken(ctx context.Context, secret string) (*Token, *tasks.User, error) {
+func (s *Store) AuthenticateToken(ctx context.Context, secret string) (*Token, *domain.User, error) {
 	if !strings.HasPrefix(secret, TokenPrefix) || len(secret) > 200 {
-		return nil, nil, tasks.Op("Store.AuthenticateToken", ErrBadToken)
+		return nil, nil, domain.Op("Store.AuthenticateToken", ErrBadToken)
 	}
 	t, err := scanToken(s.tasks.Reader(ctx).QueryRowContext(ctx, `SELECT `+tokenColumns+` FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.hash = ?`, hashToken(secret)))
-	if tasks.ErrorCode(err) == tasks.ENotFound {
-		return nil, nil, tasks.Op("Store.AuthenticateToken", ErrBadToken)
+	if domain.ErrorCode(err) == domain.ENotFound {
+		return nil, nil, domain.Op("Store.AuthenticateToken", ErrBadToken)
 	}
 	if err != nil {
-		return nil, nil, tasks.Op("Store.AuthenticateToken", err)
+		return nil, nil, domain.Op("Store.AuthenticateToken", err)
 	}
 	now := s.tasks.Now().UTC()
 	if !t.Active(now) {
-		return nil, nil, tasks.Op("Store.AuthenticateToken", ErrBadToken)
+		return nil, nil, domain.Op("Store.AuthenticateToken", ErrBadToken)
 	}
 	u, err := s.tasks.UserByID(ctx, t.UserID)
 	if err != nil {
-		return nil, nil, tasks.Op("Store.AuthenticateToken", err)
+		return nil, nil, domain.Op("Store.AuthenticateToken", err)
 	}
 	if u.Disabled {
-		return nil, nil, tasks.Op("Store.AuthenticateToken", ErrBadToken)
+		return nil, nil, domain.Op("Store.AuthenticateToken", ErrBadToken)
 	}
 	if last, err := time.Parse(time.RFC3339Nano, t.LastUsedAt); err != nil || now.Sub(last) >= tokenUseGranularity {
 		err := s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
@@ -241,7 +240,7 @@ func (s *Store) AuthenticateToken(ctx context.Context, secret string) (*Token, *
 			return err
 		})
 		if err != nil {
-			return nil, nil, tasks.Op("Store.AuthenticateToken", err)
+			return nil, nil, domain.Op("Store.AuthenticateToken", err)
 		}
 		t.LastUsedAt = now.Format(time.RFC3339Nano)
 	}
@@ -251,15 +250,15 @@ func (s *Store) AuthenticateToken(ctx context.Context, secret string) (*Token, *
 // RevokeToken ends a token at once. Only its owner or an administrator may
 // revoke it; for anyone else it does not exist. Revoking a revoked token
 // changes nothing.
-func (s *Store) RevokeToken(ctx context.Context, id int64, by *tasks.User) error {
+func (s *Store) RevokeToken(ctx context.Context, id int64, by *domain.User) error {
 	t, err := s.TokenByID(ctx, id)
 	if err != nil {
-		return tasks.Op("Store.RevokeToken", err)
+		return domain.Op("Store.RevokeToken", err)
 	}
 	if t.UserID != by.ID && !by.IsAdmin {
-		return tasks.Errorf(tasks.ENotFound, "token not found")
+		return domain.Errorf(domain.ENotFound, "token not found")
 	}
-	return tasks.Op("Store.RevokeToken", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.RevokeToken", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE api_tokens SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL`,
 			s.tasks.Now().UTC().Format(time.RFC3339Nano), by.ID, id)
 		return err
@@ -276,13 +275,13 @@ func ParseTokenTTL(s string) (time.Duration, error) {
 	if d, ok := strings.CutSuffix(s, "d"); ok {
 		n, err := strconv.Atoi(d)
 		if err != nil || n < 0 || n > 10000 {
-			return 0, tasks.Errorf(tasks.EInvalid, "expires: %q is not a number of days such as 30d or a duration such as 12h", s)
+			return 0, domain.Errorf(domain.EInvalid, "expires: %q is not a number of days such as 30d or a duration such as 12h", s)
 		}
 		return time.Duration(n) * 24 * time.Hour, nil
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, tasks.Errorf(tasks.EInvalid, "expires: %q is not a number of days such as 30d or a duration such as 12h", s)
+		return 0, domain.Errorf(domain.EInvalid, "expires: %q is not a number of days such as 30d or a duration such as 12h", s)
 	}
 	return d, nil
 }

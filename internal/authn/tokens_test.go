@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"annotate/internal/authn"
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 	"annotate/internal/testkit"
 )
@@ -59,13 +60,13 @@ func TestTokens(t *testing.T) {
 	})
 	t.Run("invalid specs", func(t *testing.T) {
 		for _, spec := range []authn.TokenSpec{{Name: "", TTL: time.Hour}, {Name: "x", TTL: 0}, {Name: "x", TTL: 400 * 24 * time.Hour}, {Name: "x", TTL: time.Hour, Projects: []int64{999}}} {
-			if _, _, err := authn.New(s).CreateToken(ctx, ana.ID, spec); tasks.ErrorCode(err) != tasks.EInvalid {
+			if _, _, err := authn.New(s).CreateToken(ctx, ana.ID, spec); domain.ErrorCode(err) != domain.EInvalid {
 				t.Errorf("%+v: err = %v, want invalid", spec, err)
 			}
 		}
 	})
 	t.Run("another account cannot revoke it; an administrator can", func(t *testing.T) {
-		if err := authn.New(s).RevokeToken(ctx, tok.ID, bo); tasks.ErrorCode(err) != tasks.ENotFound {
+		if err := authn.New(s).RevokeToken(ctx, tok.ID, bo); domain.ErrorCode(err) != domain.ENotFound {
 			t.Fatalf("revoke by bo: %v, want not found", err)
 		}
 		if _, _, err := authn.New(s).AuthenticateToken(ctx, secret); err != nil {

@@ -16,8 +16,8 @@ import (
 	_ "embed"
 	"fmt"
 
+	"annotate/internal/domain"
 	"annotate/internal/importer"
-	"annotate/internal/tasks"
 )
 
 //go:embed corpus.jsonl
@@ -40,7 +40,7 @@ func Corpus() []byte {
 
 // Documents parses the corpus into documents ready for tasks.Store.Import,
 // without gold on the first CalibrationSummaries summaries.
-func Documents() ([]tasks.DocumentInput, error) {
+func Documents() ([]domain.DocumentInput, error) {
 	res, err := importer.Parse(importer.FormatNative, []importer.File{{Name: "demo/corpus.jsonl", R: bytes.NewReader(corpus)}})
 	if err != nil {
 		return nil, err

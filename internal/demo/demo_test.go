@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"annotate/internal/demo"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 func TestDocuments(t *testing.T) {
@@ -21,7 +21,7 @@ func TestDocuments(t *testing.T) {
 	topics := map[string]bool{}
 	for _, d := range docs {
 		got.docs++
-		if d.Kind != tasks.KindDialogue || len(d.Turns) == 0 {
+		if d.Kind != domain.KindDialogue || len(d.Turns) == 0 {
 			t.Errorf("document %s: kind %q with %d turns", d.ExternalID, d.Kind, len(d.Turns))
 		}
 		got.keyFacts += len(d.KeyFacts)
@@ -52,7 +52,7 @@ func TestDocuments(t *testing.T) {
 					continue
 				}
 				got.gold++
-				if g.Label == tasks.LabelUnfaithful {
+				if g.Label == domain.LabelUnfaithful {
 					got.unfaithful++
 				}
 				if g.Ambiguous != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"annotate/internal/domain"
 	"annotate/internal/studies"
 	"annotate/internal/tasks"
 )
@@ -101,7 +102,7 @@ type Export struct {
 	// conditions maps study assignments to the assistance condition they
 	// were dealt in (per item when a study randomises by item).
 	conditions map[int64]string
-	project    *tasks.Project
+	project    *domain.Project
 	roundID    int64
 	opt        Options
 	header     Header
@@ -111,24 +112,24 @@ type Export struct {
 // New checks the options against the project: a known kind and format,
 // known provenances and, when given, a round of the project. Problems are
 // tasks errors naming the field (EInvalid, or ENotFound for the round).
-func New(ctx context.Context, store *tasks.Store, project *tasks.Project, opt Options) (*Export, error) {
+func New(ctx context.Context, store *tasks.Store, project *domain.Project, opt Options) (*Export, error) {
 	allowed, ok := formats[opt.What]
 	if !ok {
-		return nil, tasks.Errorf(tasks.EInvalid, "what: %q is not one of %s", opt.What, strings.Join(Kinds, ", "))
+		return nil, domain.Errorf(domain.EInvalid, "what: %q is not one of %s", opt.What, strings.Join(Kinds, ", "))
 	}
 	if opt.Format == "" {
 		opt.Format = allowed[0]
 	}
 	if !slices.Contains(allowed, opt.Format) {
-		return nil, tasks.Errorf(tasks.EInvalid, "format: a %s export is written as %s, not %q", opt.What, strings.Join(allowed, " or "), opt.Format)
+		return nil, domain.Errorf(domain.EInvalid, "format: a %s export is written as %s, not %q", opt.What, strings.Join(allowed, " or "), opt.Format)
 	}
 	var provs []string
 	for _, p := range opt.Provenance {
 		if p = strings.ToLower(strings.TrimSpace(p)); p == "" || slices.Contains(provs, p) {
 			continue
 		}
-		if !slices.Contains(tasks.GoldProvenances, p) && p != NoGold {
-			return nil, tasks.Errorf(tasks.EInvalid, "provenance: %q is not one of %s, %s", p, strings.Join(tasks.GoldProvenances, ", "), NoGold)
+		if !slices.Contains(domain.GoldProvenances, p) && p != NoGold {
+			return nil, domain.Errorf(domain.EInvalid, "provenance: %q is not one of %s, %s", p, strings.Join(domain.GoldProvenances, ", "), NoGold)
 		}
 		provs = append(provs, p)
 	}
@@ -152,8 +153,8 @@ func New(ctx context.Context, store *tasks.Store, project *tasks.Project, opt Op
 	if opt.Round != "" {
 		r, err := store.RoundByName(ctx, project.ID, opt.Round)
 		if err != nil {
-			if tasks.ErrorCode(err) == tasks.ENotFound {
-				return nil, tasks.Errorf(tasks.ENotFound, "round: project %s has no round named %q", project.Slug, opt.Round)
+			if domain.ErrorCode(err) == domain.ENotFound {
+				return nil, domain.Errorf(domain.ENotFound, "round: project %s has no round named %q", project.Slug, opt.Round)
 			}
 			return nil, err
 		}
@@ -214,7 +215,7 @@ func safeName(s string) string {
 // Write streams the export to w. It reads one snapshot of the database; an
 // error part-way leaves w with what was written so far.
 func (e *Export) Write(ctx context.Context, w io.Writer) error {
-	r, err := e.store.BeginExport(ctx, tasks.ExportScope{ProjectID: e.project.ID, RoundID: e.roundID})
+	r, err := e.store.BeginExport(ctx, domain.ExportScope{ProjectID: e.project.ID, RoundID: e.roundID})
 	if err != nil {
 		return err
 	}
@@ -300,7 +301,7 @@ func (x *run) keep(prov string) bool {
 }
 
 // goldProv is the provenance of a possibly missing gold label.
-func goldProv(g *tasks.ExportGold) string {
+func goldProv(g *domain.ExportGold) string {
 	if g == nil {
 		return NoGold
 	}

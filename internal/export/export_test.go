@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/export"
 	"annotate/internal/tasks"
 )
@@ -201,15 +202,15 @@ func TestOptionErrorsNameTheField(t *testing.T) {
 		opt        export.Options
 		code, text string
 	}{
-		{export.Options{What: "everything"}, tasks.EInvalid, "what:"},
-		{export.Options{What: export.TofuEval, Format: export.JSONL}, tasks.EInvalid, "format:"},
-		{export.Options{What: export.Gold, Format: "xml"}, tasks.EInvalid, "format:"},
-		{export.Options{What: export.Gold, Provenance: []string{"voted"}}, tasks.EInvalid, "provenance:"},
-		{export.Options{What: export.Gold, Round: "nope"}, tasks.ENotFound, "round:"},
+		{export.Options{What: "everything"}, domain.EInvalid, "what:"},
+		{export.Options{What: export.TofuEval, Format: export.JSONL}, domain.EInvalid, "format:"},
+		{export.Options{What: export.Gold, Format: "xml"}, domain.EInvalid, "format:"},
+		{export.Options{What: export.Gold, Provenance: []string{"voted"}}, domain.EInvalid, "provenance:"},
+		{export.Options{What: export.Gold, Round: "nope"}, domain.ENotFound, "round:"},
 	}
 	for _, c := range cases {
 		_, err := export.New(f.ctx, f.store, f.project, c.opt)
-		if tasks.ErrorCode(err) != c.code || !strings.Contains(err.Error(), c.text) {
+		if domain.ErrorCode(err) != c.code || !strings.Contains(err.Error(), c.text) {
 			t.Errorf("%+v: error %v, want %s naming %q", c.opt, err, c.code, c.text)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"annotate/internal/assiststore"
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -23,48 +24,48 @@ type fixture struct {
 	ctx     context.Context
 	path    string
 	store   *tasks.Store
-	project *tasks.Project
-	users   map[string]*tasks.User
+	project *domain.Project
+	users   map[string]*domain.User
 	sums    map[string]int64   // external id -> id
 	sents   map[string][]int64 // summary external id -> sentence ids
 }
 
 func no() *bool { v := false; return &v }
 
-func fine() tasks.SentenceLabel {
-	return tasks.SentenceLabel{Label: tasks.LabelFaithful, Ambiguous: no()}
+func fine() domain.SentenceLabel {
+	return domain.SentenceLabel{Label: domain.LabelFaithful, Ambiguous: no()}
 }
 
-func wrong(why string, types ...string) tasks.SentenceLabel {
-	return tasks.SentenceLabel{Label: tasks.LabelUnfaithful, ErrorTypes: types, Explanation: why, Ambiguous: no()}
+func wrong(why string, types ...string) domain.SentenceLabel {
+	return domain.SentenceLabel{Label: domain.LabelUnfaithful, ErrorTypes: types, Explanation: why, Ambiguous: no()}
 }
 
-func seen(l tasks.SentenceLabel) tasks.SentenceLabel {
+func seen(l domain.SentenceLabel) domain.SentenceLabel {
 	l.AssistantVisible = true
 	return l
 }
 
 // fixtureDocs is the imported content.
-func fixtureDocs() []tasks.DocumentInput {
+func fixtureDocs() []domain.DocumentInput {
 	yes := true
-	return []tasks.DocumentInput{
-		{ExternalID: "d1", Kind: tasks.KindProse, Domain: "news", Title: "Harbour budget",
+	return []domain.DocumentInput{
+		{ExternalID: "d1", Kind: domain.KindProse, Domain: "news", Title: "Harbour budget",
 			Sentences: []string{"The council met on Monday.", "It approved the harbour budget.", "The vote was seven to two."},
-			KeyFacts:  []tasks.KeyFactInput{{Text: "The council approved the budget.", Category: "event"}, {Text: "The vote was seven to two.", Category: "count"}},
-			Summaries: []tasks.SummaryInput{
-				{ExternalID: "s1", Model: "model_A", Sentences: []tasks.SentenceInput{{Text: "The council met on Monday."}, {Text: "It approved the budget unanimously."}, {Text: "The budget grows by ten percent."}}},
-				{ExternalID: "s2", Model: "model_B", Sentences: []tasks.SentenceInput{{Text: "The council met, says the \"clerk\"."}, {Text: "The vote was close."}}},
+			KeyFacts:  []domain.KeyFactInput{{Text: "The council approved the budget.", Category: "event"}, {Text: "The vote was seven to two.", Category: "count"}},
+			Summaries: []domain.SummaryInput{
+				{ExternalID: "s1", Model: "model_A", Sentences: []domain.SentenceInput{{Text: "The council met on Monday."}, {Text: "It approved the budget unanimously."}, {Text: "The budget grows by ten percent."}}},
+				{ExternalID: "s2", Model: "model_B", Sentences: []domain.SentenceInput{{Text: "The council met, says the \"clerk\"."}, {Text: "The vote was close."}}},
 			}},
-		{ExternalID: "d2", Kind: tasks.KindDialogue, Domain: "meetingbank",
-			Turns:    []tasks.TurnInput{{Speaker: "Speaker 0", Text: "Item 12 is the bike lane."}, {Speaker: "Speaker 1", Text: "I move approval."}, {Speaker: "Speaker 0", Text: "The motion carries."}},
-			KeyFacts: []tasks.KeyFactInput{{Topic: "bike lane", Text: "The motion carried."}},
-			Summaries: []tasks.SummaryInput{
-				{ExternalID: "s3", Topic: "bike lane", Model: "model_A", Sentences: []tasks.SentenceInput{{Text: "A member moved approval."}, {Text: "The motion carried."}}},
+		{ExternalID: "d2", Kind: domain.KindDialogue, Domain: "meetingbank",
+			Turns:    []domain.TurnInput{{Speaker: "Speaker 0", Text: "Item 12 is the bike lane."}, {Speaker: "Speaker 1", Text: "I move approval."}, {Speaker: "Speaker 0", Text: "The motion carries."}},
+			KeyFacts: []domain.KeyFactInput{{Topic: "bike lane", Text: "The motion carried."}},
+			Summaries: []domain.SummaryInput{
+				{ExternalID: "s3", Topic: "bike lane", Model: "model_A", Sentences: []domain.SentenceInput{{Text: "A member moved approval."}, {Text: "The motion carried."}}},
 			}},
 		{ExternalID: "d3", Language: "de", Sentences: []string{"Es regnete den ganzen Tag."},
-			Summaries: []tasks.SummaryInput{
-				{ExternalID: "s4", Model: "model_B", Sentences: []tasks.SentenceInput{{Text: "Es regnete.", Translation: "It rained.",
-					Gold: &tasks.GoldInput{Label: tasks.LabelFaithful, Ambiguous: &yes, AmbiguityType: "vagueness", AmbiguityNote: "for how long?"}}}},
+			Summaries: []domain.SummaryInput{
+				{ExternalID: "s4", Model: "model_B", Sentences: []domain.SentenceInput{{Text: "Es regnete.", Translation: "It rained.",
+					Gold: &domain.GoldInput{Label: domain.LabelFaithful, Ambiguous: &yes, AmbiguityType: "vagueness", AmbiguityNote: "for how long?"}}}},
 			}},
 	}
 }
@@ -78,13 +79,13 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	f := &fixture{t: t, ctx: ctx, path: path, store: s, users: map[string]*tasks.User{}, sums: map[string]int64{}, sents: map[string][]int64{}}
-	f.project = f.must2(s.CreateProject(ctx, tasks.Project{Slug: "alpha", Name: "Alpha", Settings: tasks.DefaultSettings()})).(*tasks.Project)
+	f := &fixture{t: t, ctx: ctx, path: path, store: s, users: map[string]*domain.User{}, sums: map[string]int64{}, sents: map[string][]int64{}}
+	f.project = f.must2(s.CreateProject(ctx, domain.Project{Slug: "alpha", Name: "Alpha", Settings: domain.DefaultSettings()})).(*domain.Project)
 	for _, name := range []string{"ann", "bob", "cat", "lea"} {
-		u := f.must2(s.CreateUser(ctx, name, "", "a long enough password", false)).(*tasks.User)
-		role := tasks.RoleAnnotator
+		u := f.must2(s.CreateUser(ctx, name, "", "a long enough password", false)).(*domain.User)
+		role := domain.RoleAnnotator
 		if name == "lea" {
-			role = tasks.RoleLead
+			role = domain.RoleLead
 		}
 		f.must(s.SetMember(ctx, f.project.ID, u.ID, role))
 		f.users[name] = u
@@ -92,20 +93,20 @@ func newFixture(t *testing.T) *fixture {
 	f.must2(s.Import(ctx, f.project.ID, fixtureDocs()))
 	ids := f.must2(s.SummaryIDs(ctx, f.project.ID, nil)).([]int64)
 	for _, id := range ids {
-		sum := f.must2(s.Summary(ctx, id)).(*tasks.Summary)
+		sum := f.must2(s.Summary(ctx, id)).(*domain.Summary)
 		f.sums[sum.ExternalID] = id
 		for _, x := range sum.Sentences {
 			f.sents[sum.ExternalID] = append(f.sents[sum.ExternalID], x.ID)
 		}
 	}
 	annotators := []int64{f.users["ann"].ID, f.users["bob"].ID, f.users["cat"].ID}
-	cal := f.must2(s.CreateRound(ctx, f.project.ID, tasks.RoundSpec{Name: "cal", Kind: tasks.RoundCalibration, Annotators: annotators,
-		Summaries: []int64{f.sums["s1"], f.sums["s2"], f.sums["s3"]}})).(*tasks.Round)
-	f.must2(s.CreateRound(ctx, f.project.ID, tasks.RoundSpec{Name: "extra", Kind: tasks.RoundProduction, PerItem: 1,
+	cal := f.must2(s.CreateRound(ctx, f.project.ID, domain.RoundSpec{Name: "cal", Kind: domain.RoundCalibration, Annotators: annotators,
+		Summaries: []int64{f.sums["s1"], f.sums["s2"], f.sums["s3"]}})).(*domain.Round)
+	f.must2(s.CreateRound(ctx, f.project.ID, domain.RoundSpec{Name: "extra", Kind: domain.RoundProduction, PerItem: 1,
 		Annotators: annotators[:1], Summaries: []int64{f.sums["s4"]}}))
 
 	run := f.must2(assiststore.New(s).CreateAssistRun(ctx, assiststore.AssistRun{ProjectID: f.project.ID, Protocol: "single", Model: "judge"})).(*assiststore.AssistRun)
-	for i, l := range []string{tasks.LabelFaithful, tasks.LabelUnfaithful, tasks.LabelFaithful} {
+	for i, l := range []string{domain.LabelFaithful, domain.LabelUnfaithful, domain.LabelFaithful} {
 		f.must(assiststore.New(s).SaveAssistOutput(ctx, run.ID, assiststore.AssistOutput{SentenceID: f.sents["s1"][i], Label: l, Status: assiststore.AssistOutputOK, Output: []byte("{}")}))
 	}
 
@@ -117,7 +118,7 @@ func newFixture(t *testing.T) *fixture {
 	f.label("bob", "s2", true, wrong("The clerk says nothing.", "mis_referencing"), fine())
 	f.label("cat", "s2", true, wrong("Nobody is quoted.", "extrinsic_information"), fine())
 	for _, u := range []string{"ann", "bob", "cat"} {
-		f.summaryLabel(u, "s3", tasks.SummaryLabel{Relevance: 4, TopicCategory: "main", Comment: "clear"})
+		f.summaryLabel(u, "s3", domain.SummaryLabel{Relevance: 4, TopicCategory: "main", Comment: "clear"})
 		f.label(u, "s3", true, fine(), fine())
 	}
 	f.label("ann", "s4", false, fine())
@@ -125,9 +126,9 @@ func newFixture(t *testing.T) *fixture {
 	// before submitting; the store bounds reports by the wall clock.
 	f.exec(`UPDATE assignments SET active_seconds = 42 WHERE id = ?`, f.assignment("ann", "s1"))
 
-	kf := func(doc string) []tasks.KeyFact {
-		sum := f.must2(s.Summary(ctx, f.sums[doc])).(*tasks.Summary)
-		return f.must2(s.KeyFacts(ctx, sum.DocumentID, sum.Topic)).([]tasks.KeyFact)
+	kf := func(doc string) []domain.KeyFact {
+		sum := f.must2(s.Summary(ctx, f.sums[doc])).(*domain.Summary)
+		return f.must2(s.KeyFacts(ctx, sum.DocumentID, sum.Topic)).([]domain.KeyFact)
 	}
 	d1, d2 := kf("s1"), kf("s3")
 	f.link("ann", "s1", d1[0].ID, 1)
@@ -139,8 +140,8 @@ func newFixture(t *testing.T) *fixture {
 
 	f.must2(s.ResolveRound(ctx, f.project.ID, cal.ID))
 	f.must2(s.AcceptMajority(ctx, f.project.ID, cal.ID, f.users["lea"].ID))
-	f.must2(s.SetGold(ctx, f.project.ID, f.sents["s1"][2], f.users["lea"].ID, -1, tasks.GoldDecision{
-		GoldValues: tasks.GoldValues{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"extrinsic_information"}, Explanation: "No growth figure is given.", Ambiguous: no()},
+	f.must2(s.SetGold(ctx, f.project.ID, f.sents["s1"][2], f.users["lea"].ID, -1, domain.GoldDecision{
+		GoldValues: domain.GoldValues{Label: domain.LabelUnfaithful, ErrorTypes: []string{"extrinsic_information"}, Explanation: "No growth figure is given.", Ambiguous: no()},
 		Note:       "Neither reasoning nor contradiction: the figure is invented."}))
 	f.freezeTimes()
 	return f
@@ -161,7 +162,7 @@ func (f *fixture) must2(v any, err error) any {
 
 func (f *fixture) assignment(user, summary string) int64 {
 	f.t.Helper()
-	q := f.must2(f.store.Queue(f.ctx, f.project.ID, f.users[user].ID)).([]tasks.Assignment)
+	q := f.must2(f.store.Queue(f.ctx, f.project.ID, f.users[user].ID)).([]domain.Assignment)
 	for _, a := range q {
 		if a.SummaryID == f.sums[summary] {
 			return a.ID
@@ -172,10 +173,10 @@ func (f *fixture) assignment(user, summary string) int64 {
 }
 
 func (f *fixture) version(aid int64) int {
-	return f.must2(f.store.AssignmentByID(f.ctx, aid)).(*tasks.Assignment).Version
+	return f.must2(f.store.AssignmentByID(f.ctx, aid)).(*domain.Assignment).Version
 }
 
-func (f *fixture) label(user, summary string, submit bool, labels ...tasks.SentenceLabel) {
+func (f *fixture) label(user, summary string, submit bool, labels ...domain.SentenceLabel) {
 	f.t.Helper()
 	aid := f.assignment(user, summary)
 	v := f.version(aid)
@@ -188,7 +189,7 @@ func (f *fixture) label(user, summary string, submit bool, labels ...tasks.Sente
 	}
 }
 
-func (f *fixture) summaryLabel(user, summary string, l tasks.SummaryLabel) {
+func (f *fixture) summaryLabel(user, summary string, l domain.SummaryLabel) {
 	f.t.Helper()
 	aid := f.assignment(user, summary)
 	f.must2(f.store.SaveSummaryLabel(f.ctx, aid, f.users[user].ID, f.version(aid), l))

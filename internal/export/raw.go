@@ -1,9 +1,8 @@
 package export
 
 import (
+	"annotate/internal/domain"
 	"context"
-
-	"annotate/internal/tasks"
 )
 
 // rawColumns are the columns of the raw export: one row per sentence ×
@@ -22,16 +21,16 @@ var rawColumns = []string{
 // in scope, including sentences an annotator has not labelled yet.
 func (x *run) raw(ctx context.Context) error {
 	scales := len(x.project.Settings.Scales) > 0
-	return x.r.EachSummary(ctx, func(s *tasks.ExportSummary) error {
+	return x.r.EachSummary(ctx, func(s *domain.ExportSummary) error {
 		var text map[int64]string
-		var scores map[int64]map[tasks.ScaleKey]string
+		var scores map[int64]map[domain.ScaleKey]string
 		if scales {
 			var err error
 			if scores, err = x.r.Scores(ctx, s.ID); err != nil {
 				return err
 			}
 		}
-		return x.r.EachLabel(ctx, s.ID, func(l *tasks.ExportLabel) error {
+		return x.r.EachLabel(ctx, s.ID, func(l *domain.ExportLabel) error {
 			prov := l.GoldProvenance
 			if !x.keep(prov) || !x.newer(l.UpdatedAt, l.SubmittedAt) {
 				return nil
@@ -78,7 +77,7 @@ func (x *run) raw(ctx context.Context) error {
 // followed says whether the annotator's label is the assistant's: nil when
 // the assistant was not visible, had no label, or the sentence is not
 // labelled.
-func followed(l *tasks.ExportLabel) *bool {
+func followed(l *domain.ExportLabel) *bool {
 	if !l.AssistantVisible || l.AssistantLabel == "" || l.Label == "" {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/export"
 	"annotate/internal/importer"
 	"annotate/internal/tasks"
@@ -19,7 +20,7 @@ import (
 // importInto parses an export as the native import format and imports it
 // into a new project "alpha" of a fresh database that has the same
 // accounts (so that deciders are linked again).
-func importInto(t *testing.T, data []byte) (*tasks.Store, *tasks.Project) {
+func importInto(t *testing.T, data []byte) (*tasks.Store, *domain.Project) {
 	t.Helper()
 	ctx := context.Background()
 	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "fresh.db"))
@@ -27,7 +28,7 @@ func importInto(t *testing.T, data []byte) (*tasks.Store, *tasks.Project) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	p, err := s.CreateProject(ctx, tasks.Project{Slug: "alpha", Name: "Alpha", Settings: tasks.DefaultSettings()})
+	p, err := s.CreateProject(ctx, domain.Project{Slug: "alpha", Name: "Alpha", Settings: domain.DefaultSettings()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,9 +40,9 @@ func importInto(t *testing.T, data []byte) (*tasks.Store, *tasks.Project) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		role := tasks.RoleAnnotator
+		role := domain.RoleAnnotator
 		if name == "lea" {
-			role = tasks.RoleLead
+			role = domain.RoleLead
 		}
 		if err := s.SetMember(ctx, p.ID, u.ID, role); err != nil {
 			t.Fatal(err)
@@ -106,22 +107,22 @@ func TestGoldRoundTrip(t *testing.T) {
 	}
 	lea, _ := s.UserByName(f.ctx, "lea")
 	adj := gold[sum.Sentences[2].ID]
-	if adj.Provenance != tasks.ProvAdjudicated || adj.DecidedBy != lea.ID || adj.DecidedAt != "2026-01-03T12:00:00.000Z" ||
+	if adj.Provenance != domain.ProvAdjudicated || adj.DecidedBy != lea.ID || adj.DecidedAt != "2026-01-03T12:00:00.000Z" ||
 		adj.Note != "Neither reasoning nor contradiction: the figure is invented." || strings.Join(adj.ErrorTypes, ",") != "extrinsic_information" {
 		t.Errorf("adjudicated gold after import: %+v", adj)
 	}
-	if g := gold[sum.Sentences[1].ID]; g.Provenance != tasks.ProvMajority || g.Label != tasks.LabelUnfaithful {
+	if g := gold[sum.Sentences[1].ID]; g.Provenance != domain.ProvMajority || g.Label != domain.LabelUnfaithful {
 		t.Errorf("majority gold after import: %+v", g)
 	}
-	if sg, err := s.SummaryGoldOf(f.ctx, sum.ID); err != nil || sg.Label != tasks.LabelUnfaithful || sg.Provenance != tasks.ProvAdjudicated {
+	if sg, err := s.SummaryGoldOf(f.ctx, sum.ID); err != nil || sg.Label != domain.LabelUnfaithful || sg.Provenance != domain.ProvAdjudicated {
 		t.Errorf("summary gold after import: %+v, %v", sg, err)
 	}
 	unresolved, _ := s.Summary(f.ctx, ids[1])
 	gold, _ = s.SummaryGold(f.ctx, unresolved.ID)
-	if g := gold[unresolved.Sentences[0].ID]; g.Provenance != tasks.ProvUnresolved || g.Label != "" {
+	if g := gold[unresolved.Sentences[0].ID]; g.Provenance != domain.ProvUnresolved || g.Label != "" {
 		t.Errorf("unresolved gold after import: %+v", g)
 	}
-	if _, err := s.SummaryGoldOf(f.ctx, unresolved.ID); tasks.ErrorCode(err) != tasks.ENotFound {
+	if _, err := s.SummaryGoldOf(f.ctx, unresolved.ID); domain.ErrorCode(err) != domain.ENotFound {
 		t.Errorf("a summary with unresolved sentences got summary gold: %v", err)
 	}
 }
@@ -132,7 +133,7 @@ func TestImportingAnAnonymisedGoldExportLeavesDecidersOut(t *testing.T) {
 	ids, _ := s.SummaryIDs(f.ctx, p.ID, nil)
 	sum, _ := s.Summary(f.ctx, ids[0])
 	gold, _ := s.SummaryGold(f.ctx, sum.ID)
-	if g := gold[sum.Sentences[2].ID]; g.Provenance != tasks.ProvAdjudicated || g.DecidedBy != 0 {
+	if g := gold[sum.Sentences[2].ID]; g.Provenance != domain.ProvAdjudicated || g.DecidedBy != 0 {
 		t.Errorf("gold decided by a pseudonym: %+v", g)
 	}
 }

@@ -1,12 +1,11 @@
 package export
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"slices"
 	"sort"
 	"strconv"
-
-	"annotate/internal/tasks"
 )
 
 // Columns the raw and scores exports add when the project defines rating
@@ -65,7 +64,7 @@ func (x *run) scaleValue(name, v string) any {
 
 // scoresOf splits an assignment's scores into those of one sentence and
 // those of the summary.
-func (x *run) scoresOf(all map[tasks.ScaleKey]string, sentenceID int64) (sentence, summary map[string]any) {
+func (x *run) scoresOf(all map[domain.ScaleKey]string, sentenceID int64) (sentence, summary map[string]any) {
 	sentence, summary = map[string]any{}, map[string]any{}
 	for k, v := range all {
 		switch k.Sentence {

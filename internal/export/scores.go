@@ -1,10 +1,9 @@
 package export
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"sort"
-
-	"annotate/internal/tasks"
 )
 
 // scoreColumns are the columns of the scores export. Rows of level
@@ -26,7 +25,7 @@ type modelScores struct {
 	n                                        [3]int
 }
 
-func (m *modelScores) add(sc tasks.SummaryScores) {
+func (m *modelScores) add(sc domain.SummaryScores) {
 	for i, v := range []*float64{sc.Faithfulness, sc.Completeness, sc.Conciseness} {
 		if v != nil {
 			m.sum[i] += *v
@@ -48,7 +47,7 @@ func (m *modelScores) mean(i int) *float64 {
 // summaries by the provenance of their label (NoGold when they have none).
 func (x *run) scores(ctx context.Context) error {
 	models := map[string]*modelScores{}
-	err := x.r.EachSummary(ctx, func(s *tasks.ExportSummary) error {
+	err := x.r.EachSummary(ctx, func(s *domain.ExportSummary) error {
 		label, prov := s.Label()
 		if prov == "" {
 			prov = NoGold
@@ -67,7 +66,7 @@ func (x *run) scores(ctx context.Context) error {
 		m.add(sc)
 		if label != "" {
 			m.labelled++
-			if label == tasks.LabelFaithful {
+			if label == domain.LabelFaithful {
 				m.faithful++
 			}
 		}

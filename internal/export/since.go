@@ -1,9 +1,8 @@
 package export
 
 import (
+	"annotate/internal/domain"
 	"time"
-
-	"annotate/internal/tasks"
 )
 
 // newer reports whether any of the timestamps is at or after the since
@@ -24,7 +23,7 @@ func (x *run) newer(stamps ...string) bool {
 
 // goldSince reports whether a summary's gold, or the gold of one of its
 // sentences, was decided at or after the since filter.
-func (x *run) goldSince(s *tasks.ExportSummary, sents []tasks.ExportSentence) bool {
+func (x *run) goldSince(s *domain.ExportSummary, sents []domain.ExportSentence) bool {
 	if x.opt.Since.IsZero() {
 		return true
 	}

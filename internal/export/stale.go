@@ -1,9 +1,8 @@
 package export
 
 import (
+	"annotate/internal/domain"
 	"context"
-
-	"annotate/internal/tasks"
 )
 
 // staleColumns are the columns of the stale labels export: one row per
@@ -17,7 +16,7 @@ var staleColumns = []string{
 // stale writes the labels kept when a re-import replaced the text they
 // were given on, each with that text.
 func (x *run) stale(ctx context.Context) error {
-	return x.r.EachStaleLabel(ctx, x.opt.Round, func(l *tasks.StaleLabel) error {
+	return x.r.EachStaleLabel(ctx, x.opt.Round, func(l *domain.StaleLabel) error {
 		d := l.Label
 		types := d.ErrorTypes
 		if types == nil {

@@ -1,11 +1,10 @@
 package export
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"strconv"
 	"strings"
-
-	"annotate/internal/tasks"
 )
 
 // tofuColumns are the columns of TofuEval's meetingbank_factual_eval CSVs,
@@ -23,7 +22,7 @@ func (x *run) tofueval(ctx context.Context) error {
 	for _, t := range x.project.Settings.ErrorTaxonomy() {
 		names[t.Code] = t.Name
 	}
-	return x.r.EachSummary(ctx, func(s *tasks.ExportSummary) error {
+	return x.r.EachSummary(ctx, func(s *domain.ExportSummary) error {
 		sents, err := x.r.Sentences(ctx, s.ID)
 		if err != nil {
 			return err
@@ -42,9 +41,9 @@ func (x *run) tofueval(ctx context.Context) error {
 			}
 			var label string
 			switch g.Label {
-			case tasks.LabelFaithful:
+			case domain.LabelFaithful:
 				label = "yes"
-			case tasks.LabelUnfaithful:
+			case domain.LabelUnfaithful:
 				label = "no"
 			default:
 				continue

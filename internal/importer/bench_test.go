@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/importer"
 	"annotate/internal/tasks"
 )
@@ -77,7 +78,7 @@ func BenchmarkStreamNative(b *testing.B) {
 		}
 		b.StartTimer()
 		files := []importer.File{{Name: "bench.jsonl", R: bytes.NewReader(data), Size: int64(len(data))}}
-		req := tasks.ImportRequest{Create: &tasks.Project{Slug: "bench", Settings: tasks.DefaultSettings()}}
+		req := domain.ImportRequest{Create: &domain.Project{Slug: "bench", Settings: domain.DefaultSettings()}}
 		_, stats, _, err := importer.Write(ctx, st, req, "", files, importer.Options{})
 		if err != nil {
 			b.Fatal(err)

@@ -1,10 +1,9 @@
 package importer
 
 import (
+	"annotate/internal/domain"
 	"regexp"
 	"strings"
-
-	"annotate/internal/tasks"
 )
 
 // speakerLine matches one utterance written "Speaker: text". The speaker
@@ -21,19 +20,19 @@ var joinedTurn = regexp.MustCompile(`(?:^|\s\.\s+)([^\s:.?!][^:.?!\n]{0,40}?):\s
 
 // splitTurn reads "Speaker: text" into a turn; a line without a speaker
 // becomes a turn with an empty speaker.
-func splitTurn(s string) tasks.TurnInput {
+func splitTurn(s string) domain.TurnInput {
 	s = strings.TrimSpace(s)
 	if m := speakerLine.FindStringSubmatch(s); m != nil {
-		return tasks.TurnInput{Speaker: strings.TrimSpace(m[1]), Text: strings.TrimSpace(m[2])}
+		return domain.TurnInput{Speaker: strings.TrimSpace(m[1]), Text: strings.TrimSpace(m[2])}
 	}
-	return tasks.TurnInput{Text: s}
+	return domain.TurnInput{Text: s}
 }
 
 // dialogueTurns recognises a dialogue written as text: either every
 // non-empty line is "Speaker: text" (at least two of them), or the whole
 // text is one line of " . "-separated "Speaker: text" turns. It reports
 // false for anything else, which is then treated as prose.
-func dialogueTurns(text string) ([]tasks.TurnInput, bool) {
+func dialogueTurns(text string) ([]domain.TurnInput, bool) {
 	text = strings.TrimSpace(text)
 	var lines []string
 	for _, l := range strings.Split(text, "\n") {
@@ -42,13 +41,13 @@ func dialogueTurns(text string) ([]tasks.TurnInput, bool) {
 		}
 	}
 	if len(lines) >= 2 {
-		var turns []tasks.TurnInput
+		var turns []domain.TurnInput
 		for _, l := range lines {
 			m := speakerLine.FindStringSubmatch(l)
 			if m == nil {
 				return nil, false
 			}
-			turns = append(turns, tasks.TurnInput{Speaker: strings.TrimSpace(m[1]), Text: strings.TrimSpace(m[2])})
+			turns = append(turns, domain.TurnInput{Speaker: strings.TrimSpace(m[1]), Text: strings.TrimSpace(m[2])})
 		}
 		return turns, true
 	}
@@ -59,7 +58,7 @@ func dialogueTurns(text string) ([]tasks.TurnInput, bool) {
 	if len(locs) < 2 || locs[0][0] != 0 {
 		return nil, false
 	}
-	var turns []tasks.TurnInput
+	var turns []domain.TurnInput
 	for i, loc := range locs {
 		end := len(text)
 		if i+1 < len(locs) {
@@ -73,7 +72,7 @@ func dialogueTurns(text string) ([]tasks.TurnInput, bool) {
 		if body == "" {
 			return nil, false
 		}
-		turns = append(turns, tasks.TurnInput{Speaker: strings.TrimSpace(text[loc[2]:loc[3]]), Text: body})
+		turns = append(turns, domain.TurnInput{Speaker: strings.TrimSpace(text[loc[2]:loc[3]]), Text: body})
 	}
 	return turns, true
 }

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"annotate/internal/domain"
 	"bufio"
 	"bytes"
 	"compress/gzip"
@@ -8,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
-
-	"annotate/internal/tasks"
 )
 
 func utf16le(s string, bom bool) string {
@@ -98,10 +97,10 @@ func TestReadLine(t *testing.T) {
 // discardSink accepts everything a streamed import hands over.
 type discardSink struct{}
 
-func (discardSink) Begin(string) error                  { return nil }
-func (discardSink) Scales([]tasks.Scale) error          { return nil }
-func (discardSink) Document(*tasks.DocumentInput) error { return nil }
-func (discardSink) Labels([]tasks.LabelRecord) error    { return nil }
+func (discardSink) Begin(string) error                   { return nil }
+func (discardSink) Scales([]domain.Scale) error          { return nil }
+func (discardSink) Document(*domain.DocumentInput) error { return nil }
+func (discardSink) Labels([]domain.LabelRecord) error    { return nil }
 
 func bufioReader(s string, size int) *bufio.Reader {
 	return bufio.NewReaderSize(strings.NewReader(s), size)

@@ -1,7 +1,7 @@
 package importer
 
 import (
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"fmt"
 	"strings"
 )
@@ -89,7 +89,7 @@ type collector struct {
 	labels []located
 	// scales are rating scales defined in the files, with where each was
 	// defined.
-	scales  []tasks.Scale
+	scales  []domain.Scale
 	scaleAt map[string]string
 	// partial is Options.Partial.
 	partial bool

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/importer"
-	"annotate/internal/tasks"
 )
 
 // The fuzz targets keep their inputs small: the fuzzing engine slows to a
@@ -30,7 +30,7 @@ func checkOutcome(t *testing.T, res *importer.Result, err error) {
 			t.Fatalf("document id %q empty or repeated", d.ExternalID)
 		}
 		ids[d.ExternalID] = true
-		if d.Kind == tasks.KindProse && len(d.Sentences) == 0 || d.Kind == tasks.KindDialogue && len(d.Turns) == 0 {
+		if d.Kind == domain.KindProse && len(d.Sentences) == 0 || d.Kind == domain.KindDialogue && len(d.Turns) == 0 {
 			t.Fatalf("document %q (%s) has no units", d.ExternalID, d.Kind)
 		}
 		for _, s := range d.Summaries {

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/importer"
-	"annotate/internal/tasks"
 )
 
 // parseString parses one in-memory file.
@@ -42,9 +42,9 @@ type totals struct {
 	docs, summaries, sentences, keyFacts, gold, ambiguity, turns int
 }
 
-func count(docs []tasks.DocumentInput) totals {
+func count(docs []domain.DocumentInput) totals {
 	var n totals
-	add := func(g *tasks.GoldInput) {
+	add := func(g *domain.GoldInput) {
 		if g == nil {
 			return
 		}
@@ -83,16 +83,16 @@ func sharedData(t *testing.T) string {
 }
 
 // checkResolved asserts the promises Result.Documents makes.
-func checkResolved(t *testing.T, docs []tasks.DocumentInput) {
+func checkResolved(t *testing.T, docs []domain.DocumentInput) {
 	t.Helper()
 	ids := map[string]bool{}
 	for _, d := range docs {
 		switch d.Kind {
-		case tasks.KindProse:
+		case domain.KindProse:
 			if len(d.Sentences) == 0 {
 				t.Errorf("prose document %s has no sentences", d.ExternalID)
 			}
-		case tasks.KindDialogue:
+		case domain.KindDialogue:
 			if len(d.Turns) == 0 {
 				t.Errorf("dialogue document %s has no turns", d.ExternalID)
 			}
@@ -109,7 +109,7 @@ func checkResolved(t *testing.T, docs []tasks.DocumentInput) {
 			}
 			for _, sent := range s.Sentences {
 				if sent.Gold != nil && sent.Gold.AmbiguityType != "" {
-					if _, ok := tasks.AmbiguityType(sent.Gold.AmbiguityType); !ok {
+					if _, ok := domain.AmbiguityType(sent.Gold.AmbiguityType); !ok {
 						t.Errorf("summary %s: ambiguity type %q is not a code", s.ExternalID, sent.Gold.AmbiguityType)
 					}
 				}

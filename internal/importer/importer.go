@@ -12,14 +12,13 @@
 package importer
 
 import (
+	"annotate/internal/domain"
 	"bufio"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"annotate/internal/tasks"
 )
 
 // Format names accepted by Parse.
@@ -64,13 +63,13 @@ type Result struct {
 	// Documents are fully resolved: prose documents have Sentences,
 	// dialogues have Turns, every summary has Sentences, taxonomy values
 	// are codes, and document and summary ids are unique in the input.
-	Documents []tasks.DocumentInput
+	Documents []domain.DocumentInput
 	// Labels are annotators' labels read from raw export rows, for
 	// summaries in Documents or already in the project; labels given
 	// inside documents stay there.
-	Labels []tasks.LabelRecord
+	Labels []domain.LabelRecord
 	// Scales are rating scales the files define ({"scales":[...]} lines).
-	Scales []tasks.Scale
+	Scales []domain.Scale
 	// Warnings say what was imported differently from how it was written
 	// or left out, one line each.
 	Warnings []string
@@ -247,7 +246,7 @@ func parseTofuEval(inputs []input, c *collector) []parsed {
 		case roleTranscripts:
 			in.transcripts = append(in.transcripts, namedTranscripts{f.name, parseTranscripts(f.name, f.r, c), f.stats})
 		case roleNativeTranscripts:
-			var docs []tasks.DocumentInput
+			var docs []domain.DocumentInput
 			for _, p := range parseNative(f.name, f.r, c) {
 				docs = append(docs, p.doc)
 			}
@@ -280,7 +279,7 @@ func countRecords(ds []parsed) int {
 func allErrorTypes(docs []parsed, labels []located) []string {
 	var out []string
 	seen := map[string]bool{}
-	add := func(g *tasks.GoldInput) {
+	add := func(g *domain.GoldInput) {
 		if g == nil {
 			return
 		}
@@ -297,14 +296,14 @@ func allErrorTypes(docs []parsed, labels []located) []string {
 			for _, sent := range s.Sentences {
 				add(sent.Gold)
 				for _, l := range sent.Labels {
-					add(&tasks.GoldInput{ErrorTypes: l.ErrorTypes})
+					add(&domain.GoldInput{ErrorTypes: l.ErrorTypes})
 				}
 			}
 		}
 	}
 	for _, l := range labels {
 		if l.rec.Label != nil {
-			add(&tasks.GoldInput{ErrorTypes: l.rec.Label.ErrorTypes})
+			add(&domain.GoldInput{ErrorTypes: l.rec.Label.ErrorTypes})
 		}
 	}
 	return out

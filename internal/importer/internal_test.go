@@ -1,10 +1,9 @@
 package importer
 
 import (
+	"annotate/internal/domain"
 	"slices"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 func TestMADISSEType(t *testing.T) {
@@ -95,11 +94,11 @@ func TestDialogueTurns(t *testing.T) {
 	tests := []struct {
 		name string
 		in   string
-		want []tasks.TurnInput
+		want []domain.TurnInput
 	}{
-		{"lines", "Marketing: Is it easy to use ?\nProject Manager: I'm not sure .\n\n", []tasks.TurnInput{turn("Marketing", "Is it easy to use ?"), turn("Project Manager", "I'm not sure .")}},
-		{"long speaker", "MICHELE NORRIS, host: Hello.\nMr. KARIM SADJADPOUR (International Crisis Group): My pleasure, Michele.", []tasks.TurnInput{turn("MICHELE NORRIS, host", "Hello."), turn("Mr. KARIM SADJADPOUR (International Crisis Group)", "My pleasure, Michele.")}},
-		{"joined", "Ann: Darling, buy some butter. . Mike: Ok. . Mike: Do we have any milk? . Ann: Yes, There is some in fridge. ", []tasks.TurnInput{turn("Ann", "Darling, buy some butter."), turn("Mike", "Ok."), turn("Mike", "Do we have any milk?"), turn("Ann", "Yes, There is some in fridge.")}},
+		{"lines", "Marketing: Is it easy to use ?\nProject Manager: I'm not sure .\n\n", []domain.TurnInput{turn("Marketing", "Is it easy to use ?"), turn("Project Manager", "I'm not sure .")}},
+		{"long speaker", "MICHELE NORRIS, host: Hello.\nMr. KARIM SADJADPOUR (International Crisis Group): My pleasure, Michele.", []domain.TurnInput{turn("MICHELE NORRIS, host", "Hello."), turn("Mr. KARIM SADJADPOUR (International Crisis Group)", "My pleasure, Michele.")}},
+		{"joined", "Ann: Darling, buy some butter. . Mike: Ok. . Mike: Do we have any milk? . Ann: Yes, There is some in fridge. ", []domain.TurnInput{turn("Ann", "Darling, buy some butter."), turn("Mike", "Ok."), turn("Mike", "Do we have any milk?"), turn("Ann", "Yes, There is some in fridge.")}},
 		{"prose", "The council met. It voted.\nThe motion passed.", nil},
 		{"one line with colon", "Note: the meeting was short.", nil},
 		{"some lines without speaker", "A: hi\nthe end", nil},
@@ -128,6 +127,6 @@ func FuzzParsePyList(f *testing.F) {
 }
 
 // turn builds a dialogue turn.
-func turn(speaker, text string) tasks.TurnInput {
-	return tasks.TurnInput{Speaker: speaker, Text: text}
+func turn(speaker, text string) domain.TurnInput {
+	return domain.TurnInput{Speaker: speaker, Text: text}
 }

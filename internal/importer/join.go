@@ -1,11 +1,10 @@
 package importer
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"slices"
 	"strings"
-
-	"annotate/internal/tasks"
 )
 
 // tofuSummary gathers the rows of one summary.
@@ -35,7 +34,7 @@ type tofuInputs struct {
 
 type namedTranscripts struct {
 	name  string
-	docs  []tasks.DocumentInput
+	docs  []domain.DocumentInput
 	stats *FileStats
 }
 
@@ -75,7 +74,7 @@ func tofuevalDocuments(in tofuInputs, c *collector) []parsed {
 		return nil
 	}
 	docs, order := groupTofuRows(in.factual, c)
-	given := map[string]*tasks.DocumentInput{}
+	given := map[string]*domain.DocumentInput{}
 	for fi := range in.transcripts {
 		f := &in.transcripts[fi]
 		f.stats.Records = len(f.docs)
@@ -194,12 +193,12 @@ func tofuevalDocuments(in tofuInputs, c *collector) []parsed {
 	}
 
 	// Key facts by document, in file order.
-	keyFacts := map[string][]tasks.KeyFactInput{}
+	keyFacts := map[string][]domain.KeyFactInput{}
 	for _, f := range in.keyPoints {
 		f.stats.Records = len(f.rows)
 		for _, k := range f.rows {
 			for _, text := range k.facts {
-				keyFacts[k.docID] = append(keyFacts[k.docID], tasks.KeyFactInput{Topic: k.topic, Text: text})
+				keyFacts[k.docID] = append(keyFacts[k.docID], domain.KeyFactInput{Topic: k.topic, Text: text})
 			}
 		}
 	}
@@ -230,9 +229,9 @@ func tofuevalDocuments(in tofuInputs, c *collector) []parsed {
 			}
 			continue
 		}
-		doc := tasks.DocumentInput{
+		doc := domain.DocumentInput{
 			ExternalID:   id,
-			Kind:         tasks.KindDialogue,
+			Kind:         domain.KindDialogue,
 			Language:     "en",
 			Domain:       tofuDomain(d.file),
 			KeyFacts:     keyFacts[id],
@@ -260,7 +259,7 @@ func tofuevalDocuments(in tofuInputs, c *collector) []parsed {
 			}
 		}
 		for _, s := range d.summaries {
-			sum := tasks.SummaryInput{
+			sum := domain.SummaryInput{
 				ExternalID: SummaryID(id, s.topic, s.model),
 				Topic:      s.topic,
 				Model:      s.model,
@@ -269,7 +268,7 @@ func tofuevalDocuments(in tofuInputs, c *collector) []parsed {
 			for _, idx := range sortedIdx(s.rows) {
 				row := s.rows[idx]
 				g := row.gold
-				sum.Sentences = append(sum.Sentences, tasks.SentenceInput{Text: row.text, Gold: &g, SourceIndex: row.idx})
+				sum.Sentences = append(sum.Sentences, domain.SentenceInput{Text: row.text, Gold: &g, SourceIndex: row.idx})
 			}
 			doc.Summaries = append(doc.Summaries, sum)
 		}

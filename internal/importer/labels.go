@@ -1,11 +1,10 @@
 package importer
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"slices"
 	"strings"
-
-	"annotate/internal/tasks"
 )
 
 // maxRoundName bounds the name of a round given with imported labels.
@@ -16,15 +15,15 @@ func (r *resolver) annotatorAndRound(user, round *string, at *Error, path string
 	*user = strings.TrimSpace(*user)
 	if *user == "" {
 		r.c.addf(at, joinField(path, "annotator"), "missing: each label names its annotator")
-	} else if err := tasks.ValidateUsername(*user); err != nil {
-		r.c.addf(at, joinField(path, "annotator"), "%q: %s", *user, tasks.ErrorMessage(err))
+	} else if err := domain.ValidateUsername(*user); err != nil {
+		r.c.addf(at, joinField(path, "annotator"), "%q: %s", *user, domain.ErrorMessage(err))
 	}
 	*round = strings.TrimSpace(*round)
 	if len([]rune(*round)) > maxRoundName {
 		r.c.addf(at, joinField(path, "round"), "longer than %d characters", maxRoundName)
 	}
 	if *round == "" {
-		*round = tasks.ImportedRound
+		*round = domain.ImportedRound
 	}
 }
 
@@ -37,9 +36,9 @@ type labelKey struct {
 
 // sentenceLabel checks an annotator's label on a sentence the way gold is
 // checked, and that the annotator labels it once per round.
-func (r *resolver) sentenceLabel(l *tasks.SentenceLabelInput, sentence int, at *Error, path string) {
+func (r *resolver) sentenceLabel(l *domain.SentenceLabelInput, sentence int, at *Error, path string) {
 	r.annotatorAndRound(&l.Annotator, &l.Round, at, path)
-	g := tasks.GoldInput{Label: l.Label, ErrorTypes: l.ErrorTypes, Explanation: l.Explanation, Ambiguous: l.Ambiguous,
+	g := domain.GoldInput{Label: l.Label, ErrorTypes: l.ErrorTypes, Explanation: l.Explanation, Ambiguous: l.Ambiguous,
 		AmbiguityType: l.AmbiguityType, AmbiguityNote: l.AmbiguityNote}
 	if g.Label == "" && g.Ambiguous == nil && strings.TrimSpace(g.AmbiguityType) == "" {
 		if len(l.Scores) == 0 {
@@ -51,12 +50,12 @@ func (r *resolver) sentenceLabel(l *tasks.SentenceLabelInput, sentence int, at *
 	l.Label, l.ErrorTypes, l.Explanation, l.Ambiguous = g.Label, g.ErrorTypes, g.Explanation, g.Ambiguous
 	l.AmbiguityType, l.AmbiguityNote = g.AmbiguityType, g.AmbiguityNote
 	l.UnsureNote = strings.TrimSpace(l.UnsureNote)
-	r.checkScores(l.Scores, tasks.LevelSentence, at, path)
+	r.checkScores(l.Scores, domain.LevelSentence, at, path)
 	r.once(labelKey{sentence: sentence, annotator: l.Annotator, round: l.Round}, at, path)
 }
 
 // summaryLabel checks an annotator's summary-level label.
-func (r *resolver) summaryLabel(l *tasks.SummaryLabelInput, at *Error, path string) {
+func (r *resolver) summaryLabel(l *domain.SummaryLabelInput, at *Error, path string) {
 	r.annotatorAndRound(&l.Annotator, &l.Round, at, path)
 	if l.Relevance != nil && (*l.Relevance < 1 || *l.Relevance > 5) {
 		r.c.addf(at, joinField(path, "relevance"), "%d is not between 1 and 5", *l.Relevance)
@@ -68,7 +67,7 @@ func (r *resolver) summaryLabel(l *tasks.SummaryLabelInput, at *Error, path stri
 		r.c.addf(at, joinField(path, "topic_category"), "%q is not one of main, marginal", l.TopicCategory)
 	}
 	l.Comment = strings.TrimSpace(l.Comment)
-	r.checkScores(l.Scores, tasks.LevelSummary, at, path)
+	r.checkScores(l.Scores, domain.LevelSummary, at, path)
 	r.once(labelKey{annotator: l.Annotator, round: l.Round}, at, path)
 }
 
@@ -88,7 +87,7 @@ func (r *resolver) once(k labelKey, at *Error, path string) {
 // import is written.
 func (r *resolver) checkScores(scores map[string]any, level string, at *Error, path string) {
 	for name, v := range scores {
-		i := slices.IndexFunc(r.c.scales, func(s tasks.Scale) bool { return s.Name == name })
+		i := slices.IndexFunc(r.c.scales, func(s domain.Scale) bool { return s.Name == name })
 		if i < 0 {
 			continue
 		}
@@ -97,7 +96,7 @@ func (r *resolver) checkScores(scores map[string]any, level string, at *Error, p
 		if sc.Level != level {
 			r.c.addf(at, field, "the scale is given per %s, not per %s", sc.Level, level)
 		} else if _, err := sc.ScoreValue(v); err != nil {
-			r.c.addf(at, field, "%s", tasks.ErrorMessage(err))
+			r.c.addf(at, field, "%s", domain.ErrorMessage(err))
 		}
 	}
 }

@@ -1,14 +1,13 @@
 package importer
 
 import (
+	"annotate/internal/domain"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
-
-	"annotate/internal/tasks"
 )
 
 // madisseRecord is one line of MeetingBank_ambiguity_annotated.json: a
@@ -106,9 +105,9 @@ func parseMADISSE(name string, r io.Reader, c *collector) []madisseRecord {
 
 // gold is the ambiguity annotation of the record as a gold label without a
 // faithfulness label.
-func (m *madisseRecord) gold() *tasks.GoldInput {
+func (m *madisseRecord) gold() *domain.GoldInput {
 	amb := m.ambiguous
-	g := &tasks.GoldInput{Ambiguous: &amb}
+	g := &domain.GoldInput{Ambiguous: &amb}
 	if amb {
 		g.AmbiguityType = m.ambiguityType
 		g.AmbiguityNote = m.explanation
@@ -141,9 +140,9 @@ func madisseDocuments(name string, recs []madisseRecord) []parsed {
 			di = len(out)
 			index[key] = di
 			p := parsed{at: Error{File: name, Line: rec.line}}
-			p.doc = tasks.DocumentInput{
+			p.doc = domain.DocumentInput{
 				ExternalID: "madisse:" + shortHash(key),
-				Kind:       tasks.KindDialogue,
+				Kind:       domain.KindDialogue,
 				Language:   "en",
 				Domain:     "meetingbank",
 			}
@@ -153,9 +152,9 @@ func madisseDocuments(name string, recs []madisseRecord) []parsed {
 			out = append(out, p)
 		}
 		p := &out[di]
-		p.doc.Summaries = append(p.doc.Summaries, tasks.SummaryInput{
+		p.doc.Summaries = append(p.doc.Summaries, domain.SummaryInput{
 			ExternalID: p.doc.ExternalID + ":" + shortHash(rec.summary),
-			Sentences:  []tasks.SentenceInput{{Text: rec.summary, Gold: rec.gold()}},
+			Sentences:  []domain.SentenceInput{{Text: rec.summary, Gold: rec.gold()}},
 		})
 		p.summaryAt = append(p.summaryAt, Error{File: name, Line: rec.line})
 	}
@@ -202,9 +201,9 @@ func parseSample(name string, r io.Reader, c *collector) []parsed {
 			c.addf(at, "label", "%s is not \"0\" (unfaithful) or \"1\" (faithful)", rawText(m.Label))
 			bad = true
 		}
-		g := &tasks.GoldInput{Label: tasks.LabelUnfaithful, Explanation: strings.TrimSpace(m.Exp)}
+		g := &domain.GoldInput{Label: domain.LabelUnfaithful, Explanation: strings.TrimSpace(m.Exp)}
 		if consistent {
-			g.Label = tasks.LabelFaithful
+			g.Label = domain.LabelFaithful
 		}
 		for _, t := range strings.Split(m.Type, ",") {
 			if t = strings.TrimSpace(t); t == "" {
@@ -228,12 +227,12 @@ func parseSample(name string, r io.Reader, c *collector) []parsed {
 			index[id] = di
 			docText[id] = text
 			p := parsed{at: *at}
-			p.doc = tasks.DocumentInput{ExternalID: id, Language: "en", Domain: mediasumDomain(id)}
+			p.doc = domain.DocumentInput{ExternalID: id, Language: "en", Domain: mediasumDomain(id)}
 			if turns, ok := dialogueTurns(text); ok {
-				p.doc.Kind = tasks.KindDialogue
+				p.doc.Kind = domain.KindDialogue
 				p.doc.Turns = turns
 			} else {
-				p.doc.Kind = tasks.KindProse
+				p.doc.Kind = domain.KindProse
 				p.doc.Text = text
 			}
 			out = append(out, p)
@@ -242,9 +241,9 @@ func parseSample(name string, r io.Reader, c *collector) []parsed {
 			return
 		}
 		p := &out[di]
-		p.doc.Summaries = append(p.doc.Summaries, tasks.SummaryInput{
+		p.doc.Summaries = append(p.doc.Summaries, domain.SummaryInput{
 			ExternalID: "sample:" + id + ":" + shortHash(claim),
-			Sentences:  []tasks.SentenceInput{{Text: claim, Gold: g}},
+			Sentences:  []domain.SentenceInput{{Text: claim, Gold: g}},
 		})
 		p.summaryAt = append(p.summaryAt, *at)
 	})

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/importer"
-	"annotate/internal/tasks"
 )
 
 func TestMADISSEFixture(t *testing.T) {
@@ -100,11 +100,11 @@ func TestMADISSESample(t *testing.T) {
 		t.Errorf("counts %+v, want %+v", got, want)
 	}
 	doc := res.Documents[0]
-	if doc.ExternalID != "NPR-41366" || doc.Kind != tasks.KindDialogue || doc.Domain != "mediasum" {
+	if doc.ExternalID != "NPR-41366" || doc.Kind != domain.KindDialogue || doc.Domain != "mediasum" {
 		t.Errorf("document %q kind %q domain %q", doc.ExternalID, doc.Kind, doc.Domain)
 	}
 	g := doc.Summaries[1].Sentences[0].Gold
-	if g.Label != tasks.LabelUnfaithful || strings.Join(g.ErrorTypes, ",") != "reasoning_error,contradiction" || g.Explanation == "" {
+	if g.Label != domain.LabelUnfaithful || strings.Join(g.ErrorTypes, ",") != "reasoning_error,contradiction" || g.Explanation == "" {
 		t.Errorf("gold %+v", g)
 	}
 }

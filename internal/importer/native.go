@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"annotate/internal/domain"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -9,8 +10,6 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-
-	"annotate/internal/tasks"
 )
 
 // parseNative reads a native JSON Lines file: one tasks.DocumentInput per
@@ -48,7 +47,7 @@ type nativeFile struct {
 // line takes one line of the file and reports whether it is a document
 // for the caller to decode. Scales read from it are handed to scales when
 // it is not nil.
-func (f *nativeFile) line(line []byte, at *Error, c *collector, scales func([]tasks.Scale)) bool {
+func (f *nativeFile) line(line []byte, at *Error, c *collector, scales func([]domain.Scale)) bool {
 	f.last = *at
 	first := !f.started
 	f.started = true
@@ -169,7 +168,7 @@ func scalesLine(line []byte, at *Error, c *collector) bool {
 		return false
 	}
 	var def struct {
-		Scales []tasks.Scale `json:"scales"`
+		Scales []domain.Scale `json:"scales"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
@@ -189,7 +188,7 @@ func scalesLine(line []byte, at *Error, c *collector) bool {
 	}
 	for i, sc := range def.Scales {
 		if field, err := sc.Validate(); err != nil {
-			c.addf(at, fmt.Sprintf("scales[%d].%s", i, field), "%s", tasks.ErrorMessage(err))
+			c.addf(at, fmt.Sprintf("scales[%d].%s", i, field), "%s", domain.ErrorMessage(err))
 			continue
 		}
 		if first, dup := c.scaleAt[sc.Name]; dup {
@@ -264,8 +263,8 @@ func joinContinuations(docs []parsed) []parsed {
 
 // decodeNativeLine decodes one line strictly, reporting a failure with the
 // path of the offending field.
-func decodeNativeLine(line []byte, at *Error, c *collector) (tasks.DocumentInput, bool) {
-	var doc tasks.DocumentInput
+func decodeNativeLine(line []byte, at *Error, c *collector) (domain.DocumentInput, bool) {
+	var doc domain.DocumentInput
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(&doc)
@@ -293,7 +292,7 @@ func decodeNativeLine(line []byte, at *Error, c *collector) (tasks.DocumentInput
 	gen := json.NewDecoder(bytes.NewReader(line))
 	gen.UseNumber()
 	if gen.Decode(&v) == nil {
-		if field, msg, ok := misfit(v, reflect.TypeFor[tasks.DocumentInput](), ""); ok {
+		if field, msg, ok := misfit(v, reflect.TypeFor[domain.DocumentInput](), ""); ok {
 			c.addf(at, field, "%s", msg)
 			return doc, false
 		}

@@ -1,10 +1,9 @@
 package importer_test
 
 import (
+	"annotate/internal/domain"
 	"strings"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 // Gold exports (docs/export.md) import as they are: a header line, one
@@ -31,10 +30,10 @@ func TestNativeReadsAGoldExport(t *testing.T) {
 		t.Fatalf("d1: %+v", d1)
 	}
 	g := d1.Summaries[0].Sentences[0].Gold
-	if g.Provenance != tasks.ProvMajority || g.DecidedBy != "lea" || g.DecidedAt != "2026-01-03T12:00:00.000Z" || g.Note != "ok" {
+	if g.Provenance != domain.ProvMajority || g.DecidedBy != "lea" || g.DecidedAt != "2026-01-03T12:00:00.000Z" || g.Note != "ok" {
 		t.Errorf("gold %+v", g)
 	}
-	if g := d1.Summaries[1].Sentences[0].Gold; g.Provenance != tasks.ProvUnresolved || g.Label != "" {
+	if g := d1.Summaries[1].Sentences[0].Gold; g.Provenance != domain.ProvUnresolved || g.Label != "" {
 		t.Errorf("unresolved gold %+v", g)
 	}
 }

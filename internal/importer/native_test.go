@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/importer"
-	"annotate/internal/tasks"
 )
 
 // docExample extracts the native example from docs/import-format.md, so
@@ -53,7 +53,7 @@ func TestNativeDocExample(t *testing.T) {
 		t.Errorf("news text split into %q", news.Sentences)
 	}
 	s1 := news.Summaries[0]
-	if len(s1.Sentences) != 2 || s1.Gold == nil || s1.Gold.Label != tasks.LabelUnfaithful {
+	if len(s1.Sentences) != 2 || s1.Gold == nil || s1.Gold.Label != domain.LabelUnfaithful {
 		t.Errorf("summary split from text with summary-level gold: %+v", s1)
 	}
 	amb := news.Summaries[1].Sentences[1].Gold
@@ -61,14 +61,14 @@ func TestNativeDocExample(t *testing.T) {
 		t.Errorf("ambiguity type name not normalised to its code: %+v", amb)
 	}
 	meeting := res.Documents[1]
-	if meeting.Kind != tasks.KindDialogue || meeting.Turns[2].Speaker != "Speaker 0" {
+	if meeting.Kind != domain.KindDialogue || meeting.Turns[2].Speaker != "Speaker 0" {
 		t.Errorf("dialogue not kept: %+v", meeting.Turns)
 	}
 	if got := meeting.Summaries[0].Sentences[0].Gold.ErrorTypes; !slices.Equal(got, []string{"contradiction"}) {
 		t.Errorf("error types %q", got)
 	}
 	zh := res.Documents[2]
-	if zh.Kind != tasks.KindProse || len(zh.Sentences) != 2 || zh.Summaries[0].Language != "zh" {
+	if zh.Kind != domain.KindProse || len(zh.Sentences) != 2 || zh.Summaries[0].Language != "zh" {
 		t.Errorf("chinese document: kind %q, %d sentences, summary language %q", zh.Kind, len(zh.Sentences), zh.Summaries[0].Language)
 	}
 	if zh.Source != "example.jsonl:3" {
@@ -251,7 +251,7 @@ func TestNativeResolves(t *testing.T) {
 	}
 	checkResolved(t, res.Documents)
 	d1 := res.Documents[0]
-	wantTurns := []tasks.TurnInput{{Speaker: "Speaker 0", Text: "Hello there."}, {Speaker: "Speaker 1", Text: "Hi: welcome."}, {Text: "no speaker here"}}
+	wantTurns := []domain.TurnInput{{Speaker: "Speaker 0", Text: "Hello there."}, {Speaker: "Speaker 1", Text: "Hi: welcome."}, {Text: "no speaker here"}}
 	if d1.ExternalID != "d1" || !slices.Equal(d1.Turns, wantTurns) {
 		t.Errorf("dialogue from text: id %q turns %+v", d1.ExternalID, d1.Turns)
 	}
@@ -266,7 +266,7 @@ func TestNativeResolves(t *testing.T) {
 	if res.ErrorTaxonomy != "msumbench" {
 		t.Errorf("taxonomy %q, want msumbench", res.ErrorTaxonomy)
 	}
-	if d3 := res.Documents[2]; d3.Kind != tasks.KindDialogue {
+	if d3 := res.Documents[2]; d3.Kind != domain.KindDialogue {
 		t.Errorf("a document with turns got kind %q", d3.Kind)
 	}
 }
@@ -309,7 +309,7 @@ func TestNativeLabelsDocExample(t *testing.T) {
 	if len(s.Sentences[0].Labels) != 2 || len(s.Sentences[1].Labels) != 2 || len(s.Labels) != 2 {
 		t.Fatalf("labels %+v", s)
 	}
-	if l := s.Sentences[1].Labels[0]; l.Round != tasks.ImportedRound || l.ErrorTypes[0] != "contradiction" {
+	if l := s.Sentences[1].Labels[0]; l.Round != domain.ImportedRound || l.ErrorTypes[0] != "contradiction" {
 		t.Errorf("label %+v", l)
 	}
 	if l := s.Sentences[1].Labels[1]; l.Round != "pilot" {

@@ -1,13 +1,12 @@
 package importer
 
 import (
+	"annotate/internal/domain"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
-
-	"annotate/internal/tasks"
 )
 
 // rawFields are the fields of a raw export row (docs/export.md); the
@@ -50,7 +49,7 @@ type rawRow struct {
 
 // located is an imported label with where it was read.
 type located struct {
-	rec tasks.LabelRecord
+	rec domain.LabelRecord
 	at  Error
 }
 
@@ -114,8 +113,8 @@ func (x *rawLabels) row(line []byte, at *Error, c *collector) {
 			c.addf(at, "sentence_idx", "must be 1 or more, got %d", r.SentenceIdx)
 			return
 		}
-		x.add(located{at: *at, rec: tasks.LabelRecord{Summary: r.SummaryID, Sentence: r.SentenceIdx,
-			Label: &tasks.SentenceLabelInput{Annotator: r.Annotator, Round: r.Round, Label: r.Label, ErrorTypes: r.ErrorTypes,
+		x.add(located{at: *at, rec: domain.LabelRecord{Summary: r.SummaryID, Sentence: r.SentenceIdx,
+			Label: &domain.SentenceLabelInput{Annotator: r.Annotator, Round: r.Round, Label: r.Label, ErrorTypes: r.ErrorTypes,
 				Explanation: r.Explanation, Ambiguous: r.Ambiguous, AmbiguityType: r.AmbiguityType, AmbiguityNote: r.AmbiguityNote,
 				UnsureNote: r.UnsureNote, Scores: r.SentenceScores}}})
 	}
@@ -125,16 +124,16 @@ func (x *rawLabels) row(line []byte, at *Error, c *collector) {
 	}
 	if (r.Relevance != nil || r.NonSummary || r.TopicCategory != "" || r.Comment != "" || len(r.SummaryScores) > 0) && !x.seen[key] {
 		x.seen[key] = true
-		x.add(located{at: *at, rec: tasks.LabelRecord{Summary: r.SummaryID,
-			SummaryLabel: &tasks.SummaryLabelInput{Annotator: r.Annotator, Round: r.Round, Relevance: r.Relevance,
+		x.add(located{at: *at, rec: domain.LabelRecord{Summary: r.SummaryID,
+			SummaryLabel: &domain.SummaryLabelInput{Annotator: r.Annotator, Round: r.Round, Relevance: r.Relevance,
 				NonSummary: r.NonSummary, TopicCategory: r.TopicCategory, Comment: r.Comment, Scores: r.SummaryScores}}})
 	}
 }
 
 // records checks labels read from raw rows like nested ones and gives them
 // a source for the store's messages.
-func (r *resolver) records(ls []located) []tasks.LabelRecord {
-	out := make([]tasks.LabelRecord, 0, len(ls))
+func (r *resolver) records(ls []located) []domain.LabelRecord {
+	out := make([]domain.LabelRecord, 0, len(ls))
 	for i := range ls {
 		r.record(&ls[i])
 		out = append(out, ls[i].rec)

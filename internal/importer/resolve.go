@@ -7,14 +7,14 @@ import (
 	"time"
 	"unicode"
 
+	"annotate/internal/domain"
 	"annotate/internal/segment"
-	"annotate/internal/tasks"
 )
 
 // parsed is a document on its way out of a parser, with where it came from
 // for messages.
 type parsed struct {
-	doc tasks.DocumentInput
+	doc domain.DocumentInput
 	at  Error
 	// summaryAt optionally locates each summary more precisely than the
 	// document (a SummEdits record per summary).
@@ -82,15 +82,15 @@ func (r *resolver) document(p *parsed) {
 	d.Title = strings.TrimSpace(d.Title)
 	d.Kind = strings.ToLower(strings.TrimSpace(d.Kind))
 	if d.Kind == "" {
-		d.Kind = tasks.KindProse
+		d.Kind = domain.KindProse
 		if len(d.Turns) > 0 {
-			d.Kind = tasks.KindDialogue
+			d.Kind = domain.KindDialogue
 		}
 	}
 	switch d.Kind {
-	case tasks.KindProse:
+	case domain.KindProse:
 		r.prose(d, at)
-	case tasks.KindDialogue:
+	case domain.KindDialogue:
 		r.dialogue(d, at)
 	default:
 		r.c.addf(at, "kind", "%q is not one of prose, dialogue", d.Kind)
@@ -102,7 +102,7 @@ func (r *resolver) document(p *parsed) {
 }
 
 // keyFacts trims a document's key facts and rejects empty ones.
-func (r *resolver) keyFacts(d *tasks.DocumentInput, at *Error) {
+func (r *resolver) keyFacts(d *domain.DocumentInput, at *Error) {
 	for i := range d.KeyFacts {
 		k := &d.KeyFacts[i]
 		k.Text = strings.TrimSpace(k.Text)
@@ -115,7 +115,7 @@ func (r *resolver) keyFacts(d *tasks.DocumentInput, at *Error) {
 }
 
 // prose makes sure a prose document has its sentences.
-func (r *resolver) prose(d *tasks.DocumentInput, at *Error) {
+func (r *resolver) prose(d *domain.DocumentInput, at *Error) {
 	if len(d.Turns) > 0 {
 		r.c.addf(at, "turns", "a prose document has no turns; set kind to dialogue")
 		return
@@ -138,7 +138,7 @@ func (r *resolver) prose(d *tasks.DocumentInput, at *Error) {
 
 // dialogue makes sure a dialogue document has its turns, reading them from
 // the text ("Speaker: text" per line) when only text is given.
-func (r *resolver) dialogue(d *tasks.DocumentInput, at *Error) {
+func (r *resolver) dialogue(d *domain.DocumentInput, at *Error) {
 	if len(d.Sentences) > 0 {
 		r.c.addf(at, "sentences", "a dialogue is divided into turns, not sentences")
 		return
@@ -164,7 +164,7 @@ func (r *resolver) dialogue(d *tasks.DocumentInput, at *Error) {
 }
 
 // summary resolves summary i of d.
-func (r *resolver) summary(d *tasks.DocumentInput, i int, at *Error, path string) {
+func (r *resolver) summary(d *domain.DocumentInput, i int, at *Error, path string) {
 	s := &d.Summaries[i]
 	s.ExternalID = strings.TrimSpace(s.ExternalID)
 	r.current = s.ExternalID
@@ -194,7 +194,7 @@ func (r *resolver) summary(d *tasks.DocumentInput, i int, at *Error, path string
 		r.sameText(s.Text, texts, at, joinField(path, "text"))
 	} else {
 		for _, t := range segment.Split(s.Text, s.Language) {
-			s.Sentences = append(s.Sentences, tasks.SentenceInput{Text: t})
+			s.Sentences = append(s.Sentences, domain.SentenceInput{Text: t})
 		}
 		if len(s.Sentences) == 0 {
 			r.c.addf(at, joinField(path, "text"), "a summary needs text or sentences")
@@ -224,14 +224,14 @@ func (r *resolver) summary(d *tasks.DocumentInput, i int, at *Error, path string
 }
 
 // gold checks a gold label and normalises its codes.
-func (r *resolver) gold(g *tasks.GoldInput, at *Error, path string) {
+func (r *resolver) gold(g *domain.GoldInput, at *Error, path string) {
 	g.Label = strings.ToLower(strings.TrimSpace(g.Label))
 	g.Provenance = strings.ToLower(strings.TrimSpace(g.Provenance))
 	r.provenance(g, at, path)
 	switch g.Label {
-	case tasks.LabelFaithful, tasks.LabelUnfaithful, tasks.LabelBorderline:
+	case domain.LabelFaithful, domain.LabelUnfaithful, domain.LabelBorderline:
 	case "":
-		if g.Ambiguous == nil && strings.TrimSpace(g.AmbiguityType) == "" && g.Provenance != tasks.ProvUnresolved {
+		if g.Ambiguous == nil && strings.TrimSpace(g.AmbiguityType) == "" && g.Provenance != domain.ProvUnresolved {
 			r.c.addf(at, joinField(path, "label"), "missing: a gold label needs a label, an ambiguity flag or both")
 		}
 	default:
@@ -240,7 +240,7 @@ func (r *resolver) gold(g *tasks.GoldInput, at *Error, path string) {
 	g.Explanation = strings.TrimSpace(g.Explanation)
 	g.AmbiguityNote = strings.TrimSpace(g.AmbiguityNote)
 	g.ErrorTypes = trimAll(g.ErrorTypes)
-	if len(g.ErrorTypes) > 0 && g.Label == tasks.LabelFaithful {
+	if len(g.ErrorTypes) > 0 && g.Label == domain.LabelFaithful {
 		r.c.addf(at, joinField(path, "error_types"), "a faithful sentence has no error types")
 	}
 	if r.preset != "" {
@@ -274,15 +274,15 @@ func (r *resolver) gold(g *tasks.GoldInput, at *Error, path string) {
 // provenance checks the provenance fields a gold export writes: a known
 // provenance, no label on unresolved gold, and a decision time in the
 // stored form.
-func (r *resolver) provenance(g *tasks.GoldInput, at *Error, path string) {
+func (r *resolver) provenance(g *domain.GoldInput, at *Error, path string) {
 	switch g.Provenance {
-	case "", tasks.ProvImported, tasks.ProvUnanimous, tasks.ProvMajority, tasks.ProvAdjudicated:
-	case tasks.ProvUnresolved:
+	case "", domain.ProvImported, domain.ProvUnanimous, domain.ProvMajority, domain.ProvAdjudicated:
+	case domain.ProvUnresolved:
 		if g.Label != "" {
 			r.c.addf(at, joinField(path, "label"), "unresolved gold has no label (got %q)", g.Label)
 		}
 	default:
-		r.c.addf(at, joinField(path, "provenance"), "%q is not one of %s", g.Provenance, strings.Join(tasks.GoldProvenances, ", "))
+		r.c.addf(at, joinField(path, "provenance"), "%q is not one of %s", g.Provenance, strings.Join(domain.GoldProvenances, ", "))
 	}
 	g.DecidedBy = strings.TrimSpace(g.DecidedBy)
 	g.Note = strings.TrimSpace(g.Note)

@@ -1,18 +1,17 @@
 package importer
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"slices"
 	"strings"
-
-	"annotate/internal/tasks"
 )
 
 // identicalScales warns about scales that hold the same value as another
 // scale on every label that gives both, on at least two labels: usually a
 // column copied twice or one scale imported under two names, which would
 // count its agreement twice.
-func identicalScales(docs []tasks.DocumentInput, labels []tasks.LabelRecord, c *collector) {
+func identicalScales(docs []domain.DocumentInput, labels []domain.LabelRecord, c *collector) {
 	type pair struct{ a, b string }
 	seen := map[pair]int{}    // labels giving both
 	differ := map[pair]bool{} // a label where they differ

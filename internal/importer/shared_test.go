@@ -85,9 +85,9 @@ func TestSharedSummEdits(t *testing.T) {
 	want := map[string]struct{ docs, records int }{
 		"ectsum": {22, 668}, "news": {25, 819}, "podcast": {21, 500}, "qmsumm": {16, 431}, "samsum": {22, 664},
 	}
-	for domain, w := range want {
-		t.Run(domain, func(t *testing.T) {
-			res, err := importer.ParseFiles("", []string{filepath.Join(dir, "summedits", "summedits_"+domain+".json")}, importer.Options{})
+	for area, w := range want {
+		t.Run(area, func(t *testing.T) {
+			res, err := importer.ParseFiles("", []string{filepath.Join(dir, "summedits", "summedits_"+area+".json")}, importer.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +98,7 @@ func TestSharedSummEdits(t *testing.T) {
 				t.Errorf("%+v, want %d documents and %d summaries with gold labels", got, w.docs, w.records)
 			}
 			for _, d := range res.Documents {
-				if d.Domain != domain {
+				if d.Domain != area {
 					t.Errorf("document %s has domain %q", d.ExternalID, d.Domain)
 				}
 			}

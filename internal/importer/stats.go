@@ -1,9 +1,8 @@
 package importer
 
 import (
+	"annotate/internal/domain"
 	"fmt"
-
-	"annotate/internal/tasks"
 )
 
 // FileStats counts what one file contributed.
@@ -56,7 +55,7 @@ func countStats(res *Result, docs []parsed, format string) {
 }
 
 // countDocument adds a document's content to its file's counts.
-func countDocument(st *FileStats, d *tasks.DocumentInput) {
+func countDocument(st *FileStats, d *domain.DocumentInput) {
 	if !d.Continuation {
 		st.Documents++
 	}
@@ -72,7 +71,7 @@ func countDocument(st *FileStats, d *tasks.DocumentInput) {
 }
 
 // countGold counts one gold label.
-func countGold(st *FileStats, g *tasks.GoldInput) {
+func countGold(st *FileStats, g *domain.GoldInput) {
 	if g == nil {
 		return
 	}

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"annotate/internal/domain"
 	"bufio"
 	"bytes"
 	"encoding/json"
@@ -8,8 +9,6 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-
-	"annotate/internal/tasks"
 )
 
 // Sink receives what a streamed import reads, in file order, to write it
@@ -18,9 +17,9 @@ type Sink interface {
 	// Begin is called once the error taxonomy is known, before anything
 	// else.
 	Begin(errorTaxonomy string) error
-	Scales([]tasks.Scale) error
-	Document(*tasks.DocumentInput) error
-	Labels([]tasks.LabelRecord) error
+	Scales([]domain.Scale) error
+	Document(*domain.DocumentInput) error
+	Labels([]domain.LabelRecord) error
 }
 
 // Streamable reports whether files can be imported with StreamNative: all
@@ -126,7 +125,7 @@ func StreamNative(files []File, opts Options, sink Sink) (*Result, error) {
 		r.record(&l)
 		labels++
 		if len(c.errs) == 0 {
-			sinkErr = sink.Labels([]tasks.LabelRecord{l.rec})
+			sinkErr = sink.Labels([]domain.LabelRecord{l.rec})
 		}
 	}
 	for _, i := range append(order, raw...) {
@@ -141,7 +140,7 @@ func StreamNative(files []File, opts Options, sink Sink) (*Result, error) {
 			if sinkErr != nil {
 				return
 			}
-			if !nf.line(line, at, c, func(sc []tasks.Scale) { sinkErr = sink.Scales(sc) }) {
+			if !nf.line(line, at, c, func(sc []domain.Scale) { sinkErr = sink.Scales(sc) }) {
 				return
 			}
 			doc, ok := decodeNativeLine(line, at, c)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/importer"
 	"annotate/internal/tasks"
 )
@@ -25,14 +26,14 @@ func TestStreamRawExportAfterDocuments(t *testing.T) {
 		row("w1", "s1", 1, "faithful") + row("w2", "s1", 1, "faithful") + row("w1", "s1", 2, "faithful") + row("w2", "s1", 2, "unfaithful") +
 		row("w1", "s2", 1, "faithful") + row("w2", "s2", 1, "faithful")
 	ctx := context.Background()
-	run := func(t *testing.T, raw string) (tasks.ImportStats, error) {
+	run := func(t *testing.T, raw string) (domain.ImportStats, error) {
 		st, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "t.db"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer st.Close()
 		files := []importer.File{{Name: "raw.jsonl", R: strings.NewReader(raw)}, {Name: "docs.jsonl", R: strings.NewReader(docs)}}
-		req := tasks.ImportRequest{Create: &tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()}}
+		req := domain.ImportRequest{Create: &domain.Project{Slug: "p", Settings: domain.DefaultSettings()}}
 		_, stats, _, err := importer.Write(ctx, st, req, "", files, importer.Options{})
 		if err == nil {
 			counts, err := st.RoundGoldCounts(ctx, 1)
@@ -52,7 +53,7 @@ func TestStreamRawExportAfterDocuments(t *testing.T) {
 
 	_, err = run(t, raw+row("w3", "s2", 2, "faithful"))
 	var in *importer.InputError
-	if !errors.As(err, &in) && tasks.ErrorCode(err) != tasks.EInvalid {
+	if !errors.As(err, &in) && domain.ErrorCode(err) != domain.EInvalid {
 		t.Fatalf("a label on a sentence s2 lacks: %v", err)
 	}
 	if !strings.Contains(err.Error(), "raw.jsonl:8") {

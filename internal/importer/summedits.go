@@ -1,13 +1,12 @@
 package importer
 
 import (
+	"annotate/internal/domain"
 	"encoding/json"
 	"errors"
 	"io"
 	"path/filepath"
 	"strings"
-
-	"annotate/internal/tasks"
 )
 
 // summEditsRecord is the JSON shape of one SummEdits record.
@@ -34,10 +33,10 @@ func summEditsDomain(name string) string {
 // summary with a summary-level gold label; records about the same document
 // text share one document.
 func parseSummEdits(name string, r io.Reader, c *collector) []parsed {
-	domain := summEditsDomain(name)
+	area := summEditsDomain(name)
 	prefix := "summedits:"
-	if domain != "" {
-		prefix += domain + ":"
+	if area != "" {
+		prefix += area + ":"
 	}
 	dec := json.NewDecoder(r)
 	tok, err := dec.Token()
@@ -109,9 +108,9 @@ func parseSummEdits(name string, r io.Reader, c *collector) []parsed {
 		if !ok {
 			continue
 		}
-		gold := &tasks.GoldInput{Label: tasks.LabelUnfaithful}
+		gold := &domain.GoldInput{Label: domain.LabelUnfaithful}
 		if consistent {
-			gold.Label = tasks.LabelFaithful
+			gold.Label = domain.LabelFaithful
 		}
 		text := strings.TrimSpace(rec.Doc)
 		di, seen := index[text]
@@ -119,18 +118,18 @@ func parseSummEdits(name string, r io.Reader, c *collector) []parsed {
 			di = len(out)
 			index[text] = di
 			p := parsed{at: *at}
-			p.doc = tasks.DocumentInput{ExternalID: prefix + shortHash(text), Language: "en", Domain: domain, NamedByContent: true}
+			p.doc = domain.DocumentInput{ExternalID: prefix + shortHash(text), Language: "en", Domain: area, NamedByContent: true}
 			if turns, ok := dialogueTurns(text); ok {
-				p.doc.Kind = tasks.KindDialogue
+				p.doc.Kind = domain.KindDialogue
 				p.doc.Turns = turns
 			} else {
-				p.doc.Kind = tasks.KindProse
+				p.doc.Kind = domain.KindProse
 				p.doc.Text = text
 			}
 			out = append(out, p)
 		}
 		p := &out[di]
-		p.doc.Summaries = append(p.doc.Summaries, tasks.SummaryInput{
+		p.doc.Summaries = append(p.doc.Summaries, domain.SummaryInput{
 			ExternalID: strings.TrimSpace(rec.ID),
 			Text:       rec.Summary,
 			Original:   deref(rec.OriginalSummary),

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/importer"
-	"annotate/internal/tasks"
 )
 
 func TestSummEditsFixture(t *testing.T) {
@@ -25,21 +25,21 @@ func TestSummEditsFixture(t *testing.T) {
 		t.Errorf("counts %+v, want 3 documents, 10 summaries, 10 gold labels", got)
 	}
 	samsum := res.Documents[0]
-	if samsum.Kind != tasks.KindDialogue || samsum.Domain != "samsum" || !strings.HasPrefix(samsum.ExternalID, "summedits:samsum:") {
+	if samsum.Kind != domain.KindDialogue || samsum.Domain != "samsum" || !strings.HasPrefix(samsum.ExternalID, "summedits:samsum:") {
 		t.Errorf("samsum document %q kind %q domain %q", samsum.ExternalID, samsum.Kind, samsum.Domain)
 	}
-	if samsum.Turns[0] != (tasks.TurnInput{Speaker: "Ann", Text: "Darling, buy some butter."}) {
+	if samsum.Turns[0] != (domain.TurnInput{Speaker: "Ann", Text: "Darling, buy some butter."}) {
 		t.Errorf("first turn %+v", samsum.Turns[0])
 	}
 	s := samsum.Summaries[1]
-	if s.ExternalID != "samsum_train_13731241_0" || s.Gold.Label != tasks.LabelUnfaithful || s.Original == "" || s.Original == s.Sentences[0].Text {
+	if s.ExternalID != "samsum_train_13731241_0" || s.Gold.Label != domain.LabelUnfaithful || s.Original == "" || s.Original == s.Sentences[0].Text {
 		t.Errorf("edited summary %+v", s)
 	}
-	if og := samsum.Summaries[0]; og.Gold.Label != tasks.LabelFaithful {
+	if og := samsum.Summaries[0]; og.Gold.Label != domain.LabelFaithful {
 		t.Errorf("seed summary label %q", og.Gold.Label)
 	}
 	news := res.Documents[2]
-	if news.Kind != tasks.KindProse || news.Domain != "news" || news.Sentences[0] != "Send this page to someone via email" {
+	if news.Kind != domain.KindProse || news.Domain != "news" || news.Sentences[0] != "Send this page to someone via email" {
 		t.Errorf("news document kind %q domain %q first sentence %q", news.Kind, news.Domain, news.Sentences[0])
 	}
 	for _, st := range res.Stats {

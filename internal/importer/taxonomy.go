@@ -1,11 +1,10 @@
 package importer
 
 import (
+	"annotate/internal/domain"
 	"slices"
 	"strings"
 	"unicode"
-
-	"annotate/internal/tasks"
 )
 
 // presetOrder is the order in which a native file's error types are matched
@@ -30,7 +29,7 @@ func ErrorTypeCode(preset, s string) (string, bool) {
 	if key == "" {
 		return "", false
 	}
-	for _, t := range tasks.ErrorPresets[preset] {
+	for _, t := range domain.ErrorPresets[preset] {
 		if key == words(t.Code) || key == words(t.Name) {
 			return t.Code, true
 		}
@@ -41,7 +40,7 @@ func ErrorTypeCode(preset, s string) (string, bool) {
 // errorTypeNames lists a preset's display names for messages.
 func errorTypeNames(preset string) string {
 	var names []string
-	for _, t := range tasks.ErrorPresets[preset] {
+	for _, t := range domain.ErrorPresets[preset] {
 		names = append(names, t.Name)
 	}
 	return strings.Join(names, ", ")
@@ -93,7 +92,7 @@ func ambiguityKey(s string) string {
 // "Hypernymy/Generalization" name, and MADISSE's "Inference-..." spellings.
 var ambiguityAliases = func() map[string]string {
 	m := map[string]string{}
-	for _, t := range tasks.AmbiguityTypes {
+	for _, t := range domain.AmbiguityTypes {
 		m[ambiguityKey(t.Code)] = t.Code
 		m[ambiguityKey(t.Name)] = t.Code
 		if a, b, ok := strings.Cut(t.Name, "/"); ok {
@@ -120,7 +119,7 @@ func AmbiguityCode(s string) (string, bool) {
 // ambiguityCodes lists the codes for messages.
 func ambiguityCodes() string {
 	var codes []string
-	for _, t := range tasks.AmbiguityTypes {
+	for _, t := range domain.AmbiguityTypes {
 		codes = append(codes, t.Code)
 	}
 	return strings.Join(codes, ", ")
@@ -165,7 +164,7 @@ func madisseType(category, sub string) (code, note string, unmapped bool) {
 // groupNote says when the category disagrees with the group of the type the
 // sub-category names; the sub-category, being the more specific, wins.
 func groupNote(category, code string) string {
-	t, _ := tasks.AmbiguityType(code)
+	t, _ := domain.AmbiguityType(code)
 	group := words(t.Group)
 	for _, part := range strings.Split(category, "/") {
 		if strings.TrimSpace(part) == "" || strings.HasPrefix(words(part), group) {

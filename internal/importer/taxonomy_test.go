@@ -3,8 +3,8 @@ package importer_test
 import (
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/importer"
-	"annotate/internal/tasks"
 )
 
 func TestAmbiguityCode(t *testing.T) {
@@ -49,7 +49,7 @@ func TestAmbiguityCode(t *testing.T) {
 			}
 		})
 	}
-	for _, typ := range tasks.AmbiguityTypes {
+	for _, typ := range domain.AmbiguityTypes {
 		for _, s := range []string{typ.Code, typ.Name} {
 			if got, _ := importer.AmbiguityCode(s); got != typ.Code {
 				t.Errorf("AmbiguityCode(%q) = %q, want %q", s, got, typ.Code)
@@ -78,7 +78,7 @@ func TestErrorTypeCode(t *testing.T) {
 			t.Errorf("ErrorTypeCode(%q, %q) = %q, %v; want %q", tt.preset, tt.in, got, ok, tt.want)
 		}
 	}
-	for preset, types := range tasks.ErrorPresets {
+	for preset, types := range domain.ErrorPresets {
 		for _, typ := range types {
 			if got, _ := importer.ErrorTypeCode(preset, typ.Name); got != typ.Code {
 				t.Errorf("%s: name %q gives %q, want %q", preset, typ.Name, got, typ.Code)

@@ -1,13 +1,12 @@
 package importer
 
 import (
+	"annotate/internal/domain"
 	"io"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-
-	"annotate/internal/tasks"
 )
 
 // tofuRow is one row of a TofuEval factual-consistency CSV: one summary
@@ -18,7 +17,7 @@ type tofuRow struct {
 	annotationID        string
 	idx                 int
 	text                string
-	gold                tasks.GoldInput
+	gold                domain.GoldInput
 }
 
 // parseFactual reads meetingbank_factual_eval_{dev,test}.csv.
@@ -54,9 +53,9 @@ func parseFactual(name string, r io.Reader, c *collector) []tofuRow {
 		t.idx = idx
 		switch strings.ToLower(row.get("sent_label")) {
 		case "yes":
-			t.gold.Label = tasks.LabelFaithful
+			t.gold.Label = domain.LabelFaithful
 		case "no":
-			t.gold.Label = tasks.LabelUnfaithful
+			t.gold.Label = domain.LabelUnfaithful
 		default:
 			c.addf(at, "sent_label", "%q is not one of yes, no", row.get("sent_label"))
 			ok = false
@@ -76,7 +75,7 @@ func parseFactual(name string, r io.Reader, c *collector) []tofuRow {
 				t.gold.ErrorTypes = append(t.gold.ErrorTypes, code)
 			}
 		}
-		if t.gold.Label == tasks.LabelFaithful && len(t.gold.ErrorTypes) > 0 {
+		if t.gold.Label == domain.LabelFaithful && len(t.gold.ErrorTypes) > 0 {
 			c.addf(at, "type", "error types given for a sentence labelled yes (consistent)")
 			ok = false
 		}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/importer"
-	"annotate/internal/tasks"
 )
 
 func TestTofuEvalFixture(t *testing.T) {
@@ -48,7 +48,7 @@ func TestTofuEvalFixture(t *testing.T) {
 		t.Errorf("counts %+v, want %+v", got, want)
 	}
 	doc := res.Documents[0]
-	if doc.ExternalID != "LongBeachCC_04222014_14-0307" || doc.Kind != tasks.KindDialogue || doc.Domain != "meetingbank" {
+	if doc.ExternalID != "LongBeachCC_04222014_14-0307" || doc.Kind != domain.KindDialogue || doc.Domain != "meetingbank" {
 		t.Errorf("document %q kind %q domain %q", doc.ExternalID, doc.Kind, doc.Domain)
 	}
 	if doc.Turns[0].Speaker != "Speaker 0" || strings.HasPrefix(doc.Turns[0].Text, "Speaker") {
@@ -76,7 +76,7 @@ func TestTofuEvalFixture(t *testing.T) {
 	for _, s := range doc.Summaries {
 		for _, sent := range s.Sentences {
 			g := sent.Gold
-			if g.Label == tasks.LabelUnfaithful {
+			if g.Label == domain.LabelUnfaithful {
 				unfaithful++
 				if len(g.ErrorTypes) == 0 || g.Explanation == "" {
 					t.Errorf("unfaithful sentence %q lacks error types or explanation", sent.Text)

@@ -1,14 +1,13 @@
 package importer
 
 import (
+	"annotate/internal/domain"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
-
-	"annotate/internal/tasks"
 )
 
 // transcriptHelp says how to give the document text of a TofuEval import.
@@ -24,8 +23,8 @@ type transcriptRecord struct {
 
 // parseTranscripts reads a JSON Lines file of {doc_id, turns}: each turn a
 // "Speaker: text" string or a {speaker, text} object.
-func parseTranscripts(name string, r io.Reader, c *collector) []tasks.DocumentInput {
-	var out []tasks.DocumentInput
+func parseTranscripts(name string, r io.Reader, c *collector) []domain.DocumentInput {
+	var out []domain.DocumentInput
 	seen := map[string]int{}
 	eachJSONLine(name, r, c, func(line []byte, at *Error) {
 		var rec transcriptRecord
@@ -45,7 +44,7 @@ func parseTranscripts(name string, r io.Reader, c *collector) []tasks.DocumentIn
 			return
 		}
 		seen[rec.DocID] = at.Line
-		doc := tasks.DocumentInput{ExternalID: rec.DocID, Kind: tasks.KindDialogue}
+		doc := domain.DocumentInput{ExternalID: rec.DocID, Kind: domain.KindDialogue}
 		for i, raw := range rec.Turns {
 			var s string
 			if json.Unmarshal(raw, &s) == nil {
@@ -54,7 +53,7 @@ func parseTranscripts(name string, r io.Reader, c *collector) []tasks.DocumentIn
 				}
 				continue
 			}
-			var t tasks.TurnInput
+			var t domain.TurnInput
 			td := json.NewDecoder(bytes.NewReader(raw))
 			td.DisallowUnknownFields()
 			if err := td.Decode(&t); err != nil {
@@ -115,7 +114,7 @@ func idList(ids []string) string {
 }
 
 // countIf counts the documents with the id.
-func countIf(docs []tasks.DocumentInput, id string) int {
+func countIf(docs []domain.DocumentInput, id string) int {
 	n := 0
 	for _, d := range docs {
 		if d.ExternalID == id {

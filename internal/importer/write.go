@@ -3,6 +3,7 @@ package importer
 import (
 	"context"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -26,7 +27,7 @@ func (e *InputError) Unwrap() error { return e.Err }
 // files are *InputError. req.Documents, req.Labels, req.Scales and
 // req.ErrorTaxonomy are filled from the files; with req.Create the project
 // is made in the same transaction.
-func Write(ctx context.Context, store *tasks.Store, req tasks.ImportRequest, format string, files []File, opts Options) (*Result, tasks.ImportStats, []tasks.Change, error) {
+func Write(ctx context.Context, store *tasks.Store, req domain.ImportRequest, format string, files []File, opts Options) (*Result, domain.ImportStats, []domain.Change, error) {
 	if Streamable(format, files) {
 		var res *Result
 		st, changes, err := store.ImportStream(ctx, req, func(w *tasks.ImportWriter) error {
@@ -38,18 +39,18 @@ func Write(ctx context.Context, store *tasks.Store, req tasks.ImportRequest, for
 			return err
 		})
 		if err != nil {
-			return nil, tasks.ImportStats{}, nil, err
+			return nil, domain.ImportStats{}, nil, err
 		}
 		return res, st, changes, nil
 	}
 	res, err := ParseWith(format, files, opts)
 	if err != nil {
-		return nil, tasks.ImportStats{}, nil, &InputError{err}
+		return nil, domain.ImportStats{}, nil, &InputError{err}
 	}
 	req.Documents, req.Labels, req.Scales, req.ErrorTaxonomy = res.Documents, res.Labels, res.Scales, res.ErrorTaxonomy
 	st, changes, err := store.ImportWith(ctx, req)
 	if err != nil {
-		return nil, tasks.ImportStats{}, nil, err
+		return nil, domain.ImportStats{}, nil, err
 	}
 	return res, st, changes, nil
 }
@@ -63,11 +64,11 @@ type sinkErrors struct {
 
 func (s *sinkErrors) Begin(taxonomy string) error { return s.note(s.Sink.Begin(taxonomy)) }
 
-func (s *sinkErrors) Scales(sc []tasks.Scale) error { return s.note(s.Sink.Scales(sc)) }
+func (s *sinkErrors) Scales(sc []domain.Scale) error { return s.note(s.Sink.Scales(sc)) }
 
-func (s *sinkErrors) Document(d *tasks.DocumentInput) error { return s.note(s.Sink.Document(d)) }
+func (s *sinkErrors) Document(d *domain.DocumentInput) error { return s.note(s.Sink.Document(d)) }
 
-func (s *sinkErrors) Labels(l []tasks.LabelRecord) error { return s.note(s.Sink.Labels(l)) }
+func (s *sinkErrors) Labels(l []domain.LabelRecord) error { return s.note(s.Sink.Labels(l)) }
 
 func (s *sinkErrors) note(err error) error {
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -110,28 +111,28 @@ func sentence(rng *rand.Rand, words int) string {
 func Seed(ctx context.Context, store *tasks.Store, o SeedOptions) error {
 	o.defaults()
 	rng := rand.New(rand.NewPCG(o.Seed, 7))
-	p, err := store.CreateProject(ctx, tasks.Project{Slug: o.Project, Name: "Load benchmark", Settings: tasks.DefaultSettings()})
+	p, err := store.CreateProject(ctx, domain.Project{Slug: o.Project, Name: "Load benchmark", Settings: domain.DefaultSettings()})
 	if err != nil {
 		return err
 	}
 	const batch = 100
 	for start := 0; start < o.Documents; start += batch {
-		var docs []tasks.DocumentInput
+		var docs []domain.DocumentInput
 		for d := start; d < min(start+batch, o.Documents); d++ {
-			doc := tasks.DocumentInput{ExternalID: fmt.Sprintf("doc-%05d", d), Kind: tasks.KindDialogue, Domain: "synthetic"}
+			doc := domain.DocumentInput{ExternalID: fmt.Sprintf("doc-%05d", d), Kind: domain.KindDialogue, Domain: "synthetic"}
 			words := o.MinWords + rng.IntN(o.MaxWords-o.MinWords+1)
 			for words > 0 {
 				n := min(words, 8+rng.IntN(30))
-				doc.Turns = append(doc.Turns, tasks.TurnInput{Speaker: fmt.Sprintf("Speaker %d", rng.IntN(6)), Text: sentence(rng, n)})
+				doc.Turns = append(doc.Turns, domain.TurnInput{Speaker: fmt.Sprintf("Speaker %d", rng.IntN(6)), Text: sentence(rng, n)})
 				words -= n
 			}
 			for k := 0; k < 4; k++ {
-				doc.KeyFacts = append(doc.KeyFacts, tasks.KeyFactInput{Topic: "Budget", Text: sentence(rng, 8), Category: "decision"})
+				doc.KeyFacts = append(doc.KeyFacts, domain.KeyFactInput{Topic: "Budget", Text: sentence(rng, 8), Category: "decision"})
 			}
 			for s := 0; s < o.Summaries; s++ {
-				sum := tasks.SummaryInput{ExternalID: fmt.Sprintf("doc-%05d-s%d", d, s), Topic: "Budget", Model: fmt.Sprintf("model_%d", s)}
+				sum := domain.SummaryInput{ExternalID: fmt.Sprintf("doc-%05d-s%d", d, s), Topic: "Budget", Model: fmt.Sprintf("model_%d", s)}
 				for n := 3 + rng.IntN(6); n > 0; n-- {
-					sum.Sentences = append(sum.Sentences, tasks.SentenceInput{Text: sentence(rng, 10+rng.IntN(12))})
+					sum.Sentences = append(sum.Sentences, domain.SentenceInput{Text: sentence(rng, 10+rng.IntN(12))})
 				}
 				doc.Summaries = append(doc.Summaries, sum)
 			}
@@ -147,7 +148,7 @@ func Seed(ctx context.Context, store *tasks.Store, o SeedOptions) error {
 		if err != nil {
 			return err
 		}
-		if err := store.SetMember(ctx, p.ID, u.ID, tasks.RoleAnnotator); err != nil {
+		if err := store.SetMember(ctx, p.ID, u.ID, domain.RoleAnnotator); err != nil {
 			return err
 		}
 		users = append(users, u.ID)
@@ -161,7 +162,7 @@ func Seed(ctx context.Context, store *tasks.Store, o SeedOptions) error {
 		if err != nil {
 			return err
 		}
-		if err := store.SetMember(ctx, p.ID, u.ID, tasks.RoleLead); err != nil {
+		if err := store.SetMember(ctx, p.ID, u.ID, domain.RoleLead); err != nil {
 			return err
 		}
 	}
@@ -173,6 +174,6 @@ func Seed(ctx context.Context, store *tasks.Store, o SeedOptions) error {
 			return err
 		}
 	}
-	_, err = store.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "production-1", Kind: tasks.RoundProduction, PerItem: o.PerItem, Annotators: users, Summaries: ids})
+	_, err = store.CreateRound(ctx, p.ID, domain.RoundSpec{Name: "production-1", Kind: domain.RoundProduction, PerItem: o.PerItem, Annotators: users, Summaries: ids})
 	return err
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -68,7 +69,7 @@ func seedRuns(ctx context.Context, store *tasks.Store, projectID int64, n int) e
 // summary labels, submits every assignment and, with resolve, resolves the
 // round into gold.
 func seedCalibration(ctx context.Context, store *tasks.Store, projectID int64, summaries, annotators []int64, resolve bool) error {
-	r, err := store.CreateRound(ctx, projectID, tasks.RoundSpec{Name: "calibration-1", Kind: tasks.RoundCalibration, Annotators: annotators, Summaries: summaries})
+	r, err := store.CreateRound(ctx, projectID, domain.RoundSpec{Name: "calibration-1", Kind: domain.RoundCalibration, Annotators: annotators, Summaries: summaries})
 	if err != nil {
 		return err
 	}

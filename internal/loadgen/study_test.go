@@ -15,6 +15,7 @@ import (
 
 	"annotate/internal/app"
 	"annotate/internal/assiststore"
+	"annotate/internal/domain"
 	"annotate/internal/experiment"
 	"annotate/internal/export"
 	"annotate/internal/loadgen"
@@ -40,24 +41,24 @@ func TestStudyRecoversPlantedValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	p, err := store.CreateProject(ctx, tasks.Project{Slug: "crowd", Name: "Crowd", Settings: tasks.DefaultSettings()})
+	p, err := store.CreateProject(ctx, domain.Project{Slug: "crowd", Name: "Crowd", Settings: domain.DefaultSettings()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var docs []tasks.DocumentInput
+	var docs []domain.DocumentInput
 	n := 0
 	for i := range 60 {
-		var sents []tasks.SentenceInput
+		var sents []domain.SentenceInput
 		for j := range 2 {
-			g := &tasks.GoldInput{Label: tasks.LabelFaithful}
+			g := &domain.GoldInput{Label: domain.LabelFaithful}
 			if n%10 == 1 || n%10 == 4 || n%10 == 7 { // 30% unfaithful
-				g = &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"extrinsic_information"}, Explanation: "Not in the document."}
+				g = &domain.GoldInput{Label: domain.LabelUnfaithful, ErrorTypes: []string{"extrinsic_information"}, Explanation: "Not in the document."}
 			}
-			sents = append(sents, tasks.SentenceInput{Text: fmt.Sprintf("Statement %d of summary %d.", j+1, i), Gold: g})
+			sents = append(sents, domain.SentenceInput{Text: fmt.Sprintf("Statement %d of summary %d.", j+1, i), Gold: g})
 			n++
 		}
-		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council met on Monday."},
-			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: sents}}})
+		docs = append(docs, domain.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council met on Monday."},
+			Summaries: []domain.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: sents}}})
 	}
 	if _, err := store.Import(ctx, p.ID, docs); err != nil {
 		t.Fatal(err)

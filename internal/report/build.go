@@ -9,8 +9,8 @@ import (
 	"sync/atomic"
 
 	"annotate/internal/agreement"
+	"annotate/internal/domain"
 	"annotate/internal/iaa"
-	"annotate/internal/tasks"
 )
 
 // Options chooses what a report covers.
@@ -42,8 +42,8 @@ type Options struct {
 // Filter is what the report's data must hold for these options: the
 // labels of one round (or all) and of submitted work only unless drafts
 // count.
-func (o Options) Filter() tasks.ReportFilter {
-	return tasks.ReportFilter{Round: o.Round, SubmittedOnly: !o.IncludeDrafts, OneConnection: o.OneCore}
+func (o Options) Filter() domain.ReportFilter {
+	return domain.ReportFilter{Round: o.Round, SubmittedOnly: !o.IncludeDrafts, OneConnection: o.OneCore}
 }
 
 // DefaultBootstrap is the number of bootstrap replicates the command line
@@ -55,8 +55,8 @@ const DefaultBootstrap = 1000
 // hold each assignment's together, beside the coded view of each (what
 // the dimensions read, with its sentence position).
 type index struct {
-	data     *tasks.ReportData
-	settings tasks.Settings
+	data     *domain.ReportData
+	settings domain.Settings
 	// views[i] is data.Labels[i] as the value functions read it; the
 	// labels of assignment data.Assignments[j] are those from labelLo[j]
 	// to labelHi[j].
@@ -82,13 +82,13 @@ type index struct {
 	goldFaith, assistFaith []int8
 }
 
-func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
+func newIndex(d *domain.ReportData, set domain.Settings) *index {
 	x := &index{
 		data: d, settings: set,
 		links: map[int64]map[[2]int64]bool{},
 	}
 	x.summaryPos = map[int64]int32{}
-	bySentence := func(a, b tasks.ReportSentence) int {
+	bySentence := func(a, b domain.ReportSentence) int {
 		return cmp.Or(cmp.Compare(a.SummaryID, b.SummaryID), cmp.Compare(a.Index, b.Index))
 	}
 	if !slices.IsSortedFunc(d.Sentences, bySentence) {
@@ -130,13 +130,13 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 			x.summaryLen = append(x.summaryLen, 0)
 		}
 	}
-	if !slices.IsSortedFunc(d.Assignments, func(a, b tasks.ReportAssignment) int { return cmp.Compare(a.ID, b.ID) }) {
+	if !slices.IsSortedFunc(d.Assignments, func(a, b domain.ReportAssignment) int { return cmp.Compare(a.ID, b.ID) }) {
 		panic("report: ReportData.Assignments not in id order")
 	}
 	ls := d.Labels
 	if !x.groupLabels() {
 		// Not each assignment's labels together: sort them so.
-		slices.SortStableFunc(ls, func(a, b tasks.ReportLabel) int {
+		slices.SortStableFunc(ls, func(a, b domain.ReportLabel) int {
 			return cmp.Or(cmp.Compare(a.AssignmentID, b.AssignmentID), cmp.Compare(a.SentenceID, b.SentenceID))
 		})
 		x.groupLabels()
@@ -161,7 +161,7 @@ func newIndex(d *tasks.ReportData, set tasks.Settings) *index {
 		x.summaryLabel[j] = -1
 	}
 	for i, l := range d.SummaryLabels {
-		if j, ok := slices.BinarySearchFunc(d.Assignments, l.AssignmentID, func(a tasks.ReportAssignment, id int64) int { return cmp.Compare(a.ID, id) }); ok {
+		if j, ok := slices.BinarySearchFunc(d.Assignments, l.AssignmentID, func(a domain.ReportAssignment, id int64) int { return cmp.Compare(a.ID, id) }); ok {
 			x.summaryLabel[j] = int32(i)
 		}
 	}
@@ -186,7 +186,7 @@ func (x *index) groupLabels() bool {
 		for j < len(ls) && ls[j].AssignmentID == id {
 			j++
 		}
-		if k, ok := slices.BinarySearchFunc(as, id, func(a tasks.ReportAssignment, id int64) int { return cmp.Compare(a.ID, id) }); ok {
+		if k, ok := slices.BinarySearchFunc(as, id, func(a domain.ReportAssignment, id int64) int { return cmp.Compare(a.ID, id) }); ok {
 			if x.labelHi[k] != 0 {
 				return false
 			}
@@ -203,7 +203,7 @@ type scope struct {
 	// which are the positions in the data's assignments (all) of those
 	// in scope.
 	which   []int32
-	all     []tasks.ReportAssignment
+	all     []domain.ReportAssignment
 	coders  []string
 	coderOf map[string]int
 	// parts holds, for each assignment, what the dimensions read, looked
@@ -217,7 +217,7 @@ type scope struct {
 }
 
 // summaryLabelOf returns the summary label of the scope's assignment i.
-func (x *index) summaryLabelOf(sc *scope, i int) (*tasks.ReportSummaryLabel, bool) {
+func (x *index) summaryLabelOf(sc *scope, i int) (*domain.ReportSummaryLabel, bool) {
 	if k := x.summaryLabel[sc.which[i]]; k >= 0 {
 		return &x.data.SummaryLabels[k], true
 	}
@@ -225,7 +225,7 @@ func (x *index) summaryLabelOf(sc *scope, i int) (*tasks.ReportSummaryLabel, boo
 }
 
 // assignment returns the scope's assignment i.
-func (sc *scope) assignment(i int) *tasks.ReportAssignment { return &sc.all[sc.which[i]] }
+func (sc *scope) assignment(i int) *domain.ReportAssignment { return &sc.all[sc.which[i]] }
 
 // part is one assignment of a scope with its coder, summary position and
 // labels: those from lo to hi in the data (see [index.partOf]).
@@ -235,7 +235,7 @@ type part struct {
 }
 
 // partOf returns the labels of a part, with their views.
-func (x *index) partOf(p part) ([]tasks.ReportLabel, []label) {
+func (x *index) partOf(p part) ([]domain.ReportLabel, []label) {
 	return x.data.Labels[p.lo:p.hi:p.hi], x.views[p.lo:p.hi:p.hi]
 }
 
@@ -250,7 +250,7 @@ func (sc *scope) same(o *scope) bool {
 // drafts, only submitted assignments.
 func (x *index) scope(round int64, drafts bool) *scope {
 	sc := &scope{coderOf: map[string]int{}}
-	counts := func(a *tasks.ReportAssignment) bool { return drafts || a.Status == tasks.StatusSubmitted }
+	counts := func(a *domain.ReportAssignment) bool { return drafts || a.Status == domain.StatusSubmitted }
 	as := x.data.Assignments
 	if round != 0 {
 		for j := range as {
@@ -306,7 +306,7 @@ func (x *index) scope(round int64, drafts bool) *scope {
 // chosen round otherwise (the data may then hold that round only: see
 // [Options.Filter]). An unknown round is ENotFound, an unknown dimension
 // EInvalid.
-func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options) (*Report, error) {
+func Build(project string, d *domain.ReportData, set domain.Settings, opt Options) (*Report, error) {
 	x := newIndex(d, set)
 	rep := &Report{
 		Project: project, Round: opt.Round, Bootstrap: opt.Bootstrap, SubmittedOnly: !opt.IncludeDrafts,
@@ -324,7 +324,7 @@ func Build(project string, d *tasks.ReportData, set tasks.Settings, opt Options)
 		}
 	}
 	if opt.Round != "" && roundID == 0 {
-		return nil, tasks.Errorf(tasks.ENotFound, "round %q not found", opt.Round)
+		return nil, domain.Errorf(domain.ENotFound, "round %q not found", opt.Round)
 	}
 	sc := x.scope(roundID, opt.IncludeDrafts)
 	rep.Annotators = append(rep.Annotators, sc.coders...)
@@ -453,7 +453,7 @@ func keep(all []source, want string) ([]source, error) {
 		}
 	}
 	if len(kept) == 0 {
-		return nil, tasks.Errorf(tasks.EInvalid, "unknown dimension %q (this project has %s; add @sentence or @summary for one level)", want, strings.Join(names, ", "))
+		return nil, domain.Errorf(domain.EInvalid, "unknown dimension %q (this project has %s; add @sentence or @summary for one level)", want, strings.Join(names, ", "))
 	}
 	return kept, nil
 }
@@ -505,8 +505,8 @@ func dimension(rt ratings, coders []string, boot bootstrap) Dimension {
 // DimensionNames lists the dimensions a project's report can show, each
 // name once with its title, in report order, without reading any label
 // (for a menu of dimensions).
-func DimensionNames(set tasks.Settings) [][2]string {
-	x := newIndex(&tasks.ReportData{}, set)
+func DimensionNames(set domain.Settings) [][2]string {
+	x := newIndex(&domain.ReportData{}, set)
 	var out [][2]string
 	for _, src := range x.sources() {
 		if !slices.ContainsFunc(out, func(n [2]string) bool { return n[0] == src.spec.name }) {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"annotate/internal/assiststore"
+	"annotate/internal/domain"
 	"annotate/internal/iaa"
 	"annotate/internal/report"
 	"annotate/internal/tasks"
@@ -38,15 +39,15 @@ var (
 type fixture struct {
 	ctx       context.Context
 	store     *tasks.Store
-	project   *tasks.Project
+	project   *domain.Project
 	sentences []int64 // s1..s6
 }
 
 func word(c byte) string {
 	if c == 'U' {
-		return tasks.LabelUnfaithful
+		return domain.LabelUnfaithful
 	}
-	return tasks.LabelFaithful
+	return domain.LabelFaithful
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -57,20 +58,20 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	set := tasks.DefaultSettings()
+	set := domain.DefaultSettings()
 	set.KeyFacts = false
-	p, err := s.CreateProject(ctx, tasks.Project{Slug: "rep", Name: "Report", Settings: set})
+	p, err := s.CreateProject(ctx, domain.Project{Slug: "rep", Name: "Report", Settings: set})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var docs []tasks.DocumentInput
+	var docs []domain.DocumentInput
 	for d := range 2 {
-		sum := tasks.SummaryInput{ExternalID: "sum" + string(rune('1'+d))}
+		sum := domain.SummaryInput{ExternalID: "sum" + string(rune('1'+d))}
 		for i := range 3 {
 			g := gold[d*3+i]
-			sum.Sentences = append(sum.Sentences, tasks.SentenceInput{Text: "Sentence " + string(rune('1'+d*3+i)) + ".", Gold: &tasks.GoldInput{Label: word(g)}})
+			sum.Sentences = append(sum.Sentences, domain.SentenceInput{Text: "Sentence " + string(rune('1'+d*3+i)) + ".", Gold: &domain.GoldInput{Label: word(g)}})
 		}
-		docs = append(docs, tasks.DocumentInput{ExternalID: "doc" + string(rune('1'+d)), Sentences: []string{"Source."}, Summaries: []tasks.SummaryInput{sum}})
+		docs = append(docs, domain.DocumentInput{ExternalID: "doc" + string(rune('1'+d)), Sentences: []string{"Source."}, Summaries: []domain.SummaryInput{sum}})
 	}
 	if _, err := s.Import(ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
@@ -81,7 +82,7 @@ func newFixture(t *testing.T) *fixture {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.SetMember(ctx, p.ID, u.ID, tasks.RoleAnnotator)
+		s.SetMember(ctx, p.ID, u.ID, domain.RoleAnnotator)
 		users = append(users, u.ID)
 	}
 	sums, _ := s.SummaryIDs(ctx, p.ID, nil)
@@ -96,7 +97,7 @@ func newFixture(t *testing.T) *fixture {
 		}
 	}
 	for round, r := range []string{"c1", "c2"} {
-		if _, err := s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: r, Kind: tasks.RoundCalibration, Annotators: users, Summaries: sums}); err != nil {
+		if _, err := s.CreateRound(ctx, p.ID, domain.RoundSpec{Name: r, Kind: domain.RoundCalibration, Annotators: users, Summaries: sums}); err != nil {
 			t.Fatal(err)
 		}
 		for i, uid := range users {
@@ -111,7 +112,7 @@ func newFixture(t *testing.T) *fixture {
 					continue
 				}
 				v := a.Version
-				save := func(l tasks.SentenceLabel) {
+				save := func(l domain.SentenceLabel) {
 					t.Helper()
 					if v, err = s.SaveSentenceLabel(ctx, a.ID, uid, v, l); err != nil {
 						t.Fatal(err)
@@ -125,7 +126,7 @@ func newFixture(t *testing.T) *fixture {
 					if round == 0 {
 						want = labels[name][j]
 					}
-					l := tasks.SentenceLabel{SentenceID: sid, Label: word(want), Ambiguous: new(bool)}
+					l := domain.SentenceLabel{SentenceID: sid, Label: word(want), Ambiguous: new(bool)}
 					if want == 'U' {
 						l.ErrorTypes = []string{"contradiction"}
 						l.Explanation = "Not what the source says."
@@ -134,7 +135,7 @@ func newFixture(t *testing.T) *fixture {
 						l.ErrorTypes = []string{"extrinsic_information"}
 					}
 					if round == 0 && j == 5 && name == "ann_c" {
-						save(tasks.SentenceLabel{SentenceID: sid, Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Ambiguous: new(bool)})
+						save(domain.SentenceLabel{SentenceID: sid, Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Ambiguous: new(bool)})
 						l.AssistantVisible = true
 					}
 					save(l)
@@ -144,7 +145,7 @@ func newFixture(t *testing.T) *fixture {
 					if a.SummaryID == sums[1] {
 						k = 1
 					}
-					if v, err = s.SaveSummaryLabel(ctx, a.ID, uid, v, tasks.SummaryLabel{Relevance: relevance[name][k], TopicCategory: "main"}); err != nil {
+					if v, err = s.SaveSummaryLabel(ctx, a.ID, uid, v, domain.SummaryLabel{Relevance: relevance[name][k], TopicCategory: "main"}); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -155,7 +156,7 @@ func newFixture(t *testing.T) *fixture {
 	for j, sid := range f.sentences {
 		l := word(gold[j])
 		if j == 3 || j == 5 {
-			l = tasks.LabelFaithful
+			l = domain.LabelFaithful
 		}
 		outs = append(outs, assiststore.AssistOutput{SentenceID: sid, Label: l, Status: assiststore.AssistOutputOK, Output: []byte("{}")})
 	}
@@ -181,7 +182,7 @@ func (f *fixture) summaryOf(t *testing.T, sid int64) int64 {
 func (f *fixture) build(t *testing.T, opt report.Options) *report.Report {
 	t.Helper()
 	opt.IncludeDrafts = true
-	d, err := f.store.ReportData(f.ctx, f.project.ID, tasks.ReportFilter{})
+	d, err := f.store.ReportData(f.ctx, f.project.ID, domain.ReportFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,11 +395,11 @@ func TestReportRoundsAndTrend(t *testing.T) {
 
 func TestReportOptions(t *testing.T) {
 	f := newFixture(t)
-	d, _ := f.store.ReportData(f.ctx, f.project.ID, tasks.ReportFilter{})
-	if _, err := report.Build("rep", d, f.project.Settings, report.Options{Round: "nope"}); tasks.ErrorCode(err) != tasks.ENotFound {
+	d, _ := f.store.ReportData(f.ctx, f.project.ID, domain.ReportFilter{})
+	if _, err := report.Build("rep", d, f.project.Settings, report.Options{Round: "nope"}); domain.ErrorCode(err) != domain.ENotFound {
 		t.Errorf("unknown round: %v", err)
 	}
-	if _, err := report.Build("rep", d, f.project.Settings, report.Options{Dimension: "colour"}); tasks.ErrorCode(err) != tasks.EInvalid {
+	if _, err := report.Build("rep", d, f.project.Settings, report.Options{Dimension: "colour"}); domain.ErrorCode(err) != domain.EInvalid {
 		t.Errorf("unknown dimension: %v", err)
 	}
 	rep, err := report.Build("rep", d, f.project.Settings, report.Options{Dimension: "faithfulness@summary"})
@@ -414,8 +415,8 @@ func TestReportEmptyProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "e", Name: "E", Settings: tasks.DefaultSettings()})
-	d, err := s.ReportData(ctx, p.ID, tasks.ReportFilter{})
+	p, _ := s.CreateProject(ctx, domain.Project{Slug: "e", Name: "E", Settings: domain.DefaultSettings()})
+	d, err := s.ReportData(ctx, p.ID, domain.ReportFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -460,7 +461,7 @@ func mustCounts(r *iaa.Ratings) iaa.Counts {
 
 func TestReportSubmittedOnly(t *testing.T) {
 	f := newFixture(t)
-	d, err := f.store.ReportData(f.ctx, f.project.ID, tasks.ReportFilter{})
+	d, err := f.store.ReportData(f.ctx, f.project.ID, domain.ReportFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -495,7 +496,7 @@ func TestReportSubmittedOnly(t *testing.T) {
 			}
 		}
 	}
-	for _, filter := range []tasks.ReportFilter{{}, {Round: "c1", SubmittedOnly: true}} {
+	for _, filter := range []domain.ReportFilter{{}, {Round: "c1", SubmittedOnly: true}} {
 		d, err := f.store.ReportData(f.ctx, f.project.ID, filter)
 		if err != nil {
 			t.Fatal(err)

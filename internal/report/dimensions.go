@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"annotate/internal/domain"
 	"annotate/internal/iaa"
-	"annotate/internal/tasks"
 )
 
 // Levels of a dimension.
@@ -177,7 +177,7 @@ type label struct {
 
 var nan = math.NaN()
 
-var faithCodes = map[string]float64{tasks.LabelFaithful: 0, tasks.LabelUnfaithful: 1, tasks.LabelBorderline: 2}
+var faithCodes = map[string]float64{domain.LabelFaithful: 0, domain.LabelUnfaithful: 1, domain.LabelBorderline: 2}
 
 // faithCode is the faithfulness code of a label, −1 for none.
 func faithCode(s string) int8 {
@@ -189,7 +189,7 @@ func faithCode(s string) int8 {
 
 // ambiguityCode is the index of an ambiguity type, −1 for none.
 func ambiguityCode(s string) int8 {
-	for i, t := range tasks.AmbiguityTypes {
+	for i, t := range domain.AmbiguityTypes {
 		if t.Code == s {
 			return int8(i)
 		}
@@ -211,7 +211,7 @@ func newStringCodes(strs []string) stringCodes {
 
 // view codes an annotator's label; masks are the sets of the data's
 // error-type lists.
-func (c stringCodes) view(l *tasks.ReportLabel, masks []uint64) label {
+func (c stringCodes) view(l *domain.ReportLabel, masks []uint64) label {
 	v := label{faith: -1, ambType: -1, amb: -1, empty: l.Label == 0, mask: masks[l.ErrorTypes]}
 	if int(l.Label) < len(c.faith) {
 		v.faith = c.faith[l.Label]
@@ -220,16 +220,16 @@ func (c stringCodes) view(l *tasks.ReportLabel, masks []uint64) label {
 		v.ambType = c.ambType[l.AmbiguityType]
 	}
 	switch l.Ambiguous {
-	case tasks.AmbiguousNo:
+	case domain.AmbiguousNo:
 		v.amb = 0
-	case tasks.AmbiguousYes:
+	case domain.AmbiguousYes:
 		v.amb = 1
 	}
 	return v
 }
 
 // goldView codes a gold label.
-func goldView(g *tasks.ReportGold, codes map[string]int) label {
+func goldView(g *domain.ReportGold, codes map[string]int) label {
 	v := label{faith: faithCode(g.Label), empty: g.Label == "", mask: typeMask(g.ErrorTypes, codes), amb: -1, ambType: ambiguityCode(g.AmbiguityType), derived: g.Derived}
 	if g.Ambiguous != nil {
 		v.amb = int8(b2i(*g.Ambiguous))
@@ -278,7 +278,7 @@ func typeMask(types []string, codes map[string]int) uint64 {
 
 // errorCodes numbers the project's error types, at most 53 (sets are bit
 // masks stored in a float64).
-func errorCodes(set tasks.Settings) map[string]int {
+func errorCodes(set domain.Settings) map[string]int {
 	codes := map[string]int{}
 	for i, t := range set.ErrorTaxonomy() {
 		if i < 53 {
@@ -373,7 +373,7 @@ type labelDim struct {
 }
 
 // labelDims lists the dimensions of the project's sentence labels.
-func labelDims(set tasks.Settings) []labelDim {
+func labelDims(set domain.Settings) []labelDim {
 	var out []labelDim
 	yesNo := []string{"no", "yes"}
 	if set.Faithfulness {
@@ -417,7 +417,7 @@ func labelDims(set tasks.Settings) []labelDim {
 		out = append(out, labelDim{name: "ambiguity", title: "Ambiguity flag", values: yesNo, scale: scaleNominal, positive: 1,
 			sentence: ambiguityValue, summary: anyOf(ambiguityValue)})
 		var names []string
-		for _, t := range tasks.AmbiguityTypes {
+		for _, t := range domain.AmbiguityTypes {
 			names = append(names, t.Code)
 		}
 		out = append(out, labelDim{name: "ambiguity_type", title: "Ambiguity type (when flagged)", values: names, scale: scaleNominal, positive: -1,

@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"slices"
 
+	"annotate/internal/domain"
 	"annotate/internal/iaa"
-	"annotate/internal/tasks"
 )
 
 // disagreements lists the sentences of a scope the annotators split on,
@@ -66,7 +66,7 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 			groups[g].n++
 		}
 	}
-	labelOf := func(v vote) *tasks.ReportLabel { return &x.data.Labels[sc.parts[v.part].lo+v.label] }
+	labelOf := func(v vote) *domain.ReportLabel { return &x.data.Labels[sc.parts[v.part].lo+v.label] }
 	viewOf := func(v vote) *label { return &x.views[sc.parts[v.part].lo+v.label] }
 	type scored struct {
 		group                             int32
@@ -108,7 +108,7 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 	total := len(found)
 	listed := found[:min(total, MaxDisagreements)]
 	// Only the sentences listed are read with their text.
-	var details map[int64]tasks.ReportSentenceDetail
+	var details map[int64]domain.ReportSentenceDetail
 	if x.data.Details != nil && len(listed) > 0 {
 		ids := make([]int64, len(listed))
 		for i, f := range listed {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/report"
 	"annotate/internal/tasks"
 )
@@ -26,7 +27,7 @@ func TestAnnotatorsNotScoredAgainstTheirOwnGold(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	p, err := s.CreateProject(ctx, tasks.Project{Slug: "own", Settings: tasks.DefaultSettings()})
+	p, err := s.CreateProject(ctx, domain.Project{Slug: "own", Settings: domain.DefaultSettings()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,42 +38,42 @@ func TestAnnotatorsNotScoredAgainstTheirOwnGold(t *testing.T) {
 	gold := make([]string, free+withGold)
 	pick := func() string {
 		if rng.IntN(3) == 0 {
-			return tasks.LabelUnfaithful
+			return domain.LabelUnfaithful
 		}
-		return tasks.LabelFaithful
+		return domain.LabelFaithful
 	}
-	var sents []tasks.SentenceInput
+	var sents []domain.SentenceInput
 	for i := range labels {
 		truth := pick()
-		in := tasks.SentenceInput{Text: fmt.Sprintf("Sentence %d.", i+1)}
+		in := domain.SentenceInput{Text: fmt.Sprintf("Sentence %d.", i+1)}
 		for a := range names {
 			l := truth
 			if rng.IntN(4) == 0 { // each annotator errs a quarter of the time
-				l = map[string]string{tasks.LabelFaithful: tasks.LabelUnfaithful, tasks.LabelUnfaithful: tasks.LabelFaithful}[truth]
+				l = map[string]string{domain.LabelFaithful: domain.LabelUnfaithful, domain.LabelUnfaithful: domain.LabelFaithful}[truth]
 			}
 			labels[i][a] = l
-			li := tasks.SentenceLabelInput{Annotator: names[a], Label: l}
-			if l == tasks.LabelUnfaithful {
+			li := domain.SentenceLabelInput{Annotator: names[a], Label: l}
+			if l == domain.LabelUnfaithful {
 				li.ErrorTypes, li.Explanation = []string{"contradiction"}, "Not so."
 			}
 			in.Labels = append(in.Labels, li)
 		}
 		if i >= free {
 			gold[i] = truth
-			g := &tasks.GoldInput{Label: truth}
-			if truth == tasks.LabelUnfaithful {
+			g := &domain.GoldInput{Label: truth}
+			if truth == domain.LabelUnfaithful {
 				g.ErrorTypes, g.Explanation = []string{"contradiction"}, "Not so."
 			}
 			in.Gold = g
 		}
 		sents = append(sents, in)
 	}
-	docs := []tasks.DocumentInput{{ExternalID: "d", Sentences: []string{"Source."},
-		Summaries: []tasks.SummaryInput{{ExternalID: "s", Sentences: sents}}}}
+	docs := []domain.DocumentInput{{ExternalID: "d", Sentences: []string{"Source."},
+		Summaries: []domain.SummaryInput{{ExternalID: "s", Sentences: sents}}}}
 	if _, err := s.Import(ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
 	}
-	data, err := s.ReportData(ctx, p.ID, tasks.ReportFilter{})
+	data, err := s.ReportData(ctx, p.ID, domain.ReportFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}

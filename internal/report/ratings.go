@@ -8,7 +8,7 @@ import (
 
 	"annotate/internal/agreement"
 	"annotate/internal/csvsafe"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // WriteRatings writes the labels of one dimension at one level as a
@@ -25,7 +25,7 @@ import (
 // empty set). Three comment lines before the header name the dimension, the
 // level the report reads it at (masi for sets) and the Cohen's κ weights
 // it uses; "annotate agreement --ratings" takes the last two as defaults.
-func WriteRatings(w io.Writer, d *tasks.ReportData, set tasks.Settings, opt Options) error {
+func WriteRatings(w io.Writer, d *domain.ReportData, set domain.Settings, opt Options) error {
 	x := newIndex(d, set)
 	var roundID int64
 	for _, r := range d.Rounds {
@@ -34,7 +34,7 @@ func WriteRatings(w io.Writer, d *tasks.ReportData, set tasks.Settings, opt Opti
 		}
 	}
 	if opt.Round != "" && roundID == 0 {
-		return tasks.Errorf(tasks.ENotFound, "round %q not found", opt.Round)
+		return domain.Errorf(domain.ENotFound, "round %q not found", opt.Round)
 	}
 	sc := x.scope(roundID, opt.IncludeDrafts)
 	srcs, err := keep(x.sources(), opt.Dimension)
@@ -46,7 +46,7 @@ func WriteRatings(w io.Writer, d *tasks.ReportData, set tasks.Settings, opt Opti
 		for _, src := range srcs {
 			keys = append(keys, src.spec.key())
 		}
-		return tasks.Errorf(tasks.EInvalid, "a ratings file holds one dimension at one level; choose one with --dimension NAME@LEVEL, one of: %s", strings.Join(keys, ", "))
+		return domain.Errorf(domain.EInvalid, "a ratings file holds one dimension at one level; choose one with --dimension NAME@LEVEL, one of: %s", strings.Join(keys, ", "))
 	}
 	rt := x.ratings(srcs[0], sc)
 	// The comments say how the report reads the values, so that
@@ -57,7 +57,7 @@ func WriteRatings(w io.Writer, d *tasks.ReportData, set tasks.Settings, opt Opti
 	}
 	cw := csvsafe.NewWriter(w)
 	writeRow(cw, []string{"unit", "coder", "value"})
-	var names *tasks.UnitNames
+	var names *domain.UnitNames
 	if d.UnitNames != nil {
 		if names, err = d.UnitNames(); err != nil {
 			return err
@@ -77,7 +77,7 @@ func WriteRatings(w io.Writer, d *tasks.ReportData, set tasks.Settings, opt Opti
 // unitName names a unit of a dimension in a ratings file: a summary, a
 // sentence or a key fact's alignment with either by its stable name when
 // names has it, else by row ids.
-func unitName(s *spec, k unitKey, names *tasks.UnitNames) string {
+func unitName(s *spec, k unitKey, names *domain.UnitNames) string {
 	id := func(p string, n int64) string { return p + strconv.FormatInt(n, 10) }
 	switch {
 	case k.b == 0 && s.level == LevelSentence:

@@ -1,10 +1,9 @@
 package report
 
 import (
+	"annotate/internal/domain"
 	"slices"
 	"strconv"
-
-	"annotate/internal/tasks"
 )
 
 // scaleInterval compares numeric values by their squared difference
@@ -36,7 +35,7 @@ func (x *index) scaleSources() []source {
 						a := sc.assignment(i)
 						coder := sc.coderOf[a.Username]
 						for _, v := range x.data.Scores[a.ID] {
-							if v.Scale != s.Name || (v.SentenceID == 0) != (s.Level == tasks.LevelSummary) {
+							if v.Scale != s.Name || (v.SentenceID == 0) != (s.Level == domain.LevelSummary) {
 								continue
 							}
 							unit := unitKey{a.SummaryID, 0}
@@ -55,7 +54,7 @@ func (x *index) scaleSources() []source {
 
 // scaleValue is a stored value as a number: the integer, or the index of
 // the category; NaN when it is no longer a value of the scale.
-func scaleValue(s tasks.Scale, v string) float64 {
+func scaleValue(s domain.Scale, v string) float64 {
 	if s.Numeric() {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < *s.Min || n > *s.Max {

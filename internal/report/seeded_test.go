@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/report"
 	"annotate/internal/reportseed"
 	"annotate/internal/tasks"
@@ -52,7 +53,7 @@ func TestSeededReportUnchanged(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			data, err := store.ReportData(ctx, p.ID, tasks.ReportFilter{})
+			data, err := store.ReportData(ctx, p.ID, domain.ReportFilter{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/reportseed"
 	"annotate/internal/tasks"
 )
@@ -29,12 +30,12 @@ func TestSentenceRatingsAsCollected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := store.ReportData(ctx, p.ID, tasks.ReportFilter{})
+	d, err := store.ReportData(ctx, p.ID, domain.ReportFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	x := newIndex(d, p.Settings)
-	for _, round := range append([]tasks.Round{{}}, d.Rounds...) {
+	for _, round := range append([]domain.Round{{}}, d.Rounds...) {
 		sc := x.scope(round.ID, true)
 		n := 0
 		for _, src := range x.sources() {

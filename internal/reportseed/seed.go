@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -56,7 +57,7 @@ func (o *Options) defaults() {
 	}
 }
 
-var faith = []string{tasks.LabelFaithful, tasks.LabelUnfaithful, tasks.LabelBorderline}
+var faith = []string{domain.LabelFaithful, domain.LabelUnfaithful, domain.LabelBorderline}
 
 // Seed creates the project in the database at path (created if missing)
 // and returns the number of sentence labels written. The documents go
@@ -69,7 +70,7 @@ func Seed(ctx context.Context, path string, o Options) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	p, err := store.CreateProject(ctx, tasks.Project{Slug: o.Project, Name: "Report benchmark", Settings: tasks.DefaultSettings()})
+	p, err := store.CreateProject(ctx, domain.Project{Slug: o.Project, Name: "Report benchmark", Settings: domain.DefaultSettings()})
 	if err != nil {
 		store.Close()
 		return 0, err
@@ -78,14 +79,14 @@ func Seed(ctx context.Context, path string, o Options) (int, error) {
 	rng := rand.New(rand.NewPCG(o.Seed, 11))
 	const batch = 500
 	for start := 0; start < o.Documents; start += batch {
-		var docs []tasks.DocumentInput
+		var docs []domain.DocumentInput
 		for d := start; d < min(start+batch, o.Documents); d++ {
-			doc := tasks.DocumentInput{ExternalID: fmt.Sprintf("doc-%06d", d), Sentences: []string{"The council met.", "It voted."}}
-			doc.KeyFacts = []tasks.KeyFactInput{{Text: "The council voted."}}
+			doc := domain.DocumentInput{ExternalID: fmt.Sprintf("doc-%06d", d), Sentences: []string{"The council met.", "It voted."}}
+			doc.KeyFacts = []domain.KeyFactInput{{Text: "The council voted."}}
 			for s := range o.Summaries {
-				sum := tasks.SummaryInput{ExternalID: fmt.Sprintf("doc-%06d-s%d", d, s), Model: "m"}
+				sum := domain.SummaryInput{ExternalID: fmt.Sprintf("doc-%06d-s%d", d, s), Model: "m"}
 				for i := range o.Sentences {
-					sum.Sentences = append(sum.Sentences, tasks.SentenceInput{Text: fmt.Sprintf("Sentence %d.", i+1)})
+					sum.Sentences = append(sum.Sentences, domain.SentenceInput{Text: fmt.Sprintf("Sentence %d.", i+1)})
 				}
 				doc.Summaries = append(doc.Summaries, sum)
 			}
@@ -103,7 +104,7 @@ func Seed(ctx context.Context, path string, o Options) (int, error) {
 			store.Close()
 			return 0, err
 		}
-		if err := store.SetMember(ctx, p.ID, u.ID, tasks.RoleAnnotator); err != nil {
+		if err := store.SetMember(ctx, p.ID, u.ID, domain.RoleAnnotator); err != nil {
 			store.Close()
 			return 0, err
 		}
@@ -129,7 +130,7 @@ func Seed(ctx context.Context, path string, o Options) (int, error) {
 	return n, tx.Commit()
 }
 
-func fill(ctx context.Context, tx *sql.Tx, project int64, users []int64, tax []tasks.TaxonomyType, o Options, rng *rand.Rand) (int, error) {
+func fill(ctx context.Context, tx *sql.Tx, project int64, users []int64, tax []domain.TaxonomyType, o Options, rng *rand.Rand) (int, error) {
 	round := func(name, kind string) (int64, error) {
 		res, err := tx.ExecContext(ctx, `INSERT INTO rounds (project_id, name, kind, per_item, status) VALUES (?, ?, ?, ?, 'closed')`, project, name, kind, o.PerItem)
 		if err != nil {
@@ -137,11 +138,11 @@ func fill(ctx context.Context, tx *sql.Tx, project int64, users []int64, tax []t
 		}
 		return res.LastInsertId()
 	}
-	cal, err := round("cal1", tasks.RoundCalibration)
+	cal, err := round("cal1", domain.RoundCalibration)
 	if err != nil {
 		return 0, err
 	}
-	prod, err := round("production-1", tasks.RoundProduction)
+	prod, err := round("production-1", domain.RoundProduction)
 	if err != nil {
 		return 0, err
 	}
@@ -225,7 +226,7 @@ func fill(ctx context.Context, tx *sql.Tx, project int64, users []int64, tax []t
 					amb := rng.Float64() < 0.1
 					ambType := ""
 					if amb {
-						ambType = tasks.AmbiguityTypes[rng.IntN(3)].Code
+						ambType = domain.AmbiguityTypes[rng.IntN(3)].Code
 					}
 					if _, err := insLabel.ExecContext(ctx, aid, sents[i+k].id, faith[v], types, amb, ambType); err != nil {
 						return 0, err

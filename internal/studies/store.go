@@ -16,6 +16,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"annotate/internal/domain"
 	"annotate/internal/experiment"
 	"annotate/internal/study"
 	"annotate/internal/tasks"
@@ -96,7 +97,7 @@ type NewStudy struct {
 func (s *Store) Create(ctx context.Context, projectID int64, n NewStudy) (*Study, error) {
 	def, err := json.Marshal(n.Definition)
 	if err != nil {
-		return nil, tasks.Op("Store.Create", err)
+		return nil, domain.Op("Store.Create", err)
 	}
 	var id int64
 	err = s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
@@ -105,12 +106,12 @@ func (s *Store) Create(ctx context.Context, projectID int64, n NewStudy) (*Study
 			return err
 		}
 		if taken > 0 {
-			return tasks.Errorf(tasks.EConflict, "a study named %q already exists in this project", n.Name)
+			return domain.Errorf(domain.EConflict, "a study named %q already exists in this project", n.Name)
 		}
 		round := n.Round
 		if round == 0 {
 			res, err := tx.ExecContext(ctx, `INSERT INTO rounds (project_id, name, kind, per_item) VALUES (?, ?, ?, ?)`,
-				projectID, n.Definition.Round, tasks.RoundProduction, n.Definition.K)
+				projectID, n.Definition.Round, domain.RoundProduction, n.Definition.K)
 			if err != nil {
 				return err
 			}
@@ -147,10 +148,10 @@ func (s *Store) Create(ctx context.Context, projectID int64, n NewStudy) (*Study
 		return err
 	})
 	if err != nil {
-		return nil, tasks.Op("Store.Create", err)
+		return nil, domain.Op("Store.Create", err)
 	}
 	val, err := s.byQuery(ctx, `st.id = ?`, id)
-	return val, tasks.Op("Store.Create", err)
+	return val, domain.Op("Store.Create", err)
 }
 
 const studySelect = `SELECT st.id, st.project_id, st.round_id, st.name, r.name, st.definition, st.entry_token, st.open, st.created_at,
@@ -164,7 +165,7 @@ func (s *Store) byQuery(ctx context.Context, cond string, args ...any) (*Study, 
 		return nil, err
 	}
 	if len(list) == 0 {
-		return nil, tasks.Errorf(tasks.ENotFound, "study not found")
+		return nil, domain.Errorf(domain.ENotFound, "study not found")
 	}
 	return &list[0], nil
 }
@@ -193,38 +194,38 @@ func (s *Store) list(ctx context.Context, cond string, args ...any) ([]Study, er
 // ByName returns a project's study by name.
 func (s *Store) ByName(ctx context.Context, projectID int64, name string) (*Study, error) {
 	val, err := s.byQuery(ctx, `st.project_id = ? AND st.name = ?`, projectID, name)
-	return val, tasks.Op("Store.ByName", err)
+	return val, domain.Op("Store.ByName", err)
 }
 
 // ByToken returns the study whose entry link holds token.
 func (s *Store) ByToken(ctx context.Context, token string) (*Study, error) {
 	val, err := s.byQuery(ctx, `st.entry_token = ?`, token)
-	return val, tasks.Op("Store.ByToken", err)
+	return val, domain.Op("Store.ByToken", err)
 }
 
 // ByID returns a study by id.
 func (s *Store) ByID(ctx context.Context, id int64) (*Study, error) {
 	val, err := s.byQuery(ctx, `st.id = ?`, id)
-	return val, tasks.Op("Store.ByID", err)
+	return val, domain.Op("Store.ByID", err)
 }
 
 // List returns a project's studies, oldest first.
 func (s *Store) List(ctx context.Context, projectID int64) ([]Study, error) {
 	val, err := s.list(ctx, `st.project_id = ?`, projectID)
-	return val, tasks.Op("Store.List", err)
+	return val, domain.Op("Store.List", err)
 }
 
 // SetEntry replaces a study's entry token (revoking the old link) and
 // opens or closes entry.
 func (s *Store) SetEntry(ctx context.Context, studyID int64, token string, open bool) error {
-	return tasks.Op("Store.SetEntry", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.SetEntry", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE studies SET entry_token = ?, open = ? WHERE id = ?`, token, open, studyID)
 		return err
 	}))
 }
 
 // ErrFull says a study has as many participants as its cap allows.
-var ErrFull = tasks.Errorf(tasks.EConflict, "this study has all the participants it needs")
+var ErrFull = domain.Errorf(domain.EConflict, "this study has all the participants it needs")
 
 // Enter returns the participant the entry names, made on first entry: a
 // project annotator with no password (they come back by the same link),
@@ -233,7 +234,7 @@ var ErrFull = tasks.Errorf(tasks.EConflict, "this study has all the participants
 func (s *Store) Enter(ctx context.Context, st *Study, e study.Entry, username string, firstPhase string, condition func(n int) string) (p *Participant, created bool, err error) {
 	refs, err := json.Marshal(e)
 	if err != nil {
-		return nil, false, tasks.Op("Store.Enter", err)
+		return nil, false, domain.Op("Store.Enter", err)
 	}
 	err = s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		var id int64
@@ -269,7 +270,7 @@ func (s *Store) Enter(ctx context.Context, st *Study, e study.Entry, username st
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO memberships (project_id, user_id, role) VALUES (?, ?, ?)`, st.ProjectID, uid, tasks.RoleAnnotator); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO memberships (project_id, user_id, role) VALUES (?, ?, ?)`, st.ProjectID, uid, domain.RoleAnnotator); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO study_participants (study_id, user_id, number, platform, platform_id, platform_refs, condition, phase)
@@ -278,10 +279,10 @@ func (s *Store) Enter(ctx context.Context, st *Study, e study.Entry, username st
 		return err
 	})
 	if err != nil {
-		return nil, false, tasks.Op("Store.Enter", err)
+		return nil, false, domain.Op("Store.Enter", err)
 	}
 	p, err = s.participant(ctx, `study_id = ? AND platform = ? AND platform_id = ?`, st.ID, string(e.Platform), e.ParticipantID)
-	return p, created, tasks.Op("Store.Enter", err)
+	return p, created, domain.Op("Store.Enter", err)
 }
 
 const participantSelect = `SELECT id, study_id, user_id, number, platform, platform_id, platform_refs, condition, phase, entered_at, coalesce(finished_at, ''),
@@ -294,7 +295,7 @@ func (s *Store) participant(ctx context.Context, cond string, args ...any) (*Par
 		return nil, err
 	}
 	if len(ps) == 0 {
-		return nil, tasks.Errorf(tasks.ENotFound, "participant not found")
+		return nil, domain.Errorf(domain.ENotFound, "participant not found")
 	}
 	return &ps[0], nil
 }
@@ -326,13 +327,13 @@ func (s *Store) participants(ctx context.Context, cond string, args ...any) ([]P
 // ParticipantOfUser returns the participant a user account is, if any.
 func (s *Store) ParticipantOfUser(ctx context.Context, userID int64) (*Participant, error) {
 	val, err := s.participant(ctx, `user_id = ?`, userID)
-	return val, tasks.Op("Store.ParticipantOfUser", err)
+	return val, domain.Op("Store.ParticipantOfUser", err)
 }
 
 // Participants lists a study's participants in order of entry.
 func (s *Store) Participants(ctx context.Context, studyID int64) ([]Participant, error) {
 	val, err := s.participants(ctx, `study_id = ?`, studyID)
-	return val, tasks.Op("Store.Participants", err)
+	return val, domain.Op("Store.Participants", err)
 }
 
 // Phases are a participant's steps in the order pages count them.
@@ -343,7 +344,7 @@ var Phases = []string{PhaseConsent, PhaseInstructions, PhaseScreening, PhaseTrai
 func (s *Store) PhaseCounts(ctx context.Context, studyID int64) (map[string]int, error) {
 	counts, err := s.phaseCounts(ctx, `study_id = ?`, studyID)
 	if err != nil {
-		return nil, tasks.Op("Store.PhaseCounts", err)
+		return nil, domain.Op("Store.PhaseCounts", err)
 	}
 	if counts[studyID] == nil {
 		return map[string]int{}, nil
@@ -355,7 +356,7 @@ func (s *Store) PhaseCounts(ctx context.Context, studyID int64) (map[string]int,
 // by phase, in one query: by study id, then phase.
 func (s *Store) ProjectPhaseCounts(ctx context.Context, projectID int64) (map[int64]map[string]int, error) {
 	counts, err := s.phaseCounts(ctx, `study_id IN (SELECT id FROM studies WHERE project_id = ?)`, projectID)
-	return counts, tasks.Op("Store.ProjectPhaseCounts", err)
+	return counts, domain.Op("Store.ProjectPhaseCounts", err)
 }
 
 func (s *Store) phaseCounts(ctx context.Context, cond string, arg int64) (map[int64]map[string]int, error) {
@@ -387,7 +388,7 @@ func (s *Store) StudyChecks(ctx context.Context, studyID int64) (map[int64][]Che
 		FROM study_checks c JOIN assignments a ON a.id = c.assignment_id JOIN study_participants sp ON sp.id = c.participant_id
 		WHERE sp.study_id = ? AND c.screening = 0 AND c.training = 0 ORDER BY c.participant_id, a.position, c.assignment_id`, studyID)
 	if err != nil {
-		return nil, tasks.Op("Store.StudyChecks", err)
+		return nil, domain.Op("Store.StudyChecks", err)
 	}
 	defer rows.Close()
 	out := map[int64][]CheckResult{}
@@ -396,19 +397,19 @@ func (s *Store) StudyChecks(ctx context.Context, studyID int64) (map[int64][]Che
 		var r CheckResult
 		var passed sql.NullBool
 		if err := rows.Scan(&pid, &r.AssignmentID, &r.SummaryID, &r.Submitted, &passed); err != nil {
-			return nil, tasks.Op("Store.StudyChecks", err)
+			return nil, domain.Op("Store.StudyChecks", err)
 		}
 		if passed.Valid {
 			r.Passed = &passed.Bool
 		}
 		out[pid] = append(out[pid], r)
 	}
-	return out, tasks.Op("Store.StudyChecks", rows.Err())
+	return out, domain.Op("Store.StudyChecks", rows.Err())
 }
 
 // SetPhase moves a participant to a phase; an ending phase records when.
 func (s *Store) SetPhase(ctx context.Context, participantID int64, phase string) error {
-	return tasks.Op("Store.SetPhase", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.SetPhase", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		ends := phase == PhaseCompleted || phase == PhaseNoConsent || phase == PhaseScreenedOut
 		_, err := tx.ExecContext(ctx, `UPDATE study_participants SET phase = ?,
 			finished_at = CASE WHEN ? AND finished_at IS NULL THEN strftime('%Y-%m-%dT%H:%M:%fZ', 'now') ELSE finished_at END
@@ -503,7 +504,7 @@ func (s *Store) Deal(ctx context.Context, st *Study, p *Participant) (int, error
 		held += len(picks)
 		return nil
 	})
-	return held, tasks.Op("Store.Deal", err)
+	return held, domain.Op("Store.Deal", err)
 }
 
 // itemConditionCounts counts, for each of the items about to be dealt,
@@ -543,16 +544,16 @@ func itemConditionCounts(ctx context.Context, tx *sql.Tx, st *Study, items []int
 // Adjudicator's label and report alone (a single view); debate shows the
 // Advocate, the Skeptic and the Adjudicator; after shows the debate once
 // the participant's first label of the sentence is saved.
-func ConditionAssistance(condition string) tasks.Assistance {
+func ConditionAssistance(condition string) domain.Assistance {
 	switch condition {
 	case "verdict":
-		return tasks.Assistance{Visibility: tasks.AssistAlways, VerdictOnly: true}
+		return domain.Assistance{Visibility: domain.AssistAlways, VerdictOnly: true}
 	case "debate":
-		return tasks.Assistance{Visibility: tasks.AssistAlways}
+		return domain.Assistance{Visibility: domain.AssistAlways}
 	case "after":
-		return tasks.Assistance{Visibility: tasks.AssistAfterLabel}
+		return domain.Assistance{Visibility: domain.AssistAfterLabel}
 	}
-	return tasks.Assistance{Visibility: tasks.AssistNever}
+	return domain.Assistance{Visibility: domain.AssistNever}
 }
 
 // Membership names the study and condition of a participant.
@@ -567,7 +568,7 @@ func (s *Store) ProjectParticipants(ctx context.Context, projectID int64) (map[i
 	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT sp.user_id, st.name, sp.condition, sp.excluded FROM study_participants sp
 		JOIN studies st ON st.id = sp.study_id WHERE st.project_id = ?`, projectID)
 	if err != nil {
-		return nil, tasks.Op("Store.ProjectParticipants", err)
+		return nil, domain.Op("Store.ProjectParticipants", err)
 	}
 	defer rows.Close()
 	out := map[int64]Membership{}
@@ -575,17 +576,17 @@ func (s *Store) ProjectParticipants(ctx context.Context, projectID int64) (map[i
 		var id int64
 		var m Membership
 		if err := rows.Scan(&id, &m.Study, &m.Condition, &m.Excluded); err != nil {
-			return nil, tasks.Op("Store.ProjectParticipants", err)
+			return nil, domain.Op("Store.ProjectParticipants", err)
 		}
 		out[id] = m
 	}
-	return out, tasks.Op("Store.ProjectParticipants", rows.Err())
+	return out, domain.Op("Store.ProjectParticipants", rows.Err())
 }
 
 // ErrOtherSession refuses an entry that names a participant who entered
 // from another platform session: an id alone does not open someone
 // else's work.
-var ErrOtherSession = tasks.Errorf(tasks.EForbidden, "this participant id has entered the study from another session; open the study from the platform again")
+var ErrOtherSession = domain.Errorf(domain.EForbidden, "this participant id has entered the study from another session; open the study from the platform again")
 
 // sameSession says whether a second entry comes from the session of the
 // first: the same Prolific session or the same MTurk assignment. A
@@ -644,7 +645,7 @@ func (s *Store) CheckOf(ctx context.Context, assignmentID int64) (participantID 
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
-	return participantID, err == nil, tasks.Op("Store.CheckOf", err)
+	return participantID, err == nil, domain.Op("Store.CheckOf", err)
 }
 
 // CheckResult is one attention check of a participant.
@@ -657,20 +658,20 @@ type CheckResult struct {
 // Checks lists a participant's attention checks.
 func (s *Store) Checks(ctx context.Context, participantID int64) ([]CheckResult, error) {
 	val, err := s.checks(ctx, participantID, false, false)
-	return val, tasks.Op("Store.Checks", err)
+	return val, domain.Op("Store.Checks", err)
 }
 
 // Screening lists a participant's screening items, in the order dealt.
 func (s *Store) Screening(ctx context.Context, participantID int64) ([]CheckResult, error) {
 	val, err := s.checks(ctx, participantID, true, false)
-	return val, tasks.Op("Store.Screening", err)
+	return val, domain.Op("Store.Screening", err)
 }
 
 // Training lists a participant's training items, in the order dealt;
 // Passed is set once they have read the item's feedback.
 func (s *Store) Training(ctx context.Context, participantID int64) ([]CheckResult, error) {
 	val, err := s.checks(ctx, participantID, false, true)
-	return val, tasks.Op("Store.Training", err)
+	return val, domain.Op("Store.Training", err)
 }
 
 func (s *Store) checks(ctx context.Context, participantID int64, screening, training bool) ([]CheckResult, error) {
@@ -698,7 +699,7 @@ func (s *Store) checks(ctx context.Context, participantID int64, screening, trai
 
 // SetCheck records whether a participant passed an attention check.
 func (s *Store) SetCheck(ctx context.Context, assignmentID int64, passed bool) error {
-	return tasks.Op("Store.SetCheck", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.SetCheck", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE study_checks SET passed = ? WHERE assignment_id = ?`, passed, assignmentID)
 		return err
 	}))
@@ -709,7 +710,7 @@ func (s *Store) SetCheck(ctx context.Context, assignmentID int64, passed bool) e
 // (report, gold), and their items go back to be dealt to others. by is
 // the lead who decided, 0 for the study's rule; the decision is kept.
 func (s *Store) Exclude(ctx context.Context, st *Study, p *Participant, why string, by int64) error {
-	return tasks.Op("Store.Exclude", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.Exclude", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE study_participants SET excluded = 1, excluded_why = ? WHERE id = ?`, why, p.ID); err != nil {
 			return err
 		}
@@ -730,7 +731,7 @@ func (s *Store) Exclude(ctx context.Context, st *Study, p *Participant, why stri
 // the status they had, so their labels count again (their items may by
 // then have more than k labels), and the decision is kept.
 func (s *Store) Include(ctx context.Context, p *Participant, why string, by int64) error {
-	return tasks.Op("Store.Include", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.Include", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE study_participants SET excluded = 0, excluded_why = '' WHERE id = ?`, p.ID); err != nil {
 			return err
 		}
@@ -768,18 +769,18 @@ func (s *Store) Decisions(ctx context.Context, participantID int64) ([]Decision,
 	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT d.excluded, d.reason, coalesce(u.username, ''), d.decided_at
 		FROM study_decisions d LEFT JOIN users u ON u.id = d.decided_by WHERE d.participant_id = ? ORDER BY d.id`, participantID)
 	if err != nil {
-		return nil, tasks.Op("Store.Decisions", err)
+		return nil, domain.Op("Store.Decisions", err)
 	}
 	defer rows.Close()
 	var out []Decision
 	for rows.Next() {
 		var d Decision
 		if err := rows.Scan(&d.Excluded, &d.Reason, &d.By, &d.At); err != nil {
-			return nil, tasks.Op("Store.Decisions", err)
+			return nil, domain.Op("Store.Decisions", err)
 		}
 		out = append(out, d)
 	}
-	return out, tasks.Op("Store.Decisions", rows.Err())
+	return out, domain.Op("Store.Decisions", rows.Err())
 }
 
 // GoldSummaries returns those of a project's summaries whose every
@@ -790,18 +791,18 @@ func (s *Store) GoldSummaries(ctx context.Context, projectID int64) (map[int64]b
 		AND NOT EXISTS (SELECT 1 FROM summary_sentences ss LEFT JOIN gold_sentences g ON g.sentence_id = ss.id
 			WHERE ss.summary_id = s.id AND (g.sentence_id IS NULL OR g.provenance = 'unresolved' OR g.label NOT IN ('faithful', 'unfaithful')))`, projectID)
 	if err != nil {
-		return nil, tasks.Op("Store.GoldSummaries", err)
+		return nil, domain.Op("Store.GoldSummaries", err)
 	}
 	defer rows.Close()
 	out := map[int64]bool{}
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return nil, tasks.Op("Store.GoldSummaries", err)
+			return nil, domain.Op("Store.GoldSummaries", err)
 		}
 		out[id] = true
 	}
-	return out, tasks.Op("Store.GoldSummaries", rows.Err())
+	return out, domain.Op("Store.GoldSummaries", rows.Err())
 }
 
 // ItemConditions maps each item assignment of a project's studies to the
@@ -810,7 +811,7 @@ func (s *Store) ItemConditions(ctx context.Context, projectID int64) (map[int64]
 	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT c.assignment_id, c.condition FROM study_conditions c
 		JOIN assignments a ON a.id = c.assignment_id JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?`, projectID)
 	if err != nil {
-		return nil, tasks.Op("Store.ItemConditions", err)
+		return nil, domain.Op("Store.ItemConditions", err)
 	}
 	defer rows.Close()
 	out := map[int64]string{}
@@ -818,11 +819,11 @@ func (s *Store) ItemConditions(ctx context.Context, projectID int64) (map[int64]
 		var id int64
 		var c string
 		if err := rows.Scan(&id, &c); err != nil {
-			return nil, tasks.Op("Store.ItemConditions", err)
+			return nil, domain.Op("Store.ItemConditions", err)
 		}
 		out[id] = c
 	}
-	return out, tasks.Op("Store.ItemConditions", rows.Err())
+	return out, domain.Op("Store.ItemConditions", rows.Err())
 }
 
 // ProjectChecks is the set of a project's assignments that are attention
@@ -831,18 +832,18 @@ func (s *Store) ProjectChecks(ctx context.Context, projectID int64) (map[int64]b
 	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT c.assignment_id FROM study_checks c
 		JOIN study_participants sp ON sp.id = c.participant_id JOIN studies st ON st.id = sp.study_id WHERE st.project_id = ?`, projectID)
 	if err != nil {
-		return nil, tasks.Op("Store.ProjectChecks", err)
+		return nil, domain.Op("Store.ProjectChecks", err)
 	}
 	defer rows.Close()
 	out := map[int64]bool{}
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return nil, tasks.Op("Store.ProjectChecks", err)
+			return nil, domain.Op("Store.ProjectChecks", err)
 		}
 		out[id] = true
 	}
-	return out, tasks.Op("Store.ProjectChecks", rows.Err())
+	return out, domain.Op("Store.ProjectChecks", rows.Err())
 }
 
 // DealScreening gives a participant the study's screening test, once: n
@@ -850,10 +851,10 @@ func (s *Store) ProjectChecks(ctx context.Context, projectID int64) (map[int64]b
 // returns the test's assignments in order.
 func (s *Store) DealScreening(ctx context.Context, st *Study, p *Participant, n int) ([]CheckResult, error) {
 	if err := s.dealGold(ctx, st, p, n, "screening"); err != nil {
-		return nil, tasks.Op("Store.DealScreening", err)
+		return nil, domain.Op("Store.DealScreening", err)
 	}
 	val, err := s.Screening(ctx, p.ID)
-	return val, tasks.Op("Store.DealScreening", err)
+	return val, domain.Op("Store.DealScreening", err)
 }
 
 // DealTraining gives a participant the study's training items, once: n of
@@ -861,10 +862,10 @@ func (s *Store) DealScreening(ctx context.Context, st *Study, p *Participant, n 
 // aside). It returns them in order.
 func (s *Store) DealTraining(ctx context.Context, st *Study, p *Participant, n int) ([]CheckResult, error) {
 	if err := s.dealGold(ctx, st, p, n, "training"); err != nil {
-		return nil, tasks.Op("Store.DealTraining", err)
+		return nil, domain.Op("Store.DealTraining", err)
 	}
 	val, err := s.Training(ctx, p.ID)
-	return val, tasks.Op("Store.DealTraining", err)
+	return val, domain.Op("Store.DealTraining", err)
 }
 
 // dealGold deals n of the study's summaries with gold that the
@@ -896,7 +897,7 @@ func (s *Store) dealGold(ctx context.Context, st *Study, p *Participant, n int, 
 			if err != nil {
 				return err
 			}
-			if err := tasks.SetAssistanceTx(ctx, tx, id, tasks.Assistance{Visibility: tasks.AssistNever}); err != nil {
+			if err := tasks.SetAssistanceTx(ctx, tx, id, domain.Assistance{Visibility: domain.AssistNever}); err != nil {
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO study_checks (assignment_id, participant_id, `+flag+`) VALUES (?, ?, 1)`, id, p.ID); err != nil {
@@ -910,7 +911,7 @@ func (s *Store) dealGold(ctx context.Context, st *Study, p *Participant, n int, 
 // ReleaseAll releases a participant's assignments of the study's round:
 // their labels stay but count nowhere.
 func (s *Store) ReleaseAll(ctx context.Context, st *Study, p *Participant) error {
-	return tasks.Op("Store.ReleaseAll", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.ReleaseAll", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE assignments SET status = 'released', version = version + 1
 			WHERE round_id = ? AND user_id = ? AND status != 'released'`, st.RoundID, p.UserID)
 		return err
@@ -922,7 +923,7 @@ func (s *Store) ReleaseAll(ctx context.Context, st *Study, p *Participant) error
 // dealt to others, and the participant is marked timed out. Submitted
 // work stays.
 func (s *Store) TimeOut(ctx context.Context, st *Study, p *Participant) error {
-	return tasks.Op("Store.TimeOut", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.TimeOut", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE assignments SET status = 'released', version = version + 1
 			WHERE round_id = ? AND user_id = ? AND status IN ('pending', 'in_progress')`, st.RoundID, p.UserID); err != nil {
 			return err
@@ -974,18 +975,18 @@ func (s *Store) CrowdLabels(ctx context.Context, st *Study) ([]CrowdLabel, error
 			AND NOT EXISTS (SELECT 1 FROM study_checks c WHERE c.assignment_id = a.id)
 		ORDER BY sp.id, l.sentence_id`, st.RoundID, st.ID)
 	if err != nil {
-		return nil, tasks.Op("Store.CrowdLabels", err)
+		return nil, domain.Op("Store.CrowdLabels", err)
 	}
 	defer rows.Close()
 	var out []CrowdLabel
 	for rows.Next() {
 		var c CrowdLabel
 		if err := rows.Scan(&c.Participant, &c.Number, &c.Sentence, &c.Label, &c.Gold); err != nil {
-			return nil, tasks.Op("Store.CrowdLabels", err)
+			return nil, domain.Op("Store.CrowdLabels", err)
 		}
 		out = append(out, c)
 	}
-	return out, tasks.Op("Store.CrowdLabels", rows.Err())
+	return out, domain.Op("Store.CrowdLabels", rows.Err())
 }
 
 // Observations reads a study's experiment observations.
@@ -1003,24 +1004,24 @@ func (s *Store) Observations(ctx context.Context, st *Study) ([]Observation, err
 			AND NOT EXISTS (SELECT 1 FROM study_checks c WHERE c.assignment_id = a.id)
 		ORDER BY sp.id, l.sentence_id`, st.RoundID, st.ID)
 	if err != nil {
-		return nil, tasks.Op("Store.Observations", err)
+		return nil, domain.Op("Store.Observations", err)
 	}
 	defer rows.Close()
 	var out []Observation
 	for rows.Next() {
 		var o Observation
 		if err := rows.Scan(&o.Participant, &o.Sentence, &o.Condition, &o.Label, &o.Gold, &o.Assistant, &o.Seconds); err != nil {
-			return nil, tasks.Op("Store.Observations", err)
+			return nil, domain.Op("Store.Observations", err)
 		}
 		out = append(out, o)
 	}
-	return out, tasks.Op("Store.Observations", rows.Err())
+	return out, domain.Op("Store.Observations", rows.Err())
 }
 
 // SaveAnswers stores a participant's exit survey answers and ends their
 // study, in one transaction.
 func (s *Store) SaveAnswers(ctx context.Context, p *Participant, answers map[string]string) error {
-	return tasks.Op("Store.SaveAnswers", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.SaveAnswers", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		for q, a := range answers {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO study_answers (participant_id, question, answer) VALUES (?, ?, ?)
 				ON CONFLICT (participant_id, question) DO UPDATE SET answer = excluded.answer`, p.ID, q, a); err != nil {
@@ -1044,16 +1045,16 @@ func (s *Store) Answers(ctx context.Context, studyID int64) ([]Answer, error) {
 	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT sp.number + 1, a.question, a.answer FROM study_answers a
 		JOIN study_participants sp ON sp.id = a.participant_id WHERE sp.study_id = ? ORDER BY sp.number, a.question`, studyID)
 	if err != nil {
-		return nil, tasks.Op("Store.Answers", err)
+		return nil, domain.Op("Store.Answers", err)
 	}
 	defer rows.Close()
 	var out []Answer
 	for rows.Next() {
 		var a Answer
 		if err := rows.Scan(&a.Participant, &a.Question, &a.Answer); err != nil {
-			return nil, tasks.Op("Store.Answers", err)
+			return nil, domain.Op("Store.Answers", err)
 		}
 		out = append(out, a)
 	}
-	return out, tasks.Op("Store.Answers", rows.Err())
+	return out, domain.Op("Store.Answers", rows.Err())
 }

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
@@ -17,32 +18,32 @@ func (s *Store) ChangeOwnPassword(ctx context.Context, userID int64, current, ne
 	var username string
 	err := s.queryRow(ctx, `SELECT username, password_hash FROM users WHERE id = ?`, userID).Scan(&username, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Errorf(ENotFound, "user not found")
+		return domain.Errorf(domain.ENotFound, "user not found")
 	}
 	if err != nil {
-		return Op("Store.ChangeOwnPassword", err)
+		return domain.Op("Store.ChangeOwnPassword", err)
 	}
 	if bcrypt.CompareHashAndPassword(hash, []byte(current)) != nil {
-		return Errorf(EForbidden, "the current password is wrong")
+		return domain.Errorf(domain.EForbidden, "the current password is wrong")
 	}
 	if current == next {
-		return Errorf(EInvalid, "new password: choose one different from the current password")
+		return domain.Errorf(domain.EInvalid, "new password: choose one different from the current password")
 	}
 	// The owner decides separately whether to revoke their tokens.
-	return Op("Store.ChangeOwnPassword", s.setPassword(ctx, username, next, false))
+	return domain.Op("Store.ChangeOwnPassword", s.setPassword(ctx, username, next, false))
 }
 
 // SetAdmin makes an account an administrator or takes that away. The last
 // enabled administrator cannot be demoted.
 func (s *Store) SetAdmin(ctx context.Context, username string, admin bool) error {
-	return Op("Store.SetAdmin", s.tx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.SetAdmin", s.tx(ctx, func(tx *sql.Tx) error {
 		if !admin {
 			var others int
 			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE is_admin AND NOT disabled AND username != ?`, username).Scan(&others); err != nil {
 				return err
 			}
 			if others == 0 {
-				return Errorf(EConflict, "%s is the last administrator", username)
+				return domain.Errorf(domain.EConflict, "%s is the last administrator", username)
 			}
 		}
 		return mustAffect(tx.ExecContext(ctx, `UPDATE users SET is_admin = ? WHERE username = ?`, admin, username))
@@ -52,7 +53,7 @@ func (s *Store) SetAdmin(ctx context.Context, username string, admin bool) error
 // RemoveMember takes a user out of a project. Their assignments and labels
 // stay.
 func (s *Store) RemoveMember(ctx context.Context, projectID, userID int64) error {
-	return Op("Store.RemoveMember", s.tx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.RemoveMember", s.tx(ctx, func(tx *sql.Tx) error {
 		return mustAffect(tx.ExecContext(ctx, `DELETE FROM memberships WHERE project_id = ? AND user_id = ?`, projectID, userID))
 	}))
 }
@@ -61,7 +62,7 @@ func (s *Store) RemoveMember(ctx context.Context, projectID, userID int64) error
 // expires, made by createdBy (0 for none); the caller keeps the token and
 // gives the store its hash. It replaces the user's earlier links.
 func (s *Store) CreatePasswordReset(ctx context.Context, userID, createdBy int64, tokenHash []byte, expires time.Time) error {
-	return Op("Store.CreatePasswordReset", s.tx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.CreatePasswordReset", s.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM password_resets WHERE user_id = ? OR expires_at < ?`, userID, stamp(s.now())); err != nil {
 			return err
 		}
@@ -76,34 +77,34 @@ func (s *Store) CreatePasswordReset(ctx context.Context, userID, createdBy int64
 }
 
 // PasswordResetUser returns the account a valid one-time link is for.
-func (s *Store) PasswordResetUser(ctx context.Context, tokenHash []byte) (*User, error) {
+func (s *Store) PasswordResetUser(ctx context.Context, tokenHash []byte) (*domain.User, error) {
 	var id int64
 	err := s.queryRow(ctx, `SELECT r.user_id FROM password_resets r JOIN users u ON u.id = r.user_id
 		WHERE r.token_hash = ? AND r.expires_at >= ? AND NOT u.disabled`, tokenHash, stamp(s.now())).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, Errorf(ENotFound, "this link is not valid: it was used, replaced or has expired")
+		return nil, domain.Errorf(domain.ENotFound, "this link is not valid: it was used, replaced or has expired")
 	}
 	if err != nil {
-		return nil, Op("Store.PasswordResetUser", err)
+		return nil, domain.Op("Store.PasswordResetUser", err)
 	}
 	val, err := s.UserByID(ctx, id)
-	return val, Op("Store.PasswordResetUser", err)
+	return val, domain.Op("Store.PasswordResetUser", err)
 }
 
 // UsePasswordReset sets the password of a valid one-time link's account,
 // uses the link up and ends the account's sessions.
-func (s *Store) UsePasswordReset(ctx context.Context, tokenHash []byte, password string) (*User, error) {
+func (s *Store) UsePasswordReset(ctx context.Context, tokenHash []byte, password string) (*domain.User, error) {
 	u, err := s.PasswordResetUser(ctx, tokenHash)
 	if err != nil {
-		return nil, Op("Store.UsePasswordReset", err)
+		return nil, domain.Op("Store.UsePasswordReset", err)
 	}
 	hash, err := hashPassword(password)
 	if err != nil {
-		return nil, Op("Store.UsePasswordReset", err)
+		return nil, domain.Op("Store.UsePasswordReset", err)
 	}
 	err = s.tx(ctx, func(tx *sql.Tx) error {
 		if err := mustAffect(tx.ExecContext(ctx, `DELETE FROM password_resets WHERE token_hash = ? AND expires_at >= ?`, tokenHash, stamp(s.now()))); err != nil {
-			return Errorf(ENotFound, "this link is not valid: it was used, replaced or has expired")
+			return domain.Errorf(domain.ENotFound, "this link is not valid: it was used, replaced or has expired")
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = ? WHERE id = ?`, hash, u.ID); err != nil {
 			return err
@@ -111,7 +112,7 @@ func (s *Store) UsePasswordReset(ctx context.Context, tokenHash []byte, password
 		return endUserSessions(ctx, tx, u.Username)
 	})
 	if err != nil {
-		return nil, Op("Store.UsePasswordReset", err)
+		return nil, domain.Op("Store.UsePasswordReset", err)
 	}
 	return u, nil
 }

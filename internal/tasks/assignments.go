@@ -1,96 +1,60 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
 )
-
-// Assignment statuses.
-const (
-	StatusPending    = "pending"
-	StatusInProgress = "in_progress"
-	StatusSubmitted  = "submitted"
-	StatusReleased   = "released"
-)
-
-// Assignment is one summary for one annotator in one round.
-type Assignment struct {
-	ID            int64
-	RoundID       int64
-	RoundName     string
-	ProjectID     int64
-	ProjectSlug   string
-	SummaryID     int64
-	DocumentID    int64
-	UserID        int64
-	Position      int
-	Status        string
-	Version       int
-	ActiveSeconds int
-	StartedAt     string
-	SubmittedAt   string
-}
 
 const assignmentSelect = `SELECT a.id, a.round_id, r.name, r.project_id, p.slug, a.summary_id, s.document_id, a.user_id,
 	a.position, a.status, a.version, a.active_seconds, coalesce(a.started_at, ''), coalesce(a.submitted_at, '')
 	FROM assignments a JOIN rounds r ON r.id = a.round_id JOIN projects p ON p.id = r.project_id
 	JOIN summaries s ON s.id = a.summary_id`
 
-func scanAssignment(row interface{ Scan(...any) error }) (*Assignment, error) {
-	var a Assignment
+func scanAssignment(row interface{ Scan(...any) error }) (*domain.Assignment, error) {
+	var a domain.Assignment
 	err := row.Scan(&a.ID, &a.RoundID, &a.RoundName, &a.ProjectID, &a.ProjectSlug, &a.SummaryID, &a.DocumentID, &a.UserID,
 		&a.Position, &a.Status, &a.Version, &a.ActiveSeconds, &a.StartedAt, &a.SubmittedAt)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, Errorf(ENotFound, "assignment not found")
+		return nil, domain.Errorf(domain.ENotFound, "assignment not found")
 	}
 	return &a, err
 }
 
 // AssignmentByID returns an assignment.
-func (s *Store) AssignmentByID(ctx context.Context, id int64) (*Assignment, error) {
+func (s *Store) AssignmentByID(ctx context.Context, id int64) (*domain.Assignment, error) {
 	val, err := scanAssignment(s.queryRow(ctx, assignmentSelect+` WHERE a.id = ?`, id))
-	return val, Op("Store.AssignmentByID", err)
+	return val, domain.Op("Store.AssignmentByID", err)
 }
 
 // Queue lists a user's assignments in a project in queue order, leaving
 // out released ones.
-func (s *Store) Queue(ctx context.Context, projectID, userID int64) ([]Assignment, error) {
+func (s *Store) Queue(ctx context.Context, projectID, userID int64) ([]domain.Assignment, error) {
 	rows, err := s.query(ctx, assignmentSelect+` WHERE r.project_id = ? AND a.user_id = ? AND a.status != 'released' ORDER BY a.position, a.id`, projectID, userID)
 	if err != nil {
-		return nil, Op("Store.Queue", err)
+		return nil, domain.Op("Store.Queue", err)
 	}
 	defer rows.Close()
-	var out []Assignment
+	var out []domain.Assignment
 	for rows.Next() {
 		a, err := scanAssignment(rows)
 		if err != nil {
-			return nil, Op("Store.Queue", err)
+			return nil, domain.Op("Store.Queue", err)
 		}
 		out = append(out, *a)
 	}
-	return out, Op("Store.Queue", rows.Err())
-}
-
-// QueueEntry is one assignment in a user's queue with what the queue page
-// shows of it.
-type QueueEntry struct {
-	Assignment
-	Document  string // the document's external id
-	Title     string // the document's title
-	Topic     string
-	Snippet   string // the first sentence, cut at 160 characters
-	Sentences int
+	return out, domain.Op("Store.Queue", rows.Err())
 }
 
 // QueueEntries is Queue with what tells the rows apart: each assignment's
 // document, topic, first sentence and sentence count, in one query.
-func (s *Store) QueueEntries(ctx context.Context, projectID, userID int64) ([]QueueEntry, error) {
+func (s *Store) QueueEntries(ctx context.Context, projectID, userID int64) ([]domain.QueueEntry, error) {
 	val, err := s.queueEntries(ctx, "", userID, projectID)
-	return val, Op("Store.QueueEntries", err)
+	return val, domain.Op("Store.QueueEntries", err)
 }
 
-func (s *Store) queueEntries(ctx context.Context, limit string, args ...any) ([]QueueEntry, error) {
+func (s *Store) queueEntries(ctx context.Context, limit string, args ...any) ([]domain.QueueEntry, error) {
 	rows, err := s.query(ctx, `SELECT a.id, a.round_id, r.name, r.project_id, p.slug, a.summary_id, s.document_id, a.user_id,
 			a.position, a.status, a.version, a.active_seconds, coalesce(a.started_at, ''), coalesce(a.submitted_at, ''), d.external_id, d.title, s.topic,
 			coalesce((SELECT substr(ss.text, 1, 160) FROM summary_sentences ss WHERE ss.summary_id = s.id ORDER BY ss.idx LIMIT 1), ''),
@@ -103,9 +67,9 @@ func (s *Store) queueEntries(ctx context.Context, limit string, args ...any) ([]
 		return nil, err
 	}
 	defer rows.Close()
-	var out []QueueEntry
+	var out []domain.QueueEntry
 	for rows.Next() {
-		var q QueueEntry
+		var q domain.QueueEntry
 		a := &q.Assignment
 		if err := rows.Scan(&a.ID, &a.RoundID, &a.RoundName, &a.ProjectID, &a.ProjectSlug, &a.SummaryID, &a.DocumentID, &a.UserID,
 			&a.Position, &a.Status, &a.Version, &a.ActiveSeconds, &a.StartedAt, &a.SubmittedAt, &q.Document, &q.Title, &q.Topic, &q.Snippet, &q.Sentences); err != nil {
@@ -114,16 +78,6 @@ func (s *Store) queueEntries(ctx context.Context, limit string, args ...any) ([]
 		out = append(out, q)
 	}
 	return out, rows.Err()
-}
-
-// QueueNav is where one assignment sits in its annotator's queue in its
-// project: what the labelling page shows around it.
-type QueueNav struct {
-	Position int   // 1-based; 0 for a released assignment, which is in no queue
-	Total    int   // assignments in the queue (released ones aside)
-	Done     int   // of which submitted
-	Prev     int64 // the assignment before it, 0 if none
-	Next     int64 // the assignment after it, 0 if none
 }
 
 // queueScope selects an annotator's queue in a project (?1 user, ?2
@@ -150,8 +104,8 @@ const queueRank = `((SELECT coalesce(sum(b.total), 0) ` + blocksScope + ` AND b.
 // progress summed from the queue's blocks, its place from the blocks
 // before its own plus a count inside its block, and its neighbours by two
 // seeks on the queue index. Its cost does not grow with the queue.
-func (s *Store) QueueNav(ctx context.Context, a *Assignment) (QueueNav, error) {
-	var n QueueNav
+func (s *Store) QueueNav(ctx context.Context, a *domain.Assignment) (domain.QueueNav, error) {
+	var n domain.QueueNav
 	block := a.Position >> queueBlockShift
 	err := s.queryRow(ctx, `SELECT
 			(SELECT coalesce(sum(b.total), 0) `+blocksScope+`),
@@ -160,15 +114,15 @@ func (s *Store) QueueNav(ctx context.Context, a *Assignment) (QueueNav, error) {
 			coalesce((SELECT x.id `+queueScope+` AND (x.position, x.id) < (?3, ?4) ORDER BY x.position DESC, x.id DESC LIMIT 1), 0),
 			coalesce((SELECT x.id `+queueScope+` AND (x.position, x.id) > (?3, ?4) ORDER BY x.position, x.id LIMIT 1), 0)`,
 		a.UserID, a.ProjectID, a.Position, a.ID, block, block<<queueBlockShift).Scan(&n.Total, &n.Done, &n.Position, &n.Prev, &n.Next)
-	if a.Status == StatusReleased {
+	if a.Status == domain.StatusReleased {
 		n.Position, n.Prev, n.Next = 0, 0, 0
 	}
-	return n, Op("Store.QueueNav", err)
+	return n, domain.Op("Store.QueueNav", err)
 }
 
 // NextOpen returns the first unsubmitted, unskipped assignment after a in
 // its annotator's queue, else the first one before it, else 0.
-func (s *Store) NextOpen(ctx context.Context, a *Assignment) (int64, error) {
+func (s *Store) NextOpen(ctx context.Context, a *domain.Assignment) (int64, error) {
 	var id int64
 	err := s.queryRow(ctx, `SELECT coalesce(
 			(SELECT x.id `+queueScope+` AND x.status IN ('pending', 'in_progress') AND (x.position, x.id) > (?3, ?4)
@@ -178,42 +132,31 @@ func (s *Store) NextOpen(ctx context.Context, a *Assignment) (int64, error) {
 				AND x.id NOT IN (SELECT assignment_id FROM assignment_skips)
 				ORDER BY x.position, x.id LIMIT 1), 0)`,
 		a.UserID, a.ProjectID, a.Position, a.ID).Scan(&id)
-	return id, Op("Store.NextOpen", err)
-}
-
-// QueueSummary counts an annotator's queue in a project and finds the
-// first assignment not yet submitted.
-type QueueSummary struct {
-	Total int
-	Done  int
-	// NextOpen is the first assignment in queue order that is not
-	// submitted, 0 when all are; NextRank is how many come before it.
-	NextOpen int64
-	NextRank int
+	return id, domain.Op("Store.NextOpen", err)
 }
 
 // QueueCounts counts a user's queue in a project from its blocks and
 // finds the first assignment not yet submitted over the index of open
 // assignments, without counting or loading the queue.
-func (s *Store) QueueCounts(ctx context.Context, projectID, userID int64) (QueueSummary, error) {
-	var q QueueSummary
+func (s *Store) QueueCounts(ctx context.Context, projectID, userID int64) (domain.QueueSummary, error) {
+	var q domain.QueueSummary
 	var pos sql.NullInt64
 	err := s.queryRow(ctx, `SELECT (SELECT coalesce(sum(b.total), 0) `+blocksScope+`), (SELECT coalesce(sum(b.done), 0) `+blocksScope+`),
 		coalesce(n.id, 0), n.position FROM (SELECT 1) LEFT JOIN (SELECT x.id, x.position `+queueScope+` AND x.status IN ('pending', 'in_progress')
 			AND x.id NOT IN (SELECT assignment_id FROM assignment_skips) ORDER BY x.position, x.id LIMIT 1) n`,
 		userID, projectID).Scan(&q.Total, &q.Done, &q.NextOpen, &pos)
 	if err != nil || q.NextOpen == 0 {
-		return q, Op("Store.QueueCounts", err)
+		return q, domain.Op("Store.QueueCounts", err)
 	}
 	block := int(pos.Int64) >> queueBlockShift
 	err = s.queryRow(ctx, `SELECT `+queueRank,
 		userID, projectID, pos.Int64, q.NextOpen, block, block<<queueBlockShift).Scan(&q.NextRank)
-	return q, Op("Store.QueueCounts", err)
+	return q, domain.Op("Store.QueueCounts", err)
 }
 
 // QueueEntriesPage is QueueEntries from the offset-th entry (0-based), at
 // most limit of them.
-func (s *Store) QueueEntriesPage(ctx context.Context, projectID, userID int64, offset, limit int) ([]QueueEntry, error) {
+func (s *Store) QueueEntriesPage(ctx context.Context, projectID, userID int64, offset, limit int) ([]domain.QueueEntry, error) {
 	val, err := s.queueEntries(ctx, ` LIMIT ? OFFSET ?`, userID, projectID, limit, offset)
-	return val, Op("Store.QueueEntriesPage", err)
+	return val, domain.Op("Store.QueueEntriesPage", err)
 }

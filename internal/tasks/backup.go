@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
@@ -15,17 +16,17 @@ import (
 func (s *Store) Backup(ctx context.Context, out string) error {
 	f, err := os.OpenFile(out, os.O_RDWR|os.O_CREATE|os.O_EXCL, dbFileMode)
 	if errors.Is(err, fs.ErrExist) {
-		return Errorf(EConflict, "%s already exists; choose a new file", out)
+		return domain.Errorf(domain.EConflict, "%s already exists; choose a new file", out)
 	}
 	if err != nil {
-		return Op("Store.Backup", err)
+		return domain.Op("Store.Backup", err)
 	}
 	f.Close()
 	// A connection of its own: the read pool is query-only and the write
 	// pool's one connection must stay free for the server's saves.
 	db, err := sql.Open("sqlite", "file:"+s.path+"?_pragma=busy_timeout(10000)")
 	if err != nil {
-		return Op("Store.Backup", err)
+		return domain.Op("Store.Backup", err)
 	}
 	defer db.Close()
 	if _, err := db.ExecContext(ctx, `VACUUM INTO ?`, out); err != nil {
@@ -38,8 +39,8 @@ func (s *Store) Backup(ctx context.Context, out string) error {
 	}
 	f, err = os.Open(out)
 	if err != nil {
-		return Op("Store.Backup", err)
+		return domain.Op("Store.Backup", err)
 	}
 	defer f.Close()
-	return Op("Store.Backup", f.Sync())
+	return domain.Op("Store.Backup", f.Sync())
 }

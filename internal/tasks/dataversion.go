@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -19,7 +20,7 @@ func (s *Store) DataVersion(ctx context.Context, projectID int64) (string, error
 	err := s.queryRow(ctx, `SELECT coalesce((SELECT version FROM report_versions WHERE project_id = ?1), 0), settings
 		FROM projects WHERE id = ?1`, projectID).Scan(&v, &settings)
 	if err != nil {
-		return "", Op("Store.DataVersion", err)
+		return "", domain.Op("Store.DataVersion", err)
 	}
 	h := sha256.Sum256(fmt.Appendf(nil, "%d\x00%s", v, settings))
 	return hex.EncodeToString(h[:12]), nil

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"annotate/internal/authn"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // TestDataVersion changes with what a project's exports and report are
@@ -15,13 +15,13 @@ func TestDataVersion(t *testing.T) {
 	ctx := context.Background()
 	lead, _ := s.CreateUser(ctx, "lea", "", "a long enough password", false)
 	ann, _ := s.CreateUser(ctx, "ann", "", "a long enough password", false)
-	p, err := s.CreateProject(ctx, tasks.Project{Slug: "alpha", Name: "Alpha", Settings: tasks.DefaultSettings()})
+	p, err := s.CreateProject(ctx, domain.Project{Slug: "alpha", Name: "Alpha", Settings: domain.DefaultSettings()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, _ := s.CreateProject(ctx, tasks.Project{Slug: "beta", Name: "Beta", Settings: tasks.DefaultSettings()})
-	s.SetMember(ctx, p.ID, lead.ID, tasks.RoleLead)
-	s.SetMember(ctx, p.ID, ann.ID, tasks.RoleAnnotator)
+	other, _ := s.CreateProject(ctx, domain.Project{Slug: "beta", Name: "Beta", Settings: domain.DefaultSettings()})
+	s.SetMember(ctx, p.ID, lead.ID, domain.RoleLead)
+	s.SetMember(ctx, p.ID, ann.ID, domain.RoleAnnotator)
 	version := func() string {
 		t.Helper()
 		v, err := s.DataVersion(ctx, p.ID)
@@ -39,14 +39,14 @@ func TestDataVersion(t *testing.T) {
 		}
 		v = version()
 	}
-	docs := []tasks.DocumentInput{{ExternalID: "d1", Sentences: []string{"A."}, Summaries: []tasks.SummaryInput{{ExternalID: "s1", Sentences: []tasks.SentenceInput{{Text: "A."}}}}}}
+	docs := []domain.DocumentInput{{ExternalID: "d1", Sentences: []string{"A."}, Summaries: []domain.SummaryInput{{ExternalID: "s1", Sentences: []domain.SentenceInput{{Text: "A."}}}}}}
 	step("import", true, func() { s.Import(ctx, p.ID, docs) })
 	step("import into another project", false, func() { s.Import(ctx, other.ID, docs) })
-	step("checking an import", false, func() { s.ImportWith(ctx, tasks.ImportRequest{Project: p.ID, Documents: docs, DryRun: true}) })
-	var round *tasks.Round
+	step("checking an import", false, func() { s.ImportWith(ctx, domain.ImportRequest{Project: p.ID, Documents: docs, DryRun: true}) })
+	var round *domain.Round
 	step("a round", true, func() {
 		ids, _ := s.SummaryIDs(ctx, p.ID, nil)
-		round, err = s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundCalibration, Annotators: []int64{ann.ID}, Summaries: ids})
+		round, err = s.CreateRound(ctx, p.ID, domain.RoundSpec{Name: "r", Kind: domain.RoundCalibration, Annotators: []int64{ann.ID}, Summaries: ids})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +54,7 @@ func TestDataVersion(t *testing.T) {
 	step("a saved label", true, func() {
 		q, _ := s.Queue(ctx, p.ID, ann.ID)
 		sum, _ := s.Summary(ctx, q[0].SummaryID)
-		if _, err := s.SaveSentenceLabel(ctx, q[0].ID, ann.ID, q[0].Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: "faithful"}); err != nil {
+		if _, err := s.SaveSentenceLabel(ctx, q[0].ID, ann.ID, q[0].Version, domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: "faithful"}); err != nil {
 			t.Fatal(err)
 		}
 	})

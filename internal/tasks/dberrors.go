@@ -1,17 +1,12 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"errors"
 
 	"modernc.org/sqlite"
 )
-
-// EUnavailable is the code of an error where the database could not take
-// a request now: the disk is full, another process held the write lock
-// past the busy timeout, or the file could not be read or written. The
-// request may succeed later; nothing of it was written.
-const EUnavailable = "unavailable"
 
 // Primary SQLite result codes this package tells apart.
 const (
@@ -23,20 +18,22 @@ const (
 	sqliteFull      = 13
 )
 
+func init() { domain.RegisterClassifier(unavailable) }
+
 // unavailable describes a database error a user can act on, or returns
 // nil for any other error.
-func unavailable(err error) *Error {
+func unavailable(err error) *domain.Error {
 	var se *sqlite.Error
 	if !errors.As(err, &se) {
 		return nil
 	}
 	switch se.Code() & 0xff {
 	case sqliteFull:
-		return Errorf(EUnavailable, "The server's disk is full, so this change was not saved. Your earlier work is safe; tell the project's administrator.")
+		return domain.Errorf(domain.EUnavailable, "The server's disk is full, so this change was not saved. Your earlier work is safe; tell the project's administrator.")
 	case sqliteBusy, sqliteLocked:
-		return Errorf(EUnavailable, "The database is busy with other work, so this change was not saved. Please try again in a moment.")
+		return domain.Errorf(domain.EUnavailable, "The database is busy with other work, so this change was not saved. Please try again in a moment.")
 	case sqliteIOErr, sqliteReadOnly:
-		return Errorf(EUnavailable, "The server could not write to its database, so this change was not saved. Your earlier work is safe; tell the project's administrator.")
+		return domain.Errorf(domain.EUnavailable, "The server could not write to its database, so this change was not saved. Your earlier work is safe; tell the project's administrator.")
 	}
 	return nil
 }

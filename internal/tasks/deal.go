@@ -1,24 +1,11 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
-	"math/rand/v2"
 	"sort"
-)
-
-// Dealing modes of a production round.
-const (
-	// DealBalanced deals each summary on its own to the least-loaded
-	// annotators: every annotator's load is within one summary of every
-	// other's. Among equally loaded annotators, those who already read the
-	// document come first.
-	DealBalanced = "balanced"
-	// DealByDocument gives all of a document's summaries to the same
-	// annotators, so each reads a document once; loads may then differ by
-	// up to a document's worth of summaries.
-	DealByDocument = "by_document"
 )
 
 // dealItem names one summary by its document's position and its own
@@ -72,70 +59,30 @@ func deal(annotators []int64, perItem int, byDocument bool, docs []int) []map[in
 	return out
 }
 
-// SampleSummaries draws n of the ids at random, reproducibly for a seed,
-// keeping their order (which groups them by document). With n <= 0 or n
-// at least len(ids) it returns ids unchanged.
-func SampleSummaries(ids []int64, n int, seed uint64) []int64 {
-	if n <= 0 || n >= len(ids) {
-		return ids
-	}
-	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	keep := make(map[int]bool, n)
-	for _, i := range rng.Perm(len(ids))[:n] {
-		keep[i] = true
-	}
-	out := make([]int64, 0, n)
-	for i, id := range ids {
-		if keep[i] {
-			out = append(out, id)
-		}
-	}
-	return out
-}
-
-// RoundRequest is a new round as a lead asks for it, from the Rounds page
-// or `annotate assign`: both go through StartRound, so the same request
-// gives the same round.
-type RoundRequest struct {
-	Name       string
-	Kind       string
-	PerItem    int
-	Annotators []int64
-	// Documents limits the round to the summaries of these external
-	// document ids; empty means every summary of the project.
-	Documents []string
-	// Sample draws this many of those summaries at random with Seed; 0
-	// takes them all.
-	Sample int
-	Seed   uint64
-	// Dealing is DealBalanced (default) or DealByDocument.
-	Dealing string
-}
-
 // StartRound chooses the summaries a request names, draws the sample and
 // creates the round.
-func (s *Store) StartRound(ctx context.Context, projectID int64, req RoundRequest) (*Round, error) {
+func (s *Store) StartRound(ctx context.Context, projectID int64, req domain.RoundRequest) (*domain.Round, error) {
 	if req.Sample < 0 {
-		return nil, Errorf(EInvalid, "the sample size cannot be negative")
+		return nil, domain.Errorf(domain.EInvalid, "the sample size cannot be negative")
 	}
 	ids, err := s.SummaryIDs(ctx, projectID, req.Documents)
 	if err != nil {
-		return nil, Op("Store.StartRound", err)
+		return nil, domain.Op("Store.StartRound", err)
 	}
 	if len(req.Documents) > 0 {
 		if missing, err := s.missingDocuments(ctx, projectID, req.Documents); err != nil {
-			return nil, Op("Store.StartRound", err)
+			return nil, domain.Op("Store.StartRound", err)
 		} else if len(missing) > 0 {
-			return nil, Errorf(EInvalid, "no document with id %q in this project", missing[0])
+			return nil, domain.Errorf(domain.EInvalid, "no document with id %q in this project", missing[0])
 		}
 	}
 	sample := req.Sample
 	if sample >= len(ids) {
 		sample = 0
 	}
-	val, err := s.CreateRound(ctx, projectID, RoundSpec{Name: req.Name, Kind: req.Kind, PerItem: req.PerItem, Annotators: req.Annotators,
-		Summaries: SampleSummaries(ids, sample, req.Seed), Dealing: req.Dealing, Seed: req.Seed, Sample: sample})
-	return val, Op("Store.StartRound", err)
+	val, err := s.CreateRound(ctx, projectID, domain.RoundSpec{Name: req.Name, Kind: req.Kind, PerItem: req.PerItem, Annotators: req.Annotators,
+		Summaries: domain.SampleSummaries(ids, sample, req.Seed), Dealing: req.Dealing, Seed: req.Seed, Sample: sample})
+	return val, domain.Op("Store.StartRound", err)
 }
 
 func (s *Store) missingDocuments(ctx context.Context, projectID int64, ids []string) ([]string, error) {
@@ -152,22 +99,15 @@ func (s *Store) missingDocuments(ctx context.Context, projectID int64, ids []str
 	return out, nil
 }
 
-// RoundDealing is how a round's work was drawn and dealt.
-type RoundDealing struct {
-	Dealing string // DealBalanced or DealByDocument
-	Seed    uint64
-	Sample  int // 0: every summary chosen
-}
-
 // DealingOf returns how a round was dealt. Rounds created before dealing
 // was recorded were dealt by document.
-func (s *Store) DealingOf(ctx context.Context, roundID int64) (RoundDealing, error) {
-	var d RoundDealing
+func (s *Store) DealingOf(ctx context.Context, roundID int64) (domain.RoundDealing, error) {
+	var d domain.RoundDealing
 	var seed int64
 	err := s.read.QueryRowContext(ctx, `SELECT dealing, seed, sample FROM round_dealing WHERE round_id = ?`, roundID).Scan(&d.Dealing, &seed, &d.Sample)
 	if errors.Is(err, sql.ErrNoRows) {
-		return RoundDealing{Dealing: DealByDocument}, nil
+		return domain.RoundDealing{Dealing: domain.DealByDocument}, nil
 	}
 	d.Seed = uint64(seed)
-	return d, Op("Store.DealingOf", err)
+	return d, domain.Op("Store.DealingOf", err)
 }

@@ -1,38 +1,12 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"strings"
 )
-
-// DocumentFilter chooses the documents a lead lists to deal by hand.
-type DocumentFilter struct {
-	// Query keeps documents whose external id or title contains it
-	// (case-insensitive); empty keeps all.
-	Query string
-	// Topic keeps documents with a summary of this topic; empty keeps all.
-	Topic string
-	// Gold is "" (any), "none" (no sentence has gold), "some" (some do,
-	// not all), "all" (every sentence has gold) or "waiting" (a sentence
-	// waits for adjudication).
-	Gold string
-}
-
-// GoldStates are the values DocumentFilter.Gold takes, "" aside.
-var GoldStates = []string{"none", "some", "all", "waiting"}
-
-// PickDocument is one document in the list a lead deals from.
-type PickDocument struct {
-	ExternalID string
-	Title      string
-	Topics     []string // its summaries' topics, distinct, in order
-	Summaries  int
-	Sentences  int
-	Gold       int // sentences with gold (not waiting)
-	Waiting    int // sentences waiting for adjudication
-}
 
 // maxPickDocuments bounds the list: a lead narrows it with the filter.
 const maxPickDocuments = 500
@@ -40,7 +14,7 @@ const maxPickDocuments = 500
 // PickDocuments lists the project's documents that pass the filter, by
 // external id, at most maxPickDocuments of them; more reports whether the
 // filter left more out.
-func (s *Store) PickDocuments(ctx context.Context, projectID int64, f DocumentFilter) (docs []PickDocument, more bool, err error) {
+func (s *Store) PickDocuments(ctx context.Context, projectID int64, f domain.DocumentFilter) (docs []domain.PickDocument, more bool, err error) {
 	q := strings.ToLower(strings.TrimSpace(f.Query))
 	err = queryRows(ctx, s.reader(ctx), `
 		SELECT d.external_id, d.title,
@@ -56,7 +30,7 @@ func (s *Store) PickDocuments(ctx context.Context, projectID int64, f DocumentFi
 			AND (? = '' OR instr(lower(d.external_id), ?) > 0 OR instr(lower(d.title), ?) > 0)
 			AND (? = '' OR EXISTS (SELECT 1 FROM summaries sm WHERE sm.document_id = d.id AND sm.topic = ?))
 		ORDER BY d.external_id`, func(rows *sql.Rows) error {
-		var d PickDocument
+		var d domain.PickDocument
 		var topics sql.NullString
 		if err := rows.Scan(&d.ExternalID, &d.Title, &topics, &d.Summaries, &d.Sentences, &d.Gold, &d.Waiting); err != nil {
 			return err
@@ -66,7 +40,7 @@ func (s *Store) PickDocuments(ctx context.Context, projectID int64, f DocumentFi
 				return err
 			}
 		}
-		if !f.keepGold(d) {
+		if !f.KeepGold(d) {
 			return nil
 		}
 		if len(docs) == maxPickDocuments {
@@ -76,22 +50,7 @@ func (s *Store) PickDocuments(ctx context.Context, projectID int64, f DocumentFi
 		docs = append(docs, d)
 		return nil
 	}, projectID, q, q, q, f.Topic, f.Topic)
-	return docs, more, Op("Store.PickDocuments", err)
-}
-
-// keepGold applies the filter's gold state.
-func (f DocumentFilter) keepGold(d PickDocument) bool {
-	switch f.Gold {
-	case "none":
-		return d.Gold == 0 && d.Waiting == 0
-	case "some":
-		return d.Gold > 0 && d.Gold < d.Sentences
-	case "all":
-		return d.Sentences > 0 && d.Gold == d.Sentences
-	case "waiting":
-		return d.Waiting > 0
-	}
-	return true
+	return docs, more, domain.Op("Store.PickDocuments", err)
 }
 
 // ProjectTopics lists the distinct topics of the project's summaries.
@@ -105,5 +64,5 @@ func (s *Store) ProjectTopics(ctx context.Context, projectID int64) ([]string, e
 		out = append(out, t)
 		return nil
 	}, projectID)
-	return out, Op("Store.ProjectTopics", err)
+	return out, domain.Op("Store.ProjectTopics", err)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -21,7 +22,7 @@ import (
 // which operation failed, so a 500 in the log is never bare SQLite text.
 // The same rule holds in the studies store and the application layer.
 func TestExportedErrorsNameTheirOperation(t *testing.T) {
-	for _, dir := range []string{".", "../studies", "../app", "../webhooks", "../assiststore", "../authn"} {
+	for _, dir := range []string{".", "../domain", "../studies", "../app", "../webhooks", "../assiststore", "../authn"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)
@@ -120,18 +121,18 @@ func TestOpKeepsCodesAndCauses(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "Store.ProjectBySlug: ") || !errors.Is(err, sql.ErrConnDone) && !strings.Contains(err.Error(), "closed") {
 		t.Fatalf("a failure on a closed store: %v; want it to name Store.ProjectBySlug and keep the cause", err)
 	}
-	if tasks.ErrorCode(err) != tasks.EInternal || tasks.ErrorMessage(err) == err.Error() {
-		t.Fatalf("an internal failure: code %q, message %q; want internal and a message that hides it", tasks.ErrorCode(err), tasks.ErrorMessage(err))
+	if domain.ErrorCode(err) != domain.EInternal || domain.ErrorMessage(err) == err.Error() {
+		t.Fatalf("an internal failure: code %q, message %q; want internal and a message that hides it", domain.ErrorCode(err), domain.ErrorMessage(err))
 	}
-	domain := tasks.Errorf(tasks.EConflict, "someone else saved first")
-	if got := tasks.Op("Store.Save", domain); got != error(domain) {
+	userErr := domain.Errorf(domain.EConflict, "someone else saved first")
+	if got := domain.Op("Store.Save", userErr); got != error(userErr) {
 		t.Fatalf("Op changed a domain error: %v", got)
 	}
-	wrapped := tasks.Op("Store.Outer", tasks.Op("Store.Inner", sql.ErrNoRows))
+	wrapped := domain.Op("Store.Outer", domain.Op("Store.Inner", sql.ErrNoRows))
 	if wrapped.Error() != "Store.Outer: Store.Inner: "+sql.ErrNoRows.Error() || !errors.Is(wrapped, sql.ErrNoRows) {
 		t.Fatalf("nested operations: %q", wrapped)
 	}
-	if tasks.Op("x", nil) != nil {
+	if domain.Op("x", nil) != nil {
 		t.Fatal("Op(nil) is not nil")
 	}
 }

@@ -1,18 +1,11 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
 )
-
-// ExportScope says which part of a project an export reads.
-type ExportScope struct {
-	ProjectID int64
-	// RoundID, when not 0, keeps the summaries with an assignment in that
-	// round that was not released, and only that round's labels.
-	RoundID int64
-}
 
 // ExportReader reads a project for an export inside one read transaction,
 // so that the whole export comes from one snapshot. Rows are handed out one
@@ -22,22 +15,22 @@ type ExportScope struct {
 // done.
 type ExportReader struct {
 	tx    *sql.Tx
-	scope ExportScope
+	scope domain.ExportScope
 	stmts map[string]*sql.Stmt
 }
 
 // BeginExport opens an ExportReader.
-func (s *Store) BeginExport(ctx context.Context, scope ExportScope) (*ExportReader, error) {
+func (s *Store) BeginExport(ctx context.Context, scope domain.ExportScope) (*ExportReader, error) {
 	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return nil, Op("Store.BeginExport", err)
+		return nil, domain.Op("Store.BeginExport", err)
 	}
 	r := &ExportReader{tx: tx, scope: scope, stmts: map[string]*sql.Stmt{}}
 	for name, q := range exportQueries {
 		st, err := tx.PrepareContext(ctx, q)
 		if err != nil {
 			r.Close()
-			return nil, Op("Store.BeginExport", err)
+			return nil, domain.Op("Store.BeginExport", err)
 		}
 		r.stmts[name] = st
 	}
@@ -49,138 +42,7 @@ func (r *ExportReader) Close() error {
 	for _, st := range r.stmts {
 		st.Close()
 	}
-	return Op("ExportReader.Close", r.tx.Rollback())
-}
-
-// ExportSummary is one summary in an export with its document, its
-// summary-level gold and the counts its scores are computed from.
-type ExportSummary struct {
-	ID, DocumentID                     int64
-	Document                           string // the document's external id
-	DocumentKind, DocumentLanguage     string
-	DocumentDomain, DocumentTitle      string
-	External, Topic, Model, Language   string
-	Original                           string
-	EditTypes                          []string
-	Gold                               *ExportGold // summary-level gold; nil when none
-	Sentences                          int         // |S|
-	GoldSentences, FaithfulSentences   int         // sentences with a resolved gold label; of them faithful
-	UnfaithfulSentences                int         // of them unfaithful
-	provRank                           int         // the least automatic sentence provenance (see provRank)
-	KeyFacts                           int         // |K|: the document's key facts for the summary's topic or none
-	Alignments                         int         // submitted assignments whose key-fact alignments count
-	CoveredKeyFacts, CoveringSentences int         // |{k : (k, s) in E}|, |{s : (k, s) in E}|
-}
-
-// Scores computes the summary's faithfulness, completeness and conciseness
-// (PROTOCOL.md, after FineSurE). The gold alignment E holds an edge (k, s)
-// when a strict majority of the submitted assignments marked it.
-// Faithfulness is nil until every sentence has a resolved gold label;
-// completeness and conciseness are nil when the summary has no key facts
-// or no submitted assignment.
-func (s *ExportSummary) Scores() SummaryScores {
-	var out SummaryScores
-	ratio := func(a, b int) *float64 {
-		v := float64(a) / float64(b)
-		return &v
-	}
-	if s.Sentences > 0 && s.GoldSentences == s.Sentences {
-		out.Faithfulness = ratio(s.FaithfulSentences, s.Sentences)
-	}
-	if s.KeyFacts > 0 && s.Alignments > 0 && s.Sentences > 0 {
-		out.Completeness = ratio(s.CoveredKeyFacts, s.KeyFacts)
-		out.Conciseness = ratio(s.CoveringSentences, s.Sentences)
-	}
-	return out
-}
-
-// Label returns the summary's gold label and its provenance: the stored
-// summary-level gold when there is one, else the label its sentences give
-// (see SummaryLabelFrom) once every sentence has a resolved gold label,
-// with the least automatic provenance among them; ("", "") otherwise.
-func (s *ExportSummary) Label() (label, provenance string) {
-	if s.Gold != nil {
-		return s.Gold.Label, s.Gold.Provenance
-	}
-	if s.Sentences == 0 || s.GoldSentences != s.Sentences {
-		return "", ""
-	}
-	switch {
-	case s.UnfaithfulSentences > 0:
-		label = LabelUnfaithful
-	case s.FaithfulSentences < s.Sentences:
-		label = LabelBorderline
-	default:
-		label = LabelFaithful
-	}
-	for p, r := range provRank {
-		if r == s.provRank {
-			provenance = p
-		}
-	}
-	return label, provenance
-}
-
-// ExportGold is a gold label as an export writes it: the values, where
-// they came from, and who decided when.
-type ExportGold struct {
-	GoldValues
-	Provenance  string
-	DecidedByID int64
-	DecidedBy   string // username; "" for automatic and imported gold
-	DecidedAt   string
-	Note        string
-}
-
-// ExportSentence is one summary sentence with its gold, if any.
-type ExportSentence struct {
-	ID    int64
-	Index int
-	// SourceIndex is the sentence's number in the file it was imported
-	// from (TofuEval's sent_idx, which may skip numbers); Index when the
-	// file gave none.
-	SourceIndex int
-	Text        string
-	Translation string
-	Gold        *ExportGold
-}
-
-// ExportDocument is a document's content: its units and key facts.
-type ExportDocument struct {
-	Units    []TurnInput // Speaker is "" for prose sentences
-	KeyFacts []KeyFactInput
-}
-
-// ExportLabel is one annotator's label on one sentence (one row of a raw
-// export); Labelled is false when the annotator has not labelled it.
-type ExportLabel struct {
-	Round                        string
-	AssignmentID, UserID         int64
-	Username, Status             string
-	ActiveSeconds                int
-	StartedAt, SubmittedAt       string
-	SentenceID                   int64
-	SentenceIndex                int
-	Labelled                     bool
-	Label                        string
-	ErrorTypes                   []string
-	Explanation                  string
-	Ambiguous                    *bool
-	AmbiguityType, AmbiguityNote string
-	UnsureNote, FirstLabel       string
-	AssistantVisible             bool
-	ChangedAfterReveal           bool
-	UpdatedAt                    string
-	Relevance                    *int
-	NonSummary                   bool
-	TopicCategory, Comment       string
-	// AssistantLabel is the tentative label the assistant panel shows for
-	// the sentence (newest real run, else a sample run); "" when none.
-	AssistantLabel            string
-	GoldLabel, GoldProvenance string
-	// Flag is the annotator's comment flagging the sentence for the leads;
-	// SkipReason why they skipped the assignment; "" when none.
-	Flag, SkipReason string
+	return domain.Op("ExportReader.Close", r.tx.Rollback())
 }
 
 // inScope is the round condition on a summary s, with ?2 the round.
@@ -254,32 +116,32 @@ var exportQueries = map[string]string{
 
 // EachSummary calls fn for every summary in scope, document by document in
 // the order they were created, and each document's summaries in order.
-func (r *ExportReader) EachSummary(ctx context.Context, fn func(*ExportSummary) error) error {
+func (r *ExportReader) EachSummary(ctx context.Context, fn func(*domain.ExportSummary) error) error {
 	docs, err := r.stmts["documents"].QueryContext(ctx, r.scope.ProjectID, r.scope.RoundID)
 	if err != nil {
-		return Op("ExportReader.EachSummary", err)
+		return domain.Op("ExportReader.EachSummary", err)
 	}
 	defer docs.Close()
 	for docs.Next() {
 		var docID int64
 		if err := docs.Scan(&docID); err != nil {
-			return Op("ExportReader.EachSummary", err)
+			return domain.Op("ExportReader.EachSummary", err)
 		}
 		if err := r.documentSummaries(ctx, docID, fn); err != nil {
-			return Op("ExportReader.EachSummary", err)
+			return domain.Op("ExportReader.EachSummary", err)
 		}
 	}
-	return Op("ExportReader.EachSummary", docs.Err())
+	return domain.Op("ExportReader.EachSummary", docs.Err())
 }
 
-func (r *ExportReader) documentSummaries(ctx context.Context, docID int64, fn func(*ExportSummary) error) error {
+func (r *ExportReader) documentSummaries(ctx context.Context, docID int64, fn func(*domain.ExportSummary) error) error {
 	rows, err := r.stmts["summaries"].QueryContext(ctx, docID, r.scope.RoundID)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var s ExportSummary
+		var s domain.ExportSummary
 		var edits string
 		var gLabel, gProv, gAt, gNote sql.NullString
 		var gBy int64
@@ -287,12 +149,12 @@ func (r *ExportReader) documentSummaries(ctx context.Context, docID int64, fn fu
 		if err := rows.Scan(&s.ID, &s.DocumentID, &s.Document, &s.DocumentKind, &s.DocumentLanguage, &s.DocumentDomain, &s.DocumentTitle,
 			&s.External, &s.Topic, &s.Model, &s.Language, &s.Original, &edits,
 			&gLabel, &gProv, &gBy, &gByName, &gAt, &gNote,
-			&s.Sentences, &s.GoldSentences, &s.FaithfulSentences, &s.UnfaithfulSentences, &s.provRank, &s.KeyFacts); err != nil {
+			&s.Sentences, &s.GoldSentences, &s.FaithfulSentences, &s.UnfaithfulSentences, &s.ProvenanceRank, &s.KeyFacts); err != nil {
 			return err
 		}
 		s.EditTypes = decodeTypes(edits)
 		if gLabel.Valid {
-			s.Gold = &ExportGold{GoldValues: GoldValues{Label: gLabel.String, ErrorTypes: []string{}}, Provenance: gProv.String,
+			s.Gold = &domain.ExportGold{GoldValues: domain.GoldValues{Label: gLabel.String, ErrorTypes: []string{}}, Provenance: gProv.String,
 				DecidedByID: gBy, DecidedBy: gByName, DecidedAt: gAt.String, Note: gNote.String}
 		}
 		if err := r.stmts["alignment"].QueryRowContext(ctx, s.ID, r.scope.RoundID).Scan(&s.Alignments, &s.CoveredKeyFacts, &s.CoveringSentences); err != nil {
@@ -306,15 +168,15 @@ func (r *ExportReader) documentSummaries(ctx context.Context, docID int64, fn fu
 }
 
 // Sentences returns a summary's sentences with their gold, in order.
-func (r *ExportReader) Sentences(ctx context.Context, summaryID int64) ([]ExportSentence, error) {
+func (r *ExportReader) Sentences(ctx context.Context, summaryID int64) ([]domain.ExportSentence, error) {
 	rows, err := r.stmts["sentences"].QueryContext(ctx, summaryID)
 	if err != nil {
-		return nil, Op("ExportReader.Sentences", err)
+		return nil, domain.Op("ExportReader.Sentences", err)
 	}
 	defer rows.Close()
-	var out []ExportSentence
+	var out []domain.ExportSentence
 	for rows.Next() {
-		var x ExportSentence
+		var x domain.ExportSentence
 		var has bool
 		var label, types, expl, ambType, ambNote, prov, at, note sql.NullString
 		var amb sql.NullBool
@@ -322,10 +184,10 @@ func (r *ExportReader) Sentences(ctx context.Context, summaryID int64) ([]Export
 		var byName sql.NullString
 		if err := rows.Scan(&x.ID, &x.Index, &x.SourceIndex, &x.Text, &x.Translation, &has, &label, &types, &expl, &amb, &ambType, &ambNote,
 			&prov, &by, &byName, &at, &note); err != nil {
-			return nil, Op("ExportReader.Sentences", err)
+			return nil, domain.Op("ExportReader.Sentences", err)
 		}
 		if has {
-			g := &ExportGold{GoldValues: GoldValues{Label: label.String, ErrorTypes: nonNil(decodeTypes(types.String)), Explanation: expl.String,
+			g := &domain.ExportGold{GoldValues: domain.GoldValues{Label: label.String, ErrorTypes: domain.NonNil(decodeTypes(types.String)), Explanation: expl.String,
 				AmbiguityType: ambType.String, AmbiguityNote: ambNote.String},
 				Provenance: prov.String, DecidedByID: by.Int64, DecidedBy: byName.String, DecidedAt: at.String, Note: note.String}
 			if amb.Valid {
@@ -335,55 +197,55 @@ func (r *ExportReader) Sentences(ctx context.Context, summaryID int64) ([]Export
 		}
 		out = append(out, x)
 	}
-	return out, Op("ExportReader.Sentences", rows.Err())
+	return out, domain.Op("ExportReader.Sentences", rows.Err())
 }
 
 // Document returns a document's units and key facts.
-func (r *ExportReader) Document(ctx context.Context, documentID int64) (ExportDocument, error) {
-	var d ExportDocument
+func (r *ExportReader) Document(ctx context.Context, documentID int64) (domain.ExportDocument, error) {
+	var d domain.ExportDocument
 	rows, err := r.stmts["units"].QueryContext(ctx, documentID)
 	if err != nil {
-		return d, Op("ExportReader.Document", err)
+		return d, domain.Op("ExportReader.Document", err)
 	}
 	for rows.Next() {
-		var u TurnInput
+		var u domain.TurnInput
 		if err := rows.Scan(&u.Speaker, &u.Text); err != nil {
 			rows.Close()
-			return d, Op("ExportReader.Document", err)
+			return d, domain.Op("ExportReader.Document", err)
 		}
 		d.Units = append(d.Units, u)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return d, Op("ExportReader.Document", err)
+		return d, domain.Op("ExportReader.Document", err)
 	}
 	rows, err = r.stmts["keyfacts"].QueryContext(ctx, documentID)
 	if err != nil {
-		return d, Op("ExportReader.Document", err)
+		return d, domain.Op("ExportReader.Document", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var k KeyFactInput
+		var k domain.KeyFactInput
 		if err := rows.Scan(&k.Topic, &k.Text, &k.Category); err != nil {
-			return d, Op("ExportReader.Document", err)
+			return d, domain.Op("ExportReader.Document", err)
 		}
 		d.KeyFacts = append(d.KeyFacts, k)
 	}
-	return d, Op("ExportReader.Document", rows.Err())
+	return d, domain.Op("ExportReader.Document", rows.Err())
 }
 
 // EachLabel calls fn for every sentence × assignment of a summary in scope
 // (released assignments included, with their status), by sentence and
 // then assignment. The ExportLabel passed is reused between calls.
-func (r *ExportReader) EachLabel(ctx context.Context, summaryID int64, fn func(*ExportLabel) error) error {
+func (r *ExportReader) EachLabel(ctx context.Context, summaryID int64, fn func(*domain.ExportLabel) error) error {
 	rows, err := r.stmts["labels"].QueryContext(ctx, summaryID, r.scope.RoundID, r.scope.ProjectID)
 	if err != nil {
-		return Op("ExportReader.EachLabel", err)
+		return domain.Op("ExportReader.EachLabel", err)
 	}
 	defer rows.Close()
-	var l ExportLabel
+	var l domain.ExportLabel
 	for rows.Next() {
-		l = ExportLabel{}
+		l = domain.ExportLabel{}
 		var types string
 		var amb sql.NullBool
 		var rel sql.NullInt64
@@ -392,9 +254,9 @@ func (r *ExportReader) EachLabel(ctx context.Context, summaryID int64, fn func(*
 			&l.AmbiguityType, &l.AmbiguityNote, &l.UnsureNote, &l.FirstLabel,
 			&l.AssistantVisible, &l.ChangedAfterReveal, &l.UpdatedAt,
 			&rel, &l.NonSummary, &l.TopicCategory, &l.Comment, &l.AssistantLabel, &l.GoldLabel, &l.GoldProvenance, &l.Flag, &l.SkipReason); err != nil {
-			return Op("ExportReader.EachLabel", err)
+			return domain.Op("ExportReader.EachLabel", err)
 		}
-		l.ErrorTypes = nonNil(decodeTypes(types))
+		l.ErrorTypes = domain.NonNil(decodeTypes(types))
 		if amb.Valid {
 			l.Ambiguous = &amb.Bool
 		}
@@ -403,10 +265,10 @@ func (r *ExportReader) EachLabel(ctx context.Context, summaryID int64, fn func(*
 			l.Relevance = &v
 		}
 		if err := fn(&l); err != nil {
-			return Op("ExportReader.EachLabel", err)
+			return domain.Op("ExportReader.EachLabel", err)
 		}
 	}
-	return Op("ExportReader.EachLabel", rows.Err())
+	return domain.Op("ExportReader.EachLabel", rows.Err())
 }
 
 // People lists, in id order, the users an export may name: the
@@ -415,50 +277,50 @@ func (r *ExportReader) EachLabel(ctx context.Context, summaryID int64, fn func(*
 func (r *ExportReader) People(ctx context.Context) ([]int64, error) {
 	rows, err := r.stmts["people"].QueryContext(ctx, r.scope.ProjectID, r.scope.RoundID)
 	if err != nil {
-		return nil, Op("ExportReader.People", err)
+		return nil, domain.Op("ExportReader.People", err)
 	}
 	defer rows.Close()
 	var out []int64
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return nil, Op("ExportReader.People", err)
+			return nil, domain.Op("ExportReader.People", err)
 		}
 		out = append(out, id)
 	}
-	return out, Op("ExportReader.People", rows.Err())
+	return out, domain.Op("ExportReader.People", rows.Err())
 }
 
 // Scores returns the scale scores of the assignments of a summary in
 // scope, by assignment.
-func (r *ExportReader) Scores(ctx context.Context, summaryID int64) (map[int64]map[ScaleKey]string, error) {
+func (r *ExportReader) Scores(ctx context.Context, summaryID int64) (map[int64]map[domain.ScaleKey]string, error) {
 	val, err := r.scores(ctx, summaryID, `SELECT a.id FROM assignments a WHERE a.summary_id = ?1 AND a.status != 'released' AND (?2 = 0 OR a.round_id = ?2)`)
-	return val, Op("ExportReader.Scores", err)
+	return val, domain.Op("ExportReader.Scores", err)
 }
 
 // SubmittedScores is Scores for the submitted assignments only.
-func (r *ExportReader) SubmittedScores(ctx context.Context, summaryID int64) (map[int64]map[ScaleKey]string, error) {
+func (r *ExportReader) SubmittedScores(ctx context.Context, summaryID int64) (map[int64]map[domain.ScaleKey]string, error) {
 	val, err := r.scores(ctx, summaryID, submittedOf)
-	return val, Op("ExportReader.SubmittedScores", err)
+	return val, domain.Op("ExportReader.SubmittedScores", err)
 }
 
-func (r *ExportReader) scores(ctx context.Context, summaryID int64, assignments string) (map[int64]map[ScaleKey]string, error) {
+func (r *ExportReader) scores(ctx context.Context, summaryID int64, assignments string) (map[int64]map[domain.ScaleKey]string, error) {
 	rows, err := r.tx.QueryContext(ctx, `SELECT assignment_id, sentence_id, scale, value FROM scale_scores WHERE assignment_id IN (`+assignments+`)`,
 		summaryID, r.scope.RoundID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[int64]map[ScaleKey]string{}
+	out := map[int64]map[domain.ScaleKey]string{}
 	for rows.Next() {
 		var a int64
-		var k ScaleKey
+		var k domain.ScaleKey
 		var v string
 		if err := rows.Scan(&a, &k.Sentence, &k.Scale, &v); err != nil {
 			return nil, err
 		}
 		if out[a] == nil {
-			out[a] = map[ScaleKey]string{}
+			out[a] = map[domain.ScaleKey]string{}
 		}
 		out[a][k] = v
 	}
@@ -473,5 +335,5 @@ func (r *ExportReader) AnnotationID(ctx context.Context, documentID int64) (stri
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
-	return id, Op("ExportReader.AnnotationID", err)
+	return id, domain.Op("ExportReader.AnnotationID", err)
 }

@@ -1,9 +1,8 @@
 package tasks_test
 
 import (
+	"annotate/internal/domain"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 // FuzzSentenceLabel checks the validation of label forms as they arrive
@@ -14,14 +13,14 @@ func FuzzSentenceLabel(f *testing.F) {
 	f.Add("faithful", "", "", "", false)
 	f.Add("maybe", "x", "\x00", "deduction", true)
 	f.Fuzz(func(t *testing.T, label, types, explanation, ambType string, amb bool) {
-		l := tasks.SentenceLabel{Label: label, Explanation: explanation, AmbiguityType: ambType, Ambiguous: &amb}
+		l := domain.SentenceLabel{Label: label, Explanation: explanation, AmbiguityType: ambType, Ambiguous: &amb}
 		for _, c := range []byte(types) {
 			l.ErrorTypes = append(l.ErrorTypes, string(c))
 		}
 		if types != "" {
 			l.ErrorTypes = append(l.ErrorTypes, types)
 		}
-		set := tasks.DefaultSettings()
+		set := domain.DefaultSettings()
 		if err := l.Validate(set); err != nil {
 			return
 		}

@@ -1,102 +1,13 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"slices"
 	"strings"
 )
-
-// Provenance of a gold value: where it came from.
-const (
-	ProvImported    = "imported"    // arrived with the data
-	ProvUnanimous   = "unanimous"   // every annotator agreed on every dimension
-	ProvMajority    = "majority"    // a lead accepted the strict majority
-	ProvAdjudicated = "adjudicated" // an adjudicator decided
-	ProvUnresolved  = "unresolved"  // the annotators disagree; no gold yet
-)
-
-// GoldValues are the values of a gold sentence label.
-type GoldValues struct {
-	Label         string   `json:"label"`
-	ErrorTypes    []string `json:"error_types"`
-	Explanation   string   `json:"explanation"`
-	Ambiguous     *bool    `json:"ambiguous"`
-	AmbiguityType string   `json:"ambiguity_type"`
-	AmbiguityNote string   `json:"ambiguity_note"`
-}
-
-func (v GoldValues) equal(w GoldValues) bool {
-	return v.Label == w.Label && slices.Equal(nonNil(v.ErrorTypes), nonNil(w.ErrorTypes)) && v.Explanation == w.Explanation &&
-		((v.Ambiguous == nil) == (w.Ambiguous == nil)) && (v.Ambiguous == nil || *v.Ambiguous == *w.Ambiguous) &&
-		v.AmbiguityType == w.AmbiguityType && v.AmbiguityNote == w.AmbiguityNote
-}
-
-// Gold is the gold label of one summary sentence with its provenance.
-type Gold struct {
-	SentenceID int64 `json:"sentence_id"`
-	GoldValues
-	Provenance string `json:"provenance"`
-	// DecidedBy is the user who adjudicated, accepted the majority or
-	// reopened; 0 for automatic and imported gold.
-	DecidedBy     int64  `json:"decided_by,omitempty"`
-	DecidedByName string `json:"-"`
-	DecidedAt     string `json:"decided_at"`
-	Note          string `json:"note"`
-	// Version counts the changes of this gold (see SetGold); a sentence
-	// without gold is at version 0.
-	Version int `json:"-"`
-}
-
-// Reopened reports whether a person sent this sentence back to
-// adjudication; automatic resolution leaves such sentences alone.
-func (g Gold) Reopened() bool { return g.Provenance == ProvUnresolved && g.DecidedBy != 0 }
-
-// automatic reports whether auto-resolution owns this gold: it may replace
-// unanimous gold and unresolved gold it wrote itself, nothing else.
-func (g Gold) automatic() bool {
-	return g.Provenance == ProvUnanimous || (g.Provenance == ProvUnresolved && g.DecidedBy == 0)
-}
-
-// GoldDecision is what an adjudicator sets for one sentence.
-type GoldDecision struct {
-	GoldValues
-	Note string
-}
-
-// Validate checks a decision against the project's label schema: a
-// faithfulness label is required, an unfaithful label needs an error type
-// when the project uses them, an ambiguous one needs its type.
-func (d *GoldDecision) Validate(set Settings) error {
-	if d.Label == "" {
-		return Errorf(EInvalid, "choose the gold faithfulness label")
-	}
-	if d.Label != LabelUnfaithful {
-		d.ErrorTypes = nil
-	}
-	if d.Ambiguous == nil || !*d.Ambiguous {
-		d.AmbiguityType = ""
-	}
-	l := SentenceLabel{Label: d.Label, ErrorTypes: d.ErrorTypes, Explanation: d.Explanation, Ambiguous: d.Ambiguous,
-		AmbiguityType: d.AmbiguityType, AmbiguityNote: d.AmbiguityNote}
-	if err := l.Validate(set); err != nil {
-		return Op("GoldDecision.Validate", err)
-	}
-	d.ErrorTypes = nonNil(l.ErrorTypes)
-	if d.Label == LabelUnfaithful && set.ErrorTypes && len(d.ErrorTypes) == 0 {
-		return Errorf(EInvalid, "an unfaithful gold label needs at least one error type")
-	}
-	if d.Ambiguous != nil && *d.Ambiguous && d.AmbiguityType == "" {
-		return Errorf(EInvalid, "an ambiguous gold label needs an ambiguity type")
-	}
-	if err := CheckText("note", d.Note, MaxNoteLen, true); err != nil {
-		return Op("GoldDecision.Validate", err)
-	}
-	d.Note = strings.TrimSpace(d.Note)
-	return nil
-}
 
 // querier is what both *sql.Tx and *sql.DB offer for reads.
 type querier interface {
@@ -109,8 +20,8 @@ const goldColumns = `g.sentence_id, g.label, g.error_types, g.explanation, g.amb
 
 const goldFrom = ` FROM gold_sentences g LEFT JOIN users u ON u.id = g.decided_by`
 
-func scanGold(row interface{ Scan(...any) error }) (*Gold, error) {
-	var g Gold
+func scanGold(row interface{ Scan(...any) error }) (*domain.Gold, error) {
+	var g domain.Gold
 	var types string
 	var amb sql.NullBool
 	if err := row.Scan(&g.SentenceID, &g.Label, &types, &g.Explanation, &amb, &g.AmbiguityType, &g.AmbiguityNote,
@@ -127,7 +38,7 @@ func scanGold(row interface{ Scan(...any) error }) (*Gold, error) {
 }
 
 // goldOf returns a sentence's gold, or nil when it has none.
-func goldOf(ctx context.Context, q querier, sentenceID int64) (*Gold, error) {
+func goldOf(ctx context.Context, q querier, sentenceID int64) (*domain.Gold, error) {
 	g, err := scanGold(q.QueryRowContext(ctx, `SELECT `+goldColumns+goldFrom+` WHERE g.sentence_id = ?`, sentenceID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -137,18 +48,18 @@ func goldOf(ctx context.Context, q querier, sentenceID int64) (*Gold, error) {
 
 // SummaryGold returns the gold of a summary's sentences, keyed by
 // sentence id; sentences without gold are absent.
-func (s *Store) SummaryGold(ctx context.Context, summaryID int64) (map[int64]Gold, error) {
+func (s *Store) SummaryGold(ctx context.Context, summaryID int64) (map[int64]domain.Gold, error) {
 	val, err := summaryGold(ctx, s.reader(ctx), summaryID)
-	return val, Op("Store.SummaryGold", err)
+	return val, domain.Op("Store.SummaryGold", err)
 }
 
-func summaryGold(ctx context.Context, q querier, summaryID int64) (map[int64]Gold, error) {
+func summaryGold(ctx context.Context, q querier, summaryID int64) (map[int64]domain.Gold, error) {
 	rows, err := q.QueryContext(ctx, `SELECT `+goldColumns+goldFrom+` JOIN summary_sentences ss ON ss.id = g.sentence_id WHERE ss.summary_id = ?`, summaryID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[int64]Gold{}
+	out := map[int64]domain.Gold{}
 	for rows.Next() {
 		g, err := scanGold(rows)
 		if err != nil {
@@ -163,8 +74,8 @@ func summaryGold(ctx context.Context, q querier, summaryID int64) (map[int64]Gol
 // With onlyAutomatic, it writes only over no gold or gold that
 // auto-resolution owns (see Gold.automatic), and reports false when it
 // left the row alone.
-func (s *Store) writeGold(ctx context.Context, tx txQuerier, g Gold, onlyAutomatic bool) (bool, error) {
-	g.ErrorTypes = nonNil(g.ErrorTypes)
+func (s *Store) writeGold(ctx context.Context, tx txQuerier, g domain.Gold, onlyAutomatic bool) (bool, error) {
+	g.ErrorTypes = domain.NonNil(g.ErrorTypes)
 	types, _ := json.Marshal(g.ErrorTypes)
 	var amb, by any
 	if g.Ambiguous != nil {
@@ -201,7 +112,7 @@ func (s *Store) writeGold(ctx context.Context, tx txQuerier, g Gold, onlyAutomat
 // goldTarget is a sentence being adjudicated with its summary and project.
 type goldTarget struct {
 	summary  int64
-	settings Settings
+	settings domain.Settings
 }
 
 func goldSentence(ctx context.Context, tx *sql.Tx, projectID, sentenceID int64) (goldTarget, error) {
@@ -210,7 +121,7 @@ func goldSentence(ctx context.Context, tx *sql.Tx, projectID, sentenceID int64) 
 	err := tx.QueryRowContext(ctx, `SELECT ss.summary_id, p.settings FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id
 		JOIN projects p ON p.id = s.project_id WHERE ss.id = ? AND p.id = ?`, sentenceID, projectID).Scan(&t.summary, &raw)
 	if errors.Is(err, sql.ErrNoRows) {
-		return t, Errorf(ENotFound, "sentence not found in this project")
+		return t, domain.Errorf(domain.ENotFound, "sentence not found in this project")
 	}
 	if err != nil {
 		return t, err
@@ -235,7 +146,7 @@ func (s *Store) GoldVersions(ctx context.Context, summaryID int64) (map[int64]in
 	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT ss.id, coalesce(g.version, 0)
 		FROM summary_sentences ss LEFT JOIN gold_sentences g ON g.sentence_id = ss.id WHERE ss.summary_id = ?`, summaryID)
 	if err != nil {
-		return nil, Op("Store.GoldVersions", err)
+		return nil, domain.Op("Store.GoldVersions", err)
 	}
 	defer rows.Close()
 	out := map[int64]int{}
@@ -243,11 +154,11 @@ func (s *Store) GoldVersions(ctx context.Context, summaryID int64) (map[int64]in
 		var id int64
 		var n int
 		if err := rows.Scan(&id, &n); err != nil {
-			return nil, Op("Store.GoldVersions", err)
+			return nil, domain.Op("Store.GoldVersions", err)
 		}
 		out[id] = n
 	}
-	return out, Op("Store.GoldVersions", rows.Err())
+	return out, domain.Op("Store.GoldVersions", rows.Err())
 }
 
 func checkGoldVersion(ctx context.Context, tx *sql.Tx, sentenceID int64, version int) error {
@@ -259,7 +170,7 @@ func checkGoldVersion(ctx context.Context, tx *sql.Tx, sentenceID int64, version
 		return err
 	}
 	if n != version {
-		return Errorf(EConflict, "the gold label of this sentence was changed elsewhere; reload to see the latest decision")
+		return domain.Errorf(domain.EConflict, "the gold label of this sentence was changed elsewhere; reload to see the latest decision")
 	}
 	return nil
 }
@@ -271,8 +182,8 @@ func checkGoldVersion(ctx context.Context, tx *sql.Tx, sentenceID int64, version
 // adjudicator saw (see GoldVersions); a different one means someone else
 // decided meanwhile and the decision is refused with EConflict. A negative
 // version skips the check.
-func (s *Store) SetGold(ctx context.Context, projectID, sentenceID, userID int64, version int, d GoldDecision) (*Gold, error) {
-	var out *Gold
+func (s *Store) SetGold(ctx context.Context, projectID, sentenceID, userID int64, version int, d domain.GoldDecision) (*domain.Gold, error) {
+	var out *domain.Gold
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		t, err := goldSentence(ctx, tx, projectID, sentenceID)
 		if err != nil {
@@ -287,7 +198,7 @@ func (s *Store) SetGold(ctx context.Context, projectID, sentenceID, userID int64
 		if err := keepImported(ctx, tx, sentenceID); err != nil {
 			return err
 		}
-		g := Gold{SentenceID: sentenceID, GoldValues: d.GoldValues, Provenance: ProvAdjudicated, DecidedBy: userID, Note: d.Note}
+		g := domain.Gold{SentenceID: sentenceID, GoldValues: d.GoldValues, Provenance: domain.ProvAdjudicated, DecidedBy: userID, Note: d.Note}
 		if _, err := s.writeGold(ctx, tx, g, false); err != nil {
 			return err
 		}
@@ -297,7 +208,7 @@ func (s *Store) SetGold(ctx context.Context, projectID, sentenceID, userID int64
 		out, err = goldOf(ctx, tx, sentenceID)
 		return err
 	})
-	return out, Op("Store.SetGold", err)
+	return out, domain.Op("Store.SetGold", err)
 }
 
 // Reopen sends a sentence back to adjudication: its gold becomes
@@ -306,10 +217,10 @@ func (s *Store) SetGold(ctx context.Context, projectID, sentenceID, userID int64
 // Auto-resolution does not resolve a reopened sentence again; only an
 // adjudicator's decision does.
 func (s *Store) Reopen(ctx context.Context, projectID, sentenceID, userID int64, version int, note string) error {
-	if err := CheckText("reopen note", note, MaxNoteLen, true); err != nil {
-		return Op("Store.Reopen", err)
+	if err := domain.CheckText("reopen note", note, domain.MaxNoteLen, true); err != nil {
+		return domain.Op("Store.Reopen", err)
 	}
-	return Op("Store.Reopen", s.tx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.Reopen", s.tx(ctx, func(tx *sql.Tx) error {
 		t, err := goldSentence(ctx, tx, projectID, sentenceID)
 		if err != nil {
 			return err
@@ -322,12 +233,12 @@ func (s *Store) Reopen(ctx context.Context, projectID, sentenceID, userID int64,
 			return err
 		}
 		if cur != nil && cur.Reopened() {
-			return Errorf(EConflict, "this sentence is already open for adjudication")
+			return domain.Errorf(domain.EConflict, "this sentence is already open for adjudication")
 		}
 		if err := keepImported(ctx, tx, sentenceID); err != nil {
 			return err
 		}
-		g := Gold{SentenceID: sentenceID, GoldValues: GoldValues{ErrorTypes: []string{}}, Provenance: ProvUnresolved, DecidedBy: userID, Note: strings.TrimSpace(note)}
+		g := domain.Gold{SentenceID: sentenceID, GoldValues: domain.GoldValues{ErrorTypes: []string{}}, Provenance: domain.ProvUnresolved, DecidedBy: userID, Note: strings.TrimSpace(note)}
 		if _, err := s.writeGold(ctx, tx, g, false); err != nil {
 			return err
 		}
@@ -340,7 +251,7 @@ func (s *Store) Reopen(ctx context.Context, projectID, sentenceID, userID int64,
 // label would otherwise be lost.
 func keepImported(ctx context.Context, tx *sql.Tx, sentenceID int64) error {
 	cur, err := goldOf(ctx, tx, sentenceID)
-	if err != nil || cur == nil || cur.Provenance != ProvImported {
+	if err != nil || cur == nil || cur.Provenance != domain.ProvImported {
 		return err
 	}
 	var n int

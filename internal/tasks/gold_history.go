@@ -1,26 +1,14 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"encoding/json"
 )
 
-// GoldChange is one entry of the gold history: a sentence's gold as it
-// was after one change.
-type GoldChange struct {
-	ID            int64
-	SentenceID    int64
-	SummaryID     int64
-	SentenceIndex int
-	Document      string // the document's external id
-	By            string // display name; "" for automatic changes
-	At            string
-	Gold          Gold
-}
-
 // GoldHistory lists the gold changes of a project, newest first, at most
 // limit of them; with summaryID non-zero, only that summary's.
-func (s *Store) GoldHistory(ctx context.Context, projectID, summaryID int64, limit int) ([]GoldChange, error) {
+func (s *Store) GoldHistory(ctx context.Context, projectID, summaryID int64, limit int) ([]domain.GoldChange, error) {
 	// Two queries, so that a summary's history is found through its
 	// sentences rather than by walking the whole project's.
 	where := `sm.project_id = ?1 AND ss.summary_id = ?2`
@@ -33,21 +21,21 @@ func (s *Store) GoldHistory(ctx context.Context, projectID, summaryID int64, lim
 		WHERE `+where+`
 		ORDER BY h.id DESC LIMIT ?3`, projectID, summaryID, limit)
 	if err != nil {
-		return nil, Op("Store.GoldHistory", err)
+		return nil, domain.Op("Store.GoldHistory", err)
 	}
 	defer rows.Close()
-	var out []GoldChange
+	var out []domain.GoldChange
 	for rows.Next() {
-		var c GoldChange
+		var c domain.GoldChange
 		var data string
 		if err := rows.Scan(&c.ID, &c.SentenceID, &c.SummaryID, &c.SentenceIndex, &c.Document, &c.By, &c.At, &data); err != nil {
-			return nil, Op("Store.GoldHistory", err)
+			return nil, domain.Op("Store.GoldHistory", err)
 		}
 		if err := json.Unmarshal([]byte(data), &c.Gold); err != nil {
-			return nil, Op("Store.GoldHistory", err)
+			return nil, domain.Op("Store.GoldHistory", err)
 		}
 		c.Gold.DecidedByName = c.By
 		out = append(out, c)
 	}
-	return out, Op("Store.GoldHistory", rows.Err())
+	return out, domain.Op("Store.GoldHistory", rows.Err())
 }

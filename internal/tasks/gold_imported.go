@@ -1,33 +1,18 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
 )
 
-// ImportedGold is a sentence whose gold arrived with the data and that
-// annotators have labelled since: a candidate for re-adjudication.
-type ImportedGold struct {
-	SentenceID int64
-	SummaryID  int64
-	Document   string
-	Topic      string
-	Index      int
-	Text       string
-	Gold       string // the imported faithfulness label
-	Tally      Tally
-	// Against counts the submitted labels that differ from the gold label.
-	Against int
-	Version int // the gold's version, for reopening
-}
-
 // ImportedGoldLabelled lists the project's sentences with imported gold
 // that have submitted labels, those most labelled against their gold
 // first, at most limit of them. It pages the gold index (inside a
 // FreshSnapshot) and tallies only the sentences it returns.
-func (s *Store) ImportedGoldLabelled(ctx context.Context, projectID int64, limit int) ([]ImportedGold, error) {
-	var out []ImportedGold
+func (s *Store) ImportedGoldLabelled(ctx context.Context, projectID int64, limit int) ([]domain.ImportedGold, error) {
+	var out []domain.ImportedGold
 	err := s.FreshSnapshot(ctx, func(ctx context.Context) error {
 		q := s.reader(ctx)
 		ids, err := IDList(ctx, q, `SELECT sentence_id FROM gold_tallies WHERE project_id = ? AND provenance = 'imported' AND votes > 0
@@ -43,12 +28,12 @@ func (s *Store) ImportedGoldLabelled(ctx context.Context, projectID int64, limit
 		if err != nil {
 			return err
 		}
-		byID := map[int64]ImportedGold{}
+		byID := map[int64]domain.ImportedGold{}
 		err = queryRows(ctx, q, `SELECT ss.id, ss.summary_id, ss.idx, ss.text, d.external_id, sm.topic, g.label, g.version
 			FROM gold_sentences g CROSS JOIN summary_sentences ss ON ss.id = g.sentence_id CROSS JOIN summaries sm ON sm.id = ss.summary_id
 			JOIN documents d ON d.id = sm.document_id
 			WHERE g.sentence_id IN (SELECT value FROM json_each(?))`, func(rows *sql.Rows) error {
-			var x ImportedGold
+			var x domain.ImportedGold
 			if err := rows.Scan(&x.SentenceID, &x.SummaryID, &x.Index, &x.Text, &x.Document, &x.Topic, &x.Gold, &x.Version); err != nil {
 				return err
 			}
@@ -68,5 +53,5 @@ func (s *Store) ImportedGoldLabelled(ctx context.Context, projectID int64, limit
 		}
 		return err
 	})
-	return out, Op("Store.ImportedGoldLabelled", err)
+	return out, domain.Op("Store.ImportedGoldLabelled", err)
 }

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -110,7 +111,7 @@ const goldIndexBatch = 1000
 // the first adjudication page after an upgrade or a large import does not
 // wait for the whole index.
 func (s *Store) RefreshGoldIndex(ctx context.Context) error {
-	return Op("Store.RefreshGoldIndex", s.refreshGoldIndex(ctx, true))
+	return domain.Op("Store.RefreshGoldIndex", s.refreshGoldIndex(ctx, true))
 }
 
 // refreshGoldIndex rewrites the gold_tallies rows of every sentence named
@@ -148,7 +149,7 @@ type goldIndexRow struct {
 	provenance, label          string
 	reopened                   bool
 	votes                      int
-	tally                      Tally
+	tally                      domain.Tally
 	flagged                    bool
 }
 
@@ -176,7 +177,7 @@ func writeGoldIndex(ctx context.Context, tx *sql.Tx, ids []int64) error {
 	var tallied []int64
 	var sums []int64
 	for _, x := range rows {
-		if x.provenance == ProvUnresolved || x.provenance == ProvImported {
+		if x.provenance == domain.ProvUnresolved || x.provenance == domain.ProvImported {
 			tallied = append(tallied, x.sentence)
 		}
 		if len(sums) == 0 || sums[len(sums)-1] != x.summary {
@@ -187,7 +188,7 @@ func writeGoldIndex(ctx context.Context, tx *sql.Tx, ids []int64) error {
 	if err != nil {
 		return err
 	}
-	tallies := map[int64]Tally{}
+	tallies := map[int64]domain.Tally{}
 	if len(tallied) > 0 {
 		tl, err := json.Marshal(tallied)
 		if err != nil {
@@ -218,7 +219,7 @@ func writeGoldIndex(ctx context.Context, tx *sql.Tx, ids []int64) error {
 		x.votes = votes[x.sentence]
 		t, ok := tallies[x.sentence]
 		if !ok {
-			t = TallyVotes(nil)
+			t = domain.TallyVotes(nil)
 		}
 		x.tally = t
 		x.flagged = len(flags[x.sentence]) > 0
@@ -235,22 +236,22 @@ func writeGoldIndex(ctx context.Context, tx *sql.Tx, ids []int64) error {
 // scores are the row's queue columns: zero for gold that is neither
 // unresolved nor imported.
 func (x goldIndexRow) scores() (top, label float64, split int, ready bool, against int) {
-	if x.provenance != ProvUnresolved && x.provenance != ProvImported {
+	if x.provenance != domain.ProvUnresolved && x.provenance != domain.ProvImported {
 		return 0, 0, 0, false, 0
 	}
 	t := x.tally
 	top, label = t.Score()
-	for i, d := range Dimensions {
+	for i, d := range domain.Dimensions {
 		if t.Disagrees(d) {
 			split |= 1 << i
 		}
 	}
-	p := PendingSentence{Tally: t, Reopened: x.reopened}
+	p := domain.PendingSentence{Tally: t, Reopened: x.reopened}
 	if x.flagged {
 		p.Flags = []string{""}
 	}
-	ready = x.provenance == ProvUnresolved && p.MajorityReady()
-	if x.provenance == ProvImported {
+	ready = x.provenance == domain.ProvUnresolved && p.MajorityReady()
+	if x.provenance == domain.ProvImported {
 		for _, c := range t.Labels {
 			if c.Value != x.label {
 				against += c.N
@@ -337,7 +338,7 @@ var freshWait = 2 * time.Second
 // many rows are behind. Called inside one, it runs fn there.
 func (s *Store) FreshSnapshot(ctx context.Context, fn func(ctx context.Context) error) error {
 	if ctx.Value(freshKey{}) == s {
-		return Op("Store.FreshSnapshot", fn(ctx))
+		return domain.Op("Store.FreshSnapshot", fn(ctx))
 	}
 	errStale := errors.New("stale")
 	for try := 1; ; try++ {
@@ -349,7 +350,7 @@ func (s *Store) FreshSnapshot(ctx context.Context, fn func(ctx context.Context) 
 		// holds it, or the catch-up is long): read the index as it is.
 		waited := err != nil && ctx.Err() == nil && (late || unavailable(err) != nil)
 		if err != nil && !waited {
-			return Op("Store.FreshSnapshot", err)
+			return domain.Op("Store.FreshSnapshot", err)
 		}
 		err = s.Snapshot(context.WithValue(ctx, freshKey{}, s), func(ctx context.Context) error {
 			if !waited && try < freshTries {
@@ -364,7 +365,7 @@ func (s *Store) FreshSnapshot(ctx context.Context, fn func(ctx context.Context) 
 			return fn(ctx)
 		})
 		if !errors.Is(err, errStale) {
-			return Op("Store.FreshSnapshot", err)
+			return domain.Op("Store.FreshSnapshot", err)
 		}
 	}
 }
@@ -375,5 +376,5 @@ func (s *Store) FreshSnapshot(ctx context.Context, fn func(ctx context.Context) 
 func (s *Store) StaleGoldRows(ctx context.Context) (int, error) {
 	var n int
 	err := s.reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM gold_tallies_stale`).Scan(&n)
-	return n, Op("Store.StaleGoldRows", err)
+	return n, domain.Op("Store.StaleGoldRows", err)
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -20,10 +21,10 @@ type indexFixture struct {
 	t      *testing.T
 	ctx    context.Context
 	s      *tasks.Store
-	p      *tasks.Project
+	p      *domain.Project
 	users  []int64
 	lead   int64
-	rounds []*tasks.Round
+	rounds []*domain.Round
 	sums   []int64
 	rng    *rand.Rand
 }
@@ -32,15 +33,15 @@ func newIndexFixture(t *testing.T, seed uint64) *indexFixture {
 	t.Helper()
 	ctx := context.Background()
 	s := openStore(t)
-	p, err := s.CreateProject(ctx, tasks.Project{Slug: "idx", Settings: tasks.DefaultSettings()})
+	p, err := s.CreateProject(ctx, domain.Project{Slug: "idx", Settings: domain.DefaultSettings()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var docs []tasks.DocumentInput
+	var docs []domain.DocumentInput
 	for d := 0; d < 8; d++ {
-		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", d), Sentences: []string{"The council met.", "It voted."},
-			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", d), Sentences: []tasks.SentenceInput{
-				{Text: "The council met.", Gold: &tasks.GoldInput{Label: tasks.LabelFaithful}}, {Text: "It voted."}, {Text: "It was close."}}}}})
+		docs = append(docs, domain.DocumentInput{ExternalID: fmt.Sprintf("d%d", d), Sentences: []string{"The council met.", "It voted."},
+			Summaries: []domain.SummaryInput{{ExternalID: fmt.Sprintf("s%d", d), Sentences: []domain.SentenceInput{
+				{Text: "The council met.", Gold: &domain.GoldInput{Label: domain.LabelFaithful}}, {Text: "It voted."}, {Text: "It was close."}}}}})
 	}
 	if _, err := s.Import(ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
@@ -51,21 +52,21 @@ func newIndexFixture(t *testing.T, seed uint64) *indexFixture {
 		if err != nil {
 			t.Fatal(err)
 		}
-		must(t, s.SetMember(ctx, p.ID, u.ID, tasks.RoleAnnotator))
+		must(t, s.SetMember(ctx, p.ID, u.ID, domain.RoleAnnotator))
 		f.users = append(f.users, u.ID)
 	}
 	lead, err := s.CreateUser(ctx, "lea", "", "a long enough password", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	must(t, s.SetMember(ctx, p.ID, lead.ID, tasks.RoleLead))
+	must(t, s.SetMember(ctx, p.ID, lead.ID, domain.RoleLead))
 	f.lead = lead.ID
 	if f.sums, err = s.SummaryIDs(ctx, p.ID, nil); err != nil || len(f.sums) != 8 {
 		t.Fatalf("SummaryIDs = %v, %v", f.sums, err)
 	}
-	for _, spec := range []tasks.RoundSpec{
-		{Name: "a", Kind: tasks.RoundCalibration, Annotators: f.users, Summaries: f.sums[:6]},
-		{Name: "b", Kind: tasks.RoundCalibration, Annotators: f.users[:3], Summaries: f.sums[3:]},
+	for _, spec := range []domain.RoundSpec{
+		{Name: "a", Kind: domain.RoundCalibration, Annotators: f.users, Summaries: f.sums[:6]},
+		{Name: "b", Kind: domain.RoundCalibration, Annotators: f.users[:3], Summaries: f.sums[3:]},
 	} {
 		r, err := s.CreateRound(ctx, p.ID, spec)
 		if err != nil {
@@ -78,12 +79,12 @@ func newIndexFixture(t *testing.T, seed uint64) *indexFixture {
 
 // randomLabel is a label with random error types, ambiguity and,
 // sometimes, a flag.
-func (f *indexFixture) randomLabel(sentence int64) tasks.SentenceLabel {
-	l := tasks.SentenceLabel{SentenceID: sentence}
+func (f *indexFixture) randomLabel(sentence int64) domain.SentenceLabel {
+	l := domain.SentenceLabel{SentenceID: sentence}
 	if f.rng.IntN(2) == 0 {
-		l.Label = tasks.LabelFaithful
+		l.Label = domain.LabelFaithful
 	} else {
-		l.Label = tasks.LabelUnfaithful
+		l.Label = domain.LabelUnfaithful
 		l.ErrorTypes = []string{[]string{"contradiction", "mis_referencing", "reasoning_error"}[f.rng.IntN(3)]}
 		l.Explanation = "why"
 	}
@@ -107,9 +108,9 @@ func (f *indexFixture) step() string {
 		u := f.users[f.rng.IntN(len(f.users))]
 		q, err := s.Queue(ctx, f.p.ID, u)
 		must(f.t, err)
-		var open []tasks.Assignment
+		var open []domain.Assignment
 		for _, a := range q {
-			if a.Status != tasks.StatusReleased && (a.Status != tasks.StatusSubmitted || k == 6) {
+			if a.Status != domain.StatusReleased && (a.Status != domain.StatusSubmitted || k == 6) {
 				open = append(open, a)
 			}
 		}
@@ -125,7 +126,7 @@ func (f *indexFixture) step() string {
 				return "label refused: " + err.Error()
 			}
 		}
-		if a.Status != tasks.StatusSubmitted && f.rng.IntN(4) != 0 {
+		if a.Status != domain.StatusSubmitted && f.rng.IntN(4) != 0 {
 			if err := s.Submit(ctx, a.ID, u); err != nil {
 				f.t.Fatalf("submit: %v", err)
 			}
@@ -155,7 +156,7 @@ func (f *indexFixture) step() string {
 		slices.Sort(ids)
 		id := ids[f.rng.IntN(len(ids))]
 		if k == 8 {
-			d := tasks.GoldDecision{GoldValues: tasks.GoldValues{Label: tasks.LabelFaithful, ErrorTypes: []string{}}}
+			d := domain.GoldDecision{GoldValues: domain.GoldValues{Label: domain.LabelFaithful, ErrorTypes: []string{}}}
 			if _, err := s.SetGold(ctx, f.p.ID, id, f.lead, versions[id], d); err != nil {
 				return "decision refused: " + err.Error()
 			}
@@ -180,7 +181,7 @@ func (f *indexFixture) step() string {
 		if len(sums) == 0 || len(f.rounds) >= 4 {
 			return "no new round"
 		}
-		r, err := s.CreateRound(ctx, f.p.ID, tasks.RoundSpec{Name: fmt.Sprintf("r%d", len(f.rounds)+1), Kind: tasks.RoundCalibration,
+		r, err := s.CreateRound(ctx, f.p.ID, domain.RoundSpec{Name: fmt.Sprintf("r%d", len(f.rounds)+1), Kind: domain.RoundCalibration,
 			Annotators: f.users[3:], Summaries: sums})
 		must(f.t, err)
 		f.rounds = append(f.rounds, r)
@@ -201,11 +202,11 @@ func (f *indexFixture) check(what string) {
 	ctx, s := f.ctx, f.s
 	ref, err := s.PendingSentences(ctx, f.p.ID)
 	must(f.t, err)
-	for _, r := range append([]*tasks.Round{{}}, f.rounds...) {
-		for _, dim := range append([]string{""}, tasks.Dimensions...) {
+	for _, r := range append([]*domain.Round{{}}, f.rounds...) {
+		for _, dim := range append([]string{""}, domain.Dimensions...) {
 			for _, flagged := range []bool{false, true} {
-				filter := tasks.QueueFilter{RoundID: r.ID, Dimension: dim, Flagged: flagged}
-				var want, got []tasks.PendingSentence
+				filter := domain.QueueFilter{RoundID: r.ID, Dimension: dim, Flagged: flagged}
+				var want, got []domain.PendingSentence
 				ready := map[int64]int{}
 				nflagged := 0
 				for _, p := range ref {
@@ -275,7 +276,7 @@ func (f *indexFixture) check(what string) {
 		must(f.t, err)
 		for _, x := range summ.Sentences {
 			g, ok := gold[x.ID]
-			if !ok || g.Provenance != tasks.ProvImported || len(votes[x.ID]) == 0 {
+			if !ok || g.Provenance != domain.ProvImported || len(votes[x.ID]) == 0 {
 				continue
 			}
 			against := 0

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 )
@@ -18,7 +19,7 @@ func (s *Store) AcceptMajority(ctx context.Context, projectID, roundID, userID i
 			return err
 		}
 		if ok == 0 {
-			return Errorf(ENotFound, "round not found")
+			return domain.Errorf(domain.ENotFound, "round not found")
 		}
 		pending, err := pendingSentences(ctx, tx, projectID)
 		if err != nil {
@@ -33,7 +34,7 @@ func (s *Store) AcceptMajority(ctx context.Context, projectID, roundID, userID i
 			if !ok {
 				continue
 			}
-			g := Gold{SentenceID: p.SentenceID, GoldValues: v, Provenance: ProvMajority, DecidedBy: userID}
+			g := domain.Gold{SentenceID: p.SentenceID, GoldValues: v, Provenance: domain.ProvMajority, DecidedBy: userID}
 			if _, err := s.writeGold(ctx, tx, g, false); err != nil {
 				return err
 			}
@@ -47,5 +48,5 @@ func (s *Store) AcceptMajority(ctx context.Context, projectID, roundID, userID i
 		}
 		return nil
 	})
-	return n, Op("Store.AcceptMajority", err)
+	return n, domain.Op("Store.AcceptMajority", err)
 }

@@ -1,69 +1,18 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
-	"slices"
 	"sort"
 )
 
-// PendingSentence is a sentence waiting for adjudication: its gold is
-// unresolved.
-type PendingSentence struct {
-	SentenceID int64
-	SummaryID  int64
-	Index      int
-	Text       string
-	Document   string // the document's external id
-	Summary    string // the summary's external id
-	Topic      string
-	Tally      Tally
-	// Reopened is true when a person sent the sentence back; majorities
-	// are not accepted for it in bulk.
-	Reopened bool
-	// Rounds are the ids of the rounds that gave its summary out.
-	Rounds []int64
-	// Flags are the notes annotators left when they flagged the sentence
-	// for the leads (released assignments aside).
-	Flags []string
-}
-
-// InRound reports whether the sentence's summary was given out in a round.
-func (p PendingSentence) InRound(roundID int64) bool { return slices.Contains(p.Rounds, roundID) }
-
-// MajorityReady reports whether AcceptMajority would decide the sentence:
-// never one a person reopened or an annotator flagged.
-func (p PendingSentence) MajorityReady() bool {
-	_, ok := p.Tally.Majority()
-	return ok && !p.Reopened && len(p.Flags) == 0
-}
-
-// QueueFilter narrows the adjudication queue: to one round (0 for all)
-// and to sentences split on one dimension ("" for any).
-type QueueFilter struct {
-	RoundID   int64
-	Dimension string
-	// Flagged keeps only sentences an annotator flagged.
-	Flagged bool
-}
-
-// Keep reports whether a pending sentence passes the filter.
-func (f QueueFilter) Keep(p PendingSentence) bool {
-	if f.RoundID != 0 && !p.InRound(f.RoundID) {
-		return false
-	}
-	if f.Flagged && len(p.Flags) == 0 {
-		return false
-	}
-	return f.Dimension == "" || p.Tally.Disagrees(f.Dimension)
-}
-
 // PendingSentences lists the project's sentences waiting for adjudication,
 // most split first (see Tally.Score), then by summary and sentence.
-func (s *Store) PendingSentences(ctx context.Context, projectID int64) ([]PendingSentence, error) {
+func (s *Store) PendingSentences(ctx context.Context, projectID int64) ([]domain.PendingSentence, error) {
 	val, err := pendingSentences(ctx, s.reader(ctx), projectID)
-	return val, Op("Store.PendingSentences", err)
+	return val, domain.Op("Store.PendingSentences", err)
 }
 
 // The waiting sentences are read starting from the partial index of
@@ -72,7 +21,7 @@ func (s *Store) PendingSentences(ctx context.Context, projectID int64) ([]Pendin
 const pendingCond = `SELECT g.sentence_id FROM gold_sentences g CROSS JOIN summary_sentences ss ON ss.id = g.sentence_id
 	CROSS JOIN summaries sm ON sm.id = ss.summary_id WHERE sm.project_id = ? AND g.provenance = 'unresolved'`
 
-func pendingSentences(ctx context.Context, q querier, projectID int64) ([]PendingSentence, error) {
+func pendingSentences(ctx context.Context, q querier, projectID int64) ([]domain.PendingSentence, error) {
 	ids, err := IDList(ctx, q, pendingCond, projectID)
 	if err != nil || len(ids) == 0 {
 		return nil, err
@@ -144,34 +93,18 @@ func summaryRounds(ctx context.Context, q querier, summaries []int64) (map[int64
 	return out, rows.Err()
 }
 
-// RoundGold counts the gold of the sentences of a round's summaries by
-// provenance.
-type RoundGold struct {
-	Round
-	Sentences   int
-	Unanimous   int
-	Majority    int
-	Adjudicated int
-	Imported    int
-	// Pending sentences are unresolved: they wait for adjudication.
-	Pending int
-	// Waiting sentences have no gold yet: their labels are not all in, or
-	// the round has not been resolved since.
-	Waiting int
-}
-
 // RoundGoldCounts returns the gold counts of each round of a project,
 // oldest round first. A summary given out in two rounds counts in both.
-func (s *Store) RoundGoldCounts(ctx context.Context, projectID int64) ([]RoundGold, error) {
-	var out []RoundGold
+func (s *Store) RoundGoldCounts(ctx context.Context, projectID int64) ([]domain.RoundGold, error) {
+	var out []domain.RoundGold
 	err := s.FreshSnapshot(ctx, func(ctx context.Context) (err error) {
 		out, err = s.roundGoldCounts(ctx, projectID)
 		return err
 	})
-	return out, Op("Store.RoundGoldCounts", err)
+	return out, domain.Op("Store.RoundGoldCounts", err)
 }
 
-func (s *Store) roundGoldCounts(ctx context.Context, projectID int64) ([]RoundGold, error) {
+func (s *Store) roundGoldCounts(ctx context.Context, projectID int64) ([]domain.RoundGold, error) {
 	rounds, err := s.Rounds(ctx, projectID)
 	if err != nil {
 		return nil, err
@@ -181,7 +114,7 @@ func (s *Store) roundGoldCounts(ctx context.Context, projectID int64) ([]RoundGo
 	if err != nil {
 		return nil, err
 	}
-	out := make([]RoundGold, len(rounds))
+	out := make([]domain.RoundGold, len(rounds))
 	at := map[int64]int{} // round id to its place in out
 	for i, r := range rounds {
 		out[i].Round = r
@@ -210,15 +143,15 @@ func (s *Store) roundGoldCounts(ctx context.Context, projectID int64) ([]RoundGo
 			}
 			g := &out[i]
 			switch provenance {
-			case ProvUnanimous:
+			case domain.ProvUnanimous:
 				g.Unanimous += n
-			case ProvMajority:
+			case domain.ProvMajority:
 				g.Majority += n
-			case ProvAdjudicated:
+			case domain.ProvAdjudicated:
 				g.Adjudicated += n
-			case ProvImported:
+			case domain.ProvImported:
 				g.Imported += n
-			case ProvUnresolved:
+			case domain.ProvUnresolved:
 				g.Pending += n
 			}
 			g.Waiting -= n

@@ -1,35 +1,16 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
-	"slices"
 	"strconv"
 )
 
-// QueuePage is one page of the adjudication queue with the counts the
-// page shows, read from the gold index (see gold_index.go).
-type QueuePage struct {
-	// Pending is how many sentences wait; Flagged how many of them an
-	// annotator flagged.
-	Pending, Flagged int
-	// Ready counts, by round, the waiting sentences of the round's
-	// summaries that AcceptMajority would decide.
-	Ready map[int64]int
-	// Matching is how many waiting sentences pass the filter.
-	Matching int
-	// From is the place of the page's first sentence among the matching
-	// ones (0-based), moved back into range and to a page boundary.
-	From int
-	// Items are the page's sentences, most split first (as
-	// PendingSentences orders them).
-	Items []PendingSentence
-}
-
 // queueWhere is the gold index condition of a queue filter, with its
 // arguments after the project id.
-func queueWhere(f QueueFilter) (string, []any) {
+func queueWhere(f domain.QueueFilter) (string, []any) {
 	cond, args := ` WHERE project_id = ? AND provenance = 'unresolved'`, []any{}
 	if f.RoundID != 0 {
 		cond += ` AND instr(rounds, ?) > 0`
@@ -38,7 +19,7 @@ func queueWhere(f QueueFilter) (string, []any) {
 	if f.Flagged {
 		cond += ` AND flagged`
 	}
-	for i, d := range Dimensions {
+	for i, d := range domain.Dimensions {
 		if f.Dimension == d {
 			cond += ` AND split & ` + strconv.Itoa(1<<i) + ` != 0`
 		}
@@ -50,17 +31,17 @@ func queueWhere(f QueueFilter) (string, []any) {
 // adjudication queue, from place from on, under the filter, with the
 // counts of the whole queue. It reads the gold index inside a
 // FreshSnapshot, so it is exact as of the snapshot.
-func (s *Store) AdjudicationQueue(ctx context.Context, projectID int64, f QueueFilter, from, size int) (QueuePage, error) {
-	var page QueuePage
+func (s *Store) AdjudicationQueue(ctx context.Context, projectID int64, f domain.QueueFilter, from, size int) (domain.QueuePage, error) {
+	var page domain.QueuePage
 	err := s.FreshSnapshot(ctx, func(ctx context.Context) (err error) {
 		page, err = adjudicationQueue(ctx, s.reader(ctx), projectID, f, from, size)
 		return err
 	})
-	return page, Op("Store.AdjudicationQueue", err)
+	return page, domain.Op("Store.AdjudicationQueue", err)
 }
 
-func adjudicationQueue(ctx context.Context, q querier, projectID int64, f QueueFilter, from, size int) (QueuePage, error) {
-	page := QueuePage{Ready: map[int64]int{}}
+func adjudicationQueue(ctx context.Context, q querier, projectID int64, f domain.QueueFilter, from, size int) (domain.QueuePage, error) {
+	page := domain.QueuePage{Ready: map[int64]int{}}
 	// One pass over the index of the project's waiting rows, grouped by
 	// what the counts and the filter look at: a few groups per set of
 	// rounds.
@@ -85,7 +66,7 @@ func adjudicationQueue(ctx context.Context, q querier, projectID int64, f QueueF
 				page.Ready[r] += n
 			}
 		}
-		if f.keepIndexed(rounds, flagged, split) {
+		if f.KeepIndexed(rounds, flagged, split) {
 			page.Matching += n
 		}
 		return nil
@@ -107,36 +88,20 @@ func adjudicationQueue(ctx context.Context, q querier, projectID int64, f QueueF
 	return page, err
 }
 
-// keepIndexed is Keep on a gold index row's columns.
-func (f QueueFilter) keepIndexed(rounds []int64, flagged bool, split int) bool {
-	if f.RoundID != 0 && !slices.Contains(rounds, f.RoundID) {
-		return false
-	}
-	if f.Flagged && !flagged {
-		return false
-	}
-	for i, d := range Dimensions {
-		if f.Dimension == d && split&(1<<i) == 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // RoundQueueCounts counts the sentences of a round's summaries waiting in
 // the adjudication queue, and how many of them an annotator flagged.
 func (s *Store) RoundQueueCounts(ctx context.Context, projectID, roundID int64) (waiting, flagged int, err error) {
 	err = s.FreshSnapshot(ctx, func(ctx context.Context) error {
-		cond, args := queueWhere(QueueFilter{RoundID: roundID})
+		cond, args := queueWhere(domain.QueueFilter{RoundID: roundID})
 		return s.reader(ctx).QueryRowContext(ctx, `SELECT count(*), coalesce(sum(flagged), 0) FROM gold_tallies`+cond,
 			append([]any{projectID}, args...)...).Scan(&waiting, &flagged)
 	})
-	return waiting, flagged, Op("Store.RoundQueueCounts", err)
+	return waiting, flagged, domain.Op("Store.RoundQueueCounts", err)
 }
 
 // pendingByID reads the waiting sentences with these ids, in this order,
 // whole: texts, names, tally, rounds and flags.
-func pendingByID(ctx context.Context, q querier, ids []int64) ([]PendingSentence, error) {
+func pendingByID(ctx context.Context, q querier, ids []int64) ([]domain.PendingSentence, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -144,13 +109,13 @@ func pendingByID(ctx context.Context, q querier, ids []int64) ([]PendingSentence
 	if err != nil {
 		return nil, err
 	}
-	byID := map[int64]PendingSentence{}
+	byID := map[int64]domain.PendingSentence{}
 	var sums []int64
 	err = queryRows(ctx, q, `SELECT ss.id, ss.summary_id, ss.idx, ss.text, d.external_id, sm.external_id, sm.topic, g.decided_by IS NOT NULL
 		FROM gold_sentences g CROSS JOIN summary_sentences ss ON ss.id = g.sentence_id CROSS JOIN summaries sm ON sm.id = ss.summary_id
 		JOIN documents d ON d.id = sm.document_id
 		WHERE g.sentence_id IN (SELECT value FROM json_each(?)) AND g.provenance = 'unresolved'`, func(rows *sql.Rows) error {
-		var p PendingSentence
+		var p domain.PendingSentence
 		if err := rows.Scan(&p.SentenceID, &p.SummaryID, &p.Index, &p.Text, &p.Document, &p.Summary, &p.Topic, &p.Reopened); err != nil {
 			return err
 		}
@@ -173,14 +138,14 @@ func pendingByID(ctx context.Context, q querier, ids []int64) ([]PendingSentence
 	if err != nil {
 		return nil, err
 	}
-	out := make([]PendingSentence, 0, len(ids))
+	out := make([]domain.PendingSentence, 0, len(ids))
 	for _, id := range ids {
 		p, ok := byID[id]
 		if !ok {
 			continue
 		}
 		if p.Tally, ok = tallies[id]; !ok {
-			p.Tally = TallyVotes(nil)
+			p.Tally = domain.TallyVotes(nil)
 		}
 		p.Rounds = rounds[p.SummaryID]
 		p.Flags = flags[id]

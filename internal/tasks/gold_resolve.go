@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"fmt"
@@ -27,13 +28,6 @@ import (
 // majority and adjudicated gold and reopened sentences are left alone.
 // Annotators' labels are only read.
 
-// ResolveStats says what a resolution did.
-type ResolveStats struct {
-	Summaries int // summaries looked at
-	Unanimous int // sentences that became unanimous
-	Pending   int // sentences that became unresolved
-}
-
 // readySummaries selects the summaries that are ready in some round, with
 // round_id and project conditions appended by callers.
 const readySummaries = `SELECT a.summary_id FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE %s
@@ -46,7 +40,7 @@ const readySummaries = `SELECT a.summary_id FROM assignments a JOIN rounds r ON 
 func IDList(ctx context.Context, q Querier, query string, args ...any) ([]int64, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, Op("IDList", err)
+		return nil, domain.Op("IDList", err)
 	}
 	defer rows.Close()
 	var out []int64
@@ -54,27 +48,27 @@ func IDList(ctx context.Context, q Querier, query string, args ...any) ([]int64,
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return nil, Op("IDList", err)
+			return nil, domain.Op("IDList", err)
 		}
 		if !seen[id] {
 			seen[id] = true
 			out = append(out, id)
 		}
 	}
-	return out, Op("IDList", rows.Err())
+	return out, domain.Op("IDList", rows.Err())
 }
 
 // ResolveRound resolves every summary that is ready in a round of the
 // project.
-func (s *Store) ResolveRound(ctx context.Context, projectID, roundID int64) (ResolveStats, error) {
-	var st ResolveStats
+func (s *Store) ResolveRound(ctx context.Context, projectID, roundID int64) (domain.ResolveStats, error) {
+	var st domain.ResolveStats
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM rounds WHERE id = ? AND project_id = ?`, roundID, projectID).Scan(&n); err != nil {
 			return err
 		}
 		if n == 0 {
-			return Errorf(ENotFound, "round not found")
+			return domain.Errorf(domain.ENotFound, "round not found")
 		}
 		ids, err := IDList(ctx, tx, fmt.Sprintf(readySummaries, "a.round_id = ?")+` ORDER BY a.summary_id`, roundID)
 		if err != nil {
@@ -83,26 +77,26 @@ func (s *Store) ResolveRound(ctx context.Context, projectID, roundID int64) (Res
 		st, err = s.resolveSummaries(ctx, tx, ids)
 		return err
 	})
-	return st, Op("Store.ResolveRound", err)
+	return st, domain.Op("Store.ResolveRound", err)
 }
 
 // ResolveSummary resolves one summary if it is ready in some round, and
 // does nothing otherwise.
-func (s *Store) ResolveSummary(ctx context.Context, summaryID int64) (ResolveStats, error) {
-	var st ResolveStats
+func (s *Store) ResolveSummary(ctx context.Context, summaryID int64) (domain.ResolveStats, error) {
+	var st domain.ResolveStats
 	err := s.tx(ctx, func(tx *sql.Tx) (err error) {
 		st, err = s.resolveIfReady(ctx, tx, summaryID)
 		return err
 	})
-	return st, Op("Store.ResolveSummary", err)
+	return st, domain.Op("Store.ResolveSummary", err)
 }
 
 // resolveIfReady resolves one summary inside a write transaction if it is
 // ready in some round.
-func (s *Store) resolveIfReady(ctx context.Context, tx txQuerier, summaryID int64) (ResolveStats, error) {
+func (s *Store) resolveIfReady(ctx context.Context, tx txQuerier, summaryID int64) (domain.ResolveStats, error) {
 	ids, err := IDList(ctx, tx, fmt.Sprintf(readySummaries, "a.summary_id = ?"), summaryID)
 	if err != nil {
-		return ResolveStats{}, err
+		return domain.ResolveStats{}, err
 	}
 	return s.resolveSummaries(ctx, tx, ids)
 }
@@ -119,22 +113,22 @@ const resolveBatch = 20
 // one batch at most. Labels
 // changed after their assignment was submitted are picked up by
 // ResolveRound, which looks at every ready summary.
-func (s *Store) ResolveReady(ctx context.Context, projectID int64) (ResolveStats, error) {
+func (s *Store) ResolveReady(ctx context.Context, projectID int64) (domain.ResolveStats, error) {
 	val, err := s.resolveReady(ctx, projectID, false)
-	return val, Op("Store.ResolveReady", err)
+	return val, domain.Op("Store.ResolveReady", err)
 }
 
 // resolveReady is ResolveReady; paced, it rests after each batch as long
 // as the batch took, leaving the writer to others at least half the time.
-func (s *Store) resolveReady(ctx context.Context, projectID int64, paced bool) (ResolveStats, error) {
+func (s *Store) resolveReady(ctx context.Context, projectID int64, paced bool) (domain.ResolveStats, error) {
 	ids, err := IDList(ctx, s.read, `SELECT x.summary_id FROM (`+fmt.Sprintf(readySummaries, "r.project_id = ?")+`) x
 		WHERE EXISTS (SELECT 1 FROM summary_sentences ss WHERE ss.summary_id = x.summary_id
 			AND NOT EXISTS (SELECT 1 FROM gold_sentences g WHERE g.sentence_id = ss.id))
 		ORDER BY x.summary_id`, projectID)
 	if err != nil || len(ids) == 0 {
-		return ResolveStats{}, err
+		return domain.ResolveStats{}, err
 	}
-	var st ResolveStats
+	var st domain.ResolveStats
 	for len(ids) > 0 {
 		batch := ids[:min(resolveBatch, len(ids))]
 		ids = ids[len(batch):]
@@ -162,8 +156,8 @@ func (s *Store) resolveReady(ctx context.Context, projectID int64, paced bool) (
 
 // resolveSummaries applies auto-resolution to each summary, writing only
 // what changes.
-func (s *Store) resolveSummaries(ctx context.Context, tx txQuerier, ids []int64) (ResolveStats, error) {
-	st := ResolveStats{Summaries: len(ids)}
+func (s *Store) resolveSummaries(ctx context.Context, tx txQuerier, ids []int64) (domain.ResolveStats, error) {
+	st := domain.ResolveStats{Summaries: len(ids)}
 	for _, id := range ids {
 		votes, err := loadVotes(ctx, tx, `a.summary_id = ?`, id)
 		if err != nil {
@@ -173,7 +167,7 @@ func (s *Store) resolveSummaries(ctx context.Context, tx txQuerier, ids []int64)
 		if err != nil {
 			return st, err
 		}
-		labels := make(map[int64][]SentenceLabel, len(votes))
+		labels := make(map[int64][]domain.SentenceLabel, len(votes))
 		for sid, vs := range votes {
 			labels[sid] = labelsOf(vs)
 		}
@@ -190,7 +184,7 @@ func (s *Store) resolveSummaries(ctx context.Context, tx txQuerier, ids []int64)
 
 // resolveLabels resolves one ready summary from its annotators' labels by
 // sentence (one per annotator) and the gold its sentences have.
-func (s *Store) resolveLabels(ctx context.Context, tx txQuerier, summaryID int64, labels map[int64][]SentenceLabel, gold map[int64]Gold, flagged map[int64]bool, st *ResolveStats) error {
+func (s *Store) resolveLabels(ctx context.Context, tx txQuerier, summaryID int64, labels map[int64][]domain.SentenceLabel, gold map[int64]domain.Gold, flagged map[int64]bool, st *domain.ResolveStats) error {
 	for sid, ls := range labels {
 		want, ok := resolvedGold(sid, ls, gold, flagged[sid])
 		if !ok {
@@ -200,7 +194,7 @@ func (s *Store) resolveLabels(ctx context.Context, tx txQuerier, summaryID int64
 		if err != nil {
 			return err
 		}
-		if wrote && want.Provenance == ProvUnanimous {
+		if wrote && want.Provenance == domain.ProvUnanimous {
 			st.Unanimous++
 		} else if wrote {
 			st.Pending++
@@ -230,21 +224,21 @@ func flaggedSentences(ctx context.Context, q querier, summaryID int64) (map[int6
 // sentence's gold as it is: gold it does not own, no label, or the same
 // gold already there. A sentence an annotator flagged never becomes gold
 // by itself, even when every label agrees: it waits for a lead.
-func resolvedGold(sentenceID int64, labels []SentenceLabel, gold map[int64]Gold, flagged bool) (Gold, bool) {
+func resolvedGold(sentenceID int64, labels []domain.SentenceLabel, gold map[int64]domain.Gold, flagged bool) (domain.Gold, bool) {
 	cur, has := gold[sentenceID]
-	if has && !cur.automatic() {
-		return Gold{}, false
+	if has && !cur.Automatic() {
+		return domain.Gold{}, false
 	}
-	t := TallyVotes(labels)
+	t := domain.TallyVotes(labels)
 	if t.N == 0 {
-		return Gold{}, false
+		return domain.Gold{}, false
 	}
-	want := Gold{SentenceID: sentenceID, Provenance: ProvUnresolved, GoldValues: GoldValues{ErrorTypes: []string{}}}
+	want := domain.Gold{SentenceID: sentenceID, Provenance: domain.ProvUnresolved, GoldValues: domain.GoldValues{ErrorTypes: []string{}}}
 	if v, ok := t.Agreed(); ok && !flagged {
-		want.GoldValues, want.Provenance = v, ProvUnanimous
+		want.GoldValues, want.Provenance = v, domain.ProvUnanimous
 	}
-	if has && cur.Provenance == want.Provenance && cur.GoldValues.equal(want.GoldValues) {
-		return Gold{}, false
+	if has && cur.Provenance == want.Provenance && cur.GoldValues.Equal(want.GoldValues) {
+		return domain.Gold{}, false
 	}
 	return want, true
 }
@@ -253,30 +247,30 @@ func resolvedGold(sentenceID int64, labels []SentenceLabel, gold map[int64]Gold,
 // that the writer is free at least half the time: the catch-up a server
 // does at start, beside its traffic, for summaries that became ready
 // before resolution ran at submission.
-func (s *Store) ResolveAllReady(ctx context.Context) (ResolveStats, error) {
+func (s *Store) ResolveAllReady(ctx context.Context) (domain.ResolveStats, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT id FROM projects ORDER BY id`)
 	if err != nil {
-		return ResolveStats{}, Op("Store.ResolveAllReady", err)
+		return domain.ResolveStats{}, domain.Op("Store.ResolveAllReady", err)
 	}
 	var ids []int64
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
 			rows.Close()
-			return ResolveStats{}, Op("Store.ResolveAllReady", err)
+			return domain.ResolveStats{}, domain.Op("Store.ResolveAllReady", err)
 		}
 		ids = append(ids, id)
 	}
 	rows.Close()
-	var st ResolveStats
+	var st domain.ResolveStats
 	for _, id := range ids {
 		b, err := s.resolveReady(ctx, id, true)
 		st.Summaries += b.Summaries
 		st.Unanimous += b.Unanimous
 		st.Pending += b.Pending
 		if err != nil {
-			return st, Op("Store.ResolveAllReady", err)
+			return st, domain.Op("Store.ResolveAllReady", err)
 		}
 	}
-	return st, Op("Store.ResolveAllReady", rows.Err())
+	return st, domain.Op("Store.ResolveAllReady", rows.Err())
 }

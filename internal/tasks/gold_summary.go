@@ -1,30 +1,11 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
 )
-
-// provRank orders provenances from the most to the least automatic; a
-// summary's gold takes the least automatic provenance of its sentences.
-var provRank = map[string]int{ProvImported: 0, ProvUnanimous: 1, ProvMajority: 2, ProvAdjudicated: 3}
-
-// SummaryLabelFrom derives a summary's label from its sentences' gold
-// labels: unfaithful if any sentence is, else borderline if any is, else
-// faithful. A summary is faithful only if all its sentences are.
-func SummaryLabelFrom(labels []string) string {
-	out := LabelFaithful
-	for _, l := range labels {
-		switch l {
-		case LabelUnfaithful:
-			return LabelUnfaithful
-		case LabelBorderline:
-			out = LabelBorderline
-		}
-	}
-	return out
-}
 
 // deriveSummaryGold keeps gold_summaries in step with a summary's sentence
 // gold. When every sentence has a gold label, the summary gets the label
@@ -38,7 +19,7 @@ func (s *Store) deriveSummaryGold(ctx context.Context, tx txQuerier, summaryID i
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
-	if curProv == ProvImported {
+	if curProv == domain.ProvImported {
 		return nil
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT coalesce(g.label, ''), coalesce(g.provenance, '') FROM summary_sentences ss
@@ -58,7 +39,7 @@ func (s *Store) deriveSummaryGold(ctx context.Context, tx txQuerier, summaryID i
 			complete = false
 		}
 		labels = append(labels, label)
-		rank = max(rank, provRank[prov])
+		rank = max(rank, domain.ProvRank[prov])
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -74,13 +55,13 @@ func (s *Store) deriveSummaryGold(ctx context.Context, tx txQuerier, summaryID i
 	if rank == 0 {
 		return nil
 	}
-	prov := ProvUnanimous
-	for p, r := range provRank {
+	prov := domain.ProvUnanimous
+	for p, r := range domain.ProvRank {
 		if r == rank {
 			prov = p
 		}
 	}
-	label := SummaryLabelFrom(labels)
+	label := domain.SummaryLabelFrom(labels)
 	if label == curLabel && prov == curProv {
 		return nil
 	}
@@ -90,19 +71,13 @@ func (s *Store) deriveSummaryGold(ctx context.Context, tx txQuerier, summaryID i
 	return err
 }
 
-// SummaryGoldLabel is a summary's gold label with its provenance.
-type SummaryGoldLabel struct {
-	Label      string
-	Provenance string
-}
-
 // SummaryGoldOf returns a summary's gold label, or ENotFound when it has
 // none yet.
-func (s *Store) SummaryGoldOf(ctx context.Context, summaryID int64) (SummaryGoldLabel, error) {
-	var g SummaryGoldLabel
+func (s *Store) SummaryGoldOf(ctx context.Context, summaryID int64) (domain.SummaryGoldLabel, error) {
+	var g domain.SummaryGoldLabel
 	err := s.reader(ctx).QueryRowContext(ctx, `SELECT label, provenance FROM gold_summaries WHERE summary_id = ?`, summaryID).Scan(&g.Label, &g.Provenance)
 	if errors.Is(err, sql.ErrNoRows) {
-		return g, Errorf(ENotFound, "this summary has no gold label yet")
+		return g, domain.Errorf(domain.ENotFound, "this summary has no gold label yet")
 	}
-	return g, Op("Store.SummaryGoldOf", err)
+	return g, domain.Op("Store.SummaryGoldOf", err)
 }

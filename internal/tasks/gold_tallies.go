@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"encoding/json"
 )
@@ -19,25 +20,25 @@ const tallyOrder = ` ORDER BY l.sentence_id, a.user_id, a.submitted_at, a.id`
 // a tally does not weigh (names, rounds, explanations, notes, flags). The
 // adjudication queue tallies every waiting sentence of a project on each
 // view, so this is the read it waits on.
-func loadTallies(ctx context.Context, q querier, cond string, args ...any) (map[int64]Tally, error) {
+func loadTallies(ctx context.Context, q querier, cond string, args ...any) (map[int64]domain.Tally, error) {
 	rows, err := q.QueryContext(ctx, tallySelect+` WHERE `+cond+tallyOrder, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[int64]Tally{}
+	out := map[int64]domain.Tally{}
 	var cur int64
 	var users []int64
-	var labels []SentenceLabel
+	var labels []domain.SentenceLabel
 	flush := func() {
 		if len(labels) > 0 {
-			out[cur] = TallyVotes(labels)
+			out[cur] = domain.TallyVotes(labels)
 		}
 		users, labels = users[:0], labels[:0]
 	}
 	for rows.Next() {
 		var sid, uid int64
-		var l SentenceLabel
+		var l domain.SentenceLabel
 		var types string
 		var amb *bool
 		if err := rows.Scan(&sid, &uid, &l.Label, &types, &amb, &l.AmbiguityType); err != nil {
@@ -48,7 +49,7 @@ func loadTallies(ctx context.Context, q querier, cond string, args ...any) (map[
 			cur = sid
 		}
 		l.Ambiguous = amb
-		if l.Label == LabelUnfaithful && types != "[]" && types != "" {
+		if l.Label == domain.LabelUnfaithful && types != "[]" && types != "" {
 			if err := json.Unmarshal([]byte(types), &l.ErrorTypes); err != nil {
 				return nil, err
 			}

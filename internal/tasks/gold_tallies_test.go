@@ -1,10 +1,9 @@
 package tasks_test
 
 import (
+	"annotate/internal/domain"
 	"reflect"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 // TestQueueTalliesMatchTheVotes checks the tallies the adjudication queue
@@ -21,7 +20,7 @@ func TestQueueTalliesMatchTheVotes(t *testing.T) {
 	f.label(1, 1, false, unfaithful("contradiction"), faithful(), faithful()) // not submitted: no vote
 	f.label(2, 1, true, unfaithful("mis_referencing"), faithful(), faithful())
 	// ann labels summary 0 again in a second round: her later submission counts.
-	r2, err := f.s.CreateRound(f.ctx, f.p.ID, tasks.RoundSpec{Name: "again", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{f.users[0].ID}, Summaries: f.sums[:1]})
+	r2, err := f.s.CreateRound(f.ctx, f.p.ID, domain.RoundSpec{Name: "again", Kind: domain.RoundProduction, PerItem: 1, Annotators: []int64{f.users[0].ID}, Summaries: f.sums[:1]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,14 +28,14 @@ func TestQueueTalliesMatchTheVotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var again tasks.Assignment
+	var again domain.Assignment
 	for _, a := range q {
 		if a.RoundID == r2.ID {
 			again = a
 		}
 	}
 	v := again.Version
-	for i, l := range []tasks.SentenceLabel{unfaithful("contradiction"), faithful(), faithful()} {
+	for i, l := range []domain.SentenceLabel{unfaithful("contradiction"), faithful(), faithful()} {
 		l.SentenceID = f.sents[f.sums[0]][i]
 		if v, err = f.s.SaveSentenceLabel(f.ctx, again.ID, f.users[0].ID, v, l); err != nil {
 			t.Fatal(err)
@@ -49,18 +48,18 @@ func TestQueueTalliesMatchTheVotes(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	want := map[int64]tasks.Tally{}
+	want := map[int64]domain.Tally{}
 	for _, sum := range f.sums {
 		votes, err := f.s.SummaryVotes(f.ctx, sum)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, sid := range f.sents[sum] {
-			var labels []tasks.SentenceLabel
+			var labels []domain.SentenceLabel
 			for _, v := range votes[sid] {
 				labels = append(labels, v.Label)
 			}
-			want[sid] = tasks.TallyVotes(labels)
+			want[sid] = domain.TallyVotes(labels)
 		}
 	}
 	pending, err := f.s.PendingSentences(f.ctx, f.p.ID)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -15,10 +16,10 @@ type goldFixture struct {
 	t      *testing.T
 	ctx    context.Context
 	s      *tasks.Store
-	p      *tasks.Project
-	round  *tasks.Round
-	users  []*tasks.User
-	lead   *tasks.User
+	p      *domain.Project
+	round  *domain.Round
+	users  []*domain.User
+	lead   *domain.User
 	sums   []int64
 	sents  map[int64][]int64  // summary -> sentence ids
 	assign map[[2]int64]int64 // (user, summary) -> assignment id
@@ -28,16 +29,16 @@ func newGoldFixture(t *testing.T) *goldFixture {
 	t.Helper()
 	ctx := context.Background()
 	s := openStore(t)
-	p, err := s.CreateProject(ctx, tasks.Project{Slug: "gold", Settings: tasks.DefaultSettings()})
+	p, err := s.CreateProject(ctx, domain.Project{Slug: "gold", Settings: domain.DefaultSettings()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := tasks.DocumentInput{ExternalID: "d1", Sentences: []string{"The council met.", "It approved the budget.", "The vote was close."}}
+	doc := domain.DocumentInput{ExternalID: "d1", Sentences: []string{"The council met.", "It approved the budget.", "The vote was close."}}
 	for k := 1; k <= 2; k++ {
-		doc.Summaries = append(doc.Summaries, tasks.SummaryInput{ExternalID: fmt.Sprintf("s%d", k),
-			Sentences: []tasks.SentenceInput{{Text: "The council met."}, {Text: "It approved the budget."}, {Text: "The vote was unanimous."}}})
+		doc.Summaries = append(doc.Summaries, domain.SummaryInput{ExternalID: fmt.Sprintf("s%d", k),
+			Sentences: []domain.SentenceInput{{Text: "The council met."}, {Text: "It approved the budget."}, {Text: "The vote was unanimous."}}})
 	}
-	if _, err := s.Import(ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
+	if _, err := s.Import(ctx, p.ID, []domain.DocumentInput{doc}); err != nil {
 		t.Fatal(err)
 	}
 	f := &goldFixture{t: t, ctx: ctx, s: s, p: p, sents: map[int64][]int64{}, assign: map[[2]int64]int64{}}
@@ -47,14 +48,14 @@ func newGoldFixture(t *testing.T) *goldFixture {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.SetMember(ctx, p.ID, u.ID, tasks.RoleAnnotator)
+		s.SetMember(ctx, p.ID, u.ID, domain.RoleAnnotator)
 		f.users = append(f.users, u)
 		ids = append(ids, u.ID)
 	}
 	f.lead, _ = s.CreateUser(ctx, "lea", "", "a long enough password", false)
-	s.SetMember(ctx, p.ID, f.lead.ID, tasks.RoleLead)
+	s.SetMember(ctx, p.ID, f.lead.ID, domain.RoleLead)
 	f.sums, _ = s.SummaryIDs(ctx, p.ID, nil)
-	if f.round, err = s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "cal", Kind: tasks.RoundCalibration, Annotators: ids, Summaries: f.sums}); err != nil {
+	if f.round, err = s.CreateRound(ctx, p.ID, domain.RoundSpec{Name: "cal", Kind: domain.RoundCalibration, Annotators: ids, Summaries: f.sums}); err != nil {
 		t.Fatal(err)
 	}
 	for _, sid := range f.sums {
@@ -74,7 +75,7 @@ func newGoldFixture(t *testing.T) *goldFixture {
 
 // label saves one user's labels on every sentence of a summary and, with
 // submit, submits the assignment.
-func (f *goldFixture) label(user int, summary int, submit bool, labels ...tasks.SentenceLabel) {
+func (f *goldFixture) label(user int, summary int, submit bool, labels ...domain.SentenceLabel) {
 	f.t.Helper()
 	u := f.users[user]
 	sid := f.sums[summary]
@@ -97,7 +98,7 @@ func (f *goldFixture) label(user int, summary int, submit bool, labels ...tasks.
 	}
 }
 
-func (f *goldFixture) gold(summary, sentence int) (tasks.Gold, bool) {
+func (f *goldFixture) gold(summary, sentence int) (domain.Gold, bool) {
 	f.t.Helper()
 	g, err := f.s.SummaryGold(f.ctx, f.sums[summary])
 	if err != nil {
@@ -144,7 +145,7 @@ func TestResolveWaitsForEveryAssignment(t *testing.T) {
 		t.Fatal(err)
 	}
 	g, ok := f.gold(0, 1)
-	if !ok || g.Provenance != tasks.ProvUnanimous || g.Label != tasks.LabelUnfaithful {
+	if !ok || g.Provenance != domain.ProvUnanimous || g.Label != domain.LabelUnfaithful {
 		t.Fatalf("sentence 2 after release: %+v (present %v), want unanimous unfaithful from the two submitted labels", g, ok)
 	}
 }
@@ -162,15 +163,15 @@ func TestResolveRound(t *testing.T) {
 		t.Fatalf("stats %+v, want 1 summary looked at and nothing new", st)
 	}
 	g1, _ := f.gold(0, 0)
-	if g1.Provenance != tasks.ProvUnanimous || g1.Label != tasks.LabelFaithful || g1.Ambiguous == nil || *g1.Ambiguous || g1.DecidedBy != 0 {
+	if g1.Provenance != domain.ProvUnanimous || g1.Label != domain.LabelFaithful || g1.Ambiguous == nil || *g1.Ambiguous || g1.DecidedBy != 0 {
 		t.Fatalf("sentence 1 gold %+v, want unanimous faithful, not ambiguous, decided by nobody", g1)
 	}
 	for i := 1; i <= 2; i++ {
-		if g, _ := f.gold(0, i); g.Provenance != tasks.ProvUnresolved || g.Label != "" {
+		if g, _ := f.gold(0, i); g.Provenance != domain.ProvUnresolved || g.Label != "" {
 			t.Fatalf("sentence %d gold %+v, want unresolved without a label", i+1, g)
 		}
 	}
-	if _, err := f.s.SummaryGoldOf(f.ctx, f.sums[0]); tasks.ErrorCode(err) != tasks.ENotFound {
+	if _, err := f.s.SummaryGoldOf(f.ctx, f.sums[0]); domain.ErrorCode(err) != domain.ENotFound {
 		t.Fatalf("summary gold with pending sentences: %v", err)
 	}
 
@@ -212,7 +213,7 @@ func TestResolveRound(t *testing.T) {
 		}
 		filtered := 0
 		for _, p := range q {
-			if (tasks.QueueFilter{RoundID: f.round.ID, Dimension: tasks.DimErrorTypes}).Keep(p) {
+			if (domain.QueueFilter{RoundID: f.round.ID, Dimension: domain.DimErrorTypes}).Keep(p) {
 				filtered++
 				if p.Index != 3 {
 					t.Errorf("error-type filter kept sentence %d", p.Index)
@@ -222,7 +223,7 @@ func TestResolveRound(t *testing.T) {
 		if filtered != 1 {
 			t.Fatalf("error-type filter kept %d sentences, want 1", filtered)
 		}
-		if (tasks.QueueFilter{RoundID: f.round.ID + 1}).Keep(q[0]) {
+		if (domain.QueueFilter{RoundID: f.round.ID + 1}).Keep(q[0]) {
 			t.Fatal("round filter kept a sentence of another round")
 		}
 		if !q[1].MajorityReady() || q[0].MajorityReady() {
@@ -234,7 +235,7 @@ func TestResolveRound(t *testing.T) {
 func TestResolveReadyFindsNewlyReadySummaries(t *testing.T) {
 	f := newGoldFixture(t)
 	f.splitSummary(true)
-	if g, ok := f.gold(0, 0); !ok || g.Provenance != tasks.ProvUnanimous {
+	if g, ok := f.gold(0, 0); !ok || g.Provenance != domain.ProvUnanimous {
 		t.Fatalf("after the last submission sentence 1 has gold %+v (present %v), want unanimous", g, ok)
 	}
 	if st, _ := f.s.ResolveReady(f.ctx, f.p.ID); st.Summaries != 0 {
@@ -274,18 +275,18 @@ func TestAcceptMajority(t *testing.T) {
 		t.Fatalf("AcceptMajority = %d, %v; want 1", n, err)
 	}
 	g, _ := f.gold(0, 1)
-	if g.Provenance != tasks.ProvMajority || g.Label != tasks.LabelUnfaithful || len(g.ErrorTypes) != 1 || g.ErrorTypes[0] != "contradiction" || g.DecidedBy != f.lead.ID {
+	if g.Provenance != domain.ProvMajority || g.Label != domain.LabelUnfaithful || len(g.ErrorTypes) != 1 || g.ErrorTypes[0] != "contradiction" || g.DecidedBy != f.lead.ID {
 		t.Fatalf("sentence 2 gold %+v, want majority unfaithful/contradiction by the lead", g)
 	}
-	if g, _ := f.gold(0, 2); g.Provenance != tasks.ProvUnresolved {
+	if g, _ := f.gold(0, 2); g.Provenance != domain.ProvUnresolved {
 		t.Fatalf("sentence 3 without a majority became %q", g.Provenance)
 	}
 	// Auto-resolution does not undo an accepted majority.
 	f.s.ResolveRound(f.ctx, f.p.ID, f.round.ID)
-	if g, _ := f.gold(0, 1); g.Provenance != tasks.ProvMajority {
+	if g, _ := f.gold(0, 1); g.Provenance != domain.ProvMajority {
 		t.Fatalf("resolution replaced majority gold with %q", g.Provenance)
 	}
-	if _, err := f.s.AcceptMajority(f.ctx, f.p.ID, f.round.ID+100, f.lead.ID); tasks.ErrorCode(err) != tasks.ENotFound {
+	if _, err := f.s.AcceptMajority(f.ctx, f.p.ID, f.round.ID+100, f.lead.ID); domain.ErrorCode(err) != domain.ENotFound {
 		t.Fatalf("unknown round: %v", err)
 	}
 }
@@ -300,46 +301,46 @@ func TestSetGoldReopenAndHistory(t *testing.T) {
 	versions, _ := f.s.GoldVersions(f.ctx, f.sums[0])
 
 	t.Run("invalid decisions are refused", func(t *testing.T) {
-		for name, d := range map[string]tasks.GoldDecision{
+		for name, d := range map[string]domain.GoldDecision{
 			"no label":          {},
-			"no error type":     {GoldValues: tasks.GoldValues{Label: tasks.LabelUnfaithful}},
-			"unknown type":      {GoldValues: tasks.GoldValues{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"nope"}}},
-			"ambiguous no type": {GoldValues: tasks.GoldValues{Label: tasks.LabelFaithful, Ambiguous: yes()}},
+			"no error type":     {GoldValues: domain.GoldValues{Label: domain.LabelUnfaithful}},
+			"unknown type":      {GoldValues: domain.GoldValues{Label: domain.LabelUnfaithful, ErrorTypes: []string{"nope"}}},
+			"ambiguous no type": {GoldValues: domain.GoldValues{Label: domain.LabelFaithful, Ambiguous: yes()}},
 		} {
-			if _, err := f.s.SetGold(f.ctx, f.p.ID, s3, f.lead.ID, versions[s3], d); tasks.ErrorCode(err) != tasks.EInvalid {
+			if _, err := f.s.SetGold(f.ctx, f.p.ID, s3, f.lead.ID, versions[s3], d); domain.ErrorCode(err) != domain.EInvalid {
 				t.Errorf("%s: %v, want invalid", name, err)
 			}
 		}
 	})
 
-	d := tasks.GoldDecision{GoldValues: tasks.GoldValues{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"reasoning_error"}, Ambiguous: yes(), AmbiguityType: "vagueness"},
+	d := domain.GoldDecision{GoldValues: domain.GoldValues{Label: domain.LabelUnfaithful, ErrorTypes: []string{"reasoning_error"}, Ambiguous: yes(), AmbiguityType: "vagueness"},
 		Note: "  'Unanimous' overstates a close vote.  "}
 	g, err := f.s.SetGold(f.ctx, f.p.ID, s3, f.lead.ID, versions[s3], d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Provenance != tasks.ProvAdjudicated || g.DecidedBy != f.lead.ID || g.DecidedByName != "lea" || g.DecidedAt == "" ||
+	if g.Provenance != domain.ProvAdjudicated || g.DecidedBy != f.lead.ID || g.DecidedByName != "lea" || g.DecidedAt == "" ||
 		g.Note != "'Unanimous' overstates a close vote." || g.AmbiguityType != "vagueness" || g.ErrorTypes[0] != "reasoning_error" {
 		t.Fatalf("adjudicated gold %+v", g)
 	}
 	sg, err := f.s.SummaryGoldOf(f.ctx, f.sums[0])
-	if err != nil || sg.Label != tasks.LabelUnfaithful || sg.Provenance != tasks.ProvAdjudicated {
+	if err != nil || sg.Label != domain.LabelUnfaithful || sg.Provenance != domain.ProvAdjudicated {
 		t.Fatalf("summary gold %+v, %v; want unfaithful, adjudicated", sg, err)
 	}
 
 	t.Run("a stale version is a conflict", func(t *testing.T) {
-		if _, err := f.s.SetGold(f.ctx, f.p.ID, s3, f.lead.ID, versions[s3], d); tasks.ErrorCode(err) != tasks.EConflict {
+		if _, err := f.s.SetGold(f.ctx, f.p.ID, s3, f.lead.ID, versions[s3], d); domain.ErrorCode(err) != domain.EConflict {
 			t.Fatalf("stale save: %v, want conflict", err)
 		}
 	})
 	t.Run("resolution leaves adjudicated gold alone", func(t *testing.T) {
 		f.s.ResolveRound(f.ctx, f.p.ID, f.round.ID)
-		if g, _ := f.gold(0, 2); g.Provenance != tasks.ProvAdjudicated {
+		if g, _ := f.gold(0, 2); g.Provenance != domain.ProvAdjudicated {
 			t.Fatalf("provenance %q after resolution", g.Provenance)
 		}
 	})
 	t.Run("another project's sentence is not found", func(t *testing.T) {
-		if _, err := f.s.SetGold(f.ctx, f.p.ID+1, s3, f.lead.ID, -1, d); tasks.ErrorCode(err) != tasks.ENotFound {
+		if _, err := f.s.SetGold(f.ctx, f.p.ID+1, s3, f.lead.ID, -1, d); domain.ErrorCode(err) != domain.ENotFound {
 			t.Fatalf("%v, want not found", err)
 		}
 	})
@@ -353,17 +354,17 @@ func TestSetGoldReopenAndHistory(t *testing.T) {
 	}
 	f.s.ResolveRound(f.ctx, f.p.ID, f.round.ID)
 	g1, _ := f.gold(0, 0)
-	if g1.Provenance != tasks.ProvUnresolved || !g1.Reopened() || g1.Label != "" || g1.Note != "Check the date" {
+	if g1.Provenance != domain.ProvUnresolved || !g1.Reopened() || g1.Label != "" || g1.Note != "Check the date" {
 		t.Fatalf("reopened gold %+v", g1)
 	}
-	if _, err := f.s.SummaryGoldOf(f.ctx, f.sums[0]); tasks.ErrorCode(err) != tasks.ENotFound {
+	if _, err := f.s.SummaryGoldOf(f.ctx, f.sums[0]); domain.ErrorCode(err) != domain.ENotFound {
 		t.Fatalf("summary gold after reopening: %v, want withdrawn", err)
 	}
-	if err := f.s.Reopen(f.ctx, f.p.ID, s1, f.lead.ID, -1, ""); tasks.ErrorCode(err) != tasks.EConflict {
+	if err := f.s.Reopen(f.ctx, f.p.ID, s1, f.lead.ID, -1, ""); domain.ErrorCode(err) != domain.EConflict {
 		t.Fatalf("reopening twice: %v, want conflict", err)
 	}
 	q, _ := f.s.PendingSentences(f.ctx, f.p.ID)
-	var reopened *tasks.PendingSentence
+	var reopened *domain.PendingSentence
 	for i := range q {
 		if q[i].SentenceID == s1 {
 			reopened = &q[i]
@@ -384,7 +385,7 @@ func TestSetGoldReopenAndHistory(t *testing.T) {
 		}
 	}
 	// Newest first: reopened, then the unanimous resolution.
-	if len(provs) != 2 || provs[0] != tasks.ProvUnresolved || provs[1] != tasks.ProvUnanimous || h[0].By != "lea" {
+	if len(provs) != 2 || provs[0] != domain.ProvUnresolved || provs[1] != domain.ProvUnanimous || h[0].By != "lea" {
 		t.Fatalf("history of sentence 1: %v (newest by %q)", provs, h[0].By)
 	}
 
@@ -399,20 +400,20 @@ func TestSetGoldReopenAndHistory(t *testing.T) {
 func TestResolveKeepsImportedGold(t *testing.T) {
 	ctx := context.Background()
 	s := openStore(t)
-	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "imp", Settings: tasks.DefaultSettings()})
-	doc := tasks.DocumentInput{ExternalID: "d", Sentences: []string{"A."}, Summaries: []tasks.SummaryInput{{ExternalID: "s",
-		Sentences: []tasks.SentenceInput{{Text: "A.", Gold: &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}}}, {Text: "B."}}}}}
-	if _, err := s.Import(ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
+	p, _ := s.CreateProject(ctx, domain.Project{Slug: "imp", Settings: domain.DefaultSettings()})
+	doc := domain.DocumentInput{ExternalID: "d", Sentences: []string{"A."}, Summaries: []domain.SummaryInput{{ExternalID: "s",
+		Sentences: []domain.SentenceInput{{Text: "A.", Gold: &domain.GoldInput{Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}}}, {Text: "B."}}}}}
+	if _, err := s.Import(ctx, p.ID, []domain.DocumentInput{doc}); err != nil {
 		t.Fatal(err)
 	}
 	var ids []int64
 	for _, n := range []string{"u1", "u2"} {
 		u, _ := s.CreateUser(ctx, n, "", "a long enough password", false)
-		s.SetMember(ctx, p.ID, u.ID, tasks.RoleAnnotator)
+		s.SetMember(ctx, p.ID, u.ID, domain.RoleAnnotator)
 		ids = append(ids, u.ID)
 	}
 	sums, _ := s.SummaryIDs(ctx, p.ID, nil)
-	r, err := s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundCalibration, Annotators: ids, Summaries: sums})
+	r, err := s.CreateRound(ctx, p.ID, domain.RoundSpec{Name: "r", Kind: domain.RoundCalibration, Annotators: ids, Summaries: sums})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -433,15 +434,15 @@ func TestResolveKeepsImportedGold(t *testing.T) {
 		t.Fatal(err)
 	}
 	g, _ := s.SummaryGold(ctx, sums[0])
-	if g[sum.Sentences[0].ID].Provenance != tasks.ProvImported || g[sum.Sentences[0].ID].Label != tasks.LabelUnfaithful {
+	if g[sum.Sentences[0].ID].Provenance != domain.ProvImported || g[sum.Sentences[0].ID].Label != domain.LabelUnfaithful {
 		t.Fatalf("imported gold became %+v", g[sum.Sentences[0].ID])
 	}
-	if g[sum.Sentences[1].ID].Provenance != tasks.ProvUnanimous {
+	if g[sum.Sentences[1].ID].Provenance != domain.ProvUnanimous {
 		t.Fatalf("sentence without imported gold: %+v", g[sum.Sentences[1].ID])
 	}
 	// Imported unfaithful plus unanimous faithful: the summary is unfaithful.
 	sg, err := s.SummaryGoldOf(ctx, sums[0])
-	if err != nil || sg.Label != tasks.LabelUnfaithful || sg.Provenance != tasks.ProvUnanimous {
+	if err != nil || sg.Label != domain.LabelUnfaithful || sg.Provenance != domain.ProvUnanimous {
 		t.Fatalf("summary gold %+v, %v", sg, err)
 	}
 }
@@ -458,7 +459,7 @@ func TestFlaggedSentenceWaitsForALead(t *testing.T) {
 	flagged := faithful()
 	flagged.Flag = "Is 'approved' right? The transcript says deferred."
 	f.label(2, 0, true, faithful(), flagged, faithful())
-	for i, want := range []string{tasks.ProvUnanimous, tasks.ProvUnresolved, tasks.ProvUnanimous} {
+	for i, want := range []string{domain.ProvUnanimous, domain.ProvUnresolved, domain.ProvUnanimous} {
 		if g, ok := f.gold(0, i); !ok || g.Provenance != want {
 			t.Errorf("sentence %d: gold %+v (%v), want %s", i+1, g, ok, want)
 		}
@@ -467,7 +468,7 @@ func TestFlaggedSentenceWaitsForALead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var found *tasks.PendingSentence
+	var found *domain.PendingSentence
 	for i := range pending {
 		if pending[i].SentenceID == f.sents[f.sums[0]][1] {
 			found = &pending[i]
@@ -476,11 +477,11 @@ func TestFlaggedSentenceWaitsForALead(t *testing.T) {
 	if found == nil || len(found.Flags) != 1 || found.Flags[0] != flagged.Flag {
 		t.Fatalf("the flagged sentence in the queue: %+v", found)
 	}
-	if !(tasks.QueueFilter{Flagged: true}).Keep(*found) || found.MajorityReady() {
-		t.Errorf("flagged filter keeps it: %v; ready for a bulk majority: %v", (tasks.QueueFilter{Flagged: true}).Keep(*found), found.MajorityReady())
+	if !(domain.QueueFilter{Flagged: true}).Keep(*found) || found.MajorityReady() {
+		t.Errorf("flagged filter keeps it: %v; ready for a bulk majority: %v", (domain.QueueFilter{Flagged: true}).Keep(*found), found.MajorityReady())
 	}
 	for _, p := range pending {
-		if p.SentenceID != found.SentenceID && (tasks.QueueFilter{Flagged: true}).Keep(p) {
+		if p.SentenceID != found.SentenceID && (domain.QueueFilter{Flagged: true}).Keep(p) {
 			t.Errorf("the flagged filter keeps unflagged sentence %d", p.SentenceID)
 		}
 	}

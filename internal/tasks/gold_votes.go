@@ -1,22 +1,11 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
 )
-
-// Vote is one annotator's label on one sentence from a submitted
-// assignment: what adjudication weighs.
-type Vote struct {
-	UserID       int64
-	Username     string
-	DisplayName  string
-	RoundName    string
-	AssignmentID int64
-	SummaryID    int64
-	Label        SentenceLabel
-}
 
 // The labels of a summary are pooled over every round that gave it out:
 // each annotator counts once, with the label of their most recently
@@ -35,15 +24,15 @@ const votesOrder = ` ORDER BY l.sentence_id, u.id, a.submitted_at, a.id`
 
 // loadVotes runs votesSelect with a condition and returns the votes by
 // sentence id, each sentence's votes ordered by user id.
-func loadVotes(ctx context.Context, q querier, cond string, args ...any) (map[int64][]Vote, error) {
+func loadVotes(ctx context.Context, q querier, cond string, args ...any) (map[int64][]domain.Vote, error) {
 	rows, err := q.QueryContext(ctx, votesSelect+` WHERE `+cond+votesOrder, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[int64][]Vote{}
+	out := map[int64][]domain.Vote{}
 	for rows.Next() {
-		var v Vote
+		var v domain.Vote
 		var types string
 		var amb sql.NullBool
 		l := &v.Label
@@ -70,9 +59,9 @@ func loadVotes(ctx context.Context, q querier, cond string, args ...any) (map[in
 }
 
 // SummaryVotes returns the votes on each sentence of a summary.
-func (s *Store) SummaryVotes(ctx context.Context, summaryID int64) (map[int64][]Vote, error) {
+func (s *Store) SummaryVotes(ctx context.Context, summaryID int64) (map[int64][]domain.Vote, error) {
 	val, err := loadVotes(ctx, s.reader(ctx), `a.summary_id = ?`, summaryID)
-	return val, Op("Store.SummaryVotes", err)
+	return val, domain.Op("Store.SummaryVotes", err)
 }
 
 // OpenAssignments counts a summary's assignments that are neither
@@ -80,11 +69,11 @@ func (s *Store) SummaryVotes(ctx context.Context, summaryID int64) (map[int64][]
 func (s *Store) OpenAssignments(ctx context.Context, summaryID int64) (int, error) {
 	var n int
 	err := s.reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM assignments WHERE summary_id = ? AND status IN ('pending', 'in_progress')`, summaryID).Scan(&n)
-	return n, Op("Store.OpenAssignments", err)
+	return n, domain.Op("Store.OpenAssignments", err)
 }
 
-func labelsOf(votes []Vote) []SentenceLabel {
-	out := make([]SentenceLabel, len(votes))
+func labelsOf(votes []domain.Vote) []domain.SentenceLabel {
+	out := make([]domain.SentenceLabel, len(votes))
 	for i, v := range votes {
 		out[i] = v.Label
 	}

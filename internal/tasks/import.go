@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -9,59 +10,6 @@ import (
 	"time"
 )
 
-// ImportStats counts what an import created and what it found already there.
-type ImportStats struct {
-	Documents         int `json:"documents"`
-	DocumentsExisting int `json:"documents_existing"`
-	Units             int `json:"units"`
-	Summaries         int `json:"summaries"`
-	SummariesExisting int `json:"summaries_existing"`
-	Sentences         int `json:"sentences"`
-	KeyFacts          int `json:"key_facts"`
-	GoldSentences     int `json:"gold_sentences"`
-	GoldSummaries     int `json:"gold_summaries"`
-	AmbiguityLabels   int `json:"ambiguity_labels"`
-	// Annotators' labels: accounts and rounds the import made, submitted
-	// assignments it made, sentence labels it added, labels that were
-	// already there as given, and summary labels it added.
-	Accounts       int `json:"accounts"`
-	Rounds         int `json:"rounds"`
-	Assignments    int `json:"assignments"`
-	Labels         int `json:"labels"`
-	LabelsExisting int `json:"labels_existing"`
-	SummaryLabels  int `json:"summary_labels"`
-	// Scales counts scales the import defined; Scores, scale values it
-	// added.
-	Scales int `json:"scales"`
-	Scores int `json:"scores"`
-	// ErrorTypesAdded are error types annotators' labels used that the
-	// project's taxonomy lacked: they are kept, and added to it.
-	ErrorTypesAdded []string `json:"error_types_added,omitempty"`
-}
-
-// Add sums two counts.
-func (a *ImportStats) Add(b ImportStats) {
-	a.ErrorTypesAdded = append(a.ErrorTypesAdded, b.ErrorTypesAdded...)
-	a.Documents += b.Documents
-	a.DocumentsExisting += b.DocumentsExisting
-	a.Units += b.Units
-	a.Summaries += b.Summaries
-	a.SummariesExisting += b.SummariesExisting
-	a.Sentences += b.Sentences
-	a.KeyFacts += b.KeyFacts
-	a.GoldSentences += b.GoldSentences
-	a.GoldSummaries += b.GoldSummaries
-	a.AmbiguityLabels += b.AmbiguityLabels
-	a.Accounts += b.Accounts
-	a.Rounds += b.Rounds
-	a.Assignments += b.Assignments
-	a.Labels += b.Labels
-	a.LabelsExisting += b.LabelsExisting
-	a.SummaryLabels += b.SummaryLabels
-	a.Scales += b.Scales
-	a.Scores += b.Scores
-}
-
 // Import writes documents into a project in one transaction: all of it or,
 // on any error, nothing. Documents and summaries are matched by external id,
 // so importing the same data again adds nothing twice; key facts are
@@ -69,45 +17,15 @@ func (a *ImportStats) Add(b ImportStats) {
 // documents and in labels are written after the documents (see
 // ImportRequest). Data that is already there and differs is an error
 // (*ChangesError listing each difference) and nothing is written.
-func (s *Store) Import(ctx context.Context, projectID int64, docs []DocumentInput, labels ...LabelRecord) (ImportStats, error) {
-	st, _, err := s.ImportWith(ctx, ImportRequest{Project: projectID, Documents: docs, Labels: labels})
-	return st, Op("Store.Import", err)
-}
-
-// ImportRequest is one import into a project.
-type ImportRequest struct {
-	Project   int64
-	Documents []DocumentInput
-	// Labels are annotators' labels of summaries in Documents or already in
-	// the project, besides those nested in Documents.
-	Labels []LabelRecord
-	// Scales are rating scales to define in the project (see Scale); one
-	// already defined the same way is left alone, a different definition
-	// is a change.
-	Scales []Scale
-	// Update applies corrected gold, labels and metadata where the data is
-	// already there and differs, instead of refusing the import.
-	Update bool
-	// Relabel, with Update, also applies changed document or summary text
-	// where annotators' labels exist, deleting those labels.
-	Relabel bool
-	// DryRun checks everything the import would do and writes nothing: the
-	// transaction is rolled back, and the stats are what it would add.
-	DryRun bool
-	// Create makes this project in the import's transaction (ImportWith
-	// does; ImportStream when ImportWriter.Begin is called) instead of
-	// importing into Project, so that a refused import leaves no project
-	// behind.
-	Create *Project
-	// ErrorTaxonomy, with Create and ImportWith, is the error taxonomy the
-	// files use, which the new project takes.
-	ErrorTaxonomy string
+func (s *Store) Import(ctx context.Context, projectID int64, docs []domain.DocumentInput, labels ...domain.LabelRecord) (domain.ImportStats, error) {
+	st, _, err := s.ImportWith(ctx, domain.ImportRequest{Project: projectID, Documents: docs, Labels: labels})
+	return st, domain.Op("Store.Import", err)
 }
 
 // ImportWith runs an import request in one transaction. It returns what
 // was written and, with Update, the changes it applied to data that was
 // already there.
-func (s *Store) ImportWith(ctx context.Context, req ImportRequest) (ImportStats, []Change, error) {
+func (s *Store) ImportWith(ctx context.Context, req domain.ImportRequest) (domain.ImportStats, []domain.Change, error) {
 	val1, val2, err := s.ImportStream(ctx, req, func(w *ImportWriter) error {
 		if err := w.Begin(req.ErrorTaxonomy); err != nil {
 			return err
@@ -122,7 +40,7 @@ func (s *Store) ImportWith(ctx context.Context, req ImportRequest) (ImportStats,
 		}
 		return w.Labels(req.Labels)
 	})
-	return val1, val2, Op("Store.ImportWith", err)
+	return val1, val2, domain.Op("Store.ImportWith", err)
 }
 
 // ImportStream runs an import whose content arrives while it is written:
@@ -131,9 +49,9 @@ func (s *Store) ImportWith(ctx context.Context, req ImportRequest) (ImportStats,
 // fill and the checks of the request (see ImportWith) succeed. Nothing of
 // a document needs to stay in memory once it is written. req.Documents,
 // req.Labels and req.Scales are ignored.
-func (s *Store) ImportStream(ctx context.Context, req ImportRequest, fill func(*ImportWriter) error) (ImportStats, []Change, error) {
-	var st ImportStats
-	var applied []Change
+func (s *Store) ImportStream(ctx context.Context, req domain.ImportRequest, fill func(*ImportWriter) error) (domain.ImportStats, []domain.Change, error) {
+	var st domain.ImportStats
+	var applied []domain.Change
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		held, err := holdReportTriggers(ctx, tx)
 		if err != nil {
@@ -152,10 +70,10 @@ func (s *Store) ImportStream(ctx context.Context, req ImportRequest, fill func(*
 		}
 		im := w.im
 		if len(im.changes) > 0 && !req.Update {
-			return &ChangesError{Changes: im.changes}
+			return &domain.ChangesError{Changes: im.changes}
 		}
 		if len(im.refused) > 0 {
-			return &ChangesError{Changes: im.refused, Refused: true}
+			return &domain.ChangesError{Changes: im.refused, Refused: true}
 		}
 		applied = im.changes
 		if req.DryRun {
@@ -165,7 +83,7 @@ func (s *Store) ImportStream(ctx context.Context, req ImportRequest, fill func(*
 		return held.release(ctx, tx, im.project)
 	})
 	if err != nil && !errors.Is(err, errCheckOnly) {
-		return ImportStats{}, nil, Op("Store.ImportStream", err)
+		return domain.ImportStats{}, nil, domain.Op("Store.ImportStream", err)
 	}
 	if err == nil {
 		// Tables an import made ten times larger get fresh planner
@@ -193,52 +111,52 @@ func (w *ImportWriter) Begin(errorTaxonomy string) error {
 	if errorTaxonomy != "" {
 		p.Settings.ErrorPreset = errorTaxonomy
 	}
-	if err := ValidateSlug(p.Slug); err != nil {
-		return Op("ImportWriter.Begin", err)
+	if err := domain.ValidateSlug(p.Slug); err != nil {
+		return domain.Op("ImportWriter.Begin", err)
 	}
 	if p.Name == "" {
 		p.Name = p.Slug
 	}
 	if err := p.Settings.Validate(); err != nil {
-		return Op("ImportWriter.Begin", err)
+		return domain.Op("ImportWriter.Begin", err)
 	}
 	settings, err := json.Marshal(p.Settings)
 	if err != nil {
-		return Op("ImportWriter.Begin", err)
+		return domain.Op("ImportWriter.Begin", err)
 	}
 	id, err := insertProject(w.im.ctx, w.im.tx, p, settings)
 	w.im.project = id
-	return Op("ImportWriter.Begin", err)
+	return domain.Op("ImportWriter.Begin", err)
 }
 
 // Scales defines rating scales in the project (see ImportRequest.Scales).
-func (w *ImportWriter) Scales(scales []Scale) error {
+func (w *ImportWriter) Scales(scales []domain.Scale) error {
 	if len(scales) == 0 {
 		return nil
 	}
 	if err := w.im.scales(scales); err != nil {
-		return Op("ImportWriter.Scales", err)
+		return domain.Op("ImportWriter.Scales", err)
 	}
 	if w.labels != nil {
-		return Op("ImportWriter.Scales", w.labels.reload())
+		return domain.Op("ImportWriter.Scales", w.labels.reload())
 	}
 	return nil
 }
 
 // Document writes one document with its summaries, key facts, gold and
 // the annotators' labels given inside it.
-func (w *ImportWriter) Document(d *DocumentInput) error {
+func (w *ImportWriter) Document(d *domain.DocumentInput) error {
 	if err := w.im.document(d); err != nil {
-		return Op("ImportWriter.Document", err)
+		return domain.Op("ImportWriter.Document", err)
 	}
-	if err := w.Labels(nestedLabels([]DocumentInput{*d})); err != nil {
-		return Op("ImportWriter.Document", err)
+	if err := w.Labels(nestedLabels([]domain.DocumentInput{*d})); err != nil {
+		return domain.Op("ImportWriter.Document", err)
 	}
 	if w.labels != nil {
 		// Its summaries are done: resolve their gold, and keep memory
 		// bounded.
 		if err := w.labels.forget(); err != nil {
-			return Op("ImportWriter.Document", err)
+			return domain.Op("ImportWriter.Document", err)
 		}
 	}
 	clear(w.im.created)
@@ -246,20 +164,20 @@ func (w *ImportWriter) Document(d *DocumentInput) error {
 }
 
 // Labels writes annotators' labels of summaries already written.
-func (w *ImportWriter) Labels(labels []LabelRecord) error {
+func (w *ImportWriter) Labels(labels []domain.LabelRecord) error {
 	if len(labels) == 0 {
 		return nil
 	}
 	if w.labels == nil {
 		lw, err := newLabelWriter(w.im)
 		if err != nil {
-			return Op("ImportWriter.Labels", err)
+			return domain.Op("ImportWriter.Labels", err)
 		}
 		w.labels = lw
 	}
 	for i := range labels {
 		if err := w.labels.write(&labels[i]); err != nil {
-			return Op("ImportWriter.Labels", err)
+			return domain.Op("ImportWriter.Labels", err)
 		}
 	}
 	return nil
@@ -271,12 +189,12 @@ type importer struct {
 	q       *preparedTx // tx, with each statement prepared once
 	store   *Store
 	project int64
-	stats   *ImportStats
-	opts    ImportRequest
+	stats   *domain.ImportStats
+	opts    domain.ImportRequest
 	now     func() time.Time
 	// changes are differences from data already there; refused are those
 	// an update cannot apply.
-	changes, refused []Change
+	changes, refused []domain.Change
 	// created holds the summaries the current document made, by external
 	// id, with their sentence ids by index-1: their labels need not look
 	// them up, nor look for assignments or labels already there.
@@ -288,32 +206,32 @@ type importer struct {
 type createdSummary struct {
 	id        int64
 	sentences []int64
-	gold      map[int64]Gold
+	gold      map[int64]domain.Gold
 }
 
 // change notes a difference from data already there.
-func (im *importer) change(c Change) { im.changes = append(im.changes, c) }
+func (im *importer) change(c domain.Change) { im.changes = append(im.changes, c) }
 
-func (im *importer) where(d *DocumentInput) string {
+func (im *importer) where(d *domain.DocumentInput) string {
 	if d.Source != "" {
 		return d.Source + ": "
 	}
 	return "document " + d.ExternalID + ": "
 }
 
-func (im *importer) document(d *DocumentInput) error {
+func (im *importer) document(d *domain.DocumentInput) error {
 	if d.ExternalID == "" {
-		return Errorf(EInvalid, "%sid: missing", im.where(d))
+		return domain.Errorf(domain.EInvalid, "%sid: missing", im.where(d))
 	}
 	if err := checkDocumentText(im.where(d), d); err != nil {
 		return err
 	}
 	kind := d.Kind
 	if kind == "" {
-		kind = KindProse
+		kind = domain.KindProse
 	}
-	if kind != KindProse && kind != KindDialogue {
-		return Errorf(EInvalid, "%skind: %q is not prose or dialogue", im.where(d), kind)
+	if kind != domain.KindProse && kind != domain.KindDialogue {
+		return domain.Errorf(domain.EInvalid, "%skind: %q is not prose or dialogue", im.where(d), kind)
 	}
 	lang := orDefault(d.Language, "en")
 	var docID int64
@@ -331,7 +249,7 @@ func (im *importer) document(d *DocumentInput) error {
 			return err
 		}
 	case errors.Is(err, sql.ErrNoRows) && d.Continuation:
-		return Errorf(EInvalid, "%sid: document %q has no content here and is not in the project", im.where(d), d.ExternalID)
+		return domain.Errorf(domain.EInvalid, "%sid: document %q has no content here and is not in the project", im.where(d), d.ExternalID)
 	case errors.Is(err, sql.ErrNoRows):
 		res, err := im.q.ExecContext(im.ctx, `INSERT INTO documents (project_id, external_id, kind, language, domain, title) VALUES (?, ?, ?, ?, ?, ?)`,
 			im.project, d.ExternalID, kind, lang, d.Domain, d.Title)
@@ -362,9 +280,9 @@ func (im *importer) document(d *DocumentInput) error {
 	return im.keyFacts(docID, d.KeyFacts, created)
 }
 
-func (im *importer) writeUnits(docID int64, kind string, d *DocumentInput) error {
+func (im *importer) writeUnits(docID int64, kind string, d *domain.DocumentInput) error {
 	const insert = `INSERT INTO document_units (document_id, idx, speaker, text) VALUES (?, ?, ?, ?)`
-	if kind == KindDialogue {
+	if kind == domain.KindDialogue {
 		for i, t := range d.Turns {
 			if _, err := im.q.ExecContext(im.ctx, insert, docID, i+1, t.Speaker, t.Text); err != nil {
 				return err
@@ -374,7 +292,7 @@ func (im *importer) writeUnits(docID int64, kind string, d *DocumentInput) error
 		return nil
 	}
 	if len(d.Sentences) == 0 {
-		return Errorf(EInvalid, "document %s: sentences: none (split the text before importing)", d.ExternalID)
+		return domain.Errorf(domain.EInvalid, "document %s: sentences: none (split the text before importing)", d.ExternalID)
 	}
 	for i, s := range d.Sentences {
 		if _, err := im.q.ExecContext(im.ctx, insert, docID, i+1, "", s); err != nil {
@@ -385,9 +303,9 @@ func (im *importer) writeUnits(docID int64, kind string, d *DocumentInput) error
 	return nil
 }
 
-func (im *importer) summary(docID int64, docLang string, s *SummaryInput) error {
+func (im *importer) summary(docID int64, docLang string, s *domain.SummaryInput) error {
 	if s.ExternalID == "" {
-		return Errorf(EInvalid, "summary: id: missing")
+		return domain.Errorf(domain.EInvalid, "summary: id: missing")
 	}
 	var existing int64
 	err := im.q.QueryRowContext(im.ctx, `SELECT id FROM summaries WHERE project_id = ? AND external_id = ?`, im.project, s.ExternalID).Scan(&existing)
@@ -399,9 +317,9 @@ func (im *importer) summary(docID int64, docLang string, s *SummaryInput) error 
 		return err
 	}
 	if len(s.Sentences) == 0 {
-		return Errorf(EInvalid, "summary %s: sentences: none (split the text before importing)", s.ExternalID)
+		return domain.Errorf(domain.EInvalid, "summary %s: sentences: none (split the text before importing)", s.ExternalID)
 	}
-	edits, _ := json.Marshal(nonNil(s.EditTypes))
+	edits, _ := json.Marshal(domain.NonNil(s.EditTypes))
 	res, err := im.q.ExecContext(im.ctx, `INSERT INTO summaries (project_id, document_id, external_id, topic, model, language, original, edit_types) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 		im.project, docID, s.ExternalID, s.Topic, s.Model, orDefault(s.Language, docLang), s.Original, string(edits))
 	if err != nil {
@@ -425,9 +343,9 @@ func (im *importer) summary(docID int64, docLang string, s *SummaryInput) error 
 
 // sentences writes a summary's sentences with their gold, and returns
 // their ids in order and the gold written, by sentence id.
-func (im *importer) sentences(sumID int64, s *SummaryInput) ([]int64, map[int64]Gold, error) {
+func (im *importer) sentences(sumID int64, s *domain.SummaryInput) ([]int64, map[int64]domain.Gold, error) {
 	ids := make([]int64, 0, len(s.Sentences))
-	var gold map[int64]Gold
+	var gold map[int64]domain.Gold
 	for i, sent := range s.Sentences {
 		var source any
 		if sent.SourceIndex > 0 {
@@ -449,10 +367,10 @@ func (im *importer) sentences(sumID int64, s *SummaryInput) ([]int64, map[int64]
 		}
 		g, err := im.gold(sentID, sent.Gold)
 		if err != nil {
-			return nil, nil, Errorf(EInvalid, "summary %s: sentences[%d].gold: %v", s.ExternalID, i, err)
+			return nil, nil, domain.Errorf(domain.EInvalid, "summary %s: sentences[%d].gold: %v", s.ExternalID, i, err)
 		}
 		if gold == nil {
-			gold = map[int64]Gold{}
+			gold = map[int64]domain.Gold{}
 		}
 		gold[sentID] = g
 	}
@@ -460,7 +378,7 @@ func (im *importer) sentences(sumID int64, s *SummaryInput) ([]int64, map[int64]
 }
 
 // summaryGold writes the gold label of a whole summary, when given.
-func (im *importer) summaryGold(sumID int64, s *SummaryInput) error {
+func (im *importer) summaryGold(sumID int64, s *domain.SummaryInput) error {
 	if s.Gold != nil && s.Gold.Label != "" {
 		by, err := im.decider(s.Gold.DecidedBy)
 		if err != nil {
@@ -468,8 +386,8 @@ func (im *importer) summaryGold(sumID int64, s *SummaryInput) error {
 		}
 		if _, err := im.q.ExecContext(im.ctx, `INSERT INTO gold_summaries (summary_id, label, provenance, decided_by, decided_at, note)
 			VALUES (?, ?, ?, ?, coalesce(?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), ?)`,
-			sumID, s.Gold.Label, orDefault(s.Gold.Provenance, ProvImported), by, nullString(s.Gold.DecidedAt), s.Gold.Note); err != nil {
-			return Errorf(EInvalid, "summary %s: gold.label: %v", s.ExternalID, err)
+			sumID, s.Gold.Label, orDefault(s.Gold.Provenance, domain.ProvImported), by, nullString(s.Gold.DecidedAt), s.Gold.Note); err != nil {
+			return domain.Errorf(domain.EInvalid, "summary %s: gold.label: %v", s.ExternalID, err)
 		}
 		im.stats.GoldSummaries++
 	}
@@ -502,8 +420,8 @@ func nullString(s string) any {
 }
 
 // gold writes a sentence's gold as given and returns it as stored.
-func (im *importer) gold(sentID int64, g *GoldInput) (Gold, error) {
-	types, _ := json.Marshal(nonNil(g.ErrorTypes))
+func (im *importer) gold(sentID int64, g *domain.GoldInput) (domain.Gold, error) {
+	types, _ := json.Marshal(domain.NonNil(g.ErrorTypes))
 	var amb any
 	if g.Ambiguous != nil {
 		amb = *g.Ambiguous
@@ -511,17 +429,17 @@ func (im *importer) gold(sentID int64, g *GoldInput) (Gold, error) {
 	}
 	by, err := im.decider(g.DecidedBy)
 	if err != nil {
-		return Gold{}, err
+		return domain.Gold{}, err
 	}
-	stored := Gold{SentenceID: sentID, GoldValues: GoldValues{Label: g.Label, ErrorTypes: nonNil(g.ErrorTypes), Explanation: g.Explanation,
-		Ambiguous: g.Ambiguous, AmbiguityType: g.AmbiguityType, AmbiguityNote: g.AmbiguityNote}, Provenance: orDefault(g.Provenance, ProvImported)}
+	stored := domain.Gold{SentenceID: sentID, GoldValues: domain.GoldValues{Label: g.Label, ErrorTypes: domain.NonNil(g.ErrorTypes), Explanation: g.Explanation,
+		Ambiguous: g.Ambiguous, AmbiguityType: g.AmbiguityType, AmbiguityNote: g.AmbiguityNote}, Provenance: orDefault(g.Provenance, domain.ProvImported)}
 	if id, ok := by.(int64); ok {
 		stored.DecidedBy = id
 	}
 	_, err = im.q.ExecContext(im.ctx, `INSERT INTO gold_sentences (sentence_id, label, error_types, explanation, ambiguous, ambiguity_type, ambiguity_note,
 			provenance, decided_by, decided_at, note)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, coalesce(?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), ?)`, sentID, g.Label, string(types), g.Explanation, amb,
-		g.AmbiguityType, g.AmbiguityNote, orDefault(g.Provenance, ProvImported), by, nullString(g.DecidedAt), g.Note)
+		g.AmbiguityType, g.AmbiguityNote, orDefault(g.Provenance, domain.ProvImported), by, nullString(g.DecidedAt), g.Note)
 	if err == nil && g.Label != "" {
 		im.stats.GoldSentences++
 	}
@@ -530,7 +448,7 @@ func (im *importer) gold(sentID int64, g *GoldInput) (Gold, error) {
 
 // keyFacts adds the document's key facts it does not have yet. A document
 // made by this call has none but those added here, counted in memory.
-func (im *importer) keyFacts(docID int64, facts []KeyFactInput, created bool) error {
+func (im *importer) keyFacts(docID int64, facts []domain.KeyFactInput, created bool) error {
 	type fact struct{ topic, text string }
 	var seen map[fact]bool
 	var last map[string]int
@@ -580,17 +498,10 @@ func orDefault(s, def string) string {
 	return s
 }
 
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
 // documentOfSummaries finds the project's document that holds one of d's
 // summaries, for a document named by its content whose content changed;
 // sql.ErrNoRows when none does.
-func (im *importer) documentOfSummaries(d *DocumentInput, docID *int64) error {
+func (im *importer) documentOfSummaries(d *domain.DocumentInput, docID *int64) error {
 	for _, s := range d.Summaries {
 		err := im.q.QueryRowContext(im.ctx, `SELECT document_id FROM summaries WHERE project_id = ? AND external_id = ?`, im.project, s.ExternalID).Scan(docID)
 		if !errors.Is(err, sql.ErrNoRows) {

@@ -1,10 +1,9 @@
 package tasks_test
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 // Key facts of a new document are numbered per topic and a repeat is
@@ -13,14 +12,14 @@ import (
 func TestImportKeyFactsNumberedPerTopic(t *testing.T) {
 	s := openStore(t)
 	ctx := context.Background()
-	p, err := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+	p, err := s.CreateProject(ctx, domain.Project{Slug: "p", Settings: domain.DefaultSettings()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := tasks.DocumentInput{ExternalID: "d", Sentences: []string{"S."}, KeyFacts: []tasks.KeyFactInput{
+	doc := domain.DocumentInput{ExternalID: "d", Sentences: []string{"S."}, KeyFacts: []domain.KeyFactInput{
 		{Topic: "a", Text: "One."}, {Topic: "b", Text: "Two."}, {Topic: "a", Text: " One. "}, {Topic: "a", Text: "Three."}}}
-	more := tasks.DocumentInput{ExternalID: "d", Continuation: true, KeyFacts: []tasks.KeyFactInput{{Topic: "a", Text: "Three."}, {Topic: "a", Text: "Four."}}}
-	st, err := s.Import(ctx, p.ID, []tasks.DocumentInput{doc, more})
+	more := domain.DocumentInput{ExternalID: "d", Continuation: true, KeyFacts: []domain.KeyFactInput{{Topic: "a", Text: "Three."}, {Topic: "a", Text: "Four."}}}
+	st, err := s.Import(ctx, p.ID, []domain.DocumentInput{doc, more})
 	if err != nil {
 		t.Fatal(err)
 	}

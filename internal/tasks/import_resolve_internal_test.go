@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"path/filepath"
 	"reflect"
@@ -13,45 +14,45 @@ import (
 // labels onto summaries already there does.
 func TestImportResolvesMadeSummariesAsTheDatabaseWould(t *testing.T) {
 	yes, no := true, false
-	lab := func(who, round, label string, types ...string) SentenceLabelInput {
-		return SentenceLabelInput{Annotator: who, Round: round, Label: label, ErrorTypes: types}
+	lab := func(who, round, label string, types ...string) domain.SentenceLabelInput {
+		return domain.SentenceLabelInput{Annotator: who, Round: round, Label: label, ErrorTypes: types}
 	}
-	sentences := []SentenceInput{
+	sentences := []domain.SentenceInput{
 		// agreement: unanimous gold
-		{Text: "A.", Labels: []SentenceLabelInput{lab("w1", "", LabelFaithful), lab("w2", "", LabelFaithful)}},
+		{Text: "A.", Labels: []domain.SentenceLabelInput{lab("w1", "", domain.LabelFaithful), lab("w2", "", domain.LabelFaithful)}},
 		// disagreement: unresolved
-		{Text: "B.", Labels: []SentenceLabelInput{lab("w1", "", LabelFaithful), lab("w2", "", LabelUnfaithful, "contradiction")}},
+		{Text: "B.", Labels: []domain.SentenceLabelInput{lab("w1", "", domain.LabelFaithful), lab("w2", "", domain.LabelUnfaithful, "contradiction")}},
 		// w2 again in a later round, agreeing this time: that label counts
-		{Text: "C.", Labels: []SentenceLabelInput{lab("w1", "", LabelFaithful), lab("w2", "", LabelUnfaithful, "contradiction"), lab("w2", "r2", LabelFaithful)}},
+		{Text: "C.", Labels: []domain.SentenceLabelInput{lab("w1", "", domain.LabelFaithful), lab("w2", "", domain.LabelUnfaithful, "contradiction"), lab("w2", "r2", domain.LabelFaithful)}},
 		// gold given as unanimous that the labels contradict: replaced
-		{Text: "D.", Gold: &GoldInput{Label: LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Provenance: ProvUnanimous},
-			Labels: []SentenceLabelInput{lab("w1", "", LabelFaithful), lab("w2", "", LabelFaithful)}},
+		{Text: "D.", Gold: &domain.GoldInput{Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Provenance: domain.ProvUnanimous},
+			Labels: []domain.SentenceLabelInput{lab("w1", "", domain.LabelFaithful), lab("w2", "", domain.LabelFaithful)}},
 		// imported gold: kept whatever the labels say
-		{Text: "E.", Gold: &GoldInput{Label: LabelUnfaithful, ErrorTypes: []string{"contradiction"}},
-			Labels: []SentenceLabelInput{lab("w1", "", LabelFaithful), lab("w2", "", LabelFaithful)}},
+		{Text: "E.", Gold: &domain.GoldInput{Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}},
+			Labels: []domain.SentenceLabelInput{lab("w1", "", domain.LabelFaithful), lab("w2", "", domain.LabelFaithful)}},
 		// ambiguity answers that differ: unresolved
-		{Text: "F.", Labels: []SentenceLabelInput{{Annotator: "w1", Label: LabelFaithful, Ambiguous: &yes, AmbiguityType: "commonsense_inference"},
-			{Annotator: "w2", Label: LabelFaithful, Ambiguous: &no}}},
+		{Text: "F.", Labels: []domain.SentenceLabelInput{{Annotator: "w1", Label: domain.LabelFaithful, Ambiguous: &yes, AmbiguityType: "commonsense_inference"},
+			{Annotator: "w2", Label: domain.LabelFaithful, Ambiguous: &no}}},
 		// no labels: no gold
 		{Text: "G."},
 	}
 	rel := 3
-	doc := func(withLabels bool) DocumentInput {
-		sents := make([]SentenceInput, len(sentences))
+	doc := func(withLabels bool) domain.DocumentInput {
+		sents := make([]domain.SentenceInput, len(sentences))
 		copy(sents, sentences)
 		for i := range sents {
 			if !withLabels {
 				sents[i].Labels = nil
 			}
 		}
-		s := SummaryInput{ExternalID: "s", Sentences: sents}
+		s := domain.SummaryInput{ExternalID: "s", Sentences: sents}
 		if withLabels {
-			s.Labels = []SummaryLabelInput{{Annotator: "w1", Relevance: &rel}}
+			s.Labels = []domain.SummaryLabelInput{{Annotator: "w1", Relevance: &rel}}
 		}
-		return DocumentInput{ExternalID: "d", Sentences: []string{"Text."}, Summaries: []SummaryInput{s}}
+		return domain.DocumentInput{ExternalID: "d", Sentences: []string{"Text."}, Summaries: []domain.SummaryInput{s}}
 	}
 	ctx := context.Background()
-	gold := func(t *testing.T, s *Store) (map[int][]any, SummaryGoldLabel) {
+	gold := func(t *testing.T, s *Store) (map[int][]any, domain.SummaryGoldLabel) {
 		var id int64
 		if err := s.read.QueryRowContext(ctx, `SELECT id FROM summaries WHERE external_id = 's'`).Scan(&id); err != nil {
 			t.Fatal(err)
@@ -73,7 +74,7 @@ func TestImportResolvesMadeSummariesAsTheDatabaseWould(t *testing.T) {
 			out[idx] = []any{label, types, amb != nil && *amb, typ, prov, version}
 		}
 		sg, err := s.SummaryGoldOf(ctx, id)
-		if err != nil && ErrorCode(err) != ENotFound {
+		if err != nil && domain.ErrorCode(err) != domain.ENotFound {
 			t.Fatal(err)
 		}
 		return out, sg
@@ -84,7 +85,7 @@ func TestImportResolvesMadeSummariesAsTheDatabaseWould(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { s.Close() })
-		p, err := s.CreateProject(ctx, Project{Slug: "p", Settings: DefaultSettings()})
+		p, err := s.CreateProject(ctx, domain.Project{Slug: "p", Settings: domain.DefaultSettings()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,14 +93,14 @@ func TestImportResolvesMadeSummariesAsTheDatabaseWould(t *testing.T) {
 	}
 
 	made, p := open(t)
-	if _, err := made.Import(ctx, p, []DocumentInput{doc(true)}); err != nil {
+	if _, err := made.Import(ctx, p, []domain.DocumentInput{doc(true)}); err != nil {
 		t.Fatal(err)
 	}
 	there, q := open(t)
-	if _, err := there.Import(ctx, q, []DocumentInput{doc(false)}); err != nil {
+	if _, err := there.Import(ctx, q, []domain.DocumentInput{doc(false)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := there.Import(ctx, q, nil, nestedLabels([]DocumentInput{doc(true)})...); err != nil {
+	if _, err := there.Import(ctx, q, nil, nestedLabels([]domain.DocumentInput{doc(true)})...); err != nil {
 		t.Fatal(err)
 	}
 	got, gotSummary := gold(t, made)
@@ -107,8 +108,8 @@ func TestImportResolvesMadeSummariesAsTheDatabaseWould(t *testing.T) {
 	if !reflect.DeepEqual(got, want) || gotSummary != wantSummary {
 		t.Errorf("gold of a summary the import made:\n%v %+v\nresolved from the database:\n%v %+v", got, gotSummary, want, wantSummary)
 	}
-	if len(want) != 6 || want[1][4] != ProvUnanimous || want[2][4] != ProvUnresolved || want[3][4] != ProvUnanimous ||
-		want[4][0] != LabelFaithful || want[5][4] != ProvImported || want[6][4] != ProvUnresolved {
+	if len(want) != 6 || want[1][4] != domain.ProvUnanimous || want[2][4] != domain.ProvUnresolved || want[3][4] != domain.ProvUnanimous ||
+		want[4][0] != domain.LabelFaithful || want[5][4] != domain.ProvImported || want[6][4] != domain.ProvUnresolved {
 		t.Errorf("resolution from the database gave %v", want)
 	}
 }

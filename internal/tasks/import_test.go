@@ -5,20 +5,20 @@ import (
 	"reflect"
 	"testing"
 
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/internal/testkit"
 )
 
 func TestImport(t *testing.T) {
 	s := openStore(t)
 	ctx := context.Background()
-	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+	p, _ := s.CreateProject(ctx, domain.Project{Slug: "p", Settings: domain.DefaultSettings()})
 
 	st, err := s.Import(ctx, p.ID, testkit.SampleDocs())
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := tasks.ImportStats{Documents: 2, Units: 4, Summaries: 2, Sentences: 3, KeyFacts: 1, GoldSentences: 2, GoldSummaries: 1, AmbiguityLabels: 1}
+	want := domain.ImportStats{Documents: 2, Units: 4, Summaries: 2, Sentences: 3, KeyFacts: 1, GoldSentences: 2, GoldSummaries: 1, AmbiguityLabels: 1}
 	if !reflect.DeepEqual(st, want) {
 		t.Fatalf("first import = %+v, want %+v", st, want)
 	}
@@ -28,7 +28,7 @@ func TestImport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := tasks.ImportStats{DocumentsExisting: 2, SummariesExisting: 2}
+		want := domain.ImportStats{DocumentsExisting: 2, SummariesExisting: 2}
 		if !reflect.DeepEqual(st, want) {
 			t.Fatalf("re-import = %+v, want %+v", st, want)
 		}
@@ -39,11 +39,11 @@ func TestImport(t *testing.T) {
 	})
 
 	t.Run("a bad record writes nothing", func(t *testing.T) {
-		docs := []tasks.DocumentInput{
-			{ExternalID: "d3", Sentences: []string{"New."}, Summaries: []tasks.SummaryInput{{ExternalID: "d3-s1", Sentences: []tasks.SentenceInput{{Text: "New."}}}}},
+		docs := []domain.DocumentInput{
+			{ExternalID: "d3", Sentences: []string{"New."}, Summaries: []domain.SummaryInput{{ExternalID: "d3-s1", Sentences: []domain.SentenceInput{{Text: "New."}}}}},
 			{ExternalID: "d4", Kind: "poem", Sentences: []string{"Bad."}},
 		}
-		if _, err := s.Import(ctx, p.ID, docs); tasks.ErrorCode(err) != tasks.EInvalid {
+		if _, err := s.Import(ctx, p.ID, docs); domain.ErrorCode(err) != domain.EInvalid {
 			t.Fatalf("err = %v, want invalid", err)
 		}
 		o, _ := s.ProjectOverview(ctx, p.ID)

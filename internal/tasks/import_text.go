@@ -1,11 +1,14 @@
 package tasks
 
-import "fmt"
+import (
+	"annotate/internal/domain"
+	"fmt"
+)
 
 // Limits on imported text, in characters: generous for source documents
 // (a meeting transcript is long), tight for identifiers.
 const (
-	maxImportIDLen       = MaxShortTextLen
+	maxImportIDLen       = domain.MaxShortTextLen
 	maxImportUnitLen     = 1_000_000 // one document sentence or turn, or a whole document text
 	maxImportSentenceLen = 100_000   // one summary sentence, its translation, a whole summary
 )
@@ -21,7 +24,7 @@ type textCheck struct {
 // checkDocumentText refuses an imported document holding invalid UTF-8,
 // NUL or control characters, or over-long text, naming the field, before
 // anything of it is written.
-func checkDocumentText(where string, d *DocumentInput) error {
+func checkDocumentText(where string, d *domain.DocumentInput) error {
 	id := func(name, v string) textCheck { return textCheck{name, v, maxImportIDLen, false} }
 	cs := []textCheck{id("id", d.ExternalID), id("kind", d.Kind), id("language", d.Language), id("domain", d.Domain),
 		{"title", d.Title, maxImportIDLen, true}, {"text", d.Text, maxImportUnitLen, true}}
@@ -33,7 +36,7 @@ func checkDocumentText(where string, d *DocumentInput) error {
 	}
 	for i, k := range d.KeyFacts {
 		p := fmt.Sprintf("key_facts[%d].", i)
-		cs = append(cs, id(p+"topic", k.Topic), id(p+"category", k.Category), textCheck{p + "text", k.Text, MaxNoteLen, true})
+		cs = append(cs, id(p+"topic", k.Topic), id(p+"category", k.Category), textCheck{p + "text", k.Text, domain.MaxNoteLen, true})
 	}
 	for i, s := range d.Summaries {
 		p := fmt.Sprintf("summaries[%d].", i)
@@ -47,27 +50,27 @@ func checkDocumentText(where string, d *DocumentInput) error {
 			q := fmt.Sprintf("%ssentences[%d].", p, j)
 			cs = append(cs, textCheck{q + "text", x.Text, maxImportSentenceLen, true}, textCheck{q + "translation", x.Translation, maxImportSentenceLen, true})
 			if x.SourceIndex < 0 || x.SourceIndex > 1_000_000 {
-				return Errorf(EInvalid, "%s%ssource_index: %d is not a sentence number (1, 2, ...)", where, q, x.SourceIndex)
+				return domain.Errorf(domain.EInvalid, "%s%ssource_index: %d is not a sentence number (1, 2, ...)", where, q, x.SourceIndex)
 			}
 			cs = append(cs, goldText(q+"gold.", x.Gold)...)
 		}
 	}
 	for _, c := range cs {
-		if err := CheckText(where+c.field, c.value, c.max, c.multiline); err != nil {
+		if err := domain.CheckText(where+c.field, c.value, c.max, c.multiline); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func goldText(p string, g *GoldInput) []textCheck {
+func goldText(p string, g *domain.GoldInput) []textCheck {
 	if g == nil {
 		return nil
 	}
 	id := func(name, v string) textCheck { return textCheck{p + name, v, maxImportIDLen, false} }
 	cs := []textCheck{id("label", g.Label), id("ambiguity_type", g.AmbiguityType), id("provenance", g.Provenance), id("decided_by", g.DecidedBy),
-		id("decided_at", g.DecidedAt), {p + "explanation", g.Explanation, MaxNoteLen, true}, {p + "ambiguity_note", g.AmbiguityNote, MaxNoteLen, true},
-		{p + "note", g.Note, MaxNoteLen, true}}
+		id("decided_at", g.DecidedAt), {p + "explanation", g.Explanation, domain.MaxNoteLen, true}, {p + "ambiguity_note", g.AmbiguityNote, domain.MaxNoteLen, true},
+		{p + "note", g.Note, domain.MaxNoteLen, true}}
 	for i, e := range g.ErrorTypes {
 		cs = append(cs, id(fmt.Sprintf("error_types[%d]", i), e))
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -18,19 +19,19 @@ func TestImportRefusesBadText(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	p, err := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+	p, err := s.CreateProject(ctx, domain.Project{Slug: "p", Settings: domain.DefaultSettings()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := func(sentence string) []tasks.DocumentInput {
-		return []tasks.DocumentInput{
-			{ExternalID: "ok", Sentences: []string{"Fine."}, Summaries: []tasks.SummaryInput{{ExternalID: "s0", Sentences: []tasks.SentenceInput{{Text: "Fine."}}}}},
-			{ExternalID: "d1", Sentences: []string{"A document."}, Summaries: []tasks.SummaryInput{{ExternalID: "s1", Sentences: []tasks.SentenceInput{{Text: sentence}}}}},
+	doc := func(sentence string) []domain.DocumentInput {
+		return []domain.DocumentInput{
+			{ExternalID: "ok", Sentences: []string{"Fine."}, Summaries: []domain.SummaryInput{{ExternalID: "s0", Sentences: []domain.SentenceInput{{Text: "Fine."}}}}},
+			{ExternalID: "d1", Sentences: []string{"A document."}, Summaries: []domain.SummaryInput{{ExternalID: "s1", Sentences: []domain.SentenceInput{{Text: sentence}}}}},
 		}
 	}
 	for name, bad := range map[string]string{"NUL": "a\x00b", "bell": "a\x07b", "invalid UTF-8": "a\xffb", "too long": strings.Repeat("x", 100_001)} {
 		_, err := s.Import(ctx, p.ID, doc(bad))
-		if tasks.ErrorCode(err) != tasks.EInvalid || !strings.Contains(err.Error(), "document d1: summaries[0].sentences[0].text") {
+		if domain.ErrorCode(err) != domain.EInvalid || !strings.Contains(err.Error(), "document d1: summaries[0].sentences[0].text") {
 			t.Errorf("%s: %v", name, err)
 		}
 	}

@@ -1,11 +1,10 @@
 package tasks_test
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"errors"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 // An import holds the report counter's triggers in its transaction and
@@ -29,22 +28,22 @@ func TestImportBumpsReportVersion(t *testing.T) {
 		}
 		return v
 	}
-	doc := func(id string) tasks.DocumentInput {
-		return tasks.DocumentInput{ExternalID: id, Sentences: []string{"S."}, Summaries: []tasks.SummaryInput{{ExternalID: id + "-s",
-			Sentences: []tasks.SentenceInput{{Text: "T.", Labels: []tasks.SentenceLabelInput{{Annotator: "w1", Label: tasks.LabelFaithful}}}}}}}
+	doc := func(id string) domain.DocumentInput {
+		return domain.DocumentInput{ExternalID: id, Sentences: []string{"S."}, Summaries: []domain.SummaryInput{{ExternalID: id + "-s",
+			Sentences: []domain.SentenceInput{{Text: "T.", Labels: []domain.SentenceLabelInput{{Annotator: "w1", Label: domain.LabelFaithful}}}}}}}
 	}
 	v := version()
 	mv := membershipVersion(t, ctx, s.Path(), project)
 	checkRoundGold(t, ctx, s, project) // the round members are kept from here
 
-	bad := tasks.LabelRecord{Summary: "new-s", Sentence: 2, Label: &tasks.SentenceLabelInput{Annotator: "w1", Label: tasks.LabelFaithful}, Source: "test"}
-	if _, err := s.Import(ctx, project, []tasks.DocumentInput{doc("new")}, bad); tasks.ErrorCode(err) != tasks.EInvalid {
+	bad := domain.LabelRecord{Summary: "new-s", Sentence: 2, Label: &domain.SentenceLabelInput{Annotator: "w1", Label: domain.LabelFaithful}, Source: "test"}
+	if _, err := s.Import(ctx, project, []domain.DocumentInput{doc("new")}, bad); domain.ErrorCode(err) != domain.EInvalid {
 		t.Fatalf("import of a label on a missing sentence: %v, want EInvalid", err)
 	}
 	if got := version(); got != v {
 		t.Errorf("a refused import changed the version: %d → %d", v, got)
 	}
-	if _, _, err := s.ImportWith(ctx, tasks.ImportRequest{Project: project, Documents: []tasks.DocumentInput{doc("dry")}, DryRun: true}); err != nil {
+	if _, _, err := s.ImportWith(ctx, domain.ImportRequest{Project: project, Documents: []domain.DocumentInput{doc("dry")}, DryRun: true}); err != nil {
 		t.Fatal(err)
 	}
 	if got := version(); got != v {
@@ -54,7 +53,7 @@ func TestImportBumpsReportVersion(t *testing.T) {
 		t.Errorf("a refused import and a dry run changed the membership counter: %d → %d", mv, got)
 	}
 
-	st, err := s.Import(ctx, project, []tasks.DocumentInput{doc("new")})
+	st, err := s.Import(ctx, project, []domain.DocumentInput{doc("new")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +68,7 @@ func TestImportBumpsReportVersion(t *testing.T) {
 		t.Errorf("an import that gave out a summary left the membership counter at %d", mv)
 	}
 	checkRoundGold(t, ctx, s, project)
-	if _, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, a.Version, tasks.SentenceLabel{SentenceID: sents[0], Label: tasks.LabelFaithful}); err != nil {
+	if _, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, a.Version, domain.SentenceLabel{SentenceID: sents[0], Label: domain.LabelFaithful}); err != nil {
 		t.Fatal(err)
 	}
 	if got := version(); got == after {
@@ -78,7 +77,7 @@ func TestImportBumpsReportVersion(t *testing.T) {
 
 	// The same labels again: found through the database this time (the
 	// summary and its assignment were made by an earlier import).
-	st, err = s.Import(ctx, project, []tasks.DocumentInput{doc("new")})
+	st, err = s.Import(ctx, project, []domain.DocumentInput{doc("new")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,15 +91,15 @@ func TestImportBumpsReportVersion(t *testing.T) {
 func TestImportRepeatedLabelInOneImport(t *testing.T) {
 	s := openStore(t)
 	ctx := context.Background()
-	p, err := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+	p, err := s.CreateProject(ctx, domain.Project{Slug: "p", Settings: domain.DefaultSettings()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := tasks.DocumentInput{ExternalID: "d", Sentences: []string{"S."}, Summaries: []tasks.SummaryInput{{ExternalID: "s",
-		Sentences: []tasks.SentenceInput{{Text: "T.", Labels: []tasks.SentenceLabelInput{
-			{Annotator: "w1", Label: tasks.LabelFaithful}, {Annotator: "w1", Label: tasks.LabelUnfaithful}}}}}}}
-	_, err = s.Import(ctx, p.ID, []tasks.DocumentInput{d})
-	var ce *tasks.ChangesError
+	d := domain.DocumentInput{ExternalID: "d", Sentences: []string{"S."}, Summaries: []domain.SummaryInput{{ExternalID: "s",
+		Sentences: []domain.SentenceInput{{Text: "T.", Labels: []domain.SentenceLabelInput{
+			{Annotator: "w1", Label: domain.LabelFaithful}, {Annotator: "w1", Label: domain.LabelUnfaithful}}}}}}}
+	_, err = s.Import(ctx, p.ID, []domain.DocumentInput{d})
+	var ce *domain.ChangesError
 	if !errors.As(err, &ce) || len(ce.Changes) != 1 {
 		t.Fatalf("import of two different labels by one annotator: %v, want one change", err)
 	}

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -16,7 +17,7 @@ import (
 // with no password, marked as imported) and submitted assignments.
 type labelWriter struct {
 	im          *importer
-	settings    Settings
+	settings    domain.Settings
 	users       map[string]int64
 	rounds      map[string]int64
 	summaries   map[string]int64
@@ -132,7 +133,7 @@ func (w *labelWriter) reload() error {
 
 // write stores one label record, or notes how it differs from the label
 // already there.
-func (w *labelWriter) write(r *LabelRecord) error {
+func (w *labelWriter) write(r *domain.LabelRecord) error {
 	if len(w.im.created) == 0 && w.last != "" && r.Summary != w.last {
 		// Labels given apart from documents (a raw export's rows) come
 		// summary by summary: drop what the writer knows of the summaries
@@ -143,9 +144,9 @@ func (w *labelWriter) write(r *LabelRecord) error {
 		}
 	}
 	w.last = r.Summary
-	user, round := r.annotator()
-	if err := ValidateUsername(user); err != nil {
-		return Errorf(EInvalid, "%s: annotator: %q: %s", r.Source, user, ErrorMessage(err))
+	user, round := r.Annotator()
+	if err := domain.ValidateUsername(user); err != nil {
+		return domain.Errorf(domain.EInvalid, "%s: annotator: %q: %s", r.Source, user, domain.ErrorMessage(err))
 	}
 	sumID, err := w.summary(r)
 	if err != nil {
@@ -155,7 +156,7 @@ func (w *labelWriter) write(r *LabelRecord) error {
 	if r.Label != nil {
 		sents := w.sentences[sumID]
 		if r.Sentence < 1 || r.Sentence > len(sents) {
-			return Errorf(EInvalid, "%s: summary %q has no sentence %d (it has %d)", r.Source, r.Summary, r.Sentence, len(sents))
+			return domain.Errorf(domain.EInvalid, "%s: summary %q has no sentence %d (it has %d)", r.Source, r.Summary, r.Sentence, len(sents))
 		}
 		sentID = sents[r.Sentence-1]
 	}
@@ -178,7 +179,7 @@ func (w *labelWriter) write(r *LabelRecord) error {
 }
 
 // summary finds the summary a record names and its sentences.
-func (w *labelWriter) summary(r *LabelRecord) (int64, error) {
+func (w *labelWriter) summary(r *domain.LabelRecord) (int64, error) {
 	if id, ok := w.summaries[r.Summary]; ok {
 		return id, nil
 	}
@@ -190,7 +191,7 @@ func (w *labelWriter) summary(r *LabelRecord) (int64, error) {
 	var id int64
 	err := w.im.q.QueryRowContext(w.im.ctx, `SELECT id FROM summaries WHERE project_id = ? AND external_id = ?`, w.im.project, r.Summary).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, Errorf(EInvalid, "%s: summary %q is neither in this import nor in the project", r.Source, r.Summary)
+		return 0, domain.Errorf(domain.EInvalid, "%s: summary %q is neither in this import nor in the project", r.Source, r.Summary)
 	}
 	if err != nil {
 		return 0, err
@@ -254,8 +255,8 @@ func (w *labelWriter) user(name, source string) (int64, error) {
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return 0, err
 		}
-		if role != RoleAnnotator {
-			return 0, Errorf(EInvalid, "%s: annotator: %q is an account of this server but not an annotator of this project; add them to the project as an annotator first, or give these labels another annotator name", source, name)
+		if role != domain.RoleAnnotator {
+			return 0, domain.Errorf(domain.EInvalid, "%s: annotator: %q is an account of this server but not an annotator of this project; add them to the project as an annotator first, or give these labels another annotator name", source, name)
 		}
 	}
 	w.users[name] = id
@@ -359,25 +360,25 @@ func (w *labelWriter) unlabelled(aid, sentID int64) bool {
 // sentenceLabel writes a sentence label where the assignment has none;
 // where it has one that differs, the difference is noted and applied only
 // on update.
-func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user, round string) error {
+func (w *labelWriter) sentenceLabel(r *domain.LabelRecord, aid, uid, sentID int64, user, round string) error {
 	in := r.Label
 	if len(in.Scores) > 0 {
-		if err := w.scores(r, aid, sentID, LevelSentence, in.Scores, fmt.Sprintf("summary %s sentence %d, %s in round %s", r.Summary, r.Sentence, user, round)); err != nil {
+		if err := w.scores(r, aid, sentID, domain.LevelSentence, in.Scores, fmt.Sprintf("summary %s sentence %d, %s in round %s", r.Summary, r.Sentence, user, round)); err != nil {
 			return err
 		}
 	}
 	if in.Label == "" && in.Ambiguous == nil && in.AmbiguityType == "" {
 		return nil // scores only
 	}
-	l := SentenceLabel{SentenceID: sentID, Label: in.Label, ErrorTypes: slices.Clone(in.ErrorTypes), Explanation: in.Explanation,
+	l := domain.SentenceLabel{SentenceID: sentID, Label: in.Label, ErrorTypes: slices.Clone(in.ErrorTypes), Explanation: in.Explanation,
 		Ambiguous: in.Ambiguous, AmbiguityType: in.AmbiguityType, AmbiguityNote: in.AmbiguityNote, UnsureNote: in.UnsureNote}
 	if err := w.extendTaxonomy(l.ErrorTypes, r.Source); err != nil {
 		return err
 	}
 	if err := l.Validate(w.settings); err != nil {
-		return Errorf(EInvalid, "%s: %s", r.Source, ErrorMessage(err))
+		return domain.Errorf(domain.EInvalid, "%s: %s", r.Source, domain.ErrorMessage(err))
 	}
-	var prev *SentenceLabel
+	var prev *domain.SentenceLabel
 	if !w.unlabelled(aid, sentID) {
 		if err := w.flush(); err != nil {
 			return err
@@ -392,14 +393,14 @@ func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user
 			w.im.stats.LabelsExisting++
 			return nil
 		}
-		w.im.change(Change{Kind: ChangeLabel, Where: fmt.Sprintf("summary %s sentence %d, %s in round %s", r.Summary, r.Sentence, user, round),
+		w.im.change(domain.Change{Kind: domain.ChangeLabel, Where: fmt.Sprintf("summary %s sentence %d, %s in round %s", r.Summary, r.Sentence, user, round),
 			Old: labelText(prev), New: labelText(&l)})
 		if !w.im.opts.Update {
 			return nil
 		}
 	}
 	l.UpdatedAt = stamp(w.im.now())
-	types, _ := json.Marshal(nonNil(l.ErrorTypes))
+	types, _ := json.Marshal(domain.NonNil(l.ErrorTypes))
 	var amb any
 	if l.Ambiguous != nil {
 		amb = *l.Ambiguous
@@ -420,27 +421,27 @@ func (w *labelWriter) sentenceLabel(r *LabelRecord, aid, uid, sentID int64, user
 }
 
 // summaryLabel writes a summary label like sentenceLabel.
-func (w *labelWriter) summaryLabel(r *LabelRecord, aid int64, user, round string) error {
+func (w *labelWriter) summaryLabel(r *domain.LabelRecord, aid int64, user, round string) error {
 	in := r.SummaryLabel
 	if len(in.Scores) > 0 {
-		if err := w.scores(r, aid, 0, LevelSummary, in.Scores, fmt.Sprintf("summary %s, %s in round %s", r.Summary, user, round)); err != nil {
+		if err := w.scores(r, aid, 0, domain.LevelSummary, in.Scores, fmt.Sprintf("summary %s, %s in round %s", r.Summary, user, round)); err != nil {
 			return err
 		}
 	}
 	if in.Relevance == nil && !in.NonSummary && in.TopicCategory == "" && in.Comment == "" {
 		return nil // scores only
 	}
-	l := SummaryLabel{NonSummary: in.NonSummary, TopicCategory: in.TopicCategory, Comment: in.Comment}
+	l := domain.SummaryLabel{NonSummary: in.NonSummary, TopicCategory: in.TopicCategory, Comment: in.Comment}
 	if in.Relevance != nil {
 		l.Relevance = *in.Relevance
 		if l.Relevance < 1 {
-			return Errorf(EInvalid, "%s: relevance: must be between 1 and 5", r.Source)
+			return domain.Errorf(domain.EInvalid, "%s: relevance: must be between 1 and 5", r.Source)
 		}
 	}
 	if err := l.Validate(); err != nil {
-		return Errorf(EInvalid, "%s: %s", r.Source, ErrorMessage(err))
+		return domain.Errorf(domain.EInvalid, "%s: %s", r.Source, domain.ErrorMessage(err))
 	}
-	var prev SummaryLabel
+	var prev domain.SummaryLabel
 	var rel sql.NullInt64
 	err := sql.ErrNoRows
 	if !w.unlabelled(aid, 0) {
@@ -457,7 +458,7 @@ func (w *labelWriter) summaryLabel(r *LabelRecord, aid int64, user, round string
 			w.im.stats.LabelsExisting++
 			return nil
 		}
-		w.im.change(Change{Kind: ChangeLabel, Where: fmt.Sprintf("summary %s, %s in round %s", r.Summary, user, round),
+		w.im.change(domain.Change{Kind: domain.ChangeLabel, Where: fmt.Sprintf("summary %s, %s in round %s", r.Summary, user, round),
 			Old: fmt.Sprintf("%+v", prev), New: fmt.Sprintf("%+v", l)})
 		if !w.im.opts.Update {
 			return nil
@@ -499,8 +500,8 @@ func (w *labelWriter) finish() error {
 }
 
 // sameSentenceLabel compares the fields an import sets.
-func sameSentenceLabel(a, b *SentenceLabel) bool {
-	return a.Label == b.Label && slices.Equal(nonNil(a.ErrorTypes), nonNil(b.ErrorTypes)) && a.Explanation == b.Explanation &&
+func sameSentenceLabel(a, b *domain.SentenceLabel) bool {
+	return a.Label == b.Label && slices.Equal(domain.NonNil(a.ErrorTypes), domain.NonNil(b.ErrorTypes)) && a.Explanation == b.Explanation &&
 		sameBool(a.Ambiguous, b.Ambiguous) && a.AmbiguityType == b.AmbiguityType && a.AmbiguityNote == b.AmbiguityNote && a.UnsureNote == b.UnsureNote
 }
 
@@ -512,7 +513,7 @@ func sameBool(a, b *bool) bool {
 }
 
 // labelText shows a label in a list of changes.
-func labelText(l *SentenceLabel) string {
+func labelText(l *domain.SentenceLabel) string {
 	s := l.Label
 	if s == "" {
 		s = "(no label)"
@@ -552,7 +553,7 @@ func (w *labelWriter) extendTaxonomy(types []string, source string) error {
 			continue
 		}
 		if !errorCode.MatchString(c) {
-			return Errorf(EInvalid, "%s: error_types: %q is not an error type code (a letter, then letters, digits, _ or -)", source, c)
+			return domain.Errorf(domain.EInvalid, "%s: error_types: %q is not an error type code (a letter, then letters, digits, _ or -)", source, c)
 		}
 		added = append(added, c)
 	}
@@ -561,14 +562,14 @@ func (w *labelWriter) extendTaxonomy(types []string, source string) error {
 	}
 	set := w.settings
 	if set.ErrorPreset != "custom" {
-		set.CustomErrors = slices.Clone(ErrorPresets[set.ErrorPreset])
+		set.CustomErrors = slices.Clone(domain.ErrorPresets[set.ErrorPreset])
 		set.ErrorPreset = "custom"
 	}
 	for _, c := range added {
-		set.CustomErrors = append(set.CustomErrors, TaxonomyType{Code: c, Name: c, Definition: "Added by an import whose labels used it."})
+		set.CustomErrors = append(set.CustomErrors, domain.TaxonomyType{Code: c, Name: c, Definition: "Added by an import whose labels used it."})
 	}
 	if err := set.Validate(); err != nil {
-		return Errorf(EInvalid, "%s: error_types: adding %s to the project's taxonomy: %s", source, strings.Join(added, ", "), ErrorMessage(err))
+		return domain.Errorf(domain.EInvalid, "%s: error_types: adding %s to the project's taxonomy: %s", source, strings.Join(added, ", "), domain.ErrorMessage(err))
 	}
 	raw, err := json.Marshal(set)
 	if err != nil {

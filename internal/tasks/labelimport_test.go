@@ -7,27 +7,27 @@ import (
 	"strings"
 	"testing"
 
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/internal/testkit"
 )
 
 // labelledDocs is sampleDocs with two annotators' labels on the first
 // summary: they agree on its first sentence and not on its second.
-func labelledDocs(secondLabel string) []tasks.DocumentInput {
+func labelledDocs(secondLabel string) []domain.DocumentInput {
 	docs := testkit.SampleDocs()
 	s := &docs[0].Summaries[0]
 	s.Sentences[0].Gold, s.Sentences[1].Gold = nil, nil
-	s.Sentences[0].Labels = []tasks.SentenceLabelInput{{Annotator: "w1", Label: "faithful"}, {Annotator: "w2", Label: "faithful"}}
-	s.Sentences[1].Labels = []tasks.SentenceLabelInput{{Annotator: "w1", Label: "unfaithful", ErrorTypes: []string{"contradiction"}}, {Annotator: "w2", Label: secondLabel}}
+	s.Sentences[0].Labels = []domain.SentenceLabelInput{{Annotator: "w1", Label: "faithful"}, {Annotator: "w2", Label: "faithful"}}
+	s.Sentences[1].Labels = []domain.SentenceLabelInput{{Annotator: "w1", Label: "unfaithful", ErrorTypes: []string{"contradiction"}}, {Annotator: "w2", Label: secondLabel}}
 	rel := 4
-	s.Labels = []tasks.SummaryLabelInput{{Annotator: "w1", Relevance: &rel, TopicCategory: "main"}}
+	s.Labels = []domain.SummaryLabelInput{{Annotator: "w1", Relevance: &rel, TopicCategory: "main"}}
 	return docs
 }
 
 func TestImportLabels(t *testing.T) {
 	s := openStore(t)
 	ctx := context.Background()
-	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+	p, _ := s.CreateProject(ctx, domain.Project{Slug: "p", Settings: domain.DefaultSettings()})
 	st, err := s.Import(ctx, p.ID, labelledDocs("faithful"))
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +39,7 @@ func TestImportLabels(t *testing.T) {
 	if err != nil || !u.Disabled {
 		t.Fatalf("imported account %+v, %v", u, err)
 	}
-	r, err := s.RoundByName(ctx, p.ID, tasks.ImportedRound)
+	r, err := s.RoundByName(ctx, p.ID, domain.ImportedRound)
 	if err != nil || r.Status != "closed" || r.PerItem != 2 {
 		t.Fatalf("imported round %+v, %v", r, err)
 	}
@@ -53,7 +53,7 @@ func TestImportLabels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rs != (tasks.ResolveStats{}) {
+		if rs != (domain.ResolveStats{}) {
 			t.Fatalf("resolving again did %+v, want nothing", rs)
 		}
 	})
@@ -70,23 +70,23 @@ func TestImportLabels(t *testing.T) {
 
 	t.Run("a changed label is listed and written only on update", func(t *testing.T) {
 		_, err := s.Import(ctx, p.ID, labelledDocs("unfaithful"))
-		var ce *tasks.ChangesError
-		if !errors.As(err, &ce) || len(ce.Changes) != 1 || ce.Changes[0].Kind != tasks.ChangeLabel ||
+		var ce *domain.ChangesError
+		if !errors.As(err, &ce) || len(ce.Changes) != 1 || ce.Changes[0].Kind != domain.ChangeLabel ||
 			!strings.Contains(ce.Error(), `summary d1-s1 sentence 2, w2 in round imported: label: "faithful" → "unfaithful"`) {
 			t.Fatalf("err = %v", err)
 		}
-		_, applied, err := s.ImportWith(ctx, tasks.ImportRequest{Project: p.ID, Documents: labelledDocs("unfaithful"), Update: true})
+		_, applied, err := s.ImportWith(ctx, domain.ImportRequest{Project: p.ID, Documents: labelledDocs("unfaithful"), Update: true})
 		if err != nil || len(applied) != 1 {
 			t.Fatalf("update: %v, %v", applied, err)
 		}
 	})
 
 	t.Run("labels of a summary the project lacks are refused", func(t *testing.T) {
-		_, err := s.Import(ctx, p.ID, nil, tasks.LabelRecord{Summary: "nope", Sentence: 1, Label: &tasks.SentenceLabelInput{Annotator: "w1", Label: "faithful"}, Source: "x.jsonl:3"})
+		_, err := s.Import(ctx, p.ID, nil, domain.LabelRecord{Summary: "nope", Sentence: 1, Label: &domain.SentenceLabelInput{Annotator: "w1", Label: "faithful"}, Source: "x.jsonl:3"})
 		if err == nil || !strings.Contains(err.Error(), `x.jsonl:3: summary "nope" is neither in this import nor in the project`) {
 			t.Fatalf("err = %v", err)
 		}
-		_, err = s.Import(ctx, p.ID, nil, tasks.LabelRecord{Summary: "d1-s1", Sentence: 9, Label: &tasks.SentenceLabelInput{Annotator: "w9", Label: "faithful"}, Source: "x.jsonl:4"})
+		_, err = s.Import(ctx, p.ID, nil, domain.LabelRecord{Summary: "d1-s1", Sentence: 9, Label: &domain.SentenceLabelInput{Annotator: "w9", Label: "faithful"}, Source: "x.jsonl:4"})
 		if err == nil || !strings.Contains(err.Error(), `x.jsonl:4: summary "d1-s1" has no sentence 9 (it has 2)`) {
 			t.Fatalf("err = %v", err)
 		}
@@ -103,7 +103,7 @@ func TestImportLabels(t *testing.T) {
 func TestImportCannotEnrolAccounts(t *testing.T) {
 	s := openStore(t)
 	ctx := context.Background()
-	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+	p, _ := s.CreateProject(ctx, domain.Project{Slug: "p", Settings: domain.DefaultSettings()})
 	w1, err := s.CreateUser(ctx, "w1", "", "a long enough password", false)
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +121,7 @@ func TestImportCannotEnrolAccounts(t *testing.T) {
 
 	// As an annotator of the project, w1 is credited; w2 is no account
 	// and becomes an imported identity.
-	if err := s.SetMember(ctx, p.ID, w1.ID, tasks.RoleAnnotator); err != nil {
+	if err := s.SetMember(ctx, p.ID, w1.ID, domain.RoleAnnotator); err != nil {
 		t.Fatal(err)
 	}
 	st, err := s.Import(ctx, p.ID, labelledDocs("faithful"))
@@ -160,7 +160,7 @@ func TestImportCannotEnrolAccounts(t *testing.T) {
 func TestImportKeepsUnknownErrorTypes(t *testing.T) {
 	s := openStore(t)
 	ctx := context.Background()
-	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+	p, _ := s.CreateProject(ctx, domain.Project{Slug: "p", Settings: domain.DefaultSettings()})
 	docs := labelledDocs("faithful")
 	docs[0].Summaries[0].Sentences[1].Labels[0].ErrorTypes = []string{"invented_fact", "contradiction"}
 	st, err := s.Import(ctx, p.ID, docs)

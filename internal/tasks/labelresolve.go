@@ -1,6 +1,9 @@
 package tasks
 
-import "encoding/json"
+import (
+	"annotate/internal/domain"
+	"encoding/json"
+)
 
 // The label writer's gold resolution: the summaries it labelled are
 // resolved when their document is done, those the document made from the
@@ -26,7 +29,7 @@ func (w *labelWriter) resolve() error {
 			continue
 		}
 		for sid, vs := range w.votes[id] {
-			labels := make([]SentenceLabel, len(vs))
+			labels := make([]domain.SentenceLabel, len(vs))
 			for i, v := range vs {
 				labels[i] = v.label
 			}
@@ -69,8 +72,8 @@ func (w *labelWriter) resolve() error {
 
 // newGold queues the gold of a sentence that has none, and its history
 // row, as writeGold writes them.
-func (w *labelWriter) newGold(g Gold) error {
-	g.ErrorTypes = nonNil(g.ErrorTypes)
+func (w *labelWriter) newGold(g domain.Gold) error {
+	g.ErrorTypes = domain.NonNil(g.ErrorTypes)
 	types, _ := json.Marshal(g.ErrorTypes)
 	var amb, by any
 	if g.Ambiguous != nil {
@@ -91,14 +94,14 @@ func (w *labelWriter) newGold(g Gold) error {
 // importedVote is a sentence label the writer gave a summary it made.
 type importedVote struct {
 	user, assignment int64
-	label            SentenceLabel
+	label            domain.SentenceLabel
 }
 
 // vote notes a sentence label written on a summary the current document
 // made. As in loadVotes, an annotator counts once, with the label of
 // their latest assignment (the writer's assignments are submitted in the
 // order of their ids).
-func (w *labelWriter) vote(summary string, user, aid int64, l *SentenceLabel) {
+func (w *labelWriter) vote(summary string, user, aid int64, l *domain.SentenceLabel) {
 	if _, ok := w.im.created[summary]; !ok {
 		return
 	}

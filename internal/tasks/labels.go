@@ -1,123 +1,22 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"slices"
 	"strings"
 )
-
-// SentenceLabel is one annotator's label on one summary sentence.
-type SentenceLabel struct {
-	SentenceID    int64    `json:"sentence_id"`
-	Label         string   `json:"label"`
-	ErrorTypes    []string `json:"error_types"`
-	Explanation   string   `json:"explanation"`
-	Ambiguous     *bool    `json:"ambiguous"`
-	AmbiguityType string   `json:"ambiguity_type"`
-	AmbiguityNote string   `json:"ambiguity_note"`
-	UnsureNote    string   `json:"unsure_note"`
-	// Flag is the annotator's comment flagging the sentence for the leads
-	// (a bad split, a broken source, a question); empty when not flagged.
-	Flag string `json:"flag,omitempty"`
-	// AssistantVisible says whether the assistant's panel was shown when
-	// this label was saved.
-	AssistantVisible bool `json:"assistant_visible"`
-	// FirstLabel is the label given before the assistant was revealed.
-	FirstLabel string `json:"first_label,omitempty"`
-	// ChangedAfterReveal is true when the label now differs from the one
-	// given before the assistant was revealed.
-	ChangedAfterReveal bool   `json:"changed_after_reveal"`
-	UpdatedAt          string `json:"updated_at,omitempty"`
-}
-
-// DropInapplicable clears what the label does not call for, so that an
-// explanation or error types written for an earlier "unfaithful" never
-// stay (and are never exported) with a faithful label, nor an ambiguity
-// type or description with a sentence that is not ambiguous.
-func (l *SentenceLabel) DropInapplicable() {
-	if l.Label != LabelUnfaithful {
-		l.ErrorTypes = nil
-		l.Explanation = ""
-	}
-	if l.Ambiguous == nil || !*l.Ambiguous {
-		l.AmbiguityType = ""
-		l.AmbiguityNote = ""
-	}
-}
-
-// Validate checks a label's values against the project's schema. Empty
-// fields are allowed: a label is saved as it is typed and checked for
-// completeness only on submit.
-func (l *SentenceLabel) Validate(set Settings) error {
-	switch l.Label {
-	case "", LabelFaithful, LabelUnfaithful:
-	case LabelBorderline:
-		if !set.Borderline {
-			return Errorf(EInvalid, "this project does not use the borderline label")
-		}
-	default:
-		return Errorf(EInvalid, "label %q is not faithful or unfaithful", l.Label)
-	}
-	codes := map[string]bool{}
-	for _, t := range set.ErrorTaxonomy() {
-		codes[t.Code] = true
-	}
-	l.ErrorTypes = slices.Compact(slices.Sorted(slices.Values(l.ErrorTypes)))
-	for _, c := range l.ErrorTypes {
-		if !codes[c] {
-			return Errorf(EInvalid, "unknown error type %q", c)
-		}
-	}
-	if l.AmbiguityType != "" {
-		if _, ok := AmbiguityType(l.AmbiguityType); !ok {
-			return Errorf(EInvalid, "unknown ambiguity type %q", l.AmbiguityType)
-		}
-	}
-	for _, f := range []struct{ name, v string }{{"explanation", l.Explanation}, {"ambiguity description", l.AmbiguityNote}, {"unsure note", l.UnsureNote}, {"flag comment", l.Flag}} {
-		if err := CheckText(f.name, f.v, MaxNoteLen, true); err != nil {
-			return Op("SentenceLabel.Validate", err)
-		}
-	}
-	return nil
-}
-
-// Missing lists what a label still lacks before its assignment can be
-// submitted, in words for the annotator; nil when complete.
-func (l *SentenceLabel) Missing(set Settings) []string {
-	var out []string
-	if l.Label == "" {
-		return []string{"faithfulness label"}
-	}
-	if l.Label == LabelUnfaithful {
-		if set.ErrorTypes && len(l.ErrorTypes) == 0 {
-			out = append(out, "error type")
-		}
-		if set.Explanation && strings.TrimSpace(l.Explanation) == "" {
-			out = append(out, "explanation")
-		}
-	}
-	if set.Ambiguity && l.Ambiguous != nil && *l.Ambiguous {
-		if l.AmbiguityType == "" {
-			out = append(out, "ambiguity type")
-		}
-		if strings.TrimSpace(l.AmbiguityNote) == "" {
-			out = append(out, "ambiguity description")
-		}
-	}
-	return out
-}
 
 // SaveSentenceLabel stores an annotator's label on one sentence of their
 // assignment, if the assignment is still at version; it returns the new
 // version. A different version means the assignment changed elsewhere
 // (another tab) and the save is refused with EConflict rather than
 // overwriting. Every save is appended to the label history.
-func (s *Store) SaveSentenceLabel(ctx context.Context, assignmentID, userID int64, version int, l SentenceLabel) (int, error) {
+func (s *Store) SaveSentenceLabel(ctx context.Context, assignmentID, userID int64, version int, l domain.SentenceLabel) (int, error) {
 	_, v, err := s.saveSentenceLabel(ctx, assignmentID, userID, version, l, false)
-	return v, Op("Store.SaveSentenceLabel", err)
+	return v, domain.Op("Store.SaveSentenceLabel", err)
 }
 
 // SaveSentenceLabelFromPage saves a label sent by the labelling page and
@@ -126,12 +25,12 @@ func (s *Store) SaveSentenceLabel(ctx context.Context, assignmentID, userID int6
 // never taken from the client: with after_first_label it was visible once
 // a label had been saved for the sentence. (SaveSentenceLabel records the
 // caller's AssistantVisible, for imports and tools.)
-func (s *Store) SaveSentenceLabelFromPage(ctx context.Context, assignmentID, userID int64, version int, l SentenceLabel) (SentenceLabel, int, error) {
+func (s *Store) SaveSentenceLabelFromPage(ctx context.Context, assignmentID, userID int64, version int, l domain.SentenceLabel) (domain.SentenceLabel, int, error) {
 	val1, val2, err := s.saveSentenceLabel(ctx, assignmentID, userID, version, l, true)
-	return val1, val2, Op("Store.SaveSentenceLabelFromPage", err)
+	return val1, val2, domain.Op("Store.SaveSentenceLabelFromPage", err)
 }
 
-func (s *Store) saveSentenceLabel(ctx context.Context, assignmentID, userID int64, version int, l SentenceLabel, decideVisible bool) (SentenceLabel, int, error) {
+func (s *Store) saveSentenceLabel(ctx context.Context, assignmentID, userID int64, version int, l domain.SentenceLabel, decideVisible bool) (domain.SentenceLabel, int, error) {
 	var newVersion int
 	err := s.tx(ctx, func(sqlTx *sql.Tx) error {
 		tx := cachedTx{sqlTx, &s.writeStmts}
@@ -148,7 +47,7 @@ func (s *Store) saveSentenceLabel(ctx context.Context, assignmentID, userID int6
 			return err
 		}
 		if n == 0 {
-			return Errorf(ENotFound, "sentence not found in this summary")
+			return domain.Errorf(domain.ENotFound, "sentence not found in this summary")
 		}
 		if newVersion, err = bumpVersion(ctx, tx, assignmentID, version); err != nil {
 			return err
@@ -158,11 +57,11 @@ func (s *Store) saveSentenceLabel(ctx context.Context, assignmentID, userID int6
 			return err
 		}
 		if decideVisible {
-			l.AssistantVisible = AssistantShown(set.AssistantVisibility, prev)
+			l.AssistantVisible = domain.AssistantShown(set.AssistantVisibility, prev)
 		}
 		trackReveal(&l, prev)
 		l.UpdatedAt = stamp(s.now())
-		types, _ := json.Marshal(nonNil(l.ErrorTypes))
+		types, _ := json.Marshal(domain.NonNil(l.ErrorTypes))
 		var amb any
 		if l.Ambiguous != nil {
 			amb = *l.Ambiguous
@@ -189,23 +88,10 @@ func (s *Store) saveSentenceLabel(ctx context.Context, assignmentID, userID int6
 	return l, newVersion, err
 }
 
-// AssistantShown reports whether the labelling page shows the assistant's
-// panel for a sentence whose saved label is prev (nil for none) under the
-// visibility mode.
-func AssistantShown(mode string, prev *SentenceLabel) bool {
-	switch mode {
-	case AssistAlways:
-		return true
-	case AssistAfterLabel:
-		return prev != nil && prev.Label != ""
-	}
-	return false
-}
-
 // trackReveal carries the anchoring record forward: the label given while
 // the assistant was hidden is kept as FirstLabel, and a later label made
 // with the assistant visible that differs from it is marked as changed.
-func trackReveal(l *SentenceLabel, prev *SentenceLabel) {
+func trackReveal(l *domain.SentenceLabel, prev *domain.SentenceLabel) {
 	if prev != nil {
 		l.FirstLabel = prev.FirstLabel
 	}
@@ -224,7 +110,7 @@ type assignmentRef struct {
 
 // writableAssignment checks that the assignment is the user's and that its
 // round is open, and returns it with its project's settings.
-func writableAssignment(ctx context.Context, tx execQuerier, assignmentID, userID int64) (assignmentRef, Settings, error) {
+func writableAssignment(ctx context.Context, tx execQuerier, assignmentID, userID int64) (assignmentRef, domain.Settings, error) {
 	var a assignmentRef
 	var owner int64
 	var roundStatus, raw string
@@ -234,16 +120,16 @@ func writableAssignment(ctx context.Context, tx execQuerier, assignmentID, userI
 		LEFT JOIN assignment_assistance x ON x.assignment_id = a.id WHERE a.id = ?`, assignmentID).
 		Scan(&a.summary, &a.status, &owner, &roundStatus, &raw, &visibility)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && owner != userID) {
-		return a, Settings{}, Errorf(ENotFound, "assignment not found")
+		return a, domain.Settings{}, domain.Errorf(domain.ENotFound, "assignment not found")
 	}
 	if err != nil {
-		return a, Settings{}, err
+		return a, domain.Settings{}, err
 	}
-	if a.status == StatusReleased {
-		return a, Settings{}, Errorf(EConflict, "this assignment was released by a lead and can no longer be changed")
+	if a.status == domain.StatusReleased {
+		return a, domain.Settings{}, domain.Errorf(domain.EConflict, "this assignment was released by a lead and can no longer be changed")
 	}
 	if roundStatus != "open" {
-		return a, Settings{}, Errorf(EConflict, "this round is closed; labels can no longer be changed")
+		return a, domain.Settings{}, domain.Errorf(domain.EConflict, "this round is closed; labels can no longer be changed")
 	}
 	set, err := decodeSettings(raw)
 	if visibility != "" {
@@ -262,14 +148,14 @@ func bumpVersion(ctx context.Context, tx execQuerier, assignmentID int64, versio
 		return 0, err
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return 0, Errorf(EConflict, "this summary was changed in another tab or window; reload to see the latest labels")
+		return 0, domain.Errorf(domain.EConflict, "this summary was changed in another tab or window; reload to see the latest labels")
 	}
 	return version + 1, nil
 }
 
 func loadSentenceLabel(ctx context.Context, q interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
-}, assignmentID, sentenceID int64) (*SentenceLabel, error) {
+}, assignmentID, sentenceID int64) (*domain.SentenceLabel, error) {
 	row := q.QueryRowContext(ctx, `SELECT `+sentenceLabelColumns+` FROM sentence_labels WHERE assignment_id = ? AND sentence_id = ?`, assignmentID, sentenceID)
 	l, err := scanSentenceLabel(row)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -281,8 +167,8 @@ func loadSentenceLabel(ctx context.Context, q interface {
 const sentenceLabelColumns = `sentence_id, label, error_types, explanation, ambiguous, ambiguity_type, ambiguity_note, unsure_note,
 	assistant_visible, first_label, changed_after_reveal, updated_at`
 
-func scanSentenceLabel(row interface{ Scan(...any) error }) (*SentenceLabel, error) {
-	var l SentenceLabel
+func scanSentenceLabel(row interface{ Scan(...any) error }) (*domain.SentenceLabel, error) {
+	var l domain.SentenceLabel
 	var types string
 	var amb sql.NullBool
 	if err := row.Scan(&l.SentenceID, &l.Label, &types, &l.Explanation, &amb, &l.AmbiguityType, &l.AmbiguityNote, &l.UnsureNote,
@@ -300,39 +186,39 @@ func scanSentenceLabel(row interface{ Scan(...any) error }) (*SentenceLabel, err
 
 // SentenceLabels returns an assignment's labels keyed by sentence id,
 // with their flags.
-func (s *Store) SentenceLabels(ctx context.Context, assignmentID int64) (map[int64]SentenceLabel, error) {
+func (s *Store) SentenceLabels(ctx context.Context, assignmentID int64) (map[int64]domain.SentenceLabel, error) {
 	rows, err := s.query(ctx, `SELECT `+sentenceLabelColumns+` FROM sentence_labels WHERE assignment_id = ?`, assignmentID)
 	if err != nil {
-		return nil, Op("Store.SentenceLabels", err)
+		return nil, domain.Op("Store.SentenceLabels", err)
 	}
 	defer rows.Close()
-	out := map[int64]SentenceLabel{}
+	out := map[int64]domain.SentenceLabel{}
 	for rows.Next() {
 		l, err := scanSentenceLabel(rows)
 		if err != nil {
-			return nil, Op("Store.SentenceLabels", err)
+			return nil, domain.Op("Store.SentenceLabels", err)
 		}
 		out[l.SentenceID] = *l
 	}
 	if err := rows.Err(); err != nil {
-		return nil, Op("Store.SentenceLabels", err)
+		return nil, domain.Op("Store.SentenceLabels", err)
 	}
 	flags, err := s.query(ctx, `SELECT sentence_id, note FROM sentence_flags WHERE assignment_id = ?`, assignmentID)
 	if err != nil {
-		return nil, Op("Store.SentenceLabels", err)
+		return nil, domain.Op("Store.SentenceLabels", err)
 	}
 	defer flags.Close()
 	for flags.Next() {
 		var id int64
 		var note string
 		if err := flags.Scan(&id, &note); err != nil {
-			return nil, Op("Store.SentenceLabels", err)
+			return nil, domain.Op("Store.SentenceLabels", err)
 		}
 		l := out[id]
 		l.Flag = note
 		out[id] = l
 	}
-	return out, Op("Store.SentenceLabels", flags.Err())
+	return out, domain.Op("Store.SentenceLabels", flags.Err())
 }
 
 // saveFlag stores or removes a sentence's flag with its label.

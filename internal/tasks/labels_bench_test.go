@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -23,22 +24,22 @@ func BenchmarkSaveSentenceLabel(b *testing.B) {
 	}
 	defer s.Close()
 	u, _ := s.CreateUser(ctx, "ann", "", "a long enough password", false)
-	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "b", Settings: tasks.DefaultSettings()})
-	if err := s.SetMember(ctx, p.ID, u.ID, tasks.RoleAnnotator); err != nil {
+	p, _ := s.CreateProject(ctx, domain.Project{Slug: "b", Settings: domain.DefaultSettings()})
+	if err := s.SetMember(ctx, p.ID, u.ID, domain.RoleAnnotator); err != nil {
 		b.Fatal(err)
 	}
-	doc := tasks.DocumentInput{ExternalID: "d", Sentences: []string{"The council met.", "It voted."},
-		Summaries: []tasks.SummaryInput{{ExternalID: "s", Sentences: []tasks.SentenceInput{{Text: "The council met."}, {Text: "It voted."}}}}}
-	if _, err := s.Import(ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
+	doc := domain.DocumentInput{ExternalID: "d", Sentences: []string{"The council met.", "It voted."},
+		Summaries: []domain.SummaryInput{{ExternalID: "s", Sentences: []domain.SentenceInput{{Text: "The council met."}, {Text: "It voted."}}}}}
+	if _, err := s.Import(ctx, p.ID, []domain.DocumentInput{doc}); err != nil {
 		b.Fatal(err)
 	}
 	sums, _ := s.SummaryIDs(ctx, p.ID, nil)
-	if _, err := s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{u.ID}, Summaries: sums}); err != nil {
+	if _, err := s.CreateRound(ctx, p.ID, domain.RoundSpec{Name: "r", Kind: domain.RoundProduction, PerItem: 1, Annotators: []int64{u.ID}, Summaries: sums}); err != nil {
 		b.Fatal(err)
 	}
 	q, _ := s.Queue(ctx, p.ID, u.ID)
 	sum, _ := s.Summary(ctx, q[0].SummaryID)
-	labels := []tasks.SentenceLabel{
+	labels := []domain.SentenceLabel{
 		{Label: "faithful"},
 		{Label: "unfaithful", ErrorTypes: []string{"contradiction"}, Explanation: "The document says the opposite."},
 	}

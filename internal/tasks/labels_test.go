@@ -4,19 +4,20 @@ import (
 	"context"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
 // labelFixture makes a one-summary production round for two annotators and
 // returns the store, the two users' assignments and the sentence ids.
-func labelFixture(t *testing.T) (*tasks.Store, []tasks.Assignment, []int64) {
+func labelFixture(t *testing.T) (*tasks.Store, []domain.Assignment, []int64) {
 	t.Helper()
 	s, p, users, sums := roundFixture(t, 1, 1, 2)
 	ctx := context.Background()
-	if _, err := s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "r1", Kind: tasks.RoundProduction, PerItem: 2, Annotators: users, Summaries: sums}); err != nil {
+	if _, err := s.CreateRound(ctx, p.ID, domain.RoundSpec{Name: "r1", Kind: domain.RoundProduction, PerItem: 2, Annotators: users, Summaries: sums}); err != nil {
 		t.Fatal(err)
 	}
-	var as []tasks.Assignment
+	var as []domain.Assignment
 	for _, u := range users {
 		q, err := s.Queue(ctx, p.ID, u)
 		if err != nil || len(q) != 1 {
@@ -42,7 +43,7 @@ func TestSaveSentenceLabel(t *testing.T) {
 	v := 0
 
 	t.Run("save and read back", func(t *testing.T) {
-		nv, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, v, tasks.SentenceLabel{SentenceID: sents[0], Label: "unfaithful", ErrorTypes: []string{"contradiction", "contradiction"}, Explanation: "Says the opposite."})
+		nv, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, v, domain.SentenceLabel{SentenceID: sents[0], Label: "unfaithful", ErrorTypes: []string{"contradiction", "contradiction"}, Explanation: "Says the opposite."})
 		if err != nil || nv != v+1 {
 			t.Fatalf("save = %d, %v", nv, err)
 		}
@@ -54,8 +55,8 @@ func TestSaveSentenceLabel(t *testing.T) {
 		}
 	})
 	t.Run("stale version is refused", func(t *testing.T) {
-		_, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, v-1, tasks.SentenceLabel{SentenceID: sents[0], Label: "faithful"})
-		if tasks.ErrorCode(err) != tasks.EConflict {
+		_, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, v-1, domain.SentenceLabel{SentenceID: sents[0], Label: "faithful"})
+		if domain.ErrorCode(err) != domain.EConflict {
 			t.Fatalf("err = %v, want conflict", err)
 		}
 		got, _ := s.SentenceLabels(ctx, a.ID)
@@ -64,14 +65,14 @@ func TestSaveSentenceLabel(t *testing.T) {
 		}
 	})
 	t.Run("another annotator's assignment is not found", func(t *testing.T) {
-		_, err := s.SaveSentenceLabel(ctx, a.ID, b.UserID, v, tasks.SentenceLabel{SentenceID: sents[0], Label: "faithful"})
-		if tasks.ErrorCode(err) != tasks.ENotFound {
+		_, err := s.SaveSentenceLabel(ctx, a.ID, b.UserID, v, domain.SentenceLabel{SentenceID: sents[0], Label: "faithful"})
+		if domain.ErrorCode(err) != domain.ENotFound {
 			t.Fatalf("err = %v, want not found", err)
 		}
 	})
 	t.Run("a faithful label keeps no explanation or error types", func(t *testing.T) {
 		no := false
-		nv, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, v, tasks.SentenceLabel{SentenceID: sents[0], Label: "faithful", ErrorTypes: []string{"contradiction"},
+		nv, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, v, domain.SentenceLabel{SentenceID: sents[0], Label: "faithful", ErrorTypes: []string{"contradiction"},
 			Explanation: "Left from the unfaithful label.", Ambiguous: &no, AmbiguityType: "deduction", AmbiguityNote: "two readings"})
 		if err != nil {
 			t.Fatal(err)
@@ -83,7 +84,7 @@ func TestSaveSentenceLabel(t *testing.T) {
 		}
 	})
 	t.Run("invalid values", func(t *testing.T) {
-		for name, l := range map[string]tasks.SentenceLabel{
+		for name, l := range map[string]domain.SentenceLabel{
 			"label":          {SentenceID: sents[0], Label: "maybe"},
 			"borderline off": {SentenceID: sents[0], Label: "borderline"},
 			"error type":     {SentenceID: sents[0], Label: "unfaithful", ErrorTypes: []string{"typo"}},
@@ -108,7 +109,7 @@ func TestSaveSentenceLabel(t *testing.T) {
 			{"faithful", true, false, "faithful"},
 		}
 		for i, st := range steps {
-			nv, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, v, tasks.SentenceLabel{SentenceID: sents[0], Label: st.label, AssistantVisible: st.visible})
+			nv, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, v, domain.SentenceLabel{SentenceID: sents[0], Label: st.label, AssistantVisible: st.visible})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,7 +122,7 @@ func TestSaveSentenceLabel(t *testing.T) {
 	})
 }
 
-func mustLabels(t *testing.T, s *tasks.Store, id int64) map[int64]tasks.SentenceLabel {
+func mustLabels(t *testing.T, s *tasks.Store, id int64) map[int64]domain.SentenceLabel {
 	t.Helper()
 	m, err := s.SentenceLabels(context.Background(), id)
 	if err != nil {
@@ -131,18 +132,18 @@ func mustLabels(t *testing.T, s *tasks.Store, id int64) map[int64]tasks.Sentence
 }
 
 func TestMissing(t *testing.T) {
-	set := tasks.DefaultSettings()
+	set := domain.DefaultSettings()
 	yes := true
 	cases := []struct {
 		name string
-		l    tasks.SentenceLabel
+		l    domain.SentenceLabel
 		want int
 	}{
-		{"empty", tasks.SentenceLabel{}, 1},
-		{"faithful", tasks.SentenceLabel{Label: "faithful"}, 0},
-		{"unfaithful bare", tasks.SentenceLabel{Label: "unfaithful"}, 2},
-		{"unfaithful complete", tasks.SentenceLabel{Label: "unfaithful", ErrorTypes: []string{"contradiction"}, Explanation: "x"}, 0},
-		{"ambiguous bare", tasks.SentenceLabel{Label: "faithful", Ambiguous: &yes}, 2},
+		{"empty", domain.SentenceLabel{}, 1},
+		{"faithful", domain.SentenceLabel{Label: "faithful"}, 0},
+		{"unfaithful bare", domain.SentenceLabel{Label: "unfaithful"}, 2},
+		{"unfaithful complete", domain.SentenceLabel{Label: "unfaithful", ErrorTypes: []string{"contradiction"}, Explanation: "x"}, 0},
+		{"ambiguous bare", domain.SentenceLabel{Label: "faithful", Ambiguous: &yes}, 2},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
@@ -21,7 +22,7 @@ type rowQuerier interface {
 func (s *Store) Missing(ctx context.Context, assignmentID int64) ([]string, error) {
 	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return nil, Op("Store.Missing", err)
+		return nil, domain.Op("Store.Missing", err)
 	}
 	defer tx.Rollback()
 	var summaryID int64
@@ -29,22 +30,22 @@ func (s *Store) Missing(ctx context.Context, assignmentID int64) ([]string, erro
 	err = tx.QueryRowContext(ctx, `SELECT a.summary_id, p.settings FROM assignments a JOIN rounds r ON r.id = a.round_id
 		JOIN projects p ON p.id = r.project_id WHERE a.id = ?`, assignmentID).Scan(&summaryID, &raw)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, Errorf(ENotFound, "assignment not found")
+		return nil, domain.Errorf(domain.ENotFound, "assignment not found")
 	}
 	if err != nil {
-		return nil, Op("Store.Missing", err)
+		return nil, domain.Op("Store.Missing", err)
 	}
 	set, err := decodeSettings(raw)
 	if err != nil {
-		return nil, Op("Store.Missing", err)
+		return nil, domain.Op("Store.Missing", err)
 	}
 	val, err := missingItems(ctx, tx, assignmentID, summaryID, set)
-	return val, Op("Store.Missing", err)
+	return val, domain.Op("Store.Missing", err)
 }
 
 // missingItems checks every sentence label and the summary label of an
 // assignment against the project's schema, sentence by sentence.
-func missingItems(ctx context.Context, tx rowQuerier, assignmentID, summaryID int64, set Settings) ([]string, error) {
+func missingItems(ctx context.Context, tx rowQuerier, assignmentID, summaryID int64, set domain.Settings) ([]string, error) {
 	var missing []string
 	rows, err := tx.QueryContext(ctx, `SELECT ss.idx, l.label, coalesce(l.error_types, '[]'), coalesce(l.explanation, ''), l.ambiguous,
 			coalesce(l.ambiguity_type, ''), coalesce(l.ambiguity_note, '')
@@ -58,7 +59,7 @@ func missingItems(ctx context.Context, tx rowQuerier, assignmentID, summaryID in
 		var label sql.NullString
 		var types string
 		var amb sql.NullBool
-		var l SentenceLabel
+		var l domain.SentenceLabel
 		if err := rows.Scan(&idx, &label, &types, &l.Explanation, &amb, &l.AmbiguityType, &l.AmbiguityNote); err != nil {
 			rows.Close()
 			return nil, err

@@ -1,23 +1,13 @@
 package tasks
 
-import "context"
-
-// Overview counts a project's contents for its lead's overview page.
-type Overview struct {
-	Documents     int
-	Summaries     int
-	Sentences     int
-	KeyFacts      int
-	Rounds        int
-	Assignments   int
-	Submitted     int
-	GoldSentences int
-	Members       int
-}
+import (
+	"annotate/internal/domain"
+	"context"
+)
 
 // ProjectOverview returns the counts behind a project's overview page.
-func (s *Store) ProjectOverview(ctx context.Context, projectID int64) (Overview, error) {
-	var o Overview
+func (s *Store) ProjectOverview(ctx context.Context, projectID int64) (domain.Overview, error) {
+	var o domain.Overview
 	err := s.reader(ctx).QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM documents WHERE project_id = ?1),
 		(SELECT count(*) FROM summaries WHERE project_id = ?1),
@@ -29,26 +19,12 @@ func (s *Store) ProjectOverview(ctx context.Context, projectID int64) (Overview,
 		(SELECT count(*) FROM gold_sentences g JOIN summary_sentences ss ON ss.id = g.sentence_id JOIN summaries s ON s.id = ss.summary_id WHERE s.project_id = ?1 AND g.label != ''),
 		(SELECT count(*) FROM memberships WHERE project_id = ?1)`, projectID).
 		Scan(&o.Documents, &o.Summaries, &o.Sentences, &o.KeyFacts, &o.Rounds, &o.Assignments, &o.Submitted, &o.GoldSentences, &o.Members)
-	return o, Op("Store.ProjectOverview", err)
-}
-
-// DocumentRow is one line of a project's document list.
-type DocumentRow struct {
-	ID         int64
-	ExternalID string
-	Kind       string
-	Language   string
-	Domain     string
-	Units      int
-	Summaries  int
-	Sentences  int
-	KeyFacts   int
-	Topics     int
+	return o, domain.Op("Store.ProjectOverview", err)
 }
 
 // DocumentRows lists a project's documents with their counts, in import
 // order, at most limit rows after offset.
-func (s *Store) DocumentRows(ctx context.Context, projectID int64, limit, offset int) ([]DocumentRow, error) {
+func (s *Store) DocumentRows(ctx context.Context, projectID int64, limit, offset int) ([]domain.DocumentRow, error) {
 	rows, err := s.reader(ctx).QueryContext(ctx, `
 		SELECT d.id, d.external_id, d.kind, d.language, d.domain,
 			(SELECT count(*) FROM document_units u WHERE u.document_id = d.id),
@@ -58,16 +34,16 @@ func (s *Store) DocumentRows(ctx context.Context, projectID int64, limit, offset
 			(SELECT count(DISTINCT topic) FROM summaries s WHERE s.document_id = d.id AND topic != '')
 		FROM documents d WHERE d.project_id = ? ORDER BY d.id LIMIT ? OFFSET ?`, projectID, limit, offset)
 	if err != nil {
-		return nil, Op("Store.DocumentRows", err)
+		return nil, domain.Op("Store.DocumentRows", err)
 	}
 	defer rows.Close()
-	var out []DocumentRow
+	var out []domain.DocumentRow
 	for rows.Next() {
-		var r DocumentRow
+		var r domain.DocumentRow
 		if err := rows.Scan(&r.ID, &r.ExternalID, &r.Kind, &r.Language, &r.Domain, &r.Units, &r.Summaries, &r.Sentences, &r.KeyFacts, &r.Topics); err != nil {
-			return nil, Op("Store.DocumentRows", err)
+			return nil, domain.Op("Store.DocumentRows", err)
 		}
 		out = append(out, r)
 	}
-	return out, Op("Store.DocumentRows", rows.Err())
+	return out, domain.Op("Store.DocumentRows", rows.Err())
 }

@@ -1,69 +1,36 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
 )
 
-// AnnotatorProgress is one annotator's work in a round.
-type AnnotatorProgress struct {
-	UserID        int64
-	Username      string
-	DisplayName   string
-	Total         int
-	Submitted     int
-	InProgress    int
-	Pending       int
-	Released      int
-	ActiveSeconds int
-}
-
 // RoundProgress counts each annotator's assignments in a round by status.
-func (s *Store) RoundProgress(ctx context.Context, roundID int64) ([]AnnotatorProgress, error) {
+func (s *Store) RoundProgress(ctx context.Context, roundID int64) ([]domain.AnnotatorProgress, error) {
 	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT u.id, u.username, u.display_name,
 			sum(a.status != 'released'), sum(a.status = 'submitted'), sum(a.status = 'in_progress'),
 			sum(a.status = 'pending'), sum(a.status = 'released'), sum(a.active_seconds)
 		FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.round_id = ?
 		GROUP BY u.id ORDER BY u.username`, roundID)
 	if err != nil {
-		return nil, Op("Store.RoundProgress", err)
+		return nil, domain.Op("Store.RoundProgress", err)
 	}
 	defer rows.Close()
-	var out []AnnotatorProgress
+	var out []domain.AnnotatorProgress
 	for rows.Next() {
-		var p AnnotatorProgress
+		var p domain.AnnotatorProgress
 		if err := rows.Scan(&p.UserID, &p.Username, &p.DisplayName, &p.Total, &p.Submitted, &p.InProgress, &p.Pending, &p.Released, &p.ActiveSeconds); err != nil {
-			return nil, Op("Store.RoundProgress", err)
+			return nil, domain.Op("Store.RoundProgress", err)
 		}
 		out = append(out, p)
 	}
-	return out, Op("Store.RoundProgress", rows.Err())
-}
-
-// RoundAssignment is one assignment as a lead's round page lists it.
-type RoundAssignment struct {
-	ID            int64
-	Username      string
-	Document      string
-	SummaryID     int64
-	Topic         string
-	Status        string
-	ActiveSeconds int
-	Labelled      int
-	Sentences     int
-	StartedAt     string
-	SubmittedAt   string
-	// Summary is the summary's external id, Model the model that wrote it
-	// (for leads only) and First its first sentence: what tells apart the
-	// summaries of one document.
-	Summary, Model, First string
-	// LastLabel is when a label of it was last saved; "" for none.
-	LastLabel string
+	return out, domain.Op("Store.RoundProgress", rows.Err())
 }
 
 // RoundAssignments lists a round's assignments by annotator and queue order.
-func (s *Store) RoundAssignments(ctx context.Context, roundID int64) ([]RoundAssignment, error) {
+func (s *Store) RoundAssignments(ctx context.Context, roundID int64) ([]domain.RoundAssignment, error) {
 	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT a.id, u.username, d.external_id, s.id, s.topic, a.status, a.active_seconds,
 			(SELECT count(*) FROM sentence_labels l WHERE l.assignment_id = a.id AND l.label != ''),
 			(SELECT count(*) FROM summary_sentences ss WHERE ss.summary_id = s.id),
@@ -73,24 +40,24 @@ func (s *Store) RoundAssignments(ctx context.Context, roundID int64) ([]RoundAss
 		FROM assignments a JOIN users u ON u.id = a.user_id JOIN summaries s ON s.id = a.summary_id JOIN documents d ON d.id = s.document_id
 		WHERE a.round_id = ? ORDER BY u.username, a.position`, roundID)
 	if err != nil {
-		return nil, Op("Store.RoundAssignments", err)
+		return nil, domain.Op("Store.RoundAssignments", err)
 	}
 	defer rows.Close()
-	var out []RoundAssignment
+	var out []domain.RoundAssignment
 	for rows.Next() {
-		var r RoundAssignment
+		var r domain.RoundAssignment
 		if err := rows.Scan(&r.ID, &r.Username, &r.Document, &r.SummaryID, &r.Topic, &r.Status, &r.ActiveSeconds, &r.Labelled, &r.Sentences, &r.StartedAt, &r.SubmittedAt, &r.Summary, &r.Model, &r.First, &r.LastLabel); err != nil {
-			return nil, Op("Store.RoundAssignments", err)
+			return nil, domain.Op("Store.RoundAssignments", err)
 		}
 		out = append(out, r)
 	}
-	return out, Op("Store.RoundAssignments", rows.Err())
+	return out, domain.Op("Store.RoundAssignments", rows.Err())
 }
 
 // ReleaseAssignment takes a stalled assignment back from its annotator. Its
 // labels are kept as they are; it no longer counts and cannot be changed.
 func (s *Store) ReleaseAssignment(ctx context.Context, roundID, assignmentID int64) error {
-	return Op("Store.ReleaseAssignment", s.tx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.ReleaseAssignment", s.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE assignments SET status = 'released', version = version + 1
 			WHERE id = ? AND round_id = ? AND status IN ('pending', 'in_progress')`, assignmentID, roundID)
 		if err != nil {
@@ -100,12 +67,12 @@ func (s *Store) ReleaseAssignment(ctx context.Context, roundID, assignmentID int
 			var status string
 			err := tx.QueryRowContext(ctx, `SELECT status FROM assignments WHERE id = ? AND round_id = ?`, assignmentID, roundID).Scan(&status)
 			if err == sql.ErrNoRows {
-				return Errorf(ENotFound, "assignment not found in this round")
+				return domain.Errorf(domain.ENotFound, "assignment not found in this round")
 			}
 			if err != nil {
 				return err
 			}
-			return Errorf(EConflict, "only an assignment that is neither submitted nor released can be released (this one is %s)", status)
+			return domain.Errorf(domain.EConflict, "only an assignment that is neither submitted nor released can be released (this one is %s)", status)
 		}
 		// Releasing the last open assignment of a summary makes it ready.
 		var summary int64
@@ -127,24 +94,24 @@ func (s *Store) ReassignAssignment(ctx context.Context, roundID, assignmentID, t
 		err := tx.QueryRowContext(ctx, `SELECT a.summary_id, a.status, r.project_id FROM assignments a JOIN rounds r ON r.id = a.round_id
 			WHERE a.id = ? AND a.round_id = ?`, assignmentID, roundID).Scan(&summary, &status, &project)
 		if err == sql.ErrNoRows {
-			return Errorf(ENotFound, "assignment not found")
+			return domain.Errorf(domain.ENotFound, "assignment not found")
 		}
 		if err != nil {
 			return err
 		}
-		if status == StatusSubmitted {
-			return Errorf(EConflict, "a submitted assignment cannot be reassigned")
+		if status == domain.StatusSubmitted {
+			return domain.Errorf(domain.EConflict, "a submitted assignment cannot be reassigned")
 		}
 		var role string
 		if err := tx.QueryRowContext(ctx, `SELECT role FROM memberships WHERE project_id = ? AND user_id = ?`, project, toUser).Scan(&role); err != nil {
-			return Errorf(EInvalid, "that user is not a member of this project")
+			return domain.Errorf(domain.EInvalid, "that user is not a member of this project")
 		}
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM assignments WHERE round_id = ? AND summary_id = ? AND user_id = ? AND status != 'released'`, roundID, summary, toUser).Scan(&n); err != nil {
 			return err
 		}
 		if n > 0 {
-			return Errorf(EConflict, "that annotator already has this summary in this round")
+			return domain.Errorf(domain.EConflict, "that annotator already has this summary in this round")
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE assignments SET status = 'released', version = version + 1 WHERE id = ?`, assignmentID); err != nil {
 			return err
@@ -158,51 +125,43 @@ func (s *Store) ReassignAssignment(ctx context.Context, roundID, assignmentID, t
 		}
 		return tx.QueryRowContext(ctx, `SELECT id FROM assignments WHERE round_id = ? AND summary_id = ? AND user_id = ?`, roundID, summary, toUser).Scan(&newID)
 	})
-	return newID, Op("Store.ReassignAssignment", err)
+	return newID, domain.Op("Store.ReassignAssignment", err)
 }
 
 // CloseRound closes a round: its labels can no longer change.
 func (s *Store) CloseRound(ctx context.Context, roundID int64) error {
-	return Op("Store.CloseRound", s.tx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.CloseRound", s.tx(ctx, func(tx *sql.Tx) error {
 		err := mustAffect(tx.ExecContext(ctx, `UPDATE rounds SET status = 'closed', closed_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'open'`, roundID))
-		if ErrorCode(err) == ENotFound {
-			return Errorf(EConflict, "this round is already closed")
+		if domain.ErrorCode(err) == domain.ENotFound {
+			return domain.Errorf(domain.EConflict, "this round is already closed")
 		}
 		return err
 	}))
 }
 
-// HistoryEntry is one saved change of a sentence label.
-type HistoryEntry struct {
-	SentenceIndex int
-	Username      string
-	At            string
-	Label         SentenceLabel
-}
-
 // LabelHistory lists every saved change of an assignment's labels, oldest
 // first.
-func (s *Store) LabelHistory(ctx context.Context, assignmentID int64) ([]HistoryEntry, error) {
+func (s *Store) LabelHistory(ctx context.Context, assignmentID int64) ([]domain.HistoryEntry, error) {
 	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT ss.idx, u.username, h.created_at, h.data FROM sentence_label_history h
 		JOIN summary_sentences ss ON ss.id = h.sentence_id JOIN users u ON u.id = h.user_id
 		WHERE h.assignment_id = ? ORDER BY h.id`, assignmentID)
 	if err != nil {
-		return nil, Op("Store.LabelHistory", err)
+		return nil, domain.Op("Store.LabelHistory", err)
 	}
 	defer rows.Close()
-	var out []HistoryEntry
+	var out []domain.HistoryEntry
 	for rows.Next() {
-		var e HistoryEntry
+		var e domain.HistoryEntry
 		var data string
 		if err := rows.Scan(&e.SentenceIndex, &e.Username, &e.At, &data); err != nil {
-			return nil, Op("Store.LabelHistory", err)
+			return nil, domain.Op("Store.LabelHistory", err)
 		}
 		if err := json.Unmarshal([]byte(data), &e.Label); err != nil {
-			return nil, Op("Store.LabelHistory", err)
+			return nil, domain.Op("Store.LabelHistory", err)
 		}
 		out = append(out, e)
 	}
-	return out, Op("Store.LabelHistory", rows.Err())
+	return out, domain.Op("Store.LabelHistory", rows.Err())
 }
 
 // UpdateSettingsPreview counts the sentence labels a settings change would
@@ -211,22 +170,22 @@ func (s *Store) UpdateSettingsPreview(ctx context.Context, projectID int64) (int
 	var n int
 	err := s.reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM sentence_labels l JOIN assignments a ON a.id = l.assignment_id
 		JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?`, projectID).Scan(&n)
-	return n, Op("Store.UpdateSettingsPreview", err)
+	return n, domain.Op("Store.UpdateSettingsPreview", err)
 }
 
 // UpdateSettings replaces a project's label schema and guidelines. It
 // reports how many labels exist, so a caller can warn that old labels keep
 // their values (they stay readable; nothing is rewritten).
-func (s *Store) UpdateSettings(ctx context.Context, projectID int64, set Settings, guidelines string) (int, error) {
+func (s *Store) UpdateSettings(ctx context.Context, projectID int64, set domain.Settings, guidelines string) (int, error) {
 	if err := set.Validate(); err != nil {
-		return 0, Op("Store.UpdateSettings", err)
+		return 0, domain.Op("Store.UpdateSettings", err)
 	}
-	if err := CheckText("guidelines", guidelines, MaxGuidelinesLen, true); err != nil {
-		return 0, Op("Store.UpdateSettings", err)
+	if err := domain.CheckText("guidelines", guidelines, domain.MaxGuidelinesLen, true); err != nil {
+		return 0, domain.Op("Store.UpdateSettings", err)
 	}
 	raw, err := json.Marshal(set)
 	if err != nil {
-		return 0, Op("Store.UpdateSettings", err)
+		return 0, domain.Op("Store.UpdateSettings", err)
 	}
 	var labels int
 	err = s.tx(ctx, func(tx *sql.Tx) error {
@@ -236,5 +195,5 @@ func (s *Store) UpdateSettings(ctx context.Context, projectID int64, set Setting
 		}
 		return mustAffect(tx.ExecContext(ctx, `UPDATE projects SET settings = ?, guidelines = ? WHERE id = ?`, string(raw), guidelines, projectID))
 	})
-	return labels, Op("Store.UpdateSettings", err)
+	return labels, domain.Op("Store.UpdateSettings", err)
 }

@@ -1,16 +1,15 @@
 package tasks_test
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 func TestRoundManagement(t *testing.T) {
 	s, p, users, sums := roundFixture(t, 2, 1, 3)
 	ctx := context.Background()
-	r, err := s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundProduction, PerItem: 1, Annotators: users[:2], Summaries: sums})
+	r, err := s.CreateRound(ctx, p.ID, domain.RoundSpec{Name: "r", Kind: domain.RoundProduction, PerItem: 1, Annotators: users[:2], Summaries: sums})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +24,7 @@ func TestRoundManagement(t *testing.T) {
 	t.Run("history keeps every change", func(t *testing.T) {
 		v := a.Version
 		for _, l := range []string{"faithful", "unfaithful", "faithful"} {
-			nv, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, v, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: l})
+			nv, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, v, domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: l})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -43,16 +42,16 @@ func TestRoundManagement(t *testing.T) {
 		}
 		old, _ := s.AssignmentByID(ctx, a.ID)
 		moved, _ := s.AssignmentByID(ctx, newID)
-		if old.Status != tasks.StatusReleased || moved.UserID != users[2] || moved.SummaryID != a.SummaryID {
+		if old.Status != domain.StatusReleased || moved.UserID != users[2] || moved.SummaryID != a.SummaryID {
 			t.Fatalf("old %+v new %+v", old, moved)
 		}
 		if l, _ := s.SentenceLabels(ctx, a.ID); len(l) != 1 {
 			t.Fatal("labels of the released assignment were lost")
 		}
-		if _, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, old.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: "faithful"}); tasks.ErrorCode(err) != tasks.EConflict {
+		if _, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, old.Version, domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: "faithful"}); domain.ErrorCode(err) != domain.EConflict {
 			t.Fatalf("save into a released assignment: %v", err)
 		}
-		if _, err := s.ReassignAssignment(ctx, r.ID, newID, users[2]); tasks.ErrorCode(err) != tasks.EConflict {
+		if _, err := s.ReassignAssignment(ctx, r.ID, newID, users[2]); domain.ErrorCode(err) != domain.EConflict {
 			t.Fatalf("reassign to the same person: %v", err)
 		}
 	})
@@ -67,12 +66,12 @@ func TestRoundManagement(t *testing.T) {
 		other := rows[1]
 		oa, _ := s.AssignmentByID(ctx, other.ID)
 		osum, _ := s.Summary(ctx, oa.SummaryID)
-		if _, err := s.SaveSentenceLabel(ctx, oa.ID, oa.UserID, oa.Version, tasks.SentenceLabel{SentenceID: osum.Sentences[0].ID, Label: "faithful"}); tasks.ErrorCode(err) != tasks.EConflict {
+		if _, err := s.SaveSentenceLabel(ctx, oa.ID, oa.UserID, oa.Version, domain.SentenceLabel{SentenceID: osum.Sentences[0].ID, Label: "faithful"}); domain.ErrorCode(err) != domain.EConflict {
 			t.Fatalf("save into a closed round: %v", err)
 		}
 	})
 	t.Run("settings change reports existing labels", func(t *testing.T) {
-		set := tasks.DefaultSettings()
+		set := domain.DefaultSettings()
 		set.ErrorPreset = "frank"
 		n, err := s.UpdateSettings(ctx, p.ID, set, "New guidelines.")
 		if err != nil || n != 1 {
@@ -83,7 +82,7 @@ func TestRoundManagement(t *testing.T) {
 			t.Fatalf("settings not stored: %+v", got.Settings)
 		}
 		set.ErrorPreset = "nope"
-		if _, err := s.UpdateSettings(ctx, p.ID, set, ""); tasks.ErrorCode(err) != tasks.EInvalid {
+		if _, err := s.UpdateSettings(ctx, p.ID, set, ""); domain.ErrorCode(err) != domain.EInvalid {
 			t.Fatalf("bad preset: %v", err)
 		}
 	})
@@ -93,7 +92,7 @@ func TestRoundManagement(t *testing.T) {
 		if len(first) != 1 {
 			t.Fatalf("counts %+v", first)
 		}
-		if _, err := s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "again", Kind: tasks.RoundCalibration, Annotators: users, Summaries: sums[:1]}); err != nil {
+		if _, err := s.CreateRound(ctx, p.ID, domain.RoundSpec{Name: "again", Kind: domain.RoundCalibration, Annotators: users, Summaries: sums[:1]}); err != nil {
 			t.Fatal(err)
 		}
 		counts := checkRoundGold(t, ctx, s, p.ID)

@@ -1,45 +1,24 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
-	"strconv"
 )
 
-// Pseudonym is how the n-th person of a project (1-based) is named where
-// names are hidden: "Annotator 1", "Annotator 2" and so on.
-func Pseudonym(n int) string { return "Annotator " + strconv.Itoa(n) }
-
-// Pseudonyms names the people of one project when names are hidden. Those
-// who have held an assignment there come first, then the other members and
-// whoever decided gold, each group in the order of account ids, so a person
-// keeps one pseudonym on every page, report and export of the project.
-type Pseudonyms struct {
-	byID   map[int64]string
-	byName map[string]string
-}
-
-// ID returns the pseudonym of a user id, or "" for someone outside the
-// project.
-func (p Pseudonyms) ID(id int64) string { return p.byID[id] }
-
-// Username returns the pseudonym of a username, or "" for someone outside
-// the project.
-func (p Pseudonyms) Username(name string) string { return p.byName[name] }
-
 // Pseudonyms numbers the people of a project.
-func (s *Store) Pseudonyms(ctx context.Context, projectID int64) (Pseudonyms, error) {
+func (s *Store) Pseudonyms(ctx context.Context, projectID int64) (domain.Pseudonyms, error) {
 	val, err := pseudonymsOf(ctx, s.read, projectID)
-	return val, Op("Store.Pseudonyms", err)
+	return val, domain.Op("Store.Pseudonyms", err)
 }
 
 // Pseudonyms numbers the people of the exported project from the export's
 // snapshot, as Store.Pseudonyms does.
-func (r *ExportReader) Pseudonyms(ctx context.Context) (Pseudonyms, error) {
+func (r *ExportReader) Pseudonyms(ctx context.Context) (domain.Pseudonyms, error) {
 	val, err := pseudonymsOf(ctx, r.tx, r.scope.ProjectID)
-	return val, Op("ExportReader.Pseudonyms", err)
+	return val, domain.Op("ExportReader.Pseudonyms", err)
 }
 
-func pseudonymsOf(ctx context.Context, q querier, projectID int64) (Pseudonyms, error) {
+func pseudonymsOf(ctx context.Context, q querier, projectID int64) (domain.Pseudonyms, error) {
 	rows, err := q.QueryContext(ctx, `SELECT u.id, u.username FROM users u WHERE u.id IN (
 			SELECT user_id FROM memberships WHERE project_id = ?1
 			UNION SELECT a.user_id FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?1
@@ -49,18 +28,17 @@ func pseudonymsOf(ctx context.Context, q querier, projectID int64) (Pseudonyms, 
 				WHERE s.project_id = ?1 AND g.decided_by IS NOT NULL)
 		ORDER BY NOT EXISTS (SELECT 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?1 AND a.user_id = u.id), u.id`, projectID)
 	if err != nil {
-		return Pseudonyms{}, err
+		return domain.Pseudonyms{}, err
 	}
 	defer rows.Close()
-	p := Pseudonyms{byID: map[int64]string{}, byName: map[string]string{}}
+	var p domain.Pseudonyms
 	for rows.Next() {
 		var id int64
 		var name string
 		if err := rows.Scan(&id, &name); err != nil {
-			return Pseudonyms{}, err
+			return domain.Pseudonyms{}, err
 		}
-		alias := Pseudonym(len(p.byID) + 1)
-		p.byID[id], p.byName[name] = alias, alias
+		p.Add(id, name)
 	}
 	return p, rows.Err()
 }

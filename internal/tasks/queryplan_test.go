@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"annotate/internal/assiststore"
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -133,9 +134,9 @@ type planWorld struct {
 	s       *tasks.Store
 	db      *sql.DB
 	ctx     context.Context
-	p       *tasks.Project
-	users   []*tasks.User
-	lead    *tasks.User
+	p       *domain.Project
+	users   []*domain.User
+	lead    *domain.User
 	summary int64
 	assign  int64
 }
@@ -148,16 +149,16 @@ func seedPlanProject(t *testing.T, s *tasks.Store) *planWorld {
 	ctx := context.Background()
 	w := &planWorld{s: s, ctx: ctx}
 	var err error
-	if w.p, err = s.CreateProject(ctx, tasks.Project{Slug: "plan", Settings: tasks.DefaultSettings()}); err != nil {
+	if w.p, err = s.CreateProject(ctx, domain.Project{Slug: "plan", Settings: domain.DefaultSettings()}); err != nil {
 		t.Fatal(err)
 	}
-	var docs []tasks.DocumentInput
+	var docs []domain.DocumentInput
 	for d := 0; d < 60; d++ {
-		doc := tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", d), Sentences: []string{"The council met.", "It approved the budget.", "The vote was close."},
-			KeyFacts: []tasks.KeyFactInput{{Topic: "t", Text: "The budget passed."}}}
+		doc := domain.DocumentInput{ExternalID: fmt.Sprintf("d%d", d), Sentences: []string{"The council met.", "It approved the budget.", "The vote was close."},
+			KeyFacts: []domain.KeyFactInput{{Topic: "t", Text: "The budget passed."}}}
 		for k := 0; k < 4; k++ {
-			doc.Summaries = append(doc.Summaries, tasks.SummaryInput{ExternalID: fmt.Sprintf("d%d-s%d", d, k), Topic: "t",
-				Sentences: []tasks.SentenceInput{{Text: "The council met."}, {Text: "It approved the budget."}, {Text: "The vote was unanimous."}, {Text: "Parks got money."}}})
+			doc.Summaries = append(doc.Summaries, domain.SummaryInput{ExternalID: fmt.Sprintf("d%d-s%d", d, k), Topic: "t",
+				Sentences: []domain.SentenceInput{{Text: "The council met."}, {Text: "It approved the budget."}, {Text: "The vote was unanimous."}, {Text: "Parks got money."}}})
 		}
 		docs = append(docs, doc)
 	}
@@ -170,17 +171,17 @@ func seedPlanProject(t *testing.T, s *tasks.Store) *planWorld {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.SetMember(ctx, w.p.ID, u.ID, tasks.RoleAnnotator)
+		s.SetMember(ctx, w.p.ID, u.ID, domain.RoleAnnotator)
 		w.users = append(w.users, u)
 		ids = append(ids, u.ID)
 	}
 	w.lead, _ = s.CreateUser(ctx, "lea", "", "a long enough password", false)
-	s.SetMember(ctx, w.p.ID, w.lead.ID, tasks.RoleLead)
+	s.SetMember(ctx, w.p.ID, w.lead.ID, domain.RoleLead)
 	sums, _ := s.SummaryIDs(ctx, w.p.ID, nil)
-	if _, err := s.CreateRound(ctx, w.p.ID, tasks.RoundSpec{Name: "cal", Kind: tasks.RoundCalibration, Annotators: ids, Summaries: sums[:8]}); err != nil {
+	if _, err := s.CreateRound(ctx, w.p.ID, domain.RoundSpec{Name: "cal", Kind: domain.RoundCalibration, Annotators: ids, Summaries: sums[:8]}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.CreateRound(ctx, w.p.ID, tasks.RoundSpec{Name: "prod", Kind: tasks.RoundProduction, PerItem: 2, Annotators: ids, Summaries: sums[8:]}); err != nil {
+	if _, err := s.CreateRound(ctx, w.p.ID, domain.RoundSpec{Name: "prod", Kind: domain.RoundProduction, PerItem: 2, Annotators: ids, Summaries: sums[8:]}); err != nil {
 		t.Fatal(err)
 	}
 	for r := 0; r < 3; r++ {
@@ -208,7 +209,7 @@ func seedPlanProject(t *testing.T, s *tasks.Store) *planWorld {
 			sum, _ := s.Summary(ctx, a.SummaryID)
 			v := a.Version
 			for k, x := range sum.Sentences {
-				l := tasks.SentenceLabel{SentenceID: x.ID, Label: "faithful", ErrorTypes: []string{}, Ambiguous: new(bool)}
+				l := domain.SentenceLabel{SentenceID: x.ID, Label: "faithful", ErrorTypes: []string{}, Ambiguous: new(bool)}
 				if k == 3 && i == 0 {
 					l.Label, l.ErrorTypes, l.Explanation = "unfaithful", []string{"extrinsic_information"}, "Not in the text."
 				}
@@ -216,7 +217,7 @@ func seedPlanProject(t *testing.T, s *tasks.Store) *planWorld {
 					t.Fatal(err)
 				}
 			}
-			if _, err := s.SaveSummaryLabel(ctx, a.ID, u.ID, v, tasks.SummaryLabel{Relevance: 4, TopicCategory: "main"}); err != nil {
+			if _, err := s.SaveSummaryLabel(ctx, a.ID, u.ID, v, domain.SummaryLabel{Relevance: 4, TopicCategory: "main"}); err != nil {
 				t.Fatal(err)
 			}
 			if err := s.Submit(ctx, a.ID, u.ID); err != nil {
@@ -230,7 +231,7 @@ func seedPlanProject(t *testing.T, s *tasks.Store) *planWorld {
 	w.summary = sums[0]
 	q, _ := s.Queue(ctx, w.p.ID, w.users[0].ID)
 	for _, a := range q {
-		if a.Status != tasks.StatusSubmitted {
+		if a.Status != domain.StatusSubmitted {
 			w.assign = a.ID
 			break
 		}
@@ -283,10 +284,10 @@ func (w *planWorld) hotPaths(t *testing.T) {
 	must(err)
 	v := a.Version
 	for _, x := range sum.Sentences {
-		v, err = s.SaveSentenceLabel(ctx, a.ID, ann.ID, v, tasks.SentenceLabel{SentenceID: x.ID, Label: "faithful", ErrorTypes: []string{}, Ambiguous: new(bool)})
+		v, err = s.SaveSentenceLabel(ctx, a.ID, ann.ID, v, domain.SentenceLabel{SentenceID: x.ID, Label: "faithful", ErrorTypes: []string{}, Ambiguous: new(bool)})
 		must(err)
 	}
-	v, err = s.SaveSummaryLabel(ctx, a.ID, ann.ID, v, tasks.SummaryLabel{Relevance: 3, TopicCategory: "main"})
+	v, err = s.SaveSummaryLabel(ctx, a.ID, ann.ID, v, domain.SummaryLabel{Relevance: 3, TopicCategory: "main"})
 	must(err)
 	facts, _ := s.KeyFacts(ctx, doc.ID, sum.Topic)
 	_, err = s.SetKeyFactLink(ctx, a.ID, ann.ID, v, facts[0].ID, sum.Sentences[0].ID, true)
@@ -309,7 +310,7 @@ func (w *planWorld) hotPaths(t *testing.T) {
 	s.SummaryGoldOf(ctx, w.summary)
 	first, _ := s.Summary(ctx, w.summary)
 	last := first.Sentences[3].ID
-	_, err = s.SetGold(ctx, w.p.ID, last, w.lead.ID, gold[last].Version, tasks.GoldDecision{GoldValues: tasks.GoldValues{Label: "faithful", ErrorTypes: []string{}, Ambiguous: new(bool)}})
+	_, err = s.SetGold(ctx, w.p.ID, last, w.lead.ID, gold[last].Version, domain.GoldDecision{GoldValues: domain.GoldValues{Label: "faithful", ErrorTypes: []string{}, Ambiguous: new(bool)}})
 	must(err)
 	_, err = s.ResolveSummary(ctx, a.SummaryID)
 	must(err)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -23,20 +24,20 @@ func TestQueueNavAcrossBlocks(t *testing.T) {
 	defer s.Close()
 	a, _ := s.CreateUser(ctx, "ann", "", "a long enough password", false)
 	b, _ := s.CreateUser(ctx, "bea", "", "a long enough password", false)
-	project := func(slug string, n int) (*tasks.Project, []int64) {
-		p, err := s.CreateProject(ctx, tasks.Project{Slug: slug, Settings: tasks.DefaultSettings()})
+	project := func(slug string, n int) (*domain.Project, []int64) {
+		p, err := s.CreateProject(ctx, domain.Project{Slug: slug, Settings: domain.DefaultSettings()})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, u := range []*tasks.User{a, b} {
-			if err := s.SetMember(ctx, p.ID, u.ID, tasks.RoleAnnotator); err != nil {
+		for _, u := range []*domain.User{a, b} {
+			if err := s.SetMember(ctx, p.ID, u.ID, domain.RoleAnnotator); err != nil {
 				t.Fatal(err)
 			}
 		}
-		docs := make([]tasks.DocumentInput, n)
+		docs := make([]domain.DocumentInput, n)
 		for i := range docs {
-			docs[i] = tasks.DocumentInput{ExternalID: fmt.Sprintf("%s-d%d", slug, i), Sentences: []string{"The council met."},
-				Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("%s-s%d", slug, i), Sentences: []tasks.SentenceInput{{Text: "The council met."}}}}}
+			docs[i] = domain.DocumentInput{ExternalID: fmt.Sprintf("%s-d%d", slug, i), Sentences: []string{"The council met."},
+				Summaries: []domain.SummaryInput{{ExternalID: fmt.Sprintf("%s-s%d", slug, i), Sentences: []domain.SentenceInput{{Text: "The council met."}}}}}
 		}
 		if _, err := s.Import(ctx, p.ID, docs); err != nil {
 			t.Fatal(err)
@@ -49,12 +50,12 @@ func TestQueueNavAcrossBlocks(t *testing.T) {
 	}
 	p, ps := project("p", 700)
 	q, qs := project("q", 300)
-	round := func(p *tasks.Project, name string, sums []int64, users ...*tasks.User) *tasks.Round {
+	round := func(p *domain.Project, name string, sums []int64, users ...*domain.User) *domain.Round {
 		var ids []int64
 		for _, u := range users {
 			ids = append(ids, u.ID)
 		}
-		r, err := s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: name, Kind: tasks.RoundProduction, PerItem: 1, Annotators: ids, Summaries: sums})
+		r, err := s.CreateRound(ctx, p.ID, domain.RoundSpec{Name: name, Kind: domain.RoundProduction, PerItem: 1, Annotators: ids, Summaries: sums})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +65,7 @@ func TestQueueNavAcrossBlocks(t *testing.T) {
 	round(q, "q1", qs, a, b)
 	r2 := round(p, "p2", ps[300:], a, b)
 
-	check := func(when string, p *tasks.Project, u *tasks.User) {
+	check := func(when string, p *domain.Project, u *domain.User) {
 		t.Helper()
 		queue, err := s.Queue(ctx, p.ID, u.ID)
 		if err != nil {
@@ -72,7 +73,7 @@ func TestQueueNavAcrossBlocks(t *testing.T) {
 		}
 		done, firstOpen, rank := 0, int64(0), 0
 		for i, x := range queue {
-			if x.Status == tasks.StatusSubmitted {
+			if x.Status == domain.StatusSubmitted {
 				done++
 			} else if firstOpen == 0 {
 				firstOpen, rank = x.ID, i
@@ -83,7 +84,7 @@ func TestQueueNavAcrossBlocks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := tasks.QueueNav{Position: i + 1, Total: len(queue), Done: done}
+			want := domain.QueueNav{Position: i + 1, Total: len(queue), Done: done}
 			if i > 0 {
 				want.Prev = queue[i-1].ID
 			}
@@ -95,15 +96,15 @@ func TestQueueNavAcrossBlocks(t *testing.T) {
 			}
 		}
 		sum, err := s.QueueCounts(ctx, p.ID, u.ID)
-		want := tasks.QueueSummary{Total: len(queue), Done: done, NextOpen: firstOpen, NextRank: rank}
+		want := domain.QueueSummary{Total: len(queue), Done: done, NextOpen: firstOpen, NextRank: rank}
 		if err != nil || sum != want {
 			t.Fatalf("%s: %s's QueueCounts = %+v, %v; want %+v", when, u.Username, sum, err, want)
 		}
 	}
 	all := func(when string) {
 		t.Helper()
-		for _, pr := range []*tasks.Project{p, q} {
-			for _, u := range []*tasks.User{a, b} {
+		for _, pr := range []*domain.Project{p, q} {
+			for _, u := range []*domain.User{a, b} {
 				check(when, pr, u)
 			}
 		}
@@ -121,7 +122,7 @@ func TestQueueNavAcrossBlocks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.SaveSentenceLabel(ctx, x.ID, a.ID, x.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: "faithful"}); err != nil {
+		if _, err := s.SaveSentenceLabel(ctx, x.ID, a.ID, x.Version, domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: "faithful"}); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.Submit(ctx, x.ID, a.ID); err != nil {
@@ -131,10 +132,10 @@ func TestQueueNavAcrossBlocks(t *testing.T) {
 	all("a third submitted")
 
 	// Release one of ann's open assignments in p2 and reassign another to bea.
-	var open []tasks.Assignment
+	var open []domain.Assignment
 	queue, _ = s.Queue(ctx, p.ID, a.ID)
 	for _, x := range queue {
-		if x.RoundID == r2.ID && x.Status != tasks.StatusSubmitted {
+		if x.RoundID == r2.ID && x.Status != domain.StatusSubmitted {
 			open = append(open, x)
 		}
 	}
@@ -160,22 +161,22 @@ func TestImportRecountsQueues(t *testing.T) {
 	}
 	defer s.Close()
 	a, _ := s.CreateUser(ctx, "ann", "", "a long enough password", false)
-	p, err := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+	p, err := s.CreateProject(ctx, domain.Project{Slug: "p", Settings: domain.DefaultSettings()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetMember(ctx, p.ID, a.ID, tasks.RoleAnnotator); err != nil {
+	if err := s.SetMember(ctx, p.ID, a.ID, domain.RoleAnnotator); err != nil {
 		t.Fatal(err)
 	}
-	doc := func(i int, labelled bool) tasks.DocumentInput {
-		sent := tasks.SentenceInput{Text: "The council met."}
+	doc := func(i int, labelled bool) domain.DocumentInput {
+		sent := domain.SentenceInput{Text: "The council met."}
 		if labelled {
-			sent.Labels = []tasks.SentenceLabelInput{{Annotator: "ann", Round: "imported", Label: "faithful"}, {Annotator: "w-42", Round: "imported", Label: "unfaithful", ErrorTypes: []string{"contradiction"}}}
+			sent.Labels = []domain.SentenceLabelInput{{Annotator: "ann", Round: "imported", Label: "faithful"}, {Annotator: "w-42", Round: "imported", Label: "unfaithful", ErrorTypes: []string{"contradiction"}}}
 		}
-		return tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council met."},
-			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []tasks.SentenceInput{sent}}}}
+		return domain.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council met."},
+			Summaries: []domain.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []domain.SentenceInput{sent}}}}
 	}
-	var first []tasks.DocumentInput
+	var first []domain.DocumentInput
 	for i := range 300 {
 		first = append(first, doc(i, false))
 	}
@@ -183,10 +184,10 @@ func TestImportRecountsQueues(t *testing.T) {
 		t.Fatal(err)
 	}
 	ids, _ := s.SummaryIDs(ctx, p.ID, nil)
-	if _, err := s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "r1", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{a.ID}, Summaries: ids}); err != nil {
+	if _, err := s.CreateRound(ctx, p.ID, domain.RoundSpec{Name: "r1", Kind: domain.RoundProduction, PerItem: 1, Annotators: []int64{a.ID}, Summaries: ids}); err != nil {
 		t.Fatal(err)
 	}
-	var labelled []tasks.DocumentInput
+	var labelled []domain.DocumentInput
 	for i := 300; i < 600; i++ {
 		labelled = append(labelled, doc(i, true))
 	}
@@ -203,7 +204,7 @@ func TestImportRecountsQueues(t *testing.T) {
 			}
 			done := 0
 			for _, x := range queue {
-				if x.Status == tasks.StatusSubmitted {
+				if x.Status == domain.StatusSubmitted {
 					done++
 				}
 			}
@@ -226,11 +227,11 @@ func TestImportRecountsQueues(t *testing.T) {
 			}
 		}
 	}
-	if _, _, err := s.ImportWith(ctx, tasks.ImportRequest{Project: p.ID, Documents: labelled, DryRun: true}); err != nil {
+	if _, _, err := s.ImportWith(ctx, domain.ImportRequest{Project: p.ID, Documents: labelled, DryRun: true}); err != nil {
 		t.Fatal(err)
 	}
 	check("after a dry run")
-	st, _, err := s.ImportWith(ctx, tasks.ImportRequest{Project: p.ID, Documents: labelled})
+	st, _, err := s.ImportWith(ctx, domain.ImportRequest{Project: p.ID, Documents: labelled})
 	if err != nil {
 		t.Fatal(err)
 	}

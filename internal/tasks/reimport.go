@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -23,7 +24,7 @@ type unit struct {
 }
 
 // diffDocument compares an imported document with the stored one.
-func (im *importer) diffDocument(docID int64, kind, lang string, d *DocumentInput) error {
+func (im *importer) diffDocument(docID int64, kind, lang string, d *domain.DocumentInput) error {
 	var oldKind, oldLang, oldDomain, oldTitle string
 	if err := im.q.QueryRowContext(im.ctx, `SELECT kind, language, domain, title FROM documents WHERE id = ?`, docID).
 		Scan(&oldKind, &oldLang, &oldDomain, &oldTitle); err != nil {
@@ -34,7 +35,7 @@ func (im *importer) diffDocument(docID int64, kind, lang string, d *DocumentInpu
 		if f.new == "" || f.new == f.old {
 			continue
 		}
-		im.change(Change{Kind: ChangeMetadata, Where: where + " " + f.col, Old: f.old, New: f.new})
+		im.change(domain.Change{Kind: domain.ChangeMetadata, Where: where + " " + f.col, Old: f.old, New: f.new})
 		if im.opts.Update {
 			if _, err := im.q.ExecContext(im.ctx, `UPDATE documents SET `+f.col+` = ? WHERE id = ?`, f.new, docID); err != nil {
 				return err
@@ -49,7 +50,7 @@ func (im *importer) diffDocument(docID int64, kind, lang string, d *DocumentInpu
 		return err
 	}
 	var nu []unit
-	if kind == KindDialogue {
+	if kind == domain.KindDialogue {
 		for _, t := range d.Turns {
 			nu = append(nu, unit{speaker: t.Speaker, text: t.Text})
 		}
@@ -61,7 +62,7 @@ func (im *importer) diffDocument(docID int64, kind, lang string, d *DocumentInpu
 	if kind == oldKind && slices.EqualFunc(old, nu, func(a, b unit) bool { return a.speaker == b.speaker && a.text == b.text }) {
 		return nil
 	}
-	c := Change{Kind: ChangeText, Where: where, Old: unitText(old), New: unitText(nu)}
+	c := domain.Change{Kind: domain.ChangeText, Where: where, Old: unitText(old), New: unitText(nu)}
 	if kind != oldKind {
 		c.Old, c.New = oldKind+": "+c.Old, kind+": "+c.New
 	}
@@ -92,7 +93,7 @@ func (im *importer) diffAnnotationID(docID int64, where, id string) error {
 		return nil
 	}
 	if cur != "" {
-		im.change(Change{Kind: ChangeMetadata, Where: where + " annotation_id", Old: cur, New: id})
+		im.change(domain.Change{Kind: domain.ChangeMetadata, Where: where + " annotation_id", Old: cur, New: id})
 		if !im.opts.Update {
 			return nil
 		}
@@ -103,7 +104,7 @@ func (im *importer) diffAnnotationID(docID int64, where, id string) error {
 }
 
 // diffSummary compares an imported summary with the stored one.
-func (im *importer) diffSummary(sumID, docID int64, docLang string, s *SummaryInput) error {
+func (im *importer) diffSummary(sumID, docID int64, docLang string, s *domain.SummaryInput) error {
 	where := "summary " + s.ExternalID
 	var inDoc int64
 	var topic, model, lang, original, edits string
@@ -112,7 +113,7 @@ func (im *importer) diffSummary(sumID, docID int64, docLang string, s *SummaryIn
 		return err
 	}
 	if inDoc != docID {
-		return Errorf(EInvalid, "%s: summary %s belongs to another document of the project; summary ids are unique across a project", im.source(s), s.ExternalID)
+		return domain.Errorf(domain.EInvalid, "%s: summary %s belongs to another document of the project; summary ids are unique across a project", im.source(s), s.ExternalID)
 	}
 	newEdits := ""
 	if len(s.EditTypes) > 0 {
@@ -124,7 +125,7 @@ func (im *importer) diffSummary(sumID, docID int64, docLang string, s *SummaryIn
 		if f.new == "" || f.new == f.old {
 			continue
 		}
-		im.change(Change{Kind: ChangeMetadata, Where: where + " " + f.col, Old: f.old, New: f.new})
+		im.change(domain.Change{Kind: domain.ChangeMetadata, Where: where + " " + f.col, Old: f.old, New: f.new})
 		if im.opts.Update {
 			if _, err := im.q.ExecContext(im.ctx, `UPDATE summaries SET `+f.col+` = ? WHERE id = ?`, f.new, sumID); err != nil {
 				return err
@@ -144,9 +145,9 @@ func (im *importer) diffSummary(sumID, docID int64, docLang string, s *SummaryIn
 		oldTexts[i] = u.text
 	}
 	if !slices.Equal(texts, oldTexts) {
-		c := Change{Kind: ChangeText, Where: where, Old: strings.Join(oldTexts, " | "), New: strings.Join(texts, " | ")}
+		c := domain.Change{Kind: domain.ChangeText, Where: where, Old: strings.Join(oldTexts, " | "), New: strings.Join(texts, " | ")}
 		if strings.Join(strings.Fields(strings.Join(texts, " ")), " ") == strings.Join(strings.Fields(strings.Join(oldTexts, " ")), " ") {
-			c.Kind = ChangeSentences
+			c.Kind = domain.ChangeSentences
 		}
 		apply, err := im.textChange(&c, `s.id = ?`, sumID)
 		if err != nil || !apply {
@@ -163,7 +164,7 @@ func (im *importer) diffSummary(sumID, docID int64, docLang string, s *SummaryIn
 	for i, sent := range s.Sentences {
 		sw := fmt.Sprintf("%s sentence %d", where, i+1)
 		if sent.Translation != "" && sent.Translation != old[i].tr {
-			im.change(Change{Kind: ChangeMetadata, Where: sw + " translation", Old: old[i].tr, New: sent.Translation})
+			im.change(domain.Change{Kind: domain.ChangeMetadata, Where: sw + " translation", Old: old[i].tr, New: sent.Translation})
 			if im.opts.Update {
 				if _, err := im.q.ExecContext(im.ctx, `UPDATE summary_sentences SET translation = ? WHERE id = ?`, sent.Translation, old[i].id); err != nil {
 					return err
@@ -181,8 +182,8 @@ func (im *importer) diffSummary(sumID, docID int64, docLang string, s *SummaryIn
 
 // diffGold compares imported gold with a sentence's stored gold: new gold
 // is added, different gold is a change.
-func (im *importer) diffGold(sentID int64, where string, g *GoldInput) error {
-	var cur Gold
+func (im *importer) diffGold(sentID int64, where string, g *domain.GoldInput) error {
+	var cur domain.Gold
 	var types string
 	var amb sql.NullBool
 	err := im.q.QueryRowContext(im.ctx, `SELECT label, error_types, explanation, ambiguous, ambiguity_type, ambiguity_note, provenance
@@ -198,12 +199,12 @@ func (im *importer) diffGold(sentID int64, where string, g *GoldInput) error {
 	if amb.Valid {
 		cur.Ambiguous = &amb.Bool
 	}
-	want := GoldValues{Label: g.Label, ErrorTypes: g.ErrorTypes, Explanation: g.Explanation, Ambiguous: g.Ambiguous,
+	want := domain.GoldValues{Label: g.Label, ErrorTypes: g.ErrorTypes, Explanation: g.Explanation, Ambiguous: g.Ambiguous,
 		AmbiguityType: g.AmbiguityType, AmbiguityNote: g.AmbiguityNote}
-	if cur.GoldValues.equal(want) && (g.Provenance == "" || g.Provenance == cur.Provenance) {
+	if cur.GoldValues.Equal(want) && (g.Provenance == "" || g.Provenance == cur.Provenance) {
 		return nil
 	}
-	im.change(Change{Kind: ChangeGold, Where: where, Old: goldShown(cur.GoldValues, cur.Provenance), New: goldShown(want, orDefault(g.Provenance, ProvImported))})
+	im.change(domain.Change{Kind: domain.ChangeGold, Where: where, Old: goldShown(cur.GoldValues, cur.Provenance), New: goldShown(want, orDefault(g.Provenance, domain.ProvImported))})
 	if !im.opts.Update {
 		return nil
 	}
@@ -212,14 +213,14 @@ func (im *importer) diffGold(sentID int64, where string, g *GoldInput) error {
 		return err
 	}
 	id, _ := by.(int64)
-	_, err = im.store.writeGold(im.ctx, im.q, Gold{SentenceID: sentID, GoldValues: want, Provenance: orDefault(g.Provenance, ProvImported),
+	_, err = im.store.writeGold(im.ctx, im.q, domain.Gold{SentenceID: sentID, GoldValues: want, Provenance: orDefault(g.Provenance, domain.ProvImported),
 		DecidedBy: id, Note: g.Note}, false)
 	return err
 }
 
 // diffSummaryGold compares a summary's imported gold label with the stored
 // one.
-func (im *importer) diffSummaryGold(sumID int64, s *SummaryInput) error {
+func (im *importer) diffSummaryGold(sumID int64, s *domain.SummaryInput) error {
 	if s.Gold == nil || s.Gold.Label == "" {
 		return nil
 	}
@@ -231,13 +232,13 @@ func (im *importer) diffSummaryGold(sumID int64, s *SummaryInput) error {
 	if err != nil || cur == s.Gold.Label {
 		return err
 	}
-	im.change(Change{Kind: ChangeGold, Where: "summary " + s.ExternalID, Old: cur, New: s.Gold.Label})
+	im.change(domain.Change{Kind: domain.ChangeGold, Where: "summary " + s.ExternalID, Old: cur, New: s.Gold.Label})
 	if !im.opts.Update {
 		return nil
 	}
 	_, err = im.q.ExecContext(im.ctx, `UPDATE gold_summaries SET label = ?, provenance = ?, decided_by = NULL,
 		decided_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), note = ? WHERE summary_id = ?`,
-		s.Gold.Label, orDefault(s.Gold.Provenance, ProvImported), s.Gold.Note, sumID)
+		s.Gold.Label, orDefault(s.Gold.Provenance, domain.ProvImported), s.Gold.Note, sumID)
 	return err
 }
 
@@ -245,7 +246,7 @@ func (im *importer) diffSummaryGold(sumID int64, s *SummaryInput) error {
 // says whether to apply it. Where annotators' labels exist on them, the
 // change is refused unless Update and Relabel are both given; then the
 // labels are deleted (and the change says so) before the text is replaced.
-func (im *importer) textChange(c *Change, cond string, arg int64) (bool, error) {
+func (im *importer) textChange(c *domain.Change, cond string, arg int64) (bool, error) {
 	var labels, people int
 	if err := im.q.QueryRowContext(im.ctx, `SELECT count(*), count(DISTINCT a.user_id) FROM assignments a JOIN summaries s ON s.id = a.summary_id
 		WHERE `+cond+` AND (EXISTS (SELECT 1 FROM sentence_labels l WHERE l.assignment_id = a.id)
@@ -259,7 +260,7 @@ func (im *importer) textChange(c *Change, cond string, arg int64) (bool, error) 
 	}
 	if !im.opts.Update || !im.opts.Relabel {
 		c.Reason = fmt.Sprintf("refused: %d %s already labelled it, and the labels would point at text nobody saw; --update --relabel replaces the text and deletes those labels",
-			people, plural(people, "annotator has", "annotators have"))
+			people, domain.Plural(people, "annotator has", "annotators have"))
 		im.change(*c)
 		if im.opts.Update {
 			im.refused = append(im.refused, *c)
@@ -274,7 +275,7 @@ func (im *importer) textChange(c *Change, cond string, arg int64) (bool, error) 
 		return false, err
 	}
 	c.Reason = fmt.Sprintf("deleted %d labels of %d %s given on the old text (kept with that text in the stale labels export); their assignments wait to be labelled again",
-		n, people, plural(people, "annotator", "annotators"))
+		n, people, domain.Plural(people, "annotator", "annotators"))
 	im.change(*c)
 	return true, nil
 }
@@ -348,7 +349,7 @@ func (im *importer) units(query string, id int64) ([]unit, error) {
 }
 
 // source locates a summary for messages.
-func (im *importer) source(s *SummaryInput) string {
+func (im *importer) source(s *domain.SummaryInput) string {
 	if s.Source != "" {
 		return s.Source
 	}
@@ -368,7 +369,7 @@ func unitText(us []unit) string {
 }
 
 // goldShown shows gold in a change.
-func goldShown(v GoldValues, prov string) string {
-	l := SentenceLabel{Label: v.Label, ErrorTypes: v.ErrorTypes, Explanation: v.Explanation, Ambiguous: v.Ambiguous, AmbiguityType: v.AmbiguityType}
+func goldShown(v domain.GoldValues, prov string) string {
+	l := domain.SentenceLabel{Label: v.Label, ErrorTypes: v.ErrorTypes, Explanation: v.Explanation, Ambiguous: v.Ambiguous, AmbiguityType: v.AmbiguityType}
 	return labelText(&l) + " (" + prov + ")"
 }

@@ -1,148 +1,13 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
 	"strings"
 	"sync"
 )
-
-// ReportData is everything the agreement report of a project reads: the
-// labels of every assignment that was not released, the sentences they
-// label with their gold, the key facts of each summary and the assistant's
-// tentative labels. It is loaded by [Store.ReportData] in a handful of
-// queries on the read pool, whatever the size of the project. Labels are
-// held coded, without pointers (see [ReportLabel]); the text of sentences
-// is read on demand, for the few a report lists (see Details).
-type ReportData struct {
-	Rounds        []Round              // oldest first
-	Assignments   []ReportAssignment   // not released, in id order
-	Labels        []ReportLabel        // sentence labels of those assignments, each assignment's together
-	SummaryLabels []ReportSummaryLabel // summary labels of those assignments
-	KeyFactLinks  []ReportKeyFactLink  // key-fact alignments of those assignments
-	Sentences     []ReportSentence     // sentences of the assigned summaries, by summary and index
-	// Strings holds the distinct strings of the labels (labels, first
-	// labels, ambiguity types), which labels name by index; Strings[0] is
-	// "".
-	Strings []string
-	// TypeLists holds the distinct error-type lists of the labels, which
-	// labels name by index; TypeLists[0] is the empty list. The lists are
-	// shared: do not modify.
-	TypeLists [][]string
-	// SummaryKeyFacts lists, for each assigned summary, the ids of the key
-	// facts an annotator could align (its document's, for its topic).
-	SummaryKeyFacts map[int64][]int64
-	// Assistant is the tentative label the assistant panel shows for a
-	// sentence: from the newest run that is not a sample, else a sample run.
-	Assistant map[int64]string
-	// GoldSummaries holds summary-level gold labels where one was set.
-	GoldSummaries map[int64]string
-	// Scores are the values on the project's rating scales, by assignment.
-	Scores map[int64][]ReportScore
-	// Flags are the annotators' flags on sentences, by sentence.
-	Flags map[int64][]ReportFlag
-	// Details reads the text and external ids of the given sentences of
-	// the project (at most [MaxReportDetails] at a time); nil when there is
-	// nothing to read them from. It reads after the rest, in a transaction
-	// of its own.
-	Details func(ids []int64) (map[int64]ReportSentenceDetail, error)
-	// UnitNames reads the stable names of the project's summaries and
-	// sentences (see [UnitNames]); nil when there is nothing to read them
-	// from.
-	UnitNames func() (*UnitNames, error)
-}
-
-// ReportAssignment is one annotator's assignment of one summary in a round.
-type ReportAssignment struct {
-	ID, RoundID, SummaryID, UserID int64
-	Username                       string
-	Status                         string
-	// ActiveSeconds is the annotator's active time on the summary.
-	ActiveSeconds int
-}
-
-// ReportLabel is the current label of one sentence in one assignment,
-// coded: its strings are indexes into [ReportData.Strings] and its
-// error types an index into [ReportData.TypeLists], so that millions of
-// labels hold no pointer for the garbage collector to follow.
-type ReportLabel struct {
-	AssignmentID, SentenceID         int64
-	Label, FirstLabel, AmbiguityType uint32 // indexes into Strings; 0 is ""
-	ErrorTypes                       uint32 // index into TypeLists; 0 is none
-	// Ambiguous is the ambiguity flag: AmbiguousUnanswered, AmbiguousNo
-	// or AmbiguousYes.
-	Ambiguous          int8
-	AssistantVisible   bool
-	ChangedAfterReveal bool
-}
-
-// Values of [ReportLabel.Ambiguous].
-const (
-	AmbiguousUnanswered int8 = iota
-	AmbiguousNo
-	AmbiguousYes
-)
-
-// ReportSummaryLabel is the summary-level label of one assignment.
-type ReportSummaryLabel struct {
-	AssignmentID  int64
-	Relevance     *int // shared between labels: do not modify
-	TopicCategory string
-}
-
-// ReportKeyFactLink says that, in one assignment, sentence SentenceID
-// carries key fact KeyFactID.
-type ReportKeyFactLink struct {
-	AssignmentID, KeyFactID, SentenceID int64
-}
-
-// ReportSentence is a summary sentence with where it sits and its gold
-// label, if any.
-type ReportSentence struct {
-	ID, SummaryID int64
-	Index         int
-	// Gold is nil when the sentence has no gold or its gold is unresolved.
-	Gold *ReportGold
-}
-
-// ReportSentenceDetail is what a report shows of a sentence it lists:
-// its text and the external ids of its summary and document.
-type ReportSentenceDetail struct {
-	Text             string
-	SummaryExternal  string
-	DocumentExternal string
-}
-
-// MaxReportDetails bounds the sentences one call of
-// [ReportData.Details] reads.
-const MaxReportDetails = 500
-
-// ReportGold is the gold label of a sentence, shared between sentences
-// with the same: do not modify.
-type ReportGold struct {
-	Label         string
-	ErrorTypes    []string
-	Ambiguous     *bool
-	AmbiguityType string
-	// Derived is set when the gold was made from the annotators' own labels
-	// (unanimous, or a majority a lead accepted), not imported or
-	// adjudicated: scoring an annotator against it would score them
-	// against themselves, so the report scores them against the others.
-	Derived bool
-}
-
-// ReportFilter narrows the labels a report reads.
-type ReportFilter struct {
-	// Round is the name of the one round to read; "" reads every round.
-	// An unknown round reads no assignment (the report then says so).
-	Round string
-	// SubmittedOnly reads only submitted assignments.
-	SubmittedOnly bool
-	// OneConnection reads everything in one transaction, never holding a
-	// second connection (see ReportData).
-	OneConnection bool
-}
 
 // The assignments a report counts: every assignment of the project that was
 // not released (released work was handed to someone else), of round ?2
@@ -168,7 +33,7 @@ const (
 // and sentences; repeated strings (labels, error-type lists, names) are
 // shared, not copied per label. The text of sentences is read later, by
 // [ReportData.Details].
-func (s *Store) ReportData(ctx context.Context, projectID int64, f ReportFilter) (*ReportData, error) {
+func (s *Store) ReportData(ctx context.Context, projectID int64, f domain.ReportFilter) (*domain.ReportData, error) {
 	// The labels, most of the work, are read beside the rest in a second
 	// transaction; the two agree when they see the same version of the
 	// project's report data (see report_versions), else the reading is
@@ -177,7 +42,7 @@ func (s *Store) ReportData(ctx context.Context, projectID int64, f ReportFilter)
 	// cannot take up the whole pool; the others use one.
 	if f.OneConnection {
 		val, err := s.reportData(ctx, projectID, f, false)
-		return val, Op("Store.ReportData", err)
+		return val, domain.Op("Store.ReportData", err)
 	}
 	select {
 	case s.reportApart <- struct{}{}:
@@ -185,13 +50,13 @@ func (s *Store) ReportData(ctx context.Context, projectID int64, f ReportFilter)
 		for range 3 {
 			d, err := s.reportData(ctx, projectID, f, true)
 			if !errors.Is(err, errReportMoved) {
-				return d, Op("Store.ReportData", err)
+				return d, domain.Op("Store.ReportData", err)
 			}
 		}
 	default:
 	}
 	val, err := s.reportData(ctx, projectID, f, false)
-	return val, Op("Store.ReportData", err)
+	return val, domain.Op("Store.ReportData", err)
 }
 
 // errReportMoved says that the project's report data changed between the
@@ -213,7 +78,7 @@ func reportVersion(ctx context.Context, tx *sql.Tx, projectID int64) (int64, err
 
 // reportData reads a project's report data, with the labels in a
 // transaction of their own, read at the same time, when apart.
-func (s *Store) reportData(ctx context.Context, projectID int64, f ReportFilter, apart bool) (*ReportData, error) {
+func (s *Store) reportData(ctx context.Context, projectID int64, f domain.ReportFilter, apart bool) (*domain.ReportData, error) {
 	tx, err := s.read.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
@@ -226,7 +91,7 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f ReportFilter,
 	if reportDataBetween != nil {
 		reportDataBetween()
 	}
-	d := &ReportData{SummaryKeyFacts: map[int64][]int64{}, Assistant: map[int64]string{}, GoldSummaries: map[int64]string{}}
+	d := &domain.ReportData{SummaryKeyFacts: map[int64][]int64{}, Assistant: map[int64]string{}, GoldSummaries: map[int64]string{}}
 	if err := reportRounds(ctx, tx, reportArgs{project: projectID}, d); err != nil {
 		return nil, err
 	}
@@ -246,8 +111,8 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f ReportFilter,
 	// strings and error-type lists.
 	largs := args
 	largs.in = newInterner()
-	labels := &ReportData{}
-	steps := []func(context.Context, *sql.Tx, reportArgs, *ReportData) error{
+	labels := &domain.ReportData{}
+	steps := []func(context.Context, *sql.Tx, reportArgs, *domain.ReportData) error{
 		reportAssignmentRows, reportSummaryLabels,
 		reportKeyFactLinks, reportSentences, reportKeyFacts, reportAssistant, reportGoldSummaries, reportScores, reportFlags,
 	}
@@ -291,21 +156,21 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f ReportFilter,
 		return nil, lerr
 	}
 	d.Labels, d.Strings, d.TypeLists = labels.Labels, largs.in.labelStrs, largs.in.typeLists
-	d.Details = func(ids []int64) (map[int64]ReportSentenceDetail, error) {
+	d.Details = func(ids []int64) (map[int64]domain.ReportSentenceDetail, error) {
 		return s.ReportSentenceDetails(ctx, projectID, ids)
 	}
-	d.UnitNames = func() (*UnitNames, error) { return s.ProjectUnitNames(ctx, projectID) }
+	d.UnitNames = func() (*domain.UnitNames, error) { return s.ProjectUnitNames(ctx, projectID) }
 	return d, nil
 }
 
 // ReportSentenceDetails reads the text and external ids of sentences of a
 // project, at most [MaxReportDetails]; ids of other projects' sentences
 // or of none are left out.
-func (s *Store) ReportSentenceDetails(ctx context.Context, projectID int64, ids []int64) (map[int64]ReportSentenceDetail, error) {
-	if len(ids) > MaxReportDetails {
-		return nil, Errorf(EInvalid, "at most %d sentences at a time (got %d)", MaxReportDetails, len(ids))
+func (s *Store) ReportSentenceDetails(ctx context.Context, projectID int64, ids []int64) (map[int64]domain.ReportSentenceDetail, error) {
+	if len(ids) > domain.MaxReportDetails {
+		return nil, domain.Errorf(domain.EInvalid, "at most %d sentences at a time (got %d)", domain.MaxReportDetails, len(ids))
 	}
-	out := map[int64]ReportSentenceDetail{}
+	out := map[int64]domain.ReportSentenceDetail{}
 	if len(ids) == 0 {
 		return out, nil
 	}
@@ -322,16 +187,16 @@ func (s *Store) ReportSentenceDetails(ctx context.Context, projectID int64, ids 
 		JOIN documents d ON d.id = s.document_id
 		WHERE s.project_id = ? AND ss.id IN (`+strings.Join(marks, ",")+`)`, args...)
 	if err != nil {
-		return nil, Op("Store.ReportSentenceDetails", err)
+		return nil, domain.Op("Store.ReportSentenceDetails", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
-		var x ReportSentenceDetail
+		var x domain.ReportSentenceDetail
 		if err := rows.Scan(&id, &x.Text, &x.SummaryExternal, &x.DocumentExternal); err != nil {
-			return nil, Op("Store.ReportSentenceDetails", err)
+			return nil, domain.Op("Store.ReportSentenceDetails", err)
 		}
 		out[id] = x
 	}
-	return out, Op("Store.ReportSentenceDetails", rows.Err())
+	return out, domain.Op("Store.ReportSentenceDetails", rows.Err())
 }

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"path/filepath"
 	"reflect"
@@ -18,20 +19,20 @@ func reportDataStore(t *testing.T) (*Store, int64) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	set := DefaultSettings()
+	set := domain.DefaultSettings()
 	set.Borderline = true
-	p, err := s.CreateProject(ctx, Project{Slug: "p", Settings: set})
+	p, err := s.CreateProject(ctx, domain.Project{Slug: "p", Settings: set})
 	if err != nil {
 		t.Fatal(err)
 	}
 	yes := true
-	docs := []DocumentInput{{
-		ExternalID: "d1", Kind: KindProse, Sentences: []string{"The council met on Monday.", "It approved the budget."},
-		Summaries: []SummaryInput{{ExternalID: "s1", Model: "m", Sentences: []SentenceInput{
-			{Text: "The council met.", Labels: []SentenceLabelInput{{Annotator: "w1", Label: LabelFaithful}, {Annotator: "w2", Label: LabelFaithful}}},
-			{Text: "It rejected the budget.", Labels: []SentenceLabelInput{
-				{Annotator: "w1", Label: LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Ambiguous: &yes, AmbiguityType: AmbiguityTypes[0].Code},
-				{Annotator: "w2", Label: LabelBorderline}}},
+	docs := []domain.DocumentInput{{
+		ExternalID: "d1", Kind: domain.KindProse, Sentences: []string{"The council met on Monday.", "It approved the budget."},
+		Summaries: []domain.SummaryInput{{ExternalID: "s1", Model: "m", Sentences: []domain.SentenceInput{
+			{Text: "The council met.", Labels: []domain.SentenceLabelInput{{Annotator: "w1", Label: domain.LabelFaithful}, {Annotator: "w2", Label: domain.LabelFaithful}}},
+			{Text: "It rejected the budget.", Labels: []domain.SentenceLabelInput{
+				{Annotator: "w1", Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Ambiguous: &yes, AmbiguityType: domain.AmbiguityTypes[0].Code},
+				{Annotator: "w2", Label: domain.LabelBorderline}}},
 		}}},
 	}}
 	if _, err := s.Import(ctx, p.ID, docs); err != nil {
@@ -42,7 +43,7 @@ func reportDataStore(t *testing.T) (*Store, int64) {
 
 // comparable drops what cannot be compared: the functions reading details
 // and unit names.
-func comparable(d *ReportData) *ReportData {
+func comparable(d *domain.ReportData) *domain.ReportData {
 	c := *d
 	c.Details, c.UnitNames = nil, nil
 	return &c
@@ -53,11 +54,11 @@ func comparable(d *ReportData) *ReportData {
 func TestReportDataApartSameAsTogether(t *testing.T) {
 	s, project := reportDataStore(t)
 	ctx := context.Background()
-	apart, err := s.reportData(ctx, project, ReportFilter{}, true)
+	apart, err := s.reportData(ctx, project, domain.ReportFilter{}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	together, err := s.reportData(ctx, project, ReportFilter{}, false)
+	together, err := s.reportData(ctx, project, domain.ReportFilter{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,17 +68,17 @@ func TestReportDataApartSameAsTogether(t *testing.T) {
 	if !reflect.DeepEqual(comparable(apart), comparable(together)) {
 		t.Errorf("apart:\n%+v\ntogether:\n%+v", comparable(apart), comparable(together))
 	}
-	var coded ReportLabel
+	var coded domain.ReportLabel
 	for _, l := range apart.Labels {
-		if apart.Strings[l.Label] == LabelUnfaithful {
+		if apart.Strings[l.Label] == domain.LabelUnfaithful {
 			coded = l
 		}
 	}
 	if got := apart.TypeLists[coded.ErrorTypes]; !reflect.DeepEqual(got, []string{"contradiction"}) {
 		t.Errorf("error types %v, want [contradiction]", got)
 	}
-	if coded.Ambiguous != AmbiguousYes || apart.Strings[coded.AmbiguityType] != AmbiguityTypes[0].Code {
-		t.Errorf("ambiguity %d %q, want yes %q", coded.Ambiguous, apart.Strings[coded.AmbiguityType], AmbiguityTypes[0].Code)
+	if coded.Ambiguous != domain.AmbiguousYes || apart.Strings[coded.AmbiguityType] != domain.AmbiguityTypes[0].Code {
+		t.Errorf("ambiguity %d %q, want yes %q", coded.Ambiguous, apart.Strings[coded.AmbiguityType], domain.AmbiguityTypes[0].Code)
 	}
 	details, err := apart.Details([]int64{apart.Sentences[1].ID})
 	if err != nil {
@@ -105,7 +106,7 @@ func TestReportDataChangedBetweenTransactions(t *testing.T) {
 		}
 	}
 	t.Cleanup(func() { reportDataBetween = nil })
-	d, err := s.ReportData(ctx, project, ReportFilter{})
+	d, err := s.ReportData(ctx, project, domain.ReportFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,11 +114,11 @@ func TestReportDataChangedBetweenTransactions(t *testing.T) {
 		t.Fatalf("%d reads for %d changes; want the data read again after the change", calls, changes)
 	}
 	for _, l := range d.Labels {
-		if d.Strings[l.Label] == LabelBorderline {
+		if d.Strings[l.Label] == domain.LabelBorderline {
 			t.Errorf("the labels are from before the change")
 		}
 	}
-	together, err := s.reportData(ctx, project, ReportFilter{}, false)
+	together, err := s.reportData(ctx, project, domain.ReportFilter{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,16 +132,16 @@ func TestReportDataChangedBetweenTransactions(t *testing.T) {
 func TestReportDataManyAtOnce(t *testing.T) {
 	s, project := reportDataStore(t)
 	ctx := context.Background()
-	want, err := s.reportData(ctx, project, ReportFilter{}, false)
+	want, err := s.reportData(ctx, project, domain.ReportFilter{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const readers = 16
 	errs := make(chan error, readers)
-	got := make([]*ReportData, readers)
+	got := make([]*domain.ReportData, readers)
 	for i := range readers {
 		go func() {
-			d, err := s.ReportData(ctx, project, ReportFilter{})
+			d, err := s.ReportData(ctx, project, domain.ReportFilter{})
 			got[i] = d
 			errs <- err
 		}()

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -21,7 +22,7 @@ type interner struct {
 // reportLabelValues are the values a sentence label can take (see the
 // CHECK on sentence_labels.label), coded 0–3 in the labels query and
 // numbered so in the interner's strings.
-var reportLabelValues = []string{"", LabelFaithful, LabelUnfaithful, LabelBorderline}
+var reportLabelValues = []string{"", domain.LabelFaithful, domain.LabelUnfaithful, domain.LabelBorderline}
 
 func newInterner() *interner {
 	in := &interner{strs: map[string]string{}, types: map[string][]string{}, labelStr: map[string]uint32{},
@@ -96,12 +97,12 @@ var (
 )
 
 // gold reads the gold column of the sentences query.
-func (in *interner) gold(s string) (*ReportGold, error) {
+func (in *interner) gold(s string) (*domain.ReportGold, error) {
 	bad := fmt.Errorf("malformed gold %q", s)
 	if s == "" {
 		return nil, bad
 	}
-	g := &ReportGold{}
+	g := &domain.ReportGold{}
 	switch s[0] {
 	case 'y':
 		g.Ambiguous = &reportTrue

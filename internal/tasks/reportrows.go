@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"cmp"
 	"context"
 	"database/sql"
@@ -24,7 +25,7 @@ type reportKept struct {
 	assignments, summaries map[int64]bool
 }
 
-func (k *reportKept) fill(as []ReportAssignment) {
+func (k *reportKept) fill(as []domain.ReportAssignment) {
 	k.assignments, k.summaries = make(map[int64]bool, len(as)), map[int64]bool{}
 	for _, a := range as {
 		k.assignments[a.ID], k.summaries[a.SummaryID] = true, true
@@ -37,7 +38,7 @@ func eachRow(ctx context.Context, tx *sql.Tx, query string, a reportArgs, scan f
 	return queryRows(ctx, tx, query, scan, a.project, a.round, a.submitted)
 }
 
-func reportRounds(ctx context.Context, tx *sql.Tx, a reportArgs, d *ReportData) error {
+func reportRounds(ctx context.Context, tx *sql.Tx, a reportArgs, d *domain.ReportData) error {
 	return eachRow(ctx, tx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ?1 AND ?2 + ?3 >= 0 ORDER BY id`, a, func(rows *sql.Rows) error {
 		r, err := scanRound(rows)
 		if err == nil {
@@ -47,18 +48,18 @@ func reportRounds(ctx context.Context, tx *sql.Tx, a reportArgs, d *ReportData) 
 	})
 }
 
-func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
+func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
 	// Integers only, sorted here: the status as a code (the CHECK on
 	// assignments.status lists them) and the user's name read once per
 	// user below.
-	statuses := []string{StatusPending, StatusInProgress, StatusSubmitted}
+	statuses := []string{domain.StatusPending, domain.StatusInProgress, domain.StatusSubmitted}
 	users := map[int64]string{}
 	err := eachRow(ctx, tx, `
 		SELECT a.id, a.round_id, a.summary_id, a.user_id,
 			CASE a.status WHEN 'pending' THEN 0 WHEN 'in_progress' THEN 1 WHEN 'submitted' THEN 2 ELSE -1 END, a.active_seconds
 		FROM `+reportJoin+`
 		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
-		var a ReportAssignment
+		var a domain.ReportAssignment
 		var status int
 		if err := rows.Scan(&a.ID, &a.RoundID, &a.SummaryID, &a.UserID, &status, &a.ActiveSeconds); err != nil {
 			return err
@@ -74,7 +75,7 @@ func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *R
 	if err != nil {
 		return err
 	}
-	slices.SortFunc(d.Assignments, func(a, b ReportAssignment) int { return cmp.Compare(a.ID, b.ID) })
+	slices.SortFunc(d.Assignments, func(a, b domain.ReportAssignment) int { return cmp.Compare(a.ID, b.ID) })
 	ids := make([]int64, 0, len(users))
 	for id := range users {
 		ids = append(ids, id)
@@ -111,7 +112,7 @@ func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *R
 	return nil
 }
 
-func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
+func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
 	// Counting first sizes the slice exactly: millions of labels are not
 	// copied as it grows.
 	var n int
@@ -119,7 +120,7 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportDat
 		args.project, args.round, args.submitted).Scan(&n); err != nil {
 		return err
 	}
-	d.Labels = make([]ReportLabel, 0, n)
+	d.Labels = make([]domain.ReportLabel, 0, n)
 	// Each label is four columns, two of them integers: the sentence id
 	// with, in its low nine bits, the label (one of four values: see the
 	// CHECK on sentence_labels.label; bit 8 marks any other, an error),
@@ -151,7 +152,7 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportDat
 			THEN length(CAST(l.ambiguity_type AS BLOB)) || ',' || l.ambiguity_type || l.first_label END
 		FROM `+reportJoin+` JOIN sentence_labels l ON l.assignment_id = a.id
 		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
-		var l ReportLabel
+		var l domain.ReportLabel
 		var packed int64
 		var types, extra sql.NullString
 		var err error
@@ -195,7 +196,7 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportDat
 // shared by every summary label that gives one.
 var relevances = [6]int{0, 1, 2, 3, 4, 5}
 
-func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
+func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
 	// Two integer columns: the relevance (0 for none) and the topic
 	// category as a code, both as their CHECKs allow them.
 	topics := []string{"", "main", "marginal"}
@@ -204,7 +205,7 @@ func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *Re
 			coalesce(l.relevance, 0) | (CASE l.topic_category WHEN '' THEN 0 WHEN 'main' THEN 8 ELSE 16 END)
 		FROM `+reportJoin+` JOIN summary_labels l ON l.assignment_id = a.id
 		WHERE `+reportRoundWhere, args, func(rows *sql.Rows) error {
-		var l ReportSummaryLabel
+		var l domain.ReportSummaryLabel
 		var packed int64
 		if err := rows.Scan(&l.AssignmentID, &packed); err != nil || !args.kept.assignments[l.AssignmentID] {
 			return err
@@ -222,12 +223,12 @@ func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *Re
 	})
 }
 
-func reportKeyFactLinks(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
+func reportKeyFactLinks(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
 	return eachRow(ctx, tx, `
 		SELECT k.assignment_id, k.key_fact_id, k.sentence_id
 		FROM `+reportJoin+` JOIN keyfact_labels k ON k.assignment_id = a.id
 		WHERE `+reportRoundWhere, args, func(rows *sql.Rows) error {
-		var k ReportKeyFactLink
+		var k domain.ReportKeyFactLink
 		if err := rows.Scan(&k.AssignmentID, &k.KeyFactID, &k.SentenceID); err != nil || !args.kept.assignments[k.AssignmentID] {
 			return err
 		}
@@ -243,12 +244,12 @@ func reportKeyFactLinks(ctx context.Context, tx *sql.Tx, args reportArgs, d *Rep
 // assignments.
 const assignedSummaries = `SELECT a.summary_id FROM ` + reportJoin + ` WHERE ` + reportRoundWhere
 
-func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
+func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
 	// The gold label, where there is one, is one column: the ambiguity
 	// flag as n, y or f, the lengths in bytes of the label and the error
 	// types, each with a comma, then the label, error types and ambiguity
 	// type. Equal gold labels share one ReportGold.
-	golds := map[string]*ReportGold{}
+	golds := map[string]*domain.ReportGold{}
 	return eachRow(ctx, tx, `
 		SELECT ss.id, ss.summary_id, ss.idx,
 			CASE WHEN g.sentence_id IS NOT NULL THEN
@@ -260,7 +261,7 @@ func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *Report
 		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id AND g.provenance != 'unresolved'
 		WHERE ss.summary_id IN (`+assignedSummaries+`)
 		ORDER BY ss.summary_id, ss.idx`, args, func(rows *sql.Rows) error {
-		var x ReportSentence
+		var x domain.ReportSentence
 		var gold sql.NullString
 		var derived bool
 		if err := rows.Scan(&x.ID, &x.SummaryID, &x.Index, &gold, &derived); err != nil || !args.kept.summaries[x.SummaryID] {
@@ -291,7 +292,7 @@ func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *Report
 	})
 }
 
-func reportKeyFacts(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
+func reportKeyFacts(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
 	// The same key facts the labelling page offers: the document's, for
 	// the summary's topic or for no topic.
 	return eachRow(ctx, tx, `
@@ -308,7 +309,7 @@ func reportKeyFacts(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportD
 	})
 }
 
-func reportAssistant(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
+func reportAssistant(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
 	// The order matches AssistPanel: real runs before samples, newest first.
 	// The report reads the assistant's label of labelled sentences only:
 	// a project with runs over every sentence and few labels yet (the
@@ -331,7 +332,7 @@ func reportAssistant(ctx context.Context, tx *sql.Tx, args reportArgs, d *Report
 	})
 }
 
-func reportGoldSummaries(ctx context.Context, tx *sql.Tx, args reportArgs, d *ReportData) error {
+func reportGoldSummaries(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
 	return eachRow(ctx, tx, `
 		SELECT g.summary_id, g.label FROM gold_summaries g JOIN summaries s ON s.id = g.summary_id
 		WHERE s.project_id = ?1 AND g.provenance != 'unresolved' AND ?2 + ?3 >= 0`, args, func(rows *sql.Rows) error {

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
@@ -207,5 +208,5 @@ func (s *Store) ReportVersion(ctx context.Context, projectID int64) (int64, erro
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
-	return v, Op("Store.ReportVersion", err)
+	return v, domain.Op("Store.ReportVersion", err)
 }

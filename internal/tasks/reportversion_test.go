@@ -1,10 +1,9 @@
 package tasks_test
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 func TestReportVersionFollowsReportInputs(t *testing.T) {
@@ -39,20 +38,20 @@ func TestReportVersionFollowsReportInputs(t *testing.T) {
 	if again := version(); again != v {
 		t.Errorf("reading changed the version: %d then %d", v, again)
 	}
-	ver, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, a.Version, tasks.SentenceLabel{SentenceID: sents[0], Label: tasks.LabelFaithful})
+	ver, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, a.Version, domain.SentenceLabel{SentenceID: sents[0], Label: domain.LabelFaithful})
 	if err != nil {
 		t.Fatal(err)
 	}
 	v = changed("a sentence label", v)
-	if _, err := s.SaveSummaryLabel(ctx, a.ID, a.UserID, ver, tasks.SummaryLabel{TopicCategory: "main"}); err != nil {
+	if _, err := s.SaveSummaryLabel(ctx, a.ID, a.UserID, ver, domain.SummaryLabel{TopicCategory: "main"}); err != nil {
 		t.Fatal(err)
 	}
 	v = changed("a summary label", v)
-	other, err := s.CreateProject(ctx, tasks.Project{Slug: "other", Name: "Other", Settings: tasks.DefaultSettings()})
+	other, err := s.CreateProject(ctx, domain.Project{Slug: "other", Name: "Other", Settings: domain.DefaultSettings()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Import(ctx, other.ID, []tasks.DocumentInput{{ExternalID: "d", Sentences: []string{"S."}, Summaries: []tasks.SummaryInput{{ExternalID: "s", Sentences: []tasks.SentenceInput{{Text: "T."}}}}}}); err != nil {
+	if _, err := s.Import(ctx, other.ID, []domain.DocumentInput{{ExternalID: "d", Sentences: []string{"S."}, Summaries: []domain.SummaryInput{{ExternalID: "s", Sentences: []domain.SentenceInput{{Text: "T."}}}}}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := version(); got != v {

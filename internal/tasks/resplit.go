@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
@@ -19,7 +20,7 @@ const maxSentences = 500
 // them.
 func (s *Store) SplitLock(ctx context.Context, summaryID int64) (string, error) {
 	val, err := splitLock(ctx, s.read, summaryID)
-	return val, Op("Store.SplitLock", err)
+	return val, domain.Op("Store.SplitLock", err)
 }
 
 func splitLock(ctx context.Context, q querier, summaryID int64) (string, error) {
@@ -55,21 +56,21 @@ func (s *Store) ResplitSummary(ctx context.Context, projectID, summaryID int64, 
 		}
 	}
 	if len(clean) == 0 {
-		return Errorf(EInvalid, "sentences: give at least one sentence")
+		return domain.Errorf(domain.EInvalid, "sentences: give at least one sentence")
 	}
 	if len(clean) > maxSentences {
-		return Errorf(EInvalid, "sentences: at most %d sentences, got %d", maxSentences, len(clean))
+		return domain.Errorf(domain.EInvalid, "sentences: at most %d sentences, got %d", maxSentences, len(clean))
 	}
 	for i, t := range clean {
-		if utf8.RuneCountInString(t) > maxTextLen {
-			return Errorf(EInvalid, "sentences: sentence %d is longer than %d characters", i+1, maxTextLen)
+		if utf8.RuneCountInString(t) > domain.MaxNoteLen {
+			return domain.Errorf(domain.EInvalid, "sentences: sentence %d is longer than %d characters", i+1, domain.MaxNoteLen)
 		}
 	}
-	return Op("Store.ResplitSummary", s.tx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.ResplitSummary", s.tx(ctx, func(tx *sql.Tx) error {
 		var project int64
 		err := tx.QueryRowContext(ctx, `SELECT project_id FROM summaries WHERE id = ?`, summaryID).Scan(&project)
 		if errors.Is(err, sql.ErrNoRows) || (err == nil && project != projectID) {
-			return Errorf(ENotFound, "summary not found")
+			return domain.Errorf(domain.ENotFound, "summary not found")
 		}
 		if err != nil {
 			return err
@@ -79,7 +80,7 @@ func (s *Store) ResplitSummary(ctx context.Context, projectID, summaryID int64, 
 			return err
 		}
 		if why != "" {
-			return Errorf(EConflict, "the split can no longer change: %s", why)
+			return domain.Errorf(domain.EConflict, "the split can no longer change: %s", why)
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT text FROM summary_sentences WHERE summary_id = ? ORDER BY idx`, summaryID)
 		if err != nil {
@@ -99,7 +100,7 @@ func (s *Store) ResplitSummary(ctx context.Context, projectID, summaryID int64, 
 			return err
 		}
 		if withoutSpace(strings.Join(old, "")) != withoutSpace(strings.Join(clean, "")) {
-			return Errorf(EInvalid, "sentences: a corrected split may only move the boundaries; the text itself differs from the summary's")
+			return domain.Errorf(domain.EInvalid, "sentences: a corrected split may only move the boundaries; the text itself differs from the summary's")
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM summary_sentences WHERE summary_id = ?`, summaryID); err != nil {
 			return err

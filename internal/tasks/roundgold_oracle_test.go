@@ -5,13 +5,14 @@ import (
 	"database/sql"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
 // roundGoldByJoin is the straightforward form of tasks.RoundGoldCounts:
 // every sentence of every summary given out in a round, joined with its
 // gold. RoundGoldCounts must give the same counts.
-func roundGoldByJoin(t *testing.T, ctx context.Context, path string, projectID int64) []tasks.RoundGold {
+func roundGoldByJoin(t *testing.T, ctx context.Context, path string, projectID int64) []domain.RoundGold {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=query_only(ON)")
 	if err != nil {
@@ -31,9 +32,9 @@ func roundGoldByJoin(t *testing.T, ctx context.Context, path string, projectID i
 		t.Fatal(err)
 	}
 	defer rows.Close()
-	var out []tasks.RoundGold
+	var out []domain.RoundGold
 	for rows.Next() {
-		var g tasks.RoundGold
+		var g domain.RoundGold
 		if err := rows.Scan(&g.ID, &g.Sentences, &g.Unanimous, &g.Majority, &g.Adjudicated, &g.Imported, &g.Pending, &g.Waiting); err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +45,7 @@ func roundGoldByJoin(t *testing.T, ctx context.Context, path string, projectID i
 
 // checkRoundGold compares RoundGoldCounts with the join and returns the
 // counts.
-func checkRoundGold(t *testing.T, ctx context.Context, s *tasks.Store, projectID int64) []tasks.RoundGold {
+func checkRoundGold(t *testing.T, ctx context.Context, s *tasks.Store, projectID int64) []domain.RoundGold {
 	t.Helper()
 	got, err := s.RoundGoldCounts(ctx, projectID)
 	if err != nil {
@@ -85,7 +86,7 @@ func membershipVersion(t *testing.T, ctx context.Context, path string, projectID
 func TestMembershipCounter(t *testing.T) {
 	s, p, users, sums := roundFixture(t, 2, 1, 3)
 	ctx := context.Background()
-	r, err := s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundCalibration, Annotators: users[:2], Summaries: sums})
+	r, err := s.CreateRound(ctx, p.ID, domain.RoundSpec{Name: "r", Kind: domain.RoundCalibration, Annotators: users[:2], Summaries: sums})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func TestMembershipCounter(t *testing.T) {
 	}
 	v := a.Version
 	for _, x := range sum.Sentences {
-		if v, err = s.SaveSentenceLabel(ctx, a.ID, a.UserID, v, tasks.SentenceLabel{SentenceID: x.ID, Label: tasks.LabelFaithful}); err != nil {
+		if v, err = s.SaveSentenceLabel(ctx, a.ID, a.UserID, v, domain.SentenceLabel{SentenceID: x.ID, Label: domain.LabelFaithful}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
@@ -8,80 +9,45 @@ import (
 	"strings"
 )
 
-// Round kinds.
-const (
-	RoundCalibration = "calibration"
-	RoundProduction  = "production"
-)
-
-// Round is a calibration or production round of a project.
-type Round struct {
-	ID        int64
-	ProjectID int64
-	Name      string
-	Kind      string
-	PerItem   int
-	Status    string
-	CreatedAt string
-}
-
-// RoundSpec says what a new round holds.
-type RoundSpec struct {
-	Name string
-	Kind string // RoundCalibration or RoundProduction
-	// PerItem is how many annotators label each summary in a production
-	// round; calibration rounds give every summary to every annotator.
-	PerItem    int
-	Annotators []int64 // user ids; each must be a member of the project
-	Summaries  []int64 // summary ids of the project
-	// Dealing is DealBalanced (the default) or DealByDocument; it only
-	// matters in production rounds.
-	Dealing string
-	// Seed and Sample record how the summaries were drawn (see
-	// StartRound); they are shown on the round page.
-	Seed   uint64
-	Sample int
-}
-
 // CreateRound adds a round and its assignments in one transaction.
 //
 // Calibration: every annotator gets every summary. Production: each summary
 // goes to PerItem different annotators, dealt as spec.Dealing says (see
 // DealBalanced and DealByDocument); ties go to the annotator listed first.
 // Each annotator's queue is ordered by document, then summary.
-func (s *Store) CreateRound(ctx context.Context, projectID int64, spec RoundSpec) (*Round, error) {
+func (s *Store) CreateRound(ctx context.Context, projectID int64, spec domain.RoundSpec) (*domain.Round, error) {
 	spec.Name = strings.TrimSpace(spec.Name)
-	if err := CheckText("round name", spec.Name, MaxNameLen, false); err != nil {
-		return nil, Op("Store.CreateRound", err)
+	if err := domain.CheckText("round name", spec.Name, domain.MaxNameLen, false); err != nil {
+		return nil, domain.Op("Store.CreateRound", err)
 	}
 	if spec.Name == "" {
-		return nil, Errorf(EInvalid, "a round needs a name")
+		return nil, domain.Errorf(domain.EInvalid, "a round needs a name")
 	}
-	if spec.Kind != RoundCalibration && spec.Kind != RoundProduction {
-		return nil, Errorf(EInvalid, "round kind must be calibration or production, not %q", spec.Kind)
+	if spec.Kind != domain.RoundCalibration && spec.Kind != domain.RoundProduction {
+		return nil, domain.Errorf(domain.EInvalid, "round kind must be calibration or production, not %q", spec.Kind)
 	}
 	annotators := uniqueIDs(spec.Annotators)
 	if len(annotators) == 0 {
-		return nil, Errorf(EInvalid, "choose at least one annotator")
+		return nil, domain.Errorf(domain.EInvalid, "choose at least one annotator")
 	}
-	if spec.Kind == RoundCalibration {
+	if spec.Kind == domain.RoundCalibration {
 		spec.PerItem = len(annotators)
 	}
 	if spec.PerItem < 1 {
-		return nil, Errorf(EInvalid, "each summary needs at least one annotator")
+		return nil, domain.Errorf(domain.EInvalid, "each summary needs at least one annotator")
 	}
 	if spec.PerItem > len(annotators) {
-		return nil, Errorf(EInvalid, "%d annotators per summary needs at least %d annotators, got %d", spec.PerItem, spec.PerItem, len(annotators))
+		return nil, domain.Errorf(domain.EInvalid, "%d annotators per summary needs at least %d annotators, got %d", spec.PerItem, spec.PerItem, len(annotators))
 	}
 	if len(spec.Summaries) == 0 {
-		return nil, Errorf(EInvalid, "choose at least one summary")
+		return nil, domain.Errorf(domain.EInvalid, "choose at least one summary")
 	}
 	switch spec.Dealing {
 	case "":
-		spec.Dealing = DealBalanced
-	case DealBalanced, DealByDocument:
+		spec.Dealing = domain.DealBalanced
+	case domain.DealBalanced, domain.DealByDocument:
 	default:
-		return nil, Errorf(EInvalid, "dealing must be %s or %s, not %q", DealBalanced, DealByDocument, spec.Dealing)
+		return nil, domain.Errorf(domain.EInvalid, "dealing must be %s or %s, not %q", domain.DealBalanced, domain.DealByDocument, spec.Dealing)
 	}
 	var roundID int64
 	err := s.tx(ctx, func(tx *sql.Tx) error {
@@ -90,13 +56,13 @@ func (s *Store) CreateRound(ctx context.Context, projectID int64, spec RoundSpec
 			return err
 		}
 		if n > 0 {
-			return Errorf(EConflict, "a round named %q already exists", spec.Name)
+			return domain.Errorf(domain.EConflict, "a round named %q already exists", spec.Name)
 		}
 		for _, uid := range annotators {
 			var role string
 			err := tx.QueryRowContext(ctx, `SELECT role FROM memberships WHERE project_id = ? AND user_id = ?`, projectID, uid).Scan(&role)
 			if errors.Is(err, sql.ErrNoRows) {
-				return Errorf(EInvalid, "user %d is not a member of this project", uid)
+				return domain.Errorf(domain.EInvalid, "user %d is not a member of this project", uid)
 			}
 			if err != nil {
 				return err
@@ -117,13 +83,13 @@ func (s *Store) CreateRound(ctx context.Context, projectID int64, spec RoundSpec
 			roundID, spec.Dealing, int64(spec.Seed), spec.Sample); err != nil {
 			return err
 		}
-		return dealAssignments(ctx, tx, roundID, annotators, spec.PerItem, spec.Dealing == DealByDocument, docs)
+		return dealAssignments(ctx, tx, roundID, annotators, spec.PerItem, spec.Dealing == domain.DealByDocument, docs)
 	})
 	if err != nil {
-		return nil, Op("Store.CreateRound", err)
+		return nil, domain.Op("Store.CreateRound", err)
 	}
 	val, err := s.RoundByID(ctx, roundID)
-	return val, Op("Store.CreateRound", err)
+	return val, domain.Op("Store.CreateRound", err)
 }
 
 // docSummaries is one document's chosen summaries, in id order.
@@ -138,7 +104,7 @@ func summariesByDocument(ctx context.Context, tx *sql.Tx, projectID int64, ids [
 		var doc, project int64
 		err := tx.QueryRowContext(ctx, `SELECT document_id, project_id FROM summaries WHERE id = ?`, id).Scan(&doc, &project)
 		if errors.Is(err, sql.ErrNoRows) || (err == nil && project != projectID) {
-			return nil, Errorf(EInvalid, "summary %d is not in this project", id)
+			return nil, domain.Errorf(domain.EInvalid, "summary %d is not in this project", id)
 		}
 		if err != nil {
 			return nil, err
@@ -217,48 +183,48 @@ func uniqueIDs(ids []int64) []int64 {
 
 const roundColumns = `id, project_id, name, kind, per_item, status, created_at`
 
-func scanRound(row interface{ Scan(...any) error }) (*Round, error) {
-	var r Round
+func scanRound(row interface{ Scan(...any) error }) (*domain.Round, error) {
+	var r domain.Round
 	err := row.Scan(&r.ID, &r.ProjectID, &r.Name, &r.Kind, &r.PerItem, &r.Status, &r.CreatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, Errorf(ENotFound, "round not found")
+		return nil, domain.Errorf(domain.ENotFound, "round not found")
 	}
 	return &r, err
 }
 
 // RoundByID returns a round.
-func (s *Store) RoundByID(ctx context.Context, id int64) (*Round, error) {
+func (s *Store) RoundByID(ctx context.Context, id int64) (*domain.Round, error) {
 	val, err := scanRound(s.reader(ctx).QueryRowContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE id = ?`, id))
-	return val, Op("Store.RoundByID", err)
+	return val, domain.Op("Store.RoundByID", err)
 }
 
 // RoundByName returns a project's round by name.
-func (s *Store) RoundByName(ctx context.Context, projectID int64, name string) (*Round, error) {
+func (s *Store) RoundByName(ctx context.Context, projectID int64, name string) (*domain.Round, error) {
 	val, err := scanRound(s.reader(ctx).QueryRowContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? AND name = ?`, projectID, name))
-	return val, Op("Store.RoundByName", err)
+	return val, domain.Op("Store.RoundByName", err)
 }
 
 // Rounds lists a project's rounds, oldest first.
-func (s *Store) Rounds(ctx context.Context, projectID int64) ([]Round, error) {
+func (s *Store) Rounds(ctx context.Context, projectID int64) ([]domain.Round, error) {
 	val, err := s.rounds(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? ORDER BY id`, projectID)
-	return val, Op("Store.Rounds", err)
+	return val, domain.Op("Store.Rounds", err)
 }
 
 // FeedbackRounds lists the project's closed calibration rounds in which
 // the user has work, oldest first: the rounds whose feedback they may read.
-func (s *Store) FeedbackRounds(ctx context.Context, projectID, userID int64) ([]Round, error) {
+func (s *Store) FeedbackRounds(ctx context.Context, projectID, userID int64) ([]domain.Round, error) {
 	val, err := s.rounds(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? AND kind = 'calibration' AND status = 'closed'
 		AND id IN (SELECT round_id FROM assignments WHERE user_id = ? AND status != 'released') ORDER BY id`, projectID, userID)
-	return val, Op("Store.FeedbackRounds", err)
+	return val, domain.Op("Store.FeedbackRounds", err)
 }
 
-func (s *Store) rounds(ctx context.Context, query string, args ...any) ([]Round, error) {
+func (s *Store) rounds(ctx context.Context, query string, args ...any) ([]domain.Round, error) {
 	rows, err := s.reader(ctx).QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []Round
+	var out []domain.Round
 	for rows.Next() {
 		r, err := scanRound(rows)
 		if err != nil {
@@ -282,16 +248,16 @@ func (s *Store) SummaryIDs(ctx context.Context, projectID int64, documents []str
 	}
 	rows, err := s.reader(ctx).QueryContext(ctx, q+` ORDER BY d.id, s.id`, args...)
 	if err != nil {
-		return nil, Op("Store.SummaryIDs", err)
+		return nil, domain.Op("Store.SummaryIDs", err)
 	}
 	defer rows.Close()
 	var out []int64
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return nil, Op("Store.SummaryIDs", err)
+			return nil, domain.Op("Store.SummaryIDs", err)
 		}
 		out = append(out, id)
 	}
-	return out, Op("Store.SummaryIDs", rows.Err())
+	return out, domain.Op("Store.SummaryIDs", rows.Err())
 }

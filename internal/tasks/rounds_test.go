@@ -6,20 +6,21 @@ import (
 	"fmt"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
 // roundFixture makes a project with docs×perDoc summaries and n annotators.
-func roundFixture(t *testing.T, docs, perDoc, n int) (*tasks.Store, *tasks.Project, []int64, []int64) {
+func roundFixture(t *testing.T, docs, perDoc, n int) (*tasks.Store, *domain.Project, []int64, []int64) {
 	t.Helper()
 	s := openStore(t)
 	ctx := context.Background()
-	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "r", Settings: tasks.DefaultSettings()})
-	var in []tasks.DocumentInput
+	p, _ := s.CreateProject(ctx, domain.Project{Slug: "r", Settings: domain.DefaultSettings()})
+	var in []domain.DocumentInput
 	for d := 0; d < docs; d++ {
-		doc := tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", d), Sentences: []string{"A sentence."}}
+		doc := domain.DocumentInput{ExternalID: fmt.Sprintf("d%d", d), Sentences: []string{"A sentence."}}
 		for k := 0; k < perDoc; k++ {
-			doc.Summaries = append(doc.Summaries, tasks.SummaryInput{ExternalID: fmt.Sprintf("d%d-s%d", d, k), Sentences: []tasks.SentenceInput{{Text: "A."}}})
+			doc.Summaries = append(doc.Summaries, domain.SummaryInput{ExternalID: fmt.Sprintf("d%d-s%d", d, k), Sentences: []domain.SentenceInput{{Text: "A."}}})
 		}
 		in = append(in, doc)
 	}
@@ -32,7 +33,7 @@ func roundFixture(t *testing.T, docs, perDoc, n int) (*tasks.Store, *tasks.Proje
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.SetMember(ctx, p.ID, u.ID, tasks.RoleAnnotator)
+		s.SetMember(ctx, p.ID, u.ID, domain.RoleAnnotator)
 		users = append(users, u.ID)
 	}
 	sums, err := s.SummaryIDs(ctx, p.ID, nil)
@@ -70,7 +71,7 @@ func assignments(t *testing.T, path string, roundID int64) []assignmentRow {
 
 func TestProductionRoundByDocumentGroups(t *testing.T) {
 	s, p, users, sums := roundFixture(t, 12, 3, 5)
-	r, err := s.CreateRound(context.Background(), p.ID, tasks.RoundSpec{Name: "prod-1", Kind: tasks.RoundProduction, PerItem: 2, Annotators: users, Summaries: sums, Dealing: tasks.DealByDocument})
+	r, err := s.CreateRound(context.Background(), p.ID, domain.RoundSpec{Name: "prod-1", Kind: domain.RoundProduction, PerItem: 2, Annotators: users, Summaries: sums, Dealing: domain.DealByDocument})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func TestProductionRoundBalances(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, p, users, sums := roundFixture(t, tc.docs, tc.perDoc, tc.n)
-			r, err := s.CreateRound(context.Background(), p.ID, tasks.RoundSpec{Name: "prod", Kind: tasks.RoundProduction, PerItem: tc.k, Annotators: users, Summaries: sums})
+			r, err := s.CreateRound(context.Background(), p.ID, domain.RoundSpec{Name: "prod", Kind: domain.RoundProduction, PerItem: tc.k, Annotators: users, Summaries: sums})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -170,7 +171,7 @@ func TestProductionRoundBalances(t *testing.T) {
 				}
 			}
 			d, err := s.DealingOf(context.Background(), r.ID)
-			if err != nil || d.Dealing != tasks.DealBalanced {
+			if err != nil || d.Dealing != domain.DealBalanced {
 				t.Errorf("DealingOf = %+v, %v; want balanced", d, err)
 			}
 		})
@@ -183,7 +184,7 @@ func TestStartRoundIsReproducible(t *testing.T) {
 	s, p, users, _ := roundFixture(t, 6, 3, 3)
 	ctx := context.Background()
 	deal := func(name string, seed uint64) []assignmentRow {
-		r, err := s.StartRound(ctx, p.ID, tasks.RoundRequest{Name: name, Kind: tasks.RoundProduction, PerItem: 2, Annotators: users, Sample: 7, Seed: seed})
+		r, err := s.StartRound(ctx, p.ID, domain.RoundRequest{Name: name, Kind: domain.RoundProduction, PerItem: 2, Annotators: users, Sample: 7, Seed: seed})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,14 +204,14 @@ func TestStartRoundIsReproducible(t *testing.T) {
 	if len(a) != 14 {
 		t.Errorf("%d assignments, want 7 summaries x 2", len(a))
 	}
-	if _, err := s.StartRound(ctx, p.ID, tasks.RoundRequest{Name: "d", Kind: tasks.RoundProduction, PerItem: 1, Annotators: users, Documents: []string{"d0", "nope"}}); tasks.ErrorCode(err) != tasks.EInvalid {
+	if _, err := s.StartRound(ctx, p.ID, domain.RoundRequest{Name: "d", Kind: domain.RoundProduction, PerItem: 1, Annotators: users, Documents: []string{"d0", "nope"}}); domain.ErrorCode(err) != domain.EInvalid {
 		t.Errorf("unknown document: %v, want invalid", err)
 	}
 }
 
 func TestCalibrationRoundGivesEveryoneEverything(t *testing.T) {
 	s, p, users, sums := roundFixture(t, 3, 2, 3)
-	r, err := s.CreateRound(context.Background(), p.ID, tasks.RoundSpec{Name: "cal-1", Kind: tasks.RoundCalibration, Annotators: users, Summaries: sums[:4]})
+	r, err := s.CreateRound(context.Background(), p.ID, domain.RoundSpec{Name: "cal-1", Kind: domain.RoundCalibration, Annotators: users, Summaries: sums[:4]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,30 +228,30 @@ func TestCreateRoundRejects(t *testing.T) {
 	s, p, users, sums := roundFixture(t, 2, 1, 2)
 	ctx := context.Background()
 	outsider, _ := s.CreateUser(ctx, "outsider", "", "a long enough password", false)
-	other, _ := s.CreateProject(ctx, tasks.Project{Slug: "other", Settings: tasks.DefaultSettings()})
-	s.Import(ctx, other.ID, []tasks.DocumentInput{{ExternalID: "x", Sentences: []string{"X."}, Summaries: []tasks.SummaryInput{{ExternalID: "x1", Sentences: []tasks.SentenceInput{{Text: "X."}}}}}})
+	other, _ := s.CreateProject(ctx, domain.Project{Slug: "other", Settings: domain.DefaultSettings()})
+	s.Import(ctx, other.ID, []domain.DocumentInput{{ExternalID: "x", Sentences: []string{"X."}, Summaries: []domain.SummaryInput{{ExternalID: "x1", Sentences: []domain.SentenceInput{{Text: "X."}}}}}})
 	otherSums, _ := s.SummaryIDs(ctx, other.ID, nil)
 	for _, tc := range []struct {
 		name string
-		spec tasks.RoundSpec
+		spec domain.RoundSpec
 		code string
 	}{
-		{"k above annotators", tasks.RoundSpec{Name: "a", Kind: tasks.RoundProduction, PerItem: 3, Annotators: users, Summaries: sums}, tasks.EInvalid},
-		{"bad kind", tasks.RoundSpec{Name: "a", Kind: "final", PerItem: 1, Annotators: users, Summaries: sums}, tasks.EInvalid},
-		{"non-member", tasks.RoundSpec{Name: "a", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{outsider.ID}, Summaries: sums}, tasks.EInvalid},
-		{"other project's summary", tasks.RoundSpec{Name: "a", Kind: tasks.RoundProduction, PerItem: 1, Annotators: users, Summaries: otherSums}, tasks.EInvalid},
-		{"no summaries", tasks.RoundSpec{Name: "a", Kind: tasks.RoundProduction, PerItem: 1, Annotators: users}, tasks.EInvalid},
+		{"k above annotators", domain.RoundSpec{Name: "a", Kind: domain.RoundProduction, PerItem: 3, Annotators: users, Summaries: sums}, domain.EInvalid},
+		{"bad kind", domain.RoundSpec{Name: "a", Kind: "final", PerItem: 1, Annotators: users, Summaries: sums}, domain.EInvalid},
+		{"non-member", domain.RoundSpec{Name: "a", Kind: domain.RoundProduction, PerItem: 1, Annotators: []int64{outsider.ID}, Summaries: sums}, domain.EInvalid},
+		{"other project's summary", domain.RoundSpec{Name: "a", Kind: domain.RoundProduction, PerItem: 1, Annotators: users, Summaries: otherSums}, domain.EInvalid},
+		{"no summaries", domain.RoundSpec{Name: "a", Kind: domain.RoundProduction, PerItem: 1, Annotators: users}, domain.EInvalid},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := s.CreateRound(ctx, p.ID, tc.spec); tasks.ErrorCode(err) != tc.code {
+			if _, err := s.CreateRound(ctx, p.ID, tc.spec); domain.ErrorCode(err) != tc.code {
 				t.Fatalf("err = %v, want %s", err, tc.code)
 			}
 		})
 	}
-	if _, err := s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "once", Kind: tasks.RoundProduction, PerItem: 1, Annotators: users, Summaries: sums}); err != nil {
+	if _, err := s.CreateRound(ctx, p.ID, domain.RoundSpec{Name: "once", Kind: domain.RoundProduction, PerItem: 1, Annotators: users, Summaries: sums}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.CreateRound(ctx, p.ID, tasks.RoundSpec{Name: "once", Kind: tasks.RoundProduction, PerItem: 1, Annotators: users, Summaries: sums}); tasks.ErrorCode(err) != tasks.EConflict {
+	if _, err := s.CreateRound(ctx, p.ID, domain.RoundSpec{Name: "once", Kind: domain.RoundProduction, PerItem: 1, Annotators: users, Summaries: sums}); domain.ErrorCode(err) != domain.EConflict {
 		t.Fatalf("duplicate name: %v", err)
 	}
 	rs, _ := s.Rounds(ctx, p.ID)

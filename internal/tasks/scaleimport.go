@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -9,7 +10,7 @@ import (
 )
 
 // scales defines imported scales in the project's settings.
-func (im *importer) scales(scales []Scale) error {
+func (im *importer) scales(scales []domain.Scale) error {
 	if len(scales) == 0 {
 		return nil
 	}
@@ -23,7 +24,7 @@ func (im *importer) scales(scales []Scale) error {
 	}
 	changed := false
 	for _, sc := range scales {
-		i := slices.IndexFunc(set.Scales, func(x Scale) bool { return x.Name == sc.Name })
+		i := slices.IndexFunc(set.Scales, func(x domain.Scale) bool { return x.Name == sc.Name })
 		if i < 0 {
 			set.Scales = append(set.Scales, sc)
 			im.stats.Scales++
@@ -35,7 +36,7 @@ func (im *importer) scales(scales []Scale) error {
 		if string(old) == string(now) {
 			continue
 		}
-		im.change(Change{Kind: ChangeMetadata, Where: "scale " + sc.Name, Old: string(old), New: string(now)})
+		im.change(domain.Change{Kind: domain.ChangeMetadata, Where: "scale " + sc.Name, Old: string(old), New: string(now)})
 		if im.opts.Update {
 			set.Scales[i] = sc
 			changed = true
@@ -55,18 +56,18 @@ func (im *importer) scales(scales []Scale) error {
 // scores writes a label's scale values, checking each against the
 // project's scales: an undefined scale, a scale of the other level or a
 // value out of range is an error naming the field.
-func (w *labelWriter) scores(r *LabelRecord, aid, sentID int64, level string, scores map[string]any, who string) error {
+func (w *labelWriter) scores(r *domain.LabelRecord, aid, sentID int64, level string, scores map[string]any, who string) error {
 	for _, name := range slices.Sorted(maps.Keys(scores)) {
 		sc, ok := w.settings.Scale(name)
 		if !ok {
-			return Errorf(EInvalid, "%s: scores.%s: the project defines no scale %q (define it in a {\"scales\":[...]} line or the project settings)", r.Source, name, name)
+			return domain.Errorf(domain.EInvalid, "%s: scores.%s: the project defines no scale %q (define it in a {\"scales\":[...]} line or the project settings)", r.Source, name, name)
 		}
 		if sc.Level != level {
-			return Errorf(EInvalid, "%s: scores.%s: the scale is given per %s, not per %s", r.Source, name, sc.Level, level)
+			return domain.Errorf(domain.EInvalid, "%s: scores.%s: the scale is given per %s, not per %s", r.Source, name, sc.Level, level)
 		}
 		v, err := sc.ScoreValue(scores[name])
 		if err != nil {
-			return Errorf(EInvalid, "%s: scores.%s: %s", r.Source, name, ErrorMessage(err))
+			return domain.Errorf(domain.EInvalid, "%s: scores.%s: %s", r.Source, name, domain.ErrorMessage(err))
 		}
 		var cur string
 		err = w.im.q.QueryRowContext(w.im.ctx, `SELECT value FROM scale_scores WHERE assignment_id = ? AND sentence_id = ? AND scale = ?`, aid, sentID, name).Scan(&cur)
@@ -78,7 +79,7 @@ func (w *labelWriter) scores(r *LabelRecord, aid, sentID int64, level string, sc
 		case cur == v:
 			continue
 		default:
-			w.im.change(Change{Kind: ChangeLabel, Where: who + " scale " + name, Old: cur, New: v})
+			w.im.change(domain.Change{Kind: domain.ChangeLabel, Where: who + " scale " + name, Old: cur, New: v})
 			if !w.im.opts.Update {
 				continue
 			}

@@ -1,204 +1,11 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"fmt"
-	"maps"
-	"math"
-	"regexp"
-	"slices"
-	"strconv"
-	"strings"
-	"unicode/utf8"
 )
-
-// Scale is a rating dimension a project defines beside the built-in ones:
-// an integer scale with a range and anchor texts (a Likert scale such as
-// SummEval's 1–5 consistency), or a list of categories. Annotators give
-// one value per sentence or per summary, as Level says.
-type Scale struct {
-	// Name identifies the scale in files and reports: lower-case letters,
-	// digits and underscores.
-	Name string `json:"name"`
-	// Title is what annotators read; Name when empty.
-	Title string `json:"title,omitempty"`
-	// Question guides the annotator ("Is the summary consistent with the
-	// document?").
-	Question string `json:"question,omitempty"`
-	Level    string `json:"level"` // LevelSentence or LevelSummary
-	// Min and Max bound an integer scale; both nil for categories.
-	Min *int `json:"min,omitempty"`
-	Max *int `json:"max,omitempty"`
-	// Anchors describe values of an integer scale: "1": "contradicts the
-	// document", "5": "fully supported".
-	Anchors map[string]string `json:"anchors,omitempty"`
-	// Categories are the values of a categorical scale.
-	Categories []string `json:"categories,omitempty"`
-	// Optional scales may be left empty on submit.
-	Optional bool `json:"optional,omitempty"`
-}
-
-// Levels a scale applies at.
-const (
-	LevelSentence = "sentence"
-	LevelSummary  = "summary"
-)
-
-// Bounds on scales, so that a scale fits a keyboard and a page.
-const (
-	maxScales       = 20
-	maxScaleSteps   = 21
-	maxCategories   = 20
-	maxScaleTextLen = 500
-)
-
-var scaleName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,39}$`)
-
-// builtinDimensions are names the report already uses.
-var builtinDimensions = []string{"faithfulness", "error_types", "ambiguity", "ambiguity_type", "key_facts", "relevance", "topic_category"}
-
-// Numeric reports whether the scale is an integer scale.
-func (s Scale) Numeric() bool { return s.Min != nil && s.Max != nil }
-
-// Label is the title annotators read.
-func (s Scale) Label() string {
-	if s.Title != "" {
-		return s.Title
-	}
-	return s.Name
-}
-
-// Values lists the values an annotator chooses from, in order.
-func (s Scale) Values() []string {
-	if !s.Numeric() {
-		return slices.Clone(s.Categories)
-	}
-	var out []string
-	for v := *s.Min; v <= *s.Max; v++ {
-		out = append(out, strconv.Itoa(v))
-	}
-	return out
-}
-
-// Validate checks a scale definition; field names the offending field.
-func (s Scale) Validate() (field string, err error) {
-	switch {
-	case !scaleName.MatchString(s.Name):
-		return "name", Errorf(EInvalid, "%q is not a scale name (lower-case letters, digits and _, starting with a letter, at most 40)", s.Name)
-	case slices.Contains(builtinDimensions, s.Name):
-		return "name", Errorf(EInvalid, "%q is the name of a built-in dimension, which a scale cannot take (reserved: %s); name it otherwise, e.g. %s_score", s.Name, strings.Join(builtinDimensions, ", "), s.Name)
-	case s.Level != LevelSentence && s.Level != LevelSummary:
-		return "level", Errorf(EInvalid, "%q is not sentence or summary", s.Level)
-	}
-	for f, v := range map[string]string{"title": s.Title, "question": s.Question} {
-		if utf8.RuneCountInString(v) > maxScaleTextLen {
-			return f, Errorf(EInvalid, "longer than %d characters", maxScaleTextLen)
-		}
-	}
-	if len(s.Categories) > 0 {
-		if s.Min != nil || s.Max != nil || len(s.Anchors) > 0 {
-			return "categories", Errorf(EInvalid, "a scale has either categories or a min and max, not both")
-		}
-		if len(s.Categories) < 2 || len(s.Categories) > maxCategories {
-			return "categories", Errorf(EInvalid, "give 2 to %d categories", maxCategories)
-		}
-		seen := map[string]bool{}
-		for i, c := range s.Categories {
-			if c != strings.TrimSpace(c) || c == "" || utf8.RuneCountInString(c) > 60 {
-				return fmt.Sprintf("categories[%d]", i), Errorf(EInvalid, "%q: a category is 1 to 60 characters without surrounding spaces", c)
-			}
-			if seen[c] {
-				return fmt.Sprintf("categories[%d]", i), Errorf(EInvalid, "%q is given twice", c)
-			}
-			seen[c] = true
-		}
-		return "", nil
-	}
-	if s.Min == nil || s.Max == nil {
-		return "min", Errorf(EInvalid, "a scale needs a min and a max, or categories")
-	}
-	if *s.Min >= *s.Max || *s.Max-*s.Min+1 > maxScaleSteps {
-		return "max", Errorf(EInvalid, "the range %d–%d must go up and have at most %d values", *s.Min, *s.Max, maxScaleSteps)
-	}
-	for _, k := range slices.Sorted(maps.Keys(s.Anchors)) {
-		v, err := strconv.Atoi(k)
-		if err != nil || v < *s.Min || v > *s.Max {
-			return "anchors." + k, Errorf(EInvalid, "an anchor names a value of the scale, %d to %d", *s.Min, *s.Max)
-		}
-		if utf8.RuneCountInString(s.Anchors[k]) > maxScaleTextLen {
-			return "anchors." + k, Errorf(EInvalid, "longer than %d characters", maxScaleTextLen)
-		}
-	}
-	return "", nil
-}
-
-// validateScales checks a project's scale list.
-func validateScales(scales []Scale) error {
-	if len(scales) > maxScales {
-		return Errorf(EInvalid, "at most %d scales", maxScales)
-	}
-	seen := map[string]bool{}
-	for i, s := range scales {
-		if field, err := s.Validate(); err != nil {
-			return Errorf(EInvalid, "scales[%d].%s: %s", i, field, ErrorMessage(err))
-		}
-		if seen[s.Name] {
-			return Errorf(EInvalid, "scales[%d].name: %q is defined twice", i, s.Name)
-		}
-		seen[s.Name] = true
-	}
-	return nil
-}
-
-// Scale returns the project's scale of that name.
-func (s Settings) Scale(name string) (Scale, bool) {
-	for _, sc := range s.Scales {
-		if sc.Name == name {
-			return sc, true
-		}
-	}
-	return Scale{}, false
-}
-
-// ScoreValue checks a value given for a scale (a number for an integer
-// scale, a category name otherwise) and returns it as stored: the integer
-// in decimal, or the category.
-func (s Scale) ScoreValue(v any) (string, error) {
-	if s.Numeric() {
-		var f float64
-		switch x := v.(type) {
-		case float64:
-			f = x
-		case int:
-			f = float64(x)
-		case string:
-			n, err := strconv.Atoi(strings.TrimSpace(x))
-			if err != nil {
-				return "", Errorf(EInvalid, "%q is not a whole number", x)
-			}
-			f = float64(n)
-		default:
-			return "", Errorf(EInvalid, "expected a whole number from %d to %d", *s.Min, *s.Max)
-		}
-		if f != math.Trunc(f) || f < float64(*s.Min) || f > float64(*s.Max) {
-			return "", Errorf(EInvalid, "%v is out of range: a whole number from %d to %d", f, *s.Min, *s.Max)
-		}
-		return strconv.Itoa(int(f)), nil
-	}
-	c, ok := v.(string)
-	if !ok || !slices.Contains(s.Categories, c) {
-		return "", Errorf(EInvalid, "%v is not one of %s", v, strings.Join(s.Categories, ", "))
-	}
-	return c, nil
-}
-
-// ScaleKey names one score of an assignment: a scale on a sentence, or on
-// the summary when Sentence is 0.
-type ScaleKey struct {
-	Sentence int64
-	Scale    string
-}
 
 // SaveScaleScore stores an annotator's value for one scale on one sentence
 // (sentenceID > 0) or on the summary (0), under the same version check as
@@ -213,10 +20,10 @@ func (s *Store) SaveScaleScore(ctx context.Context, assignmentID, userID int64, 
 		}
 		sc, ok := set.Scale(scale)
 		if !ok {
-			return Errorf(EInvalid, "this project has no scale %q", scale)
+			return domain.Errorf(domain.EInvalid, "this project has no scale %q", scale)
 		}
-		if (sc.Level == LevelSummary) != (sentenceID == 0) {
-			return Errorf(EInvalid, "scale %q is given per %s", scale, sc.Level)
+		if (sc.Level == domain.LevelSummary) != (sentenceID == 0) {
+			return domain.Errorf(domain.EInvalid, "scale %q is given per %s", scale, sc.Level)
 		}
 		if sentenceID != 0 {
 			var n int
@@ -224,7 +31,7 @@ func (s *Store) SaveScaleScore(ctx context.Context, assignmentID, userID int64, 
 				return err
 			}
 			if n == 0 {
-				return Errorf(ENotFound, "sentence not found in this summary")
+				return domain.Errorf(domain.ENotFound, "sentence not found in this summary")
 			}
 		}
 		if value != "" {
@@ -237,7 +44,7 @@ func (s *Store) SaveScaleScore(ctx context.Context, assignmentID, userID int64, 
 		}
 		return writeScore(ctx, tx, assignmentID, sentenceID, scale, value)
 	})
-	return nv, Op("Store.SaveScaleScore", err)
+	return nv, domain.Op("Store.SaveScaleScore", err)
 }
 
 // writeScore stores or clears one score.
@@ -254,37 +61,37 @@ func writeScore(ctx context.Context, tx execQuerier, assignmentID, sentenceID in
 }
 
 // ScaleScores returns an assignment's scores.
-func (s *Store) ScaleScores(ctx context.Context, assignmentID int64) (map[ScaleKey]string, error) {
+func (s *Store) ScaleScores(ctx context.Context, assignmentID int64) (map[domain.ScaleKey]string, error) {
 	rows, err := s.query(ctx, `SELECT sentence_id, scale, value FROM scale_scores WHERE assignment_id = ?`, assignmentID)
 	if err != nil {
-		return nil, Op("Store.ScaleScores", err)
+		return nil, domain.Op("Store.ScaleScores", err)
 	}
 	defer rows.Close()
-	out := map[ScaleKey]string{}
+	out := map[domain.ScaleKey]string{}
 	for rows.Next() {
-		var k ScaleKey
+		var k domain.ScaleKey
 		var v string
 		if err := rows.Scan(&k.Sentence, &k.Scale, &v); err != nil {
-			return nil, Op("Store.ScaleScores", err)
+			return nil, domain.Op("Store.ScaleScores", err)
 		}
 		out[k] = v
 	}
-	return out, Op("Store.ScaleScores", rows.Err())
+	return out, domain.Op("Store.ScaleScores", rows.Err())
 }
 
 // missingScores lists the required scales an assignment has not filled,
 // in words for the annotator.
-func missingScores(ctx context.Context, tx querier, set Settings, assignmentID, summaryID int64) ([]string, error) {
+func missingScores(ctx context.Context, tx querier, set domain.Settings, assignmentID, summaryID int64) ([]string, error) {
 	if len(set.Scales) == 0 {
 		return nil, nil
 	}
-	have := map[ScaleKey]bool{}
+	have := map[domain.ScaleKey]bool{}
 	rows, err := tx.QueryContext(ctx, `SELECT sentence_id, scale FROM scale_scores WHERE assignment_id = ?`, assignmentID)
 	if err != nil {
 		return nil, err
 	}
 	for rows.Next() {
-		var k ScaleKey
+		var k domain.ScaleKey
 		if err := rows.Scan(&k.Sentence, &k.Scale); err != nil {
 			rows.Close()
 			return nil, err
@@ -314,14 +121,14 @@ func missingScores(ctx context.Context, tx querier, set Settings, assignmentID, 
 		if sc.Optional {
 			continue
 		}
-		if sc.Level == LevelSummary {
-			if !have[ScaleKey{0, sc.Name}] {
+		if sc.Level == domain.LevelSummary {
+			if !have[domain.ScaleKey{Sentence: 0, Scale: sc.Name}] {
 				out = append(out, "Summary: "+sc.Label())
 			}
 			continue
 		}
 		for i, id := range sentences {
-			if !have[ScaleKey{id, sc.Name}] {
+			if !have[domain.ScaleKey{Sentence: id, Scale: sc.Name}] {
 				out = append(out, fmt.Sprintf("Sentence %d: %s", i+1, sc.Label()))
 			}
 		}

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -24,5 +25,5 @@ func (s *Store) Secret(ctx context.Context, name string, size int) ([]byte, erro
 		_, err = tx.ExecContext(ctx, `INSERT INTO secrets (name, value) VALUES (?, ?)`, name, v)
 		return err
 	})
-	return v, Op("Store.Secret", err)
+	return v, domain.Op("Store.Secret", err)
 }

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"time"
@@ -22,7 +23,7 @@ func (s *Store) EndUserSessions(ctx context.Context, userID, keep int64) (int, e
 		n, err = res.RowsAffected()
 		return err
 	})
-	return int(n), Op("Store.EndUserSessions", err)
+	return int(n), domain.Op("Store.EndUserSessions", err)
 }
 
 // endUserSessions ends every session of the named user inside tx.
@@ -46,7 +47,7 @@ func (s *Store) RotateSessionKeys(ctx context.Context) (int, error) {
 		n, err = res.RowsAffected()
 		return err
 	})
-	return int(n), Op("Store.RotateSessionKeys", err)
+	return int(n), domain.Op("Store.RotateSessionKeys", err)
 }
 
 // RevokeUserTokens ends every API token of an account at once and returns
@@ -57,7 +58,7 @@ func (s *Store) RevokeUserTokens(ctx context.Context, userID int64) (int, error)
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var username string
 		if err := tx.QueryRowContext(ctx, `SELECT username FROM users WHERE id = ?`, userID).Scan(&username); err == sql.ErrNoRows {
-			return Errorf(ENotFound, "user not found")
+			return domain.Errorf(domain.ENotFound, "user not found")
 		} else if err != nil {
 			return err
 		}
@@ -65,7 +66,7 @@ func (s *Store) RevokeUserTokens(ctx context.Context, userID int64) (int, error)
 		n, err = s.revokeUserTokens(ctx, tx, username)
 		return err
 	})
-	return n, Op("Store.RevokeUserTokens", err)
+	return n, domain.Op("Store.RevokeUserTokens", err)
 }
 
 // revokeUserTokens revokes the live tokens of an account.

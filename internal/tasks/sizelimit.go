@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"fmt"
 )
@@ -12,7 +13,7 @@ import (
 func (s *Store) LimitSize(ctx context.Context, maxBytes int64) error {
 	var pageSize int64
 	if err := s.write.QueryRowContext(ctx, "PRAGMA page_size").Scan(&pageSize); err != nil {
-		return Op("Store.LimitSize", err)
+		return domain.Op("Store.LimitSize", err)
 	}
 	pages := int64(1<<31 - 2) // SQLite's own ceiling
 	if maxBytes > 0 {
@@ -20,7 +21,7 @@ func (s *Store) LimitSize(ctx context.Context, maxBytes int64) error {
 	}
 	var got int64
 	if err := s.write.QueryRowContext(ctx, fmt.Sprintf("PRAGMA max_page_count = %d", pages)).Scan(&got); err != nil {
-		return Op("Store.LimitSize", err)
+		return domain.Op("Store.LimitSize", err)
 	}
 	return nil
 }
@@ -30,10 +31,10 @@ func (s *Store) LimitSize(ctx context.Context, maxBytes int64) error {
 func (s *Store) Size(ctx context.Context) (int64, error) {
 	var pages, pageSize int64
 	if err := s.reader(ctx).QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages); err != nil {
-		return 0, Op("Store.Size", err)
+		return 0, domain.Op("Store.Size", err)
 	}
 	if err := s.reader(ctx).QueryRowContext(ctx, "PRAGMA page_size").Scan(&pageSize); err != nil {
-		return 0, Op("Store.Size", err)
+		return 0, domain.Op("Store.Size", err)
 	}
 	return pages * pageSize, nil
 }

@@ -1,10 +1,9 @@
 package tasks_test
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 func TestSkipAndFlag(t *testing.T) {
@@ -13,10 +12,10 @@ func TestSkipAndFlag(t *testing.T) {
 	a, b := as[0], as[1]
 
 	t.Run("a skip needs a reason and can be taken back", func(t *testing.T) {
-		if err := s.SkipAssignment(ctx, a.ID, a.UserID, "  "); tasks.ErrorCode(err) != tasks.EInvalid {
+		if err := s.SkipAssignment(ctx, a.ID, a.UserID, "  "); domain.ErrorCode(err) != domain.EInvalid {
 			t.Fatalf("empty reason: %v", err)
 		}
-		if err := s.SkipAssignment(ctx, a.ID, b.UserID, "not mine"); tasks.ErrorCode(err) != tasks.ENotFound {
+		if err := s.SkipAssignment(ctx, a.ID, b.UserID, "not mine"); domain.ErrorCode(err) != domain.ENotFound {
 			t.Fatalf("another annotator's skip: %v", err)
 		}
 		if err := s.SkipAssignment(ctx, a.ID, a.UserID, "The transcript is cut off."); err != nil {
@@ -37,14 +36,14 @@ func TestSkipAndFlag(t *testing.T) {
 		}
 	})
 	t.Run("a flag is kept with the label and removed when emptied", func(t *testing.T) {
-		v, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, a.Version, tasks.SentenceLabel{SentenceID: sents[0], Label: "faithful", Flag: "Two sentences in one unit."})
+		v, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, a.Version, domain.SentenceLabel{SentenceID: sents[0], Label: "faithful", Flag: "Two sentences in one unit."})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := mustLabels(t, s, a.ID)[sents[0]]; got.Flag != "Two sentences in one unit." {
 			t.Fatalf("flag = %q", got.Flag)
 		}
-		if _, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, v, tasks.SentenceLabel{SentenceID: sents[0], Label: "faithful"}); err != nil {
+		if _, err := s.SaveSentenceLabel(ctx, a.ID, a.UserID, v, domain.SentenceLabel{SentenceID: sents[0], Label: "faithful"}); err != nil {
 			t.Fatal(err)
 		}
 		if got := mustLabels(t, s, a.ID)[sents[0]]; got.Flag != "" {

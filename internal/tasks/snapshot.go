@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 )
@@ -21,17 +22,17 @@ type snapshot struct {
 // not seen by its reads. The transaction ends when fn returns.
 func (s *Store) Snapshot(ctx context.Context, fn func(ctx context.Context) error) error {
 	if sn, ok := ctx.Value(snapshotKey{}).(*snapshot); ok && sn.store == s {
-		return Op("Store.Snapshot", fn(ctx)) // already inside one
+		return domain.Op("Store.Snapshot", fn(ctx)) // already inside one
 	}
 	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return Op("Store.Snapshot", err)
+		return domain.Op("Store.Snapshot", err)
 	}
 	defer tx.Rollback() // also when fn panics
 	err = fn(context.WithValue(ctx, snapshotKey{}, &snapshot{store: s, tx: tx}))
 	tx.Rollback()
 	s.readStmts.prepareWanted(ctx)
-	return Op("Store.Snapshot", err)
+	return domain.Op("Store.Snapshot", err)
 }
 
 // snapshotTx returns the read transaction ctx carries for this store, or

@@ -1,10 +1,9 @@
 package tasks_test
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 // TestSnapshotReadsOneState makes a gold decision while a page's snapshot
@@ -15,7 +14,7 @@ func TestSnapshotReadsOneState(t *testing.T) {
 	f := newGoldFixture(t)
 	f.splitSummary(true)
 	sid := f.sents[f.sums[0]][1] // split: unresolved
-	var seen tasks.Gold
+	var seen domain.Gold
 	err := f.s.Snapshot(f.ctx, func(ctx context.Context) error {
 		g, err := f.s.SummaryGold(ctx, f.sums[0])
 		if err != nil {
@@ -23,7 +22,7 @@ func TestSnapshotReadsOneState(t *testing.T) {
 		}
 		seen = g[sid]
 		// Another adjudicator decides meanwhile.
-		if _, err := f.s.SetGold(f.ctx, f.p.ID, sid, f.lead.ID, seen.Version, tasks.GoldDecision{GoldValues: tasks.GoldValues{Label: tasks.LabelFaithful, ErrorTypes: []string{}, Ambiguous: new(bool)}}); err != nil {
+		if _, err := f.s.SetGold(f.ctx, f.p.ID, sid, f.lead.ID, seen.Version, domain.GoldDecision{GoldValues: domain.GoldValues{Label: domain.LabelFaithful, ErrorTypes: []string{}, Ambiguous: new(bool)}}); err != nil {
 			return err
 		}
 		again, err := f.s.SummaryGold(ctx, f.sums[0])
@@ -43,11 +42,11 @@ func TestSnapshotReadsOneState(t *testing.T) {
 		t.Fatal(err)
 	}
 	now, _ := f.s.SummaryGold(f.ctx, f.sums[0])
-	if now[sid].Version != seen.Version+1 || now[sid].Provenance != tasks.ProvAdjudicated {
+	if now[sid].Version != seen.Version+1 || now[sid].Provenance != domain.ProvAdjudicated {
 		t.Fatalf("after the snapshot: %+v, want the decision at version %d", now[sid], seen.Version+1)
 	}
-	_, err = f.s.SetGold(f.ctx, f.p.ID, sid, f.users[0].ID, seen.Version, tasks.GoldDecision{GoldValues: tasks.GoldValues{Label: tasks.LabelFaithful, ErrorTypes: []string{}, Ambiguous: new(bool)}})
-	if tasks.ErrorCode(err) != tasks.EConflict {
+	_, err = f.s.SetGold(f.ctx, f.p.ID, sid, f.users[0].ID, seen.Version, domain.GoldDecision{GoldValues: domain.GoldValues{Label: domain.LabelFaithful, ErrorTypes: []string{}, Ambiguous: new(bool)}})
+	if domain.ErrorCode(err) != domain.EConflict {
 		t.Fatalf("a decision on the version seen before the other one: %v, want a conflict", err)
 	}
 }
@@ -56,7 +55,7 @@ func TestSnapshotReadsOneState(t *testing.T) {
 // finds with the whole queue, before and after a submission and a release.
 func TestQueueNav(t *testing.T) {
 	f := newGoldFixture(t)
-	check := func(when string, user *tasks.User) {
+	check := func(when string, user *domain.User) {
 		t.Helper()
 		q, err := f.s.Queue(f.ctx, f.p.ID, user.ID)
 		if err != nil {
@@ -64,7 +63,7 @@ func TestQueueNav(t *testing.T) {
 		}
 		done := 0
 		for _, a := range q {
-			if a.Status == tasks.StatusSubmitted {
+			if a.Status == domain.StatusSubmitted {
 				done++
 			}
 		}
@@ -73,7 +72,7 @@ func TestQueueNav(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := tasks.QueueNav{Position: i + 1, Total: len(q), Done: done}
+			want := domain.QueueNav{Position: i + 1, Total: len(q), Done: done}
 			if i > 0 {
 				want.Prev = q[i-1].ID
 			}
@@ -115,7 +114,7 @@ func TestQueueCounts(t *testing.T) {
 	f.label(0, 0, true, faithful(), faithful(), faithful())
 	q, _ := f.s.Queue(f.ctx, f.p.ID, ann.ID)
 	got, err := f.s.QueueCounts(f.ctx, f.p.ID, ann.ID)
-	want := tasks.QueueSummary{Total: 2, Done: 1, NextOpen: q[1].ID, NextRank: 1}
+	want := domain.QueueSummary{Total: 2, Done: 1, NextOpen: q[1].ID, NextRank: 1}
 	if err != nil || got != want {
 		t.Fatalf("QueueCounts = %+v, %v; want %+v", got, err, want)
 	}

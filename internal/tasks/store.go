@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -62,11 +63,11 @@ const optimizeEvery = time.Hour
 // file at path and brings its schema up to date.
 func Open(ctx context.Context, path string) (*Store, error) {
 	if err := createPrivate(path); err != nil {
-		return nil, Op("Open", err)
+		return nil, domain.Op("Open", err)
 	}
 	write, err := openPool(path, true)
 	if err != nil {
-		return nil, Op("Open", err)
+		return nil, domain.Op("Open", err)
 	}
 	write.SetMaxOpenConns(1)
 	write.SetMaxIdleConns(1)
@@ -79,7 +80,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	read, err := openPool(path, false)
 	if err != nil {
 		write.Close()
-		return nil, Op("Open", err)
+		return nil, domain.Op("Open", err)
 	}
 	read.SetMaxOpenConns(max(4, runtime.NumCPU()*2))
 	read.SetMaxIdleConns(max(4, runtime.NumCPU()*2))
@@ -95,7 +96,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	if s.checkpoint, err = openCheckpointer(path); err != nil {
 		s.Close()
-		return nil, Op("Open", err)
+		return nil, domain.Op("Open", err)
 	}
 	s.stop, s.stopped = make(chan struct{}), make(chan struct{})
 	go s.optimizeLoop()
@@ -177,7 +178,7 @@ func (s *Store) Close() error {
 			err = rerr
 		}
 	}
-	return Op("Store.Close", err)
+	return domain.Op("Store.Close", err)
 }
 
 // Path returns the database file's path.
@@ -187,7 +188,7 @@ func (s *Store) Path() string { return s.path }
 func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 	var v int
 	err := s.reader(ctx).QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
-	return v, Op("Store.SchemaVersion", err)
+	return v, domain.Op("Store.SchemaVersion", err)
 }
 
 // IntegrityCheck runs PRAGMA integrity_check and returns its first line
@@ -195,7 +196,7 @@ func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 func (s *Store) IntegrityCheck(ctx context.Context) (string, error) {
 	var res string
 	err := s.write.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&res)
-	return res, Op("Store.IntegrityCheck", err)
+	return res, domain.Op("Store.IntegrityCheck", err)
 }
 
 // tx runs fn in a write transaction and commits it when fn returns nil.
@@ -243,7 +244,7 @@ func (s *Store) Owner() string { return s.owner }
 // returns nil: for the stores of other parts of the application (such as
 // studies) that share the database and its one writer.
 func (s *Store) WriteTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	return Op("Store.WriteTx", s.tx(ctx, fn))
+	return domain.Op("Store.WriteTx", s.tx(ctx, fn))
 }
 
 // Querier runs read queries: the pool of read connections, or a

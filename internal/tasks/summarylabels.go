@@ -1,42 +1,18 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 )
 
-// SummaryLabel is an annotator's judgement of a whole summary.
-type SummaryLabel struct {
-	Relevance     int    `json:"relevance"` // 1..5, 0 = not given
-	NonSummary    bool   `json:"non_summary"`
-	TopicCategory string `json:"topic_category"` // "", main or marginal
-	Comment       string `json:"comment"`
-}
-
-// Validate checks the values of a summary label.
-func (l SummaryLabel) Validate() error {
-	if l.Relevance < 0 || l.Relevance > 5 {
-		return Errorf(EInvalid, "relevance must be between 1 and 5")
-	}
-	switch l.TopicCategory {
-	case "", "main", "marginal":
-	default:
-		return Errorf(EInvalid, "topic category must be main or marginal")
-	}
-	if err := CheckText("comment", l.Comment, MaxNoteLen, true); err != nil {
-		return Op("SummaryLabel.Validate", err)
-	}
-	return nil
-}
-
 // SaveSummaryLabel stores an annotator's summary-level label under the same
 // version check as sentence labels.
-func (s *Store) SaveSummaryLabel(ctx context.Context, assignmentID, userID int64, version int, l SummaryLabel) (int, error) {
+func (s *Store) SaveSummaryLabel(ctx context.Context, assignmentID, userID int64, version int, l domain.SummaryLabel) (int, error) {
 	if err := l.Validate(); err != nil {
-		return 0, Op("Store.SaveSummaryLabel", err)
+		return 0, domain.Op("Store.SaveSummaryLabel", err)
 	}
 	var nv int
 	err := s.tx(ctx, func(sqlTx *sql.Tx) error {
@@ -59,12 +35,12 @@ func (s *Store) SaveSummaryLabel(ctx context.Context, assignmentID, userID int64
 			assignmentID, rel, l.NonSummary, l.TopicCategory, l.Comment)
 		return err
 	})
-	return nv, Op("Store.SaveSummaryLabel", err)
+	return nv, domain.Op("Store.SaveSummaryLabel", err)
 }
 
 // SummaryLabelOf returns an assignment's summary label (zero when none).
-func (s *Store) SummaryLabelOf(ctx context.Context, assignmentID int64) (SummaryLabel, error) {
-	var l SummaryLabel
+func (s *Store) SummaryLabelOf(ctx context.Context, assignmentID int64) (domain.SummaryLabel, error) {
+	var l domain.SummaryLabel
 	var rel sql.NullInt64
 	err := s.queryRow(ctx, `SELECT relevance, non_summary, topic_category, comment FROM summary_labels WHERE assignment_id = ?`, assignmentID).
 		Scan(&rel, &l.NonSummary, &l.TopicCategory, &l.Comment)
@@ -72,7 +48,7 @@ func (s *Store) SummaryLabelOf(ctx context.Context, assignmentID int64) (Summary
 		return l, nil
 	}
 	l.Relevance = int(rel.Int64)
-	return l, Op("Store.SummaryLabelOf", err)
+	return l, domain.Op("Store.SummaryLabelOf", err)
 }
 
 // SetKeyFactLink records (on) or removes (off) that a sentence carries a
@@ -91,7 +67,7 @@ func (s *Store) SetKeyFactLink(ctx context.Context, assignmentID, userID int64, 
 			return err
 		}
 		if n == 0 {
-			return Errorf(ENotFound, "no such key fact or sentence in this summary")
+			return domain.Errorf(domain.ENotFound, "no such key fact or sentence in this summary")
 		}
 		if nv, err = bumpVersion(ctx, tx, assignmentID, version); err != nil {
 			return err
@@ -103,7 +79,7 @@ func (s *Store) SetKeyFactLink(ctx context.Context, assignmentID, userID int64, 
 		}
 		return err
 	})
-	return nv, Op("Store.SetKeyFactLink", err)
+	return nv, domain.Op("Store.SetKeyFactLink", err)
 }
 
 // KeyFactLinks returns an assignment's key-fact alignment as a set of
@@ -111,18 +87,18 @@ func (s *Store) SetKeyFactLink(ctx context.Context, assignmentID, userID int64, 
 func (s *Store) KeyFactLinks(ctx context.Context, assignmentID int64) (map[[2]int64]bool, error) {
 	rows, err := s.query(ctx, `SELECT key_fact_id, sentence_id FROM keyfact_labels WHERE assignment_id = ?`, assignmentID)
 	if err != nil {
-		return nil, Op("Store.KeyFactLinks", err)
+		return nil, domain.Op("Store.KeyFactLinks", err)
 	}
 	defer rows.Close()
 	out := map[[2]int64]bool{}
 	for rows.Next() {
 		var k, s int64
 		if err := rows.Scan(&k, &s); err != nil {
-			return nil, Op("Store.KeyFactLinks", err)
+			return nil, domain.Op("Store.KeyFactLinks", err)
 		}
 		out[[2]int64{k, s}] = true
 	}
-	return out, Op("Store.KeyFactLinks", rows.Err())
+	return out, domain.Op("Store.KeyFactLinks", rows.Err())
 }
 
 // maxActiveStep bounds one report of active time, so a stuck tab cannot
@@ -140,19 +116,19 @@ func (s *Store) AddActiveTime(ctx context.Context, assignmentID, userID int64, s
 		return nil
 	}
 	now := s.now()
-	return Op("Store.AddActiveTime", s.tx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.AddActiveTime", s.tx(ctx, func(tx *sql.Tx) error {
 		var status, last string
 		err := tx.QueryRowContext(ctx, `SELECT a.status, coalesce(x.last_report_at, '')
 			FROM assignments a LEFT JOIN assignment_activity x ON x.assignment_id = a.id WHERE a.id = ? AND a.user_id = ?`,
 			assignmentID, userID).Scan(&status, &last)
 		if errors.Is(err, sql.ErrNoRows) {
-			return Errorf(ENotFound, "assignment not found")
+			return domain.Errorf(domain.ENotFound, "assignment not found")
 		}
 		if err != nil {
 			return err
 		}
-		if status == StatusSubmitted || status == StatusReleased {
-			return Errorf(EConflict, "this assignment is %s; its active time is final", status)
+		if status == domain.StatusSubmitted || status == domain.StatusReleased {
+			return domain.Errorf(domain.EConflict, "this assignment is %s; its active time is final", status)
 		}
 		add := min(seconds, maxActiveStep)
 		if t, err := time.Parse(time.RFC3339Nano, last); err == nil {
@@ -180,29 +156,19 @@ func (s *Store) MarkPageOpened(ctx context.Context, assignmentID int64) error {
 		return nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
-		return Op("Store.MarkPageOpened", err)
+		return domain.Op("Store.MarkPageOpened", err)
 	}
-	return Op("Store.MarkPageOpened", s.tx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.MarkPageOpened", s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO assignment_activity (assignment_id, last_report_at) VALUES (?, ?)`, assignmentID, stamp(s.now()))
 		return err
 	}))
-}
-
-// Incomplete is what stops an assignment from being submitted.
-type Incomplete struct {
-	Items []string
-}
-
-// Error lists what is missing.
-func (e *Incomplete) Error() string {
-	return fmt.Sprintf("not complete: %d items missing", len(e.Items))
 }
 
 // Submit marks the user's assignment as submitted when every required
 // field is filled; otherwise it returns *Incomplete saying exactly what is
 // missing, sentence by sentence.
 func (s *Store) Submit(ctx context.Context, assignmentID, userID int64) error {
-	return Op("Store.Submit", s.tx(ctx, func(sqlTx *sql.Tx) error {
+	return domain.Op("Store.Submit", s.tx(ctx, func(sqlTx *sql.Tx) error {
 		tx := cachedTx{sqlTx, &s.writeStmts}
 		a, set, err := writableAssignment(ctx, tx, assignmentID, userID)
 		if err != nil {
@@ -213,7 +179,7 @@ func (s *Store) Submit(ctx context.Context, assignmentID, userID int64) error {
 			return err
 		}
 		if len(missing) > 0 {
-			return &Incomplete{Items: missing}
+			return &domain.Incomplete{Items: missing}
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM assignment_skips WHERE assignment_id = ?`, assignmentID); err != nil {
 			return err

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/internal/testkit"
 )
 
@@ -18,7 +18,7 @@ import (
 func TestUnitNames(t *testing.T) {
 	s := openStore(t)
 	ctx := context.Background()
-	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+	p, _ := s.CreateProject(ctx, domain.Project{Slug: "p", Settings: domain.DefaultSettings()})
 	docs := testkit.SampleDocs()
 	docs[0].ExternalID = `d1|"x",y`
 	docs[0].Summaries[0].Sentences[1].SourceIndex = 4
@@ -55,7 +55,7 @@ func TestUnitNames(t *testing.T) {
 	if len(n.Summaries) != 2 {
 		t.Fatalf("summaries %v", n.Summaries)
 	}
-	if _, ok := (*tasks.UnitNames)(nil).Sentence(1); ok {
+	if _, ok := (*domain.UnitNames)(nil).Sentence(1); ok {
 		t.Fatal("a nil UnitNames named a sentence")
 	}
 }
@@ -66,9 +66,9 @@ func TestUnitNames(t *testing.T) {
 func TestKeyFactUnitNames(t *testing.T) {
 	s := openStore(t)
 	ctx := context.Background()
-	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()})
+	p, _ := s.CreateProject(ctx, domain.Project{Slug: "p", Settings: domain.DefaultSettings()})
 	docs := testkit.SampleDocs()
-	docs[0].KeyFacts = []tasks.KeyFactInput{{Topic: "Budget", Text: "The council met."}, {Topic: "Budget", Text: "It passed the budget."}}
+	docs[0].KeyFacts = []domain.KeyFactInput{{Topic: "Budget", Text: "The council met."}, {Topic: "Budget", Text: "It passed the budget."}}
 	if _, err := s.Import(ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
 	}

@@ -1,66 +1,38 @@
 package tasks
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
-	"unicode"
 
 	"golang.org/x/crypto/bcrypt"
 )
 
-// User is an account.
-type User struct {
-	ID          int64
-	Username    string
-	DisplayName string
-	IsAdmin     bool
-	Disabled    bool
-	CreatedAt   string
-}
-
-// MinPasswordLength is the shortest password accepted for an account.
-const MinPasswordLength = 10
-
-// ValidateUsername checks a username: 2 to 64 letters, digits, dot, dash
-// or underscore.
-func ValidateUsername(name string) error {
-	if len(name) < 2 || len(name) > 64 {
-		return Errorf(EInvalid, "username must be 2 to 64 characters long")
-	}
-	for _, r := range name {
-		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._-", r)) {
-			return Errorf(EInvalid, "username may hold only letters, digits, '.', '_' and '-'")
-		}
-	}
-	return nil
-}
-
 func hashPassword(password string) ([]byte, error) {
-	if len(password) < MinPasswordLength {
-		return nil, Errorf(EInvalid, "password must be at least %d characters long", MinPasswordLength)
+	if len(password) < domain.MinPasswordLength {
+		return nil, domain.Errorf(domain.EInvalid, "password must be at least %d characters long", domain.MinPasswordLength)
 	}
 	if len(password) > 72 {
-		return nil, Errorf(EInvalid, "password must be at most 72 bytes long")
+		return nil, domain.Errorf(domain.EInvalid, "password must be at most 72 bytes long")
 	}
 	return bcrypt.GenerateFromPassword([]byte(password), PasswordCost())
 }
 
 // CreateUser adds an account. A taken username is an EConflict error.
-func (s *Store) CreateUser(ctx context.Context, username, displayName, password string, admin bool) (*User, error) {
-	if err := ValidateUsername(username); err != nil {
-		return nil, Op("Store.CreateUser", err)
+func (s *Store) CreateUser(ctx context.Context, username, displayName, password string, admin bool) (*domain.User, error) {
+	if err := domain.ValidateUsername(username); err != nil {
+		return nil, domain.Op("Store.CreateUser", err)
 	}
 	hash, err := hashPassword(password)
 	if err != nil {
-		return nil, Op("Store.CreateUser", err)
+		return nil, domain.Op("Store.CreateUser", err)
 	}
 	if displayName == "" {
 		displayName = username
 	}
-	if err := CheckText("display name", displayName, MaxNameLen, false); err != nil {
-		return nil, Op("Store.CreateUser", err)
+	if err := domain.CheckText("display name", displayName, domain.MaxNameLen, false); err != nil {
+		return nil, domain.Op("Store.CreateUser", err)
 	}
 	var id int64
 	err = s.tx(ctx, func(tx *sql.Tx) error {
@@ -77,7 +49,7 @@ func (s *Store) CreateUser(ctx context.Context, username, displayName, password 
 			return err
 		}
 		if n > 0 {
-			return Errorf(EConflict, "user %q already exists", username)
+			return domain.Errorf(domain.EConflict, "user %q already exists", username)
 		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO users (username, display_name, password_hash, is_admin) VALUES (?, ?, ?, ?)`,
 			username, displayName, hash, admin)
@@ -88,76 +60,71 @@ func (s *Store) CreateUser(ctx context.Context, username, displayName, password 
 		return err
 	})
 	if err != nil {
-		return nil, Op("Store.CreateUser", err)
+		return nil, domain.Op("Store.CreateUser", err)
 	}
 	val, err := s.UserByID(ctx, id)
-	return val, Op("Store.CreateUser", err)
+	return val, domain.Op("Store.CreateUser", err)
 }
 
 const userColumns = `id, username, display_name, is_admin, disabled, created_at`
 
-func scanUser(row interface{ Scan(...any) error }) (*User, error) {
-	var u User
+func scanUser(row interface{ Scan(...any) error }) (*domain.User, error) {
+	var u domain.User
 	err := row.Scan(&u.ID, &u.Username, &u.DisplayName, &u.IsAdmin, &u.Disabled, &u.CreatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, Errorf(ENotFound, "user not found")
+		return nil, domain.Errorf(domain.ENotFound, "user not found")
 	}
 	return &u, err
 }
 
 // UserByID returns the account with the given id.
-func (s *Store) UserByID(ctx context.Context, id int64) (*User, error) {
+func (s *Store) UserByID(ctx context.Context, id int64) (*domain.User, error) {
 	val, err := scanUser(s.queryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
-	return val, Op("Store.UserByID", err)
+	return val, domain.Op("Store.UserByID", err)
 }
 
 // UserByName returns the account with the given username.
-func (s *Store) UserByName(ctx context.Context, username string) (*User, error) {
+func (s *Store) UserByName(ctx context.Context, username string) (*domain.User, error) {
 	val, err := scanUser(s.queryRow(ctx, `SELECT `+userColumns+` FROM users WHERE username = ?`, username))
-	return val, Op("Store.UserByName", err)
+	return val, domain.Op("Store.UserByName", err)
 }
 
 // Users lists every account by username.
-func (s *Store) Users(ctx context.Context) ([]User, error) {
+func (s *Store) Users(ctx context.Context) ([]domain.User, error) {
 	rows, err := s.query(ctx, `SELECT `+userColumns+` FROM users ORDER BY username`)
 	if err != nil {
-		return nil, Op("Store.Users", err)
+		return nil, domain.Op("Store.Users", err)
 	}
 	defer rows.Close()
-	var out []User
+	var out []domain.User
 	for rows.Next() {
 		u, err := scanUser(rows)
 		if err != nil {
-			return nil, Op("Store.Users", err)
+			return nil, domain.Op("Store.Users", err)
 		}
 		out = append(out, *u)
 	}
-	return out, Op("Store.Users", rows.Err())
+	return out, domain.Op("Store.Users", rows.Err())
 }
 
-// ErrBadCredentials is returned by Authenticate for an unknown user, a
-// wrong password or a disabled account alike, so a caller cannot tell
-// which usernames exist.
-var ErrBadCredentials = Errorf(EForbidden, "wrong username or password")
-
 // Authenticate checks a username and password and returns the account.
-func (s *Store) Authenticate(ctx context.Context, username, password string) (*User, error) {
+func (s *Store) Authenticate(ctx context.Context, username, password string) (*domain.User, error) {
 	var id int64
 	var hash []byte
 	var disabled bool
 	err := s.queryRow(ctx, `SELECT id, password_hash, disabled FROM users WHERE username = ?`, username).Scan(&id, &hash, &disabled)
 	if errors.Is(err, sql.ErrNoRows) {
 		bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
-		return nil, Op("Store.Authenticate", ErrBadCredentials)
+		return nil, domain.Op("Store.Authenticate", domain.ErrBadCredentials)
 	}
 	if err != nil {
-		return nil, Op("Store.Authenticate", err)
+		return nil, domain.Op("Store.Authenticate", err)
 	}
 	if bcrypt.CompareHashAndPassword(hash, []byte(password)) != nil || disabled {
-		return nil, Op("Store.Authenticate", ErrBadCredentials)
+		return nil, domain.Op("Store.Authenticate", domain.ErrBadCredentials)
 	}
 	val, err := s.UserByID(ctx, id)
-	return val, Op("Store.Authenticate", err)
+	return val, domain.Op("Store.Authenticate", err)
 }
 
 // SetPassword replaces an account's password, ends all its sessions and
@@ -165,7 +132,7 @@ func (s *Store) Authenticate(ctx context.Context, username, password string) (*U
 // takes an account back, and a recovered account must not stay reachable
 // through a token its old holder kept.
 func (s *Store) SetPassword(ctx context.Context, username, password string) error {
-	return Op("Store.SetPassword", s.setPassword(ctx, username, password, true))
+	return domain.Op("Store.SetPassword", s.setPassword(ctx, username, password, true))
 }
 
 // setPassword replaces a password and ends the account's sessions,
@@ -191,7 +158,7 @@ func (s *Store) setPassword(ctx context.Context, username, password string, revo
 // sessions and revokes its API tokens, so enabling it again brings back
 // neither.
 func (s *Store) SetDisabled(ctx context.Context, username string, disabled bool) error {
-	return Op("Store.SetDisabled", s.tx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.SetDisabled", s.tx(ctx, func(tx *sql.Tx) error {
 		if err := mustAffect(tx.ExecContext(ctx, `UPDATE users SET disabled = ? WHERE username = ?`, disabled, username)); err != nil {
 			return err
 		}
@@ -216,11 +183,13 @@ func mustAffect(res sql.Result, err error) error {
 		return err
 	}
 	if n == 0 {
-		return Errorf(ENotFound, "not found")
+		return domain.Errorf(domain.ENotFound, "not found")
 	}
 	return nil
 }
 
 // MustAffect turns an UPDATE or DELETE that matched no row into
 // ENotFound, for sibling stores.
-func MustAffect(res sql.Result, err error) error { return Op("MustAffect", mustAffect(res, err)) }
+func MustAffect(res sql.Result, err error) error {
+	return domain.Op("MustAffect", mustAffect(res, err))
+}

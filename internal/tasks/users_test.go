@@ -1,11 +1,10 @@
 package tasks_test
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"errors"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 func TestUsers(t *testing.T) {
@@ -16,19 +15,19 @@ func TestUsers(t *testing.T) {
 	}
 	t.Run("duplicate name is a conflict", func(t *testing.T) {
 		_, err := s.CreateUser(ctx, "ANA", "", "another long password", false)
-		if tasks.ErrorCode(err) != tasks.EConflict {
+		if domain.ErrorCode(err) != domain.EConflict {
 			t.Fatalf("err = %v, want conflict", err)
 		}
 	})
 	t.Run("short password is invalid", func(t *testing.T) {
 		_, err := s.CreateUser(ctx, "bo", "", "short", false)
-		if tasks.ErrorCode(err) != tasks.EInvalid {
+		if domain.ErrorCode(err) != domain.EInvalid {
 			t.Fatalf("err = %v, want invalid", err)
 		}
 	})
 	t.Run("bad username is invalid", func(t *testing.T) {
 		_, err := s.CreateUser(ctx, "a b", "", "a long enough password", false)
-		if tasks.ErrorCode(err) != tasks.EInvalid {
+		if domain.ErrorCode(err) != domain.EInvalid {
 			t.Fatalf("err = %v, want invalid", err)
 		}
 	})
@@ -41,7 +40,7 @@ func TestUsers(t *testing.T) {
 			{"wrong password", "ana", "a long enough passwore"},
 			{"unknown user", "nobody", "a long enough password"},
 		} {
-			if _, err := s.Authenticate(ctx, tc.user, tc.pw); !errors.Is(err, tasks.ErrBadCredentials) {
+			if _, err := s.Authenticate(ctx, tc.user, tc.pw); !errors.Is(err, domain.ErrBadCredentials) {
 				t.Errorf("%s: err = %v, want bad credentials", tc.name, err)
 			}
 		}
@@ -62,7 +61,7 @@ func TestUsers(t *testing.T) {
 		if _, err := s.Authenticate(ctx, "ana", "a brand new password"); err == nil {
 			t.Fatal("disabled account can log in")
 		}
-		if err := s.SetPassword(ctx, "ghost", "a brand new password"); tasks.ErrorCode(err) != tasks.ENotFound {
+		if err := s.SetPassword(ctx, "ghost", "a brand new password"); domain.ErrorCode(err) != domain.ENotFound {
 			t.Fatalf("SetPassword(ghost) = %v, want not found", err)
 		}
 	})
@@ -73,31 +72,31 @@ func TestProjectsForShowsOnlyMemberships(t *testing.T) {
 	ctx := context.Background()
 	ann, _ := s.CreateUser(ctx, "ann", "", "a long enough password", false)
 	adm, _ := s.CreateUser(ctx, "root", "", "a long enough password", true)
-	p1, err := s.CreateProject(ctx, tasks.Project{Slug: "one", Name: "One", Settings: tasks.DefaultSettings()})
+	p1, err := s.CreateProject(ctx, domain.Project{Slug: "one", Name: "One", Settings: domain.DefaultSettings()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.CreateProject(ctx, tasks.Project{Slug: "two", Settings: tasks.DefaultSettings()}); err != nil {
+	if _, err := s.CreateProject(ctx, domain.Project{Slug: "two", Settings: domain.DefaultSettings()}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.CreateProject(ctx, tasks.Project{Slug: "one", Settings: tasks.DefaultSettings()}); tasks.ErrorCode(err) != tasks.EConflict {
+	if _, err := s.CreateProject(ctx, domain.Project{Slug: "one", Settings: domain.DefaultSettings()}); domain.ErrorCode(err) != domain.EConflict {
 		t.Fatalf("duplicate slug: %v", err)
 	}
-	if _, err := s.CreateProject(ctx, tasks.Project{Slug: "Bad Slug", Settings: tasks.DefaultSettings()}); tasks.ErrorCode(err) != tasks.EInvalid {
+	if _, err := s.CreateProject(ctx, domain.Project{Slug: "Bad Slug", Settings: domain.DefaultSettings()}); domain.ErrorCode(err) != domain.EInvalid {
 		t.Fatalf("bad slug: %v", err)
 	}
-	if err := s.SetMember(ctx, p1.ID, ann.ID, tasks.RoleAnnotator); err != nil {
+	if err := s.SetMember(ctx, p1.ID, ann.ID, domain.RoleAnnotator); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.ProjectsFor(ctx, ann)
-	if err != nil || len(got) != 1 || got[0].Slug != "one" || got[0].Role != tasks.RoleAnnotator {
+	if err != nil || len(got) != 1 || got[0].Slug != "one" || got[0].Role != domain.RoleAnnotator {
 		t.Fatalf("ProjectsFor(annotator) = %+v, %v", got, err)
 	}
 	all, _ := s.ProjectsFor(ctx, adm)
 	if len(all) != 2 {
 		t.Fatalf("admin sees %d projects, want 2", len(all))
 	}
-	if err := s.SetMember(ctx, p1.ID, ann.ID, "owner"); tasks.ErrorCode(err) != tasks.EInvalid {
+	if err := s.SetMember(ctx, p1.ID, ann.ID, "owner"); domain.ErrorCode(err) != domain.EInvalid {
 		t.Fatalf("unknown role: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -39,23 +40,23 @@ func Must[T any](v T, err error) func(testing.TB) T {
 
 // SampleDocs are two documents: prose with key facts and gold on its
 // summary's sentences, and a dialogue with a summary-level gold label.
-func SampleDocs() []tasks.DocumentInput {
+func SampleDocs() []domain.DocumentInput {
 	yes := true
-	return []tasks.DocumentInput{
+	return []domain.DocumentInput{
 		{
-			ExternalID: "d1", Kind: tasks.KindProse, Sentences: []string{"The council met on Monday.", "It approved the budget."},
-			Summaries: []tasks.SummaryInput{{
+			ExternalID: "d1", Kind: domain.KindProse, Sentences: []string{"The council met on Monday.", "It approved the budget."},
+			Summaries: []domain.SummaryInput{{
 				ExternalID: "d1-s1", Topic: "Budget", Model: "model_A",
-				Sentences: []tasks.SentenceInput{
-					{Text: "The council approved the budget.", Gold: &tasks.GoldInput{Label: tasks.LabelFaithful}},
-					{Text: "The vote was unanimous.", Gold: &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"extrinsic_information"}, Explanation: "No vote count.", Ambiguous: &yes, AmbiguityType: "vagueness"}},
+				Sentences: []domain.SentenceInput{
+					{Text: "The council approved the budget.", Gold: &domain.GoldInput{Label: domain.LabelFaithful}},
+					{Text: "The vote was unanimous.", Gold: &domain.GoldInput{Label: domain.LabelUnfaithful, ErrorTypes: []string{"extrinsic_information"}, Explanation: "No vote count.", Ambiguous: &yes, AmbiguityType: "vagueness"}},
 				},
 			}},
-			KeyFacts: []tasks.KeyFactInput{{Topic: "Budget", Text: "The budget was approved."}},
+			KeyFacts: []domain.KeyFactInput{{Topic: "Budget", Text: "The budget was approved."}},
 		},
 		{
-			ExternalID: "d2", Kind: tasks.KindDialogue, Turns: []tasks.TurnInput{{Speaker: "Speaker 1", Text: "Hello."}, {Speaker: "Speaker 2", Text: "Hi."}},
-			Summaries: []tasks.SummaryInput{{ExternalID: "d2-s1", Sentences: []tasks.SentenceInput{{Text: "Two people greet."}}, Gold: &tasks.GoldInput{Label: tasks.LabelFaithful}}},
+			ExternalID: "d2", Kind: domain.KindDialogue, Turns: []domain.TurnInput{{Speaker: "Speaker 1", Text: "Hello."}, {Speaker: "Speaker 2", Text: "Hi."}},
+			Summaries: []domain.SummaryInput{{ExternalID: "d2-s1", Sentences: []domain.SentenceInput{{Text: "Two people greet."}}, Gold: &domain.GoldInput{Label: domain.LabelFaithful}}},
 		},
 	}
 }

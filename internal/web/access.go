@@ -1,18 +1,18 @@
 package web
 
 import (
-	"github.com/labstack/echo/v4"
+	"annotate/internal/domain"
 
-	"annotate/internal/tasks"
+	"github.com/labstack/echo/v4"
 )
 
 // access is what a user may do in one project.
 type access struct {
-	project *tasks.Project
+	project *domain.Project
 	role    string // the membership role; "lead" for admins
 }
 
-func (a access) isLead() bool { return a.role == tasks.RoleLead }
+func (a access) isLead() bool { return a.role == domain.RoleLead }
 
 // projectAccess loads the project named in the URL and the user's role in
 // it. Non-members get 404, not 403, so project names do not leak. With
@@ -29,13 +29,13 @@ func (s *Server) projectAccess(c echo.Context, leadOnly bool) (access, error) {
 		return access{}, err
 	}
 	if u.IsAdmin {
-		role = tasks.RoleLead
+		role = domain.RoleLead
 	}
 	if role == "" {
-		return access{}, tasks.Errorf(tasks.ENotFound, "project not found")
+		return access{}, domain.Errorf(domain.ENotFound, "project not found")
 	}
-	if leadOnly && role != tasks.RoleLead {
-		return access{}, tasks.Errorf(tasks.EForbidden, "only a lead of this project can do that")
+	if leadOnly && role != domain.RoleLead {
+		return access{}, domain.Errorf(domain.EForbidden, "only a lead of this project can do that")
 	}
 	return access{project: p, role: role}, nil
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/web/templates"
 )
 
@@ -39,7 +39,7 @@ func (s *Server) accountRoutes(e *echo.Echo, u *echo.Group) {
 func requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if u := currentUser(c); u == nil || !u.IsAdmin {
-			return tasks.Errorf(tasks.EForbidden, "Only administrators can manage users.")
+			return domain.Errorf(domain.EForbidden, "Only administrators can manage users.")
 		}
 		return next(c)
 	}
@@ -79,14 +79,14 @@ func (s *Server) postPassword(c echo.Context) error {
 	}
 	err = s.store.ChangeOwnPassword(c.Request().Context(), u.ID, cur, next)
 	release()
-	switch tasks.ErrorCode(err) {
+	switch domain.ErrorCode(err) {
 	case "":
 		s.throttle.succeed(account, addr)
-	case tasks.EForbidden:
+	case domain.EForbidden:
 		s.throttle.fail(account, addr)
-		return s.render(c, http.StatusUnprocessableEntity, templates.AccountPage(s.accountView(c, map[string]string{"current": "current password: " + tasks.ErrorMessage(err)})))
-	case tasks.EInvalid:
-		return s.render(c, http.StatusUnprocessableEntity, templates.AccountPage(s.accountView(c, map[string]string{"new": "new password: " + tasks.ErrorMessage(err)})))
+		return s.render(c, http.StatusUnprocessableEntity, templates.AccountPage(s.accountView(c, map[string]string{"current": "current password: " + domain.ErrorMessage(err)})))
+	case domain.EInvalid:
+		return s.render(c, http.StatusUnprocessableEntity, templates.AccountPage(s.accountView(c, map[string]string{"new": "new password: " + domain.ErrorMessage(err)})))
 	default:
 		return err
 	}
@@ -127,7 +127,7 @@ func sessionTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 U
 func (s *Server) postEndSession(c echo.Context) error {
 	id, err := strconv.ParseInt(c.Param("sid"), 10, 64)
 	if err != nil {
-		return tasks.Errorf(tasks.ENotFound, "session not found")
+		return domain.Errorf(domain.ENotFound, "session not found")
 	}
 	if id == s.sessionID(c) {
 		return s.postLogout(c)

@@ -9,7 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"annotate/internal/authn"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/web/templates"
 )
 
@@ -105,7 +105,7 @@ func (s *Server) postToken(c echo.Context) error {
 	u := currentUser(c)
 	// A study's participants work through their study's pages only.
 	if s.app.IsParticipant(c.Request().Context(), u) {
-		return tasks.Errorf(tasks.EForbidden, "study participants cannot make API tokens")
+		return domain.Errorf(domain.EForbidden, "study participants cannot make API tokens")
 	}
 	form, err := c.FormParams()
 	if err != nil {
@@ -133,8 +133,8 @@ func (s *Server) postToken(c echo.Context) error {
 		} else {
 			_, secret, err = s.authn.CreateToken(c.Request().Context(), u.ID, spec)
 			switch {
-			case tasks.ErrorCode(err) == tasks.EInvalid:
-				errs["token"] = tasks.ErrorMessage(err)
+			case domain.ErrorCode(err) == domain.EInvalid:
+				errs["token"] = domain.ErrorMessage(err)
 			case err != nil:
 				return err
 			default:

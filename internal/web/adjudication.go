@@ -1,13 +1,12 @@
 package web
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
-
-	"annotate/internal/tasks"
 )
 
 // adjudicationAccess lets in the project's leads (and admins) and its
@@ -18,8 +17,8 @@ func (s *Server) adjudicationAccess(c echo.Context) (access, error) {
 	if err != nil {
 		return a, err
 	}
-	if a.role != tasks.RoleLead && a.role != tasks.RoleAdjudicator {
-		return a, tasks.Errorf(tasks.EForbidden, "only a lead or an adjudicator of this project can do that")
+	if a.role != domain.RoleLead && a.role != domain.RoleAdjudicator {
+		return a, domain.Errorf(domain.EForbidden, "only a lead or an adjudicator of this project can do that")
 	}
 	return a, nil
 }
@@ -34,28 +33,28 @@ func adjSummaryURL(slug string, summaryID int64) string {
 func pathID(c echo.Context, name, what string) (int64, error) {
 	id, err := strconv.ParseInt(c.Param(name), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, tasks.Errorf(tasks.ENotFound, "%s not found", what)
+		return 0, domain.Errorf(domain.ENotFound, "%s not found", what)
 	}
 	return id, nil
 }
 
 // dimensionNames are the adjudicated dimensions as pages name them.
 var dimensionNames = map[string]string{
-	tasks.DimLabel:      "faithfulness",
-	tasks.DimErrorTypes: "error types",
-	tasks.DimAmbiguity:  "ambiguity",
+	domain.DimLabel:      "faithfulness",
+	domain.DimErrorTypes: "error types",
+	domain.DimAmbiguity:  "ambiguity",
 }
 
 // voteValueText words one tallied value of a dimension (see
 // tasks.VoteCount) with the names people read.
 func voteValueText(dim, value string, names map[string]string) string {
 	switch dim {
-	case tasks.DimErrorTypes:
+	case domain.DimErrorTypes:
 		if value == "" {
 			return "none"
 		}
 		return typeNames(strings.Split(value, ","), names)
-	case tasks.DimAmbiguity:
+	case domain.DimAmbiguity:
 		if t, ok := strings.CutPrefix(value, "yes:"); ok {
 			return "ambiguous: " + ambiguityName(t)
 		}
@@ -73,7 +72,7 @@ func typeNames(codes []string, names map[string]string) string {
 }
 
 func ambiguityName(code string) string {
-	if t, ok := tasks.AmbiguityType(code); ok {
+	if t, ok := domain.AmbiguityType(code); ok {
 		return t.Name
 	}
 	if code == "" {
@@ -83,7 +82,7 @@ func ambiguityName(code string) string {
 }
 
 // countsText words a dimension's tally: "faithful 2 · unfaithful 1".
-func countsText(dim string, counts []tasks.VoteCount, names map[string]string) string {
+func countsText(dim string, counts []domain.VoteCount, names map[string]string) string {
 	parts := make([]string, 0, len(counts))
 	for _, c := range counts {
 		parts = append(parts, fmt.Sprintf("%s %d", voteValueText(dim, c.Value, names), c.N))

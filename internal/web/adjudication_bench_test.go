@@ -1,14 +1,13 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
-
-	"annotate/internal/tasks"
 )
 
 // BenchmarkAdjudicationQueue measures GET /p/ID/adjudication end to end
@@ -37,20 +36,20 @@ func splitQueueFixture(tb testing.TB) *browser {
 	tb.Helper()
 	f := newFixture(tb)
 	lead := f.user("lea", false)
-	members := map[*tasks.User]string{lead: tasks.RoleLead}
-	var users []*tasks.User
+	members := map[*domain.User]string{lead: domain.RoleLead}
+	var users []*domain.User
 	for _, n := range []string{"ann", "bob", "cat"} {
 		u := f.user(n, false)
 		users = append(users, u)
-		members[u] = tasks.RoleAnnotator
+		members[u] = domain.RoleAnnotator
 	}
 	p := f.project("bench", members)
-	doc := tasks.DocumentInput{ExternalID: "d", Sentences: []string{"The council met.", "It approved the budget.", "The vote was close."}}
+	doc := domain.DocumentInput{ExternalID: "d", Sentences: []string{"The council met.", "It approved the budget.", "The vote was close."}}
 	for i := 0; i < 200; i++ {
-		doc.Summaries = append(doc.Summaries, tasks.SummaryInput{ExternalID: fmt.Sprintf("s%d", i),
-			Sentences: []tasks.SentenceInput{{Text: "The council met."}, {Text: "It approved the budget."}, {Text: "The vote was unanimous."}}})
+		doc.Summaries = append(doc.Summaries, domain.SummaryInput{ExternalID: fmt.Sprintf("s%d", i),
+			Sentences: []domain.SentenceInput{{Text: "The council met."}, {Text: "It approved the budget."}, {Text: "The vote was unanimous."}}})
 	}
-	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
+	if _, err := f.store.Import(f.ctx, p.ID, []domain.DocumentInput{doc}); err != nil {
 		tb.Fatal(err)
 	}
 	ids := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(tb)
@@ -58,7 +57,7 @@ func splitQueueFixture(tb testing.TB) *browser {
 	for _, u := range users {
 		uids = append(uids, u.ID)
 	}
-	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundCalibration, Annotators: uids, Summaries: ids}); err != nil {
+	if _, err := f.store.CreateRound(f.ctx, p.ID, domain.RoundSpec{Name: "r", Kind: domain.RoundCalibration, Annotators: uids, Summaries: ids}); err != nil {
 		tb.Fatal(err)
 	}
 	no := false
@@ -68,9 +67,9 @@ func splitQueueFixture(tb testing.TB) *browser {
 			sum := must(f.store.Summary(f.ctx, a.SummaryID))(tb)
 			v := a.Version
 			for i, x := range sum.Sentences {
-				l := tasks.SentenceLabel{SentenceID: x.ID, Label: tasks.LabelFaithful, Ambiguous: &no}
+				l := domain.SentenceLabel{SentenceID: x.ID, Label: domain.LabelFaithful, Ambiguous: &no}
 				if i > 0 && k == i {
-					l = tasks.SentenceLabel{SentenceID: x.ID, Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: &no}
+					l = domain.SentenceLabel{SentenceID: x.ID, Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: &no}
 				}
 				var err error
 				if v, err = f.store.SaveSentenceLabel(f.ctx, a.ID, u.ID, v, l); err != nil {

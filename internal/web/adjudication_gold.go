@@ -9,15 +9,15 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/web/templates"
 )
 
 // goldDecisionForm reads the decision form of one sentence. A missing or
 // unreadable version is refused rather than treated as "skip the check":
 // the page always sends the one it showed.
-func goldDecisionForm(form url.Values) (tasks.GoldDecision, int, error) {
-	d := tasks.GoldDecision{Note: form.Get("note")}
+func goldDecisionForm(form url.Values) (domain.GoldDecision, int, error) {
+	d := domain.GoldDecision{Note: form.Get("note")}
 	d.Label = form.Get("label")
 	d.ErrorTypes = form["error_types"]
 	d.Explanation = strings.TrimSpace(form.Get("explanation"))
@@ -28,19 +28,19 @@ func goldDecisionForm(form url.Values) (tasks.GoldDecision, int, error) {
 		d.Ambiguous = ptr(false)
 	case "":
 	default:
-		return d, 0, tasks.Errorf(tasks.EInvalid, "ambiguous: answer yes or no")
+		return d, 0, domain.Errorf(domain.EInvalid, "ambiguous: answer yes or no")
 	}
 	d.AmbiguityType = form.Get("ambiguity_type")
 	d.AmbiguityNote = strings.TrimSpace(form.Get("ambiguity_note"))
 	version, err := strconv.Atoi(form.Get("version"))
 	if err != nil || version < 0 {
-		return d, 0, tasks.Errorf(tasks.EInvalid, "version: reload the page and decide again")
+		return d, 0, domain.Errorf(domain.EInvalid, "version: reload the page and decide again")
 	}
 	return d, version, nil
 }
 
 // adjSentence finds the sentence named in the URL among the summary's.
-func adjSentence(c echo.Context, sum *tasks.Summary) (int64, error) {
+func adjSentence(c echo.Context, sum *domain.Summary) (int64, error) {
 	id, err := pathID(c, "sen", "sentence")
 	if err != nil {
 		return 0, err
@@ -50,12 +50,12 @@ func adjSentence(c echo.Context, sum *tasks.Summary) (int64, error) {
 			return id, nil
 		}
 	}
-	return 0, tasks.Errorf(tasks.ENotFound, "sentence not found in this summary")
+	return 0, domain.Errorf(domain.ENotFound, "sentence not found in this summary")
 }
 
 // adjTarget checks the caller may adjudicate and finds the summary and
 // the sentence the URL names.
-func (s *Server) adjTarget(c echo.Context) (access, *tasks.Summary, int64, error) {
+func (s *Server) adjTarget(c echo.Context) (access, *domain.Summary, int64, error) {
 	a, err := s.adjudicationAccess(c)
 	if err != nil {
 		return a, nil, 0, err
@@ -94,7 +94,7 @@ func (s *Server) postReopen(c echo.Context) error {
 	}
 	version, verr := strconv.Atoi(c.FormValue("version"))
 	if verr != nil || version < 0 {
-		err = tasks.Errorf(tasks.EInvalid, "version: reload the page and try again")
+		err = domain.Errorf(domain.EInvalid, "version: reload the page and try again")
 	} else {
 		err = s.store.Reopen(c.Request().Context(), a.project.ID, sid, currentUser(c).ID, version, c.FormValue("reopen_note"))
 	}
@@ -108,15 +108,15 @@ func (s *Server) postReopen(c echo.Context) error {
 // the values sent, with the reason; on a conflict the card shows the gold
 // someone else recorded meanwhile, and the new version, so that saving
 // again is a deliberate choice.
-func (s *Server) decided(c echo.Context, p *tasks.Project, sum *tasks.Summary, sid int64, err error, st cardState, ok string) error {
+func (s *Server) decided(c echo.Context, p *domain.Project, sum *domain.Summary, sid int64, err error, st cardState, ok string) error {
 	status := http.StatusOK
 	if err != nil {
-		code := tasks.ErrorCode(err)
-		if code != tasks.EInvalid && code != tasks.EConflict {
+		code := domain.ErrorCode(err)
+		if code != domain.EInvalid && code != domain.EConflict {
 			return err
 		}
 		status, st.err = statusOf(err)
-		st.conflict = code == tasks.EConflict
+		st.conflict = code == domain.EConflict
 		if st.form.ErrorTypes == nil {
 			st.form.ErrorTypes = map[string]bool{}
 		}
@@ -145,5 +145,5 @@ func (s *Server) decided(c echo.Context, p *tasks.Project, sum *tasks.Summary, s
 			return s.render(c, status, templates.AdjDecided(v, i))
 		}
 	}
-	return tasks.Errorf(tasks.ENotFound, "sentence not found in this summary")
+	return domain.Errorf(domain.ENotFound, "sentence not found in this summary")
 }

@@ -1,13 +1,12 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 // TestReopenImportedGoldFromQueue: a sentence whose imported gold both
@@ -17,11 +16,11 @@ import (
 func TestReopenImportedGoldFromQueue(t *testing.T) {
 	w := newWorkFixture(t)
 	ctx := w.ctx
-	doc := tasks.DocumentInput{ExternalID: "gold-doc", Sentences: []string{"The council approved the budget five to two."},
-		Summaries: []tasks.SummaryInput{{ExternalID: "gold-sum", Sentences: []tasks.SentenceInput{
-			{Text: "The budget passed unanimously.", Gold: &tasks.GoldInput{Label: tasks.LabelFaithful}},
+	doc := domain.DocumentInput{ExternalID: "gold-doc", Sentences: []string{"The council approved the budget five to two."},
+		Summaries: []domain.SummaryInput{{ExternalID: "gold-sum", Sentences: []domain.SentenceInput{
+			{Text: "The budget passed unanimously.", Gold: &domain.GoldInput{Label: domain.LabelFaithful}},
 		}}}}
-	if _, err := w.store.Import(ctx, w.project.ID, []tasks.DocumentInput{doc}); err != nil {
+	if _, err := w.store.Import(ctx, w.project.ID, []domain.DocumentInput{doc}); err != nil {
 		t.Fatal(err)
 	}
 	set := w.project.Settings
@@ -31,7 +30,7 @@ func TestReopenImportedGoldFromQueue(t *testing.T) {
 	}
 	ids := must(w.store.SummaryIDs(ctx, w.project.ID, []string{"gold-doc"}))(t)
 	ann, bob := w.assign["ann"][0].UserID, w.assign["bob"][0].UserID
-	r, err := w.store.CreateRound(ctx, w.project.ID, tasks.RoundSpec{Name: "with gold", Kind: tasks.RoundCalibration, Annotators: []int64{ann, bob}, Summaries: ids})
+	r, err := w.store.CreateRound(ctx, w.project.ID, domain.RoundSpec{Name: "with gold", Kind: domain.RoundCalibration, Annotators: []int64{ann, bob}, Summaries: ids})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +42,7 @@ func TestReopenImportedGoldFromQueue(t *testing.T) {
 			if a.RoundID != r.ID {
 				continue
 			}
-			if _, err := w.store.SaveSentenceLabel(ctx, a.ID, uid, a.Version, tasks.SentenceLabel{SentenceID: sid, Label: tasks.LabelUnfaithful, Explanation: "It was five to two."}); err != nil {
+			if _, err := w.store.SaveSentenceLabel(ctx, a.ID, uid, a.Version, domain.SentenceLabel{SentenceID: sid, Label: domain.LabelUnfaithful, Explanation: "It was five to two."}); err != nil {
 				t.Fatal(err)
 			}
 			if err := w.store.Submit(ctx, a.ID, uid); err != nil {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/web/templates"
 )
 
@@ -24,7 +24,7 @@ type cardState struct {
 
 // adjSummary loads the summary named in the URL; it must belong to the
 // project.
-func (s *Server) adjSummary(c echo.Context, p *tasks.Project) (*tasks.Summary, error) {
+func (s *Server) adjSummary(c echo.Context, p *domain.Project) (*domain.Summary, error) {
 	id, err := pathID(c, "sum", "summary")
 	if err != nil {
 		return nil, err
@@ -34,7 +34,7 @@ func (s *Server) adjSummary(c echo.Context, p *tasks.Project) (*tasks.Summary, e
 		return nil, err
 	}
 	if sum.ProjectID != p.ID {
-		return nil, tasks.Errorf(tasks.ENotFound, "summary not found")
+		return nil, domain.Errorf(domain.ENotFound, "summary not found")
 	}
 	return sum, nil
 }
@@ -64,7 +64,7 @@ func (s *Server) getAdjudication(c echo.Context) error {
 // that the gold shown and the version each card sends back with a decision
 // are from the same state: a decision made elsewhere meanwhile makes the
 // next one a conflict instead of being overwritten unseen.
-func (s *Server) adjudicationView(c echo.Context, p *tasks.Project, sum *tasks.Summary, states map[int64]cardState) (templates.AdjudicationView, error) {
+func (s *Server) adjudicationView(c echo.Context, p *domain.Project, sum *domain.Summary, states map[int64]cardState) (templates.AdjudicationView, error) {
 	ctx := c.Request().Context()
 	set := p.Settings
 	doc, err := s.store.Document(ctx, sum.DocumentID)
@@ -98,14 +98,14 @@ func (s *Server) adjudicationView(c echo.Context, p *tasks.Project, sum *tasks.S
 	switch sg, err := s.store.SummaryGoldOf(ctx, sum.ID); {
 	case err == nil:
 		v.SummaryGold = sg.Label + " (" + sg.Provenance + ")"
-	case tasks.ErrorCode(err) != tasks.ENotFound:
+	case domain.ErrorCode(err) != domain.ENotFound:
 		return v, err
 	}
 	for _, u := range doc.Units {
 		v.Units = append(v.Units, templates.UnitView{Index: u.Index, Speaker: u.Speaker, Text: u.Text})
 	}
 	names := errorTypeNames(set)
-	var aliases *tasks.Pseudonyms
+	var aliases *domain.Pseudonyms
 	if set.AnonymousAdjudication {
 		ps, err := s.store.Pseudonyms(ctx, p.ID)
 		if err != nil {
@@ -125,8 +125,8 @@ func (s *Server) adjudicationView(c echo.Context, p *tasks.Project, sum *tasks.S
 				Flag: l.Flag,
 			})
 		}
-		tally := tasks.TallyVotes(labelsOfVotes(vs))
-		for _, d := range tasks.Dimensions {
+		tally := domain.TallyVotes(labelsOfVotes(vs))
+		for _, d := range domain.Dimensions {
 			if c := tallyCounts(tally, d); len(c) > 0 {
 				as.Tally = append(as.Tally, templates.AdjTallyRow{Dimension: dimensionNames[d], Counts: countsText(d, c, names), Split: tally.Disagrees(d)})
 			}
@@ -163,7 +163,7 @@ func (s *Server) adjudicationView(c echo.Context, p *tasks.Project, sum *tasks.S
 // annotatorNames gives each annotator of a summary the name the page
 // shows: the display name, or with anonymous adjudication the project's
 // pseudonym, the same on every page of the project.
-func annotatorNames(votes map[int64][]tasks.Vote, aliases *tasks.Pseudonyms) map[int64]string {
+func annotatorNames(votes map[int64][]domain.Vote, aliases *domain.Pseudonyms) map[int64]string {
 	names := map[int64]string{}
 	for _, vs := range votes {
 		for _, v := range vs {
@@ -176,19 +176,19 @@ func annotatorNames(votes map[int64][]tasks.Vote, aliases *tasks.Pseudonyms) map
 	return names
 }
 
-func labelsOfVotes(vs []tasks.Vote) []tasks.SentenceLabel {
-	out := make([]tasks.SentenceLabel, len(vs))
+func labelsOfVotes(vs []domain.Vote) []domain.SentenceLabel {
+	out := make([]domain.SentenceLabel, len(vs))
 	for i, v := range vs {
 		out[i] = v.Label
 	}
 	return out
 }
 
-func tallyCounts(t tasks.Tally, dim string) []tasks.VoteCount {
+func tallyCounts(t domain.Tally, dim string) []domain.VoteCount {
 	switch dim {
-	case tasks.DimLabel:
+	case domain.DimLabel:
 		return t.Labels
-	case tasks.DimErrorTypes:
+	case domain.DimErrorTypes:
 		return t.ErrorTypes
 	}
 	return t.Ambiguity
@@ -204,14 +204,14 @@ func splitNames(codes []string, names map[string]string) []string {
 
 // suggestion words the most frequent value of each dimension and says
 // whether it is a strict majority on all of them.
-func suggestion(t tasks.Tally, names map[string]string) templates.AdjSuggestion {
+func suggestion(t domain.Tally, names map[string]string) templates.AdjSuggestion {
 	if t.N == 0 {
 		return templates.AdjSuggestion{}
 	}
 	sg := t.Suggest()
 	gv := sg.Values
 	out := templates.AdjSuggestion{Has: true, Label: gv.Label, ErrorTypes: gv.ErrorTypes, TypeNames: typeNames(gv.ErrorTypes, names), AmbType: gv.AmbiguityType}
-	out.Majority = sg.Majority[tasks.DimLabel] && sg.Majority[tasks.DimErrorTypes] && sg.Majority[tasks.DimAmbiguity]
+	out.Majority = sg.Majority[domain.DimLabel] && sg.Majority[domain.DimErrorTypes] && sg.Majority[domain.DimAmbiguity]
 	parts := []string{gv.Label}
 	if out.TypeNames != "" {
 		parts = append(parts, out.TypeNames)
@@ -231,7 +231,7 @@ func ambiguityAnswerWords(amb *bool, typ string) string {
 	return "not ambiguous"
 }
 
-func goldAmbiguity(g tasks.Gold) string {
+func goldAmbiguity(g domain.Gold) string {
 	if g.Ambiguous == nil {
 		return ""
 	}
@@ -245,13 +245,13 @@ func orAuto(by string) string {
 	return by
 }
 
-func goldView(g tasks.Gold, names map[string]string) templates.AdjGold {
+func goldView(g domain.Gold, names map[string]string) templates.AdjGold {
 	return templates.AdjGold{Has: true, Provenance: g.Provenance, Label: g.Label, ErrorTypes: typeNames(g.ErrorTypes, names),
 		Ambiguity: goldAmbiguity(g), By: orAuto(g.DecidedByName), At: g.DecidedAt, Note: g.Note, Reopened: g.Reopened()}
 }
 
 // goldForm shows gold values in the decision form.
-func goldForm(g tasks.GoldValues) templates.SentenceLabelView {
+func goldForm(g domain.GoldValues) templates.SentenceLabelView {
 	v := templates.SentenceLabelView{Label: g.Label, Explanation: g.Explanation, AmbiguityType: g.AmbiguityType, AmbiguityNote: g.AmbiguityNote, ErrorTypes: map[string]bool{}}
 	for _, t := range g.ErrorTypes {
 		v.ErrorTypes[t] = true

@@ -10,7 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/web/templates"
 )
 
@@ -26,15 +26,15 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	p := a.project
-	f := tasks.QueueFilter{Dimension: c.QueryParam("dim")}
+	f := domain.QueueFilter{Dimension: c.QueryParam("dim")}
 	if _, ok := dimensionNames[f.Dimension]; !ok {
 		f.Dimension = ""
 	}
 	f.RoundID, _ = strconv.ParseInt(c.QueryParam("round"), 10, 64)
 	f.Flagged = c.QueryParam("flagged") != ""
-	var counts []tasks.RoundGold
-	var q tasks.QueuePage
-	var imported []tasks.ImportedGold
+	var counts []domain.RoundGold
+	var q domain.QueuePage
+	var imported []domain.ImportedGold
 	var behind int
 	from, _ := strconv.Atoi(c.QueryParam("from"))
 	err = s.store.FreshSnapshot(ctx, func(ctx context.Context) (err error) {
@@ -62,7 +62,7 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 	}
 	v := templates.AdjQueueView{Page: s.page(c, "Adjudication", s.projectCrumbs(p)...), Slug: p.Slug,
 		Dimension: f.Dimension, Flagged: f.Flagged, Pending: q.Pending, FlaggedCount: q.Flagged, Matching: q.Matching, Behind: behind}
-	for _, d := range tasks.Dimensions {
+	for _, d := range domain.Dimensions {
 		v.Dimensions = append(v.Dimensions, templates.Option{Value: d, Label: dimensionNames[d]})
 	}
 	for _, r := range counts {
@@ -107,7 +107,7 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 		v.Items = append(v.Items, templates.AdjQueueItem{
 			URL:      fmt.Sprintf("%s#s-%d", adjSummaryURL(p.Slug, x.SummaryID), x.SentenceID),
 			Document: x.Document, Summary: x.Summary, Topic: x.Topic, Index: x.Index, Text: x.Text,
-			Votes: countsText(tasks.DimLabel, x.Tally.Labels, names), Split: strings.Join(split, ", "),
+			Votes: countsText(domain.DimLabel, x.Tally.Labels, names), Split: strings.Join(split, ", "),
 			Score: fmt.Sprintf("%.0f%%", 100*top), Reopened: x.Reopened, Majority: x.MajorityReady(), Flags: x.Flags,
 		})
 	}
@@ -115,7 +115,7 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 		v.Imported = append(v.Imported, templates.AdjImportedItem{
 			URL: fmt.Sprintf("%s#s-%d", adjSummaryURL(p.Slug, x.SummaryID), x.SentenceID), SentenceID: x.SentenceID,
 			Document: x.Document, Topic: x.Topic, Index: x.Index, Text: x.Text, Gold: x.Gold,
-			Votes: countsText(tasks.DimLabel, x.Tally.Labels, names), Against: x.Against, Version: x.Version,
+			Votes: countsText(domain.DimLabel, x.Tally.Labels, names), Against: x.Against, Version: x.Version,
 		})
 	}
 	return s.render(c, http.StatusOK, templates.AdjQueuePage(v))
@@ -134,11 +134,11 @@ func (s *Server) postReopenImported(c echo.Context) error {
 	}
 	sid, err := strconv.ParseInt(c.FormValue("sentence"), 10, 64)
 	if err != nil {
-		return tasks.Errorf(tasks.EInvalid, "sentence: not a sentence of this project")
+		return domain.Errorf(domain.EInvalid, "sentence: not a sentence of this project")
 	}
 	version, err := strconv.Atoi(c.FormValue("version"))
 	if err != nil || version < 0 {
-		return tasks.Errorf(tasks.EInvalid, "version: reload the page and try again")
+		return domain.Errorf(domain.EInvalid, "version: reload the page and try again")
 	}
 	if err := s.store.Reopen(c.Request().Context(), a.project.ID, sid, currentUser(c).ID, version, c.FormValue("reopen_note")); err != nil {
 		return err
@@ -151,14 +151,14 @@ func (s *Server) postReopenImported(c echo.Context) error {
 
 // queueRound reads the round a queue action names; it must be one of the
 // project's.
-func (s *Server) queueRound(c echo.Context, p *tasks.Project) (*tasks.Round, error) {
+func (s *Server) queueRound(c echo.Context, p *domain.Project) (*domain.Round, error) {
 	id, err := strconv.ParseInt(c.FormValue("round"), 10, 64)
 	if err != nil || id <= 0 {
-		return nil, tasks.Errorf(tasks.EInvalid, "round: choose a round of this project")
+		return nil, domain.Errorf(domain.EInvalid, "round: choose a round of this project")
 	}
 	r, err := s.store.RoundByID(c.Request().Context(), id)
 	if err != nil || r.ProjectID != p.ID {
-		return nil, tasks.Errorf(tasks.EInvalid, "round: choose a round of this project")
+		return nil, domain.Errorf(domain.EInvalid, "round: choose a round of this project")
 	}
 	return r, nil
 }
@@ -172,12 +172,12 @@ func (s *Server) postResolve(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	var st tasks.ResolveStats
+	var st domain.ResolveStats
 	what := "ready summaries"
 	if c.FormValue("round") == "" {
 		st, err = s.store.ResolveReady(ctx, a.project.ID)
 	} else {
-		var r *tasks.Round
+		var r *domain.Round
 		if r, err = s.queueRound(c, a.project); err != nil {
 			return err
 		}

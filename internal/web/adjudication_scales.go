@@ -4,14 +4,14 @@ import (
 	"context"
 	"sort"
 
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/web/templates"
 )
 
 // adjScales shows the annotators' values on the project's rating scales,
 // one row per summary-level scale and per sentence of a sentence-level
 // one, annotators in the order of the vote cards.
-func (s *Server) adjScales(ctx context.Context, set tasks.Settings, sum *tasks.Summary, votes map[int64][]tasks.Vote, who map[int64]string) ([]templates.AdjScaleRow, error) {
+func (s *Server) adjScales(ctx context.Context, set domain.Settings, sum *domain.Summary, votes map[int64][]domain.Vote, who map[int64]string) ([]templates.AdjScaleRow, error) {
 	if len(set.Scales) == 0 {
 		return nil, nil
 	}
@@ -30,14 +30,14 @@ func (s *Server) adjScales(ctx context.Context, set tasks.Settings, sum *tasks.S
 		}
 	}
 	sort.Slice(voters, func(i, j int) bool { return voters[i].user < voters[j].user })
-	scores := make([]map[tasks.ScaleKey]string, len(voters))
+	scores := make([]map[domain.ScaleKey]string, len(voters))
 	for i, v := range voters {
 		var err error
 		if scores[i], err = s.store.ScaleScores(ctx, v.assignment); err != nil {
 			return nil, err
 		}
 	}
-	row := func(title string, index int, key tasks.ScaleKey) templates.AdjScaleRow {
+	row := func(title string, index int, key domain.ScaleKey) templates.AdjScaleRow {
 		r := templates.AdjScaleRow{Title: title, Sentence: index}
 		for i, v := range voters {
 			val := scores[i][key]
@@ -50,12 +50,12 @@ func (s *Server) adjScales(ctx context.Context, set tasks.Settings, sum *tasks.S
 	}
 	var out []templates.AdjScaleRow
 	for _, sc := range set.Scales {
-		if sc.Level == tasks.LevelSummary {
-			out = append(out, row(sc.Label(), 0, tasks.ScaleKey{Scale: sc.Name}))
+		if sc.Level == domain.LevelSummary {
+			out = append(out, row(sc.Label(), 0, domain.ScaleKey{Scale: sc.Name}))
 			continue
 		}
 		for _, x := range sum.Sentences {
-			out = append(out, row(sc.Label(), x.Index, tasks.ScaleKey{Sentence: x.ID, Scale: sc.Name}))
+			out = append(out, row(sc.Label(), x.Index, domain.ScaleKey{Sentence: x.ID, Scale: sc.Name}))
 		}
 	}
 	return out, nil

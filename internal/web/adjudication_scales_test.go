@@ -1,13 +1,12 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 // TestAdjudicationImportedLabels imports two annotators' labels with
@@ -16,14 +15,14 @@ import (
 func TestAdjudicationImportedLabels(t *testing.T) {
 	f := newFixture(t)
 	lead := f.user("lea", false)
-	p := f.project("imp", map[*tasks.User]string{lead: tasks.RoleLead})
+	p := f.project("imp", map[*domain.User]string{lead: domain.RoleLead})
 	lo, hi := 1, 5
-	doc := tasks.DocumentInput{ExternalID: "d1", Kind: tasks.KindProse, Sentences: []string{"The council met on Monday."},
-		Summaries: []tasks.SummaryInput{{ExternalID: "s1", Sentences: []tasks.SentenceInput{{Text: "The council met on Tuesday.",
-			Labels: []tasks.SentenceLabelInput{{Annotator: "w1", Label: "unfaithful", ErrorTypes: []string{"contradiction"}}, {Annotator: "w2", Label: "faithful"}}}},
-			Labels: []tasks.SummaryLabelInput{{Annotator: "w1", Scores: map[string]any{"consistency": 2.0}}, {Annotator: "w2", Scores: map[string]any{"consistency": 5.0}}}}}}
-	if _, _, err := f.store.ImportWith(f.ctx, tasks.ImportRequest{Project: p.ID, Documents: []tasks.DocumentInput{doc},
-		Scales: []tasks.Scale{{Name: "consistency", Title: "Consistency", Level: tasks.LevelSummary, Min: &lo, Max: &hi}}}); err != nil {
+	doc := domain.DocumentInput{ExternalID: "d1", Kind: domain.KindProse, Sentences: []string{"The council met on Monday."},
+		Summaries: []domain.SummaryInput{{ExternalID: "s1", Sentences: []domain.SentenceInput{{Text: "The council met on Tuesday.",
+			Labels: []domain.SentenceLabelInput{{Annotator: "w1", Label: "unfaithful", ErrorTypes: []string{"contradiction"}}, {Annotator: "w2", Label: "faithful"}}}},
+			Labels: []domain.SummaryLabelInput{{Annotator: "w1", Scores: map[string]any{"consistency": 2.0}}, {Annotator: "w2", Scores: map[string]any{"consistency": 5.0}}}}}}
+	if _, _, err := f.store.ImportWith(f.ctx, domain.ImportRequest{Project: p.ID, Documents: []domain.DocumentInput{doc},
+		Scales: []domain.Scale{{Name: "consistency", Title: "Consistency", Level: domain.LevelSummary, Min: &lo, Max: &hi}}}); err != nil {
 		t.Fatal(err)
 	}
 	b := f.browser()

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"database/sql"
 	"fmt"
 	"html"
@@ -12,8 +13,6 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
-
-	"annotate/internal/tasks"
 )
 
 // adjFixture is the work fixture with summary s1 labelled and submitted by
@@ -30,7 +29,7 @@ func newAdjFixture(t *testing.T) *adjFixture {
 	w := newWorkFixture(t)
 	f := &adjFixture{workFixture: w, sum: w.assign["ann"][0].SummaryID}
 	f.sents = w.sentences[f.sum]
-	f.submit(t, "ann", f.sum, faithfulLabel(), tasks.SentenceLabel{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"},
+	f.submit(t, "ann", f.sum, faithfulLabel(), domain.SentenceLabel{Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"},
 		Explanation: "The document says five to two.", Ambiguous: ptrTo(false), UnsureNote: "Close call"})
 	f.submit(t, "bob", f.sum, faithfulLabel(), faithfulLabel())
 	return f
@@ -38,13 +37,13 @@ func newAdjFixture(t *testing.T) *adjFixture {
 
 func ptrTo[T any](v T) *T { return &v }
 
-func faithfulLabel() tasks.SentenceLabel {
-	return tasks.SentenceLabel{Label: tasks.LabelFaithful, Ambiguous: ptrTo(false)}
+func faithfulLabel() domain.SentenceLabel {
+	return domain.SentenceLabel{Label: domain.LabelFaithful, Ambiguous: ptrTo(false)}
 }
 
 // submit saves a user's labels on every sentence of their assignment of a
 // summary in any open round, with the summary label, and submits it.
-func (f *adjFixture) submit(t *testing.T, user string, summary int64, labels ...tasks.SentenceLabel) {
+func (f *adjFixture) submit(t *testing.T, user string, summary int64, labels ...domain.SentenceLabel) {
 	t.Helper()
 	u, err := f.store.UserByName(f.ctx, user)
 	if err != nil {
@@ -55,7 +54,7 @@ func (f *adjFixture) submit(t *testing.T, user string, summary int64, labels ...
 		t.Fatal(err)
 	}
 	for _, a := range q {
-		if a.SummaryID != summary || a.Status == tasks.StatusSubmitted {
+		if a.SummaryID != summary || a.Status == domain.StatusSubmitted {
 			continue
 		}
 		v := a.Version
@@ -65,7 +64,7 @@ func (f *adjFixture) submit(t *testing.T, user string, summary int64, labels ...
 				t.Fatalf("%s sentence %d: %v", user, i+1, err)
 			}
 		}
-		if _, err := f.store.SaveSummaryLabel(f.ctx, a.ID, u.ID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"}); err != nil {
+		if _, err := f.store.SaveSummaryLabel(f.ctx, a.ID, u.ID, v, domain.SummaryLabel{Relevance: 5, TopicCategory: "main"}); err != nil {
 			t.Fatal(err)
 		}
 		if err := f.store.Submit(f.ctx, a.ID, u.ID); err != nil {
@@ -173,13 +172,13 @@ func TestAdjudicationQueue(t *testing.T) {
 func TestAdjudicationAccess(t *testing.T) {
 	f := newAdjFixture(t)
 	ada := f.user("ada", false)
-	if err := f.store.SetMember(f.ctx, f.project.ID, ada.ID, tasks.RoleAdjudicator); err != nil {
+	if err := f.store.SetMember(f.ctx, f.project.ID, ada.ID, domain.RoleAdjudicator); err != nil {
 		t.Fatal(err)
 	}
 	oscar := f.user("oscar", false)
-	beta := f.fixture.project("beta", map[*tasks.User]string{oscar: tasks.RoleLead})
-	if _, err := f.store.Import(f.ctx, beta.ID, []tasks.DocumentInput{{ExternalID: "b", Sentences: []string{"A."},
-		Summaries: []tasks.SummaryInput{{ExternalID: "bs", Sentences: []tasks.SentenceInput{{Text: "A."}}}}}}); err != nil {
+	beta := f.fixture.project("beta", map[*domain.User]string{oscar: domain.RoleLead})
+	if _, err := f.store.Import(f.ctx, beta.ID, []domain.DocumentInput{{ExternalID: "b", Sentences: []string{"A."},
+		Summaries: []domain.SummaryInput{{ExternalID: "bs", Sentences: []domain.SentenceInput{{Text: "A."}}}}}}); err != nil {
 		t.Fatal(err)
 	}
 	betaSums := must(f.store.SummaryIDs(f.ctx, beta.ID, nil))(t)
@@ -339,7 +338,7 @@ func TestSetGoldThroughThePage(t *testing.T) {
 		t.Fatalf("note or summary gold missing: %q", p.testText("summary-gold"))
 	}
 	g := must(f.store.SummaryGold(f.ctx, f.sum))(t)
-	if got := g[f.sents[1]]; got.Provenance != tasks.ProvAdjudicated || strings.Join(got.ErrorTypes, ",") != "contradiction,reasoning_error" || got.DecidedByName != "lea" {
+	if got := g[f.sents[1]]; got.Provenance != domain.ProvAdjudicated || strings.Join(got.ErrorTypes, ",") != "contradiction,reasoning_error" || got.DecidedByName != "lea" {
 		t.Fatalf("stored gold %+v", got)
 	}
 
@@ -402,15 +401,15 @@ func TestSetGoldThroughThePage(t *testing.T) {
 func TestAdjudicationKeepsRawLabels(t *testing.T) {
 	f := newAdjFixture(t)
 	carl := f.user("carl", false)
-	f.store.SetMember(f.ctx, f.project.ID, carl.ID, tasks.RoleAnnotator)
+	f.store.SetMember(f.ctx, f.project.ID, carl.ID, domain.RoleAnnotator)
 	other := f.assign["ann"][1].SummaryID
 	ann, bob := f.assign["ann"][0].UserID, f.assign["bob"][0].UserID
-	r2, err := f.store.CreateRound(f.ctx, f.project.ID, tasks.RoundSpec{Name: "r2", Kind: tasks.RoundCalibration,
+	r2, err := f.store.CreateRound(f.ctx, f.project.ID, domain.RoundSpec{Name: "r2", Kind: domain.RoundCalibration,
 		Annotators: []int64{ann, bob, carl.ID}, Summaries: []int64{other}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	unfaithful := tasks.SentenceLabel{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: ptrTo(false)}
+	unfaithful := domain.SentenceLabel{Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: ptrTo(false)}
 	f.submit(t, "ann", other, faithfulLabel(), unfaithful)
 	f.submit(t, "bob", other, faithfulLabel(), unfaithful)
 	f.submit(t, "carl", other, unfaithful, faithfulLabel())
@@ -430,7 +429,7 @@ func TestAdjudicationKeepsRawLabels(t *testing.T) {
 	}
 	lea.get("/p/alpha/adjudication").textIn(t, tid("flash"), "Accepted the majority for 2 sentences of round r2.")
 	g := must(f.store.SummaryGold(f.ctx, other))(t)
-	if g[f.sentences[other][0]].Provenance != tasks.ProvMajority || g[f.sentences[other][1]].Label != tasks.LabelUnfaithful {
+	if g[f.sentences[other][0]].Provenance != domain.ProvMajority || g[f.sentences[other][1]].Label != domain.LabelUnfaithful {
 		t.Fatalf("gold after accepting majorities: %+v", g)
 	}
 	if p := lea.post("/p/alpha/adjudication/majority", url.Values{"_csrf": {tok}, "round": {"x"}}); p.status != http.StatusUnprocessableEntity || !strings.Contains(p.body, "round:") {

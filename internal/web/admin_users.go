@@ -9,7 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/web/templates"
 )
 
@@ -44,7 +44,7 @@ func newPassword() string { return rand.Text()[:16] }
 // issue gives an account a new way in: a printed password, or a one-time
 // link (the account's password becomes a random one nobody knows). Either
 // ends the account's sessions.
-func (s *Server) issue(c echo.Context, u *tasks.User, how string) (*templates.IssuedCredential, error) {
+func (s *Server) issue(c echo.Context, u *domain.User, how string) (*templates.IssuedCredential, error) {
 	ctx := c.Request().Context()
 	pw := newPassword()
 	if err := s.store.SetPassword(ctx, u.Username, pw); err != nil {
@@ -71,18 +71,18 @@ func (s *Server) postUsers(c echo.Context) error {
 	}
 	v.Form = templates.NewUserForm{Username: strings.TrimSpace(c.FormValue("username")), DisplayName: strings.TrimSpace(c.FormValue("display")),
 		Admin: c.FormValue("admin") == "true", Credential: c.FormValue("credential")}
-	if err := tasks.ValidateUsername(v.Form.Username); err != nil {
-		v.Errors["username"] = "username: " + tasks.ErrorMessage(err)
+	if err := domain.ValidateUsername(v.Form.Username); err != nil {
+		v.Errors["username"] = "username: " + domain.ErrorMessage(err)
 	}
-	if err := tasks.CheckText("display name", v.Form.DisplayName, tasks.MaxNameLen, false); err != nil {
-		v.Errors["display"] = tasks.ErrorMessage(err)
+	if err := domain.CheckText("display name", v.Form.DisplayName, domain.MaxNameLen, false); err != nil {
+		v.Errors["display"] = domain.ErrorMessage(err)
 	}
 	if len(v.Errors) > 0 {
 		return s.render(c, http.StatusUnprocessableEntity, templates.UsersPage(v))
 	}
 	u, err := s.store.CreateUser(ctx, v.Form.Username, v.Form.DisplayName, newPassword(), v.Form.Admin)
-	if tasks.ErrorCode(err) == tasks.EConflict || tasks.ErrorCode(err) == tasks.EInvalid {
-		v.Errors["username"] = "username: " + tasks.ErrorMessage(err)
+	if domain.ErrorCode(err) == domain.EConflict || domain.ErrorCode(err) == domain.EInvalid {
+		v.Errors["username"] = "username: " + domain.ErrorMessage(err)
 		return s.render(c, http.StatusUnprocessableEntity, templates.UsersPage(v))
 	}
 	if err != nil {
@@ -107,7 +107,7 @@ func (s *Server) postUserAction(c echo.Context) error {
 	ctx := c.Request().Context()
 	id, err := strconv.ParseInt(c.Param("uid"), 10, 64)
 	if err != nil {
-		return tasks.Errorf(tasks.ENotFound, "user not found")
+		return domain.Errorf(domain.ENotFound, "user not found")
 	}
 	u, err := s.store.UserByID(ctx, id)
 	if err != nil {
@@ -116,7 +116,7 @@ func (s *Server) postUserAction(c echo.Context) error {
 	action, value := c.Param("action"), c.FormValue("value")
 	self := u.ID == currentUser(c).ID
 	if self && action != "signout" {
-		return tasks.Errorf(tasks.EConflict, "You cannot %s your own account here; use your account page.", action)
+		return domain.Errorf(domain.EConflict, "You cannot %s your own account here; use your account page.", action)
 	}
 	var msg string
 	switch action {
@@ -127,7 +127,7 @@ func (s *Server) postUserAction(c echo.Context) error {
 		msg = u.Username + " " + action + "d."
 	case "admin":
 		if value != "true" && value != "false" {
-			return tasks.Errorf(tasks.EInvalid, "value: true or false")
+			return domain.Errorf(domain.EInvalid, "value: true or false")
 		}
 		if err := s.store.SetAdmin(ctx, u.Username, value == "true"); err != nil {
 			return err
@@ -138,7 +138,7 @@ func (s *Server) postUserAction(c echo.Context) error {
 		}
 	case "reset":
 		if value != "link" && value != "password" {
-			return tasks.Errorf(tasks.EInvalid, "value: link or password")
+			return domain.Errorf(domain.EInvalid, "value: link or password")
 		}
 		issued, err := s.issue(c, u, value)
 		if err != nil {
@@ -165,7 +165,7 @@ func (s *Server) postUserAction(c echo.Context) error {
 		}
 		msg = u.Username + ": " + strconv.Itoa(n) + " sessions ended, " + strconv.Itoa(tokens) + " API tokens revoked."
 	default:
-		return tasks.Errorf(tasks.ENotFound, "no such action")
+		return domain.Errorf(domain.ENotFound, "no such action")
 	}
 	if err := s.setFlash(c, "ok", msg); err != nil {
 		return err
@@ -195,10 +195,10 @@ func (s *Server) postReset(c echo.Context) error {
 		return s.render(c, http.StatusUnprocessableEntity, templates.ResetPage(v))
 	}
 	if _, err := s.store.UsePasswordReset(ctx, tokenHash(token), c.FormValue("new")); err != nil {
-		if tasks.ErrorCode(err) != tasks.EInvalid {
+		if domain.ErrorCode(err) != domain.EInvalid {
 			return err
 		}
-		v.Error = "new password: " + tasks.ErrorMessage(err)
+		v.Error = "new password: " + domain.ErrorMessage(err)
 		return s.render(c, http.StatusUnprocessableEntity, templates.ResetPage(v))
 	}
 	v.Done = true

@@ -7,7 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"annotate/internal/authn"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // apiPrefix is where the JSON API lives. Its requests authenticate with a
@@ -128,10 +128,10 @@ func (s *Server) apiAccess(c echo.Context, leadOnly bool) (access, error) {
 		return a, err
 	}
 	if t := currentToken(c); t == nil || !t.AllowsProject(a.project.ID) {
-		return access{}, tasks.Errorf(tasks.ENotFound, "project not found")
+		return access{}, domain.Errorf(domain.ENotFound, "project not found")
 	}
 	if leadOnly && !a.isLead() {
-		return access{}, tasks.Errorf(tasks.EForbidden, "only a lead of this project can do that")
+		return access{}, domain.Errorf(domain.EForbidden, "only a lead of this project can do that")
 	}
 	return a, nil
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"annotate/internal/assiststore"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // apiRunDoc is an assistant run: its status and how far it got.
@@ -44,7 +44,7 @@ type apiAssistStart struct {
 	Model    string `json:"model"`
 }
 
-func (s *Server) runDoc(p *tasks.Project, r *assiststore.AssistRun) apiRunDoc {
+func (s *Server) runDoc(p *domain.Project, r *assiststore.AssistRun) apiRunDoc {
 	row := s.runRow(p, r)
 	return apiRunDoc{ID: r.ID, Name: r.Title(), Protocol: r.Protocol, Model: r.Model, Status: row.Status, Sample: r.Sample,
 		Total: r.Total, Done: row.Done, Failed: row.Failed, Live: row.Live, Error: r.Error, CreatedAt: r.CreatedAt, FinishedAt: r.FinishedAt,

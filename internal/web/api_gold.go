@@ -1,11 +1,10 @@
 package web
 
 import (
+	"annotate/internal/domain"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
-
-	"annotate/internal/tasks"
 )
 
 // apiResolveSpec is the body of a gold resolution: one round by name, or
@@ -33,8 +32,8 @@ func (s *Server) apiResolveGold(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if a.role != tasks.RoleLead && a.role != tasks.RoleAdjudicator {
-		return tasks.Errorf(tasks.EForbidden, "only a lead or an adjudicator of this project can do that")
+	if a.role != domain.RoleLead && a.role != domain.RoleAdjudicator {
+		return domain.Errorf(domain.EForbidden, "only a lead or an adjudicator of this project can do that")
 	}
 	var in apiResolveSpec
 	if err := decodeJSON(c, &in); err != nil {
@@ -42,7 +41,7 @@ func (s *Server) apiResolveGold(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	var out apiResolveResult
-	var st tasks.ResolveStats
+	var st domain.ResolveStats
 	if in.Round == "" {
 		if in.AcceptMajority {
 			return invalidParam("accept_majority", "accept_majority needs a round")
@@ -50,7 +49,7 @@ func (s *Server) apiResolveGold(c echo.Context) error {
 		st, err = s.store.ResolveReady(ctx, a.project.ID)
 	} else {
 		r, rerr := s.store.RoundByName(ctx, a.project.ID, in.Round)
-		if tasks.ErrorCode(rerr) == tasks.ENotFound {
+		if domain.ErrorCode(rerr) == domain.ENotFound {
 			return invalidParam("round", "the project has no round named %q", in.Round)
 		}
 		if rerr != nil {

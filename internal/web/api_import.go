@@ -10,14 +10,14 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"annotate/internal/app"
+	"annotate/internal/domain"
 	"annotate/internal/importer"
-	"annotate/internal/tasks"
 )
 
 // apiImportResult is what an import added, or with dry_run would add.
 type apiImportResult struct {
 	DryRun bool `json:"dry_run"`
-	tasks.ImportStats
+	domain.ImportStats
 	Warnings []string `json:"warnings"`
 }
 
@@ -82,7 +82,7 @@ func (s *Server) apiImport(c echo.Context) error {
 	if errors.As(err, &in) {
 		return importProblem(in.Err)
 	}
-	var ce *tasks.ChangesError
+	var ce *domain.ChangesError
 	if errors.As(err, &ce) {
 		p := problemf(http.StatusUnprocessableEntity, "invalid-import", "The files differ from what the project holds; nothing was written.")
 		for _, ch := range ce.Changes {
@@ -95,7 +95,7 @@ func (s *Server) apiImport(c echo.Context) error {
 		return p
 	}
 	if err != nil {
-		if tasks.ErrorCode(err) == tasks.EInvalid {
+		if domain.ErrorCode(err) == domain.EInvalid {
 			return importProblem(err)
 		}
 		return err
@@ -145,7 +145,7 @@ func fieldErrors(err error) []FieldError {
 	}
 	// What remains is still about the files (an unknown format, a file
 	// that cannot join the others), so its text is shown as it is.
-	var te *tasks.Error
+	var te *domain.Error
 	if errors.As(err, &te) {
 		return []FieldError{{Message: te.Message}}
 	}

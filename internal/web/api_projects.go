@@ -1,11 +1,10 @@
 package web
 
 import (
+	"annotate/internal/domain"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
-
-	"annotate/internal/tasks"
 )
 
 // apiProjectItem is one project in the projects list.
@@ -21,16 +20,16 @@ type apiProjectItem struct {
 // apiProjectDoc is a project with its label schema.
 type apiProjectDoc struct {
 	apiProjectItem
-	Guidelines string               `json:"guidelines"`
-	Settings   tasks.Settings       `json:"settings"`
-	ErrorTypes []tasks.TaxonomyType `json:"error_types"`
+	Guidelines string                `json:"guidelines"`
+	Settings   domain.Settings       `json:"settings"`
+	ErrorTypes []domain.TaxonomyType `json:"error_types"`
 }
 
 // role as the API reports it: an administrator outside a project acts as
 // its lead.
-func apiRole(role string, u *tasks.User) string {
+func apiRole(role string, u *domain.User) string {
 	if u.IsAdmin && role == "" {
-		return tasks.RoleLead
+		return domain.RoleLead
 	}
 	return role
 }
@@ -66,7 +65,7 @@ func (s *Server) apiProject(c echo.Context) error {
 	p := a.project
 	errorTypes := p.Settings.ErrorTaxonomy()
 	if errorTypes == nil {
-		errorTypes = []tasks.TaxonomyType{}
+		errorTypes = []domain.TaxonomyType{}
 	}
 	return c.JSON(http.StatusOK, apiProjectDoc{
 		apiProjectItem: apiProjectItem{Slug: p.Slug, Name: p.Name, Description: p.Description, Role: a.role, CreatedAt: p.CreatedAt},

@@ -9,7 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"annotate/internal/app"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // apiRoundDoc is a round with its totals and, when read alone, each
@@ -65,7 +65,7 @@ func decodeJSON(c echo.Context, v any) error {
 	return nil
 }
 
-func (s *Server) roundDoc(c echo.Context, r *tasks.Round, withProgress bool) (apiRoundDoc, error) {
+func (s *Server) roundDoc(c echo.Context, r *domain.Round, withProgress bool) (apiRoundDoc, error) {
 	d := apiRoundDoc{ID: r.ID, Name: r.Name, Kind: r.Kind, PerItem: r.PerItem, Status: r.Status, CreatedAt: r.CreatedAt}
 	prog, err := s.store.RoundProgress(c.Request().Context(), r.ID)
 	if err != nil {
@@ -97,7 +97,7 @@ func (s *Server) apiRounds(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page, err := paginate(c, rounds, func(r tasks.Round) int64 { return r.ID })
+	page, err := paginate(c, rounds, func(r domain.Round) int64 { return r.ID })
 	if err != nil {
 		return err
 	}
@@ -181,7 +181,7 @@ func (s *Server) apiCloseRound(c echo.Context) error {
 
 // apiRoundAccess loads the round named in the URL for a lead whose token
 // reaches its project.
-func (s *Server) apiRoundAccess(c echo.Context) (access, *tasks.Round, error) {
+func (s *Server) apiRoundAccess(c echo.Context) (access, *domain.Round, error) {
 	if _, err := s.apiAccess(c, true); err != nil {
 		return access{}, nil, err
 	}

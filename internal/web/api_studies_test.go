@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"annotate/internal/authn"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // TestAPIStudies: a lead makes a study through the API, gets it back with
@@ -16,11 +16,11 @@ import (
 func TestAPIStudies(t *testing.T) {
 	f := newFixture(t)
 	lead := f.user("lea", false)
-	p := f.project("crowd", map[*tasks.User]string{lead: tasks.RoleLead})
-	var docs []tasks.DocumentInput
+	p := f.project("crowd", map[*domain.User]string{lead: domain.RoleLead})
+	var docs []domain.DocumentInput
 	for i := 1; i <= 3; i++ {
-		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"A."},
-			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []tasks.SentenceInput{{Text: "A."}}}}})
+		docs = append(docs, domain.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"A."},
+			Summaries: []domain.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []domain.SentenceInput{{Text: "A."}}}}})
 	}
 	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
 		t.Fatal(err)

@@ -1,19 +1,18 @@
 package web
 
 import (
+	"annotate/internal/domain"
 	"net/http"
 	"strings"
 
 	"github.com/labstack/echo/v4"
-
-	"annotate/internal/tasks"
 )
 
 // apiTaxonomySpec sets a project's error taxonomy: a built-in preset, or
 // custom error types (then preset is "custom" or left out).
 type apiTaxonomySpec struct {
-	Preset     string               `json:"preset"`
-	ErrorTypes []tasks.TaxonomyType `json:"error_types"`
+	Preset     string                `json:"preset"`
+	ErrorTypes []domain.TaxonomyType `json:"error_types"`
 }
 
 // apiSetTaxonomy replaces a project's error taxonomy, as the settings page
@@ -39,12 +38,12 @@ func (s *Server) apiSetTaxonomy(c echo.Context) error {
 		set.ErrorPreset, set.CustomErrors = "custom", in.ErrorTypes
 	}
 	if _, err := s.store.UpdateSettings(c.Request().Context(), a.project.ID, set, a.project.Guidelines); err != nil {
-		if tasks.ErrorCode(err) == tasks.EInvalid {
+		if domain.ErrorCode(err) == domain.EInvalid {
 			field := "error_types"
-			if strings.Contains(tasks.ErrorMessage(err), "preset") {
+			if strings.Contains(domain.ErrorMessage(err), "preset") {
 				field = "preset"
 			}
-			return taxonomyProblem(field, tasks.ErrorMessage(err))
+			return taxonomyProblem(field, domain.ErrorMessage(err))
 		}
 		return err
 	}

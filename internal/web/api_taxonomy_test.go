@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"annotate/internal/authn"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/internal/web"
 )
 
@@ -16,7 +16,7 @@ import (
 func TestAPISetTaxonomy(t *testing.T) {
 	f, _ := serverWith(t, web.Config{})
 	lead := f.user("lea", false)
-	p := f.project("alpha", map[*tasks.User]string{lead: tasks.RoleLead})
+	p := f.project("alpha", map[*domain.User]string{lead: domain.RoleLead})
 	if _, err := f.store.UpdateSettings(f.ctx, p.ID, p.Settings, "Read the transcript."); err != nil {
 		t.Fatal(err)
 	}
@@ -26,8 +26,8 @@ func TestAPISetTaxonomy(t *testing.T) {
 		return c.do(http.MethodPut, "/api/v1/projects/alpha/taxonomy", "application/json", body)
 	}
 	var doc struct {
-		Guidelines string               `json:"guidelines"`
-		ErrorTypes []tasks.TaxonomyType `json:"error_types"`
+		Guidelines string                `json:"guidelines"`
+		ErrorTypes []domain.TaxonomyType `json:"error_types"`
 	}
 	res := put(api, map[string]any{"error_types": []map[string]string{{"code": "invented_fact", "name": "Invented fact"}, {"code": "wrong_speaker", "name": "Wrong speaker"}}})
 	res.decode(t, &doc)

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"annotate/internal/authn"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // apiDocs is a native import file: two documents with one two-sentence
@@ -22,7 +22,7 @@ const apiDocs = `{"id":"d1","kind":"prose","text":"The council approved the harb
 `
 
 // newToken makes a token for an account as the tokens page would.
-func newToken(t *testing.T, f *fixture, u *tasks.User, spec authn.TokenSpec) string {
+func newToken(t *testing.T, f *fixture, u *domain.User, spec authn.TokenSpec) string {
 	t.Helper()
 	if spec.Name == "" {
 		spec.Name = "test"
@@ -56,7 +56,7 @@ func jsonLines(t *testing.T, body []byte) []map[string]any {
 // labelAll labels and submits every assignment of an annotator through the
 // labelling pages, as the annotator's browser does: every sentence
 // faithful and unambiguous, the summary relevant.
-func labelAll(t *testing.T, f *fixture, p *tasks.Project, u *tasks.User) {
+func labelAll(t *testing.T, f *fixture, p *domain.Project, u *domain.User) {
 	t.Helper()
 	b := f.browser()
 	if pg := b.login(u.Username, testPassword); pg.status != http.StatusSeeOther {
@@ -103,7 +103,7 @@ func TestAPIScriptedSession(t *testing.T) {
 	lead := f.user("lea", false)
 	ann := f.user("ann", false)
 	bob := f.user("bob", false)
-	p := f.project("alpha", map[*tasks.User]string{lead: tasks.RoleLead, ann: tasks.RoleAnnotator, bob: tasks.RoleAnnotator})
+	p := f.project("alpha", map[*domain.User]string{lead: domain.RoleLead, ann: domain.RoleAnnotator, bob: domain.RoleAnnotator})
 	api := &apiClient{t: t, base: f.srv.URL, token: newToken(t, f, lead, authn.TokenSpec{})}
 
 	t.Run("projects list", func(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"annotate/internal/authn"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // TestAPITokens checks what a token opens: nothing once revoked or
@@ -21,7 +21,7 @@ func TestAPITokens(t *testing.T) {
 	lea := must(w.store.UserByName(w.ctx, "lea"))(t)
 	ann := must(w.store.UserByName(w.ctx, "ann"))(t)
 	root := w.user("root", true)
-	w.fixture.project("beta", map[*tasks.User]string{lea: tasks.RoleAnnotator})
+	w.fixture.project("beta", map[*domain.User]string{lea: domain.RoleAnnotator})
 	client := func(token string) *apiClient { return &apiClient{t: t, base: w.srv.URL, token: token} }
 
 	t.Run("a revoked token gets 401", func(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/internal/webhooks"
 )
 
@@ -77,16 +77,16 @@ func (s *Server) apiCreateWebhook(c echo.Context) error {
 	err = webhooks.ValidateWebhookURL(url)
 	if err == nil {
 		if perr := s.hookPolicy.CheckURL(url); perr != nil {
-			err = tasks.Errorf(tasks.EInvalid, "url: %v", perr)
+			err = domain.Errorf(domain.EInvalid, "url: %v", perr)
 		}
 	}
 	if err == nil {
 		w, err = s.webhooks.CreateWebhook(c.Request().Context(), a.project.ID, currentUser(c).ID, url, in.Events)
 	}
-	if tasks.ErrorCode(err) == tasks.EInvalid {
-		field, msg, _ := strings.Cut(tasks.ErrorMessage(err), ": ")
+	if domain.ErrorCode(err) == domain.EInvalid {
+		field, msg, _ := strings.Cut(domain.ErrorMessage(err), ": ")
 		if msg == "" {
-			field, msg = "", tasks.ErrorMessage(err)
+			field, msg = "", domain.ErrorMessage(err)
 		}
 		p := problemf(http.StatusUnprocessableEntity, "invalid-webhook", "The webhook was not registered.")
 		p.Errors = []FieldError{{Field: field, Message: msg}}

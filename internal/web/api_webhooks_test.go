@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"annotate/internal/authn"
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 	"annotate/internal/web"
 	"annotate/internal/webhooks"
@@ -72,7 +73,7 @@ func TestAPIWebhooks(t *testing.T) {
 	t.Cleanup(receiver.Close)
 
 	lead, ann, bob := f.user("lea", false), f.user("ann", false), f.user("bob", false)
-	p := f.project("alpha", map[*tasks.User]string{lead: tasks.RoleLead, ann: tasks.RoleAnnotator, bob: tasks.RoleAnnotator})
+	p := f.project("alpha", map[*domain.User]string{lead: domain.RoleLead, ann: domain.RoleAnnotator, bob: domain.RoleAnnotator})
 	api := &apiClient{t: t, base: srv.URL, token: newToken(t, f, lead, authn.TokenSpec{})}
 	if res := api.upload("/api/v1/projects/alpha/import", map[string]string{"batch.jsonl": apiDocs}); res.status != http.StatusOK {
 		t.Fatalf("import: %s", res)

@@ -6,7 +6,7 @@ import (
 
 	"annotate/internal/assist"
 	"annotate/internal/assiststore"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/web/templates"
 )
 
@@ -19,8 +19,8 @@ const evidenceLimit = 4
 // Adjudicator and ambiguity verdict where a run has judged the sentence,
 // and always the evidence the lexical finder ranks, which needs no LLM.
 // Nothing here names the model: annotators see this panel.
-func (s *Server) assistFor(ctx context.Context, p *tasks.Project, doc *tasks.Document, sum *tasks.Summary) (map[int64]templates.AssistView, error) {
-	if p.Settings.AssistantVisibility == tasks.AssistNever {
+func (s *Server) assistFor(ctx context.Context, p *domain.Project, doc *domain.Document, sum *domain.Summary) (map[int64]templates.AssistView, error) {
+	if p.Settings.AssistantVisibility == domain.AssistNever {
 		return map[int64]templates.AssistView{}, nil
 	}
 	return s.assistPanels(ctx, doc, sum, p.Settings)
@@ -29,7 +29,7 @@ func (s *Server) assistFor(ctx context.Context, p *tasks.Project, doc *tasks.Doc
 // assistPanels builds the panel of every sentence of a summary from the
 // newest run's outputs and the lexical evidence, whatever the project's
 // visibility mode; callers decide who may see it.
-func (s *Server) assistPanels(ctx context.Context, doc *tasks.Document, sum *tasks.Summary, set tasks.Settings) (map[int64]templates.AssistView, error) {
+func (s *Server) assistPanels(ctx context.Context, doc *domain.Document, sum *domain.Summary, set domain.Settings) (map[int64]templates.AssistView, error) {
 	outputs, err := s.assists.AssistPanel(ctx, sum.ID)
 	if err != nil {
 		return nil, err
@@ -74,9 +74,9 @@ func (s *Server) panelView(sid int64, o assiststore.PanelOutput, has bool, evide
 
 // errorTypeNames maps the codes of the project's error taxonomy, and of the
 // presets a run may have used, to the names people read.
-func errorTypeNames(set tasks.Settings) map[string]string {
+func errorTypeNames(set domain.Settings) map[string]string {
 	names := map[string]string{}
-	for _, preset := range tasks.ErrorPresets {
+	for _, preset := range domain.ErrorPresets {
 		for _, t := range preset {
 			names[t.Code] = t.Name
 		}
@@ -139,7 +139,7 @@ func ambiguityText(a *assist.Ambiguity) string {
 	switch {
 	case a.Judged && a.Ambiguous:
 		text = "ambiguous"
-		if t, ok := tasks.AmbiguityType(a.Type); ok {
+		if t, ok := domain.AmbiguityType(a.Type); ok {
 			text += " (" + t.Name + ")"
 		}
 		if a.Reason != "" {

@@ -12,7 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/sync/semaphore"
 
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/web/templates"
 )
 
@@ -118,7 +118,7 @@ func (s *Server) postLogin(c echo.Context) error {
 	u, err := s.store.Authenticate(c.Request().Context(), username, password)
 	release()
 	if err != nil {
-		if tasks.ErrorCode(err) == tasks.EForbidden {
+		if domain.ErrorCode(err) == domain.EForbidden {
 			s.throttle.fail(account, addr)
 			return fail(http.StatusUnauthorized, "Wrong username or password.")
 		}

@@ -1,13 +1,12 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
-
-	"annotate/internal/tasks"
 )
 
 // loginIn logs a browser context in through the login form.
@@ -83,7 +82,7 @@ func TestBrowserAdminAddsMember(t *testing.T) {
 		chromedp.Navigate(f.srv.URL+"/p/alpha"),
 		chromedp.WaitVisible(css(`[data-testid="add-member"]`)),
 		chromedp.SendKeys(css(`#member-username`), "ana"),
-		chromedp.SetValue(css(`#member-role`), tasks.RoleAnnotator),
+		chromedp.SetValue(css(`#member-role`), domain.RoleAnnotator),
 		chromedp.Click(css(`[data-testid="add-member-submit"]`)),
 		chromedp.WaitVisible(css(`[data-testid="member-ana"]`)),
 	)

@@ -1,14 +1,13 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-
-	"annotate/internal/tasks"
 )
 
 // TestBrowserAdjudicateWithKeyboard: a lead opens the queue, follows the
@@ -62,7 +61,7 @@ func TestBrowserAdjudicateWithKeyboard(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := g[f.sents[1]]
-	if got.Provenance != tasks.ProvAdjudicated || got.Label != tasks.LabelUnfaithful || strings.Join(got.ErrorTypes, ",") != "mis_referencing" ||
+	if got.Provenance != domain.ProvAdjudicated || got.Label != domain.LabelUnfaithful || strings.Join(got.ErrorTypes, ",") != "mis_referencing" ||
 		got.Note != "The vote was five to two." || got.DecidedByName != "lea" {
 		t.Fatalf("stored gold %+v", got)
 	}

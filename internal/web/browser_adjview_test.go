@@ -1,14 +1,13 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"annotate/internal/tasks"
 )
 
 // TestBrowserAdjudicationFormInView: at 1280 × 800, following the queue's
@@ -45,7 +44,7 @@ func TestBrowserAdjudicationFormInView(t *testing.T) {
 // pixels above it.
 func TestBrowserMissingListInView(t *testing.T) {
 	t.Parallel()
-	lf := newLongFixture(t, tasks.AssistAlways)
+	lf := newLongFixture(t, domain.AssistAlways)
 	ctx := newBrowser(t)
 	loginIn(t, ctx, lf.srv.URL, "ann", testPassword)
 	err := chromedp.Do(ctx,
@@ -132,7 +131,7 @@ func TestBrowserAdjudicateAFlaggedSentence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g := gold[f.sents[1]]; g.Provenance != tasks.ProvAdjudicated || g.Label != tasks.LabelFaithful {
+	if g := gold[f.sents[1]]; g.Provenance != domain.ProvAdjudicated || g.Label != domain.LabelFaithful {
 		t.Errorf("the flagged sentence's gold is %+v, want adjudicated faithful", g)
 	}
 }

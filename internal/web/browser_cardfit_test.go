@@ -1,12 +1,11 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"testing"
 
 	"github.com/chromedp/chromedp"
-
-	"annotate/internal/tasks"
 )
 
 // TestBrowserFullestCardFits fills a sentence's card as far as it goes at
@@ -16,7 +15,7 @@ import (
 // sticky head.
 func TestBrowserFullestCardFits(t *testing.T) {
 	t.Parallel()
-	lf := newLongFixture(t, tasks.AssistAlways)
+	lf := newLongFixture(t, domain.AssistAlways)
 	ctx := newBrowser(t)
 	loginIn(t, ctx, lf.srv.URL, "ann", testPassword)
 	err := chromedp.Do(ctx,

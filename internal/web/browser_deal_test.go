@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"slices"
 	"strconv"
@@ -9,8 +10,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"annotate/internal/tasks"
 )
 
 // TestBrowserDealChosenDocuments: a lead filters the documents by topic,
@@ -21,15 +20,15 @@ func TestBrowserDealChosenDocuments(t *testing.T) {
 	f := newFixture(t)
 	lead := f.user("lea", false)
 	ann, bob, cat := f.user("ann", false), f.user("bob", false), f.user("cat", false)
-	p := f.project("pick", map[*tasks.User]string{lead: tasks.RoleLead, ann: tasks.RoleAnnotator, bob: tasks.RoleAnnotator, cat: tasks.RoleAnnotator})
-	var docs []tasks.DocumentInput
+	p := f.project("pick", map[*domain.User]string{lead: domain.RoleLead, ann: domain.RoleAnnotator, bob: domain.RoleAnnotator, cat: domain.RoleAnnotator})
+	var docs []domain.DocumentInput
 	for i := 1; i <= 6; i++ {
 		topic := "budget"
 		if i > 4 {
 			topic = "parks"
 		}
-		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("doc%d", i), Sentences: []string{"The council met."},
-			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("sum%d", i), Topic: topic, Sentences: []tasks.SentenceInput{{Text: "The council met."}}}}})
+		docs = append(docs, domain.DocumentInput{ExternalID: fmt.Sprintf("doc%d", i), Sentences: []string{"The council met."},
+			Summaries: []domain.SummaryInput{{ExternalID: fmt.Sprintf("sum%d", i), Topic: topic, Sentences: []domain.SentenceInput{{Text: "The council met."}}}}})
 	}
 	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
@@ -63,7 +62,7 @@ func TestBrowserDealChosenDocuments(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, u := range []*tasks.User{ann, bob} {
+	for _, u := range []*domain.User{ann, bob} {
 		if err := chromedp.Do(ctx, chromedp.Click(css(`input[name="annotators"][value="`+strconv.FormatInt(u.ID, 10)+`"]`))); err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +81,7 @@ func TestBrowserDealChosenDocuments(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"sum1", "sum3", "sum4"}
-	for _, u := range []*tasks.User{ann, bob, cat} {
+	for _, u := range []*domain.User{ann, bob, cat} {
 		q, err := f.store.Queue(f.ctx, p.ID, u.ID)
 		if err != nil {
 			t.Fatal(err)

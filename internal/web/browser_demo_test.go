@@ -7,7 +7,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"annotate/internal/demo"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // TestBrowserDemoPages opens the main pages of a project built from the
@@ -19,12 +19,12 @@ func TestBrowserDemoPages(t *testing.T) {
 	lead := f.user("lead", false)
 	ann := f.user("ann1", false)
 	ann2 := f.user("ann2", false)
-	p, err := f.store.CreateProject(f.ctx, tasks.Project{Slug: "demo", Name: "Demo: city council meetings", Settings: tasks.DefaultSettings(),
+	p, err := f.store.CreateProject(f.ctx, domain.Project{Slug: "demo", Name: "Demo: city council meetings", Settings: domain.DefaultSettings(),
 		Guidelines: "1. Judge against the transcript alone.\n2. Opinions must stay opinions."})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for u, role := range map[*tasks.User]string{lead: tasks.RoleLead, ann: tasks.RoleAnnotator, ann2: tasks.RoleAnnotator} {
+	for u, role := range map[*domain.User]string{lead: domain.RoleLead, ann: domain.RoleAnnotator, ann2: domain.RoleAnnotator} {
 		f.store.SetMember(f.ctx, p.ID, u.ID, role)
 	}
 	docs, err := demo.Documents()
@@ -35,7 +35,7 @@ func TestBrowserDemoPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	ids := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(t)
-	r, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "calibration-1", Kind: tasks.RoundCalibration, Annotators: []int64{ann.ID, ann2.ID}, Summaries: ids[:6]})
+	r, err := f.store.CreateRound(f.ctx, p.ID, domain.RoundSpec{Name: "calibration-1", Kind: domain.RoundCalibration, Annotators: []int64{ann.ID, ann2.ID}, Summaries: ids[:6]})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,14 +1,13 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-
-	"annotate/internal/tasks"
 )
 
 // TestBrowserKeyboardReachesEveryField sets, with the keyboard alone, the
@@ -20,24 +19,24 @@ func TestBrowserKeyboardReachesEveryField(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	ann := f.user("ann", false)
-	p := f.project("keys", map[*tasks.User]string{ann: tasks.RoleAnnotator})
-	doc := tasks.DocumentInput{
+	p := f.project("keys", map[*domain.User]string{ann: domain.RoleAnnotator})
+	doc := domain.DocumentInput{
 		ExternalID: "d1", Sentences: []string{"The council approved the park budget.", "The vote was five to two."},
-		KeyFacts: []tasks.KeyFactInput{{Topic: "Parks", Text: "The budget was approved."}, {Topic: "Parks", Text: "The vote was five to two."}},
-		Summaries: []tasks.SummaryInput{{ExternalID: "s1", Topic: "Parks",
-			Sentences: []tasks.SentenceInput{{Text: "The council approved the budget."}, {Text: "The vote was close."}}}},
+		KeyFacts: []domain.KeyFactInput{{Topic: "Parks", Text: "The budget was approved."}, {Topic: "Parks", Text: "The vote was five to two."}},
+		Summaries: []domain.SummaryInput{{ExternalID: "s1", Topic: "Parks",
+			Sentences: []domain.SentenceInput{{Text: "The council approved the budget."}, {Text: "The vote was close."}}}},
 	}
-	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
+	if _, err := f.store.Import(f.ctx, p.ID, []domain.DocumentInput{doc}); err != nil {
 		t.Fatal(err)
 	}
 	sums := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(t)
-	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r1", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: sums}); err != nil {
+	if _, err := f.store.CreateRound(f.ctx, p.ID, domain.RoundSpec{Name: "r1", Kind: domain.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: sums}); err != nil {
 		t.Fatal(err)
 	}
 	q := must(f.store.Queue(f.ctx, p.ID, ann.ID))(t)
 	a := q[0]
 	sum := must(f.store.Summary(f.ctx, a.SummaryID))(t)
-	firstType := tasks.AmbiguityTypes[0]
+	firstType := domain.AmbiguityTypes[0]
 
 	ctx := newBrowser(t)
 	err := chromedp.Do(ctx,

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"strings"
 	"testing"
@@ -8,8 +9,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-
-	"annotate/internal/tasks"
 )
 
 // TestBrowserCtrlEnterRightAfterTyping types an explanation and presses
@@ -154,7 +153,7 @@ func TestBrowserKeyboardFixes(t *testing.T) {
 	}
 }
 
-func mustLabel(t *testing.T, w *workFixture, assignment, sentence int64) tasks.SentenceLabel {
+func mustLabel(t *testing.T, w *workFixture, assignment, sentence int64) domain.SentenceLabel {
 	t.Helper()
 	ls, err := w.store.SentenceLabels(w.ctx, assignment)
 	if err != nil {
@@ -196,7 +195,7 @@ func TestBrowserConflictShowsSavedLabel(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The other tab.
-	if _, err := w.store.SaveSentenceLabel(w.ctx, a.ID, a.UserID, 0, tasks.SentenceLabel{SentenceID: s1, Label: "faithful"}); err != nil {
+	if _, err := w.store.SaveSentenceLabel(w.ctx, a.ID, a.UserID, 0, domain.SentenceLabel{SentenceID: s1, Label: "faithful"}); err != nil {
 		t.Fatal(err)
 	}
 	keys(t, ctx, "u")
@@ -209,7 +208,7 @@ func TestBrowserConflictShowsSavedLabel(t *testing.T) {
 		t.Fatalf("the sentence is out of the window: %+v", r)
 	}
 	keys(t, ctx, "\r", chromedp.KeyModifiers(chromedp.ModifierCtrl))
-	if got := must(w.store.AssignmentByID(w.ctx, a.ID))(t); got.Status == tasks.StatusSubmitted {
+	if got := must(w.store.AssignmentByID(w.ctx, a.ID))(t); got.Status == domain.StatusSubmitted {
 		t.Fatal("submitted after a conflict")
 	}
 	if l := mustLabel(t, w, a.ID, s1); l.Label != "faithful" {

@@ -13,7 +13,7 @@ import (
 
 	"annotate/internal/assist"
 	"annotate/internal/assiststore"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // longFixture is one assignment of a 40-sentence summary with 30 key facts
@@ -23,8 +23,8 @@ import (
 // for it, so the page looks like real work.
 type longFixture struct {
 	*fixture
-	project   *tasks.Project
-	assign    tasks.Assignment
+	project   *domain.Project
+	assign    domain.Assignment
 	sentences []int64
 }
 
@@ -33,7 +33,7 @@ func newLongFixture(t testing.TB, mode string) *longFixture {
 	f := newFixture(t)
 	ann := f.user("ann", false)
 	lead := f.user("lea", false)
-	p := f.project("long", map[*tasks.User]string{ann: tasks.RoleAnnotator, lead: tasks.RoleLead})
+	p := f.project("long", map[*domain.User]string{ann: domain.RoleAnnotator, lead: domain.RoleLead})
 	set := p.Settings
 	set.AssistantVisibility = mode
 	if _, err := f.store.UpdateSettings(f.ctx, p.ID, set, ""); err != nil {
@@ -42,21 +42,21 @@ func newLongFixture(t testing.TB, mode string) *longFixture {
 	docs := demoCorpus(t)
 	doc := docs[0]
 	topic := doc.Summaries[0].Topic
-	var sents []tasks.SentenceInput
+	var sents []domain.SentenceInput
 	seen := map[string]bool{}
-	var facts []tasks.KeyFactInput
+	var facts []domain.KeyFactInput
 	for _, d := range docs {
 		for _, s := range d.Summaries {
 			for _, x := range s.Sentences {
 				if d.ExternalID == doc.ExternalID && !seen[x.Text] && len(sents) < 40 {
 					seen[x.Text] = true
-					sents = append(sents, tasks.SentenceInput{Text: x.Text})
+					sents = append(sents, domain.SentenceInput{Text: x.Text})
 				}
 			}
 		}
 		for _, k := range d.KeyFacts {
 			if len(facts) < 30 {
-				facts = append(facts, tasks.KeyFactInput{Topic: topic, Text: k.Text})
+				facts = append(facts, domain.KeyFactInput{Topic: topic, Text: k.Text})
 			}
 		}
 	}
@@ -66,7 +66,7 @@ func newLongFixture(t testing.TB, mode string) *longFixture {
 			for _, x := range s.Sentences {
 				if !seen[x.Text] && len(sents) < 40 {
 					seen[x.Text] = true
-					sents = append(sents, tasks.SentenceInput{Text: x.Text})
+					sents = append(sents, domain.SentenceInput{Text: x.Text})
 				}
 			}
 		}
@@ -74,14 +74,14 @@ func newLongFixture(t testing.TB, mode string) *longFixture {
 	if len(sents) != 40 || len(facts) != 30 {
 		t.Fatalf("fixture has %d sentences and %d facts", len(sents), len(facts))
 	}
-	in := tasks.DocumentInput{ExternalID: doc.ExternalID, Kind: doc.Kind, Language: doc.Language, Domain: doc.Domain,
+	in := domain.DocumentInput{ExternalID: doc.ExternalID, Kind: doc.Kind, Language: doc.Language, Domain: doc.Domain,
 		Title: "Alameda City Council, 20 July 2021", Turns: doc.Turns, KeyFacts: facts,
-		Summaries: []tasks.SummaryInput{{ExternalID: "long-1", Topic: topic, Model: "m", Sentences: sents}}}
-	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{in}); err != nil {
+		Summaries: []domain.SummaryInput{{ExternalID: "long-1", Topic: topic, Model: "m", Sentences: sents}}}
+	if _, err := f.store.Import(f.ctx, p.ID, []domain.DocumentInput{in}); err != nil {
 		t.Fatal(err)
 	}
 	sums := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(t)
-	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r1", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: sums}); err != nil {
+	if _, err := f.store.CreateRound(f.ctx, p.ID, domain.RoundSpec{Name: "r1", Kind: domain.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: sums}); err != nil {
 		t.Fatal(err)
 	}
 	q, err := f.store.Queue(f.ctx, p.ID, ann.ID)
@@ -130,18 +130,18 @@ func longResult(i, n int) assist.SentenceResult {
 
 // demoCorpus reads the demo's documents (MeetingBank transcripts with
 // their TofuEval summaries and key facts).
-func demoCorpus(t testing.TB) []tasks.DocumentInput {
+func demoCorpus(t testing.TB) []domain.DocumentInput {
 	t.Helper()
 	fh, err := os.Open("../demo/corpus.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer fh.Close()
-	var out []tasks.DocumentInput
+	var out []domain.DocumentInput
 	sc := bufio.NewScanner(fh)
 	sc.Buffer(make([]byte, 1<<20), 8<<20)
 	for sc.Scan() {
-		var d tasks.DocumentInput
+		var d domain.DocumentInput
 		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
 			t.Fatal(err)
 		}
@@ -181,7 +181,7 @@ func (r rect) inView() bool { return r.Top >= 0 && r.Bottom <= r.VH && r.Left >=
 // summary is submitted with Ctrl+Enter.
 func TestBrowserLongSummaryKeyboard(t *testing.T) {
 	t.Parallel()
-	for _, mode := range []string{tasks.AssistAfterLabel, tasks.AssistAlways} {
+	for _, mode := range []string{domain.AssistAfterLabel, domain.AssistAlways} {
 		t.Run(mode, func(t *testing.T) {
 			w := newLongFixture(t, mode)
 			ctx := newBrowser(t)
@@ -222,7 +222,7 @@ func TestBrowserLongSummaryKeyboard(t *testing.T) {
 				verdicts := fmt.Sprintf(`[data-testid="assist-%d"] .verdicts`, n)
 				waitJS(t, ctx, fmt.Sprintf("sentence %d verdicts", n), fmt.Sprintf(`!!document.querySelector(%q)`, verdicts))
 				inView("labelled")
-				if i == 1 && mode == tasks.AssistAlways {
+				if i == 1 && mode == domain.AssistAlways {
 					screenshot(t, ctx, "labelling")
 					// The arguments unfold; a citation chip highlights its unit
 					// in the transcript.
@@ -254,7 +254,7 @@ func TestBrowserLongSummaryKeyboard(t *testing.T) {
 			keys(t, ctx, "\r", chromedp.KeyModifiers(chromedp.ModifierCtrl))
 			waitFor(t, "submitted", func() bool {
 				a := must(w.store.AssignmentByID(w.ctx, w.assign.ID))(t)
-				return a.Status == tasks.StatusSubmitted
+				return a.Status == domain.StatusSubmitted
 			})
 			labels := must(w.store.SentenceLabels(w.ctx, w.assign.ID))(t)
 			if got := labels[w.sentences[6]]; len(labels) != 40 || got.Label != "unfaithful" || got.Explanation != explanation(7) {

@@ -10,8 +10,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"annotate/internal/domain"
 	"annotate/internal/iaa"
-	"annotate/internal/tasks"
 )
 
 // TestBrowserScaleWithKeyboard gives a project a 1–5 consistency scale; an
@@ -23,7 +23,7 @@ func TestBrowserScaleWithKeyboard(t *testing.T) {
 	w := newWorkFixture(t)
 	set := w.project.Settings
 	lo, hi := 1, 5
-	set.Scales = []tasks.Scale{{Name: "consistency", Title: "Consistency", Level: tasks.LevelSummary, Min: &lo, Max: &hi,
+	set.Scales = []domain.Scale{{Name: "consistency", Title: "Consistency", Level: domain.LevelSummary, Min: &lo, Max: &hi,
 		Anchors: map[string]string{"1": "contradicts the document", "5": "fully supported"}}}
 	if _, err := w.store.UpdateSettings(w.ctx, w.project.ID, set, ""); err != nil {
 		t.Fatal(err)
@@ -68,7 +68,7 @@ func TestBrowserScaleWithKeyboard(t *testing.T) {
 		document.getElementById("save-status").textContent.startsWith("Saved")`)
 	screenshot(t, ctx, "scales")
 	scores, err := w.store.ScaleScores(w.ctx, a.ID)
-	if err != nil || scores[tasks.ScaleKey{Scale: "consistency"}] != "4" {
+	if err != nil || scores[domain.ScaleKey{Scale: "consistency"}] != "4" {
 		t.Fatalf("stored %v, %v", scores, err)
 	}
 
@@ -108,9 +108,9 @@ func TestBrowserSentenceScaleInItsCard(t *testing.T) {
 	w := newWorkFixture(t)
 	set := w.project.Settings
 	lo, hi := 1, 3
-	set.Scales = []tasks.Scale{
-		{Name: "support", Title: "Support", Level: tasks.LevelSentence, Min: &lo, Max: &hi},
-		{Name: "style", Title: "Style", Level: tasks.LevelSentence, Categories: []string{"plain", "florid"}, Optional: true},
+	set.Scales = []domain.Scale{
+		{Name: "support", Title: "Support", Level: domain.LevelSentence, Min: &lo, Max: &hi},
+		{Name: "style", Title: "Style", Level: domain.LevelSentence, Categories: []string{"plain", "florid"}, Optional: true},
 	}
 	if _, err := w.store.UpdateSettings(w.ctx, w.project.ID, set, ""); err != nil {
 		t.Fatal(err)
@@ -155,7 +155,7 @@ func TestBrowserSentenceScaleInItsCard(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := w.sentences[a.SummaryID][0]
-	if scores[tasks.ScaleKey{Sentence: first, Scale: "support"}] != "2" || len(scores) != 1 {
+	if scores[domain.ScaleKey{Sentence: first, Scale: "support"}] != "2" || len(scores) != 1 {
 		t.Fatalf("stored %v, want support 2 on sentence 1 alone", scores)
 	}
 }

@@ -11,8 +11,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"annotate/internal/app"
+	"annotate/internal/domain"
 	"annotate/internal/studies"
-	"annotate/internal/tasks"
 )
 
 // TestBrowserStudyScreeningAndChecks, in Chromium: one participant enters
@@ -24,15 +24,15 @@ func TestBrowserStudyScreeningAndChecks(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	lead := f.user("lea", false)
-	p := f.project("crowd", map[*tasks.User]string{lead: tasks.RoleLead})
-	var docs []tasks.DocumentInput
+	p := f.project("crowd", map[*domain.User]string{lead: domain.RoleLead})
+	var docs []domain.DocumentInput
 	for i := 1; i <= 6; i++ {
-		sent := tasks.SentenceInput{Text: "The council deferred the budget."}
+		sent := domain.SentenceInput{Text: "The council deferred the budget."}
 		if i > 3 { // summaries with gold: the screening test and the checks
-			sent.Gold = &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "It was approved."}
+			sent.Gold = &domain.GoldInput{Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "It was approved."}
 		}
-		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council approved the budget."},
-			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []tasks.SentenceInput{sent}}}})
+		docs = append(docs, domain.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council approved the budget."},
+			Summaries: []domain.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []domain.SentenceInput{sent}}}})
 	}
 	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
 		t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"annotate/internal/app"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // TestBrowserStudyParticipant: in Chromium, a participant opens a study's
@@ -87,7 +87,7 @@ func TestBrowserStudyParticipant(t *testing.T) {
 	}
 	// The lead's page: one participant, completed, named by number.
 	lea := f.user("lea", false)
-	if err := f.store.SetMember(f.ctx, p.ID, lea.ID, tasks.RoleLead); err != nil {
+	if err := f.store.SetMember(f.ctx, p.ID, lea.ID, domain.RoleLead); err != nil {
 		t.Fatal(err)
 	}
 	lead := newBrowser(t)

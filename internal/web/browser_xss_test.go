@@ -1,13 +1,12 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
-
-	"annotate/internal/tasks"
 )
 
 // hostile is markup that would run script if a page put it in as HTML.
@@ -22,23 +21,23 @@ func TestBrowserShowsMarkupAsText(t *testing.T) {
 	f := newFixture(t)
 	lead := f.user("lea", false)
 	ann := f.user("ann", false)
-	p := f.project("xss", map[*tasks.User]string{lead: tasks.RoleLead, ann: tasks.RoleAnnotator})
+	p := f.project("xss", map[*domain.User]string{lead: domain.RoleLead, ann: domain.RoleAnnotator})
 	guidelines := "1. Judge the summary.\n\n" + hostile + "\n\n[a link](javascript:window.__xss='md')\n"
-	if _, err := f.store.UpdateSettings(f.ctx, p.ID, tasks.DefaultSettings(), guidelines); err != nil {
+	if _, err := f.store.UpdateSettings(f.ctx, p.ID, domain.DefaultSettings(), guidelines); err != nil {
 		t.Fatal(err)
 	}
-	doc := tasks.DocumentInput{
-		ExternalID: "doc-x", Kind: tasks.KindProse,
+	doc := domain.DocumentInput{
+		ExternalID: "doc-x", Kind: domain.KindProse,
 		Sentences: []string{"The council met on Monday.", "It said " + hostile + " twice.", "The vote was close."},
-		KeyFacts:  []tasks.KeyFactInput{{Topic: "Topic " + hostile, Text: "Fact " + hostile}},
-		Summaries: []tasks.SummaryInput{{ExternalID: "s-x", Topic: "Topic " + hostile, Model: "m",
-			Sentences: []tasks.SentenceInput{{Text: "The council met. " + hostile}}}},
+		KeyFacts:  []domain.KeyFactInput{{Topic: "Topic " + hostile, Text: "Fact " + hostile}},
+		Summaries: []domain.SummaryInput{{ExternalID: "s-x", Topic: "Topic " + hostile, Model: "m",
+			Sentences: []domain.SentenceInput{{Text: "The council met. " + hostile}}}},
 	}
-	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
+	if _, err := f.store.Import(f.ctx, p.ID, []domain.DocumentInput{doc}); err != nil {
 		t.Fatal(err)
 	}
 	sums := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(t)
-	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: sums}); err != nil {
+	if _, err := f.store.CreateRound(f.ctx, p.ID, domain.RoundSpec{Name: "r", Kind: domain.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: sums}); err != nil {
 		t.Fatal(err)
 	}
 	q, err := f.store.Queue(f.ctx, p.ID, ann.ID)
@@ -46,7 +45,7 @@ func TestBrowserShowsMarkupAsText(t *testing.T) {
 		t.Fatalf("queue: %v %v", q, err)
 	}
 	sum := must(f.store.Summary(f.ctx, q[0].SummaryID))(t)
-	if _, err := f.store.SaveSentenceLabel(f.ctx, q[0].ID, ann.ID, 0, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID,
+	if _, err := f.store.SaveSentenceLabel(f.ctx, q[0].ID, ann.ID, 0, domain.SentenceLabel{SentenceID: sum.Sentences[0].ID,
 		Label: "unfaithful", ErrorTypes: []string{"extrinsic_information"}, Explanation: "Because " + hostile}); err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/web/templates"
 )
 
@@ -17,7 +17,7 @@ import (
 // back to what the server holds, so the page never shows labels that were
 // not saved; the page stops saving and offers a reload.
 
-func (s *Server) sentenceConflict(c echo.Context, a *tasks.Assignment, p *tasks.Project, sid int64, cause error) error {
+func (s *Server) sentenceConflict(c echo.Context, a *domain.Assignment, p *domain.Project, sid int64, cause error) error {
 	ctx := c.Request().Context()
 	labels, err := s.store.SentenceLabels(ctx, a.ID)
 	if err != nil {
@@ -29,7 +29,7 @@ func (s *Server) sentenceConflict(c echo.Context, a *tasks.Assignment, p *tasks.
 	return s.render(c, http.StatusConflict, templates.SentenceConflict(v, sv, conflictMessage(cause)))
 }
 
-func (s *Server) summaryConflict(c echo.Context, a *tasks.Assignment, p *tasks.Project, cause error) error {
+func (s *Server) summaryConflict(c echo.Context, a *domain.Assignment, p *domain.Project, cause error) error {
 	ctx := c.Request().Context()
 	sl, err := s.store.SummaryLabelOf(ctx, a.ID)
 	if err != nil {

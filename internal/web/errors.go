@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 	"annotate/web/templates"
 )
@@ -22,22 +23,22 @@ func statusOf(err error) (int, string) {
 		}
 		return he.Code, msg
 	}
-	switch tasks.ErrorCode(err) {
-	case tasks.ENotFound:
-		return http.StatusNotFound, tasks.ErrorMessage(err)
-	case tasks.EInvalid:
-		return http.StatusUnprocessableEntity, tasks.ErrorMessage(err)
-	case tasks.EConflict:
-		return http.StatusConflict, tasks.ErrorMessage(err)
-	case tasks.EForbidden:
-		return http.StatusForbidden, tasks.ErrorMessage(err)
-	case tasks.EUnavailable:
-		return http.StatusServiceUnavailable, tasks.ErrorMessage(err)
+	switch domain.ErrorCode(err) {
+	case domain.ENotFound:
+		return http.StatusNotFound, domain.ErrorMessage(err)
+	case domain.EInvalid:
+		return http.StatusUnprocessableEntity, domain.ErrorMessage(err)
+	case domain.EConflict:
+		return http.StatusConflict, domain.ErrorMessage(err)
+	case domain.EForbidden:
+		return http.StatusForbidden, domain.ErrorMessage(err)
+	case domain.EUnavailable:
+		return http.StatusServiceUnavailable, domain.ErrorMessage(err)
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return http.StatusServiceUnavailable, "The server took too long to answer, so this request was stopped. Please try again."
 	}
-	return http.StatusInternalServerError, tasks.ErrorMessage(err)
+	return http.StatusInternalServerError, domain.ErrorMessage(err)
 }
 
 var headings = map[int]string{

@@ -4,7 +4,7 @@ import (
 	"sync"
 
 	"annotate/internal/assist"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // evidenceCacheSize bounds the cached summaries; past it the cache starts
@@ -27,7 +27,7 @@ type summaryEvidence struct {
 
 // cached returns the cached evidence of sum's sentences and the number of
 // units of its document, if the cache holds them for these sentences.
-func (c *evidenceCache) cached(sum *tasks.Summary) (map[int64][]int, int, bool) {
+func (c *evidenceCache) cached(sum *domain.Summary) (map[int64][]int, int, bool) {
 	c.mu.Lock()
 	e, ok := c.m[sum.ID]
 	c.mu.Unlock()
@@ -53,7 +53,7 @@ func (c *evidenceCache) lookup(summaryID, sentenceID int64) ([]int, bool) {
 // get returns the evidence units of each sentence of sum, computing and
 // keeping them on first use. A summary whose sentences differ from the
 // cached ones (its split was edited) is computed again.
-func (c *evidenceCache) get(doc *tasks.Document, sum *tasks.Summary) map[int64][]int {
+func (c *evidenceCache) get(doc *domain.Document, sum *domain.Summary) map[int64][]int {
 	if ev, _, ok := c.cached(sum); ok {
 		return ev
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -18,8 +19,8 @@ func TestExportDownload(t *testing.T) {
 		t.Fatal(err)
 	}
 	aid := w.assign["ann"][0].ID
-	if _, err := w.store.SaveSentenceLabel(w.ctx, aid, ann.ID, w.assign["ann"][0].Version, tasks.SentenceLabel{
-		SentenceID: w.sentences[w.assign["ann"][0].SummaryID][0], Label: tasks.LabelFaithful}); err != nil {
+	if _, err := w.store.SaveSentenceLabel(w.ctx, aid, ann.ID, w.assign["ann"][0].Version, domain.SentenceLabel{
+		SentenceID: w.sentences[w.assign["ann"][0].SummaryID][0], Label: domain.LabelFaithful}); err != nil {
 		t.Fatal(err)
 	}
 	lead := w.browser()

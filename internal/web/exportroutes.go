@@ -10,8 +10,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"annotate/internal/domain"
 	"annotate/internal/export"
-	"annotate/internal/tasks"
 	"annotate/web/templates"
 )
 
@@ -40,7 +40,7 @@ func (s *Server) getExport(c echo.Context) error {
 		return err
 	}
 	v := templates.ExportView{Page: s.page(c, "Export", s.projectCrumbs(a.project)...), Slug: a.project.Slug,
-		Provenances: append(append([]string{}, tasks.GoldProvenances...), export.NoGold)}
+		Provenances: append(append([]string{}, domain.GoldProvenances...), export.NoGold)}
 	for _, r := range rounds {
 		v.Rounds = append(v.Rounds, r.Name)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/web/templates"
 )
 
@@ -25,24 +25,24 @@ func (s *Server) getFeedback(c echo.Context) error {
 	ctx := c.Request().Context()
 	id, err := strconv.ParseInt(c.Param("rid"), 10, 64)
 	if err != nil {
-		return tasks.Errorf(tasks.ENotFound, "round not found")
+		return domain.Errorf(domain.ENotFound, "round not found")
 	}
 	r, err := s.store.RoundByID(ctx, id)
 	if err != nil {
 		return err
 	}
 	if r.ProjectID != a.project.ID {
-		return tasks.Errorf(tasks.ENotFound, "round not found")
+		return domain.Errorf(domain.ENotFound, "round not found")
 	}
 	me := currentUser(c)
 	target := me.ID
 	if q := c.QueryParam("annotator"); q != "" {
 		n, err := strconv.ParseInt(q, 10, 64)
 		if err != nil {
-			return tasks.Errorf(tasks.EInvalid, "annotator: %q is not a user id", q)
+			return domain.Errorf(domain.EInvalid, "annotator: %q is not a user id", q)
 		}
 		if n != me.ID && !a.isLead() {
-			return tasks.Errorf(tasks.EForbidden, "you can read only your own feedback")
+			return domain.Errorf(domain.EForbidden, "you can read only your own feedback")
 		}
 		target = n
 	}
@@ -64,8 +64,8 @@ func (s *Server) getFeedback(c echo.Context) error {
 			}
 		}
 		if c.QueryParam("annotator") == "" {
-			if r.Kind != tasks.RoundCalibration {
-				return tasks.Errorf(tasks.ENotFound, "feedback is given for calibration rounds; %s is a production round", r.Name)
+			if r.Kind != domain.RoundCalibration {
+				return domain.Errorf(domain.ENotFound, "feedback is given for calibration rounds; %s is a production round", r.Name)
 			}
 			v.Empty = "Choose an annotator above."
 			return s.render(c, http.StatusOK, templates.FeedbackPage(v))
@@ -85,7 +85,7 @@ func (s *Server) getFeedback(c echo.Context) error {
 // the project's setting, gold only when the project shows it, the
 // assistant's verdict when annotators may see the assistant, and the
 // sentences that differed first: from gold, then from the others.
-func (s *Server) fillFeedback(ctx context.Context, p *tasks.Project, sentences []tasks.FeedbackSentence, v *templates.FeedbackView) error {
+func (s *Server) fillFeedback(ctx context.Context, p *domain.Project, sentences []domain.FeedbackSentence, v *templates.FeedbackView) error {
 	set := p.Settings
 	names := errorTypeNames(set)
 	aliases, err := s.store.Pseudonyms(ctx, p.ID)
@@ -93,7 +93,7 @@ func (s *Server) fillFeedback(ctx context.Context, p *tasks.Project, sentences [
 		return err
 	}
 	panels := map[int64]templates.AssistView{}
-	if set.AssistantVisibility != tasks.AssistNever {
+	if set.AssistantVisibility != domain.AssistNever {
 		seen := map[int64]bool{}
 		for _, f := range sentences {
 			if seen[f.SummaryID] {
@@ -122,10 +122,10 @@ func (s *Server) fillFeedback(ctx context.Context, p *tasks.Project, sentences [
 			sentences[i].Gold = nil
 		}
 	}
-	agree := tasks.Agreement(sentences)
+	agree := domain.Agreement(sentences)
 	v.GroupAgreement = share(agree.GroupAgree, agree.GroupPairs, "label pairs")
 	v.GoldAgreement = share(agree.GoldAgree, agree.GoldTotal, "sentences with gold")
-	word := func(l tasks.SentenceLabel) templates.FeedbackLabel {
+	word := func(l domain.SentenceLabel) templates.FeedbackLabel {
 		out := templates.FeedbackLabel{Label: l.Label, ErrorTypes: typeNames(l.ErrorTypes, names), Explanation: l.Explanation}
 		if l.Ambiguous != nil {
 			out.Ambiguity = ambiguityAnswer(l.Ambiguous, l.AmbiguityType)
@@ -147,10 +147,10 @@ func (s *Server) fillFeedback(ctx context.Context, p *tasks.Project, sentences [
 			if !set.FeedbackNames {
 				name = aliases.ID(o.UserID)
 			}
-			it.Others = append(it.Others, templates.FeedbackVote{Name: name, FeedbackLabel: word(o.Label), Same: tasks.SameReading(f.Own, o.Label)})
+			it.Others = append(it.Others, templates.FeedbackVote{Name: name, FeedbackLabel: word(o.Label), Same: domain.SameReading(f.Own, o.Label)})
 		}
 		if g := f.Gold; g != nil {
-			gl := word(tasks.SentenceLabel{Label: g.Label, ErrorTypes: g.ErrorTypes, Explanation: g.Explanation, Ambiguous: g.Ambiguous, AmbiguityType: g.AmbiguityType})
+			gl := word(domain.SentenceLabel{Label: g.Label, ErrorTypes: g.ErrorTypes, Explanation: g.Explanation, Ambiguous: g.Ambiguous, AmbiguityType: g.AmbiguityType})
 			it.Gold = &templates.FeedbackGold{FeedbackLabel: gl, Provenance: g.Provenance, Note: g.Note}
 		}
 		if pv, ok := panels[f.SentenceID]; ok && pv.HasRun && pv.Adjudicator.Label != "" {
@@ -186,7 +186,7 @@ func share(n, of int, what string) string {
 
 // feedbackLinks lists the closed calibration rounds in which the user has
 // work, for their project page.
-func (s *Server) feedbackLinks(ctx context.Context, p *tasks.Project, userID int64) ([]templates.FeedbackLink, error) {
+func (s *Server) feedbackLinks(ctx context.Context, p *domain.Project, userID int64) ([]templates.FeedbackLink, error) {
 	rounds, err := s.store.FeedbackRounds(ctx, p.ID, userID)
 	if err != nil {
 		return nil, err

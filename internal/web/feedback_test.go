@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"net/http"
 	"slices"
@@ -8,15 +9,13 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
-
-	"annotate/internal/tasks"
 )
 
 // feedbackFixture is a closed calibration round of the work fixture's two
 // summaries, labelled by ann and bob, with gold on one sentence.
 type feedbackFixture struct {
 	*workFixture
-	round    *tasks.Round
+	round    *domain.Round
 	ann, bob int64
 	path     string // ann's feedback page
 }
@@ -29,21 +28,21 @@ func newFeedbackFixture(t *testing.T, open bool) *feedbackFixture {
 	t.Helper()
 	w := newWorkFixture(t)
 	ctx := w.ctx
-	set := tasks.DefaultSettings()
+	set := domain.DefaultSettings()
 	set.ErrorTypes, set.Ambiguity, set.KeyFacts, set.Relevance, set.TopicCategory, set.UnsureNote = false, false, false, false, false, false
 	if _, err := w.store.UpdateSettings(ctx, w.project.ID, set, ""); err != nil {
 		t.Fatal(err)
 	}
 	f := &feedbackFixture{workFixture: w, ann: w.assign["ann"][0].UserID, bob: w.assign["bob"][0].UserID}
 	sums := must(w.store.SummaryIDs(ctx, w.project.ID, nil))(t)
-	r, err := w.store.CreateRound(ctx, w.project.ID, tasks.RoundSpec{Name: "cal-1", Kind: tasks.RoundCalibration, Annotators: []int64{f.ann, f.bob}, Summaries: sums})
+	r, err := w.store.CreateRound(ctx, w.project.ID, domain.RoundSpec{Name: "cal-1", Kind: domain.RoundCalibration, Annotators: []int64{f.ann, f.bob}, Summaries: sums})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.round = r
-	labels := map[int64][]tasks.SentenceLabel{
-		f.ann: {{Label: tasks.LabelFaithful}, {Label: tasks.LabelFaithful}},
-		f.bob: {{Label: tasks.LabelFaithful}, {Label: tasks.LabelUnfaithful, Explanation: "Bob says the vote was five to two."}},
+	labels := map[int64][]domain.SentenceLabel{
+		f.ann: {{Label: domain.LabelFaithful}, {Label: domain.LabelFaithful}},
+		f.bob: {{Label: domain.LabelFaithful}, {Label: domain.LabelUnfaithful, Explanation: "Bob says the vote was five to two."}},
 	}
 	for _, uid := range []int64{f.ann, f.bob} {
 		q, err := w.store.QueueEntries(ctx, w.project.ID, uid)
@@ -70,8 +69,8 @@ func newFeedbackFixture(t *testing.T, open bool) *feedbackFixture {
 	target := w.sentences[sums[0]][1]
 	version := must(w.store.GoldVersions(ctx, sums[0]))(t)
 	lead := must(w.store.UserByName(ctx, "lea"))(t)
-	if _, err := w.store.SetGold(ctx, w.project.ID, target, lead.ID, version[target], tasks.GoldDecision{
-		GoldValues: tasks.GoldValues{Label: tasks.LabelUnfaithful, Explanation: "The transcript gives five to two, not unanimous."}}); err != nil {
+	if _, err := w.store.SetGold(ctx, w.project.ID, target, lead.ID, version[target], domain.GoldDecision{
+		GoldValues: domain.GoldValues{Label: domain.LabelUnfaithful, Explanation: "The transcript gives five to two, not unanimous."}}); err != nil {
 		t.Fatal(err)
 	}
 	if !open {

@@ -1,14 +1,13 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
-
-	"annotate/internal/tasks"
 )
 
 // TestFlagReachesTheQueue: three annotators agree on both sentences of a
@@ -20,16 +19,16 @@ import (
 func TestFlagReachesTheQueue(t *testing.T) {
 	f := newFixture(t)
 	lead := f.user("lea", false)
-	members := map[*tasks.User]string{lead: tasks.RoleLead}
-	var anns []*tasks.User
+	members := map[*domain.User]string{lead: domain.RoleLead}
+	var anns []*domain.User
 	for _, n := range []string{"ann", "bob", "cat"} {
 		u := f.user(n, false)
 		anns = append(anns, u)
-		members[u] = tasks.RoleAnnotator
+		members[u] = domain.RoleAnnotator
 	}
 	p := f.project("flags", members)
-	docs := []tasks.DocumentInput{{ExternalID: "d1", Sentences: []string{"The council met.", "It deferred the budget."},
-		Summaries: []tasks.SummaryInput{{ExternalID: "s1", Sentences: []tasks.SentenceInput{{Text: "The council met."}, {Text: "It approved the budget."}}}}}}
+	docs := []domain.DocumentInput{{ExternalID: "d1", Sentences: []string{"The council met.", "It deferred the budget."},
+		Summaries: []domain.SummaryInput{{ExternalID: "s1", Sentences: []domain.SentenceInput{{Text: "The council met."}, {Text: "It approved the budget."}}}}}}
 	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +37,7 @@ func TestFlagReachesTheQueue(t *testing.T) {
 	for _, u := range anns {
 		ids = append(ids, u.ID)
 	}
-	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "cal", Kind: tasks.RoundCalibration, Annotators: ids, Summaries: sums}); err != nil {
+	if _, err := f.store.CreateRound(f.ctx, p.ID, domain.RoundSpec{Name: "cal", Kind: domain.RoundCalibration, Annotators: ids, Summaries: sums}); err != nil {
 		t.Fatal(err)
 	}
 	sum := must(f.store.Summary(f.ctx, sums[0]))(t)
@@ -48,7 +47,7 @@ func TestFlagReachesTheQueue(t *testing.T) {
 		q := must(f.store.Queue(f.ctx, p.ID, u.ID))(t)
 		v := q[0].Version
 		for j, s := range sum.Sentences {
-			l := tasks.SentenceLabel{SentenceID: s.ID, Label: tasks.LabelFaithful, Ambiguous: &no}
+			l := domain.SentenceLabel{SentenceID: s.ID, Label: domain.LabelFaithful, Ambiguous: &no}
 			if i == 2 && j == 1 {
 				l.Flag = note
 			}
@@ -62,10 +61,10 @@ func TestFlagReachesTheQueue(t *testing.T) {
 		}
 	}
 	gold := must(f.store.SummaryGold(f.ctx, sums[0]))(t)
-	if g := gold[sum.Sentences[0].ID]; g.Provenance != tasks.ProvUnanimous {
+	if g := gold[sum.Sentences[0].ID]; g.Provenance != domain.ProvUnanimous {
 		t.Errorf("the unflagged sentence: %+v", g)
 	}
-	if g := gold[sum.Sentences[1].ID]; g.Provenance != tasks.ProvUnresolved {
+	if g := gold[sum.Sentences[1].ID]; g.Provenance != domain.ProvUnresolved {
 		t.Errorf("the flagged sentence became %s gold by itself", g.Provenance)
 	}
 

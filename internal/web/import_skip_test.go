@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"annotate/internal/authn"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // TestSkipDocumentsByAPI: TofuEval rows (real rows from the release, see
@@ -19,7 +19,7 @@ import (
 func TestSkipDocumentsByAPI(t *testing.T) {
 	f := newFixture(t)
 	lead := f.user("lea", false)
-	p := f.project("alpha", map[*tasks.User]string{lead: tasks.RoleLead})
+	p := f.project("alpha", map[*domain.User]string{lead: domain.RoleLead})
 	api := &apiClient{t: t, base: f.srv.URL, token: newToken(t, f, lead, authn.TokenSpec{})}
 	files := map[string]string{}
 	for _, name := range []string{"tofueval/meetingbank_factual_eval_test.csv", "tofueval/meetingbank_factual_eval_dev.csv", "madisse/MeetingBank_ambiguity_annotated.json"} {

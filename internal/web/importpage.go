@@ -10,8 +10,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"annotate/internal/app"
+	"annotate/internal/domain"
 	"annotate/internal/importer"
-	"annotate/internal/tasks"
 	"annotate/web/templates"
 )
 
@@ -82,14 +82,14 @@ func (s *Server) postImport(c echo.Context) error {
 		v.Errors = errorLines(in.Err)
 		return s.render(c, http.StatusUnprocessableEntity, templates.ImportPage(v))
 	}
-	var ce *tasks.ChangesError
+	var ce *domain.ChangesError
 	if errors.As(err, &ce) {
 		v.Changes = importChanges(ce.Changes)
 		return s.render(c, http.StatusConflict, templates.ImportPage(v))
 	}
 	if err != nil {
-		if tasks.ErrorCode(err) == tasks.EInvalid {
-			v.Errors = []string{tasks.ErrorMessage(err)}
+		if domain.ErrorCode(err) == domain.EInvalid {
+			v.Errors = []string{domain.ErrorMessage(err)}
 			return s.render(c, http.StatusUnprocessableEntity, templates.ImportPage(v))
 		}
 		return err
@@ -115,7 +115,7 @@ func (s *Server) postImport(c echo.Context) error {
 
 // importChanges shows a re-import's changes, marking those about
 // annotators' labels.
-func importChanges(cs []tasks.Change) []templates.ImportChange {
+func importChanges(cs []domain.Change) []templates.ImportChange {
 	out := make([]templates.ImportChange, len(cs))
 	for i, c := range cs {
 		out[i] = templates.ImportChange{Text: c.String(), Loud: c.Reason != ""}
@@ -137,7 +137,7 @@ func errorLines(err error) []string {
 			lines = append(lines, errorLines(e)...)
 		}
 	} else {
-		var ie *tasks.Error
+		var ie *domain.Error
 		if errors.As(err, &ie) {
 			lines = append(lines, ie.Message)
 		} else {

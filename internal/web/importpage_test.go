@@ -1,12 +1,11 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"bytes"
 	"mime/multipart"
 	"net/http"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 // upload posts one file to the project's import page, with the given
@@ -48,7 +47,7 @@ func TestImportPageReimport(t *testing.T) {
 		t.Fatalf("ann's first summary is %s", sum.ExternalID)
 	}
 	ann := must(w.store.UserByName(w.ctx, "ann"))(t)
-	if _, err := w.store.SaveSentenceLabel(w.ctx, a.ID, ann.ID, a.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful}); err != nil {
+	if _, err := w.store.SaveSentenceLabel(w.ctx, a.ID, ann.ID, a.Version, domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: domain.LabelFaithful}); err != nil {
 		t.Fatal(err)
 	}
 

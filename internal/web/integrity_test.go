@@ -1,13 +1,12 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 // Finding 10: POST /a/:id/time added whatever the client claimed, even on
@@ -41,7 +40,7 @@ func TestRecordedDataIsDecidedByTheServer(t *testing.T) {
 	})
 	t.Run("assistant visibility from the mode and the history", func(t *testing.T) {
 		sid := w.sentences[a.SummaryID][1]
-		save := func(label string) tasks.SentenceLabel {
+		save := func(label string) domain.SentenceLabel {
 			cur := must(w.store.AssignmentByID(w.ctx, a.ID))(t)
 			p := b.post(fmt.Sprintf("/a/%d/s/%d", a.ID, sid), url.Values{"_csrf": {tok}, "label": {label}, "ambiguous": {"no"},
 				"assistant_visible": {"true"}, "version": {strconv.Itoa(cur.Version)}})

@@ -1,9 +1,8 @@
 package web
 
 import (
+	"annotate/internal/domain"
 	"net/url"
-
-	"annotate/internal/tasks"
 )
 
 // sentenceLabelForm reads a sentence label from the labelling page's form.
@@ -12,8 +11,8 @@ import (
 // the sentence is ambiguous (the page clears them too, with an undo).
 // Whether the assistant was visible is the store's decision, not the
 // form's, and so is validation.
-func sentenceLabelForm(sid int64, form url.Values) tasks.SentenceLabel {
-	l := tasks.SentenceLabel{
+func sentenceLabelForm(sid int64, form url.Values) domain.SentenceLabel {
+	l := domain.SentenceLabel{
 		SentenceID:    sid,
 		Label:         form.Get("label"),
 		ErrorTypes:    form["error_types"],

@@ -1,10 +1,9 @@
 package web
 
 import (
+	"annotate/internal/domain"
 	"net/url"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 // FuzzSentenceLabelForm feeds raw form bodies to the label form reader and
@@ -26,11 +25,11 @@ func FuzzSentenceLabelForm(f *testing.F) {
 		if l.AssistantVisible {
 			t.Fatalf("the form decided the assistant was visible (mode %s)", mode)
 		}
-		set := tasks.DefaultSettings()
+		set := domain.DefaultSettings()
 		if err := l.Validate(set); err != nil {
 			return
 		}
-		if l.Label != tasks.LabelUnfaithful && (len(l.ErrorTypes) > 0 || l.Explanation != "") {
+		if l.Label != domain.LabelUnfaithful && (len(l.ErrorTypes) > 0 || l.Explanation != "") {
 			t.Fatalf("label %q kept error types %v or explanation %q", l.Label, l.ErrorTypes, l.Explanation)
 		}
 		if (l.Ambiguous == nil || !*l.Ambiguous) && (l.AmbiguityType != "" || l.AmbiguityNote != "") {

@@ -1,9 +1,9 @@
 package web
 
 import (
-	"github.com/labstack/echo/v4"
+	"annotate/internal/domain"
 
-	"annotate/internal/tasks"
+	"github.com/labstack/echo/v4"
 )
 
 // labelRoutes registers what an annotator does to a whole assignment
@@ -21,8 +21,8 @@ func (s *Server) postSkip(c echo.Context) error {
 		return err
 	}
 	if err := s.store.SkipAssignment(c.Request().Context(), a.ID, a.UserID, c.FormValue("reason")); err != nil {
-		if tasks.ErrorCode(err) == tasks.EInvalid {
-			if ferr := s.setFlash(c, "error", "Not skipped: "+tasks.ErrorMessage(err)+"."); ferr != nil {
+		if domain.ErrorCode(err) == domain.EInvalid {
+			if ferr := s.setFlash(c, "error", "Not skipped: "+domain.ErrorMessage(err)+"."); ferr != nil {
 				return ferr
 			}
 			return redirect(c, assignmentURL(a.ID))

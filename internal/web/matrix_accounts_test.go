@@ -1,12 +1,11 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"crypto/sha256"
 	"net/url"
 	"strconv"
 	"time"
-
-	"annotate/internal/tasks"
 )
 
 func init() {
@@ -49,7 +48,7 @@ func init() {
 }
 
 // eve is the fixture's account that belongs to no project.
-func (m *matrixFixture) eve() *tasks.User {
+func (m *matrixFixture) eve() *domain.User {
 	u, err := m.store.UserByName(m.ctx, "eve")
 	if err != nil {
 		m.t.Fatal(err)

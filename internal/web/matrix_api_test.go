@@ -12,7 +12,7 @@ import (
 
 	"annotate/internal/assiststore"
 	"annotate/internal/authn"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/internal/web"
 	"annotate/internal/webhooks"
 )
@@ -90,7 +90,7 @@ func TestAPIAuthorizationMatrix(t *testing.T) {
 	w := newWorkFixture(t)
 	m := &matrixFixture{workFixture: w}
 	oscar := w.user("oscar", false)
-	w.fixture.project("beta", map[*tasks.User]string{oscar: tasks.RoleLead})
+	w.fixture.project("beta", map[*domain.User]string{oscar: domain.RoleLead})
 	root := w.user("root", true)
 	rounds := must(w.store.Rounds(w.ctx, w.project.ID))(t)
 	m.round = rounds[0].ID
@@ -122,7 +122,7 @@ func TestAPIAuthorizationMatrix(t *testing.T) {
 		}
 	})
 
-	users := map[string]*tasks.User{"oscar": oscar, "root": root}
+	users := map[string]*domain.User{"oscar": oscar, "root": root}
 	for _, name := range []string{"bob", "ann", "lea"} {
 		u, err := w.store.UserByName(w.ctx, name)
 		if err != nil {

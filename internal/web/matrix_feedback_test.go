@@ -1,9 +1,8 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"fmt"
-
-	"annotate/internal/tasks"
 )
 
 // Calibration feedback: after the round closes, an annotator of the round
@@ -34,7 +33,7 @@ func (m *matrixFixture) feedbackPath(query string) string {
 		if err != nil {
 			m.t.Fatal(err)
 		}
-		r, err := m.store.CreateRound(m.ctx, m.project.ID, tasks.RoundSpec{Name: "matrix calibration", Kind: tasks.RoundCalibration,
+		r, err := m.store.CreateRound(m.ctx, m.project.ID, domain.RoundSpec{Name: "matrix calibration", Kind: domain.RoundCalibration,
 			Annotators: []int64{m.assign["ann"][0].UserID, m.assign["bob"][0].UserID}, Summaries: sums})
 		if err != nil {
 			m.t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/internal/web"
 )
 
@@ -117,7 +117,7 @@ func allMatrix() []matrixEntry {
 type matrixFixture struct {
 	*workFixture
 	server       *web.Server
-	outsiderLead *tasks.User
+	outsiderLead *domain.User
 	round        int64
 	keyFact      int64
 	n            int
@@ -151,7 +151,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	}
 	m.server = srv
 	m.outsiderLead = w.user("oscar", false)
-	w.fixture.project("beta", map[*tasks.User]string{m.outsiderLead: tasks.RoleLead})
+	w.fixture.project("beta", map[*domain.User]string{m.outsiderLead: domain.RoleLead})
 	w.user("root", true)
 	rounds := must(w.store.Rounds(w.ctx, w.project.ID))(t)
 	m.round = rounds[0].ID

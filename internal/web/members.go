@@ -1,25 +1,24 @@
 package web
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
-
-	"annotate/internal/tasks"
 )
 
 // rolesFor lists the roles a viewer may give or take away in a project:
 // leads manage annotators and adjudicators; administrators, leads too.
-func rolesFor(u *tasks.User) []string {
+func rolesFor(u *domain.User) []string {
 	if u.IsAdmin {
-		return []string{tasks.RoleAnnotator, tasks.RoleAdjudicator, tasks.RoleLead}
+		return []string{domain.RoleAnnotator, domain.RoleAdjudicator, domain.RoleLead}
 	}
-	return []string{tasks.RoleAnnotator, tasks.RoleAdjudicator}
+	return []string{domain.RoleAnnotator, domain.RoleAdjudicator}
 }
 
-func mayManage(u *tasks.User, role string) bool {
+func mayManage(u *domain.User, role string) bool {
 	for _, r := range rolesFor(u) {
 		if r == role {
 			return true
@@ -38,11 +37,11 @@ func (s *Server) postMember(c echo.Context) error {
 	me := currentUser(c)
 	name, role := strings.TrimSpace(c.FormValue("username")), c.FormValue("role")
 	if !mayManage(me, role) {
-		return tasks.Errorf(tasks.EInvalid, "role: choose one of %s", strings.Join(rolesFor(me), ", "))
+		return domain.Errorf(domain.EInvalid, "role: choose one of %s", strings.Join(rolesFor(me), ", "))
 	}
 	u, err := s.store.UserByName(ctx, name)
-	if tasks.ErrorCode(err) == tasks.ENotFound {
-		return tasks.Errorf(tasks.EInvalid, "username: no user %q; an administrator adds accounts", name)
+	if domain.ErrorCode(err) == domain.ENotFound {
+		return domain.Errorf(domain.EInvalid, "username: no user %q; an administrator adds accounts", name)
 	}
 	if err != nil {
 		return err
@@ -52,7 +51,7 @@ func (s *Server) postMember(c echo.Context) error {
 		return err
 	}
 	if old != "" && !mayManage(me, old) {
-		return tasks.Errorf(tasks.EForbidden, "Only an administrator can change a lead's role.")
+		return domain.Errorf(domain.EForbidden, "Only an administrator can change a lead's role.")
 	}
 	if err := s.store.SetMember(ctx, a.project.ID, u.ID, role); err != nil {
 		return err
@@ -72,17 +71,17 @@ func (s *Server) postRemoveMember(c echo.Context) error {
 	ctx := c.Request().Context()
 	id, err := strconv.ParseInt(c.Param("uid"), 10, 64)
 	if err != nil {
-		return tasks.Errorf(tasks.ENotFound, "member not found")
+		return domain.Errorf(domain.ENotFound, "member not found")
 	}
 	role, err := s.store.Role(ctx, a.project.ID, id)
 	if err != nil {
 		return err
 	}
 	if role == "" {
-		return tasks.Errorf(tasks.ENotFound, "member not found")
+		return domain.Errorf(domain.ENotFound, "member not found")
 	}
 	if !mayManage(currentUser(c), role) {
-		return tasks.Errorf(tasks.EForbidden, "Only an administrator can remove a lead.")
+		return domain.Errorf(domain.EForbidden, "Only an administrator can remove a lead.")
 	}
 	if err := s.store.RemoveMember(ctx, a.project.ID, id); err != nil {
 		return err

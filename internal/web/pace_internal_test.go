@@ -3,7 +3,7 @@ package web
 import (
 	"testing"
 
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/web/templates"
 )
 
@@ -11,15 +11,15 @@ import (
 // work at that pace, and the round's end at the slowest annotator's pace.
 func TestPace(t *testing.T) {
 	v := templates.RoundView{Progress: []templates.ProgressRow{{Username: "ann"}, {Username: "bob"}}}
-	rows := []tasks.RoundAssignment{
-		{Username: "ann", Status: tasks.StatusSubmitted, ActiveSeconds: 60, SubmittedAt: "2026-11-25T10:00:00Z"},
-		{Username: "ann", Status: tasks.StatusSubmitted, ActiveSeconds: 180, SubmittedAt: "2026-11-25T10:05:00Z"},
-		{Username: "ann", Status: tasks.StatusSubmitted, ActiveSeconds: 120},
-		{Username: "ann", Status: tasks.StatusPending},
-		{Username: "bob", Status: tasks.StatusSubmitted, ActiveSeconds: 30},
-		{Username: "bob", Status: tasks.StatusInProgress, LastLabel: "2026-11-25T11:00:00Z"},
-		{Username: "bob", Status: tasks.StatusPending},
-		{Username: "bob", Status: tasks.StatusReleased, ActiveSeconds: 999},
+	rows := []domain.RoundAssignment{
+		{Username: "ann", Status: domain.StatusSubmitted, ActiveSeconds: 60, SubmittedAt: "2026-11-25T10:00:00Z"},
+		{Username: "ann", Status: domain.StatusSubmitted, ActiveSeconds: 180, SubmittedAt: "2026-11-25T10:05:00Z"},
+		{Username: "ann", Status: domain.StatusSubmitted, ActiveSeconds: 120},
+		{Username: "ann", Status: domain.StatusPending},
+		{Username: "bob", Status: domain.StatusSubmitted, ActiveSeconds: 30},
+		{Username: "bob", Status: domain.StatusInProgress, LastLabel: "2026-11-25T11:00:00Z"},
+		{Username: "bob", Status: domain.StatusPending},
+		{Username: "bob", Status: domain.StatusReleased, ActiveSeconds: 999},
 	}
 	pace(&v, rows)
 	ann, bob := v.Progress[0], v.Progress[1]

@@ -1,10 +1,9 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"net/http"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 func TestProjectAccess(t *testing.T) {
@@ -13,8 +12,8 @@ func TestProjectAccess(t *testing.T) {
 	ann := f.user("ann", false)
 	other := f.user("oscar", false)
 	admin := f.user("root", true)
-	f.project("alpha", map[*tasks.User]string{lead: tasks.RoleLead, ann: tasks.RoleAnnotator})
-	f.project("beta", map[*tasks.User]string{other: tasks.RoleLead})
+	f.project("alpha", map[*domain.User]string{lead: domain.RoleLead, ann: domain.RoleAnnotator})
+	f.project("beta", map[*domain.User]string{other: domain.RoleLead})
 	_ = admin
 
 	cases := []struct {

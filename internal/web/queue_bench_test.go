@@ -1,13 +1,12 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 // BenchmarkQueueLength measures the labelling page, a sentence save and a
@@ -21,17 +20,17 @@ func BenchmarkQueueLength(b *testing.B) {
 		b.Run(fmt.Sprintf("queue=%d", n), func(b *testing.B) {
 			f := newFixture(b)
 			ann := f.user("ann", false)
-			p := f.project("q", map[*tasks.User]string{ann: tasks.RoleAnnotator})
-			docs := make([]tasks.DocumentInput, n)
+			p := f.project("q", map[*domain.User]string{ann: domain.RoleAnnotator})
+			docs := make([]domain.DocumentInput, n)
 			for i := range docs {
-				docs[i] = tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council met on Monday.", "It voted on the budget."},
-					Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []tasks.SentenceInput{{Text: "The council met."}, {Text: "It voted."}}}}}
+				docs[i] = domain.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council met on Monday.", "It voted on the budget."},
+					Summaries: []domain.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []domain.SentenceInput{{Text: "The council met."}, {Text: "It voted."}}}}}
 			}
 			if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
 				b.Fatal(err)
 			}
 			ids := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(b)
-			if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: ids}); err != nil {
+			if _, err := f.store.CreateRound(f.ctx, p.ID, domain.RoundSpec{Name: "r", Kind: domain.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: ids}); err != nil {
 				b.Fatal(err)
 			}
 			q := must(f.store.Queue(f.ctx, p.ID, ann.ID))(b)

@@ -14,9 +14,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"annotate/internal/app"
+	"annotate/internal/domain"
 	"annotate/internal/iaa"
 	"annotate/internal/report"
-	"annotate/internal/tasks"
 	"annotate/web/templates"
 )
 
@@ -31,7 +31,7 @@ const reportSeed = 1
 func reportOptions(c echo.Context) (report.Options, error) {
 	method, err := iaa.ParseBootstrapMethod(strings.TrimSpace(c.QueryParam("bootstrap")))
 	if err != nil {
-		return report.Options{}, tasks.Errorf(tasks.EInvalid, "bootstrap: unknown method %q; choose units or pairs", c.QueryParam("bootstrap"))
+		return report.Options{}, domain.Errorf(domain.EInvalid, "bootstrap: unknown method %q; choose units or pairs", c.QueryParam("bootstrap"))
 	}
 	return report.Options{
 		Round:           strings.TrimSpace(c.QueryParam("round")),
@@ -48,14 +48,14 @@ func reportOptions(c echo.Context) (report.Options, error) {
 // reportCache), with annotator names replaced when the project anonymises
 // them. An unknown round is 404; an unknown dimension 422, naming the
 // field.
-func (s *Server) cachedReport(c echo.Context, p *tasks.Project, key reportKey) (*builtReport, error) {
+func (s *Server) cachedReport(c echo.Context, p *domain.Project, key reportKey) (*builtReport, error) {
 	// The build outlives a request that gives up: others may wait for it.
 	ctx := context.WithoutCancel(c.Request().Context())
 	return s.reports.get(key, s.reportBuilder(ctx, p, key))
 }
 
 // reportBuilder returns the function that builds p's report for key.
-func (s *Server) reportBuilder(ctx context.Context, p *tasks.Project, key reportKey) func() (*builtReport, error) {
+func (s *Server) reportBuilder(ctx context.Context, p *domain.Project, key reportKey) func() (*builtReport, error) {
 	return func() (*builtReport, error) {
 		start := time.Now()
 		opt := key.opt
@@ -107,7 +107,7 @@ func (s *Server) getReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	adjudicate := a.role == tasks.RoleLead || a.role == tasks.RoleAdjudicator
+	adjudicate := a.role == domain.RoleLead || a.role == domain.RoleAdjudicator
 	// The page's flash is taken once, here, and shown by render.
 	pg := s.page(c, "")
 	render := func() ([]byte, error) {
@@ -148,7 +148,7 @@ func (s *Server) getReportCSV(c echo.Context) error {
 	p := a.project
 	table := c.QueryParam("table")
 	if !slices.Contains(report.Tables, table) {
-		return tasks.Errorf(tasks.EInvalid, "table: unknown table %q; choose one of %s", table, strings.Join(report.Tables, ", "))
+		return domain.Errorf(domain.EInvalid, "table: unknown table %q; choose one of %s", table, strings.Join(report.Tables, ", "))
 	}
 	if reportNotModified(c, key.etag()) {
 		return nil

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"annotate/internal/assiststore"
+	"annotate/internal/domain"
 	"annotate/internal/report"
-	"annotate/internal/tasks"
 )
 
 // reportFixture is a project "rep" with gold on two summaries of three
@@ -20,7 +20,7 @@ import (
 // on s4 and s6.
 type reportFixture struct {
 	*fixture
-	project *tasks.Project
+	project *domain.Project
 }
 
 const (
@@ -34,9 +34,9 @@ var repLabels = map[string]string{"ann_a": "FFUFFU", "ann_b": "FFUUFU", "ann_c":
 
 func repWord(c byte) string {
 	if c == 'U' {
-		return tasks.LabelUnfaithful
+		return domain.LabelUnfaithful
 	}
-	return tasks.LabelFaithful
+	return domain.LabelFaithful
 }
 
 func newReportFixture(t *testing.T) *reportFixture {
@@ -49,23 +49,23 @@ func reportFixtureOn(t *testing.T, f *fixture) *reportFixture {
 	t.Helper()
 	lead := f.user("lea", false)
 	oscar := f.user("oscar", false)
-	f.project("beta", map[*tasks.User]string{oscar: tasks.RoleLead})
+	f.project("beta", map[*domain.User]string{oscar: domain.RoleLead})
 	names := []string{"ann_a", "ann_b", "ann_c"}
-	members := map[*tasks.User]string{lead: tasks.RoleLead}
-	var users []*tasks.User
+	members := map[*domain.User]string{lead: domain.RoleLead}
+	var users []*domain.User
 	for _, n := range names {
 		u := f.user(n, false)
 		users = append(users, u)
-		members[u] = tasks.RoleAnnotator
+		members[u] = domain.RoleAnnotator
 	}
 	p := f.project("rep", members)
-	var docs []tasks.DocumentInput
+	var docs []domain.DocumentInput
 	for d := range 2 {
-		sum := tasks.SummaryInput{ExternalID: []string{repSummary1, "sum2"}[d], Model: "secret-model-name"}
+		sum := domain.SummaryInput{ExternalID: []string{repSummary1, "sum2"}[d], Model: "secret-model-name"}
 		for i := range 3 {
-			sum.Sentences = append(sum.Sentences, tasks.SentenceInput{Text: fmt.Sprintf("Sentence %d.", d*3+i+1), Gold: &tasks.GoldInput{Label: repWord(repGold[d*3+i])}})
+			sum.Sentences = append(sum.Sentences, domain.SentenceInput{Text: fmt.Sprintf("Sentence %d.", d*3+i+1), Gold: &domain.GoldInput{Label: repWord(repGold[d*3+i])}})
 		}
-		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("doc%d", d+1), Sentences: []string{"Source."}, Summaries: []tasks.SummaryInput{sum}})
+		docs = append(docs, domain.DocumentInput{ExternalID: fmt.Sprintf("doc%d", d+1), Sentences: []string{"Source."}, Summaries: []domain.SummaryInput{sum}})
 	}
 	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
@@ -88,7 +88,7 @@ func reportFixtureOn(t *testing.T, f *fixture) *reportFixture {
 		ids = append(ids, u.ID)
 	}
 	for round, r := range []string{"c1", "c2"} {
-		rd, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: r, Kind: tasks.RoundCalibration, Annotators: ids, Summaries: sums})
+		rd, err := f.store.CreateRound(f.ctx, p.ID, domain.RoundSpec{Name: r, Kind: domain.RoundCalibration, Annotators: ids, Summaries: sums})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +110,7 @@ func reportFixtureOn(t *testing.T, f *fixture) *reportFixture {
 					if round == 0 {
 						want = repLabels[names[i]][j]
 					}
-					l := tasks.SentenceLabel{SentenceID: sid, Label: repWord(want), Ambiguous: new(bool)}
+					l := domain.SentenceLabel{SentenceID: sid, Label: repWord(want), Ambiguous: new(bool)}
 					if want == 'U' {
 						l.ErrorTypes = []string{"contradiction"}
 						l.Explanation = "Not what the source says."
@@ -129,7 +129,7 @@ func reportFixtureOn(t *testing.T, f *fixture) *reportFixture {
 	for j, sid := range sentences {
 		l := repWord(repGold[j])
 		if j == 3 || j == 5 {
-			l = tasks.LabelFaithful
+			l = domain.LabelFaithful
 		}
 		outs = append(outs, assiststore.AssistOutput{SentenceID: sid, Label: l, Status: assiststore.AssistOutputOK, Output: []byte("{}")})
 	}
@@ -147,7 +147,7 @@ func (r *reportFixture) build(t *testing.T, round, dimension string) *report.Rep
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := r.store.ReportData(r.ctx, p.ID, tasks.ReportFilter{})
+	d, err := r.store.ReportData(r.ctx, p.ID, domain.ReportFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}

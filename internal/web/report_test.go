@@ -19,8 +19,8 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"annotate/internal/agreement"
+	"annotate/internal/domain"
 	"annotate/internal/report"
-	"annotate/internal/tasks"
 )
 
 // section returns the HTML from the element with the test id to the end
@@ -428,7 +428,7 @@ func TestReportAnonymisedAnnotators(t *testing.T) {
 func TestReportOfAProjectWithoutLabels(t *testing.T) {
 	f := newFixture(t)
 	lead := f.user("lea", false)
-	f.project("empty", map[*tasks.User]string{lead: tasks.RoleLead})
+	f.project("empty", map[*domain.User]string{lead: domain.RoleLead})
 	b := f.browser()
 	b.login("lea", testPassword)
 	p := b.get("/p/empty/report")
@@ -491,7 +491,7 @@ func TestReportCachedWithETag(t *testing.T) {
 	computed := section(t, page.body, "report-computed", "</p>")
 	// A gold decision changes what the report reads: a new tag, a new
 	// computation.
-	d, err := r.store.ReportData(r.ctx, r.project.ID, tasks.ReportFilter{})
+	d, err := r.store.ReportData(r.ctx, r.project.ID, domain.ReportFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -499,7 +499,7 @@ func TestReportCachedWithETag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.store.SetGold(r.ctx, r.project.ID, d.Sentences[0].ID, lea.ID, -1, tasks.GoldDecision{GoldValues: tasks.GoldValues{Label: tasks.LabelFaithful}}); err != nil {
+	if _, err := r.store.SetGold(r.ctx, r.project.ID, d.Sentences[0].ID, lea.ID, -1, domain.GoldDecision{GoldValues: domain.GoldValues{Label: domain.LabelFaithful}}); err != nil {
 		t.Fatal(err)
 	}
 	changed := b.getWith("/p/rep/report.json?round=c1", map[string]string{"If-None-Match": etag})

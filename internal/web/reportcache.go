@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"annotate/internal/domain"
 	"annotate/internal/report"
-	"annotate/internal/tasks"
 )
 
 // maxCachedReports bounds the reports kept in memory; the oldest built is
@@ -89,7 +89,7 @@ type reportFlight struct {
 }
 
 // reportKeyOf reads the project's report version: one indexed lookup.
-func (s *Server) reportKeyOf(ctx context.Context, p *tasks.Project, opt report.Options) (reportKey, error) {
+func (s *Server) reportKeyOf(ctx context.Context, p *domain.Project, opt report.Options) (reportKey, error) {
 	v, err := s.store.ReportVersion(ctx, p.ID)
 	if err != nil {
 		return reportKey{}, err

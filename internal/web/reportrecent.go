@@ -1,12 +1,11 @@
 package web
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"time"
 
 	"github.com/labstack/echo/v4"
-
-	"annotate/internal/tasks"
 )
 
 // While annotators work, every save changes the project's report version,
@@ -97,7 +96,7 @@ func (c *reportCache) underway(key reportKey) *reportFlight {
 // pageReport returns the report the page shows: a recent one (see above),
 // or the current one, built now if need be. behind is true when labels,
 // gold, rounds or settings changed after the report shown was built.
-func (s *Server) pageReport(c echo.Context, p *tasks.Project, key reportKey) (b *builtReport, behind bool, err error) {
+func (s *Server) pageReport(c echo.Context, p *domain.Project, key reportKey) (b *builtReport, behind bool, err error) {
 	if s.cfg.ReportMaxAge > 0 {
 		if b := s.reports.recent(key, s.cfg.Now(), s.reportMaxAge); b != nil {
 			if b.version == key.version {

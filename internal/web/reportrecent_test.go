@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/internal/web"
 )
 
@@ -28,7 +28,7 @@ func TestReportPageShowsARecentReportWhileLabelsChange(t *testing.T) {
 		t.Fatalf("first view says it is behind: %s", computed)
 	}
 	json := b.get("/p/rep/report.json?round=c1")
-	d, err := r.store.ReportData(r.ctx, r.project.ID, tasks.ReportFilter{})
+	d, err := r.store.ReportData(r.ctx, r.project.ID, domain.ReportFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestReportPageShowsARecentReportWhileLabelsChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.store.SetGold(r.ctx, r.project.ID, d.Sentences[0].ID, lea.ID, -1, tasks.GoldDecision{GoldValues: tasks.GoldValues{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "Changed."}}); err != nil {
+	if _, err := r.store.SetGold(r.ctx, r.project.ID, d.Sentences[0].ID, lea.ID, -1, domain.GoldDecision{GoldValues: domain.GoldValues{Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "Changed."}}); err != nil {
 		t.Fatal(err)
 	}
 	behind := b.get("/p/rep/report?round=c1")

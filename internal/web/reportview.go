@@ -10,8 +10,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"annotate/internal/agreement"
+	"annotate/internal/domain"
 	"annotate/internal/report"
-	"annotate/internal/tasks"
 	"annotate/web/templates"
 )
 
@@ -39,7 +39,7 @@ var tableTitles = map[string]string{
 // reportView shapes a report for its page. dims lists every dimension of
 // the project (name and title) for the filter menu; adjudicate says whether
 // the reader may adjudicate (disagreements then link to adjudication).
-func (s *Server) reportView(c echo.Context, p *tasks.Project, rep *report.Report, dims [][2]string, opt report.Options, adjudicate bool) templates.ReportView {
+func (s *Server) reportView(c echo.Context, p *domain.Project, rep *report.Report, dims [][2]string, opt report.Options, adjudicate bool) templates.ReportView {
 	v := templates.ReportView{
 		Page: s.page(c, "Agreement report", s.projectCrumbs(p)...),
 		Slug: p.Slug, Round: opt.Round, Dimension: opt.Dimension,

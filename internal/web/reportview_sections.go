@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"annotate/internal/agreement"
+	"annotate/internal/domain"
 	"annotate/internal/report"
-	"annotate/internal/tasks"
 	"annotate/web/templates"
 )
 
@@ -78,7 +78,7 @@ func confusion(c report.Confusion) templates.ConfusionView {
 func trends(rep *report.Report, focus, title string) []templates.TrendView {
 	var rounds []report.TrendRound
 	for _, t := range rep.Trend {
-		if t.Kind == tasks.RoundCalibration {
+		if t.Kind == domain.RoundCalibration {
 			rounds = append(rounds, t)
 		}
 	}

@@ -11,30 +11,30 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"annotate/internal/app"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/web/templates"
 )
 
-func (s *Server) projectCrumbs(p *tasks.Project) []templates.Link {
+func (s *Server) projectCrumbs(p *domain.Project) []templates.Link {
 	return []templates.Link{{Label: "Projects", Href: "/projects"}, {Label: p.Name, Href: "/p/" + p.Slug}}
 }
 
 // annotatorOptions lists the project's annotators for forms.
-func (s *Server) annotatorOptions(c echo.Context, p *tasks.Project) ([]templates.Option, error) {
+func (s *Server) annotatorOptions(c echo.Context, p *domain.Project) ([]templates.Option, error) {
 	members, err := s.store.Members(c.Request().Context(), p.ID)
 	if err != nil {
 		return nil, err
 	}
 	var out []templates.Option
 	for _, m := range members {
-		if m.Role == tasks.RoleAnnotator {
+		if m.Role == domain.RoleAnnotator {
 			out = append(out, templates.Option{Value: strconv.FormatInt(m.ID, 10), Label: m.Username})
 		}
 	}
 	return out, nil
 }
 
-func (s *Server) roundsView(c echo.Context, p *tasks.Project) (templates.RoundsView, error) {
+func (s *Server) roundsView(c echo.Context, p *domain.Project) (templates.RoundsView, error) {
 	ctx := c.Request().Context()
 	v := templates.RoundsView{Page: s.page(c, "Rounds", s.projectCrumbs(p)...), Slug: p.Slug, Errors: map[string]string{}}
 	rounds, err := s.store.Rounds(ctx, p.ID)
@@ -61,9 +61,9 @@ func (s *Server) roundsView(c echo.Context, p *tasks.Project) (templates.RoundsV
 		return v, err
 	}
 	v.Summaries = o.Summaries
-	v.Form = templates.RoundForm{Kind: tasks.RoundProduction, PerItem: 2, Seed: 1, Annotators: map[string]bool{}, Documents: map[string]bool{}}
-	f := tasks.DocumentFilter{Query: c.QueryParam("q"), Topic: c.QueryParam("topic"), Gold: c.QueryParam("gold")}
-	if !slices.Contains(tasks.GoldStates, f.Gold) {
+	v.Form = templates.RoundForm{Kind: domain.RoundProduction, PerItem: 2, Seed: 1, Annotators: map[string]bool{}, Documents: map[string]bool{}}
+	f := domain.DocumentFilter{Query: c.QueryParam("q"), Topic: c.QueryParam("topic"), Gold: c.QueryParam("gold")}
+	if !slices.Contains(domain.GoldStates, f.Gold) {
 		f.Gold = ""
 	}
 	v.Filter = templates.DocFilterView{Query: f.Query, Topic: f.Topic, Gold: f.Gold}
@@ -156,8 +156,8 @@ func (s *Server) postRounds(c echo.Context) error {
 		f.Seed, _ = strconv.ParseUint(f.SeedText, 10, 64)
 	}
 	f.KeepDocs = form.Get("keep_documents") == "true"
-	if f.Kind != tasks.RoundCalibration {
-		f.Kind = tasks.RoundProduction
+	if f.Kind != domain.RoundCalibration {
+		f.Kind = domain.RoundProduction
 	}
 	for _, id := range form["annotators"] {
 		if n, err := strconv.ParseInt(id, 10, 64); err == nil {
@@ -171,7 +171,7 @@ func (s *Server) postRounds(c echo.Context) error {
 			errs["seed"] = "The seed is a whole number, 0 or more."
 		}
 	}
-	var r *tasks.Round
+	var r *domain.Round
 	if len(errs) == 0 {
 		// The same operation as `annotate assign` and the API.
 		r, err = s.app.StartRound(ctx, a.project, app.RoundRequest{Name: f.Name, Kind: f.Kind, PerItem: f.PerItem, Annotators: f.Annotators,
@@ -183,11 +183,11 @@ func (s *Server) postRounds(c echo.Context) error {
 				}
 			}
 		} else if err != nil {
-			code := tasks.ErrorCode(err)
-			if code != tasks.EInvalid && code != tasks.EConflict {
+			code := domain.ErrorCode(err)
+			if code != domain.EInvalid && code != domain.EConflict {
 				return err
 			}
-			errs["round"] = tasks.ErrorMessage(err)
+			errs["round"] = domain.ErrorMessage(err)
 		}
 	}
 	if len(errs) > 0 {
@@ -212,21 +212,21 @@ func (s *Server) postRounds(c echo.Context) error {
 }
 
 // roundAccess loads the round named in the URL for a lead of its project.
-func (s *Server) roundAccess(c echo.Context) (access, *tasks.Round, error) {
+func (s *Server) roundAccess(c echo.Context) (access, *domain.Round, error) {
 	a, err := s.projectAccess(c, true)
 	if err != nil {
 		return a, nil, err
 	}
 	id, err := strconv.ParseInt(c.Param("rid"), 10, 64)
 	if err != nil {
-		return a, nil, tasks.Errorf(tasks.ENotFound, "round not found")
+		return a, nil, domain.Errorf(domain.ENotFound, "round not found")
 	}
 	r, err := s.store.RoundByID(c.Request().Context(), id)
 	if err != nil {
 		return a, nil, err
 	}
 	if r.ProjectID != a.project.ID {
-		return a, nil, tasks.Errorf(tasks.ENotFound, "round not found")
+		return a, nil, domain.Errorf(domain.ENotFound, "round not found")
 	}
 	return a, r, nil
 }
@@ -284,7 +284,7 @@ func (s *Server) postCloseRound(c echo.Context) error {
 		return err
 	}
 	msg := "Round closed: its labels can no longer change. Reopen it if that was too soon."
-	if r.Kind == tasks.RoundCalibration {
+	if r.Kind == domain.RoundCalibration {
 		msg = "Round closed: its labels can no longer change, and each annotator can now read their feedback. Reopen it if that was too soon."
 	}
 	if err := s.setFlash(c, "ok", msg); err != nil {
@@ -336,7 +336,7 @@ func (s *Server) getHistory(c echo.Context) error {
 		return err
 	}
 	if asg.ProjectID != a.project.ID {
-		return tasks.Errorf(tasks.ENotFound, "assignment not found")
+		return domain.Errorf(domain.ENotFound, "assignment not found")
 	}
 	u, err := s.store.UserByID(ctx, asg.UserID)
 	if err != nil {
@@ -379,7 +379,7 @@ func firstWords(text string, n int) string {
 // summary and the time their open work takes at that pace, and the round's
 // end at the current pace: the slowest annotator's, since they work side
 // by side.
-func pace(v *templates.RoundView, rows []tasks.RoundAssignment) {
+func pace(v *templates.RoundView, rows []domain.RoundAssignment) {
 	type acc struct {
 		last  string
 		times []int
@@ -398,9 +398,9 @@ func pace(v *templates.RoundView, rows []tasks.RoundAssignment) {
 			}
 		}
 		switch x.Status {
-		case tasks.StatusSubmitted:
+		case domain.StatusSubmitted:
 			a.times = append(a.times, x.ActiveSeconds)
-		case tasks.StatusPending, tasks.StatusInProgress:
+		case domain.StatusPending, domain.StatusInProgress:
 			a.open++
 		}
 	}

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -8,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 // dealt lists a round's (summary, annotator) pairs in a stable order.
@@ -36,11 +35,11 @@ func dealt(t *testing.T, w *workFixture, roundID int64) []string {
 // StartRound makes from the same request, and the page says how it dealt.
 func TestRoundsPageDealsLikeAssign(t *testing.T) {
 	w := newWorkFixture(t)
-	var docs []tasks.DocumentInput
+	var docs []domain.DocumentInput
 	for d := 0; d < 4; d++ {
-		doc := tasks.DocumentInput{ExternalID: fmt.Sprintf("extra-%d", d), Sentences: []string{"A sentence."}}
+		doc := domain.DocumentInput{ExternalID: fmt.Sprintf("extra-%d", d), Sentences: []string{"A sentence."}}
 		for k := 0; k < 3; k++ {
-			doc.Summaries = append(doc.Summaries, tasks.SummaryInput{ExternalID: fmt.Sprintf("extra-%d-%d", d, k), Sentences: []tasks.SentenceInput{{Text: "A."}}})
+			doc.Summaries = append(doc.Summaries, domain.SummaryInput{ExternalID: fmt.Sprintf("extra-%d-%d", d, k), Sentences: []domain.SentenceInput{{Text: "A."}}})
 		}
 		docs = append(docs, doc)
 	}
@@ -61,8 +60,8 @@ func TestRoundsPageDealsLikeAssign(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cli, err := w.store.StartRound(w.ctx, w.project.ID, tasks.RoundRequest{Name: "cli", Kind: tasks.RoundProduction, PerItem: 1,
-		Annotators: []int64{ann.ID, bob.ID}, Sample: 7, Seed: 11, Dealing: tasks.DealBalanced})
+	cli, err := w.store.StartRound(w.ctx, w.project.ID, domain.RoundRequest{Name: "cli", Kind: domain.RoundProduction, PerItem: 1,
+		Annotators: []int64{ann.ID, bob.ID}, Sample: 7, Seed: 11, Dealing: domain.DealBalanced})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +80,7 @@ func TestRoundsPageDealsLikeAssign(t *testing.T) {
 		t.Fatalf("status %d", p.status)
 	}
 	byDoc := must(w.store.RoundByName(w.ctx, w.project.ID, "by doc"))(t)
-	if d := must(w.store.DealingOf(w.ctx, byDoc.ID))(t); d.Dealing != tasks.DealByDocument {
+	if d := must(w.store.DealingOf(w.ctx, byDoc.ID))(t); d.Dealing != domain.DealByDocument {
 		t.Errorf("dealing %+v, want by document", d)
 	}
 	if got := lead.get(p.header.Get("Location")).testText("dealing"); !strings.Contains(got, "Dealt by document") {
@@ -109,7 +108,7 @@ func TestCloseAndReleaseCanBeUndone(t *testing.T) {
 	rounds := must(w.store.Rounds(w.ctx, w.project.ID))(t)
 	r := rounds[0]
 	a := w.assign["ann"][0]
-	if _, err := w.store.SaveSentenceLabel(w.ctx, a.ID, a.UserID, a.Version, tasks.SentenceLabel{SentenceID: w.sentences[a.SummaryID][0], Label: tasks.LabelFaithful}); err != nil {
+	if _, err := w.store.SaveSentenceLabel(w.ctx, a.ID, a.UserID, a.Version, domain.SentenceLabel{SentenceID: w.sentences[a.SummaryID][0], Label: domain.LabelFaithful}); err != nil {
 		t.Fatal(err)
 	}
 	lead := w.browser()
@@ -137,11 +136,11 @@ func TestCloseAndReleaseCanBeUndone(t *testing.T) {
 		}
 	}
 	got, err := w.store.AssignmentByID(w.ctx, a.ID)
-	if err != nil || got.Status != tasks.StatusInProgress {
+	if err != nil || got.Status != domain.StatusInProgress {
 		t.Fatalf("restored assignment %+v, %v; want in progress", got, err)
 	}
 	labels := must(w.store.SentenceLabels(w.ctx, a.ID))(t)
-	if labels[w.sentences[a.SummaryID][0]].Label != tasks.LabelFaithful {
+	if labels[w.sentences[a.SummaryID][0]].Label != domain.LabelFaithful {
 		t.Error("the restored assignment lost its label")
 	}
 	if r := must(w.store.RoundByID(w.ctx, r.ID))(t); r.Status != "open" {

@@ -1,13 +1,12 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
-
-	"annotate/internal/tasks"
 )
 
 // TestRoundRowsTellSummariesApart: two summaries of one document, dealt to
@@ -16,16 +15,16 @@ import (
 func TestRoundRowsTellSummariesApart(t *testing.T) {
 	f := newFixture(t)
 	lead, ann := f.user("lea", false), f.user("ann", false)
-	p := f.project("rows", map[*tasks.User]string{lead: tasks.RoleLead, ann: tasks.RoleAnnotator})
-	docs := []tasks.DocumentInput{{ExternalID: "d1", Sentences: []string{"The council met."}, Summaries: []tasks.SummaryInput{
-		{ExternalID: "s-a", Model: "model-a", Sentences: []tasks.SentenceInput{{Text: "The council met on Monday."}}},
-		{ExternalID: "s-b", Model: "model-b", Sentences: []tasks.SentenceInput{{Text: "A meeting took place."}, {Text: "It ended."}}},
+	p := f.project("rows", map[*domain.User]string{lead: domain.RoleLead, ann: domain.RoleAnnotator})
+	docs := []domain.DocumentInput{{ExternalID: "d1", Sentences: []string{"The council met."}, Summaries: []domain.SummaryInput{
+		{ExternalID: "s-a", Model: "model-a", Sentences: []domain.SentenceInput{{Text: "The council met on Monday."}}},
+		{ExternalID: "s-b", Model: "model-b", Sentences: []domain.SentenceInput{{Text: "A meeting took place."}, {Text: "It ended."}}},
 	}}}
 	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
 	}
 	sums := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(t)
-	r, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundCalibration, Annotators: []int64{ann.ID}, Summaries: sums})
+	r, err := f.store.CreateRound(f.ctx, p.ID, domain.RoundSpec{Name: "r", Kind: domain.RoundCalibration, Annotators: []int64{ann.ID}, Summaries: sums})
 	if err != nil {
 		t.Fatal(err)
 	}

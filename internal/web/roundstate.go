@@ -1,11 +1,10 @@
 package web
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 
 	"github.com/labstack/echo/v4"
-
-	"annotate/internal/tasks"
 )
 
 // roundStateRoutes registers the undo of closing a round and of releasing
@@ -37,7 +36,7 @@ func (s *Server) postRestoreAssignment(c echo.Context) error {
 	}
 	var aid int64
 	if _, err := fmt.Sscan(c.Param("aid"), &aid); err != nil {
-		return tasks.Errorf(tasks.ENotFound, "assignment not found")
+		return domain.Errorf(domain.ENotFound, "assignment not found")
 	}
 	if err := s.store.RestoreAssignment(c.Request().Context(), r.ID, aid); err != nil {
 		return err
@@ -49,15 +48,15 @@ func (s *Server) postRestoreAssignment(c echo.Context) error {
 }
 
 // dealingText says how a round's work was drawn and dealt, for its page.
-func dealingText(r *tasks.Round, d tasks.RoundDealing) string {
+func dealingText(r *domain.Round, d domain.RoundDealing) string {
 	drawn := "Every chosen summary is in the round."
 	if d.Sample > 0 {
 		drawn = fmt.Sprintf("%d summaries drawn at random with seed %d.", d.Sample, d.Seed)
 	}
-	if r.Kind == tasks.RoundCalibration {
+	if r.Kind == domain.RoundCalibration {
 		return drawn + " Every annotator labels every summary."
 	}
-	if d.Dealing == tasks.DealByDocument {
+	if d.Dealing == domain.DealByDocument {
 		return drawn + " Dealt by document: each annotator gets all of a document's summaries, so loads may differ by a document's worth."
 	}
 	return drawn + " Dealt for balance: every annotator's load is within one summary of the others'."

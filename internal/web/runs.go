@@ -9,7 +9,7 @@ import (
 
 	"annotate/internal/assist"
 	"annotate/internal/assiststore"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // AssistRunner creates and executes assistant runs against the configured
@@ -60,15 +60,15 @@ func newRunManager(runner AssistRunner, log *slog.Logger) *runManager {
 // already executing is an EConflict error.
 func (m *runManager) start(id int64) error {
 	if m.runner == nil {
-		return tasks.Errorf(tasks.EInvalid, "no model endpoint is configured for this server; start runs with annotate assist run")
+		return domain.Errorf(domain.EInvalid, "no model endpoint is configured for this server; start runs with annotate assist run")
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.base.Err() != nil {
-		return tasks.Errorf(tasks.EConflict, "the server is stopping")
+		return domain.Errorf(domain.EConflict, "the server is stopping")
 	}
 	if _, ok := m.active[id]; ok {
-		return tasks.Errorf(tasks.EConflict, "run %d is already running", id)
+		return domain.Errorf(domain.EConflict, "run %d is already running", id)
 	}
 	ctx, cancel := context.WithCancelCause(m.base)
 	a := &activeRun{cancel: cancel}

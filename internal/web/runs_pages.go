@@ -9,8 +9,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"annotate/internal/assiststore"
+	"annotate/internal/domain"
 	"annotate/internal/redact"
-	"annotate/internal/tasks"
 	"annotate/web/templates"
 )
 
@@ -20,7 +20,7 @@ import (
 
 func assistURL(slug string) string { return "/p/" + slug + "/assist" }
 
-func (s *Server) assistRunsView(c echo.Context, p *tasks.Project) (templates.AssistRunsView, error) {
+func (s *Server) assistRunsView(c echo.Context, p *domain.Project) (templates.AssistRunsView, error) {
 	ctx := c.Request().Context()
 	v := templates.AssistRunsView{
 		Page: s.page(c, "Assistant", s.projectCrumbs(p)...), Slug: p.Slug,
@@ -56,7 +56,7 @@ func (s *Server) assistRunsView(c echo.Context, p *tasks.Project) (templates.Ass
 
 // runRow shows a stored run, with the live progress when this server is
 // executing it.
-func (s *Server) runRow(p *tasks.Project, r *assiststore.AssistRun) templates.RunRow {
+func (s *Server) runRow(p *domain.Project, r *assiststore.AssistRun) templates.RunRow {
 	row := templates.RunRow{
 		Slug: p.Slug, ID: r.ID, Title: r.Title(), Protocol: r.Protocol, Model: r.Model, Status: r.Status, Sample: r.Sample,
 		Done: r.Outputs, Total: r.Total, Failed: r.Failed,
@@ -158,8 +158,8 @@ func (s *Server) postAssistRun(c echo.Context) error {
 				return err
 			}
 			return redirect(c, assistURL(a.project.Slug))
-		case tasks.ErrorCode(err) == tasks.EInvalid || tasks.ErrorCode(err) == tasks.EConflict:
-			errs["run"] = tasks.ErrorMessage(err)
+		case domain.ErrorCode(err) == domain.EInvalid || domain.ErrorCode(err) == domain.EConflict:
+			errs["run"] = domain.ErrorMessage(err)
 		default:
 			return err
 		}
@@ -180,14 +180,14 @@ func (s *Server) runAccess(c echo.Context) (access, *assiststore.AssistRun, erro
 	}
 	id, err := strconv.ParseInt(c.Param("rid"), 10, 64)
 	if err != nil {
-		return a, nil, tasks.Errorf(tasks.ENotFound, "run not found")
+		return a, nil, domain.Errorf(domain.ENotFound, "run not found")
 	}
 	r, err := s.assists.AssistRunByID(c.Request().Context(), id)
 	if err != nil {
 		return a, nil, err
 	}
 	if r.ProjectID != a.project.ID {
-		return a, nil, tasks.Errorf(tasks.ENotFound, "run not found")
+		return a, nil, domain.Errorf(domain.ENotFound, "run not found")
 	}
 	return a, r, nil
 }
@@ -210,7 +210,7 @@ func (s *Server) postCancelRun(c echo.Context) error {
 	msg := "Run %d cancelled; its finished sentences are kept."
 	if !s.runs.cancel(r.ID) {
 		if !r.Active() {
-			return tasks.Errorf(tasks.EConflict, "run %d is not running", r.ID)
+			return domain.Errorf(domain.EConflict, "run %d is not running", r.ID)
 		}
 		// No process here is working on it (a command-line run, or one
 		// left by a crash): just record the cancellation.
@@ -231,7 +231,7 @@ func (s *Server) postResumeRun(c echo.Context) error {
 		return err
 	}
 	if !r.Resumable() {
-		return tasks.Errorf(tasks.EConflict, "run %d is %s and cannot be resumed", r.ID, r.Status)
+		return domain.Errorf(domain.EConflict, "run %d is %s and cannot be resumed", r.ID, r.Status)
 	}
 	if err := s.runs.start(r.ID); err != nil {
 		return err

@@ -17,6 +17,7 @@ import (
 
 	"annotate/internal/assist"
 	"annotate/internal/assiststore"
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 	"annotate/internal/web"
 )
@@ -92,7 +93,7 @@ type runsFixture struct {
 	*fixture
 	server  *web.Server
 	runner  *fakeRunner
-	project *tasks.Project
+	project *domain.Project
 }
 
 func newRunsFixture(t *testing.T) *runsFixture {
@@ -113,13 +114,13 @@ func newRunsFixture(t *testing.T) *runsFixture {
 	f := &runsFixture{fixture: &fixture{t: t, store: store, srv: srv, ctx: ctx}, server: s, runner: runner}
 	lea, ann := f.user("lea", false), f.user("ann", false)
 	f.user("eve", false)
-	f.project = f.fixture.project("alpha", map[*tasks.User]string{lea: tasks.RoleLead, ann: tasks.RoleAnnotator})
-	doc := tasks.DocumentInput{ExternalID: "doc-1", Sentences: []string{"The council approved the park budget.", "The vote was five to two."},
-		Summaries: []tasks.SummaryInput{{ExternalID: "s1", Sentences: []tasks.SentenceInput{
-			{Text: "The council approved the budget.", Gold: &tasks.GoldInput{Label: "faithful"}},
-			{Text: "The vote was unanimous.", Gold: &tasks.GoldInput{Label: "unfaithful"}},
+	f.project = f.fixture.project("alpha", map[*domain.User]string{lea: domain.RoleLead, ann: domain.RoleAnnotator})
+	doc := domain.DocumentInput{ExternalID: "doc-1", Sentences: []string{"The council approved the park budget.", "The vote was five to two."},
+		Summaries: []domain.SummaryInput{{ExternalID: "s1", Sentences: []domain.SentenceInput{
+			{Text: "The council approved the budget.", Gold: &domain.GoldInput{Label: "faithful"}},
+			{Text: "The vote was unanimous.", Gold: &domain.GoldInput{Label: "unfaithful"}},
 		}}}}
-	if _, err := store.Import(ctx, f.project.ID, []tasks.DocumentInput{doc}); err != nil {
+	if _, err := store.Import(ctx, f.project.ID, []domain.DocumentInput{doc}); err != nil {
 		t.Fatal(err)
 	}
 	return f
@@ -258,7 +259,7 @@ func TestAssistRunFromThePage(t *testing.T) {
 		}
 	})
 	t.Run("a run of another project is not found", func(t *testing.T) {
-		other := f.fixture.project("beta", map[*tasks.User]string{})
+		other := f.fixture.project("beta", map[*domain.User]string{})
 		r := must(assiststore.New(f.store).CreateAssistRun(f.ctx, assiststore.AssistRun{ProjectID: other.ID, Protocol: "single"}))(t)
 		if p := lea.get(fmt.Sprintf("/p/alpha/assist/runs/%d", r.ID)); p.status != http.StatusNotFound {
 			t.Fatalf("status %d", p.status)
@@ -273,7 +274,7 @@ func TestServerStartInterruptsRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	p := must(store.CreateProject(ctx, tasks.Project{Slug: "p", Settings: tasks.DefaultSettings()}))(t)
+	p := must(store.CreateProject(ctx, domain.Project{Slug: "p", Settings: domain.DefaultSettings()}))(t)
 	r := must(assiststore.New(store).CreateAssistRun(ctx, assiststore.AssistRun{ProjectID: p.ID, Protocol: "single"}))(t)
 	if err := assiststore.New(store).StartAssistRun(ctx, r.ID); err != nil {
 		t.Fatal(err)
@@ -308,7 +309,7 @@ func panelResult(model string) assist.SentenceResult {
 func TestPanelNeverNamesTheModel(t *testing.T) {
 	w := newWorkFixture(t)
 	set := w.project.Settings
-	set.AssistantVisibility = tasks.AssistAlways
+	set.AssistantVisibility = domain.AssistAlways
 	if _, err := w.store.UpdateSettings(w.ctx, w.project.ID, set, ""); err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +349,7 @@ func TestPanelNeverNamesTheModel(t *testing.T) {
 func TestPanelMarksSampleOutput(t *testing.T) {
 	w := newWorkFixture(t)
 	set := w.project.Settings
-	set.AssistantVisibility = tasks.AssistAlways
+	set.AssistantVisibility = domain.AssistAlways
 	if _, err := w.store.UpdateSettings(w.ctx, w.project.ID, set, ""); err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 	"annotate/internal/web"
 )
@@ -46,7 +47,7 @@ func newFixture(t testing.TB) *fixture {
 	return &fixture{t: t, store: store, srv: srv, ctx: ctx}
 }
 
-func (f *fixture) user(name string, admin bool) *tasks.User {
+func (f *fixture) user(name string, admin bool) *domain.User {
 	f.t.Helper()
 	u, err := f.store.CreateUser(f.ctx, name, "", testPassword, admin)
 	if err != nil {
@@ -55,9 +56,9 @@ func (f *fixture) user(name string, admin bool) *tasks.User {
 	return u
 }
 
-func (f *fixture) project(slug string, members map[*tasks.User]string) *tasks.Project {
+func (f *fixture) project(slug string, members map[*domain.User]string) *domain.Project {
 	f.t.Helper()
-	p, err := f.store.CreateProject(f.ctx, tasks.Project{Slug: slug, Name: "Project " + slug, Settings: tasks.DefaultSettings()})
+	p, err := f.store.CreateProject(f.ctx, domain.Project{Slug: slug, Name: "Project " + slug, Settings: domain.DefaultSettings()})
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -1,13 +1,12 @@
 package web
 
 import (
+	"annotate/internal/domain"
 	"crypto/subtle"
 	"net/http"
 
 	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
-
-	"annotate/internal/tasks"
 )
 
 // The one place that knows the session's raw keys; handlers use the typed
@@ -40,13 +39,13 @@ func (s *Server) session(c echo.Context) *sessions.Session {
 // currentUser returns the user the request acts for, or nil. It is the one
 // accessor for "who is calling": the session middleware sets it, and so may
 // any other authentication (an API token).
-func currentUser(c echo.Context) *tasks.User {
-	u, _ := c.Get(ctxUser).(*tasks.User)
+func currentUser(c echo.Context) *domain.User {
+	u, _ := c.Get(ctxUser).(*domain.User)
 	return u
 }
 
 // setCurrentUser records who the request acts for.
-func setCurrentUser(c echo.Context, u *tasks.User) { c.Set(ctxUser, u) }
+func setCurrentUser(c echo.Context, u *domain.User) { c.Set(ctxUser, u) }
 
 // sessionUserID returns the logged-in user's id, or 0.
 func (s *Server) sessionUserID(c echo.Context) int64 {
@@ -75,7 +74,7 @@ func (s *Server) startSession(c echo.Context, userID int64) error {
 		agent = agent[:256]
 	}
 	sess.ID = ""
-	sess.Values = map[any]any{keyUserID: userID, keyAddress: c.RealIP(), keyAgent: tasks.CleanText(agent)}
+	sess.Values = map[any]any{keyUserID: userID, keyAddress: c.RealIP(), keyAgent: domain.CleanText(agent)}
 	sess.IsNew = true
 	return sess.Save(c.Request(), c.Response())
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/gorilla/sessions"
 
 	"annotate/internal/authn"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // dbStore is a gorilla/sessions Store that keeps logged-in sessions in the
@@ -88,7 +88,7 @@ func (d *dbStore) New(r *http.Request, name string) (*sessions.Session, error) {
 	}
 	sess.ID = c.Value
 	row, err := d.store.SessionByTokenHash(r.Context(), tokenHash(c.Value))
-	if tasks.ErrorCode(err) == tasks.ENotFound {
+	if domain.ErrorCode(err) == domain.ENotFound {
 		return sess, nil
 	}
 	if err != nil {

@@ -5,12 +5,12 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/web/templates"
 )
 
 // settingsToggles pairs each on/off dimension with its form name and text.
-func settingsToggles(set *tasks.Settings) []struct {
+func settingsToggles(set *domain.Settings) []struct {
 	name, label string
 	field       *bool
 } {
@@ -33,22 +33,22 @@ func settingsToggles(set *tasks.Settings) []struct {
 	}
 }
 
-func (s *Server) settingsView(c echo.Context, p *tasks.Project, set tasks.Settings, guidelines string) (templates.SettingsView, error) {
+func (s *Server) settingsView(c echo.Context, p *domain.Project, set domain.Settings, guidelines string) (templates.SettingsView, error) {
 	labels, err := s.store.UpdateSettingsPreview(c.Request().Context(), p.ID)
 	v := templates.SettingsView{
 		Page: s.page(c, "Label schema and guidelines", s.projectCrumbs(p)...), Slug: p.Slug, Labels: labels,
 		Preset: set.ErrorPreset, Visibility: set.AssistantVisibility, Guidelines: guidelines,
 		Presets: []templates.Option{{Value: "tofueval", Label: "TofuEval (7 types)"}, {Value: "msumbench", Label: "MSumBench (4 types)"}, {Value: "frank", Label: "FRANK (7 types)"}, {Value: "custom", Label: "Custom"}},
 		Visibilities: []templates.Option{
-			{Value: tasks.AssistAfterLabel, Label: "After the annotator's first label on the sentence"},
-			{Value: tasks.AssistAlways, Label: "Always"},
-			{Value: tasks.AssistNever, Label: "Never"},
+			{Value: domain.AssistAfterLabel, Label: "After the annotator's first label on the sentence"},
+			{Value: domain.AssistAlways, Label: "Always"},
+			{Value: domain.AssistNever, Label: "Never"},
 		},
 	}
 	for _, t := range settingsToggles(&set) {
 		v.Toggles = append(v.Toggles, templates.Toggle{Name: t.name, Label: t.label, On: *t.field})
 	}
-	v.Custom = tasks.FormatTaxonomyLines(set.CustomErrors)
+	v.Custom = domain.FormatTaxonomyLines(set.CustomErrors)
 	v.Scales = scalesText(set.Scales)
 	return v, err
 }
@@ -75,7 +75,7 @@ func (s *Server) postSettings(c echo.Context) error {
 		*t.field = c.FormValue(t.name) == "true"
 	}
 	set.ErrorPreset = c.FormValue("error_preset")
-	set.CustomErrors = tasks.ParseTaxonomyLines(c.FormValue("custom_errors"))
+	set.CustomErrors = domain.ParseTaxonomyLines(c.FormValue("custom_errors"))
 	set.AssistantVisibility = c.FormValue("assistant_visibility")
 	guidelines := c.FormValue("guidelines")
 	var scaleErr error
@@ -92,14 +92,14 @@ func (s *Server) postSettings(c echo.Context) error {
 		return s.render(c, http.StatusUnprocessableEntity, templates.SettingsPage(v))
 	}
 	if _, err := s.store.UpdateSettings(c.Request().Context(), a.project.ID, set, guidelines); err != nil {
-		if tasks.ErrorCode(err) != tasks.EInvalid {
+		if domain.ErrorCode(err) != domain.EInvalid {
 			return err
 		}
 		v, verr := s.settingsView(c, a.project, set, guidelines)
 		if verr != nil {
 			return verr
 		}
-		v.Error = tasks.ErrorMessage(err)
+		v.Error = domain.ErrorMessage(err)
 		return s.render(c, http.StatusUnprocessableEntity, templates.SettingsPage(v))
 	}
 	if err := s.setFlash(c, "ok", "Settings saved."); err != nil {

@@ -1,17 +1,16 @@
 package web
 
 import (
+	"annotate/internal/domain"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
-
-	"annotate/internal/tasks"
 )
 
 // scalesText shows a project's rating scales for editing: a JSON list
 // with one scale per line.
-func scalesText(scales []tasks.Scale) string {
+func scalesText(scales []domain.Scale) string {
 	if len(scales) == 0 {
 		return ""
 	}
@@ -28,12 +27,12 @@ func scalesText(scales []tasks.Scale) string {
 // for none. Unknown fields are refused so that a misspelt one is not
 // silently dropped, and every error says which scale (or line) and field
 // in words, not in Go's.
-func parseScales(text string) ([]tasks.Scale, error) {
+func parseScales(text string) ([]domain.Scale, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return nil, nil
 	}
-	var scales []tasks.Scale
+	var scales []domain.Scale
 	if strings.HasPrefix(text, "[") {
 		dec := json.NewDecoder(strings.NewReader(text))
 		dec.DisallowUnknownFields()
@@ -46,7 +45,7 @@ func parseScales(text string) ([]tasks.Scale, error) {
 			if line == "" {
 				continue
 			}
-			var sc tasks.Scale
+			var sc domain.Scale
 			dec := json.NewDecoder(strings.NewReader(line))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&sc); err != nil {
@@ -57,7 +56,7 @@ func parseScales(text string) ([]tasks.Scale, error) {
 	}
 	for i, sc := range scales {
 		if field, err := sc.Validate(); err != nil {
-			return nil, fmt.Errorf("rating scales: scale %d (%s): %s: %s", i+1, sc.Name, field, tasks.ErrorMessage(err))
+			return nil, fmt.Errorf("rating scales: scale %d (%s): %s: %s", i+1, sc.Name, field, domain.ErrorMessage(err))
 		}
 	}
 	return scales, nil

@@ -8,7 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/web/templates"
 )
 
@@ -17,26 +17,26 @@ const maxSplitBytes = 1 << 20
 
 // splitSummary loads the summary named in the URL for a lead of its
 // project.
-func (s *Server) splitSummary(c echo.Context) (access, *tasks.Summary, error) {
+func (s *Server) splitSummary(c echo.Context) (access, *domain.Summary, error) {
 	a, err := s.projectAccess(c, true)
 	if err != nil {
 		return a, nil, err
 	}
 	id, err := strconv.ParseInt(c.Param("sum"), 10, 64)
 	if err != nil {
-		return a, nil, tasks.Errorf(tasks.ENotFound, "summary not found")
+		return a, nil, domain.Errorf(domain.ENotFound, "summary not found")
 	}
 	sum, err := s.store.Summary(c.Request().Context(), id)
 	if err != nil {
 		return a, nil, err
 	}
 	if sum.ProjectID != a.project.ID {
-		return a, nil, tasks.Errorf(tasks.ENotFound, "summary not found")
+		return a, nil, domain.Errorf(domain.ENotFound, "summary not found")
 	}
 	return a, sum, nil
 }
 
-func (s *Server) splitView(c echo.Context, a access, sum *tasks.Summary) (templates.SplitView, error) {
+func (s *Server) splitView(c echo.Context, a access, sum *domain.Summary) (templates.SplitView, error) {
 	ctx := c.Request().Context()
 	doc, err := s.store.Document(ctx, sum.DocumentID)
 	if err != nil {
@@ -75,15 +75,15 @@ func (s *Server) postSplit(c echo.Context) error {
 	}
 	text := c.FormValue("sentences")
 	if len(text) > maxSplitBytes {
-		return tasks.Errorf(tasks.EInvalid, "sentences: longer than %d bytes", maxSplitBytes)
+		return domain.Errorf(domain.EInvalid, "sentences: longer than %d bytes", maxSplitBytes)
 	}
 	err = s.store.ResplitSummary(c.Request().Context(), a.project.ID, sum.ID, strings.Split(text, "\n"))
-	if tasks.ErrorCode(err) == tasks.EInvalid {
+	if domain.ErrorCode(err) == domain.EInvalid {
 		v, verr := s.splitView(c, a, sum)
 		if verr != nil {
 			return verr
 		}
-		v.Text, v.Error = text, tasks.ErrorMessage(err)
+		v.Text, v.Error = text, domain.ErrorMessage(err)
 		return s.render(c, http.StatusUnprocessableEntity, templates.SplitPage(v))
 	}
 	if err != nil {

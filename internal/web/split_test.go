@@ -1,13 +1,12 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 // TestSplitCorrection: a lead corrects a summary's split before labelling
@@ -41,7 +40,7 @@ func TestSplitCorrection(t *testing.T) {
 
 	// Once ann labels the other summary, its split is locked.
 	otherPath := fmt.Sprintf("/p/alpha/summaries/%d/split", other.SummaryID)
-	if _, err := w.store.SaveSentenceLabel(w.ctx, other.ID, other.UserID, other.Version, tasks.SentenceLabel{SentenceID: w.sentences[other.SummaryID][0], Label: tasks.LabelFaithful}); err != nil {
+	if _, err := w.store.SaveSentenceLabel(w.ctx, other.ID, other.UserID, other.Version, domain.SentenceLabel{SentenceID: w.sentences[other.SummaryID][0], Label: domain.LabelFaithful}); err != nil {
 		t.Fatal(err)
 	}
 	locked := lead.get(otherPath)

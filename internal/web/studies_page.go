@@ -10,8 +10,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"annotate/internal/app"
+	"annotate/internal/domain"
 	"annotate/internal/studies"
-	"annotate/internal/tasks"
 	"annotate/web/templates"
 )
 
@@ -99,7 +99,7 @@ func (s *Server) postStudyPlan(c echo.Context) error {
 	return s.render(c, http.StatusOK, templates.StudiesPage(v))
 }
 
-func (s *Server) studiesView(c echo.Context, p *tasks.Project) (templates.StudiesView, error) {
+func (s *Server) studiesView(c echo.Context, p *domain.Project) (templates.StudiesView, error) {
 	v := templates.StudiesView{Page: s.page(c, "Studies", s.projectCrumbs(p)...), Slug: p.Slug,
 		Definition: exampleDefinition, Plan: examplePlan, PlanSizes: examplePlanSizes}
 	ctx := c.Request().Context()
@@ -146,8 +146,8 @@ func (s *Server) postStudies(c echo.Context) error {
 			for _, f := range in.Fields {
 				msgs = append(msgs, strings.Split(f.Message, "\n")...)
 			}
-		} else if code := tasks.ErrorCode(err); code == tasks.EConflict || code == tasks.EInvalid {
-			msgs = append(msgs, tasks.ErrorMessage(err))
+		} else if code := domain.ErrorCode(err); code == domain.EConflict || code == domain.EInvalid {
+			msgs = append(msgs, domain.ErrorMessage(err))
 		} else {
 			return err
 		}
@@ -205,7 +205,7 @@ func (s *Server) getStudyDetail(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	byUser := map[int64]tasks.AnnotatorProgress{}
+	byUser := map[int64]domain.AnnotatorProgress{}
 	for _, p := range prog {
 		byUser[p.UserID] = p
 	}
@@ -288,7 +288,7 @@ func (s *Server) postStudyEntry(c echo.Context) error {
 	case "new-link":
 		err, msg = s.app.SetStudyEntry(ctx, st, st.Open, true), "A new entry link: paste it into the platform; the old one leads nowhere."
 	default:
-		return tasks.Errorf(tasks.EInvalid, "entry: want close, open or new-link")
+		return domain.Errorf(domain.EInvalid, "entry: want close, open or new-link")
 	}
 	if err != nil {
 		return err
@@ -313,15 +313,15 @@ func (s *Server) postParticipantDecision(c echo.Context) error {
 	}
 	n, err := strconv.Atoi(c.Param("n"))
 	if err != nil {
-		return tasks.Errorf(tasks.ENotFound, "participant not found")
+		return domain.Errorf(domain.ENotFound, "participant not found")
 	}
 	exclude := c.FormValue("decision") == "exclude"
 	if !exclude && c.FormValue("decision") != "include" {
-		return tasks.Errorf(tasks.EInvalid, "decision: want exclude or include")
+		return domain.Errorf(domain.EInvalid, "decision: want exclude or include")
 	}
 	if err := s.app.SetExcluded(ctx, st, n, exclude, c.FormValue("reason"), currentUser(c).ID); err != nil {
 		if in, ok := app.AsInvalid(err); ok {
-			return tasks.Errorf(tasks.EInvalid, "%s", in.Fields[0].Message)
+			return domain.Errorf(domain.EInvalid, "%s", in.Fields[0].Message)
 		}
 		return err
 	}

@@ -8,8 +8,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"annotate/internal/app"
+	"annotate/internal/domain"
 	"annotate/internal/studies"
-	"annotate/internal/tasks"
 	"annotate/web/templates"
 )
 
@@ -43,7 +43,7 @@ func (s *Server) participantOf(c echo.Context) (*studies.Participant, *studies.S
 	ctx := c.Request().Context()
 	p, err := s.app.Studies().ParticipantOfUser(ctx, currentUser(c).ID)
 	if err != nil {
-		return nil, nil, tasks.Errorf(tasks.ENotFound, "you are not taking part in a study")
+		return nil, nil, domain.Errorf(domain.ENotFound, "you are not taking part in a study")
 	}
 	st, err := s.app.Studies().ByID(ctx, p.StudyID)
 	return p, st, err

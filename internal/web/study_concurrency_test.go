@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"annotate/internal/app"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // TestParticipantPagesUnderConcurrency opens participants' labelling
@@ -22,11 +22,11 @@ import (
 func TestParticipantPagesUnderConcurrency(t *testing.T) {
 	f := newFixture(t)
 	lead := f.user("lea", false)
-	p := f.project("crowd", map[*tasks.User]string{lead: tasks.RoleLead})
-	var docs []tasks.DocumentInput
+	p := f.project("crowd", map[*domain.User]string{lead: domain.RoleLead})
+	var docs []domain.DocumentInput
 	for i := 1; i <= 40; i++ {
-		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council met."},
-			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []tasks.SentenceInput{{Text: "The council met."}}}}})
+		docs = append(docs, domain.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council met."},
+			Summaries: []domain.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []domain.SentenceInput{{Text: "The council met."}}}}})
 	}
 	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
 		t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"annotate/internal/app"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // TestStudyReportPage: a study where the participant without the
@@ -21,18 +21,18 @@ import (
 func TestStudyReportPage(t *testing.T) {
 	f := newFixture(t)
 	lead := f.user("lea", false)
-	p := f.project("crowd", map[*tasks.User]string{lead: tasks.RoleLead})
+	p := f.project("crowd", map[*domain.User]string{lead: domain.RoleLead})
 	gold := map[string]string{}
-	var docs []tasks.DocumentInput
+	var docs []domain.DocumentInput
 	for i := 1; i <= 4; i++ {
-		g := &tasks.GoldInput{Label: tasks.LabelFaithful}
+		g := &domain.GoldInput{Label: domain.LabelFaithful}
 		if i%2 == 0 {
-			g = &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No."}
+			g = &domain.GoldInput{Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No."}
 		}
 		text := fmt.Sprintf("Sentence %d.", i)
 		gold[text] = g.Label
-		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"A source."},
-			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []tasks.SentenceInput{{Text: text, Gold: g}}}}})
+		docs = append(docs, domain.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"A source."},
+			Summaries: []domain.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []domain.SentenceInput{{Text: text, Gold: g}}}}})
 	}
 	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
@@ -43,7 +43,7 @@ func TestStudyReportPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	no := false
-	flip := map[string]string{tasks.LabelFaithful: tasks.LabelUnfaithful, tasks.LabelUnfaithful: tasks.LabelFaithful}
+	flip := map[string]string{domain.LabelFaithful: domain.LabelUnfaithful, domain.LabelUnfaithful: domain.LabelFaithful}
 	for i := range 2 {
 		in, err := ops.EnterStudy(f.ctx, st.EntryToken, url.Values{"pid": {fmt.Sprintf("p%d", i)}})
 		if err != nil {
@@ -66,15 +66,15 @@ func TestStudyReportPage(t *testing.T) {
 			if part.Condition == "debate" {
 				want = flip[want]
 			}
-			l := tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: want, Ambiguous: &no}
-			if want == tasks.LabelUnfaithful {
+			l := domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: want, Ambiguous: &no}
+			if want == domain.LabelUnfaithful {
 				l.ErrorTypes, l.Explanation = []string{"contradiction"}, "No."
 			}
 			v, err := f.store.SaveSentenceLabel(f.ctx, as.ID, part.UserID, as.Version, l)
 			if err != nil {
 				t.Fatal(err)
 			}
-			f.store.SaveSummaryLabel(f.ctx, as.ID, part.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
+			f.store.SaveSummaryLabel(f.ctx, as.ID, part.UserID, v, domain.SummaryLabel{Relevance: 5, TopicCategory: "main"})
 			if err := f.store.Submit(f.ctx, as.ID, part.UserID); err != nil {
 				t.Fatal(err)
 			}

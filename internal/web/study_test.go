@@ -11,8 +11,8 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"annotate/internal/app"
+	"annotate/internal/domain"
 	"annotate/internal/studies"
-	"annotate/internal/tasks"
 )
 
 // TestStudyByProlificLink: a participant opens a study's Prolific link
@@ -26,11 +26,11 @@ import (
 func TestStudyByProlificLink(t *testing.T) {
 	f := newFixture(t)
 	lead := f.user("lea", false)
-	p := f.project("crowd", map[*tasks.User]string{lead: tasks.RoleLead})
-	var docs []tasks.DocumentInput
+	p := f.project("crowd", map[*domain.User]string{lead: domain.RoleLead})
+	var docs []domain.DocumentInput
 	for i := 1; i <= 4; i++ {
-		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council met.", "It deferred the budget."},
-			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Model: "secret-model-name", Sentences: []tasks.SentenceInput{{Text: "The council deferred the budget."}}}}})
+		docs = append(docs, domain.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council met.", "It deferred the budget."},
+			Summaries: []domain.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Model: "secret-model-name", Sentences: []domain.SentenceInput{{Text: "The council deferred the budget."}}}}})
 	}
 	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
@@ -95,11 +95,11 @@ func TestStudyByProlificLink(t *testing.T) {
 		}
 		sum := must(f.store.Summary(f.ctx, a.SummaryID))(t)
 		no := false
-		v, err := f.store.SaveSentenceLabel(f.ctx, a.ID, a.UserID, a.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no})
+		v, err := f.store.SaveSentenceLabel(f.ctx, a.ID, a.UserID, a.Version, domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: domain.LabelFaithful, Ambiguous: &no})
 		if err != nil {
 			t.Fatal(err)
 		}
-		f.store.SaveSummaryLabel(f.ctx, a.ID, a.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
+		f.store.SaveSummaryLabel(f.ctx, a.ID, a.UserID, v, domain.SummaryLabel{Relevance: 5, TopicCategory: "main"})
 		r := alice.post(at+"/submit", url.Values{"_csrf": {tok}})
 		if r.status != http.StatusSeeOther || r.header.Get("Location") != "/study" {
 			t.Fatalf("submit %s: %d to %q", at, r.status, r.header.Get("Location"))
@@ -257,9 +257,9 @@ func TestStudyConditionsShapeThePage(t *testing.T) {
 func TestStudyEntryIsRateLimited(t *testing.T) {
 	f := newFixture(t)
 	lead := f.user("lea", false)
-	p := f.project("crowd", map[*tasks.User]string{lead: tasks.RoleLead})
-	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{{ExternalID: "d1", Sentences: []string{"A."},
-		Summaries: []tasks.SummaryInput{{ExternalID: "s1", Sentences: []tasks.SentenceInput{{Text: "A."}}}}}}); err != nil {
+	p := f.project("crowd", map[*domain.User]string{lead: domain.RoleLead})
+	if _, err := f.store.Import(f.ctx, p.ID, []domain.DocumentInput{{ExternalID: "d1", Sentences: []string{"A."},
+		Summaries: []domain.SummaryInput{{ExternalID: "s1", Sentences: []domain.SentenceInput{{Text: "A."}}}}}}); err != nil {
 		t.Fatal(err)
 	}
 	ops := app.New(f.store)
@@ -293,9 +293,9 @@ func TestStudyEntryIsRateLimited(t *testing.T) {
 func TestStudiesPageMakesAStudy(t *testing.T) {
 	f := newFixture(t)
 	lead := f.user("lea", false)
-	p := f.project("crowd", map[*tasks.User]string{lead: tasks.RoleLead})
-	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{{ExternalID: "d1", Sentences: []string{"A."},
-		Summaries: []tasks.SummaryInput{{ExternalID: "s1", Sentences: []tasks.SentenceInput{{Text: "A."}}}}}}); err != nil {
+	p := f.project("crowd", map[*domain.User]string{lead: domain.RoleLead})
+	if _, err := f.store.Import(f.ctx, p.ID, []domain.DocumentInput{{ExternalID: "d1", Sentences: []string{"A."},
+		Summaries: []domain.SummaryInput{{ExternalID: "s1", Sentences: []domain.SentenceInput{{Text: "A."}}}}}}); err != nil {
 		t.Fatal(err)
 	}
 	b := f.browser()
@@ -355,9 +355,9 @@ func TestStudiesPageMakesAStudy(t *testing.T) {
 func TestStudySurvey(t *testing.T) {
 	f := newFixture(t)
 	lead := f.user("lea", false)
-	p := f.project("crowd", map[*tasks.User]string{lead: tasks.RoleLead})
-	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{{ExternalID: "d1", Sentences: []string{"A."},
-		Summaries: []tasks.SummaryInput{{ExternalID: "s1", Sentences: []tasks.SentenceInput{{Text: "A."}}}}}}); err != nil {
+	p := f.project("crowd", map[*domain.User]string{lead: domain.RoleLead})
+	if _, err := f.store.Import(f.ctx, p.ID, []domain.DocumentInput{{ExternalID: "d1", Sentences: []string{"A."},
+		Summaries: []domain.SummaryInput{{ExternalID: "s1", Sentences: []domain.SentenceInput{{Text: "A."}}}}}}); err != nil {
 		t.Fatal(err)
 	}
 	ops := app.New(f.store)
@@ -380,8 +380,8 @@ func TestStudySurvey(t *testing.T) {
 	}
 	sum := must(f.store.Summary(f.ctx, a.SummaryID))(t)
 	no := false
-	v := must(f.store.SaveSentenceLabel(f.ctx, a.ID, a.UserID, a.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no}))(t)
-	f.store.SaveSummaryLabel(f.ctx, a.ID, a.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
+	v := must(f.store.SaveSentenceLabel(f.ctx, a.ID, a.UserID, a.Version, domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: domain.LabelFaithful, Ambiguous: &no}))(t)
+	f.store.SaveSummaryLabel(f.ctx, a.ID, a.UserID, v, domain.SummaryLabel{Relevance: 5, TopicCategory: "main"})
 	if r := b.post(at+"/submit", url.Values{"_csrf": {tok}}); r.header.Get("Location") != "/study" {
 		t.Fatalf("submit: %d %q", r.status, r.header.Get("Location"))
 	}
@@ -415,15 +415,15 @@ func TestStudySurvey(t *testing.T) {
 func TestStudyTrainingPage(t *testing.T) {
 	f := newFixture(t)
 	lead := f.user("lea", false)
-	p := f.project("crowd", map[*tasks.User]string{lead: tasks.RoleLead})
-	var docs []tasks.DocumentInput
+	p := f.project("crowd", map[*domain.User]string{lead: domain.RoleLead})
+	var docs []domain.DocumentInput
 	for i := 1; i <= 2; i++ {
-		sent := tasks.SentenceInput{Text: fmt.Sprintf("Sentence %d.", i)}
+		sent := domain.SentenceInput{Text: fmt.Sprintf("Sentence %d.", i)}
 		if i == 2 {
-			sent.Gold = &tasks.GoldInput{Label: tasks.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "The source says the opposite."}
+			sent.Gold = &domain.GoldInput{Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "The source says the opposite."}
 		}
-		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"A source."},
-			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []tasks.SentenceInput{sent}}}})
+		docs = append(docs, domain.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"A source."},
+			Summaries: []domain.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []domain.SentenceInput{sent}}}})
 	}
 	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
@@ -448,8 +448,8 @@ func TestStudyTrainingPage(t *testing.T) {
 		}
 		sum := must(f.store.Summary(f.ctx, a.SummaryID))(t)
 		no := false
-		v := must(f.store.SaveSentenceLabel(f.ctx, a.ID, a.UserID, a.Version, tasks.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: tasks.LabelFaithful, Ambiguous: &no}))(t)
-		f.store.SaveSummaryLabel(f.ctx, a.ID, a.UserID, v, tasks.SummaryLabel{Relevance: 5, TopicCategory: "main"})
+		v := must(f.store.SaveSentenceLabel(f.ctx, a.ID, a.UserID, a.Version, domain.SentenceLabel{SentenceID: sum.Sentences[0].ID, Label: domain.LabelFaithful, Ambiguous: &no}))(t)
+		f.store.SaveSummaryLabel(f.ctx, a.ID, a.UserID, v, domain.SummaryLabel{Relevance: 5, TopicCategory: "main"})
 		b.post(at+"/submit", url.Values{"_csrf": {tok}})
 		return a.SummaryID
 	}
@@ -473,7 +473,7 @@ func TestStudyTrainingPage(t *testing.T) {
 func TestStudiesPagePlansPower(t *testing.T) {
 	f := newFixture(t)
 	lead := f.user("lea", false)
-	f.project("crowd", map[*tasks.User]string{lead: tasks.RoleLead})
+	f.project("crowd", map[*domain.User]string{lead: domain.RoleLead})
 	b := f.browser()
 	b.login("lea", testPassword)
 	tok := b.csrf("/p/crowd/studies")
@@ -505,9 +505,9 @@ func TestStudiesPagePlansPower(t *testing.T) {
 func TestErrorPageLeadsBack(t *testing.T) {
 	f := newFixture(t)
 	lead := f.user("lea", false)
-	p := f.project("crowd", map[*tasks.User]string{lead: tasks.RoleLead})
-	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{{ExternalID: "d", Sentences: []string{"A."},
-		Summaries: []tasks.SummaryInput{{ExternalID: "s", Sentences: []tasks.SentenceInput{{Text: "A."}}}}}}); err != nil {
+	p := f.project("crowd", map[*domain.User]string{lead: domain.RoleLead})
+	if _, err := f.store.Import(f.ctx, p.ID, []domain.DocumentInput{{ExternalID: "d", Sentences: []string{"A."},
+		Summaries: []domain.SummaryInput{{ExternalID: "s", Sentences: []domain.SentenceInput{{Text: "A."}}}}}}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := app.New(f.store).CreateStudy(f.ctx, p, "s", []byte(`{"round":"crowd","attention_rate":0}`))

@@ -17,6 +17,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"annotate/internal/app"
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 	"annotate/internal/web"
 )
@@ -43,11 +44,11 @@ func TestStudyTimeOverOnThePage(t *testing.T) {
 	t.Cleanup(srv.Close)
 	f := &fixture{t: t, store: store, srv: srv, ctx: ctx}
 	lead := f.user("lea", false)
-	p := f.project("crowd", map[*tasks.User]string{lead: tasks.RoleLead})
-	var docs []tasks.DocumentInput
+	p := f.project("crowd", map[*domain.User]string{lead: domain.RoleLead})
+	var docs []domain.DocumentInput
 	for i := 1; i <= 3; i++ {
-		docs = append(docs, tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council met."},
-			Summaries: []tasks.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []tasks.SentenceInput{{Text: "The council met."}}}}})
+		docs = append(docs, domain.DocumentInput{ExternalID: fmt.Sprintf("d%d", i), Sentences: []string{"The council met."},
+			Summaries: []domain.SummaryInput{{ExternalID: fmt.Sprintf("s%d", i), Sentences: []domain.SentenceInput{{Text: "The council met."}}}}})
 	}
 	if _, err := store.Import(ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
@@ -101,7 +102,7 @@ func TestStudyTimeOverOnThePage(t *testing.T) {
 	if pg.status != http.StatusOK || doc.Find(`[data-testid="study-time-over"]`).Length() != 1 || doc.Find(`[data-testid="study-code"]`).Text() != "DONE42" {
 		t.Fatalf("the study page past the limit: %d\n%s", pg.status, pg.body)
 	}
-	if a, _ := store.AssignmentByID(ctx, id); a.Status != tasks.StatusReleased {
+	if a, _ := store.AssignmentByID(ctx, id); a.Status != domain.StatusReleased {
 		t.Fatalf("the open item is %s after the time ran out, want released", a.Status)
 	}
 

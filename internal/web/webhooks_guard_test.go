@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"annotate/internal/authn"
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 	"annotate/internal/web"
 	"annotate/internal/webhooks"
@@ -40,11 +41,11 @@ func hookServer(t *testing.T, allow ...string) *fixture {
 
 // hookProject makes a project with one summary sentence and returns it
 // with the sentence's id.
-func hookProject(t *testing.T, f *fixture, slug string, lead *tasks.User) (*tasks.Project, int64) {
+func hookProject(t *testing.T, f *fixture, slug string, lead *domain.User) (*domain.Project, int64) {
 	t.Helper()
-	p := f.project(slug, map[*tasks.User]string{lead: tasks.RoleLead})
-	docs := []tasks.DocumentInput{{ExternalID: slug + "-d", Sentences: []string{"Source."},
-		Summaries: []tasks.SummaryInput{{ExternalID: slug + "-s", Sentences: []tasks.SentenceInput{{Text: "Claim."}}}}}}
+	p := f.project(slug, map[*domain.User]string{lead: domain.RoleLead})
+	docs := []domain.DocumentInput{{ExternalID: slug + "-d", Sentences: []string{"Source."},
+		Summaries: []domain.SummaryInput{{ExternalID: slug + "-s", Sentences: []domain.SentenceInput{{Text: "Claim."}}}}}}
 	if _, err := f.store.Import(f.ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
 	}
@@ -59,9 +60,9 @@ func hookProject(t *testing.T, f *fixture, slug string, lead *tasks.User) (*task
 	return p, sum.Sentences[0].ID
 }
 
-func decide(t *testing.T, f *fixture, p *tasks.Project, sentence int64, by *tasks.User) {
+func decide(t *testing.T, f *fixture, p *domain.Project, sentence int64, by *domain.User) {
 	t.Helper()
-	if _, err := f.store.SetGold(f.ctx, p.ID, sentence, by.ID, -1, tasks.GoldDecision{GoldValues: tasks.GoldValues{Label: tasks.LabelFaithful}}); err != nil {
+	if _, err := f.store.SetGold(f.ctx, p.ID, sentence, by.ID, -1, domain.GoldDecision{GoldValues: domain.GoldValues{Label: domain.LabelFaithful}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -72,7 +73,7 @@ func decide(t *testing.T, f *fixture, p *tasks.Project, sentence int64, by *task
 func TestWebhookRegistrationRefusesInternalAddresses(t *testing.T) {
 	f := hookServer(t)
 	lead := f.user("lea", false)
-	f.project("alpha", map[*tasks.User]string{lead: tasks.RoleLead})
+	f.project("alpha", map[*domain.User]string{lead: domain.RoleLead})
 	api := &apiClient{t: t, base: f.srv.URL, token: newToken(t, f, lead, authn.TokenSpec{}), noCheck: true}
 	for _, u := range []string{"http://127.0.0.1:9/hook", "http://[::1]/hook", "http://localhost:8080/", "http://0.0.0.0/",
 		"http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/", "http://[::ffff:127.0.0.1]/", "http://2130706433/"} {

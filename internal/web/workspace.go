@@ -14,18 +14,18 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"annotate/internal/assist"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/web/templates"
 )
 
 // assignmentAccess loads the assignment named in the URL. Its annotator may
 // write; a lead of its project (or an admin) may only read; anyone else
 // gets 404, the same as for an id that does not exist.
-func (s *Server) assignmentAccess(c echo.Context) (*tasks.Assignment, *tasks.Project, bool, error) {
+func (s *Server) assignmentAccess(c echo.Context) (*domain.Assignment, *domain.Project, bool, error) {
 	ctx := c.Request().Context()
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil {
-		return nil, nil, false, tasks.Errorf(tasks.ENotFound, "assignment not found")
+		return nil, nil, false, domain.Errorf(domain.ENotFound, "assignment not found")
 	}
 	a, err := s.store.AssignmentByID(ctx, id)
 	if err != nil {
@@ -52,20 +52,20 @@ func (s *Server) assignmentAccess(c echo.Context) (*tasks.Assignment, *tasks.Pro
 	if err != nil {
 		return nil, nil, false, err
 	}
-	if u.IsAdmin || role == tasks.RoleLead {
+	if u.IsAdmin || role == domain.RoleLead {
 		return a, p, true, nil
 	}
-	return nil, nil, false, tasks.Errorf(tasks.ENotFound, "assignment not found")
+	return nil, nil, false, domain.Errorf(domain.ENotFound, "assignment not found")
 }
 
 // ownAssignment is assignmentAccess for writes: only the annotator.
-func (s *Server) ownAssignment(c echo.Context) (*tasks.Assignment, *tasks.Project, error) {
+func (s *Server) ownAssignment(c echo.Context) (*domain.Assignment, *domain.Project, error) {
 	a, p, readOnly, err := s.assignmentAccess(c)
 	if err != nil {
 		return nil, nil, err
 	}
 	if readOnly {
-		return nil, nil, tasks.Errorf(tasks.EForbidden, "only the assigned annotator can change these labels")
+		return nil, nil, domain.Errorf(domain.EForbidden, "only the assigned annotator can change these labels")
 	}
 	if s.app.ParticipantTimeOver(c.Request().Context(), currentUser(c)) {
 		return nil, nil, errTimeOver
@@ -75,7 +75,7 @@ func (s *Server) ownAssignment(c echo.Context) (*tasks.Assignment, *tasks.Projec
 
 // errTimeOver refuses a change from a study participant whose time limit
 // has passed.
-var errTimeOver = tasks.Errorf(tasks.EForbidden, "The time for this study is over, so this change was not saved; the summaries you submitted are kept. Open the study page (/study) to finish and get your completion code.")
+var errTimeOver = domain.Errorf(domain.EForbidden, "The time for this study is over, so this change was not saved; the summaries you submitted are kept. Open the study page (/study) to finish and get your completion code.")
 
 func assignmentURL(id int64) string { return "/a/" + strconv.FormatInt(id, 10) }
 
@@ -84,10 +84,10 @@ func (s *Server) getAssignment(c echo.Context) error {
 		return redirect(c, "/study")
 	}
 	var v templates.WorkspaceView
-	var a *tasks.Assignment
+	var a *domain.Assignment
 	var readOnly bool
 	err := s.snapshot(c, func() error {
-		var p *tasks.Project
+		var p *domain.Project
 		var err error
 		a, p, readOnly, err = s.assignmentAccess(c)
 		if err != nil {
@@ -101,14 +101,14 @@ func (s *Server) getAssignment(c echo.Context) error {
 	}
 	// The first view of an open assignment starts the wall-clock time its
 	// active time is bounded by.
-	if !readOnly && (a.Status == tasks.StatusPending || a.Status == tasks.StatusInProgress) {
+	if !readOnly && (a.Status == domain.StatusPending || a.Status == domain.StatusInProgress) {
 		if err := s.store.MarkPageOpened(c.Request().Context(), a.ID); err != nil {
 			return err
 		}
 	}
 	// A refused submit redirects here (POST-redirect-GET) to list what is
 	// still missing.
-	if c.QueryParam("incomplete") != "" && !readOnly && a.Status != tasks.StatusSubmitted {
+	if c.QueryParam("incomplete") != "" && !readOnly && a.Status != domain.StatusSubmitted {
 		if v.Missing, err = s.store.Missing(c.Request().Context(), a.ID); err != nil {
 			return err
 		}
@@ -116,7 +116,7 @@ func (s *Server) getAssignment(c echo.Context) error {
 	return s.render(c, http.StatusOK, templates.WorkspacePage(v))
 }
 
-func schemaView(set tasks.Settings) templates.SchemaView {
+func schemaView(set domain.Settings) templates.SchemaView {
 	sv := templates.SchemaView{
 		Faithfulness: set.Faithfulness, ErrorTypes: set.ErrorTypes, Explanation: set.Explanation, Borderline: set.Borderline,
 		Ambiguity: set.Ambiguity, KeyFacts: set.KeyFacts, Relevance: set.Relevance, TopicCategory: set.TopicCategory,
@@ -125,24 +125,24 @@ func schemaView(set tasks.Settings) templates.SchemaView {
 	for _, t := range set.ErrorTaxonomy() {
 		sv.ErrorTaxonomy = append(sv.ErrorTaxonomy, templates.TaxonomyView(t))
 	}
-	for _, t := range tasks.AmbiguityTypes {
+	for _, t := range domain.AmbiguityTypes {
 		sv.AmbiguityTypes = append(sv.AmbiguityTypes, templates.TaxonomyView(t))
 	}
 	return sv
 }
 
 // assistantShown applies the project's visibility mode to one label.
-func assistantShown(mode string, l tasks.SentenceLabel) bool {
+func assistantShown(mode string, l domain.SentenceLabel) bool {
 	switch mode {
-	case tasks.AssistAlways:
+	case domain.AssistAlways:
 		return true
-	case tasks.AssistAfterLabel:
+	case domain.AssistAfterLabel:
 		return l.Label != ""
 	}
 	return false
 }
 
-func labelView(l tasks.SentenceLabel, set tasks.Settings) templates.SentenceLabelView {
+func labelView(l domain.SentenceLabel, set domain.Settings) templates.SentenceLabelView {
 	v := templates.SentenceLabelView{
 		Label: l.Label, Explanation: l.Explanation, AmbiguityType: l.AmbiguityType, AmbiguityNote: l.AmbiguityNote,
 		UnsureNote: l.UnsureNote, Flag: l.Flag, ErrorTypes: map[string]bool{},
@@ -158,7 +158,7 @@ func labelView(l tasks.SentenceLabel, set tasks.Settings) templates.SentenceLabe
 	return v
 }
 
-func (s *Server) workspaceView(c echo.Context, a *tasks.Assignment, p *tasks.Project, readOnly bool) (templates.WorkspaceView, error) {
+func (s *Server) workspaceView(c echo.Context, a *domain.Assignment, p *domain.Project, readOnly bool) (templates.WorkspaceView, error) {
 	ctx := c.Request().Context()
 	set := p.Settings
 	sum, err := s.store.Summary(ctx, a.SummaryID)
@@ -185,7 +185,7 @@ func (s *Server) workspaceView(c echo.Context, a *tasks.Assignment, p *tasks.Pro
 		Page: s.page(c, "Summary "+strconv.Itoa(a.Position), templates.Link{Label: "Projects", Href: "/projects"},
 			templates.Link{Label: p.Name, Href: "/p/" + p.Slug}),
 		AssignmentID: a.ID, Version: a.Version, ReadOnly: readOnly, Status: a.Status,
-		ProjectSlug: p.Slug, ProjectName: p.Name, Topic: sum.Topic, Dialogue: doc.Kind == tasks.KindDialogue,
+		ProjectSlug: p.Slug, ProjectName: p.Name, Topic: sum.Topic, Dialogue: doc.Kind == domain.KindDialogue,
 		DocTitle: doc.Title, DocExternal: doc.ExternalID, DocLang: langOr(doc.Language), SumLang: langOr(sum.Language),
 		ActiveSeconds: a.ActiveSeconds,
 		Schema:        schemaView(set),
@@ -249,7 +249,7 @@ func langOr(lang string) string {
 	return lang
 }
 
-func sentencesText(sum *tasks.Summary) string {
+func sentencesText(sum *domain.Summary) string {
 	var b []byte
 	for i, x := range sum.Sentences {
 		if i > 0 {
@@ -260,7 +260,7 @@ func sentencesText(sum *tasks.Summary) string {
 	return string(b)
 }
 
-func (s *Server) keyFactGroups(c echo.Context, a *tasks.Assignment, doc *tasks.Document, sum *tasks.Summary) ([]templates.KeyFactGroup, error) {
+func (s *Server) keyFactGroups(c echo.Context, a *domain.Assignment, doc *domain.Document, sum *domain.Summary) ([]templates.KeyFactGroup, error) {
 	ctx := c.Request().Context()
 	facts, err := s.store.KeyFacts(ctx, doc.ID, sum.Topic)
 	if err != nil {
@@ -310,7 +310,7 @@ func (s *Server) postSentenceLabel(c echo.Context) error {
 	ctx := c.Request().Context()
 	sid, err := strconv.ParseInt(c.Param("sid"), 10, 64)
 	if err != nil {
-		return tasks.Errorf(tasks.ENotFound, "sentence not found")
+		return domain.Errorf(domain.ENotFound, "sentence not found")
 	}
 	form, err := c.FormParams()
 	if err != nil {
@@ -318,14 +318,14 @@ func (s *Server) postSentenceLabel(c echo.Context) error {
 	}
 	mode := p.Settings.AssistantVisibility
 	l, version, err := s.store.SaveSentenceLabelFromPage(ctx, a.ID, a.UserID, formVersion(c), sentenceLabelForm(sid, form))
-	if tasks.ErrorCode(err) == tasks.EConflict {
+	if domain.ErrorCode(err) == domain.EConflict {
 		return s.sentenceConflict(c, a, p, sid, err)
 	}
 	if err != nil {
 		return s.saveFailed(c, err)
 	}
 	sv := templates.SentenceView{ID: sid, Label: labelView(l, p.Settings)}
-	reveal := mode == tasks.AssistAfterLabel && !l.AssistantVisible && l.Label != ""
+	reveal := mode == domain.AssistAfterLabel && !l.AssistantVisible && l.Label != ""
 	v := templates.WorkspaceView{Version: version, AssignmentID: a.ID}
 	sv.Index = sentenceIndex(c)
 	if reveal {
@@ -339,7 +339,7 @@ func (s *Server) postSentenceLabel(c echo.Context) error {
 // sentenceAssist is the assistant panel of one sentence, for the save that
 // reveals it: one indexed read of the sentence's newest output (and the
 // document's unit count), not the whole summary's panels.
-func (s *Server) sentenceAssist(c echo.Context, a *tasks.Assignment, p *tasks.Project, sid int64) (templates.AssistView, error) {
+func (s *Server) sentenceAssist(c echo.Context, a *domain.Assignment, p *domain.Project, sid int64) (templates.AssistView, error) {
 	ctx := c.Request().Context()
 	var v templates.AssistView
 	out, ok, err := s.assists.AssistPanelSentence(ctx, sid)
@@ -398,9 +398,9 @@ func (s *Server) postSummaryLabel(c echo.Context) error {
 		return err
 	}
 	rel, _ := strconv.Atoi(c.FormValue("relevance"))
-	l := tasks.SummaryLabel{Relevance: rel, NonSummary: c.FormValue("non_summary") == "true", TopicCategory: c.FormValue("topic_category"), Comment: c.FormValue("comment")}
+	l := domain.SummaryLabel{Relevance: rel, NonSummary: c.FormValue("non_summary") == "true", TopicCategory: c.FormValue("topic_category"), Comment: c.FormValue("comment")}
 	version, err := s.store.SaveSummaryLabel(c.Request().Context(), a.ID, a.UserID, formVersion(c), l)
-	if tasks.ErrorCode(err) == tasks.EConflict {
+	if domain.ErrorCode(err) == domain.EConflict {
 		return s.summaryConflict(c, a, p, err)
 	}
 	if err != nil {
@@ -417,10 +417,10 @@ func (s *Server) postKeyFactLink(c echo.Context) error {
 	kf, err1 := strconv.ParseInt(c.Param("kf"), 10, 64)
 	sid, err2 := strconv.ParseInt(c.Param("sid"), 10, 64)
 	if err1 != nil || err2 != nil {
-		return tasks.Errorf(tasks.ENotFound, "key fact not found")
+		return domain.Errorf(domain.ENotFound, "key fact not found")
 	}
 	version, err := s.store.SetKeyFactLink(c.Request().Context(), a.ID, a.UserID, formVersion(c), kf, sid, c.FormValue("on") == "true")
-	if tasks.ErrorCode(err) == tasks.EConflict {
+	if domain.ErrorCode(err) == domain.EConflict {
 		return s.keyFactConflict(c, err)
 	}
 	if err != nil {
@@ -452,12 +452,12 @@ func (s *Server) postSubmit(c echo.Context) error {
 	// report interval does not record 0 s. It is added first, bounded as
 	// every report is, and kept even when the submit is refused.
 	if secs, err := strconv.Atoi(c.FormValue("active_seconds")); err == nil && secs > 0 {
-		if err := s.store.AddActiveTime(ctx, a.ID, a.UserID, secs); err != nil && tasks.ErrorCode(err) != tasks.EConflict {
+		if err := s.store.AddActiveTime(ctx, a.ID, a.UserID, secs); err != nil && domain.ErrorCode(err) != domain.EConflict {
 			return err
 		}
 	}
 	err = s.store.Submit(ctx, a.ID, a.UserID)
-	var inc *tasks.Incomplete
+	var inc *domain.Incomplete
 	if errors.As(err, &inc) {
 		// POST-redirect-GET: the page lists what is missing, and a reload
 		// shows it again instead of submitting again.
@@ -502,11 +502,11 @@ const queuePageSize = 100
 // queuePage lists one page of the annotator's queue: by default the page
 // holding the next assignment to label, or ?page=N. The counts and the
 // next assignment come from the queue index, not from loading the queue.
-func (s *Server) queuePage(c echo.Context, p *tasks.Project, role string) error {
+func (s *Server) queuePage(c echo.Context, p *domain.Project, role string) error {
 	ctx := c.Request().Context()
 	uid := currentUser(c).ID
 	v := templates.QueueView{Page: s.page(c, p.Name, templates.Link{Label: "Projects", Href: "/projects"}), ProjectSlug: p.Slug, ProjectName: p.Name,
-		Adjudicator: role == tasks.RoleAdjudicator}
+		Adjudicator: role == domain.RoleAdjudicator}
 	err := s.store.Snapshot(ctx, func(ctx context.Context) error {
 		qs, err := s.store.QueueCounts(ctx, p.ID, uid)
 		if err != nil {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"annotate/internal/assiststore"
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 )
 
 // BenchmarkWorkspacePage measures GET /a/ID end to end over loopback: the
@@ -16,25 +16,25 @@ import (
 func BenchmarkWorkspacePage(b *testing.B) {
 	f := newFixture(b)
 	ann := f.user("ann", false)
-	p := f.project("bench", map[*tasks.User]string{ann: tasks.RoleAnnotator})
+	p := f.project("bench", map[*domain.User]string{ann: domain.RoleAnnotator})
 	words := strings.Join(strings.Fields(strings.Repeat("the council discussed the budget for parks and schools ", 3))[:20], " ")
-	doc := tasks.DocumentInput{ExternalID: "d", Kind: tasks.KindDialogue}
+	doc := domain.DocumentInput{ExternalID: "d", Kind: domain.KindDialogue}
 	for i := 0; i < 250; i++ {
-		doc.Turns = append(doc.Turns, tasks.TurnInput{Speaker: fmt.Sprintf("Speaker %d", i%5), Text: fmt.Sprintf("%s %d", words, i)})
+		doc.Turns = append(doc.Turns, domain.TurnInput{Speaker: fmt.Sprintf("Speaker %d", i%5), Text: fmt.Sprintf("%s %d", words, i)})
 	}
-	sum := tasks.SummaryInput{ExternalID: "s", Topic: "Parks"}
+	sum := domain.SummaryInput{ExternalID: "s", Topic: "Parks"}
 	for i := 0; i < 10; i++ {
-		sum.Sentences = append(sum.Sentences, tasks.SentenceInput{Text: fmt.Sprintf("The council approved budget item %d for the parks.", i)})
+		sum.Sentences = append(sum.Sentences, domain.SentenceInput{Text: fmt.Sprintf("The council approved budget item %d for the parks.", i)})
 	}
-	doc.Summaries = []tasks.SummaryInput{sum}
+	doc.Summaries = []domain.SummaryInput{sum}
 	for i := 0; i < 8; i++ {
-		doc.KeyFacts = append(doc.KeyFacts, tasks.KeyFactInput{Topic: "Parks", Text: fmt.Sprintf("Budget item %d was approved.", i)})
+		doc.KeyFacts = append(doc.KeyFacts, domain.KeyFactInput{Topic: "Parks", Text: fmt.Sprintf("Budget item %d was approved.", i)})
 	}
-	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
+	if _, err := f.store.Import(f.ctx, p.ID, []domain.DocumentInput{doc}); err != nil {
 		b.Fatal(err)
 	}
 	ids := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(b)
-	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: ids}); err != nil {
+	if _, err := f.store.CreateRound(f.ctx, p.ID, domain.RoundSpec{Name: "r", Kind: domain.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: ids}); err != nil {
 		b.Fatal(err)
 	}
 	q := must(f.store.Queue(f.ctx, p.ID, ann.ID))(b)
@@ -60,14 +60,14 @@ func BenchmarkWorkspacePage(b *testing.B) {
 func BenchmarkWorkspacePageWithRuns(b *testing.B) {
 	f := newFixture(b)
 	ann := f.user("ann", false)
-	p := f.project("bench", map[*tasks.User]string{ann: tasks.RoleAnnotator})
-	var docs []tasks.DocumentInput
+	p := f.project("bench", map[*domain.User]string{ann: domain.RoleAnnotator})
+	var docs []domain.DocumentInput
 	for d := 0; d < 1000; d++ {
-		doc := tasks.DocumentInput{ExternalID: fmt.Sprintf("d%d", d), Sentences: []string{"The council met.", "It approved the budget.", "The vote was close."}}
+		doc := domain.DocumentInput{ExternalID: fmt.Sprintf("d%d", d), Sentences: []string{"The council met.", "It approved the budget.", "The vote was close."}}
 		for k := 0; k < 4; k++ {
-			sum := tasks.SummaryInput{ExternalID: fmt.Sprintf("d%d-s%d", d, k)}
+			sum := domain.SummaryInput{ExternalID: fmt.Sprintf("d%d-s%d", d, k)}
 			for i := 0; i < 5; i++ {
-				sum.Sentences = append(sum.Sentences, tasks.SentenceInput{Text: fmt.Sprintf("The council approved item %d.", i)})
+				sum.Sentences = append(sum.Sentences, domain.SentenceInput{Text: fmt.Sprintf("The council approved item %d.", i)})
 			}
 			doc.Summaries = append(doc.Summaries, sum)
 		}
@@ -93,7 +93,7 @@ func BenchmarkWorkspacePageWithRuns(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: ids}); err != nil {
+	if _, err := f.store.CreateRound(f.ctx, p.ID, domain.RoundSpec{Name: "r", Kind: domain.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: ids}); err != nil {
 		b.Fatal(err)
 	}
 	q := must(f.store.Queue(f.ctx, p.ID, ann.ID))(b)

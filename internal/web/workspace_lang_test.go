@@ -1,10 +1,9 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 // TestWorkspaceNamesDocumentAndLanguage: the page shows the document's
@@ -13,14 +12,14 @@ import (
 func TestWorkspaceNamesDocumentAndLanguage(t *testing.T) {
 	f := newFixture(t)
 	ann := f.user("ann", false)
-	p := f.project("zh", map[*tasks.User]string{ann: tasks.RoleAnnotator})
-	doc := tasks.DocumentInput{ExternalID: "d-zh", Language: "zh", Title: "市议会会议纪要", Sentences: []string{"议会批准了公园预算。", "投票结果为五比二。"},
-		Summaries: []tasks.SummaryInput{{ExternalID: "s-zh", Language: "zh", Sentences: []tasks.SentenceInput{{Text: "议会批准了预算。"}}}}}
-	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
+	p := f.project("zh", map[*domain.User]string{ann: domain.RoleAnnotator})
+	doc := domain.DocumentInput{ExternalID: "d-zh", Language: "zh", Title: "市议会会议纪要", Sentences: []string{"议会批准了公园预算。", "投票结果为五比二。"},
+		Summaries: []domain.SummaryInput{{ExternalID: "s-zh", Language: "zh", Sentences: []domain.SentenceInput{{Text: "议会批准了预算。"}}}}}
+	if _, err := f.store.Import(f.ctx, p.ID, []domain.DocumentInput{doc}); err != nil {
 		t.Fatal(err)
 	}
 	sums := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(t)
-	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r1", Kind: tasks.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: sums}); err != nil {
+	if _, err := f.store.CreateRound(f.ctx, p.ID, domain.RoundSpec{Name: "r1", Kind: domain.RoundProduction, PerItem: 1, Annotators: []int64{ann.ID}, Summaries: sums}); err != nil {
 		t.Fatal(err)
 	}
 	q := must(f.store.Queue(f.ctx, p.ID, ann.ID))(t)

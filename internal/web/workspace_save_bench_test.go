@@ -1,13 +1,12 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 // BenchmarkRevealSave measures the sentence save that reveals the
@@ -15,7 +14,7 @@ import (
 // loopback, on the 40-sentence summary with an assistant run on every
 // sentence: the answer is the sentence's mark, the version and its panel.
 func BenchmarkRevealSave(b *testing.B) {
-	w := newLongFixture(b, tasks.AssistAfterLabel)
+	w := newLongFixture(b, domain.AssistAfterLabel)
 	br := w.browser()
 	br.login("ann", testPassword)
 	path := fmt.Sprintf("/a/%d", w.assign.ID)

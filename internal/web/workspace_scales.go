@@ -7,7 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"annotate/internal/tasks"
+	"annotate/internal/domain"
 	"annotate/web/templates"
 )
 
@@ -18,7 +18,7 @@ func (s *Server) scaleRoutes(u *echo.Group) {
 
 // scaleViews shows the project's rating scales with the assignment's
 // values.
-func (s *Server) scaleViews(ctx context.Context, a *tasks.Assignment, set tasks.Settings, sum *tasks.Summary) ([]templates.ScaleView, error) {
+func (s *Server) scaleViews(ctx context.Context, a *domain.Assignment, set domain.Settings, sum *domain.Summary) ([]templates.ScaleView, error) {
 	if len(set.Scales) == 0 {
 		return nil, nil
 	}
@@ -28,16 +28,16 @@ func (s *Server) scaleViews(ctx context.Context, a *tasks.Assignment, set tasks.
 	}
 	var out []templates.ScaleView
 	for _, sc := range set.Scales {
-		v := templates.ScaleView{Name: sc.Name, Title: sc.Label(), Question: sc.Question, SentenceLevel: sc.Level == tasks.LevelSentence, Required: !sc.Optional}
+		v := templates.ScaleView{Name: sc.Name, Title: sc.Label(), Question: sc.Question, SentenceLevel: sc.Level == domain.LevelSentence, Required: !sc.Optional}
 		for _, val := range sc.Values() {
 			v.Options = append(v.Options, templates.ScaleOption{Value: val, Anchor: sc.Anchors[val]})
 		}
 		if v.SentenceLevel {
 			for _, x := range sum.Sentences {
-				v.Sentences = append(v.Sentences, templates.SentenceScore{SentenceID: x.ID, Index: x.Index, Value: scores[tasks.ScaleKey{Sentence: x.ID, Scale: sc.Name}]})
+				v.Sentences = append(v.Sentences, templates.SentenceScore{SentenceID: x.ID, Index: x.Index, Value: scores[domain.ScaleKey{Sentence: x.ID, Scale: sc.Name}]})
 			}
 		} else {
-			v.Summary = scores[tasks.ScaleKey{Scale: sc.Name}]
+			v.Summary = scores[domain.ScaleKey{Scale: sc.Name}]
 		}
 		out = append(out, v)
 	}
@@ -52,7 +52,7 @@ func (s *Server) postScaleScore(c echo.Context) error {
 	}
 	sentence, err := strconv.ParseInt(c.FormValue("sentence"), 10, 64)
 	if err != nil || sentence < 0 {
-		return s.saveFailed(c, tasks.Errorf(tasks.EInvalid, "no sentence given"))
+		return s.saveFailed(c, domain.Errorf(domain.EInvalid, "no sentence given"))
 	}
 	version, err := s.store.SaveScaleScore(c.Request().Context(), a.ID, a.UserID, formVersion(c), sentence, c.FormValue("scale"), c.FormValue("value"))
 	if err != nil {

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"annotate/internal/domain"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -8,17 +9,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 // workFixture is a project with one document, two summaries and a
 // production round giving both summaries to annotators ann and bob.
 type workFixture struct {
 	*fixture
-	project   *tasks.Project
-	assign    map[string][]tasks.Assignment // by username, in queue order
-	sentences map[int64][]int64             // summary id -> sentence ids
+	project   *domain.Project
+	assign    map[string][]domain.Assignment // by username, in queue order
+	sentences map[int64][]int64              // summary id -> sentence ids
 }
 
 func newWorkFixture(t *testing.T) *workFixture {
@@ -27,25 +26,25 @@ func newWorkFixture(t *testing.T) *workFixture {
 	ann := f.user("ann", false)
 	bob := f.user("bob", false)
 	f.user("eve", false) // a member of nothing
-	p := f.project("alpha", map[*tasks.User]string{lead: tasks.RoleLead, ann: tasks.RoleAnnotator, bob: tasks.RoleAnnotator})
-	doc := tasks.DocumentInput{
-		ExternalID: "doc-1", Kind: tasks.KindDialogue,
-		Turns:    []tasks.TurnInput{{Speaker: "Speaker 1", Text: "The council approved the park budget."}, {Speaker: "Speaker 2", Text: "The vote was five to two."}},
-		KeyFacts: []tasks.KeyFactInput{{Topic: "Parks", Text: "The park budget was approved."}},
+	p := f.project("alpha", map[*domain.User]string{lead: domain.RoleLead, ann: domain.RoleAnnotator, bob: domain.RoleAnnotator})
+	doc := domain.DocumentInput{
+		ExternalID: "doc-1", Kind: domain.KindDialogue,
+		Turns:    []domain.TurnInput{{Speaker: "Speaker 1", Text: "The council approved the park budget."}, {Speaker: "Speaker 2", Text: "The vote was five to two."}},
+		KeyFacts: []domain.KeyFactInput{{Topic: "Parks", Text: "The park budget was approved."}},
 	}
 	for i := 1; i <= 2; i++ {
-		doc.Summaries = append(doc.Summaries, tasks.SummaryInput{ExternalID: fmt.Sprintf("s%d", i), Topic: "Parks", Model: "secret-model-name",
-			Sentences: []tasks.SentenceInput{{Text: "The council approved the budget."}, {Text: "The vote was unanimous <script>alert(1)</script>."}}})
+		doc.Summaries = append(doc.Summaries, domain.SummaryInput{ExternalID: fmt.Sprintf("s%d", i), Topic: "Parks", Model: "secret-model-name",
+			Sentences: []domain.SentenceInput{{Text: "The council approved the budget."}, {Text: "The vote was unanimous <script>alert(1)</script>."}}})
 	}
-	if _, err := f.store.Import(f.ctx, p.ID, []tasks.DocumentInput{doc}); err != nil {
+	if _, err := f.store.Import(f.ctx, p.ID, []domain.DocumentInput{doc}); err != nil {
 		t.Fatal(err)
 	}
 	sums := must(f.store.SummaryIDs(f.ctx, p.ID, nil))(t)
-	if _, err := f.store.CreateRound(f.ctx, p.ID, tasks.RoundSpec{Name: "r1", Kind: tasks.RoundProduction, PerItem: 2, Annotators: []int64{ann.ID, bob.ID}, Summaries: sums}); err != nil {
+	if _, err := f.store.CreateRound(f.ctx, p.ID, domain.RoundSpec{Name: "r1", Kind: domain.RoundProduction, PerItem: 2, Annotators: []int64{ann.ID, bob.ID}, Summaries: sums}); err != nil {
 		t.Fatal(err)
 	}
-	w := &workFixture{fixture: f, project: p, assign: map[string][]tasks.Assignment{}, sentences: map[int64][]int64{}}
-	for name, u := range map[string]*tasks.User{"ann": ann, "bob": bob} {
+	w := &workFixture{fixture: f, project: p, assign: map[string][]domain.Assignment{}, sentences: map[int64][]int64{}}
+	for name, u := range map[string]*domain.User{"ann": ann, "bob": bob} {
 		q, err := f.store.Queue(f.ctx, p.ID, u.ID)
 		if err != nil || len(q) != 2 {
 			t.Fatalf("queue of %s: %v %v", name, q, err)
@@ -64,7 +63,7 @@ func newWorkFixture(t *testing.T) *workFixture {
 var versionField = regexp.MustCompile(`id="version" name="version" value="(\d+)"`)
 
 // save posts a sentence label as htmx would and returns the response.
-func (b *browser) save(a tasks.Assignment, sentence int64, version string, form url.Values) page {
+func (b *browser) save(a domain.Assignment, sentence int64, version string, form url.Values) page {
 	tok := b.csrf(fmt.Sprintf("/a/%d", a.ID))
 	form.Set("version", version)
 	req, _ := http.NewRequest(http.MethodPost, fmt.Sprintf("%s/a/%d/s/%d", b.f.srv.URL, a.ID, sentence), strings.NewReader(form.Encode()))
@@ -232,7 +231,7 @@ func TestWorkspaceSaveConflictAndSubmit(t *testing.T) {
 			t.Fatalf("submit: %d to %q, want 303 to %s", p.status, p.header.Get("Location"), next)
 		}
 		q := must(w.store.Queue(w.ctx, w.project.ID, a.UserID))(t)
-		if q[0].Status != tasks.StatusSubmitted {
+		if q[0].Status != domain.StatusSubmitted {
 			t.Fatalf("status after submit: %s", q[0].Status)
 		}
 	})

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
 
@@ -83,7 +84,7 @@ const MaxWebhooksPerProject = 20
 func ValidateWebhookURL(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || len(raw) > 2000 {
-		return tasks.Errorf(tasks.EInvalid, "url: give an absolute http or https address without a user name or password")
+		return domain.Errorf(domain.EInvalid, "url: give an absolute http or https address without a user name or password")
 	}
 	return nil
 }
@@ -92,23 +93,23 @@ func ValidateWebhookURL(raw string) error {
 // it with its signing secret. Rounds already complete are not announced.
 func (s *Store) CreateWebhook(ctx context.Context, projectID, by int64, rawURL string, events []string) (*Webhook, error) {
 	if err := ValidateWebhookURL(rawURL); err != nil {
-		return nil, tasks.Op("Store.CreateWebhook", err)
+		return nil, domain.Op("Store.CreateWebhook", err)
 	}
 	var evs []string
 	for _, e := range events {
 		if !slices.Contains(WebhookEvents, e) {
-			return nil, tasks.Errorf(tasks.EInvalid, "events: %q is not one of %s", e, strings.Join(WebhookEvents, ", "))
+			return nil, domain.Errorf(domain.EInvalid, "events: %q is not one of %s", e, strings.Join(WebhookEvents, ", "))
 		}
 		if !slices.Contains(evs, e) {
 			evs = append(evs, e)
 		}
 	}
 	if len(evs) == 0 {
-		return nil, tasks.Errorf(tasks.EInvalid, "events: choose at least one of %s", strings.Join(WebhookEvents, ", "))
+		return nil, domain.Errorf(domain.EInvalid, "events: choose at least one of %s", strings.Join(WebhookEvents, ", "))
 	}
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
-		return nil, tasks.Op("Store.CreateWebhook", err)
+		return nil, domain.Op("Store.CreateWebhook", err)
 	}
 	secret := hex.EncodeToString(raw)
 	now := tasks.Stamp(s.tasks.Now())
@@ -119,7 +120,7 @@ func (s *Store) CreateWebhook(ctx context.Context, projectID, by int64, rawURL s
 			return err
 		}
 		if n >= MaxWebhooksPerProject {
-			return tasks.Errorf(tasks.EInvalid, "the project already has %d webhooks; delete some first", n)
+			return domain.Errorf(domain.EInvalid, "the project already has %d webhooks; delete some first", n)
 		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO webhooks (project_id, url, secret, events, gold_cursor, created_by, created_at)
 			VALUES (?1, ?2, ?3, ?4, (SELECT coalesce(max(h.id), 0) FROM gold_history h), ?5, ?6)`,
@@ -136,7 +137,7 @@ func (s *Store) CreateWebhook(ctx context.Context, projectID, by int64, rawURL s
 		return err
 	})
 	if err != nil {
-		return nil, tasks.Op("Store.CreateWebhook", err)
+		return nil, domain.Op("Store.CreateWebhook", err)
 	}
 	return &Webhook{ID: id, ProjectID: projectID, URL: rawURL, Secret: secret, Events: evs, CreatedAt: now}, nil
 }
@@ -150,7 +151,7 @@ const roundComplete = `EXISTS (SELECT 1 FROM assignments a WHERE a.round_id = r.
 func (s *Store) Webhooks(ctx context.Context, projectID int64) ([]Webhook, error) {
 	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT id, project_id, url, events, created_at FROM webhooks WHERE project_id = ? ORDER BY id`, projectID)
 	if err != nil {
-		return nil, tasks.Op("Store.Webhooks", err)
+		return nil, domain.Op("Store.Webhooks", err)
 	}
 	defer rows.Close()
 	var out []Webhook
@@ -158,20 +159,20 @@ func (s *Store) Webhooks(ctx context.Context, projectID int64) ([]Webhook, error
 		var w Webhook
 		var events string
 		if err := rows.Scan(&w.ID, &w.ProjectID, &w.URL, &events, &w.CreatedAt); err != nil {
-			return nil, tasks.Op("Store.Webhooks", err)
+			return nil, domain.Op("Store.Webhooks", err)
 		}
 		w.Events = strings.Split(events, ",")
 		out = append(out, w)
 	}
-	return out, tasks.Op("Store.Webhooks", rows.Err())
+	return out, domain.Op("Store.Webhooks", rows.Err())
 }
 
 // DeleteWebhook removes a project's webhook and its deliveries.
 func (s *Store) DeleteWebhook(ctx context.Context, projectID, id int64) error {
-	return tasks.Op("Store.DeleteWebhook", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.DeleteWebhook", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		err := tasks.MustAffect(tx.ExecContext(ctx, `DELETE FROM webhooks WHERE id = ? AND project_id = ?`, id, projectID))
-		if tasks.ErrorCode(err) == tasks.ENotFound {
-			return tasks.Errorf(tasks.ENotFound, "webhook not found")
+		if domain.ErrorCode(err) == domain.ENotFound {
+			return domain.Errorf(domain.ENotFound, "webhook not found")
 		}
 		return err
 	}))
@@ -199,18 +200,18 @@ func scanDeliveries(rows *sql.Rows) ([]WebhookDelivery, error) {
 func (s *Store) WebhookDeliveries(ctx context.Context, projectID, webhookID int64) ([]WebhookDelivery, error) {
 	var n int
 	if err := s.tasks.Reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM webhooks WHERE id = ? AND project_id = ?`, webhookID, projectID).Scan(&n); err != nil {
-		return nil, tasks.Op("Store.WebhookDeliveries", err)
+		return nil, domain.Op("Store.WebhookDeliveries", err)
 	}
 	if n == 0 {
-		return nil, tasks.Errorf(tasks.ENotFound, "webhook not found")
+		return nil, domain.Errorf(domain.ENotFound, "webhook not found")
 	}
 	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
 		WHERE d.webhook_id = ? AND d.status != 'skipped' ORDER BY d.id DESC LIMIT 500`, webhookID)
 	if err != nil {
-		return nil, tasks.Op("Store.WebhookDeliveries", err)
+		return nil, domain.Op("Store.WebhookDeliveries", err)
 	}
 	val, err := scanDeliveries(rows)
-	return val, tasks.Op("Store.WebhookDeliveries", err)
+	return val, domain.Op("Store.WebhookDeliveries", err)
 }
 
 // webhookPayload is the JSON body of a delivery.
@@ -319,7 +320,7 @@ func (s *Store) QueueWebhookEvents(ctx context.Context) (int, error) {
 		}
 		return nil
 	})
-	return queued, tasks.Op("Store.QueueWebhookEvents", err)
+	return queued, domain.Op("Store.QueueWebhookEvents", err)
 }
 
 // DueWebhookDeliveries returns up to limit pending deliveries whose time
@@ -342,17 +343,17 @@ func (s *Store) DueWebhookDeliveries(ctx context.Context, limit, perProject int,
 		) x JOIN webhook_deliveries d ON d.id = x.due_id JOIN webhooks w ON w.id = d.webhook_id
 		WHERE x.n <= ? ORDER BY d.next_attempt_at, d.id LIMIT ?`, args...)
 	if err != nil {
-		return nil, tasks.Op("Store.DueWebhookDeliveries", err)
+		return nil, domain.Op("Store.DueWebhookDeliveries", err)
 	}
 	val, err := scanDeliveries(rows)
-	return val, tasks.Op("Store.DueWebhookDeliveries", err)
+	return val, domain.Op("Store.DueWebhookDeliveries", err)
 }
 
 // RecordWebhookAttempt records how an attempt went: delivered, or tried
 // again after retry (failed for good when retry is 0).
 func (s *Store) RecordWebhookAttempt(ctx context.Context, id int64, status int, attemptErr error, retry time.Duration) error {
 	now := s.tasks.Now()
-	return tasks.Op("Store.RecordWebhookAttempt", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.RecordWebhookAttempt", s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
 		if attemptErr == nil {
 			_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1, last_status = ?, last_error = '',
 				delivered_at = ? WHERE id = ?`, status, tasks.Stamp(now), id)

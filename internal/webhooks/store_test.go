@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/tasks"
 	"annotate/internal/webhooks"
 )
@@ -21,19 +22,19 @@ func TestWebhookRegistration(t *testing.T) {
 	t.Cleanup(func() { s.Close() })
 	hooks := webhooks.New(s)
 	lead, _ := s.CreateUser(ctx, "lea", "", "a long enough password", false)
-	p, _ := s.CreateProject(ctx, tasks.Project{Slug: "alpha", Name: "Alpha", Settings: tasks.DefaultSettings()})
-	docs := []tasks.DocumentInput{{ExternalID: "d1", Sentences: []string{"A."}, Summaries: []tasks.SummaryInput{{ExternalID: "s1",
-		Sentences: []tasks.SentenceInput{{Text: "A.", Gold: &tasks.GoldInput{Label: "faithful"}}}}}}}
+	p, _ := s.CreateProject(ctx, domain.Project{Slug: "alpha", Name: "Alpha", Settings: domain.DefaultSettings()})
+	docs := []domain.DocumentInput{{ExternalID: "d1", Sentences: []string{"A."}, Summaries: []domain.SummaryInput{{ExternalID: "s1",
+		Sentences: []domain.SentenceInput{{Text: "A.", Gold: &domain.GoldInput{Label: "faithful"}}}}}}}
 	if _, err := s.Import(ctx, p.ID, docs); err != nil {
 		t.Fatal(err)
 	}
 	for _, bad := range []string{"ftp://x.example/y", "http://user:pw@x.example/", "/relative", ""} {
-		if _, err := hooks.CreateWebhook(ctx, p.ID, lead.ID, bad, []string{webhooks.EventRoundComplete}); tasks.ErrorCode(err) != tasks.EInvalid {
+		if _, err := hooks.CreateWebhook(ctx, p.ID, lead.ID, bad, []string{webhooks.EventRoundComplete}); domain.ErrorCode(err) != domain.EInvalid {
 			t.Errorf("%q: %v, want invalid", bad, err)
 		}
 	}
 	for _, events := range [][]string{nil, {"round.started"}} {
-		if _, err := hooks.CreateWebhook(ctx, p.ID, lead.ID, "https://x.example/h", events); tasks.ErrorCode(err) != tasks.EInvalid {
+		if _, err := hooks.CreateWebhook(ctx, p.ID, lead.ID, "https://x.example/h", events); domain.ErrorCode(err) != domain.EInvalid {
 			t.Errorf("events %v: %v, want invalid", events, err)
 		}
 	}
@@ -51,7 +52,7 @@ func TestWebhookRegistration(t *testing.T) {
 	if list[0].CreatedAt != h.CreatedAt {
 		t.Fatalf("listed as made at %s, registration said %s", list[0].CreatedAt, h.CreatedAt)
 	}
-	if err := hooks.DeleteWebhook(ctx, p.ID+1, h.ID); tasks.ErrorCode(err) != tasks.ENotFound {
+	if err := hooks.DeleteWebhook(ctx, p.ID+1, h.ID); domain.ErrorCode(err) != domain.ENotFound {
 		t.Fatalf("delete from another project: %v", err)
 	}
 	if err := hooks.DeleteWebhook(ctx, p.ID, h.ID); err != nil {

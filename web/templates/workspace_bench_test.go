@@ -1,13 +1,12 @@
 package templates
 
 import (
+	"annotate/internal/domain"
 	"context"
 	"fmt"
 	"io"
 	"strings"
 	"testing"
-
-	"annotate/internal/tasks"
 )
 
 // benchWorkspace is a labelling page for a 5,000-word dialogue (250 turns
@@ -15,10 +14,10 @@ import (
 func benchWorkspace() WorkspaceView {
 	v := WorkspaceView{AssignmentID: 1, Version: 3, Position: 4, Total: 20, Done: 3, Topic: "Budget", Dialogue: true,
 		Schema: SchemaView{Faithfulness: true, ErrorTypes: true, Explanation: true, Ambiguity: true, KeyFacts: true, Relevance: true, TopicCategory: true, UnsureNote: true, AssistantMode: "after_first_label"}}
-	for _, t := range tasks.ErrorPresets["tofueval"] {
+	for _, t := range domain.ErrorPresets["tofueval"] {
 		v.Schema.ErrorTaxonomy = append(v.Schema.ErrorTaxonomy, TaxonomyView(t))
 	}
-	for _, t := range tasks.AmbiguityTypes {
+	for _, t := range domain.AmbiguityTypes {
 		v.Schema.AmbiguityTypes = append(v.Schema.AmbiguityTypes, TaxonomyView(t))
 	}
 	words := strings.Repeat("the council discussed the budget for parks and ", 3)

@@ -1,4 +1,4 @@
-package tasks
+package domain
 
 import (
 	"errors"
@@ -49,7 +49,7 @@ func ErrorCode(err error) string {
 	if errors.As(err, &e) {
 		return e.Code
 	}
-	if u := unavailable(err); u != nil {
+	if u := classify(err); u != nil {
 		return u.Code
 	}
 	return EInternal
@@ -62,10 +62,30 @@ func ErrorMessage(err error) string {
 	if errors.As(err, &e) && e.Code != EInternal {
 		return e.Message
 	}
-	if u := unavailable(err); u != nil {
+	if u := classify(err); u != nil {
 		return u.Message
 	}
 	return "Something went wrong on our side. The error has been logged."
+}
+
+// classifiers describe errors of a storage engine that a user can act on
+// (a full disk, a busy database) as domain errors; see RegisterClassifier.
+var classifiers []func(error) *Error
+
+// RegisterClassifier adds c to the functions ErrorCode and ErrorMessage ask
+// about an error that is not an *Error: c returns the domain error a user
+// should see for err, or nil when err is not one it knows. A store
+// registers its engine's classifier when its package is initialised.
+func RegisterClassifier(c func(error) *Error) { classifiers = append(classifiers, c) }
+
+// classify returns the first registered classifier's answer for err, or nil.
+func classify(err error) *Error {
+	for _, c := range classifiers {
+		if u := c(err); u != nil {
+			return u
+		}
+	}
+	return nil
 }
 
 // Op names the operation an error came out of, for the log: an internal
@@ -97,4 +117,11 @@ type opError struct {
 }
 
 func (e *opError) Error() string { return e.op + ": " + e.err.Error() }
+
 func (e *opError) Unwrap() error { return e.err }
+
+// EUnavailable is the code of an error where the database could not take
+// a request now: the disk is full, another process held the write lock
+// past the busy timeout, or the file could not be read or written. The
+// request may succeed later; nothing of it was written.
+const EUnavailable = "unavailable"

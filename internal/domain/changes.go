@@ -1,4 +1,4 @@
-package tasks
+package domain
 
 import (
 	"fmt"
@@ -128,9 +128,9 @@ type ChangesError struct {
 func (e *ChangesError) Error() string {
 	var b strings.Builder
 	if e.Refused {
-		fmt.Fprintf(&b, "refused: %d %s cannot be applied; nothing was imported:", len(e.Changes), plural(len(e.Changes), "change", "changes"))
+		fmt.Fprintf(&b, "refused: %d %s cannot be applied; nothing was imported:", len(e.Changes), Plural(len(e.Changes), "change", "changes"))
 	} else {
-		fmt.Fprintf(&b, "the import differs from the project in %d %s; nothing was imported (use --update to apply them):", len(e.Changes), plural(len(e.Changes), "place", "places"))
+		fmt.Fprintf(&b, "the import differs from the project in %d %s; nothing was imported (use --update to apply them):", len(e.Changes), Plural(len(e.Changes), "place", "places"))
 	}
 	for i, c := range e.Changes {
 		if i == 200 {
@@ -143,7 +143,8 @@ func (e *ChangesError) Error() string {
 	return b.String()
 }
 
-func plural(n int, one, many string) string {
+// Plural returns one when n is 1 and many otherwise, for counts in messages.
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}

@@ -1,7 +1,7 @@
-package tasks
+package domain
 
 // The types in this file describe data on its way into a project: importers
-// build them from files, and Store.Import writes a whole batch in one
+// build them from files, and the store's Import writes a whole batch in one
 // transaction. They carry no database ids.
 
 // Document kinds.
