@@ -354,7 +354,7 @@ func (s *Store) FreshSnapshot(ctx context.Context, fn func(ctx context.Context) 
 		}
 		err = s.Snapshot(context.WithValue(ctx, freshKey{}, s), func(ctx context.Context) error {
 			if !waited && try < freshTries {
-				n, err := s.StaleGoldRows(ctx)
+				n, err := staleRows(ctx, s.reader(ctx))
 				if err != nil {
 					return err
 				}
@@ -370,11 +370,25 @@ func (s *Store) FreshSnapshot(ctx context.Context, fn func(ctx context.Context) 
 	}
 }
 
-// StaleGoldRows counts the rows of the gold index (every project's) that
+// StaleGoldRows counts the rows of project projectID's gold index that
 // wait to be rewritten, as the snapshot in ctx sees them: 0 inside a
 // FreshSnapshot unless its refresh ran out of time.
-func (s *Store) StaleGoldRows(ctx context.Context) (int, error) {
-	var n int
-	err := s.reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM gold_tallies_stale`).Scan(&n)
+func (s *Store) StaleGoldRows(ctx context.Context, projectID int64) (int, error) {
+	q := s.reader(ctx)
+	n, err := staleRows(ctx, q)
+	if err != nil || n == 0 {
+		return 0, domain.Op("Store.StaleGoldRows", err)
+	}
+	err = q.QueryRowContext(ctx, `SELECT count(*) FROM gold_tallies_stale st
+		JOIN summary_sentences ss ON ss.id = st.sentence_id JOIN summaries s ON s.id = ss.summary_id
+		WHERE s.project_id = ?`, projectID).Scan(&n)
 	return n, domain.Op("Store.StaleGoldRows", err)
+}
+
+// staleRows counts the rows of every project's gold index that wait to be
+// rewritten.
+func staleRows(ctx context.Context, q querier) (int, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT count(*) FROM gold_tallies_stale`).Scan(&n)
+	return n, err
 }

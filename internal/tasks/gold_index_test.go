@@ -244,7 +244,7 @@ func (f *indexFixture) check(what string) {
 			}
 		}
 		if r.ID != 0 {
-			waiting, flagged, err := s.RoundQueueCounts(ctx, f.p.ID, r.ID)
+			waiting, flagged, behind, err := s.RoundQueueCounts(ctx, f.p.ID, r.ID)
 			must(f.t, err)
 			w, fl := 0, 0
 			for _, p := range ref {
@@ -255,8 +255,8 @@ func (f *indexFixture) check(what string) {
 					}
 				}
 			}
-			if waiting != w || flagged != fl {
-				f.t.Fatalf("after %s: round %s waiting %d flagged %d, want %d %d", what, r.Name, waiting, flagged, w, fl)
+			if waiting != w || flagged != fl || behind != 0 {
+				f.t.Fatalf("after %s: round %s waiting %d flagged %d behind %d, want %d %d 0", what, r.Name, waiting, flagged, behind, w, fl)
 			}
 		}
 	}

@@ -89,14 +89,21 @@ func adjudicationQueue(ctx context.Context, q querier, projectID int64, f domain
 }
 
 // RoundQueueCounts counts the sentences of a round's summaries waiting in
-// the adjudication queue, and how many of them an annotator flagged.
-func (s *Store) RoundQueueCounts(ctx context.Context, projectID, roundID int64) (waiting, flagged int, err error) {
+// the adjudication queue, and how many of them an annotator flagged. Behind
+// is how many of the project's sentences the counts may be behind: 0
+// unless the gold index could not be brought up to date in time (see
+// FreshSnapshot and StaleGoldRows).
+func (s *Store) RoundQueueCounts(ctx context.Context, projectID, roundID int64) (waiting, flagged, behind int, err error) {
 	err = s.FreshSnapshot(ctx, func(ctx context.Context) error {
 		cond, args := queueWhere(domain.QueueFilter{RoundID: roundID})
-		return s.reader(ctx).QueryRowContext(ctx, `SELECT count(*), coalesce(sum(flagged), 0) FROM gold_tallies`+cond,
-			append([]any{projectID}, args...)...).Scan(&waiting, &flagged)
+		if err := s.reader(ctx).QueryRowContext(ctx, `SELECT count(*), coalesce(sum(flagged), 0) FROM gold_tallies`+cond,
+			append([]any{projectID}, args...)...).Scan(&waiting, &flagged); err != nil {
+			return err
+		}
+		behind, err = s.StaleGoldRows(ctx, projectID)
+		return err
 	})
-	return waiting, flagged, domain.Op("Store.RoundQueueCounts", err)
+	return waiting, flagged, behind, domain.Op("Store.RoundQueueCounts", err)
 }
 
 // pendingByID reads the waiting sentences with these ids, in this order,

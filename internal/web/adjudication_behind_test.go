@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/web/templates"
 )
 
@@ -44,12 +45,21 @@ func TestAdjudicationQueueWhileTheWriterIsHeld(t *testing.T) {
 	if err != nil || stale < 2 {
 		t.Fatalf("marked %d rows stale (%v); the fixture has gold on at least two sentences", stale, err)
 	}
+	roundPage := "/p/alpha/rounds/" + itoa(f.assign["ann"][0].RoundID)
 	if _, err := conn.ExecContext(f.ctx, "BEGIN IMMEDIATE"); err != nil {
 		t.Fatal(err)
 	}
 	p := lea.get("/p/alpha/adjudication")
+	rp := lea.get(roundPage)
 	if _, err := conn.ExecContext(f.ctx, "ROLLBACK"); err != nil {
 		t.Fatal(err)
+	}
+	if rp.status != http.StatusOK {
+		t.Fatalf("round page while the writer is held: %d", rp.status)
+	}
+	rp.textIn(t, tid("round-behind"), "catching up on "+itoa(stale)+" changed sentences of this project")
+	if got := rp.testText("round-waiting"); !strings.HasPrefix(got, "1 sentences of this round wait") {
+		t.Fatalf("round waiting %q while behind; the index's rows were current, only marked", got)
 	}
 	if p.status != http.StatusOK {
 		t.Fatalf("queue while the writer is held: %d %s", p.status, p.body)
@@ -70,12 +80,46 @@ func TestAdjudicationQueueWhileTheWriterIsHeld(t *testing.T) {
 		t.Fatalf("queue after the lock: %d, pending %q", p.status, p.testText("n-pending"))
 	}
 	p.noneIn(t, "main", tid("queue-behind"))
+	lea.get(roundPage).noneIn(t, "main", tid("round-behind"))
+
+	// Another project's changed sentences are not this project's: with the
+	// writer held and only they behind, alpha's pages show no notice.
+	beta := f.fixture.project("beta", nil)
+	if _, err := f.store.Import(f.ctx, beta.ID, []domain.DocumentInput{{ExternalID: "b-1", Sentences: []string{"The board met."},
+		Summaries: []domain.SummaryInput{{ExternalID: "b-1-s", Sentences: []domain.SentenceInput{{Text: "The board met."}, {Text: "It voted."}}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(f.ctx, `INSERT INTO gold_tallies_stale (sentence_id) SELECT ss.id FROM summary_sentences ss
+		JOIN summaries s ON s.id = ss.summary_id WHERE s.project_id = ?`, beta.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(f.ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	p = lea.get("/p/alpha/adjudication")
+	rp = lea.get(roundPage)
+	if _, err := conn.ExecContext(f.ctx, "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	if p.status != http.StatusOK || rp.status != http.StatusOK {
+		t.Fatalf("pages while another project is behind: %d, %d", p.status, rp.status)
+	}
+	p.noneIn(t, "main", tid("queue-behind"))
+	rp.noneIn(t, "main", tid("round-behind"))
+	if n := must(f.store.StaleGoldRows(f.ctx, beta.ID))(t); n != 2 {
+		t.Fatalf("beta's rows behind: %d, want its 2 sentences", n)
+	}
 
 	// Far behind (as after an upgrade), the counts would mislead: the page
-	// shows only that it is catching up. Ids of no sentence stand in for
-	// the many rows such a catch-up has to rewrite.
+	// shows only that it is catching up. Sentences without labels, added
+	// to a summary of the project, stand in for the many rows such a
+	// catch-up has to rewrite.
 	if _, err := conn.ExecContext(f.ctx, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-		INSERT INTO gold_tallies_stale (sentence_id) SELECT 1000000 + i FROM n`, templates.AdjBehindShown+1); err != nil {
+		INSERT INTO summary_sentences (id, summary_id, idx, text) SELECT 1000000 + i, ?, 1000 + i, 'Added.' FROM n`,
+		templates.AdjBehindShown+1, f.sum); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(f.ctx, `INSERT INTO gold_tallies_stale (sentence_id) SELECT id FROM summary_sentences WHERE id > 1000000`); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := conn.ExecContext(f.ctx, "BEGIN IMMEDIATE"); err != nil {

@@ -54,7 +54,7 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 		if imported, err = s.store.ImportedGoldLabelled(ctx, p.ID, importedListLimit); err != nil {
 			return err
 		}
-		behind, err = s.store.StaleGoldRows(ctx)
+		behind, err = s.store.StaleGoldRows(ctx, p.ID)
 		return err
 	})
 	if err != nil {

@@ -257,7 +257,7 @@ func (s *Server) getRound(c echo.Context) error {
 		return err
 	}
 	pace(&v, rows)
-	if v.SplitWaiting, v.FlagsWaiting, err = s.store.RoundQueueCounts(ctx, a.project.ID, r.ID); err != nil {
+	if v.SplitWaiting, v.FlagsWaiting, v.Behind, err = s.store.RoundQueueCounts(ctx, a.project.ID, r.ID); err != nil {
 		return err
 	}
 	for _, x := range rows {

@@ -71,6 +71,10 @@ type RoundView struct {
 	// FlagsWaiting and SplitWaiting count the round's sentences waiting
 	// for a lead: flagged by an annotator, and split between annotators.
 	FlagsWaiting, SplitWaiting int
+	// Behind is how many of the project's changed sentences the gold index
+	// has not caught up on, so the waiting counts may be behind: 0 almost
+	// always (see tasks.Store.RoundQueueCounts).
+	Behind int
 	// ETA says when the round's open work ends at the current pace; ""
 	// when no summary is done yet to measure the pace on.
 	ETA string
