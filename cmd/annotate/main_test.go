@@ -11,8 +11,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/PuerkitoBio/goquery"
 	"time"
+
+	"github.com/PuerkitoBio/goquery"
 )
 
 // runCmd runs the program in-process and returns its output.

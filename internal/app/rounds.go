@@ -1,11 +1,12 @@
 package app
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // Bounds on a round request.

@@ -1,9 +1,10 @@
 package assist
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"fmt"
+
+	"annotate/internal/domain"
 )
 
 type ambiguityAnswer struct {

@@ -1,7 +1,6 @@
 package assist
 
 import (
-	"annotate/internal/domain"
 	"bufio"
 	"bytes"
 	"encoding/json"
@@ -9,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // ExportRecord is one line of an assistant export: the result for one

@@ -1,10 +1,11 @@
 package assist
 
 import (
-	"annotate/internal/domain"
 	"errors"
 	"fmt"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // Unit is one numbered unit of a document: a sentence of prose or a turn of

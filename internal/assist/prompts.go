@@ -1,10 +1,11 @@
 package assist
 
 import (
-	"annotate/internal/domain"
 	"fmt"
 	"strings"
 	"text/template"
+
+	"annotate/internal/domain"
 )
 
 // PromptVersion identifies the prompt texts and answer schemas below. It is

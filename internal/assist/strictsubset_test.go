@@ -1,12 +1,13 @@
 package assist
 
 import (
-	"annotate/internal/domain"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 // StrictViolations is strictViolations for the black-box tests' fake

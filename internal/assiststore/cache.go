@@ -1,10 +1,11 @@
 package assiststore
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
+
+	"annotate/internal/domain"
 )
 
 // LLMCache keeps the assistant's model answers in the llm_cache table, keyed

@@ -1,11 +1,12 @@
 package assiststore
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // AssistWork is everything a run of the assistant needs from a project: the

@@ -1,7 +1,6 @@
 package authn
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -11,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"annotate/internal/domain"
 )
 
 // Token is a personal access token for the JSON API. The secret itself is

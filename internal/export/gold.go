@@ -1,8 +1,9 @@
 package export
 
 import (
-	"annotate/internal/domain"
 	"context"
+
+	"annotate/internal/domain"
 )
 
 // goldColumns are the columns of the gold CSV: one row per sentence.

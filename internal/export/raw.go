@@ -1,8 +1,9 @@
 package export
 
 import (
-	"annotate/internal/domain"
 	"context"
+
+	"annotate/internal/domain"
 )
 
 // rawColumns are the columns of the raw export: one row per sentence ×

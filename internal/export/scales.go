@@ -1,11 +1,12 @@
 package export
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"slices"
 	"sort"
 	"strconv"
+
+	"annotate/internal/domain"
 )
 
 // Columns the raw and scores exports add when the project defines rating

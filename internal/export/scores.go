@@ -1,9 +1,10 @@
 package export
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"sort"
+
+	"annotate/internal/domain"
 )
 
 // scoreColumns are the columns of the scores export. Rows of level

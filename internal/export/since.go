@@ -1,8 +1,9 @@
 package export
 
 import (
-	"annotate/internal/domain"
 	"time"
+
+	"annotate/internal/domain"
 )
 
 // newer reports whether any of the timestamps is at or after the since

@@ -1,8 +1,9 @@
 package export
 
 import (
-	"annotate/internal/domain"
 	"context"
+
+	"annotate/internal/domain"
 )
 
 // staleColumns are the columns of the stale labels export: one row per

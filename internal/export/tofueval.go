@@ -1,10 +1,11 @@
 package export
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"strconv"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // tofuColumns are the columns of TofuEval's meetingbank_factual_eval CSVs,

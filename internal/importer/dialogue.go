@@ -1,9 +1,10 @@
 package importer
 
 import (
-	"annotate/internal/domain"
 	"regexp"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // speakerLine matches one utterance written "Speaker: text". The speaker

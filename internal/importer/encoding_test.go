@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"annotate/internal/domain"
 	"bufio"
 	"bytes"
 	"compress/gzip"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"annotate/internal/domain"
 )
 
 func utf16le(s string, bom bool) string {

@@ -1,9 +1,10 @@
 package importer
 
 import (
-	"annotate/internal/domain"
 	"fmt"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // Error is one problem found in an input file, located as precisely as the

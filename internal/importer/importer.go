@@ -12,13 +12,14 @@
 package importer
 
 import (
-	"annotate/internal/domain"
 	"bufio"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // Format names accepted by Parse.

@@ -1,9 +1,10 @@
 package importer
 
 import (
-	"annotate/internal/domain"
 	"slices"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 func TestMADISSEType(t *testing.T) {

@@ -1,10 +1,11 @@
 package importer
 
 import (
-	"annotate/internal/domain"
 	"fmt"
 	"slices"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // tofuSummary gathers the rows of one summary.

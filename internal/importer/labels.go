@@ -1,10 +1,11 @@
 package importer
 
 import (
-	"annotate/internal/domain"
 	"fmt"
 	"slices"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // maxRoundName bounds the name of a round given with imported labels.

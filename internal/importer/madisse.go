@@ -1,13 +1,14 @@
 package importer
 
 import (
-	"annotate/internal/domain"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // madisseRecord is one line of MeetingBank_ambiguity_annotated.json: a

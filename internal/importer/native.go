@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"annotate/internal/domain"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -10,6 +9,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // parseNative reads a native JSON Lines file: one tasks.DocumentInput per

@@ -1,9 +1,10 @@
 package importer_test
 
 import (
-	"annotate/internal/domain"
 	"strings"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 // Gold exports (docs/export.md) import as they are: a header line, one

@@ -1,12 +1,13 @@
 package importer
 
 import (
-	"annotate/internal/domain"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
+
+	"annotate/internal/domain"
 )
 
 // rawFields are the fields of a raw export row (docs/export.md); the

@@ -1,10 +1,11 @@
 package importer
 
 import (
-	"annotate/internal/domain"
 	"fmt"
 	"slices"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // identicalScales warns about scales that hold the same value as another

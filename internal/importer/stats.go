@@ -1,8 +1,9 @@
 package importer
 
 import (
-	"annotate/internal/domain"
 	"fmt"
+
+	"annotate/internal/domain"
 )
 
 // FileStats counts what one file contributed.

@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"annotate/internal/domain"
 	"bufio"
 	"bytes"
 	"encoding/json"
@@ -9,6 +8,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // Sink receives what a streamed import reads, in file order, to write it

@@ -1,12 +1,13 @@
 package importer
 
 import (
-	"annotate/internal/domain"
 	"encoding/json"
 	"errors"
 	"io"
 	"path/filepath"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // summEditsRecord is the JSON shape of one SummEdits record.

@@ -1,10 +1,11 @@
 package importer
 
 import (
-	"annotate/internal/domain"
 	"slices"
 	"strings"
 	"unicode"
+
+	"annotate/internal/domain"
 )
 
 // presetOrder is the order in which a native file's error types are matched

@@ -1,12 +1,13 @@
 package importer
 
 import (
-	"annotate/internal/domain"
 	"io"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // tofuRow is one row of a TofuEval factual-consistency CSV: one summary

@@ -1,13 +1,14 @@
 package importer
 
 import (
-	"annotate/internal/domain"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // transcriptHelp says how to give the document text of a TofuEval import.

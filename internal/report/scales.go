@@ -1,9 +1,10 @@
 package report
 
 import (
-	"annotate/internal/domain"
 	"slices"
 	"strconv"
+
+	"annotate/internal/domain"
 )
 
 // scaleInterval compares numeric values by their squared difference

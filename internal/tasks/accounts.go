@@ -1,11 +1,12 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
 	"time"
+
+	"annotate/internal/domain"
 
 	"golang.org/x/crypto/bcrypt"
 )

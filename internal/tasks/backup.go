@@ -1,13 +1,14 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+
+	"annotate/internal/domain"
 )
 
 // Backup writes a consistent copy of the live database to out with

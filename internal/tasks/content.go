@@ -1,11 +1,12 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
+
+	"annotate/internal/domain"
 )
 
 // Document returns a document with its units.

@@ -1,11 +1,12 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+
+	"annotate/internal/domain"
 )
 
 // DataVersion fingerprints what a project's exports and agreement report

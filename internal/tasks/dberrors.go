@@ -1,9 +1,10 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"errors"
+
+	"annotate/internal/domain"
 
 	"modernc.org/sqlite"
 )

@@ -1,11 +1,12 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
 	"sort"
+
+	"annotate/internal/domain"
 )
 
 // dealItem names one summary by its document's position and its own

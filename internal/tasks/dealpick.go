@@ -1,11 +1,12 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // maxPickDocuments bounds the list: a lead narrows it with the filter.

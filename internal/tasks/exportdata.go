@@ -1,10 +1,11 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
+
+	"annotate/internal/domain"
 )
 
 // ExportReader reads a project for an export inside one read transaction,

@@ -1,8 +1,9 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
+
+	"annotate/internal/domain"
 )
 
 // RoundFeedback returns an annotator's feedback on a closed calibration

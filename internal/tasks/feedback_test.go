@@ -1,8 +1,9 @@
 package tasks_test
 
 import (
-	"annotate/internal/domain"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 // TestFeedbackCountsEveryDimension: a sentence differs from the group

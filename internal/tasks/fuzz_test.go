@@ -1,8 +1,9 @@
 package tasks_test
 
 import (
-	"annotate/internal/domain"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 // FuzzSentenceLabel checks the validation of label forms as they arrive

@@ -1,12 +1,13 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // querier is what both *sql.Tx and *sql.DB offer for reads.

@@ -1,9 +1,10 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"encoding/json"
+
+	"annotate/internal/domain"
 )
 
 // GoldHistory lists the gold changes of a project, newest first, at most

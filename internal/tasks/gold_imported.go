@@ -1,10 +1,11 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
+
+	"annotate/internal/domain"
 )
 
 // ImportedGoldLabelled lists the project's sentences with imported gold

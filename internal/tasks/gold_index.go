@@ -1,7 +1,6 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -9,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"annotate/internal/domain"
 )
 
 // The gold index (table gold_tallies) keeps one row per sentence with

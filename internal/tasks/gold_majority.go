@@ -1,9 +1,10 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
+
+	"annotate/internal/domain"
 )
 
 // AcceptMajority decides, as userID, every pending sentence of a round's

@@ -1,11 +1,12 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"sort"
+
+	"annotate/internal/domain"
 )
 
 // PendingSentences lists the project's sentences waiting for adjudication,

@@ -1,11 +1,12 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"strconv"
+
+	"annotate/internal/domain"
 )
 
 // queueWhere is the gold index condition of a queue filter, with its

@@ -1,11 +1,12 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"fmt"
 	"time"
+
+	"annotate/internal/domain"
 )
 
 // Auto-resolution turns the labels of a summary into gold where the

@@ -1,10 +1,11 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
+
+	"annotate/internal/domain"
 )
 
 // deriveSummaryGold keeps gold_summaries in step with a summary's sentence

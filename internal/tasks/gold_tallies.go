@@ -1,9 +1,10 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"encoding/json"
+
+	"annotate/internal/domain"
 )
 
 // tallySelect reads what a tally weighs of each vote, over the same rows

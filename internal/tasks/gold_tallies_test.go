@@ -1,9 +1,10 @@
 package tasks_test
 
 import (
-	"annotate/internal/domain"
 	"reflect"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 // TestQueueTalliesMatchTheVotes checks the tallies the adjudication queue

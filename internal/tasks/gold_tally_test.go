@@ -1,10 +1,11 @@
 package tasks_test
 
 import (
-	"annotate/internal/domain"
 	"math"
 	"slices"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 func yes() *bool { b := true; return &b }

@@ -1,10 +1,11 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
+
+	"annotate/internal/domain"
 )
 
 // The labels of a summary are pooled over every round that gave it out:

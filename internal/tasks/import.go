@@ -1,13 +1,14 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"strings"
 	"time"
+
+	"annotate/internal/domain"
 )
 
 // Import writes documents into a project in one transaction: all of it or,

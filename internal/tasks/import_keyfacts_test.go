@@ -1,9 +1,10 @@
 package tasks_test
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 // Key facts of a new document are numbered per topic and a repeat is

@@ -1,11 +1,12 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 // The gold of a summary an import makes is resolved from the labels the

@@ -1,8 +1,9 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"fmt"
+
+	"annotate/internal/domain"
 )
 
 // Limits on imported text, in characters: generous for source documents

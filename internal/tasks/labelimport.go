@@ -1,7 +1,6 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -9,6 +8,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // labelWriter writes imported annotators' labels inside an import's

@@ -1,8 +1,9 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"strconv"
+
+	"annotate/internal/domain"
 )
 
 // nestedLabels lists the labels given inside documents as records, in

@@ -1,8 +1,9 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"encoding/json"
+
+	"annotate/internal/domain"
 )
 
 // The label writer's gold resolution: the summaries it labelled are

@@ -1,12 +1,13 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // SaveSentenceLabel stores an annotator's label on one sentence of their

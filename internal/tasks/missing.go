@@ -1,11 +1,12 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"annotate/internal/domain"
 )
 
 // rowQuerier is what reading an assignment's completeness needs: a read

@@ -1,8 +1,9 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
+
+	"annotate/internal/domain"
 )
 
 // ProjectOverview returns the counts behind a project's overview page.

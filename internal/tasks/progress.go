@@ -1,10 +1,11 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
+
+	"annotate/internal/domain"
 )
 
 // RoundProgress counts each annotator's assignments in a round by status.

@@ -1,11 +1,12 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
+
+	"annotate/internal/domain"
 )
 
 // CreateProject adds a project. A taken slug is an EConflict error.

@@ -1,8 +1,9 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
+
+	"annotate/internal/domain"
 )
 
 // Pseudonyms numbers the people of a project.

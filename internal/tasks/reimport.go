@@ -1,13 +1,14 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // Re-importing data whose ids are already in the project compares it with

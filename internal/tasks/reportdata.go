@@ -1,12 +1,13 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
 	"strings"
 	"sync"
+
+	"annotate/internal/domain"
 )
 
 // The assignments a report counts: every assignment of the project that was

@@ -1,11 +1,12 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 // reportDataStore opens a store with a project whose two annotators

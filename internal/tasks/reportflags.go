@@ -1,9 +1,10 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
+
+	"annotate/internal/domain"
 )
 
 // reportFlags reads the flags of the assignments the report counts, by

@@ -1,11 +1,12 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // interner shares the strings and error-type lists that repeat across

@@ -1,13 +1,14 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // reportArgs are the parameters of the report's queries: ?1 the project,

@@ -1,9 +1,10 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
+
+	"annotate/internal/domain"
 )
 
 // reportScores loads the scale values of the assignments a report counts.

@@ -1,7 +1,6 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"annotate/internal/domain"
 )
 
 // maxSentences bounds how many sentences a corrected split may have.

@@ -1,12 +1,13 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
 	"sort"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // CreateRound adds a round and its assignments in one transaction.

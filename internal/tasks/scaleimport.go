@@ -1,12 +1,13 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"maps"
 	"slices"
+
+	"annotate/internal/domain"
 )
 
 // scales defines imported scales in the project's settings.

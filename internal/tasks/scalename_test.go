@@ -1,9 +1,10 @@
 package tasks_test
 
 import (
-	"annotate/internal/domain"
 	"strings"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 // TestReservedScaleName: a scale named after a built-in dimension is

@@ -1,10 +1,11 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"fmt"
+
+	"annotate/internal/domain"
 )
 
 // SaveScaleScore stores an annotator's value for one scale on one sentence

@@ -1,11 +1,12 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"crypto/rand"
 	"database/sql"
 	"errors"
+
+	"annotate/internal/domain"
 )
 
 // Secret returns the named server secret, creating it with size random

@@ -1,9 +1,10 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"encoding/json"
 	"fmt"
+
+	"annotate/internal/domain"
 )
 
 func decodeSettings(raw string) (domain.Settings, error) {

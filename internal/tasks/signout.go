@@ -1,10 +1,11 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"time"
+
+	"annotate/internal/domain"
 )
 
 // An account's sessions and API tokens (stored by internal/access) end

@@ -1,9 +1,10 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"fmt"
+
+	"annotate/internal/domain"
 )
 
 // LimitSize caps the database at about maxBytes: a write that would grow

@@ -1,12 +1,13 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
 	"strings"
 	"unicode/utf8"
+
+	"annotate/internal/domain"
 )
 
 // maxSkipReason bounds the reason an annotator gives for a skip.

@@ -1,9 +1,10 @@
 package tasks_test
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 func TestSkipAndFlag(t *testing.T) {

@@ -1,9 +1,10 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
+
+	"annotate/internal/domain"
 )
 
 // snapshotKey marks a context that carries a read transaction of a store.

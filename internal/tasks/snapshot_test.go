@@ -1,9 +1,10 @@
 package tasks_test
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 // TestSnapshotReadsOneState makes a gold decision while a page's snapshot

@@ -1,9 +1,10 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"encoding/json"
+
+	"annotate/internal/domain"
 )
 
 // EachStaleLabel calls fn with the project's stale labels, of the round

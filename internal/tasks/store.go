@@ -1,7 +1,6 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -11,6 +10,8 @@ import (
 	"os"
 	"runtime"
 	"time"
+
+	"annotate/internal/domain"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )

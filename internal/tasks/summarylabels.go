@@ -1,11 +1,12 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
 	"time"
+
+	"annotate/internal/domain"
 )
 
 // SaveSummaryLabel stores an annotator's summary-level label under the same

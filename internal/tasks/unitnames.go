@@ -1,9 +1,10 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"strconv"
+
+	"annotate/internal/domain"
 )
 
 // ProjectUnitNames reads the names of every summary and sentence of a

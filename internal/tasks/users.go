@@ -1,10 +1,11 @@
 package tasks
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"database/sql"
 	"errors"
+
+	"annotate/internal/domain"
 
 	"golang.org/x/crypto/bcrypt"
 )

@@ -1,10 +1,11 @@
 package tasks_test
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"errors"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 func TestUsers(t *testing.T) {

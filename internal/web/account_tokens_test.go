@@ -1,13 +1,14 @@
 package web_test
 
 import (
-	"annotate/internal/authn"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"annotate/internal/authn"
 )
 
 var newTokenValue = regexp.MustCompile(`value="(ann_[A-Za-z0-9_-]{20,})"`)

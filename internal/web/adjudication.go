@@ -1,10 +1,11 @@
 package web
 
 import (
-	"annotate/internal/domain"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"annotate/internal/domain"
 
 	"github.com/labstack/echo/v4"
 )

@@ -1,12 +1,13 @@
 package web_test
 
 import (
-	"annotate/internal/domain"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 // TestReopenImportedGoldFromQueue: a sentence whose imported gold both

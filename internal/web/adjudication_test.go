@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"annotate/internal/domain"
 	"database/sql"
 	"fmt"
 	"html"
@@ -11,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"annotate/internal/domain"
 
 	"github.com/PuerkitoBio/goquery"
 )

@@ -1,8 +1,9 @@
 package web
 
 import (
-	"annotate/internal/domain"
 	"net/http"
+
+	"annotate/internal/domain"
 
 	"github.com/labstack/echo/v4"
 )

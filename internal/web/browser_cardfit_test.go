@@ -1,9 +1,10 @@
 package web_test
 
 import (
-	"annotate/internal/domain"
 	"fmt"
 	"testing"
+
+	"annotate/internal/domain"
 
 	"github.com/chromedp/chromedp"
 )

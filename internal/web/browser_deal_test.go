@@ -1,13 +1,14 @@
 package web_test
 
 import (
-	"annotate/internal/domain"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"annotate/internal/domain"
 
 	"github.com/chromedp/chromedp"
 )

@@ -1,10 +1,11 @@
 package web_test
 
 import (
-	"annotate/internal/domain"
 	"fmt"
 	"strings"
 	"testing"
+
+	"annotate/internal/domain"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"

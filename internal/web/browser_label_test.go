@@ -1,11 +1,12 @@
 package web_test
 
 import (
-	"annotate/internal/domain"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"annotate/internal/domain"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"

@@ -1,12 +1,13 @@
 package web_test
 
 import (
-	"annotate/internal/domain"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
+
+	"annotate/internal/domain"
 
 	"github.com/PuerkitoBio/goquery"
 )

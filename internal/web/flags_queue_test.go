@@ -1,11 +1,12 @@
 package web_test
 
 import (
-	"annotate/internal/domain"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+
+	"annotate/internal/domain"
 
 	"github.com/PuerkitoBio/goquery"
 )

@@ -1,11 +1,12 @@
 package web_test
 
 import (
-	"annotate/internal/domain"
 	"bytes"
 	"mime/multipart"
 	"net/http"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 // upload posts one file to the project's import page, with the given

@@ -1,12 +1,13 @@
 package web_test
 
 import (
-	"annotate/internal/domain"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 // Finding 10: POST /a/:id/time added whatever the client claimed, even on

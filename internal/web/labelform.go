@@ -1,8 +1,9 @@
 package web
 
 import (
-	"annotate/internal/domain"
 	"net/url"
+
+	"annotate/internal/domain"
 )
 
 // sentenceLabelForm reads a sentence label from the labelling page's form.

@@ -1,9 +1,10 @@
 package web
 
 import (
-	"annotate/internal/domain"
 	"net/url"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 // FuzzSentenceLabelForm feeds raw form bodies to the label form reader and

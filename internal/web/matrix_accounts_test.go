@@ -1,11 +1,12 @@
 package web_test
 
 import (
-	"annotate/internal/domain"
 	"crypto/sha256"
 	"net/url"
 	"strconv"
 	"time"
+
+	"annotate/internal/domain"
 )
 
 func init() {

@@ -1,8 +1,9 @@
 package web_test
 
 import (
-	"annotate/internal/domain"
 	"fmt"
+
+	"annotate/internal/domain"
 )
 
 // Calibration feedback: after the round closes, an annotator of the round

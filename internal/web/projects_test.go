@@ -1,9 +1,10 @@
 package web_test
 
 import (
-	"annotate/internal/domain"
 	"net/http"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 func TestProjectAccess(t *testing.T) {

@@ -1,12 +1,13 @@
 package web_test
 
 import (
-	"annotate/internal/domain"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 // BenchmarkQueueLength measures the labelling page, a sentence save and a

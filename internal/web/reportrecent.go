@@ -1,9 +1,10 @@
 package web
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"time"
+
+	"annotate/internal/domain"
 
 	"github.com/labstack/echo/v4"
 )

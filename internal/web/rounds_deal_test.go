@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"annotate/internal/domain"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -9,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 // dealt lists a round's (summary, annotator) pairs in a stable order.

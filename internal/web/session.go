@@ -1,9 +1,10 @@
 package web
 
 import (
-	"annotate/internal/domain"
 	"crypto/subtle"
 	"net/http"
+
+	"annotate/internal/domain"
 
 	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"

@@ -1,11 +1,12 @@
 package web
 
 import (
-	"annotate/internal/domain"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // scalesText shows a project's rating scales for editing: a JSON list

@@ -1,9 +1,10 @@
 package web_test
 
 import (
-	"annotate/internal/domain"
 	"fmt"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 // TestWorkspaceNamesDocumentAndLanguage: the page shows the document's

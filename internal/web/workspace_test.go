@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"annotate/internal/domain"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -9,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 // workFixture is a project with one document, two summaries and a

@@ -1,12 +1,13 @@
 package templates
 
 import (
-	"annotate/internal/domain"
 	"context"
 	"fmt"
 	"io"
 	"strings"
 	"testing"
+
+	"annotate/internal/domain"
 )
 
 // benchWorkspace is a labelling page for a 5,000-word dialogue (250 turns
