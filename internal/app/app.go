@@ -7,6 +7,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"time"
@@ -17,17 +18,50 @@ import (
 	"annotate/internal/tasks"
 )
 
-// App performs the operations on one store.
+// App performs the operations on one store. Rounds, reports and studies
+// reach the store only through the small interfaces below, so their rules
+// can be exercised on values held in memory; imports and the demo write
+// through the SQLite store itself.
 type App struct {
 	store   *tasks.Store
+	rounds  roundStore
+	reports reportStore
+	work    workStore
 	studies *studies.Store
 	assists *assiststore.Store
 	now     func() time.Time
 }
 
+// roundStore is what starting a round needs: the project's members, to
+// check who may be dealt work, and the store's dealing.
+type roundStore interface {
+	Members(ctx context.Context, projectID int64) ([]domain.Member, error)
+	StartRound(ctx context.Context, projectID int64, req domain.RoundRequest) (*domain.Round, error)
+}
+
+// reportStore is what a report for a reader needs: the project's report
+// data and its pseudonyms.
+type reportStore interface {
+	ReportData(ctx context.Context, projectID int64, f domain.ReportFilter) (*domain.ReportData, error)
+	Pseudonyms(ctx context.Context, projectID int64) (domain.Pseudonyms, error)
+}
+
+// workStore is what a study reads of the project's rounds and labels.
+type workStore interface {
+	ProjectByID(ctx context.Context, id int64) (*domain.Project, error)
+	Queue(ctx context.Context, projectID, userID int64) ([]domain.Assignment, error)
+	RoundAssignments(ctx context.Context, roundID int64) ([]domain.RoundAssignment, error)
+	RoundByName(ctx context.Context, projectID int64, name string) (*domain.Round, error)
+	SentenceLabels(ctx context.Context, assignmentID int64) (map[int64]domain.SentenceLabel, error)
+	Summary(ctx context.Context, id int64) (*domain.Summary, error)
+	SummaryGold(ctx context.Context, summaryID int64) (map[int64]domain.Gold, error)
+	SummaryIDs(ctx context.Context, projectID int64, documents []string) ([]int64, error)
+}
+
 // New returns the operations on store.
 func New(store *tasks.Store) *App {
-	return &App{store: store, studies: studies.New(store), assists: assiststore.New(store), now: time.Now}
+	return &App{store: store, rounds: store, reports: store, work: store,
+		studies: studies.New(store), assists: assiststore.New(store), now: time.Now}
 }
 
 // SetClock makes now the operations' clock (time.Now by default), for the

@@ -24,7 +24,7 @@ const (
 // Report builds a project's agreement report from its data as of now,
 // naming annotators as names says.
 func (a *App) Report(ctx context.Context, p *domain.Project, opt report.Options, names Names) (*report.Report, error) {
-	data, err := a.store.ReportData(ctx, p.ID, opt.Filter())
+	data, err := a.reports.ReportData(ctx, p.ID, opt.Filter())
 	if err != nil {
 		return nil, domain.Op("App.Report", err)
 	}
@@ -69,7 +69,7 @@ func (a *App) aliases(ctx context.Context, p *domain.Project, names Names) (doma
 	if names == RealNames || !p.Settings.AnonymousAdjudication {
 		return domain.Pseudonyms{}, false, nil
 	}
-	ps, err := a.store.Pseudonyms(ctx, p.ID)
+	ps, err := a.reports.Pseudonyms(ctx, p.ID)
 	return ps, err == nil, err
 }
 

@@ -73,7 +73,7 @@ func (a *App) StartRound(ctx context.Context, p *domain.Project, req RoundReques
 	if req.KeepDocuments {
 		dealing = domain.DealByDocument
 	}
-	val, err := a.store.StartRound(ctx, p.ID, domain.RoundRequest{Name: name, Kind: req.Kind, PerItem: req.PerItem, Annotators: annotators,
+	val, err := a.rounds.StartRound(ctx, p.ID, domain.RoundRequest{Name: name, Kind: req.Kind, PerItem: req.PerItem, Annotators: annotators,
 		Documents: req.Documents, Sample: req.Sample, Seed: req.Seed, Dealing: dealing})
 	return val, domain.Op("App.StartRound", err)
 }
@@ -90,7 +90,7 @@ func (a *App) roundAnnotators(ctx context.Context, p *domain.Project, req RoundR
 		c.add("annotators", fmt.Sprintf("at most %d annotators", maxRoundAnnotators))
 		return nil, nil
 	}
-	members, err := a.store.Members(ctx, p.ID)
+	members, err := a.rounds.Members(ctx, p.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -53,11 +53,11 @@ func (a *App) CreateStudy(ctx context.Context, p *domain.Project, name string, d
 		}
 	}
 	n := studies.NewStudy{Name: name, Definition: *def, EntryToken: rand.Text()}
-	r, err := a.store.RoundByName(ctx, p.ID, def.Round)
+	r, err := a.work.RoundByName(ctx, p.ID, def.Round)
 	switch {
 	case err == nil:
 		n.Round = r.ID
-		rows, err := a.store.RoundAssignments(ctx, r.ID)
+		rows, err := a.work.RoundAssignments(ctx, r.ID)
 		if err != nil {
 			return nil, domain.Op("App.CreateStudy", err)
 		}
@@ -69,7 +69,7 @@ func (a *App) CreateStudy(ctx context.Context, p *domain.Project, name string, d
 			}
 		}
 	case domain.ErrorCode(err) == domain.ENotFound:
-		if n.Summaries, err = a.store.SummaryIDs(ctx, p.ID, nil); err != nil {
+		if n.Summaries, err = a.work.SummaryIDs(ctx, p.ID, nil); err != nil {
 			return nil, domain.Op("App.CreateStudy", err)
 		}
 	default:
@@ -141,7 +141,7 @@ func (a *App) EnterStudy(ctx context.Context, token string, q url.Values) (*Ente
 	if err != nil {
 		return nil, domain.Errorf(domain.EInvalid, "%v", err)
 	}
-	p, err := a.store.ProjectByID(ctx, st.ProjectID)
+	p, err := a.work.ProjectByID(ctx, st.ProjectID)
 	if err != nil {
 		return nil, domain.Op("App.EnterStudy", err)
 	}
@@ -224,7 +224,7 @@ func (a *App) NextStep(ctx context.Context, st *studies.Study, p *studies.Partic
 		if _, err := a.Studies().Deal(ctx, st, p); err != nil {
 			return step, domain.Op("App.NextStep", err)
 		}
-		q, err := a.store.Queue(ctx, st.ProjectID, p.UserID)
+		q, err := a.work.Queue(ctx, st.ProjectID, p.UserID)
 		if err != nil {
 			return step, domain.Op("App.NextStep", err)
 		}
@@ -450,7 +450,7 @@ func (a *App) judgeParticipant(ctx context.Context, st *studies.Study, p *studie
 			answers = append(answers, study.Answer{Check: true, Right: *c.Passed, Seconds: math.NaN()})
 		}
 	}
-	q, err := a.store.Queue(ctx, st.ProjectID, p.UserID)
+	q, err := a.work.Queue(ctx, st.ProjectID, p.UserID)
 	if err != nil {
 		return err
 	}
@@ -458,7 +458,7 @@ func (a *App) judgeParticipant(ctx context.Context, st *studies.Study, p *studie
 		if as.RoundID != st.RoundID || isCheck[as.ID] || as.Status != domain.StatusSubmitted {
 			continue
 		}
-		labels, err := a.store.SentenceLabels(ctx, as.ID)
+		labels, err := a.work.SentenceLabels(ctx, as.ID)
 		if err != nil {
 			return err
 		}
@@ -535,11 +535,11 @@ func (a *App) screeningStep(ctx context.Context, st *studies.Study, p *studies.P
 // matchesGold says whether every sentence of a check's summary got its
 // gold label.
 func (a *App) matchesGold(ctx context.Context, c studies.CheckResult) (bool, error) {
-	gold, err := a.store.SummaryGold(ctx, c.SummaryID)
+	gold, err := a.work.SummaryGold(ctx, c.SummaryID)
 	if err != nil {
 		return false, err
 	}
-	labels, err := a.store.SentenceLabels(ctx, c.AssignmentID)
+	labels, err := a.work.SentenceLabels(ctx, c.AssignmentID)
 	if err != nil {
 		return false, err
 	}
@@ -655,15 +655,15 @@ func (a *App) trainingStep(ctx context.Context, st *studies.Study, p *studies.Pa
 
 // feedbackOf is a training item's feedback: each sentence's label and gold.
 func (a *App) feedbackOf(ctx context.Context, c studies.CheckResult) ([]FeedbackSentence, error) {
-	sum, err := a.store.Summary(ctx, c.SummaryID)
+	sum, err := a.work.Summary(ctx, c.SummaryID)
 	if err != nil {
 		return nil, err
 	}
-	gold, err := a.store.SummaryGold(ctx, c.SummaryID)
+	gold, err := a.work.SummaryGold(ctx, c.SummaryID)
 	if err != nil {
 		return nil, err
 	}
-	labels, err := a.store.SentenceLabels(ctx, c.AssignmentID)
+	labels, err := a.work.SentenceLabels(ctx, c.AssignmentID)
 	if err != nil {
 		return nil, err
 	}
