@@ -76,11 +76,29 @@ func againstRest(rt ratings) ([]AnnotatorDimension, [][]DisagreementPattern) {
 	for _, cd := range c.Coder {
 		perCoder[cd]++
 	}
+	// The ratings each coder can be scored against gold on: all on units
+	// with independent gold, and on the others' units those with at least
+	// two other ratings (a bound: a strict majority may still be missing).
+	// Sizing the lists once spares growing them a quarter at a time.
+	scored := make([]int, c.Coders)
+	if rt.gold != nil {
+		for u := range c.Units() {
+			coders, _ := c.Unit(u)
+			gold := rt.gold[u]
+			own := gold != gold || (rt.derived != nil && rt.derived[u])
+			if own && len(coders) < 3 {
+				continue
+			}
+			for _, cd := range coders {
+				scored[cd]++
+			}
+		}
+	}
 	for j, n := range perCoder {
 		tallies[j].shares = make([]float64, 0, n)
 		if rt.gold != nil {
-			tallies[j].ref = make([]float64, 0, n/4)
-			tallies[j].lab = make([]float64, 0, n/4)
+			tallies[j].ref = make([]float64, 0, scored[j])
+			tallies[j].lab = make([]float64, 0, scored[j])
 		}
 	}
 	cnt := make([]int, k)

@@ -55,13 +55,16 @@ func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *d
 	// user below.
 	statuses := []string{domain.StatusPending, domain.StatusInProgress, domain.StatusSubmitted}
 	users := map[int64]string{}
+	// The scan's destinations are made once: taking their addresses per
+	// row would put a few on the heap for each of millions of rows.
+	var a domain.ReportAssignment
+	var status int
 	err := eachRow(ctx, tx, `
 		SELECT a.id, a.round_id, a.summary_id, a.user_id,
 			CASE a.status WHEN 'pending' THEN 0 WHEN 'in_progress' THEN 1 WHEN 'submitted' THEN 2 ELSE -1 END, a.active_seconds
 		FROM `+reportJoin+`
 		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
-		var a domain.ReportAssignment
-		var status int
+		a = domain.ReportAssignment{}
 		if err := rows.Scan(&a.ID, &a.RoundID, &a.SummaryID, &a.UserID, &status, &a.ActiveSeconds); err != nil {
 			return err
 		}
@@ -142,6 +145,9 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.Re
 	}
 	in := args.in
 	extras := map[string][2]uint32{}
+	var l domain.ReportLabel
+	var packed int64
+	var types, extra sql.NullString
 	return eachRow(ctx, tx, `
 		SELECT l.assignment_id, `+sentence+`(CASE l.label WHEN '' THEN 0 WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 WHEN 'borderline' THEN 3 ELSE 256 END)
 			| (CASE l.first_label WHEN '' THEN 0 WHEN 'faithful' THEN 4 WHEN 'unfaithful' THEN 8 WHEN 'borderline' THEN 12 ELSE 0 END)
@@ -153,9 +159,7 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.Re
 			THEN length(CAST(l.ambiguity_type AS BLOB)) || ',' || l.ambiguity_type || l.first_label END
 		FROM `+reportJoin+` JOIN sentence_labels l ON l.assignment_id = a.id
 		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
-		var l domain.ReportLabel
-		var packed int64
-		var types, extra sql.NullString
+		l = domain.ReportLabel{}
 		var err error
 		if maxID >= 1<<53 {
 			err = rows.Scan(&l.AssignmentID, &l.SentenceID, &packed, &types, &extra)
@@ -201,13 +205,14 @@ func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *do
 	// Two integer columns: the relevance (0 for none) and the topic
 	// category as a code, both as their CHECKs allow them.
 	topics := []string{"", "main", "marginal"}
+	var l domain.ReportSummaryLabel
+	var packed int64
 	return eachRow(ctx, tx, `
 		SELECT l.assignment_id,
 			coalesce(l.relevance, 0) | (CASE l.topic_category WHEN '' THEN 0 WHEN 'main' THEN 8 ELSE 16 END)
 		FROM `+reportJoin+` JOIN summary_labels l ON l.assignment_id = a.id
 		WHERE `+reportRoundWhere, args, func(rows *sql.Rows) error {
-		var l domain.ReportSummaryLabel
-		var packed int64
+		l = domain.ReportSummaryLabel{}
 		if err := rows.Scan(&l.AssignmentID, &packed); err != nil || !args.kept.assignments[l.AssignmentID] {
 			return err
 		}
@@ -225,11 +230,11 @@ func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *do
 }
 
 func reportKeyFactLinks(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
+	var k domain.ReportKeyFactLink
 	return eachRow(ctx, tx, `
 		SELECT k.assignment_id, k.key_fact_id, k.sentence_id
 		FROM `+reportJoin+` JOIN keyfact_labels k ON k.assignment_id = a.id
 		WHERE `+reportRoundWhere, args, func(rows *sql.Rows) error {
-		var k domain.ReportKeyFactLink
 		if err := rows.Scan(&k.AssignmentID, &k.KeyFactID, &k.SentenceID); err != nil || !args.kept.assignments[k.AssignmentID] {
 			return err
 		}
@@ -251,6 +256,9 @@ func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain
 	// types, each with a comma, then the label, error types and ambiguity
 	// type. Equal gold labels share one ReportGold.
 	golds := map[string]*domain.ReportGold{}
+	var x domain.ReportSentence
+	var gold sql.NullString
+	var derived bool
 	return eachRow(ctx, tx, `
 		SELECT ss.id, ss.summary_id, ss.idx,
 			CASE WHEN g.sentence_id IS NOT NULL THEN
@@ -262,9 +270,7 @@ func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain
 		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id AND g.provenance != 'unresolved'
 		WHERE ss.summary_id IN (`+assignedSummaries+`)
 		ORDER BY ss.summary_id, ss.idx`, args, func(rows *sql.Rows) error {
-		var x domain.ReportSentence
-		var gold sql.NullString
-		var derived bool
+		x = domain.ReportSentence{}
 		if err := rows.Scan(&x.ID, &x.SummaryID, &x.Index, &gold, &derived); err != nil || !args.kept.summaries[x.SummaryID] {
 			return err
 		}
