@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -34,6 +35,8 @@ type chatServer struct {
 	delay time.Duration
 
 	mu       sync.Mutex
+	closed   *sync.Cond // signalled when a connection closes
+	open     int        // connections not yet closed
 	requests int
 	auth     map[string]bool
 }
@@ -41,7 +44,10 @@ type chatServer struct {
 func newChatServer(t *testing.T, delay time.Duration) *chatServer {
 	t.Helper()
 	c := &chatServer{delay: delay, auth: map[string]bool{}}
-	c.srv = httptest.NewServer(http.HandlerFunc(c.serve))
+	c.closed = sync.NewCond(&c.mu)
+	c.srv = httptest.NewUnstartedServer(http.HandlerFunc(c.serve))
+	c.srv.Config.ConnState = c.track
+	c.srv.Start()
 	t.Cleanup(c.srv.Close)
 	return c
 }
@@ -54,20 +60,31 @@ func (c *chatServer) count() int {
 	return c.requests
 }
 
-// settled returns the request count once it has stopped changing for
-// 100 ms (at most 3 s): a request a cancelled run had already sent can
-// reach the handler after the run returned.
-func (c *chatServer) settled() int {
-	n := c.count()
-	for end := time.Now().Add(3 * time.Second); time.Now().Before(end); {
-		time.Sleep(100 * time.Millisecond)
-		m := c.count()
-		if m == n {
-			return n
-		}
-		n = m
+// track counts the connections open to the server.
+func (c *chatServer) track(_ net.Conn, state http.ConnState) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch state {
+	case http.StateNew:
+		c.open++
+	case http.StateClosed, http.StateHijacked:
+		c.open--
+		c.closed.Broadcast()
 	}
-	return n
+}
+
+// settled closes every connection to the server, waits until each has
+// closed (a connection closes after its request's handler returns) and
+// returns the request count: a request a cancelled run had already sent
+// is counted by then, and none of it can arrive later.
+func (c *chatServer) settled() int {
+	c.srv.CloseClientConnections()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for c.open > 0 {
+		c.closed.Wait()
+	}
+	return c.requests
 }
 
 func (c *chatServer) serve(w http.ResponseWriter, r *http.Request) {
