@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"annotate/internal/domain"
+	"annotate/internal/testkit"
 )
 
 // TestQueueTalliesMatchTheVotes checks the tallies the adjudication queue
@@ -14,12 +15,12 @@ import (
 // later submission in a second round replaces their first.
 func TestQueueTalliesMatchTheVotes(t *testing.T) {
 	f := newGoldFixture(t)
-	f.label(0, 0, true, faithful(), unfaithful("contradiction"), ambiguous(unfaithful("contradiction", "mis_referencing"), "vagueness"))
-	f.label(1, 0, true, faithful(), unfaithful("contradiction"), unfaithful("mis_referencing"))
-	f.label(2, 0, true, ambiguous(faithful(), "vagueness"), faithful(), unfaithful("reasoning_error"))
-	f.label(0, 1, true, faithful(), faithful(), unfaithful("contradiction"))
-	f.label(1, 1, false, unfaithful("contradiction"), faithful(), faithful()) // not submitted: no vote
-	f.label(2, 1, true, unfaithful("mis_referencing"), faithful(), faithful())
+	f.label(0, 0, true, testkit.Faithful(), testkit.Unfaithful("contradiction"), testkit.Ambiguous(testkit.Unfaithful("contradiction", "mis_referencing"), "vagueness"))
+	f.label(1, 0, true, testkit.Faithful(), testkit.Unfaithful("contradiction"), testkit.Unfaithful("mis_referencing"))
+	f.label(2, 0, true, testkit.Ambiguous(testkit.Faithful(), "vagueness"), testkit.Faithful(), testkit.Unfaithful("reasoning_error"))
+	f.label(0, 1, true, testkit.Faithful(), testkit.Faithful(), testkit.Unfaithful("contradiction"))
+	f.label(1, 1, false, testkit.Unfaithful("contradiction"), testkit.Faithful(), testkit.Faithful()) // not submitted: no vote
+	f.label(2, 1, true, testkit.Unfaithful("mis_referencing"), testkit.Faithful(), testkit.Faithful())
 	// ann labels summary 0 again in a second round: her later submission counts.
 	r2, err := f.s.CreateRound(f.ctx, f.p.ID, domain.RoundSpec{Name: "again", Kind: domain.RoundProduction, PerItem: 1, Annotators: []int64{f.users[0].ID}, Summaries: f.sums[:1]})
 	if err != nil {
@@ -36,7 +37,7 @@ func TestQueueTalliesMatchTheVotes(t *testing.T) {
 		}
 	}
 	v := again.Version
-	for i, l := range []domain.SentenceLabel{unfaithful("contradiction"), faithful(), faithful()} {
+	for i, l := range []domain.SentenceLabel{testkit.Unfaithful("contradiction"), testkit.Faithful(), testkit.Faithful()} {
 		l.SentenceID = f.sents[f.sums[0]][i]
 		if v, err = f.s.SaveSentenceLabel(f.ctx, again.ID, f.users[0].ID, v, l); err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"annotate/internal/domain"
 	"annotate/internal/tasks"
+	"annotate/internal/testkit"
 )
 
 // goldFixture is a project with one document, two summaries of three
@@ -121,9 +122,9 @@ func (f *goldFixture) historyLen() int {
 // unfaithful (same type) against one faithful, sentence 3 one to one to
 // one on error types.
 func (f *goldFixture) splitSummary(submitLast bool) {
-	f.label(0, 0, true, faithful(), unfaithful("contradiction"), unfaithful("contradiction"))
-	f.label(1, 0, true, faithful(), unfaithful("contradiction"), unfaithful("mis_referencing"))
-	f.label(2, 0, submitLast, faithful(), faithful(), unfaithful("reasoning_error"))
+	f.label(0, 0, true, testkit.Faithful(), testkit.Unfaithful("contradiction"), testkit.Unfaithful("contradiction"))
+	f.label(1, 0, true, testkit.Faithful(), testkit.Unfaithful("contradiction"), testkit.Unfaithful("mis_referencing"))
+	f.label(2, 0, submitLast, testkit.Faithful(), testkit.Faithful(), testkit.Unfaithful("reasoning_error"))
 }
 
 func TestResolveWaitsForEveryAssignment(t *testing.T) {
@@ -305,7 +306,7 @@ func TestSetGoldReopenAndHistory(t *testing.T) {
 			"no label":          {},
 			"no error type":     {GoldValues: domain.GoldValues{Label: domain.LabelUnfaithful}},
 			"unknown type":      {GoldValues: domain.GoldValues{Label: domain.LabelUnfaithful, ErrorTypes: []string{"nope"}}},
-			"ambiguous no type": {GoldValues: domain.GoldValues{Label: domain.LabelFaithful, Ambiguous: yes()}},
+			"ambiguous no type": {GoldValues: domain.GoldValues{Label: domain.LabelFaithful, Ambiguous: testkit.Ptr(true)}},
 		} {
 			if _, err := f.s.SetGold(f.ctx, f.p.ID, s3, f.lead.ID, versions[s3], d); domain.ErrorCode(err) != domain.EInvalid {
 				t.Errorf("%s: %v, want invalid", name, err)
@@ -313,7 +314,7 @@ func TestSetGoldReopenAndHistory(t *testing.T) {
 		}
 	})
 
-	d := domain.GoldDecision{GoldValues: domain.GoldValues{Label: domain.LabelUnfaithful, ErrorTypes: []string{"reasoning_error"}, Ambiguous: yes(), AmbiguityType: "vagueness"},
+	d := domain.GoldDecision{GoldValues: domain.GoldValues{Label: domain.LabelUnfaithful, ErrorTypes: []string{"reasoning_error"}, Ambiguous: testkit.Ptr(true), AmbiguityType: "vagueness"},
 		Note: "  'Unanimous' overstates a close vote.  "}
 	g, err := f.s.SetGold(f.ctx, f.p.ID, s3, f.lead.ID, versions[s3], d)
 	if err != nil {
@@ -422,7 +423,7 @@ func TestResolveKeepsImportedGold(t *testing.T) {
 		q, _ := s.Queue(ctx, p.ID, uid)
 		v := 0
 		for _, x := range sum.Sentences {
-			l := faithful()
+			l := testkit.Faithful()
 			l.SentenceID = x.ID
 			v, _ = s.SaveSentenceLabel(ctx, q[0].ID, uid, v, l)
 		}
@@ -454,11 +455,11 @@ func TestResolveKeepsImportedGold(t *testing.T) {
 // accepting majorities in bulk.
 func TestFlaggedSentenceWaitsForALead(t *testing.T) {
 	f := newGoldFixture(t)
-	f.label(0, 0, true, faithful(), faithful(), faithful())
-	f.label(1, 0, true, faithful(), faithful(), faithful())
-	flagged := faithful()
+	f.label(0, 0, true, testkit.Faithful(), testkit.Faithful(), testkit.Faithful())
+	f.label(1, 0, true, testkit.Faithful(), testkit.Faithful(), testkit.Faithful())
+	flagged := testkit.Faithful()
 	flagged.Flag = "Is 'approved' right? The transcript says deferred."
-	f.label(2, 0, true, faithful(), flagged, faithful())
+	f.label(2, 0, true, testkit.Faithful(), flagged, testkit.Faithful())
 	for i, want := range []string{domain.ProvUnanimous, domain.ProvUnresolved, domain.ProvUnanimous} {
 		if g, ok := f.gold(0, i); !ok || g.Provenance != want {
 			t.Errorf("sentence %d: gold %+v (%v), want %s", i+1, g, ok, want)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"annotate/internal/domain"
+	"annotate/internal/testkit"
 )
 
 // TestSnapshotReadsOneState makes a gold decision while a page's snapshot
@@ -87,7 +88,7 @@ func TestQueueNav(t *testing.T) {
 	}
 	ann := f.users[0]
 	check("fresh", ann)
-	f.label(0, 0, true, faithful(), faithful(), faithful())
+	f.label(0, 0, true, testkit.Faithful(), testkit.Faithful(), testkit.Faithful())
 	check("one submitted", ann)
 	q, _ := f.s.Queue(f.ctx, f.p.ID, ann.ID)
 	next, err := f.s.NextOpen(f.ctx, &q[0])
@@ -112,7 +113,7 @@ func TestQueueNav(t *testing.T) {
 func TestQueueCounts(t *testing.T) {
 	f := newGoldFixture(t)
 	ann := f.users[0]
-	f.label(0, 0, true, faithful(), faithful(), faithful())
+	f.label(0, 0, true, testkit.Faithful(), testkit.Faithful(), testkit.Faithful())
 	q, _ := f.s.Queue(f.ctx, f.p.ID, ann.ID)
 	got, err := f.s.QueueCounts(f.ctx, f.p.ID, ann.ID)
 	want := domain.QueueSummary{Total: 2, Done: 1, NextOpen: q[1].ID, NextRank: 1}
@@ -123,7 +124,7 @@ func TestQueueCounts(t *testing.T) {
 	if err != nil || len(page) != 1 || page[0].ID != q[1].ID {
 		t.Fatalf("second entry on: %+v, %v", page, err)
 	}
-	f.label(0, 1, true, faithful(), faithful(), faithful())
+	f.label(0, 1, true, testkit.Faithful(), testkit.Faithful(), testkit.Faithful())
 	if got, _ := f.s.QueueCounts(f.ctx, f.p.ID, ann.ID); got.Done != 2 || got.NextOpen != 0 {
 		t.Fatalf("all submitted: %+v", got)
 	}

@@ -1,4 +1,4 @@
-package tasks_test
+package domain_test
 
 import (
 	"math"
@@ -6,23 +6,8 @@ import (
 	"testing"
 
 	"annotate/internal/domain"
+	"annotate/internal/testkit"
 )
-
-func yes() *bool { b := true; return &b }
-func no() *bool  { b := false; return &b }
-
-func faithful() domain.SentenceLabel {
-	return domain.SentenceLabel{Label: domain.LabelFaithful, Ambiguous: no()}
-}
-
-func unfaithful(types ...string) domain.SentenceLabel {
-	return domain.SentenceLabel{Label: domain.LabelUnfaithful, ErrorTypes: types, Explanation: "because", Ambiguous: no()}
-}
-
-func ambiguous(l domain.SentenceLabel, typ string) domain.SentenceLabel {
-	l.Ambiguous, l.AmbiguityType, l.AmbiguityNote = yes(), typ, "two readings"
-	return l
-}
 
 func TestTally(t *testing.T) {
 	cases := []struct {
@@ -33,16 +18,16 @@ func TestTally(t *testing.T) {
 		split     []string
 		labelSp   float64
 	}{
-		{"all faithful", []domain.SentenceLabel{faithful(), faithful(), faithful()}, true, domain.LabelFaithful, nil, 0},
-		{"one voter is not unanimous", []domain.SentenceLabel{faithful()}, false, "", nil, 0},
-		{"two of three unfaithful", []domain.SentenceLabel{unfaithful("contradiction"), unfaithful("contradiction"), faithful()}, false, domain.LabelUnfaithful, []string{domain.DimLabel}, 1.0 / 3},
-		{"one to one has no majority", []domain.SentenceLabel{unfaithful("contradiction"), faithful()}, false, "", []string{domain.DimLabel}, 0.5},
-		{"error types differ", []domain.SentenceLabel{unfaithful("contradiction"), unfaithful("mis_referencing"), unfaithful("contradiction")}, false, domain.LabelUnfaithful, []string{domain.DimErrorTypes}, 0},
-		{"error type order does not matter", []domain.SentenceLabel{unfaithful("contradiction", "mis_referencing"), unfaithful("mis_referencing", "contradiction")}, true, domain.LabelUnfaithful, nil, 0},
-		{"ambiguity type differs", []domain.SentenceLabel{ambiguous(faithful(), "vagueness"), ambiguous(faithful(), "deduction"), ambiguous(faithful(), "vagueness")}, false, domain.LabelFaithful, []string{domain.DimAmbiguity}, 0},
-		{"unanswered ambiguity counts as no", []domain.SentenceLabel{{Label: domain.LabelFaithful}, faithful()}, true, domain.LabelFaithful, nil, 0},
-		{"three-way ambiguity split has no majority", []domain.SentenceLabel{ambiguous(faithful(), "vagueness"), ambiguous(faithful(), "deduction"), faithful()}, false, "", []string{domain.DimAmbiguity}, 0},
-		{"empty labels are not votes", []domain.SentenceLabel{{}, faithful(), faithful()}, true, domain.LabelFaithful, nil, 0},
+		{"all faithful", []domain.SentenceLabel{testkit.Faithful(), testkit.Faithful(), testkit.Faithful()}, true, domain.LabelFaithful, nil, 0},
+		{"one voter is not unanimous", []domain.SentenceLabel{testkit.Faithful()}, false, "", nil, 0},
+		{"two of three unfaithful", []domain.SentenceLabel{testkit.Unfaithful("contradiction"), testkit.Unfaithful("contradiction"), testkit.Faithful()}, false, domain.LabelUnfaithful, []string{domain.DimLabel}, 1.0 / 3},
+		{"one to one has no majority", []domain.SentenceLabel{testkit.Unfaithful("contradiction"), testkit.Faithful()}, false, "", []string{domain.DimLabel}, 0.5},
+		{"error types differ", []domain.SentenceLabel{testkit.Unfaithful("contradiction"), testkit.Unfaithful("mis_referencing"), testkit.Unfaithful("contradiction")}, false, domain.LabelUnfaithful, []string{domain.DimErrorTypes}, 0},
+		{"error type order does not matter", []domain.SentenceLabel{testkit.Unfaithful("contradiction", "mis_referencing"), testkit.Unfaithful("mis_referencing", "contradiction")}, true, domain.LabelUnfaithful, nil, 0},
+		{"ambiguity type differs", []domain.SentenceLabel{testkit.Ambiguous(testkit.Faithful(), "vagueness"), testkit.Ambiguous(testkit.Faithful(), "deduction"), testkit.Ambiguous(testkit.Faithful(), "vagueness")}, false, domain.LabelFaithful, []string{domain.DimAmbiguity}, 0},
+		{"unanswered ambiguity counts as no", []domain.SentenceLabel{{Label: domain.LabelFaithful}, testkit.Faithful()}, true, domain.LabelFaithful, nil, 0},
+		{"three-way ambiguity split has no majority", []domain.SentenceLabel{testkit.Ambiguous(testkit.Faithful(), "vagueness"), testkit.Ambiguous(testkit.Faithful(), "deduction"), testkit.Faithful()}, false, "", []string{domain.DimAmbiguity}, 0},
+		{"empty labels are not votes", []domain.SentenceLabel{{}, testkit.Faithful(), testkit.Faithful()}, true, domain.LabelFaithful, nil, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -65,7 +50,7 @@ func TestTally(t *testing.T) {
 }
 
 func TestTallyAgreedValues(t *testing.T) {
-	tl := domain.TallyVotes([]domain.SentenceLabel{ambiguous(unfaithful("mis_referencing", "contradiction"), "vagueness"), ambiguous(unfaithful("contradiction", "mis_referencing"), "vagueness")})
+	tl := domain.TallyVotes([]domain.SentenceLabel{testkit.Ambiguous(testkit.Unfaithful("mis_referencing", "contradiction"), "vagueness"), testkit.Ambiguous(testkit.Unfaithful("contradiction", "mis_referencing"), "vagueness")})
 	v, ok := tl.Agreed()
 	if !ok {
 		t.Fatal("not agreed")
@@ -84,7 +69,7 @@ func TestTallyAgreedValues(t *testing.T) {
 func TestTallyMajorityNeedsEveryDimension(t *testing.T) {
 	// Two of three say unfaithful, but their error types differ: no
 	// majority set, so the sentence stays with the adjudicator.
-	tl := domain.TallyVotes([]domain.SentenceLabel{unfaithful("contradiction"), unfaithful("mis_referencing"), faithful()})
+	tl := domain.TallyVotes([]domain.SentenceLabel{testkit.Unfaithful("contradiction"), testkit.Unfaithful("mis_referencing"), testkit.Faithful()})
 	if _, ok := tl.Majority(); ok {
 		t.Fatal("majority accepted without a majority error-type set")
 	}

@@ -1,9 +1,10 @@
-package tasks_test
+package domain_test
 
 import (
 	"testing"
 
 	"annotate/internal/domain"
+	"annotate/internal/testkit"
 )
 
 // TestFeedbackCountsEveryDimension: a sentence differs from the group
@@ -11,15 +12,15 @@ import (
 // ambiguity answer differ, not only the label: the dimensions that send a
 // sentence to adjudication.
 func TestFeedbackCountsEveryDimension(t *testing.T) {
-	own := faithful()
+	own := testkit.Faithful()
 	for _, tc := range []struct {
 		name  string
 		other domain.SentenceLabel
 		want  bool
 	}{
-		{"same", faithful(), false},
-		{"label", unfaithful("contradiction"), true},
-		{"ambiguity answer", ambiguous(faithful(), "vagueness"), true},
+		{"same", testkit.Faithful(), false},
+		{"label", testkit.Unfaithful("contradiction"), true},
+		{"ambiguity answer", testkit.Ambiguous(testkit.Faithful(), "vagueness"), true},
 		{"ambiguity unanswered", domain.SentenceLabel{Label: domain.LabelFaithful}, false},
 	} {
 		f := domain.FeedbackSentence{Own: own, Labelled: true, Others: []domain.Vote{{Label: tc.other}}}
@@ -27,11 +28,11 @@ func TestFeedbackCountsEveryDimension(t *testing.T) {
 			t.Errorf("%s: differs = %v, want %v", tc.name, got, tc.want)
 		}
 	}
-	u1, u2 := unfaithful("contradiction"), unfaithful("contradiction", "reasoning_error")
-	if domain.SameReading(u1, u2) || !domain.SameReading(u1, unfaithful("contradiction")) {
+	u1, u2 := testkit.Unfaithful("contradiction"), testkit.Unfaithful("contradiction", "reasoning_error")
+	if domain.SameReading(u1, u2) || !domain.SameReading(u1, testkit.Unfaithful("contradiction")) {
 		t.Error("error types of two unfaithful labels are not compared")
 	}
-	a1, a2 := ambiguous(faithful(), "vagueness"), ambiguous(faithful(), "deduction")
+	a1, a2 := testkit.Ambiguous(testkit.Faithful(), "vagueness"), testkit.Ambiguous(testkit.Faithful(), "deduction")
 	if domain.SameReading(a1, a2) {
 		t.Error("two ambiguity types read as the same")
 	}

@@ -1,4 +1,4 @@
-package tasks_test
+package domain_test
 
 import (
 	"testing"
