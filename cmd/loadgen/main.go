@@ -128,6 +128,7 @@ func load(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&o.Leads, "leads", 0, "leads opening the adjudication queue and pages, the report and exports meanwhile (accounts lead01...)")
 	fs.DurationVar(&o.LeadThink, "lead-think", 2*time.Second, "mean pause between a lead's page views")
 	db := fs.String("db", "", "database file of the server, to verify acknowledged saves after the run")
+	timeline := fs.String("timeline", "", "write every request (start, latency, route) to this CSV file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -144,6 +145,11 @@ func load(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if err := res.Write(out); err != nil {
 		return err
+	}
+	if *timeline != "" {
+		if err := writeTimeline(*timeline, res); err != nil {
+			return err
+		}
 	}
 	if *db == "" {
 		return nil
@@ -196,4 +202,17 @@ func study(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	return res.WriteStudy(out)
+}
+
+// writeTimeline writes the run's requests to the CSV file at path.
+func writeTimeline(path string, res *loadgen.Result) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := res.WriteTimeline(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

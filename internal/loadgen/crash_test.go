@@ -3,12 +3,14 @@ package loadgen_test
 import (
 	"bufio"
 	"context"
+	"encoding/csv"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -141,6 +143,7 @@ func TestKillDuringLoad(t *testing.T) {
 	if len(res.Acks) < killAfter {
 		t.Fatalf("%d saves acknowledged, want at least %d", len(res.Acks), killAfter)
 	}
+	checkTimeline(t, res)
 
 	// The restarted server opens the database (recovering the WAL) and
 	// serves; then the database is checked against what was acknowledged.
@@ -155,5 +158,37 @@ func TestKillDuringLoad(t *testing.T) {
 	t.Logf("%d saves acknowledged before SIGKILL on %d sentences; integrity_check %s", v.Acks, v.Pairs, v.Integrity)
 	if !v.OK() {
 		t.Fatalf("after the kill: integrity %q, problems: %v", v.Integrity, v.Problems)
+	}
+}
+
+// checkTimeline checks a run's timeline against its per-route figures:
+// one event per request, in the order they ended, none starting before
+// the run, and its CSV one row per event.
+func checkTimeline(t *testing.T, res *loadgen.Result) {
+	t.Helper()
+	n := 0
+	for _, st := range res.Routes {
+		n += len(st.Latencies)
+	}
+	if len(res.Timeline) != n || n == 0 {
+		t.Fatalf("timeline of %d events for %d requests", len(res.Timeline), n)
+	}
+	var end time.Duration
+	for i, e := range res.Timeline {
+		if e.Start < 0 || e.Latency < 0 || e.Route == "" || e.Start+e.Latency < end {
+			t.Fatalf("event %d %+v: ends before the event before it (%v) or has no route", i, e, end)
+		}
+		end = e.Start + e.Latency
+	}
+	var b strings.Builder
+	if err := res.WriteTimeline(&b); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(strings.NewReader(b.String())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != n+1 || strings.Join(rows[0], ",") != "start_ms,latency_ms,route,failed" || rows[1][2] != res.Timeline[0].Route {
+		t.Fatalf("timeline CSV: %d rows for %d events, header %v", len(rows), n, rows[0])
 	}
 }

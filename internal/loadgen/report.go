@@ -1,10 +1,12 @@
 package loadgen
 
 import (
+	"encoding/csv"
 	"fmt"
 	"io"
 	"slices"
 	"sort"
+	"strconv"
 	"text/tabwriter"
 	"time"
 )
@@ -46,3 +48,19 @@ func (r *Result) Write(w io.Writer) error {
 	}
 	return nil
 }
+
+// WriteTimeline writes every request of the run as CSV, in the order they
+// ended: start and latency in milliseconds since the run started, the
+// route, and whether it failed.
+func (r *Result) WriteTimeline(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"start_ms", "latency_ms", "route", "failed"})
+	for _, e := range r.Timeline {
+		cw.Write([]string{ms(e.Start), ms(e.Latency), e.Route, strconv.FormatBool(e.Failed)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// ms is d in milliseconds, to the microsecond.
+func ms(d time.Duration) string { return strconv.FormatFloat(d.Seconds()*1000, 'f', 3, 64) }

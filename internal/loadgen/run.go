@@ -62,6 +62,17 @@ type Result struct {
 	Acks     []Ack
 	Errors   []string // the first errors, for the report
 	Failed   int64    // requests that failed or got an unexpected status
+	// Timeline is every request in the order they ended, with when each
+	// started: what was under way while a slow one waited.
+	Timeline []Event
+}
+
+// Event is one request of a run.
+type Event struct {
+	Start   time.Duration // since the run started
+	Latency time.Duration
+	Route   string
+	Failed  bool
 }
 
 // RouteStats are one route's latencies and failures.
@@ -88,6 +99,7 @@ func CheckLoopback(base string) error {
 }
 
 type recorder struct {
+	start    time.Time
 	mu       sync.Mutex
 	res      *Result
 	requests atomic.Int64
@@ -104,6 +116,7 @@ func (r *recorder) record(route string, d time.Duration, err error) {
 		r.res.Routes[route] = st
 	}
 	st.Latencies = append(st.Latencies, d)
+	r.res.Timeline = append(r.res.Timeline, Event{Start: time.Since(r.start) - d, Latency: d, Route: route, Failed: err != nil})
 	if err != nil {
 		st.Errors++
 		r.res.Failed++
@@ -143,7 +156,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Duration)
 	defer cancel()
-	rec := &recorder{res: &Result{Routes: map[string]*RouteStats{}}, max: int64(opts.MaxRequests), onAck: opts.OnAck}
+	rec := &recorder{start: time.Now(), res: &Result{Routes: map[string]*RouteStats{}}, max: int64(opts.MaxRequests), onAck: opts.OnAck}
 	start := time.Now()
 	var wg sync.WaitGroup
 	for i := 1; i <= opts.Annotators; i++ {

@@ -162,7 +162,7 @@ func RunStudy(ctx context.Context, opts StudyOptions) (*StudyResult, error) {
 	defer o.db.Close()
 	ctx, cancel := context.WithTimeout(ctx, opts.Duration)
 	defer cancel()
-	rec := &recorder{res: &Result{Routes: map[string]*RouteStats{}}, max: int64(opts.MaxRequests)}
+	rec := &recorder{start: time.Now(), res: &Result{Routes: map[string]*RouteStats{}}, max: int64(opts.MaxRequests)}
 	res := &StudyResult{Outcomes: map[string]int{}}
 	var mu sync.Mutex
 	var mismatches atomic.Int64
