@@ -45,7 +45,7 @@ func (s *Store) ImportAssistRuns(ctx context.Context, projectID int64, runs []As
 // returns the ids of the runs in the order they were declared.
 func (s *Store) ImportAssistStream(ctx context.Context, projectID int64, fill func(*AssistImportWriter) error) ([]int64, error) {
 	var ids []int64
-	err := s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
+	err := s.tasks.BulkWriteTx(ctx, func(tx *sql.Tx) error {
 		held, err := holdOutputTriggers(ctx, tx)
 		if err != nil {
 			return err

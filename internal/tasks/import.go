@@ -53,7 +53,7 @@ func (s *Store) ImportWith(ctx context.Context, req domain.ImportRequest) (domai
 func (s *Store) ImportStream(ctx context.Context, req domain.ImportRequest, fill func(*ImportWriter) error) (domain.ImportStats, []domain.Change, error) {
 	var st domain.ImportStats
 	var applied []domain.Change
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.bulkTx(ctx, func(tx *sql.Tx) error {
 		held, err := holdReportTriggers(ctx, tx)
 		if err != nil {
 			return err
