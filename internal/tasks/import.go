@@ -54,7 +54,10 @@ func (s *Store) ImportStream(ctx context.Context, req domain.ImportRequest, fill
 	var st domain.ImportStats
 	var applied []domain.Change
 	err := s.bulkTx(ctx, func(tx *sql.Tx) error {
-		held, err := holdReportTriggers(ctx, tx)
+		// An import that may delete labels (Relabel) keeps the trigger
+		// for each label's gold: markLabelledStale finds the import's
+		// labels as those after the last one there was.
+		held, err := holdReportTriggers(ctx, tx, !req.Relabel)
 		if err != nil {
 			return err
 		}
@@ -67,6 +70,11 @@ func (s *Store) ImportStream(ctx context.Context, req domain.ImportRequest, fill
 		if w.labels != nil {
 			if err := w.labels.finish(); err != nil {
 				return err
+			}
+			if held.labelGold && w.labels.labelledOld {
+				if err := markLabelledStale(ctx, tx, w.labels.firstLabel); err != nil {
+					return err
+				}
 			}
 		}
 		im := w.im

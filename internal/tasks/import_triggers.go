@@ -11,6 +11,10 @@ import (
 // transaction, with the text that makes them again.
 type heldTriggers struct {
 	sql []string
+	// labelGold is set when the trigger that marks a sentence's gold
+	// index row stale for each label written is held too (see
+	// holdLabelGold).
+	labelGold bool
 }
 
 // holdReportTriggers drops the triggers that bump report_versions and
@@ -25,13 +29,19 @@ type heldTriggers struct {
 // transaction holds the only write lock: no other write can happen
 // without the triggers, readers keep the schema they had until the
 // commit, and a rollback restores the triggers with everything else.
-func holdReportTriggers(ctx context.Context, tx *sql.Tx) (*heldTriggers, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND (name LIKE 'report\_version\_%' ESCAPE '\' OR name LIKE 'membership\_%' ESCAPE '\' OR name LIKE 'queue\_blocks\_%' ESCAPE '\' OR name LIKE 'study\_items\_dealt\_%' ESCAPE '\') ORDER BY name`)
+//
+// With labelGold it also holds gold_tallies_labels_insert, which marks
+// stale, for every label written, the gold index row of its sentence
+// when that sentence's gold waits (unresolved or imported): see
+// markLabelledStale, which the caller must run before release.
+func holdReportTriggers(ctx context.Context, tx *sql.Tx, labelGold bool) (*heldTriggers, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND (name LIKE 'report\_version\_%' ESCAPE '\' OR name LIKE 'membership\_%' ESCAPE '\' OR name LIKE 'queue\_blocks\_%' ESCAPE '\' OR name LIKE 'study\_items\_dealt\_%' ESCAPE '\'
+		OR (?1 AND name = 'gold_tallies_labels_insert')) ORDER BY name`, labelGold)
 	if err != nil {
 		return nil, err
 	}
 	var names []string
-	h := &heldTriggers{}
+	h := &heldTriggers{labelGold: labelGold}
 	for rows.Next() {
 		var name, text string
 		if err := rows.Scan(&name, &text); err != nil {
@@ -102,5 +112,22 @@ func recountDealt(ctx context.Context, tx *sql.Tx, projectID int64) error {
 	_, err := tx.ExecContext(ctx, `UPDATE study_items SET dealt = (SELECT count(*) FROM assignments a JOIN studies s ON s.id = study_items.study_id
 			WHERE a.round_id = s.round_id AND a.summary_id = study_items.summary_id AND a.status != 'released')
 		WHERE study_id IN (SELECT s.id FROM studies s JOIN rounds r ON r.id = s.round_id WHERE r.project_id = ?1 OR ?1 = 0)`, projectID)
+	return err
+}
+
+// markLabelledStale does, once, what gold_tallies_labels_insert does for
+// each label when an import holds it: it marks stale the gold index rows
+// of the sentences given labels (rows of sentence_labels from id first
+// on: the import's, as it deletes none) whose gold waits. Run at the end
+// of the import, it reads the gold as it is then; gold that changed after
+// a label was written was marked stale by the triggers of gold_sentences,
+// which stay, so the sentences marked are those the trigger would have
+// marked.
+func markLabelledStale(ctx context.Context, tx *sql.Tx, first int64) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO gold_tallies_stale (sentence_id)
+		SELECT DISTINCT sl.sentence_id FROM sentence_labels sl
+		JOIN gold_sentences g ON g.sentence_id = sl.sentence_id AND g.provenance IN ('unresolved', 'imported')
+		WHERE sl.id >= ?
+		ON CONFLICT DO NOTHING`, first)
 	return err
 }

@@ -54,6 +54,15 @@ type labelWriter struct {
 	// writer gave an assignment, read once.
 	positions map[[2]int64]int64
 	newRounds []int64
+	// firstLabel is the id the first sentence label the writer writes
+	// gets (one after the largest there was), and labelledOld is set once
+	// it writes a label into an assignment it did not make: the import
+	// then marks the gold of the sentences it labelled stale once, at its
+	// end (see markLabelledStale). Making an assignment marks the gold
+	// of its summary's sentences stale already, and gold written later
+	// marks itself (triggers the import keeps).
+	firstLabel  int64
+	labelledOld bool
 }
 
 func newLabelWriter(im *importer) (*labelWriter, error) {
@@ -65,7 +74,11 @@ func newLabelWriter(im *importer) (*labelWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &labelWriter{im: im, settings: set, users: map[string]int64{}, rounds: map[string]int64{},
+	var first int64
+	if err := im.q.QueryRowContext(im.ctx, `SELECT coalesce(max(id), 0) + 1 FROM sentence_labels`).Scan(&first); err != nil {
+		return nil, err
+	}
+	return &labelWriter{im: im, settings: set, firstLabel: first, users: map[string]int64{}, rounds: map[string]int64{},
 		summaries: map[string]int64{}, sentences: map[int64][]int64{}, assignments: map[[3]int64]int64{},
 		positions: map[[2]int64]int64{}, fresh: map[int64]bool{}, written: map[[2]int64]bool{},
 		votes: map[int64]map[int64][]importedVote{}, pending: map[int64]bool{},
@@ -426,6 +439,9 @@ func (w *labelWriter) sentenceLabel(r *domain.LabelRecord, aid, uid, sentID int6
 		}
 	}
 	l.UpdatedAt = stamp(w.im.now())
+	if !w.fresh[aid] {
+		w.labelledOld = true
+	}
 	types, _ := json.Marshal(domain.NonNil(l.ErrorTypes))
 	var amb any
 	if l.Ambiguous != nil {
