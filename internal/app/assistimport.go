@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -15,32 +14,77 @@ import (
 	"annotate/internal/domain"
 )
 
-// ImportAssistRuns reads a whole file of the assistant's results (the
-// assist export format), checks every line against the project and writes
-// the runs it holds in one transaction, or nothing when any line is wrong;
-// it says what it imported on out. Lines without a run field belong to
-// the run called name; sample marks every run as made without a model.
+// ImportAssistRuns reads a file of the assistant's results (the assist
+// export format), checks every line against the project and writes the
+// runs it holds in one transaction, or nothing when any line is wrong; it
+// says what it imported on out. Lines without a run field belong to the
+// run called name; sample marks every run as made without a model. The
+// file is read once, in bounded memory: one goroutine decodes and checks
+// lines while the transaction writes those before them, and the first
+// problem stops the writing (the transaction is rolled back) while the
+// reading goes on to report the problems after it.
 func (a *App) ImportAssistRuns(ctx context.Context, p *domain.Project, file string, r io.Reader, name string, sample bool, out io.Writer) error {
 	targets, err := a.assists.AssistTargets(ctx, p.ID)
 	if err != nil {
 		return domain.Op("App.ImportAssistRuns", err)
 	}
-	runs, err := readAssistRuns(file, r, targets, name, sample)
-	if err != nil {
-		return domain.Op("App.ImportAssistRuns", err)
-	}
-	ids, err := a.assists.ImportAssistRuns(ctx, p.ID, runs)
+	var groups []*importGroup
+	ids, err := a.assists.ImportAssistStream(ctx, p.ID, func(w *assiststore.AssistImportWriter) error {
+		batches := make(chan importBatch, 4)
+		stop := make(chan struct{})
+		var readErr error
+		go func() {
+			defer close(batches)
+			groups, readErr = readAssistRuns(file, r, targets, name, sample, batches, stop)
+		}()
+		var writeErr error
+		for b := range batches {
+			if writeErr == nil {
+				if writeErr = writeImportBatch(w, b); writeErr != nil {
+					close(stop)
+				}
+			}
+		}
+		if readErr != nil {
+			return readErr
+		}
+		return writeErr
+	})
 	if err != nil {
 		return domain.Op("App.ImportAssistRuns", err)
 	}
 	for i, id := range ids {
 		kind := "run"
-		if runs[i].Run.Sample {
+		if groups[i].run.Sample {
 			kind = "sample run (not from a model)"
 		}
-		fmt.Fprintf(out, "imported %s %d %q: %d sentence results, protocol %s\n", kind, id, runs[i].Run.Name, len(runs[i].Outputs), runs[i].Run.Protocol)
+		fmt.Fprintf(out, "imported %s %d %q: %d sentence results, protocol %s\n", kind, id, groups[i].run.Name, groups[i].results, groups[i].run.Protocol)
 	}
 	return nil
+}
+
+// importBatch is results read in a row, handed from the reading goroutine
+// to the writing one: a run's results, after the run itself when they are
+// its first.
+type importBatch struct {
+	newRun  *assiststore.AssistRun // the run to make first, or nil
+	group   int                    // the run's number in the file, from 0
+	outputs []assiststore.AssistOutput
+	usage   assiststore.AssistUsage
+}
+
+// importBatchSize is how many results an importBatch holds at most.
+const importBatchSize = 256
+
+// writeImportBatch writes one batch: it makes the run first when the
+// batch brings it, runs being made in the order the file names them.
+func writeImportBatch(w *assiststore.AssistImportWriter, b importBatch) error {
+	if b.newRun != nil {
+		if _, err := w.Run(*b.newRun); err != nil {
+			return err
+		}
+	}
+	return w.Outputs(b.group, b.outputs, b.usage)
 }
 
 // importSampleRun imports the demo's sample run (data, in the assist export
@@ -58,83 +102,111 @@ func (a *App) importSampleRun(ctx context.Context, p *domain.Project, data []byt
 // maxImportProblems bounds how many wrong lines an import reports.
 const maxImportProblems = 20
 
-// importGroup collects the lines of one run of a file.
+// importGroup follows the lines of one run of a file.
 type importGroup struct {
-	run     assiststore.AssistRunImport
+	run     assiststore.AssistRun
+	index   int           // the run's number in the file, from 0
 	line    int           // where the run first appears
 	sample  bool          // the sample field of its first line
 	seen    map[int64]int // sentence id -> line
-	outputs []assiststore.AssistOutput
+	results int
+	pending *importBatch // results not yet handed over
 }
 
 // readAssistRuns decodes and checks every line of a results file and
-// groups the lines into runs by their run field (name when it is empty).
-// Any problem is reported as FILE:LINE: FIELD: message, up to
-// maxImportProblems of them, and no run is returned.
-func readAssistRuns(file string, r io.Reader, targets map[string]*assiststore.AssistTarget, name string, sample bool) ([]assiststore.AssistRunImport, error) {
-	dec := assist.NewDecoder(r)
+// groups the lines into runs by their run field (name when it is empty),
+// handing the results over to batches as they are read, in file order,
+// until the first problem or until stop is closed. Any problem is
+// reported as FILE:LINE: FIELD: message, up to maxImportProblems of them.
+// It returns the runs in the order the file names them.
+func readAssistRuns(file string, r io.Reader, targets map[string]*assiststore.AssistTarget, name string, sample bool, batches chan<- importBatch, stop <-chan struct{}) ([]*importGroup, error) {
 	var (
 		problems []string
 		groups   = map[string]*importGroup{}
 		order    []*importGroup
+		stopped  bool
+		fatal    error
 	)
 	report := func(line int, format string, args ...any) {
 		problems = append(problems, fmt.Sprintf("%s:%d: ", file, line)+fmt.Sprintf(format, args...))
 	}
-	for len(problems) < maxImportProblems {
-		rec, err := dec.Decode()
-		if errors.Is(err, io.EOF) {
-			break
+	send := func(g *importGroup) {
+		if g.pending == nil {
+			return
 		}
-		if err != nil {
-			prefix := fmt.Sprintf("line %d: ", dec.Line())
-			msg, perLine := strings.CutPrefix(err.Error(), prefix)
-			if !perLine || strings.Contains(msg, "longer than") {
-				return nil, fmt.Errorf("%s:%d: %s", file, dec.Line(), msg)
-			}
-			report(dec.Line(), "%s", msg)
-			continue
+		b := *g.pending
+		g.pending = nil
+		if stopped || len(problems) > 0 {
+			return
 		}
-		line := dec.Line()
-		sid, ok := checkRecord(rec, targets, func(format string, args ...any) { report(line, format, args...) })
-		if !ok {
-			continue
+		select {
+		case batches <- b:
+		case <-stop:
+			stopped = true
 		}
+	}
+	var last *importGroup // the run of the last result, whose batch is open
+	resultLines(r, targets, func(l *resultLine) bool {
+		if l.fatal != nil {
+			fatal = fmt.Errorf("%s:%d: %s", file, l.line, l.fatal)
+			return false
+		}
+		for _, p := range l.problems {
+			report(l.line, "%s", p)
+		}
+		if len(l.problems) > 0 {
+			return len(problems) < maxImportProblems
+		}
+		rec := &l.rec
 		key := rec.Run
 		if key == "" {
 			key = name
 		}
 		g := groups[key]
+		var newRun *assiststore.AssistRun
 		if g == nil {
 			res := rec.Result
 			settings, _ := json.Marshal(res.Settings)
-			g = &importGroup{line: line, sample: rec.Sample, seen: map[int64]int{}, run: assiststore.AssistRunImport{Run: assiststore.AssistRun{
+			g = &importGroup{index: len(order), line: l.line, sample: rec.Sample, seen: map[int64]int{}, run: assiststore.AssistRun{
 				Name: key, Protocol: string(res.Protocol), Model: res.Model, Settings: string(settings),
 				PromptVersion: res.PromptVersion, Sample: sample || rec.Sample,
-			}}}
+			}}
 			groups[key] = g
 			order = append(order, g)
+			run := g.run
+			newRun = &run
 		}
 		if rec.Sample != g.sample {
-			report(line, "sample: %v, but line %d of run %q says %v", rec.Sample, g.line, key, g.sample)
-			continue
+			report(l.line, "sample: %v, but line %d of run %q says %v", rec.Sample, g.line, key, g.sample)
+			return len(problems) < maxImportProblems
 		}
-		if prev, dup := g.seen[sid]; dup {
-			report(line, "sentence_id: sentence %s of summary %s already appears on line %d of run %q", rec.SentenceID, rec.SummaryID, prev, key)
-			continue
+		if prev, dup := g.seen[l.sid]; dup {
+			report(l.line, "sentence_id: sentence %s of summary %s already appears on line %d of run %q", rec.SentenceID, rec.SummaryID, prev, key)
+			return len(problems) < maxImportProblems
 		}
-		g.seen[sid] = line
-		data, err := json.Marshal(rec.Result)
-		if err != nil {
-			return nil, err
+		g.seen[l.sid] = l.line
+		if last != nil && last != g {
+			send(last)
 		}
-		label := ""
-		if rec.Result.Status == assist.StatusOK {
-			label = string(rec.Result.Adjudicator.Label)
+		last = g
+		if g.pending == nil {
+			g.pending = &importBatch{newRun: newRun, group: g.index, outputs: make([]assiststore.AssistOutput, 0, importBatchSize)}
 		}
-		g.run.Outputs = append(g.run.Outputs, assiststore.AssistOutput{SentenceID: sid, Label: label, Status: string(rec.Result.Status), Output: data})
+		b := g.pending
+		b.outputs = append(b.outputs, assiststore.AssistOutput{SentenceID: l.sid, Label: l.label, Status: string(rec.Result.Status), Output: l.data})
 		u := rec.Result.Usage
-		g.run.Run.Usage.Add(assiststore.AssistUsage{Calls: u.Calls, CacheHits: u.CacheHits, PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, Failures: u.Failures})
+		b.usage.Add(assiststore.AssistUsage{Calls: u.Calls, CacheHits: u.CacheHits, PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, Failures: u.Failures})
+		g.results++
+		if len(b.outputs) == importBatchSize {
+			send(g)
+		}
+		return !stopped
+	})
+	if fatal != nil {
+		return nil, fatal
+	}
+	if last != nil {
+		send(last)
 	}
 	if len(problems) > 0 {
 		more := ""
@@ -146,11 +218,7 @@ func readAssistRuns(file string, r io.Reader, targets map[string]*assiststore.As
 	if len(order) == 0 {
 		return nil, fmt.Errorf("%s: no results", file)
 	}
-	runs := make([]assiststore.AssistRunImport, len(order))
-	for i, g := range order {
-		runs[i] = g.run
-	}
-	return runs, nil
+	return order, nil
 }
 
 // checkRecord checks one decoded line against the project: a known

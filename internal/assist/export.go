@@ -241,28 +241,45 @@ func (d *Decoder) Line() int { return d.line }
 // last one; other errors name the line. Unknown fields are errors, so that a
 // misspelt field is reported rather than silently lost.
 func (d *Decoder) Decode() (ExportRecord, error) {
+	raw, line, err := d.ReadLine()
+	if err != nil {
+		return ExportRecord{}, err
+	}
+	return DecodeLine(raw, line)
+}
+
+// ReadLine returns the next line that is not blank, undecoded, and its
+// number, for DecodeLine: lines can then be decoded on other goroutines.
+// The line is the caller's to keep. It returns io.EOF after the last line,
+// and an error naming the line when one is too long.
+func (d *Decoder) ReadLine() ([]byte, int, error) {
 	for {
 		raw, err := d.readLine()
 		if err != nil {
-			return ExportRecord{}, err
+			return nil, d.line, err
 		}
-		if len(bytes.TrimSpace(raw)) == 0 {
-			continue
+		if len(bytes.TrimSpace(raw)) > 0 {
+			return raw, d.line, nil
 		}
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		var r ExportRecord
-		if err := dec.Decode(&r); err != nil {
-			return ExportRecord{}, fmt.Errorf("line %d: %w", d.line, err)
-		}
-		if dec.More() {
-			return ExportRecord{}, fmt.Errorf("line %d: more than one JSON value", d.line)
-		}
-		if err := r.Validate(); err != nil {
-			return ExportRecord{}, fmt.Errorf("line %d: %w", d.line, err)
-		}
-		return r, nil
 	}
+}
+
+// DecodeLine decodes and validates line number n of an export, as Decode
+// does; errors name the line.
+func DecodeLine(raw []byte, n int) (ExportRecord, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var r ExportRecord
+	if err := dec.Decode(&r); err != nil {
+		return ExportRecord{}, fmt.Errorf("line %d: %w", n, err)
+	}
+	if dec.More() {
+		return ExportRecord{}, fmt.Errorf("line %d: more than one JSON value", n)
+	}
+	if err := r.Validate(); err != nil {
+		return ExportRecord{}, fmt.Errorf("line %d: %w", n, err)
+	}
+	return r, nil
 }
 
 func (d *Decoder) readLine() ([]byte, error) {

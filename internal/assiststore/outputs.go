@@ -176,81 +176,58 @@ type AssistTarget struct {
 }
 
 // AssistTargets maps each summary external id of a project to its target.
+// The summaries are read first, with their documents' unit counts, then
+// every sentence id of the project: each count is taken once per summary,
+// not once per sentence.
 func (s *Store) AssistTargets(ctx context.Context, projectID int64) (map[string]*AssistTarget, error) {
-	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `
-		SELECT sm.external_id, d.external_id, (SELECT count(*) FROM document_units u WHERE u.document_id = d.id), ss.id
+	q := s.tasks.Reader(ctx)
+	rows, err := q.QueryContext(ctx, `
+		SELECT sm.id, sm.external_id, d.external_id, (SELECT count(*) FROM document_units u WHERE u.document_id = d.id)
 		FROM summaries sm
 		JOIN documents d ON d.id = sm.document_id
-		JOIN summary_sentences ss ON ss.summary_id = sm.id
-		WHERE sm.project_id = ?
-		ORDER BY sm.id, ss.idx`, projectID)
+		WHERE sm.project_id = ?`, projectID)
 	if err != nil {
 		return nil, domain.Op("Store.AssistTargets", err)
 	}
 	defer rows.Close()
 	out := map[string]*AssistTarget{}
+	byID := map[int64]*AssistTarget{}
 	for rows.Next() {
-		var sum, doc string
-		var units int
-		var sid int64
-		if err := rows.Scan(&sum, &doc, &units, &sid); err != nil {
+		var id int64
+		var sum string
+		t := &AssistTarget{}
+		if err := rows.Scan(&id, &sum, &t.DocumentID, &t.Units); err != nil {
 			return nil, domain.Op("Store.AssistTargets", err)
 		}
-		t := out[sum]
-		if t == nil {
-			t = &AssistTarget{DocumentID: doc, Units: units}
-			out[sum] = t
-		}
-		t.SentenceIDs = append(t.SentenceIDs, sid)
+		out[sum], byID[id] = t, t
 	}
-	return out, domain.Op("Store.AssistTargets", rows.Err())
-}
-
-// AssistRunImport is one run read from a file with its results.
-type AssistRunImport struct {
-	Run     AssistRun
-	Outputs []AssistOutput
-}
-
-// ImportAssistRuns writes runs read from a file in one transaction: all of
-// them or, on any error, none. Each run gets status imported; its sentence
-// ids must belong to the project.
-func (s *Store) ImportAssistRuns(ctx context.Context, projectID int64, runs []AssistRunImport) ([]int64, error) {
-	var ids []int64
-	err := s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {
-		for _, ri := range runs {
-			r := ri.Run
-			r.ProjectID, r.Status = projectID, RunImported
-			if r.Total == 0 {
-				r.Total = len(ri.Outputs)
-			}
-			id, err := insertAssistRun(ctx, tx, &r, s.tasks.Now())
-			if err != nil {
-				return err
-			}
-			for _, o := range ri.Outputs {
-				if err := sentenceInProject(ctx, tx, projectID, o.SentenceID); err != nil {
-					return err
-				}
-				if err := upsertAssistOutput(ctx, tx, id, o); err != nil {
-					return err
-				}
-			}
-			ids = append(ids, id)
-		}
-		return nil
-	})
+	if err := rows.Err(); err != nil {
+		return nil, domain.Op("Store.AssistTargets", err)
+	}
+	rows.Close()
+	sents, err := q.QueryContext(ctx, `
+		SELECT ss.summary_id, ss.id FROM summaries sm JOIN summary_sentences ss ON ss.summary_id = sm.id
+		WHERE sm.project_id = ? ORDER BY ss.summary_id, ss.idx`, projectID)
 	if err != nil {
-		return nil, domain.Op("Store.ImportAssistRuns", err)
+		return nil, domain.Op("Store.AssistTargets", err)
 	}
-	return ids, nil
-}
-
-func sentenceInProject(ctx context.Context, tx *sql.Tx, projectID, sentenceID int64) error {
-	var p int64
-	err := tx.QueryRowContext(ctx, `SELECT sm.project_id FROM summary_sentences ss JOIN summaries sm ON sm.id = ss.summary_id WHERE ss.id = ?`, sentenceID).Scan(&p)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && p != projectID) {
-		return domain.Errorf(domain.EInvalid, "sentence %d is not in this project", sentenceID)
+	defer sents.Close()
+	for sents.Next() {
+		var sum, sid int64
+		if err := sents.Scan(&sum, &sid); err != nil {
+			return nil, domain.Op("Store.AssistTargets", err)
+		}
+		if t := byID[sum]; t != nil {
+			t.SentenceIDs = append(t.SentenceIDs, sid)
+		}
 	}
-	return err
+	if err := sents.Err(); err != nil {
+		return nil, domain.Op("Store.AssistTargets", err)
+	}
+	for sum, t := range out {
+		if len(t.SentenceIDs) == 0 {
+			delete(out, sum) // no sentence to judge: as if not there
+		}
+	}
+	return out, nil
 }

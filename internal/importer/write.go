@@ -21,7 +21,9 @@ func (e *InputError) Unwrap() error { return e.Err }
 // line, the Import page and the API alike. Native files (format native,
 // or detected as native) are streamed: each document is checked and
 // written as its line is read (StreamNative), so that memory stays
-// bounded by the largest document whatever the size of the files. Other
+// bounded by the largest document whatever the size of the files; the
+// files are read and checked on one goroutine while the transaction
+// writes on another. Other
 // formats, which join several files, are parsed whole (Parse) and then
 // written. Either way a problem anywhere writes nothing; problems with the
 // files are *InputError. req.Documents, req.Labels, req.Scales and
@@ -31,12 +33,21 @@ func Write(ctx context.Context, store *tasks.Store, req domain.ImportRequest, fo
 	if Streamable(format, files) {
 		var res *Result
 		st, changes, err := store.ImportStream(ctx, req, func(w *tasks.ImportWriter) error {
-			s := &sinkErrors{Sink: w}
-			var err error
-			if res, err = StreamNative(files, opts, s); err != nil && err != s.err {
-				return &InputError{err}
+			// The files are read and checked on another goroutine while
+			// this one writes what was read before (see pipeSink).
+			pipe := newPipeSink()
+			var readErr error
+			go func() {
+				defer pipe.close()
+				res, readErr = StreamNative(files, opts, pipe)
+			}()
+			if err := pipe.run(w); err != nil {
+				return err // the writer's error, which came first in the files
 			}
-			return err
+			if readErr != nil {
+				return &InputError{readErr}
+			}
+			return nil
 		})
 		if err != nil {
 			return nil, domain.ImportStats{}, nil, err
@@ -53,26 +64,4 @@ func Write(ctx context.Context, store *tasks.Store, req domain.ImportRequest, fo
 		return nil, domain.ImportStats{}, nil, err
 	}
 	return res, st, changes, nil
-}
-
-// sinkErrors remembers the last error its sink returned, to tell it from
-// problems with the input.
-type sinkErrors struct {
-	Sink
-	err error
-}
-
-func (s *sinkErrors) Begin(taxonomy string) error { return s.note(s.Sink.Begin(taxonomy)) }
-
-func (s *sinkErrors) Scales(sc []domain.Scale) error { return s.note(s.Sink.Scales(sc)) }
-
-func (s *sinkErrors) Document(d *domain.DocumentInput) error { return s.note(s.Sink.Document(d)) }
-
-func (s *sinkErrors) Labels(l []domain.LabelRecord) error { return s.note(s.Sink.Labels(l)) }
-
-func (s *sinkErrors) note(err error) error {
-	if err != nil {
-		s.err = err
-	}
-	return err
 }

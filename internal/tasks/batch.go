@@ -15,13 +15,28 @@ const batchRows = 64
 // flush first.
 type rowBatch struct {
 	head, tail string // the statement before and after its VALUES rows
+	row        string // one row of VALUES, with cols parameters
 	cols       int
 	args       []any
 	queries    map[int]string // by number of rows
 }
 
 func newRowBatch(head, tail string, cols int) *rowBatch {
-	return &rowBatch{head: head, tail: tail, cols: cols, args: make([]any, 0, batchRows*cols), queries: map[int]string{}}
+	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", cols), ", ") + ")"
+	return newRowBatchOf(head, row, tail, cols)
+}
+
+// newRowBatchOf is newRowBatch with rows written as row, which holds cols
+// parameters and may hold expressions besides.
+func newRowBatchOf(head, row, tail string, cols int) *rowBatch {
+	return &rowBatch{head: head, row: row, tail: tail, cols: cols, args: make([]any, 0, batchRows*cols), queries: map[int]string{}}
+}
+
+// push queues one row, reporting whether the batch is full and must be
+// written now (by flush, once what its rows refer to is written).
+func (b *rowBatch) push(row ...any) bool {
+	b.args = append(b.args, row...)
+	return len(b.args) >= batchRows*b.cols
 }
 
 // add queues one row, writing the batch once it is full.
@@ -41,8 +56,7 @@ func (b *rowBatch) flush(ctx context.Context, q execQuerier) error {
 	}
 	query, ok := b.queries[n]
 	if !ok {
-		row := "(" + strings.TrimSuffix(strings.Repeat("?, ", b.cols), ", ") + ")"
-		query = b.head + strings.TrimSuffix(strings.Repeat(row+", ", n), ", ") + b.tail
+		query = b.head + strings.TrimSuffix(strings.Repeat(b.row+", ", n), ", ") + b.tail
 		b.queries[n] = query
 	}
 	_, err := q.ExecContext(ctx, query, b.args...)

@@ -53,8 +53,11 @@ func (s *Store) ImportWith(ctx context.Context, req domain.ImportRequest) (domai
 func (s *Store) ImportStream(ctx context.Context, req domain.ImportRequest, fill func(*ImportWriter) error) (domain.ImportStats, []domain.Change, error) {
 	var st domain.ImportStats
 	var applied []domain.Change
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		held, err := holdReportTriggers(ctx, tx)
+	err := s.bulkTx(ctx, func(tx *sql.Tx) error {
+		// An import that may delete labels (Relabel) keeps the trigger
+		// for each label's gold: markLabelledStale finds the import's
+		// labels as those after the last one there was.
+		held, err := holdReportTriggers(ctx, tx, !req.Relabel)
 		if err != nil {
 			return err
 		}
@@ -67,6 +70,11 @@ func (s *Store) ImportStream(ctx context.Context, req domain.ImportRequest, fill
 		if w.labels != nil {
 			if err := w.labels.finish(); err != nil {
 				return err
+			}
+			if held.labelGold && w.labels.labelledOld {
+				if err := markLabelledStale(ctx, tx, w.labels.firstLabel); err != nil {
+					return err
+				}
 			}
 		}
 		im := w.im

@@ -5,31 +5,43 @@ import (
 	"database/sql"
 )
 
-// heldTriggers are the report_versions, membership_versions and
-// queue_blocks triggers (reportversion.go, membership.go, migrate.go) an
-// import has dropped inside its transaction, with the text that makes
-// them again.
+// heldTriggers are the report_versions, membership_versions,
+// queue_blocks and study_items dealt triggers (reportversion.go,
+// membership.go, migrate.go) an import has dropped inside its
+// transaction, with the text that makes them again.
 type heldTriggers struct {
 	sql []string
+	// labelGold is set when the trigger that marks a sentence's gold
+	// index row stale for each label written is held too (see
+	// holdLabelGold).
+	labelGold bool
 }
 
 // holdReportTriggers drops the triggers that bump report_versions and
-// membership_versions and keep queue_blocks, inside
+// membership_versions and keep queue_blocks and study_items.dealt, inside
 // an import's transaction: an import writes hundreds of thousands of rows
 // of one project, and each would bump the same counter (a join and an
 // upsert per row, and a scan when the planner's statistics are those of a
-// nearly empty table). release makes them again from their own text,
-// bumps the counter once and counts the project's queues again. DDL is transactional in SQLite, and the
+// nearly empty table; study_items.dealt's update, per assignment, took
+// half the time of writing the assignments). release makes them again
+// from their own text, bumps the counter once and counts the project's
+// queues and its study items' deals again. DDL is transactional in SQLite, and the
 // transaction holds the only write lock: no other write can happen
 // without the triggers, readers keep the schema they had until the
 // commit, and a rollback restores the triggers with everything else.
-func holdReportTriggers(ctx context.Context, tx *sql.Tx) (*heldTriggers, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND (name LIKE 'report\_version\_%' ESCAPE '\' OR name LIKE 'membership\_%' ESCAPE '\' OR name LIKE 'queue\_blocks\_%' ESCAPE '\') ORDER BY name`)
+//
+// With labelGold it also holds gold_tallies_labels_insert, which marks
+// stale, for every label written, the gold index row of its sentence
+// when that sentence's gold waits (unresolved or imported): see
+// markLabelledStale, which the caller must run before release.
+func holdReportTriggers(ctx context.Context, tx *sql.Tx, labelGold bool) (*heldTriggers, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND (name LIKE 'report\_version\_%' ESCAPE '\' OR name LIKE 'membership\_%' ESCAPE '\' OR name LIKE 'queue\_blocks\_%' ESCAPE '\' OR name LIKE 'study\_items\_dealt\_%' ESCAPE '\'
+		OR (?1 AND name = 'gold_tallies_labels_insert')) ORDER BY name`, labelGold)
 	if err != nil {
 		return nil, err
 	}
 	var names []string
-	h := &heldTriggers{}
+	h := &heldTriggers{labelGold: labelGold}
 	for rows.Next() {
 		var name, text string
 		if err := rows.Scan(&name, &text); err != nil {
@@ -52,8 +64,9 @@ func holdReportTriggers(ctx context.Context, tx *sql.Tx) (*heldTriggers, error) 
 }
 
 // release makes the held triggers again, bumps the project's counter once
-// for everything the import wrote, and counts the project's queues again
-// from its assignments (every project's, when the import named none).
+// for everything the import wrote, and counts the project's queues and
+// study items' deals again from its assignments (every project's, when
+// the import named none).
 func (h *heldTriggers) release(ctx context.Context, tx *sql.Tx, projectID int64) error {
 	for _, text := range h.sql {
 		if _, err := tx.ExecContext(ctx, text); err != nil {
@@ -61,6 +74,9 @@ func (h *heldTriggers) release(ctx context.Context, tx *sql.Tx, projectID int64)
 		}
 	}
 	if err := recountQueues(ctx, tx, projectID); err != nil {
+		return err
+	}
+	if err := recountDealt(ctx, tx, projectID); err != nil {
 		return err
 	}
 	if projectID == 0 {
@@ -85,5 +101,33 @@ func recountQueues(ctx context.Context, tx *sql.Tx, projectID int64) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO queue_blocks (user_id, round_id, block, total, done)
 		SELECT user_id, round_id, position >> 8, count(*), sum(status = 'submitted') FROM assignments
 		WHERE status != 'released' AND `+scope+` GROUP BY user_id, round_id, position >> 8`, projectID)
+	return err
+}
+
+// recountDealt sets study_items.dealt of a project's studies (every
+// project's for 0) from their rounds' assignments, as the study_items
+// triggers would have kept it: the live (not released) assignments of the
+// item's summary in the study's round.
+func recountDealt(ctx context.Context, tx *sql.Tx, projectID int64) error {
+	_, err := tx.ExecContext(ctx, `UPDATE study_items SET dealt = (SELECT count(*) FROM assignments a JOIN studies s ON s.id = study_items.study_id
+			WHERE a.round_id = s.round_id AND a.summary_id = study_items.summary_id AND a.status != 'released')
+		WHERE study_id IN (SELECT s.id FROM studies s JOIN rounds r ON r.id = s.round_id WHERE r.project_id = ?1 OR ?1 = 0)`, projectID)
+	return err
+}
+
+// markLabelledStale does, once, what gold_tallies_labels_insert does for
+// each label when an import holds it: it marks stale the gold index rows
+// of the sentences given labels (rows of sentence_labels from id first
+// on: the import's, as it deletes none) whose gold waits. Run at the end
+// of the import, it reads the gold as it is then; gold that changed after
+// a label was written was marked stale by the triggers of gold_sentences,
+// which stay, so the sentences marked are those the trigger would have
+// marked.
+func markLabelledStale(ctx context.Context, tx *sql.Tx, first int64) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO gold_tallies_stale (sentence_id)
+		SELECT DISTINCT sl.sentence_id FROM sentence_labels sl
+		JOIN gold_sentences g ON g.sentence_id = sl.sentence_id AND g.provenance IN ('unresolved', 'imported')
+		WHERE sl.id >= ?
+		ON CONFLICT DO NOTHING`, first)
 	return err
 }

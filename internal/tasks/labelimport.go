@@ -34,9 +34,14 @@ type labelWriter struct {
 	// document made, by summary and sentence: the only labels those
 	// summaries have, which their gold is resolved from.
 	votes map[int64]map[int64][]importedVote
-	// labelRows and historyRows are sentence labels and their history
-	// rows waiting to be written (see flush).
-	labelRows, historyRows *rowBatch
+	// assignmentRows, labelRows, historyRows and summaryRows are new
+	// assignments, sentence labels, their history rows and summary labels
+	// waiting to be written (see flush), in that order: the labels refer
+	// to the assignments. The writer gives new assignments their ids,
+	// from nextAssignment on, as SQLite would (one after the largest), so
+	// that labels can name them before they are written.
+	assignmentRows, labelRows, historyRows, summaryRows *rowBatch
+	nextAssignment                                      int64
 	// goldRows and goldHistoryRows are resolved gold waiting to be written
 	// (see resolve).
 	goldRows, goldHistoryRows *rowBatch
@@ -49,6 +54,15 @@ type labelWriter struct {
 	// writer gave an assignment, read once.
 	positions map[[2]int64]int64
 	newRounds []int64
+	// firstLabel is the id the first sentence label the writer writes
+	// gets (one after the largest there was), and labelledOld is set once
+	// it writes a label into an assignment it did not make: the import
+	// then marks the gold of the sentences it labelled stale once, at its
+	// end (see markLabelledStale). Making an assignment marks the gold
+	// of its summary's sentences stale already, and gold written later
+	// marks itself (triggers the import keeps).
+	firstLabel  int64
+	labelledOld bool
 }
 
 func newLabelWriter(im *importer) (*labelWriter, error) {
@@ -60,10 +74,20 @@ func newLabelWriter(im *importer) (*labelWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &labelWriter{im: im, settings: set, users: map[string]int64{}, rounds: map[string]int64{},
+	var first int64
+	if err := im.q.QueryRowContext(im.ctx, `SELECT coalesce(max(id), 0) + 1 FROM sentence_labels`).Scan(&first); err != nil {
+		return nil, err
+	}
+	return &labelWriter{im: im, settings: set, firstLabel: first, users: map[string]int64{}, rounds: map[string]int64{},
 		summaries: map[string]int64{}, sentences: map[int64][]int64{}, assignments: map[[3]int64]int64{},
 		positions: map[[2]int64]int64{}, fresh: map[int64]bool{}, written: map[[2]int64]bool{},
 		votes: map[int64]map[int64][]importedVote{}, pending: map[int64]bool{},
+		assignmentRows: newRowBatchOf(`INSERT INTO assignments (id, round_id, summary_id, user_id, position, status, started_at, submitted_at) VALUES `,
+			`(?, ?, ?, ?, ?, 'submitted', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`, ``, 5),
+		summaryRows: newRowBatchOf(`INSERT INTO summary_labels (assignment_id, relevance, non_summary, topic_category, comment, updated_at) VALUES `,
+			`(?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`, `
+		ON CONFLICT (assignment_id) DO UPDATE SET relevance = excluded.relevance, non_summary = excluded.non_summary,
+			topic_category = excluded.topic_category, comment = excluded.comment, updated_at = excluded.updated_at`, 5),
 		labelRows: newRowBatch(`INSERT INTO sentence_labels (assignment_id, sentence_id, label, error_types, explanation, ambiguous,
 			ambiguity_type, ambiguity_note, unsure_note, updated_at) VALUES `, `
 		ON CONFLICT (assignment_id, sentence_id) DO UPDATE SET label = excluded.label, error_types = excluded.error_types,
@@ -111,13 +135,25 @@ func (w *labelWriter) shed() error {
 	return nil
 }
 
-// flush writes the sentence labels still waiting: before the labels are
-// read (compared, resolved) and at the end.
+// flush writes the assignments and labels still waiting, assignments
+// first: before the labels are read (compared, resolved), when a batch is
+// full, and at the end.
 func (w *labelWriter) flush() error {
-	if err := w.labelRows.flush(w.im.ctx, w.im.q); err != nil {
-		return err
+	for _, b := range []*rowBatch{w.assignmentRows, w.labelRows, w.historyRows, w.summaryRows} {
+		if err := b.flush(w.im.ctx, w.im.q); err != nil {
+			return err
+		}
 	}
-	return w.historyRows.flush(w.im.ctx, w.im.q)
+	return nil
+}
+
+// queue adds a row to one of the writer's batches, writing them all when
+// it is full.
+func (w *labelWriter) queue(b *rowBatch, row ...any) error {
+	if b.push(row...) {
+		return w.flush()
+	}
+	return nil
 }
 
 // reload reads the project's settings again, after the import defined
@@ -311,12 +347,14 @@ func (w *labelWriter) assignment(round, summary, user int64, summaryName string)
 		if err != nil {
 			return 0, err
 		}
-		res, err := w.im.q.ExecContext(w.im.ctx, `INSERT INTO assignments (round_id, summary_id, user_id, position, status, started_at, submitted_at)
-			VALUES (?, ?, ?, ?, 'submitted', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`, round, summary, user, pos)
-		if err != nil {
-			return 0, err
+		if w.nextAssignment == 0 {
+			if err := w.im.q.QueryRowContext(w.im.ctx, `SELECT coalesce(max(id), 0) + 1 FROM assignments`).Scan(&w.nextAssignment); err != nil {
+				return 0, err
+			}
 		}
-		if id, err = res.LastInsertId(); err != nil {
+		id = w.nextAssignment
+		w.nextAssignment++
+		if err := w.queue(w.assignmentRows, id, round, summary, user, pos); err != nil {
 			return 0, err
 		}
 		w.fresh[id] = true
@@ -401,17 +439,20 @@ func (w *labelWriter) sentenceLabel(r *domain.LabelRecord, aid, uid, sentID int6
 		}
 	}
 	l.UpdatedAt = stamp(w.im.now())
+	if !w.fresh[aid] {
+		w.labelledOld = true
+	}
 	types, _ := json.Marshal(domain.NonNil(l.ErrorTypes))
 	var amb any
 	if l.Ambiguous != nil {
 		amb = *l.Ambiguous
 	}
-	if err := w.labelRows.add(w.im.ctx, w.im.q, aid, sentID, l.Label, string(types), l.Explanation, amb, l.AmbiguityType, l.AmbiguityNote,
+	if err := w.queue(w.labelRows, aid, sentID, l.Label, string(types), l.Explanation, amb, l.AmbiguityType, l.AmbiguityNote,
 		l.UnsureNote, l.UpdatedAt); err != nil {
 		return err
 	}
 	data, _ := json.Marshal(l)
-	if err := w.historyRows.add(w.im.ctx, w.im.q, aid, sentID, uid, string(data), l.UpdatedAt); err != nil {
+	if err := w.queue(w.historyRows, aid, sentID, uid, string(data), l.UpdatedAt); err != nil {
 		return err
 	}
 	if prev == nil {
@@ -446,6 +487,9 @@ func (w *labelWriter) summaryLabel(r *domain.LabelRecord, aid int64, user, round
 	var rel sql.NullInt64
 	err := sql.ErrNoRows
 	if !w.unlabelled(aid, 0) {
+		if err := w.flush(); err != nil {
+			return err
+		}
 		err = w.im.q.QueryRowContext(w.im.ctx, `SELECT relevance, non_summary, topic_category, comment FROM summary_labels WHERE assignment_id = ?`, aid).
 			Scan(&rel, &prev.NonSummary, &prev.TopicCategory, &prev.Comment)
 	}
@@ -469,11 +513,7 @@ func (w *labelWriter) summaryLabel(r *domain.LabelRecord, aid int64, user, round
 	if l.Relevance > 0 {
 		relv = l.Relevance
 	}
-	if _, err := w.im.q.ExecContext(w.im.ctx, `INSERT INTO summary_labels (assignment_id, relevance, non_summary, topic_category, comment, updated_at)
-		VALUES (?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-		ON CONFLICT (assignment_id) DO UPDATE SET relevance = excluded.relevance, non_summary = excluded.non_summary,
-			topic_category = excluded.topic_category, comment = excluded.comment, updated_at = excluded.updated_at`,
-		aid, relv, l.NonSummary, l.TopicCategory, l.Comment); err != nil {
+	if err := w.queue(w.summaryRows, aid, relv, l.NonSummary, l.TopicCategory, l.Comment); err != nil {
 		return err
 	}
 	if !exists {

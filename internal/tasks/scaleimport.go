@@ -58,6 +58,9 @@ func (im *importer) scales(scales []domain.Scale) error {
 // project's scales: an undefined scale, a scale of the other level or a
 // value out of range is an error naming the field.
 func (w *labelWriter) scores(r *domain.LabelRecord, aid, sentID int64, level string, scores map[string]any, who string) error {
+	if err := w.flush(); err != nil { // the assignment may be waiting
+		return err
+	}
 	for _, name := range slices.Sorted(maps.Keys(scores)) {
 		sc, ok := w.settings.Scale(name)
 		if !ok {

@@ -1,0 +1,48 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+
+	"annotate/internal/domain"
+)
+
+// bulkTx runs fn in a write transaction as tx does, with the writer's
+// temporary storage in memory for its duration (PRAGMA temp_store). An
+// import writes hundreds of thousands of rows, most of them by statements
+// that SQLite must be able to undo alone (several rows, or triggers, and
+// foreign keys), so each keeps a statement journal of the pages it
+// changes; once one statement's journal outgrows 64 KiB it becomes a
+// temporary file for the rest of the transaction, and every later
+// statement then writes its pages to that file, one system call each. In
+// memory, a statement journal holds the pages of one statement only.
+// Afterwards the setting is back to the default, so that the writer's
+// large sorts and temporary tables still go to files.
+func (s *Store) bulkTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	conn, err := s.write.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA temp_store = MEMORY"); err != nil {
+		return err
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA temp_store = DEFAULT") // a failure leaves it in memory until the connection closes
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return txErr(ctx, err)
+	}
+	err = tx.Commit()
+	s.writeStmts.prepareWanted(ctx)
+	return txErr(ctx, err)
+}
+
+// BulkWriteTx is WriteTx for a transaction that writes many rows, such as
+// an import: see bulkTx.
+func (s *Store) BulkWriteTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return domain.Op("Store.BulkWriteTx", s.bulkTx(ctx, fn))
+}
