@@ -22,8 +22,7 @@ var rawColumns = []string{
 // in scope, including sentences an annotator has not labelled yet.
 func (x *run) raw(ctx context.Context) error {
 	scales := len(x.project.Settings.Scales) > 0
-	return x.r.EachSummary(ctx, func(s *tasks.ExportSummary) error {
-		var text map[int64]string
+	return x.r.EachCells(ctx, func(s *tasks.ExportCells) error {
 		var scores map[int64]map[tasks.ScaleKey]string
 		if scales {
 			var err error
@@ -31,29 +30,20 @@ func (x *run) raw(ctx context.Context) error {
 				return err
 			}
 		}
-		return x.r.EachLabel(ctx, s.ID, func(l *tasks.ExportLabel) error {
+		for i := range s.Labels {
+			l := &s.Labels[i]
 			prov := l.GoldProvenance
 			if !x.keep(prov) || !x.newer(l.UpdatedAt, l.SubmittedAt) {
-				return nil
-			}
-			if text == nil {
-				sents, err := x.r.Sentences(ctx, s.ID)
-				if err != nil {
-					return err
-				}
-				text = make(map[int64]string, len(sents))
-				for _, st := range sents {
-					text[st.ID] = st.Text
-				}
+				continue
 			}
 			if prov == "" {
 				prov = NoGold
 			}
 			row := []any{
-				l.Round, x.person(l.UserID, l.Username), l.Status, s.Document, s.External, s.Topic, s.Model, l.SentenceIndex, text[l.SentenceID],
+				l.Round, x.person(l.UserID, l.Username), l.Status, s.Document, s.External, s.Topic, s.Model, l.SentenceIndex, sentenceText(s, l.SentenceID),
 				l.Labelled, l.Label, l.ErrorTypes, l.Explanation, l.Ambiguous, l.AmbiguityType, l.AmbiguityNote, l.UnsureNote,
 				l.FirstLabel, l.AssistantVisible, l.ChangedAfterReveal, l.AssistantLabel, followed(l), l.UpdatedAt,
-				l.StartedAt, l.SubmittedAt, l.ActiveSeconds, perSentence(l.ActiveSeconds, len(text)),
+				l.StartedAt, l.SubmittedAt, l.ActiveSeconds, perSentence(l.ActiveSeconds, len(s.Sentences)),
 				l.Relevance, l.NonSummary, l.TopicCategory, l.Comment,
 				l.GoldLabel, prov,
 				l.Flag, l.SkipReason,
@@ -70,9 +60,22 @@ func (x *run) raw(ctx context.Context) error {
 				sent, sum := x.scoresOf(scores[l.AssignmentID], l.SentenceID)
 				row = append(row, sent, sum)
 			}
-			return x.out.row(row)
-		})
+			if err := x.out.row(row); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
+}
+
+// sentenceText is the text of a sentence of s.
+func sentenceText(s *tasks.ExportCells, id int64) string {
+	for _, st := range s.Sentences {
+		if st.ID == id {
+			return st.Text
+		}
+	}
+	return ""
 }
 
 // followed says whether the annotator's label is the assistant's: nil when

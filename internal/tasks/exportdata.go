@@ -192,11 +192,7 @@ const submittedOf = `SELECT id FROM assignments WHERE summary_id = ?1 AND status
 const exportGoldColumns = `g.label, g.error_types, g.explanation, g.ambiguous, g.ambiguity_type, g.ambiguity_note,
 	g.provenance, coalesce(g.decided_by, 0), coalesce(u.username, ''), g.decided_at, g.note`
 
-// exportQueries are prepared once per export. In "labels", the assistant's
-// label is looked up with a CROSS JOIN, which keeps SQLite's join order:
-// the project's few runs outside, each output found through its
-// (run_id, sentence_id) index; a plain JOIN let SQLite scan every output
-// for every row.
+// exportQueries are prepared once per export.
 var exportQueries = map[string]string{
 	"documents": `SELECT d.id FROM documents d WHERE d.project_id = ?1
 		AND EXISTS (SELECT 1 FROM summaries s WHERE s.document_id = d.id AND ` + inScope + `) ORDER BY d.id`,
@@ -225,24 +221,6 @@ var exportQueries = map[string]string{
 		WHERE ss.summary_id = ? ORDER BY ss.idx`,
 	"units":    `SELECT speaker, text FROM document_units WHERE document_id = ? ORDER BY idx`,
 	"keyfacts": `SELECT topic, text, category FROM key_facts WHERE document_id = ? ORDER BY topic, idx`,
-	"labels": `SELECT r.name, a.id, a.user_id, u.username, a.status, a.active_seconds, coalesce(a.started_at, ''), coalesce(a.submitted_at, ''),
-			ss.id, ss.idx, l.id IS NOT NULL, coalesce(l.label, ''),
-			CASE WHEN l.label = 'unfaithful' THEN l.error_types ELSE '[]' END, CASE WHEN l.label = 'unfaithful' THEN l.explanation ELSE '' END, l.ambiguous,
-			coalesce(l.ambiguity_type, ''), coalesce(l.ambiguity_note, ''), coalesce(l.unsure_note, ''), coalesce(l.first_label, ''),
-			coalesce(l.assistant_visible, 0), coalesce(l.changed_after_reveal, 0), coalesce(l.updated_at, ''),
-			sl.relevance, coalesce(sl.non_summary, 0), coalesce(sl.topic_category, ''), coalesce(sl.comment, ''),
-			coalesce((SELECT o.label FROM assist_runs ar CROSS JOIN assist_outputs o ON o.run_id = ar.id AND o.sentence_id = ss.id
-				WHERE ar.project_id = ?3 AND o.status = 'ok' AND o.label != '' ORDER BY ar.sample, ar.id DESC LIMIT 1), ''),
-			coalesce(g.label, ''), coalesce(g.provenance, ''), coalesce(f.note, ''), coalesce(k.reason, '')
-		FROM assignments a JOIN rounds r ON r.id = a.round_id JOIN users u ON u.id = a.user_id
-		JOIN summary_sentences ss ON ss.summary_id = a.summary_id
-		LEFT JOIN sentence_labels l ON l.assignment_id = a.id AND l.sentence_id = ss.id
-		LEFT JOIN sentence_flags f ON f.assignment_id = a.id AND f.sentence_id = ss.id
-		LEFT JOIN assignment_skips k ON k.assignment_id = a.id
-		LEFT JOIN summary_labels sl ON sl.assignment_id = a.id
-		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id
-		WHERE a.summary_id = ?1 AND (?2 = 0 OR a.round_id = ?2)
-		ORDER BY ss.idx, a.id`,
 	"people": `SELECT id FROM (
 			SELECT a.user_id AS id FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?1 AND (?2 = 0 OR a.round_id = ?2)
 			UNION SELECT g.decided_by FROM gold_sentences g JOIN summary_sentences ss ON ss.id = g.sentence_id
@@ -370,43 +348,6 @@ func (r *ExportReader) Document(ctx context.Context, documentID int64) (ExportDo
 		d.KeyFacts = append(d.KeyFacts, k)
 	}
 	return d, Op("ExportReader.Document", rows.Err())
-}
-
-// EachLabel calls fn for every sentence × assignment of a summary in scope
-// (released assignments included, with their status), by sentence and
-// then assignment. The ExportLabel passed is reused between calls.
-func (r *ExportReader) EachLabel(ctx context.Context, summaryID int64, fn func(*ExportLabel) error) error {
-	rows, err := r.stmts["labels"].QueryContext(ctx, summaryID, r.scope.RoundID, r.scope.ProjectID)
-	if err != nil {
-		return Op("ExportReader.EachLabel", err)
-	}
-	defer rows.Close()
-	var l ExportLabel
-	for rows.Next() {
-		l = ExportLabel{}
-		var types string
-		var amb sql.NullBool
-		var rel sql.NullInt64
-		if err := rows.Scan(&l.Round, &l.AssignmentID, &l.UserID, &l.Username, &l.Status, &l.ActiveSeconds, &l.StartedAt, &l.SubmittedAt,
-			&l.SentenceID, &l.SentenceIndex, &l.Labelled, &l.Label, &types, &l.Explanation, &amb,
-			&l.AmbiguityType, &l.AmbiguityNote, &l.UnsureNote, &l.FirstLabel,
-			&l.AssistantVisible, &l.ChangedAfterReveal, &l.UpdatedAt,
-			&rel, &l.NonSummary, &l.TopicCategory, &l.Comment, &l.AssistantLabel, &l.GoldLabel, &l.GoldProvenance, &l.Flag, &l.SkipReason); err != nil {
-			return Op("ExportReader.EachLabel", err)
-		}
-		l.ErrorTypes = nonNil(decodeTypes(types))
-		if amb.Valid {
-			l.Ambiguous = &amb.Bool
-		}
-		if rel.Valid {
-			v := int(rel.Int64)
-			l.Relevance = &v
-		}
-		if err := fn(&l); err != nil {
-			return Op("ExportReader.EachLabel", err)
-		}
-	}
-	return Op("ExportReader.EachLabel", rows.Err())
 }
 
 // People lists, in id order, the users an export may name: the

@@ -1,0 +1,329 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// ExportCells is one summary of a raw export: its sentences and every
+// sentence × assignment cell of it, labelled or not.
+type ExportCells struct {
+	ID                               int64
+	Document                         string // the document's external id
+	External, Topic, Model           string
+	Sentences                        []ExportSentence // in order; Gold is not read
+	Labels                           []ExportLabel    // by sentence, then assignment
+	assignments                      []ExportLabel    // the assignment fields of each assignment, in id order
+	sentenceGold, sentenceGoldSource []string         // per sentence: gold label and provenance
+	assistant                        []string         // per sentence: the assistant's label
+}
+
+// The raw export reads the project with one cursor per table, each walking
+// the project's summaries in export order (documents by id, then their
+// summaries by id) and merged here summary by summary, rather than with
+// queries per summary: one pass over each index instead of hundreds of
+// thousands of statements, and each label row read once, by assignment,
+// with only the columns that vary per label.
+//
+// The documents are walked in rowid order (+d.project_id keeps SQLite from
+// reaching them through the (project_id, external_id) index, whose order
+// would need the whole result sorted); a document row is small, so even a
+// database of many projects is scanned quickly.
+const (
+	cellsFrom  = `documents d CROSS JOIN summaries s ON s.document_id = d.id`
+	cellsWhere = `+d.project_id = ?1 AND ` + inScope
+	// cellsAssignments are the assignments of a summary that a raw export
+	// lists: all of them, released ones too, of the round in scope.
+	cellsAssignments = `CROSS JOIN assignments a ON a.summary_id = s.id AND (?2 = 0 OR a.round_id = ?2)`
+)
+
+var cellQueries = map[string]string{
+	"summaries": `SELECT s.id, d.external_id, s.external_id, s.topic, s.model FROM ` + cellsFrom +
+		` WHERE ` + cellsWhere + ` ORDER BY d.id, s.id`,
+	"sentences": `SELECT ss.summary_id, ss.id, ss.idx, ss.text, coalesce(g.label, ''), coalesce(g.provenance, '')
+		FROM ` + cellsFrom + ` CROSS JOIN summary_sentences ss ON ss.summary_id = s.id LEFT JOIN gold_sentences g ON g.sentence_id = ss.id
+		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id, ss.idx`,
+	// The assistant's label of each sentence, when the project has runs:
+	// the newest real run's, else a sample run's. The CROSS JOIN keeps the
+	// project's few runs outside and finds each output through its
+	// (run_id, sentence_id) index.
+	"assistant": `SELECT coalesce((SELECT o.label FROM assist_runs ar CROSS JOIN assist_outputs o ON o.run_id = ar.id AND o.sentence_id = ss.id
+			WHERE ar.project_id = ?1 AND o.status = 'ok' AND o.label != '' ORDER BY ar.sample, ar.id DESC LIMIT 1), '')
+		FROM ` + cellsFrom + ` CROSS JOIN summary_sentences ss ON ss.summary_id = s.id
+		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id, ss.idx`,
+	"assignments": `SELECT a.summary_id, a.id, r.name, a.user_id, u.username, a.status, a.active_seconds, coalesce(a.started_at, ''), coalesce(a.submitted_at, ''),
+			sl.relevance, coalesce(sl.non_summary, 0), coalesce(sl.topic_category, ''), coalesce(sl.comment, ''), coalesce(k.reason, '')
+		FROM ` + cellsFrom + ` ` + cellsAssignments + ` JOIN rounds r ON r.id = a.round_id JOIN users u ON u.id = a.user_id
+		LEFT JOIN summary_labels sl ON sl.assignment_id = a.id LEFT JOIN assignment_skips k ON k.assignment_id = a.id
+		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id, a.id`,
+	// Labels come assignment by assignment, in the order of the
+	// assignments cursor. The answers to yes/no questions travel as the
+	// bits of one number: a column costs more to hand over than to compute.
+	"labels": `SELECT l.assignment_id, l.sentence_id, l.label,
+			CASE WHEN l.label = 'unfaithful' THEN l.error_types ELSE '[]' END, CASE WHEN l.label = 'unfaithful' THEN l.explanation ELSE '' END,
+			coalesce(l.ambiguous + 1, 0) | ((l.assistant_visible != 0) << 2) | ((l.changed_after_reveal != 0) << 3),
+			l.ambiguity_type, l.ambiguity_note, l.unsure_note, l.first_label, l.updated_at
+		FROM ` + cellsFrom + ` ` + cellsAssignments + ` CROSS JOIN sentence_labels l ON l.assignment_id = a.id
+		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id, a.id`,
+	"flags": `SELECT f.assignment_id, f.sentence_id, f.note
+		FROM ` + cellsFrom + ` ` + cellsAssignments + ` CROSS JOIN sentence_flags f ON f.assignment_id = a.id
+		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id, a.id`,
+}
+
+// cursor is an open query whose current row has been read (ok) or not.
+type cursor struct {
+	rows *sql.Rows
+	ok   bool // a row is read and not yet used
+	done bool
+}
+
+func (r *ExportReader) open(ctx context.Context, name string) (*cursor, error) {
+	rows, err := r.tx.QueryContext(ctx, cellQueries[name], r.scope.ProjectID, r.scope.RoundID)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &cursor{rows: rows}, nil
+}
+
+// next reads the next row with scan unless one is waiting; false at the
+// end.
+func (c *cursor) next(scan func(*sql.Rows) error) (bool, error) {
+	if c.ok {
+		return true, nil
+	}
+	if c.done {
+		return false, nil
+	}
+	if !c.rows.Next() {
+		c.done = true
+		return false, c.rows.Err()
+	}
+	if err := scan(c.rows); err != nil {
+		return false, err
+	}
+	c.ok = true
+	return true, nil
+}
+
+func (c *cursor) close() {
+	if c != nil {
+		c.rows.Close()
+	}
+}
+
+// cellsRow is the row being read of each cursor.
+type cellsRow struct {
+	sentSummary int64
+	sent        ExportSentence
+	gold, prov  string
+	assistant   string
+	asgSummary  int64
+	asg         ExportLabel
+	label       ExportLabel // AssignmentID, SentenceID and the label's own fields
+	labelBits   int
+	types       string
+	flagAsg     int64
+	flagSent    int64
+	flag        string
+}
+
+// EachCells calls fn for every summary in scope, in the order of
+// EachSummary, with all its cells: every annotator's label on every
+// sentence, including sentences not labelled yet (see ExportLabel), of
+// every assignment in scope, released ones too.
+// The ExportCells passed, and its slices, are reused between calls.
+func (r *ExportReader) EachCells(ctx context.Context, fn func(*ExportCells) error) error {
+	return Op("ExportReader.EachCells", r.eachCells(ctx, fn))
+}
+
+func (r *ExportReader) eachCells(ctx context.Context, fn func(*ExportCells) error) error {
+	var runs, flags bool
+	if err := r.tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM assist_runs WHERE project_id = ?1),
+			EXISTS (SELECT 1 FROM sentence_flags f JOIN assignments a ON a.id = f.assignment_id JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?1)`,
+		r.scope.ProjectID).Scan(&runs, &flags); err != nil {
+		return err
+	}
+	names := []string{"summaries", "sentences", "assignments", "labels"}
+	if runs {
+		names = append(names, "assistant")
+	}
+	if flags {
+		names = append(names, "flags")
+	}
+	cur := map[string]*cursor{}
+	defer func() {
+		for _, c := range cur {
+			c.close()
+		}
+	}()
+	for _, n := range names {
+		c, err := r.open(ctx, n)
+		if err != nil {
+			return err
+		}
+		cur[n] = c
+	}
+	var row cellsRow
+	scanSentence := func(rows *sql.Rows) error {
+		row.sent = ExportSentence{}
+		return rows.Scan(&row.sentSummary, &row.sent.ID, &row.sent.Index, &row.sent.Text, &row.gold, &row.prov)
+	}
+	scanAssistant := func(rows *sql.Rows) error { return rows.Scan(&row.assistant) }
+	scanAssignment := func(rows *sql.Rows) error {
+		a := &row.asg
+		*a = ExportLabel{}
+		var rel sql.NullInt64
+		if err := rows.Scan(&row.asgSummary, &a.AssignmentID, &a.Round, &a.UserID, &a.Username, &a.Status, &a.ActiveSeconds, &a.StartedAt, &a.SubmittedAt,
+			&rel, &a.NonSummary, &a.TopicCategory, &a.Comment, &a.SkipReason); err != nil {
+			return err
+		}
+		if rel.Valid {
+			v := int(rel.Int64)
+			a.Relevance = &v
+		}
+		return nil
+	}
+	scanLabel := func(rows *sql.Rows) error {
+		l := &row.label
+		return rows.Scan(&l.AssignmentID, &l.SentenceID, &l.Label, &row.types, &l.Explanation, &row.labelBits,
+			&l.AmbiguityType, &l.AmbiguityNote, &l.UnsureNote, &l.FirstLabel, &l.UpdatedAt)
+	}
+	scanFlag := func(rows *sql.Rows) error { return rows.Scan(&row.flagAsg, &row.flagSent, &row.flag) }
+
+	var c ExportCells
+	sums := cur["summaries"]
+	for sums.rows.Next() {
+		if err := sums.rows.Scan(&c.ID, &c.Document, &c.External, &c.Topic, &c.Model); err != nil {
+			return err
+		}
+		c.Sentences, c.sentenceGold, c.sentenceGoldSource, c.assistant = c.Sentences[:0], c.sentenceGold[:0], c.sentenceGoldSource[:0], c.assistant[:0]
+		for {
+			ok, err := cur["sentences"].next(scanSentence)
+			if err != nil {
+				return err
+			}
+			if !ok || row.sentSummary != c.ID {
+				break
+			}
+			cur["sentences"].ok = false
+			c.Sentences = append(c.Sentences, row.sent)
+			c.sentenceGold = append(c.sentenceGold, row.gold)
+			c.sentenceGoldSource = append(c.sentenceGoldSource, row.prov)
+			if a := cur["assistant"]; a != nil {
+				if ok, err := a.next(scanAssistant); err != nil || !ok {
+					return fmt.Errorf("assistant labels out of step with the sentences: %v", err)
+				}
+				a.ok = false
+			}
+			c.assistant = append(c.assistant, row.assistant)
+		}
+		c.assignments = c.assignments[:0]
+		for {
+			ok, err := cur["assignments"].next(scanAssignment)
+			if err != nil {
+				return err
+			}
+			if !ok || row.asgSummary != c.ID {
+				break
+			}
+			cur["assignments"].ok = false
+			c.assignments = append(c.assignments, row.asg)
+		}
+		c.fill()
+		for ai := range c.assignments {
+			id := c.assignments[ai].AssignmentID
+			for {
+				ok, err := cur["labels"].next(scanLabel)
+				if err != nil {
+					return err
+				}
+				if !ok || row.label.AssignmentID != id {
+					break
+				}
+				cur["labels"].ok = false
+				if l := c.cell(ai, row.label.SentenceID); l != nil {
+					l.setLabel(&row.label, row.types, row.labelBits)
+				}
+			}
+			if f := cur["flags"]; f != nil {
+				for {
+					ok, err := f.next(scanFlag)
+					if err != nil {
+						return err
+					}
+					if !ok || row.flagAsg != id {
+						break
+					}
+					f.ok = false
+					if l := c.cell(ai, row.flagSent); l != nil {
+						l.Flag = row.flag
+					}
+				}
+			}
+		}
+		if err := fn(&c); err != nil {
+			return err
+		}
+	}
+	if err := sums.rows.Err(); err != nil {
+		return err
+	}
+	// Every cursor walks the same summaries: one with rows left is out of
+	// step with the others, and the export would be wrong.
+	for _, n := range names[1:] {
+		if cur[n].ok || (!cur[n].done && cur[n].rows.Next()) {
+			return fmt.Errorf("%s: rows left after the last summary", n)
+		}
+		if err := cur[n].rows.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fill lays out the cells of c: one per sentence × assignment, unlabelled.
+func (c *ExportCells) fill() {
+	n := len(c.Sentences) * len(c.assignments)
+	if cap(c.Labels) < n {
+		c.Labels = make([]ExportLabel, n)
+	}
+	c.Labels = c.Labels[:n]
+	i := 0
+	for si := range c.Sentences {
+		for ai := range c.assignments {
+			l := &c.Labels[i]
+			*l = c.assignments[ai]
+			l.SentenceID, l.SentenceIndex = c.Sentences[si].ID, c.Sentences[si].Index
+			l.ErrorTypes = []string{}
+			l.AssistantLabel, l.GoldLabel, l.GoldProvenance = c.assistant[si], c.sentenceGold[si], c.sentenceGoldSource[si]
+			i++
+		}
+	}
+}
+
+// cell returns the cell of the assignment at ai on a sentence of c, nil
+// for a sentence of another summary.
+func (c *ExportCells) cell(ai int, sentenceID int64) *ExportLabel {
+	for si := range c.Sentences {
+		if c.Sentences[si].ID == sentenceID {
+			return &c.Labels[si*len(c.assignments)+ai]
+		}
+	}
+	return nil
+}
+
+// setLabel copies a stored label into its cell.
+func (l *ExportLabel) setLabel(from *ExportLabel, types string, bits int) {
+	l.Labelled = true
+	l.Label, l.Explanation = from.Label, from.Explanation
+	if types != "[]" {
+		l.ErrorTypes = nonNil(decodeTypes(types))
+	}
+	if amb := bits & 3; amb != 0 {
+		v := amb == 2
+		l.Ambiguous = &v
+	}
+	l.AssistantVisible, l.ChangedAfterReveal = bits&4 != 0, bits&8 != 0
+	l.AmbiguityType, l.AmbiguityNote, l.UnsureNote, l.FirstLabel, l.UpdatedAt = from.AmbiguityType, from.AmbiguityNote, from.UnsureNote, from.FirstLabel, from.UpdatedAt
+}
