@@ -21,11 +21,7 @@ var goldColumns = []string{
 // sentence.
 func (x *run) gold(ctx context.Context) error {
 	var lastDoc int64
-	return x.r.EachSummary(ctx, func(s *tasks.ExportSummary) error {
-		sents, err := x.r.Sentences(ctx, s.ID)
-		if err != nil {
-			return err
-		}
+	return x.r.EachSummarySentences(ctx, func(s *tasks.ExportSummary, sents []tasks.ExportSentence) error {
 		kept := false
 		for _, st := range sents {
 			kept = kept || x.keep(goldProv(st.Gold))

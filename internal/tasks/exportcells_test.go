@@ -98,11 +98,11 @@ func cellsProject(t *testing.T) (*tasks.Store, *sql.DB, int64, map[string]int64)
 			users = append(users, u.ID)
 		}
 		docs := []tasks.DocumentInput{
-			{ExternalID: "d1", Sentences: []string{"One."}, Summaries: []tasks.SummaryInput{
+			{ExternalID: "d1", Sentences: []string{"One."}, KeyFacts: []tasks.KeyFactInput{{Text: "K1."}, {Text: "K2."}, {Topic: "t", Text: "K3."}}, Summaries: []tasks.SummaryInput{
 				{ExternalID: "d1-a", Sentences: []tasks.SentenceInput{{Text: "A one.", Gold: &tasks.GoldInput{Label: tasks.LabelFaithful}}, {Text: "A two."}, {Text: "A three."}}},
 				{ExternalID: "d1-b", Model: "m", Sentences: []tasks.SentenceInput{{Text: "B one."}, {Text: "B two."}}},
 			}},
-			{ExternalID: "d2", Sentences: []string{"Two."}, Summaries: []tasks.SummaryInput{
+			{ExternalID: "d2", Sentences: []string{"Two."}, KeyFacts: []tasks.KeyFactInput{{Topic: "t", Text: "K4."}}, Summaries: []tasks.SummaryInput{
 				{ExternalID: "d2-a", Topic: "t", Sentences: []tasks.SentenceInput{{Text: "C one."}}},
 				{ExternalID: "d2-idle", Sentences: []tasks.SentenceInput{{Text: "Never dealt."}}},
 			}},
@@ -158,6 +158,22 @@ func cellsProject(t *testing.T) (*tasks.Store, *sql.DB, int64, map[string]int64)
 		SELECT id, CASE id % 3 WHEN 0 THEN NULL ELSE 1 + id % 5 END, id % 2, 'main', 'c' || id FROM assignments WHERE id % 2 = 0`)
 	exec(`UPDATE assignments SET status = 'released' WHERE id % 6 = 2`)
 	exec(`UPDATE assignments SET status = 'submitted', started_at = '2026-01-01T09:00:00.000Z', submitted_at = '2026-01-01T10:00:00.000Z', active_seconds = id * 3 WHERE id % 6 = 3`)
+	// Gold of every provenance on sentences and summaries, and key-fact
+	// links that make some alignments a majority and others not.
+	exec(`INSERT OR REPLACE INTO gold_sentences (sentence_id, label, error_types, explanation, ambiguous, provenance, decided_by, note)
+		SELECT ss.id, CASE ss.id % 4 WHEN 0 THEN 'faithful' WHEN 1 THEN 'unfaithful' WHEN 2 THEN '' ELSE 'borderline' END,
+			CASE ss.id % 4 WHEN 1 THEN '["contradiction"]' ELSE '[]' END, 'gold ' || ss.id, CASE ss.id % 3 WHEN 0 THEN NULL ELSE ss.id % 2 END,
+			CASE ss.id % 5 WHEN 0 THEN 'imported' WHEN 1 THEN 'unanimous' WHEN 2 THEN 'majority' WHEN 3 THEN 'adjudicated' ELSE 'unresolved' END,
+			CASE WHEN ss.id % 5 = 3 THEN (SELECT min(id) FROM users) END, 'n' || ss.id
+		FROM summary_sentences ss WHERE ss.id % 7 != 0`)
+	exec(`INSERT INTO gold_summaries (summary_id, label, provenance, decided_by, note)
+		SELECT id, 'unfaithful', 'adjudicated', (SELECT max(id) FROM users), 'whole' FROM summaries WHERE id % 3 = 0`)
+	exec(`UPDATE assignments SET status = 'submitted' WHERE status != 'released'
+		AND (id % 5 = 0 OR summary_id IN (SELECT id FROM summaries WHERE external_id = 'd1-b'))`)
+	exec(`INSERT INTO keyfact_labels (assignment_id, key_fact_id, sentence_id)
+		SELECT a.id, k.id, ss.id FROM assignments a JOIN summaries s ON s.id = a.summary_id JOIN key_facts k ON k.document_id = s.document_id
+			JOIN summary_sentences ss ON ss.summary_id = s.id
+		WHERE (SELECT count(*) FROM assignments b WHERE b.summary_id = a.summary_id AND b.id < a.id) < 1 + (k.id + ss.id) % 3`)
 	for _, sample := range []int{1, 0} {
 		exec(`INSERT INTO assist_runs (project_id, protocol, model, sample) VALUES (?, 'single', 'judge', ?)`, project, sample)
 		exec(`INSERT INTO assist_outputs (run_id, sentence_id, status, label, output)

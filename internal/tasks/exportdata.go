@@ -189,36 +189,8 @@ const inScope = `(?2 = 0 OR s.id IN (SELECT summary_id FROM assignments WHERE ro
 // submittedOf selects the submitted assignments of summary ?1 in scope.
 const submittedOf = `SELECT id FROM assignments WHERE summary_id = ?1 AND status = 'submitted' AND (?2 = 0 OR round_id = ?2)`
 
-const exportGoldColumns = `g.label, g.error_types, g.explanation, g.ambiguous, g.ambiguity_type, g.ambiguity_note,
-	g.provenance, coalesce(g.decided_by, 0), coalesce(u.username, ''), g.decided_at, g.note`
-
 // exportQueries are prepared once per export.
 var exportQueries = map[string]string{
-	"documents": `SELECT d.id FROM documents d WHERE d.project_id = ?1
-		AND EXISTS (SELECT 1 FROM summaries s WHERE s.document_id = d.id AND ` + inScope + `) ORDER BY d.id`,
-	"summaries": `SELECT s.id, s.document_id, d.external_id, d.kind, d.language, d.domain, d.title,
-			s.external_id, s.topic, s.model, s.language, s.original, s.edit_types,
-			g.label, g.provenance, coalesce(g.decided_by, 0), coalesce(u.username, ''), g.decided_at, g.note,
-			(SELECT count(*) FROM summary_sentences ss WHERE ss.summary_id = s.id),
-			(SELECT count(*) FROM summary_sentences ss JOIN gold_sentences gs ON gs.sentence_id = ss.id
-				WHERE ss.summary_id = s.id AND gs.label != '' AND gs.provenance != 'unresolved'),
-			(SELECT count(*) FROM summary_sentences ss JOIN gold_sentences gs ON gs.sentence_id = ss.id
-				WHERE ss.summary_id = s.id AND gs.label = 'faithful' AND gs.provenance != 'unresolved'),
-			(SELECT count(*) FROM summary_sentences ss JOIN gold_sentences gs ON gs.sentence_id = ss.id
-				WHERE ss.summary_id = s.id AND gs.label = 'unfaithful' AND gs.provenance != 'unresolved'),
-			(SELECT coalesce(max(CASE gs.provenance WHEN 'unanimous' THEN 1 WHEN 'majority' THEN 2 WHEN 'adjudicated' THEN 3 ELSE 0 END), 0)
-				FROM summary_sentences ss JOIN gold_sentences gs ON gs.sentence_id = ss.id WHERE ss.summary_id = s.id),
-			(SELECT count(*) FROM key_facts k WHERE k.document_id = s.document_id AND (k.topic = s.topic OR k.topic = ''))
-		FROM summaries s JOIN documents d ON d.id = s.document_id
-		LEFT JOIN gold_summaries g ON g.summary_id = s.id LEFT JOIN users u ON u.id = g.decided_by
-		WHERE s.document_id = ?1 AND ` + inScope + ` ORDER BY s.id`,
-	"alignment": `WITH a AS (` + submittedOf + `),
-		e AS (SELECT kl.key_fact_id AS k, kl.sentence_id AS s FROM keyfact_labels kl WHERE kl.assignment_id IN (SELECT id FROM a)
-			GROUP BY kl.key_fact_id, kl.sentence_id HAVING count(*) * 2 > (SELECT count(*) FROM a))
-		SELECT (SELECT count(*) FROM a), (SELECT count(DISTINCT k) FROM e), (SELECT count(DISTINCT s) FROM e)`,
-	"sentences": `SELECT ss.id, ss.idx, coalesce(ss.source_index, ss.idx), ss.text, ss.translation, g.sentence_id IS NOT NULL, ` + exportGoldColumns + `
-		FROM summary_sentences ss LEFT JOIN gold_sentences g ON g.sentence_id = ss.id LEFT JOIN users u ON u.id = g.decided_by
-		WHERE ss.summary_id = ? ORDER BY ss.idx`,
 	"units":    `SELECT speaker, text FROM document_units WHERE document_id = ? ORDER BY idx`,
 	"keyfacts": `SELECT topic, text, category FROM key_facts WHERE document_id = ? ORDER BY topic, idx`,
 	"people": `SELECT id FROM (
@@ -228,92 +200,6 @@ var exportQueries = map[string]string{
 			UNION SELECT g.decided_by FROM gold_summaries g JOIN summaries s ON s.id = g.summary_id
 				WHERE s.project_id = ?1 AND g.decided_by IS NOT NULL)
 		ORDER BY id`,
-}
-
-// EachSummary calls fn for every summary in scope, document by document in
-// the order they were created, and each document's summaries in order.
-func (r *ExportReader) EachSummary(ctx context.Context, fn func(*ExportSummary) error) error {
-	docs, err := r.stmts["documents"].QueryContext(ctx, r.scope.ProjectID, r.scope.RoundID)
-	if err != nil {
-		return Op("ExportReader.EachSummary", err)
-	}
-	defer docs.Close()
-	for docs.Next() {
-		var docID int64
-		if err := docs.Scan(&docID); err != nil {
-			return Op("ExportReader.EachSummary", err)
-		}
-		if err := r.documentSummaries(ctx, docID, fn); err != nil {
-			return Op("ExportReader.EachSummary", err)
-		}
-	}
-	return Op("ExportReader.EachSummary", docs.Err())
-}
-
-func (r *ExportReader) documentSummaries(ctx context.Context, docID int64, fn func(*ExportSummary) error) error {
-	rows, err := r.stmts["summaries"].QueryContext(ctx, docID, r.scope.RoundID)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var s ExportSummary
-		var edits string
-		var gLabel, gProv, gAt, gNote sql.NullString
-		var gBy int64
-		var gByName string
-		if err := rows.Scan(&s.ID, &s.DocumentID, &s.Document, &s.DocumentKind, &s.DocumentLanguage, &s.DocumentDomain, &s.DocumentTitle,
-			&s.External, &s.Topic, &s.Model, &s.Language, &s.Original, &edits,
-			&gLabel, &gProv, &gBy, &gByName, &gAt, &gNote,
-			&s.Sentences, &s.GoldSentences, &s.FaithfulSentences, &s.UnfaithfulSentences, &s.provRank, &s.KeyFacts); err != nil {
-			return err
-		}
-		s.EditTypes = decodeTypes(edits)
-		if gLabel.Valid {
-			s.Gold = &ExportGold{GoldValues: GoldValues{Label: gLabel.String, ErrorTypes: []string{}}, Provenance: gProv.String,
-				DecidedByID: gBy, DecidedBy: gByName, DecidedAt: gAt.String, Note: gNote.String}
-		}
-		if err := r.stmts["alignment"].QueryRowContext(ctx, s.ID, r.scope.RoundID).Scan(&s.Alignments, &s.CoveredKeyFacts, &s.CoveringSentences); err != nil {
-			return err
-		}
-		if err := fn(&s); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
-}
-
-// Sentences returns a summary's sentences with their gold, in order.
-func (r *ExportReader) Sentences(ctx context.Context, summaryID int64) ([]ExportSentence, error) {
-	rows, err := r.stmts["sentences"].QueryContext(ctx, summaryID)
-	if err != nil {
-		return nil, Op("ExportReader.Sentences", err)
-	}
-	defer rows.Close()
-	var out []ExportSentence
-	for rows.Next() {
-		var x ExportSentence
-		var has bool
-		var label, types, expl, ambType, ambNote, prov, at, note sql.NullString
-		var amb sql.NullBool
-		var by sql.NullInt64
-		var byName sql.NullString
-		if err := rows.Scan(&x.ID, &x.Index, &x.SourceIndex, &x.Text, &x.Translation, &has, &label, &types, &expl, &amb, &ambType, &ambNote,
-			&prov, &by, &byName, &at, &note); err != nil {
-			return nil, Op("ExportReader.Sentences", err)
-		}
-		if has {
-			g := &ExportGold{GoldValues: GoldValues{Label: label.String, ErrorTypes: nonNil(decodeTypes(types.String)), Explanation: expl.String,
-				AmbiguityType: ambType.String, AmbiguityNote: ambNote.String},
-				Provenance: prov.String, DecidedByID: by.Int64, DecidedBy: byName.String, DecidedAt: at.String, Note: note.String}
-			if amb.Valid {
-				g.Ambiguous = &amb.Bool
-			}
-			x.Gold = g
-		}
-		out = append(out, x)
-	}
-	return out, Op("ExportReader.Sentences", rows.Err())
 }
 
 // Document returns a document's units and key facts.
