@@ -128,16 +128,19 @@ type cellsRow struct {
 	flag        string
 }
 
-// EachCells calls fn for every summary in scope, in the order of
-// EachSummary, with all its cells: every annotator's label on every
-// sentence, including sentences not labelled yet (see ExportLabel), of
-// every assignment in scope, released ones too.
-// The ExportCells passed, and its slices, are reused between calls.
-func (r *ExportReader) EachCells(ctx context.Context, fn func(*ExportCells) error) error {
-	return Op("ExportReader.EachCells", r.eachCells(ctx, fn))
+// EachCells reads every summary in scope, in the order of EachSummary,
+// with all its cells: every annotator's label on every sentence,
+// including sentences not labelled yet (see ExportLabel), of every
+// assignment in scope, released ones too. Each summary is read into an
+// ExportCells and handed to fn, which returns the ExportCells to read the
+// next summary into: the same one once it is done with it, or another it
+// owns, so that a caller can write one summary while the next is read.
+// The first summary is read into c.
+func (r *ExportReader) EachCells(ctx context.Context, c *ExportCells, fn func(*ExportCells) (*ExportCells, error)) error {
+	return Op("ExportReader.EachCells", r.eachCells(ctx, c, fn))
 }
 
-func (r *ExportReader) eachCells(ctx context.Context, fn func(*ExportCells) error) error {
+func (r *ExportReader) eachCells(ctx context.Context, c *ExportCells, fn func(*ExportCells) (*ExportCells, error)) error {
 	var runs, flags bool
 	if err := r.tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM assist_runs WHERE project_id = ?1),
 			EXISTS (SELECT 1 FROM sentence_flags f JOIN assignments a ON a.id = f.assignment_id JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?1)`,
@@ -191,7 +194,6 @@ func (r *ExportReader) eachCells(ctx context.Context, fn func(*ExportCells) erro
 	}
 	scanFlag := func(rows *sql.Rows) error { return rows.Scan(&row.flagAsg, &row.flagSent, &row.flag) }
 
-	var c ExportCells
 	sums := cur["summaries"]
 	for sums.rows.Next() {
 		if err := sums.rows.Scan(&c.ID, &c.Document, &c.External, &c.Topic, &c.Model); err != nil {
@@ -262,7 +264,8 @@ func (r *ExportReader) eachCells(ctx context.Context, fn func(*ExportCells) erro
 				}
 			}
 		}
-		if err := fn(&c); err != nil {
+		var err error
+		if c, err = fn(c); err != nil {
 			return err
 		}
 	}
