@@ -128,28 +128,59 @@ func (x *run) rawRows(s *tasks.ExportCells, scores map[int64]map[tasks.ScaleKey]
 		if prov == "" {
 			prov = NoGold
 		}
-		row := []any{
-			l.Round, x.person(l.UserID, l.Username), l.Status, s.Document, s.External, s.Topic, s.Model, l.SentenceIndex, sentenceText(s, l.SentenceID),
-			l.Labelled, l.Label, l.ErrorTypes, l.Explanation, l.Ambiguous, l.AmbiguityType, l.AmbiguityNote, l.UnsureNote,
-			l.FirstLabel, l.AssistantVisible, l.ChangedAfterReveal, l.AssistantLabel, followed(l), l.UpdatedAt,
-			l.StartedAt, l.SubmittedAt, l.ActiveSeconds, perSentence(l.ActiveSeconds, len(s.Sentences)),
-			l.Relevance, l.NonSummary, l.TopicCategory, l.Comment,
-			l.GoldLabel, prov,
-			l.Flag, l.SkipReason,
-		}
+		o := x.out
+		o.str(l.Round)
+		o.str(x.person(l.UserID, l.Username))
+		o.str(l.Status)
+		o.str(s.Document)
+		o.str(s.External)
+		o.str(s.Topic)
+		o.str(s.Model)
+		o.num(l.SentenceIndex)
+		o.str(sentenceText(s, l.SentenceID))
+		o.flag(l.Labelled)
+		o.str(l.Label)
+		o.list(l.ErrorTypes)
+		o.str(l.Explanation)
+		o.optFlag(l.Ambiguous)
+		o.str(l.AmbiguityType)
+		o.str(l.AmbiguityNote)
+		o.str(l.UnsureNote)
+		o.str(l.FirstLabel)
+		o.flag(l.AssistantVisible)
+		o.flag(l.ChangedAfterReveal)
+		o.str(l.AssistantLabel)
+		o.optFlag(followed(l))
+		o.str(l.UpdatedAt)
+		o.str(l.StartedAt)
+		o.str(l.SubmittedAt)
+		o.num(l.ActiveSeconds)
+		o.optFloat(perSentence(l.ActiveSeconds, len(s.Sentences)))
+		o.optNum(l.Relevance)
+		o.flag(l.NonSummary)
+		o.str(l.TopicCategory)
+		o.str(l.Comment)
+		o.str(l.GoldLabel)
+		o.str(prov)
+		o.str(l.Flag)
+		o.str(l.SkipReason)
 		if x.studies != nil {
 			m := x.studies[l.UserID]
 			cond, ok := x.conditions[l.AssignmentID]
 			if !ok {
 				cond = m.Condition
 			}
-			row = append(row, m.Study, cond, x.checks[l.AssignmentID], m.Excluded)
+			o.value(m.Study)
+			o.value(cond)
+			o.value(x.checks[l.AssignmentID])
+			o.value(m.Excluded)
 		}
 		if scales {
 			sent, sum := x.scoresOf(scores[l.AssignmentID], l.SentenceID)
-			row = append(row, sent, sum)
+			o.value(sent)
+			o.value(sum)
 		}
-		if err := x.out.row(row); err != nil {
+		if err := o.endRow(); err != nil {
 			return err
 		}
 	}
