@@ -143,9 +143,9 @@ func cellsProject(t *testing.T) (*tasks.Store, *sql.DB, int64, map[string]int64)
 			unsure_note, assistant_visible, changed_after_reveal, first_label, updated_at)
 		SELECT a.id, ss.id,
 			CASE (a.id + ss.id) % 4 WHEN 0 THEN 'faithful' WHEN 1 THEN 'unfaithful' WHEN 2 THEN 'borderline' ELSE '' END,
-			CASE (a.id + ss.id) % 4 WHEN 1 THEN '["contradiction","extrinsic_information"]' ELSE '[]' END,
-			'why ' || a.id, CASE ss.id % 3 WHEN 0 THEN NULL ELSE (a.id + ss.id) % 2 END, 'vagueness', 'note "' || ss.id || '"',
-			CASE a.id % 2 WHEN 0 THEN 'unsure, ' || a.id ELSE '' END, a.id % 2, (a.id + 1) % 2, CASE a.id % 3 WHEN 0 THEN 'faithful' ELSE '' END,
+			CASE (a.id + ss.id) % 8 WHEN 1 THEN '["contradiction","extrinsic_information"]' ELSE '[]' END,
+			CASE (a.id + ss.id) % 3 WHEN 0 THEN '' ELSE 'why ' || a.id END, CASE ss.id % 3 WHEN 0 THEN NULL ELSE (a.id + ss.id) % 2 END, 'vagueness', 'note "' || ss.id || '"',
+			CASE a.id % 2 WHEN 0 THEN 'unsure, ' || a.id ELSE '' END, a.id % 2, (a.id + 1) % 2, CASE a.id % 3 WHEN 0 THEN 'faithful' WHEN 1 THEN 'not a label' ELSE '' END,
 			'2026-01-0' || (1 + ss.id % 5) || 'T10:00:00.000Z'
 		FROM assignments a JOIN summary_sentences ss ON ss.summary_id = a.summary_id WHERE (a.id * 7 + ss.id) % 3 != 0`)
 	// A label on a sentence of another summary is not a cell.
