@@ -191,8 +191,9 @@ const submittedOf = `SELECT id FROM assignments WHERE summary_id = ?1 AND status
 
 // exportQueries are prepared once per export.
 var exportQueries = map[string]string{
-	"units":    `SELECT speaker, text FROM document_units WHERE document_id = ? ORDER BY idx`,
-	"keyfacts": `SELECT topic, text, category FROM key_facts WHERE document_id = ? ORDER BY topic, idx`,
+	"units":      `SELECT speaker, text FROM document_units WHERE document_id = ? ORDER BY idx`,
+	"keyfacts":   `SELECT topic, text, category FROM key_facts WHERE document_id = ? ORDER BY topic, idx`,
+	"annotation": `SELECT annotation_id FROM document_refs WHERE document_id = ?`,
 	"people": `SELECT id FROM (
 			SELECT a.user_id AS id FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?1 AND (?2 = 0 OR a.round_id = ?2)
 			UNION SELECT g.decided_by FROM gold_sentences g JOIN summary_sentences ss ON ss.id = g.sentence_id
@@ -296,7 +297,7 @@ func (r *ExportReader) scores(ctx context.Context, summaryID int64, assignments 
 // from, "" when none was given.
 func (r *ExportReader) AnnotationID(ctx context.Context, documentID int64) (string, error) {
 	var id string
-	err := r.tx.QueryRowContext(ctx, `SELECT annotation_id FROM document_refs WHERE document_id = ?`, documentID).Scan(&id)
+	err := r.stmts["annotation"].QueryRowContext(ctx, documentID).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}

@@ -21,7 +21,7 @@ var summaryQueries = map[string]string{
 		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id`,
 	// Sentences without gold have NULL gold columns, which cost less to
 	// hand over than values.
-	"sentences": `SELECT ss.summary_id, ss.id, ss.idx, coalesce(ss.source_index, ss.idx), ss.text, ss.translation, g.sentence_id IS NOT NULL,
+	"sentences": `SELECT ss.summary_id, ss.id, ss.idx, coalesce(ss.source_index, ss.idx), ss.text, nullif(ss.translation, ''), g.sentence_id IS NOT NULL,
 			g.label, g.error_types, g.explanation, g.ambiguous, g.ambiguity_type, g.ambiguity_note,
 			g.provenance, g.decided_by, u.username, g.decided_at, g.note
 		FROM ` + cellsFrom + ` CROSS JOIN summary_sentences ss ON ss.summary_id = s.id
@@ -72,7 +72,7 @@ func (r *ExportReader) eachSummary(ctx context.Context, fn func(*ExportSummary, 
 		var amb sql.NullBool
 		var by sql.NullInt64
 		sent = ExportSentence{}
-		if err := rows.Scan(&sentSummary, &sent.ID, &sent.Index, &sent.SourceIndex, &sent.Text, &sent.Translation, &has,
+		if err := rows.Scan(&sentSummary, &sent.ID, &sent.Index, &sent.SourceIndex, &sent.Text, (*orEmpty)(&sent.Translation), &has,
 			&label, &types, &expl, &amb, &ambType, &ambNote, &prov, &by, &byName, &at, &note); err != nil {
 			return err
 		}
