@@ -130,9 +130,6 @@ type cellsRow struct {
 	assistant   string
 	asgSummary  int64
 	asg         ExportLabel
-	label       ExportLabel // AssignmentID, SentenceID and the label's own fields
-	labelBits   int
-	types       string
 	flagAsg     int64
 	flagSent    int64
 	flag        string
@@ -157,7 +154,7 @@ func (r *ExportReader) eachCells(ctx context.Context, c *ExportCells, fn func(*E
 		r.scope.ProjectID).Scan(&runs, &flags); err != nil {
 		return err
 	}
-	names := []string{"summaries", "sentences", "assignments", "labels"}
+	names := []string{"summaries", "sentences", "assignments"}
 	if runs {
 		names = append(names, "assistant")
 	}
@@ -177,6 +174,11 @@ func (r *ExportReader) eachCells(ctx context.Context, c *ExportCells, fn func(*E
 		}
 		cur[n] = c
 	}
+	labels, err := r.openLabels(ctx)
+	if err != nil {
+		return err
+	}
+	defer labels.close()
 	var row cellsRow
 	scanSentence := func(rows *sql.Rows) error {
 		row.sent = ExportSentence{}
@@ -197,11 +199,6 @@ func (r *ExportReader) eachCells(ctx context.Context, c *ExportCells, fn func(*E
 			a.Relevance = &v
 		}
 		return nil
-	}
-	scanLabel := func(rows *sql.Rows) error {
-		l := &row.label
-		return rows.Scan(&l.AssignmentID, &l.SentenceID, &row.labelBits, (*orEmpty)(&row.types), (*orEmpty)(&l.Explanation),
-			(*orEmpty)(&l.AmbiguityType), (*orEmpty)(&l.AmbiguityNote), (*orEmpty)(&l.UnsureNote), (*orEmpty)(&l.FirstLabel), &l.UpdatedAt)
 	}
 	scanFlag := func(rows *sql.Rows) error { return rows.Scan(&row.flagAsg, &row.flagSent, &row.flag) }
 
@@ -247,16 +244,16 @@ func (r *ExportReader) eachCells(ctx context.Context, c *ExportCells, fn func(*E
 		for ai := range c.assignments {
 			id := c.assignments[ai].AssignmentID
 			for {
-				ok, err := cur["labels"].next(scanLabel)
+				l, ok, err := labels.peek()
 				if err != nil {
 					return err
 				}
-				if !ok || row.label.AssignmentID != id {
+				if !ok || l.assignment != id {
 					break
 				}
-				cur["labels"].ok = false
-				if l := c.cell(ai, row.label.SentenceID); l != nil {
-					l.setLabel(&row.label, row.types, row.labelBits)
+				labels.take()
+				if cell := c.cell(ai, l.sentence); cell != nil {
+					cell.setLabel(l)
 				}
 			}
 			if f := cur["flags"]; f != nil {
@@ -285,6 +282,9 @@ func (r *ExportReader) eachCells(ctx context.Context, c *ExportCells, fn func(*E
 	}
 	// Every cursor walks the same summaries: one with rows left is out of
 	// step with the others, and the export would be wrong.
+	if _, ok, err := labels.peek(); ok || err != nil {
+		return fmt.Errorf("labels: rows left after the last summary (%v)", err)
+	}
 	for _, n := range names[1:] {
 		if cur[n].ok || (!cur[n].done && cur[n].rows.Next()) {
 			return fmt.Errorf("%s: rows left after the last summary", n)
@@ -331,24 +331,24 @@ func (c *ExportCells) cell(ai int, sentenceID int64) *ExportLabel {
 // label and the first label as bits 4-5 and 6-8 of its third column.
 var labelNames = [...]string{"", LabelFaithful, LabelUnfaithful, LabelBorderline}
 
-// setLabel copies a stored label into its cell: from holds its text
-// columns, types its error types ("" for none), and bits the rest.
-func (l *ExportLabel) setLabel(from *ExportLabel, types string, bits int) {
+// setLabel copies a stored label into its cell.
+func (l *ExportLabel) setLabel(from *labelRow) {
 	l.Labelled = true
-	l.Label, l.Explanation = labelNames[bits>>4&3], from.Explanation
-	if types != "" {
-		l.ErrorTypes = nonNil(decodeTypes(types))
+	bits := from.bits
+	l.Label, l.Explanation = labelNames[bits>>4&3], from.explanation
+	if from.types != "" {
+		l.ErrorTypes = nonNil(decodeTypes(from.types))
 	}
 	if amb := bits & 3; amb != 0 {
 		v := amb == 2
 		l.Ambiguous = &v
 	}
 	l.AssistantVisible, l.ChangedAfterReveal = bits&4 != 0, bits&8 != 0
-	l.FirstLabel = from.FirstLabel
+	l.FirstLabel = from.firstLabel
 	if first := bits >> 6 & 7; first < 4 {
 		l.FirstLabel = labelNames[first]
 	}
-	l.AmbiguityType, l.AmbiguityNote, l.UnsureNote, l.UpdatedAt = from.AmbiguityType, from.AmbiguityNote, from.UnsureNote, from.UpdatedAt
+	l.AmbiguityType, l.AmbiguityNote, l.UnsureNote, l.UpdatedAt = from.ambiguityType, from.ambiguityNote, from.unsureNote, from.updatedAt
 }
 
 // orEmpty scans a text column that is NULL for the empty string.

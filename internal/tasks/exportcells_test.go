@@ -184,60 +184,122 @@ func cellsProject(t *testing.T) (*tasks.Store, *sql.DB, int64, map[string]int64)
 }
 
 // TestEachCellsAgreesWithAQueryPerSummary reads a project's cells in
-// every scope with EachCells and with the query per summary it replaced,
-// and compares them field by field.
+// every scope with EachCells, its labels on a second connection and on
+// the export's own, and with the query per summary it replaced, and
+// compares them field by field.
 func TestEachCellsAgreesWithAQueryPerSummary(t *testing.T) {
-	ctx := context.Background()
 	s, db, project, rounds := cellsProject(t)
-	for name, round := range map[string]int64{"all rounds": 0, "cal": rounds["cal"], "prod": rounds["prod"]} {
-		t.Run(name, func(t *testing.T) {
-			scope := tasks.ExportScope{ProjectID: project, RoundID: round}
-			r, err := s.BeginExport(ctx, scope)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
-			var want []tasks.ExportLabel
-			var order []string
-			if err := r.EachSummary(ctx, func(sum *tasks.ExportSummary) error {
-				order = append(order, sum.External)
-				want = append(want, oracleCells(t, db, scope, sum.ID)...)
-				return nil
-			}); err != nil {
-				t.Fatal(err)
-			}
-			var got []tasks.ExportLabel
-			var gotOrder []string
-			if err := r.EachCells(ctx, &tasks.ExportCells{}, func(c *tasks.ExportCells) (*tasks.ExportCells, error) {
-				gotOrder = append(gotOrder, c.External)
-				for _, l := range c.Labels {
-					if sentenceText(c, l.SentenceID) == "" {
-						t.Errorf("%s: cell of sentence %d has no text", c.External, l.SentenceID)
-					}
+	for _, apart := range []bool{true, false} {
+		for name, round := range map[string]int64{"all rounds": 0, "cal": rounds["cal"], "prod": rounds["prod"]} {
+			t.Run(fmt.Sprintf("%s, second connection %v", name, apart), func(t *testing.T) {
+				if !apart {
+					defer tasks.HoldSecondConnection(s)()
 				}
-				got = append(got, c.Labels...)
-				if len(gotOrder)%2 == 0 {
-					return &tasks.ExportCells{}, nil // a fresh one now and then
+				scope := tasks.ExportScope{ProjectID: project, RoundID: round}
+				want := allOracleCells(t, s, db, scope)
+				if len(want) < 5 {
+					t.Fatalf("only %d cells: the fixture does not exercise the merge", len(want))
 				}
-				return c, nil
-			}); err != nil {
-				t.Fatal(err)
+				compareCells(t, eachCells(t, s, scope), want)
+			})
+		}
+	}
+}
+
+// TestEachCellsReadsOneSnapshot writes labels after an export's
+// transaction started and before its labels would be read on a second
+// connection: the export must still give the labels as they were when it
+// started, which the second connection no longer sees.
+func TestEachCellsReadsOneSnapshot(t *testing.T) {
+	ctx := context.Background()
+	s, db, project, _ := cellsProject(t)
+	scope := tasks.ExportScope{ProjectID: project}
+	want := allOracleCells(t, s, db, scope)
+	writes := 0
+	*tasks.ExportLabelsBetween = func() {
+		writes++
+		cells := `SELECT %s(l.id) FROM sentence_labels l JOIN assignments a ON a.id = l.assignment_id JOIN rounds r ON r.id = a.round_id
+			JOIN summary_sentences ss ON ss.id = l.sentence_id AND ss.summary_id = a.summary_id WHERE r.project_id = ?`
+		for _, q := range []string{
+			`UPDATE sentence_labels SET label = 'borderline', updated_at = 'changed' WHERE id IN (` + fmt.Sprintf(cells, "min") + `)`,
+			`DELETE FROM sentence_labels WHERE id IN (` + fmt.Sprintf(cells, "max") + `)`,
+		} {
+			if _, err := db.ExecContext(ctx, q, project); err != nil {
+				t.Error(err)
 			}
-			if !reflect.DeepEqual(gotOrder, order) {
-				t.Errorf("summaries %v, want %v", gotOrder, order)
+		}
+	}
+	defer func() { *tasks.ExportLabelsBetween = nil }()
+	got := eachCells(t, s, scope)
+	if writes != 1 {
+		t.Fatalf("the labels were written %d times between the transactions, want 1: the export did not try a second connection", writes)
+	}
+	compareCells(t, got, want)
+	// The next export sees the writes.
+	*tasks.ExportLabelsBetween = nil
+	if after := eachCells(t, s, scope); reflect.DeepEqual(after, want) {
+		t.Error("an export after the writes gives the labels from before them")
+	}
+}
+
+// allOracleCells reads the cells of every summary in scope with
+// cellsOracle, in the order of EachSummary.
+func allOracleCells(t *testing.T, s *tasks.Store, db *sql.DB, scope tasks.ExportScope) []tasks.ExportLabel {
+	t.Helper()
+	ctx := context.Background()
+	r, err := s.BeginExport(ctx, scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var want []tasks.ExportLabel
+	if err := r.EachSummary(ctx, func(sum *tasks.ExportSummary) error {
+		want = append(want, oracleCells(t, db, scope, sum.ID)...)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return want
+}
+
+// eachCells reads the cells of every summary in scope with EachCells,
+// checking that each cell's sentence is one of its summary's.
+func eachCells(t *testing.T, s *tasks.Store, scope tasks.ExportScope) []tasks.ExportLabel {
+	t.Helper()
+	ctx := context.Background()
+	r, err := s.BeginExport(ctx, scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var got []tasks.ExportLabel
+	n := 0
+	if err := r.EachCells(ctx, &tasks.ExportCells{}, func(c *tasks.ExportCells) (*tasks.ExportCells, error) {
+		for _, l := range c.Labels {
+			if sentenceText(c, l.SentenceID) == "" {
+				t.Errorf("%s: cell of sentence %d has no text", c.External, l.SentenceID)
 			}
-			if len(want) < 5 {
-				t.Fatalf("only %d cells: the fixture does not exercise the merge", len(want))
-			}
-			if len(got) != len(want) {
-				t.Fatalf("%d cells, want %d", len(got), len(want))
-			}
-			for i := range want {
-				if !reflect.DeepEqual(got[i], want[i]) {
-					t.Errorf("cell %d:\n got %+v\nwant %+v", i, got[i], want[i])
-				}
-			}
-		})
+		}
+		got = append(got, c.Labels...)
+		if n++; n%2 == 0 {
+			return &tasks.ExportCells{}, nil // a fresh one now and then
+		}
+		return c, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+func compareCells(t *testing.T, got, want []tasks.ExportLabel) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d cells, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Errorf("cell %d:\n got %+v\nwant %+v", i, got[i], want[i])
+		}
 	}
 }
 

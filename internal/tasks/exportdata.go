@@ -21,6 +21,7 @@ type ExportScope struct {
 // by the largest document whatever the size of the project. Close it when
 // done.
 type ExportReader struct {
+	store *Store
 	tx    *sql.Tx
 	scope ExportScope
 	stmts map[string]*sql.Stmt
@@ -32,7 +33,7 @@ func (s *Store) BeginExport(ctx context.Context, scope ExportScope) (*ExportRead
 	if err != nil {
 		return nil, Op("Store.BeginExport", err)
 	}
-	r := &ExportReader{tx: tx, scope: scope, stmts: map[string]*sql.Stmt{}}
+	r := &ExportReader{store: s, tx: tx, scope: scope, stmts: map[string]*sql.Stmt{}}
 	for name, q := range exportQueries {
 		st, err := tx.PrepareContext(ctx, q)
 		if err != nil {
