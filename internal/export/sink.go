@@ -142,7 +142,14 @@ func (s *jsonlSink) optNum(v *int) {
 	s.line, _ = appendJSON(s.line, v)
 }
 
-func (s *jsonlSink) optFloat(v *float64) { s.value(v) }
+func (s *jsonlSink) optFloat(v *float64) {
+	if v == nil {
+		s.key()
+		s.line = append(s.line, "null"...)
+		return
+	}
+	s.value(*v) // encoding/json's float format
+}
 
 // value writes any value: the common types without reflection (see
 // appendJSON), any other through encoding/json, as before.
