@@ -20,12 +20,15 @@ var summaryQueries = map[string]string{
 		FROM ` + cellsFrom + ` LEFT JOIN gold_summaries g ON g.summary_id = s.id LEFT JOIN users u ON u.id = g.decided_by
 		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id`,
 	// Sentences without gold have NULL gold columns, which cost less to
-	// hand over than values.
+	// hand over than values. The decider's name is looked up only for
+	// gold that has one: joined, SQLite may scan the users for every
+	// sentence when there are few.
 	"sentences": `SELECT ss.summary_id, ss.id, ss.idx, coalesce(ss.source_index, ss.idx), ss.text, nullif(ss.translation, ''), g.sentence_id IS NOT NULL,
 			g.label, g.error_types, g.explanation, g.ambiguous, g.ambiguity_type, g.ambiguity_note,
-			g.provenance, g.decided_by, u.username, g.decided_at, g.note
+			g.provenance, g.decided_by, CASE WHEN g.decided_by IS NOT NULL THEN (SELECT username FROM users WHERE id = g.decided_by) END,
+			g.decided_at, g.note
 		FROM ` + cellsFrom + ` CROSS JOIN summary_sentences ss ON ss.summary_id = s.id
-		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id LEFT JOIN users u ON u.id = g.decided_by
+		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id
 		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id, ss.idx`,
 	// The key-fact links of the submitted assignments in scope, which
 	// give the gold alignment (see ExportSummary.Scores).
