@@ -215,11 +215,20 @@ func (s *csvSink) next() {
 
 // Numbers and booleans need neither neutralising (a number is no formula)
 // nor quoting.
-func (s *csvSink) str(v string)    { s.next(); s.line = csvsafe.AppendField(s.line, v, s.keepFormulas) }
-func (s *csvSink) num(v int)       { s.next(); s.line = strconv.AppendInt(s.line, int64(v), 10) }
-func (s *csvSink) flag(v bool)     { s.next(); s.line = strconv.AppendBool(s.line, v) }
-func (s *csvSink) list(v []string) { s.str(cell(v)) }
-func (s *csvSink) value(v any)     { s.str(cell(v)) }
+func (s *csvSink) str(v string) { s.next(); s.line = csvsafe.AppendField(s.line, v, s.keepFormulas) }
+func (s *csvSink) num(v int)    { s.next(); s.line = strconv.AppendInt(s.line, int64(v), 10) }
+func (s *csvSink) flag(v bool)  { s.next(); s.line = strconv.AppendBool(s.line, v) }
+func (s *csvSink) list(v []string) {
+	switch len(v) {
+	case 0:
+		s.str("")
+	case 1:
+		s.str(v[0]) // no "; " to join with
+	default:
+		s.str(cell(v))
+	}
+}
+func (s *csvSink) value(v any) { s.str(cell(v)) }
 func (s *csvSink) optFloat(v *float64) {
 	s.next()
 	if v != nil {

@@ -202,6 +202,7 @@ func (r *ExportReader) eachCells(ctx context.Context, c *ExportCells, fn func(*E
 	}
 	scanFlag := func(rows *sql.Rows) error { return rows.Scan(&row.flagAsg, &row.flagSent, &row.flag) }
 
+	var types typeLists
 	sums := cur["summaries"]
 	for sums.rows.Next() {
 		if err := sums.rows.Scan(&c.ID, &c.Document, &c.External, &c.Topic, &c.Model); err != nil {
@@ -253,7 +254,7 @@ func (r *ExportReader) eachCells(ctx context.Context, c *ExportCells, fn func(*E
 				}
 				labels.take()
 				if cell := c.cell(ai, l.sentence); cell != nil {
-					cell.setLabel(l)
+					cell.setLabel(l, &types)
 				}
 			}
 			if f := cur["flags"]; f != nil {
@@ -332,12 +333,12 @@ func (c *ExportCells) cell(ai int, sentenceID int64) *ExportLabel {
 var labelNames = [...]string{"", LabelFaithful, LabelUnfaithful, LabelBorderline}
 
 // setLabel copies a stored label into its cell.
-func (l *ExportLabel) setLabel(from *labelRow) {
+func (l *ExportLabel) setLabel(from *labelRow, types *typeLists) {
 	l.Labelled = true
 	bits := from.bits
 	l.Label, l.Explanation = labelNames[bits>>4&3], from.explanation
 	if from.types != "" {
-		l.ErrorTypes = nonNil(decodeTypes(from.types))
+		l.ErrorTypes = types.decode(from.types)
 	}
 	if amb := bits & 3; amb != 0 {
 		v := amb == 2
@@ -349,6 +350,26 @@ func (l *ExportLabel) setLabel(from *labelRow) {
 		l.FirstLabel = labelNames[first]
 	}
 	l.AmbiguityType, l.AmbiguityNote, l.UnsureNote, l.UpdatedAt = from.ambiguityType, from.ambiguityNote, from.unsureNote, from.updatedAt
+}
+
+// typeLists decodes the error-type lists of labels, keeping the lists it
+// decoded: a project uses few combinations of error types. The lists are
+// shared between the cells that hold them, which only read them.
+type typeLists map[string][]string
+
+// maxTypeLists bounds the lists kept, in case a project has many.
+const maxTypeLists = 1024
+
+func (t *typeLists) decode(raw string) []string {
+	if v, ok := (*t)[raw]; ok {
+		return v
+	}
+	v := nonNil(decodeTypes(raw))
+	if *t == nil || len(*t) >= maxTypeLists {
+		*t = typeLists{}
+	}
+	(*t)[raw] = v
+	return v
 }
 
 // orEmpty scans a text column that is NULL for the empty string.
