@@ -55,9 +55,11 @@ var cellQueries = map[string]string{
 			WHERE ar.project_id = ?1 AND o.status = 'ok' AND o.label != '' ORDER BY ar.sample, ar.id DESC LIMIT 1), '')
 		FROM ` + cellsFrom + ` CROSS JOIN summary_sentences ss ON ss.summary_id = s.id
 		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id, ss.idx`,
-	"assignments": `SELECT a.summary_id, a.id, r.name, a.user_id, u.username, a.status, a.active_seconds, nullif(a.started_at, ''), nullif(a.submitted_at, ''),
+	// The names of rounds and annotators, the same on many rows, are
+	// looked up once each (see cachedNames).
+	"assignments": `SELECT a.summary_id, a.id, a.round_id, a.user_id, a.status, a.active_seconds, nullif(a.started_at, ''), nullif(a.submitted_at, ''),
 			sl.relevance, coalesce(sl.non_summary, 0), nullif(sl.topic_category, ''), nullif(sl.comment, ''), nullif(k.reason, '')
-		FROM ` + cellsFrom + ` ` + cellsAssignments + ` JOIN rounds r ON r.id = a.round_id JOIN users u ON u.id = a.user_id
+		FROM ` + cellsFrom + ` ` + cellsAssignments + `
 		LEFT JOIN summary_labels sl ON sl.assignment_id = a.id LEFT JOIN assignment_skips k ON k.assignment_id = a.id
 		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id, a.id`,
 	// Labels come assignment by assignment, in the order of the
@@ -180,6 +182,8 @@ func (r *ExportReader) eachCells(ctx context.Context, c *ExportCells, fn func(*E
 	}
 	defer labels.close()
 	var row cellsRow
+	roundNames := cachedNames{query: `SELECT name FROM rounds WHERE id = ?`}
+	userNames := cachedNames{query: `SELECT username FROM users WHERE id = ?`}
 	scanSentence := func(rows *sql.Rows) error {
 		row.sent = ExportSentence{}
 		return rows.Scan(&row.sentSummary, &row.sent.ID, &row.sent.Index, &row.sent.Text, (*orEmpty)(&row.gold), (*orEmpty)(&row.prov))
@@ -189,9 +193,17 @@ func (r *ExportReader) eachCells(ctx context.Context, c *ExportCells, fn func(*E
 		a := &row.asg
 		*a = ExportLabel{}
 		var rel sql.NullInt64
-		if err := rows.Scan(&row.asgSummary, &a.AssignmentID, &a.Round, &a.UserID, &a.Username, &a.Status, &a.ActiveSeconds,
+		var round int64
+		if err := rows.Scan(&row.asgSummary, &a.AssignmentID, &round, &a.UserID, &a.Status, &a.ActiveSeconds,
 			(*orEmpty)(&a.StartedAt), (*orEmpty)(&a.SubmittedAt), &rel, &a.NonSummary,
 			(*orEmpty)(&a.TopicCategory), (*orEmpty)(&a.Comment), (*orEmpty)(&a.SkipReason)); err != nil {
+			return err
+		}
+		var err error
+		if a.Round, err = roundNames.name(ctx, r.tx, round); err != nil {
+			return err
+		}
+		if a.Username, err = userNames.name(ctx, r.tx, a.UserID); err != nil {
 			return err
 		}
 		if rel.Valid {
@@ -350,6 +362,29 @@ func (l *ExportLabel) setLabel(from *labelRow, types *typeLists) {
 		l.FirstLabel = labelNames[first]
 	}
 	l.AmbiguityType, l.AmbiguityNote, l.UnsureNote, l.UpdatedAt = from.ambiguityType, from.ambiguityNote, from.unsureNote, from.updatedAt
+}
+
+// cachedNames looks names up by id, once each: the rounds and the
+// annotators of an export, one entry per person like the pseudonyms of an
+// anonymised export.
+type cachedNames struct {
+	query string
+	names map[int64]string
+}
+
+func (c *cachedNames) name(ctx context.Context, tx *sql.Tx, id int64) (string, error) {
+	if n, ok := c.names[id]; ok {
+		return n, nil
+	}
+	var n string
+	if err := tx.QueryRowContext(ctx, c.query, id).Scan(&n); err != nil {
+		return "", fmt.Errorf("name of %d: %w", id, err)
+	}
+	if c.names == nil {
+		c.names = map[int64]string{}
+	}
+	c.names[id] = n
+	return n, nil
 }
 
 // typeLists decodes the error-type lists of labels, keeping the lists it
