@@ -66,7 +66,7 @@ var cellQueries = map[string]string{
 	// assignments cursor. Handing a column over costs more than computing
 	// it, and a NULL costs least: the label, the first label when it is
 	// one, and the answers to yes/no questions travel as the bits of one
-	// number (see labelBits), and the text columns, mostly empty, as NULL
+	// number (see setLabel), and the text columns, mostly empty, as NULL
 	// when empty.
 	"labels": `SELECT l.assignment_id, l.sentence_id,
 			coalesce(l.ambiguous + 1, 0) | ((l.assistant_visible != 0) << 2) | ((l.changed_after_reveal != 0) << 3)
@@ -234,8 +234,10 @@ func (r *ExportReader) eachCells(ctx context.Context, c *ExportCells, fn func(*E
 			c.sentenceGold = append(c.sentenceGold, row.gold)
 			c.sentenceGoldSource = append(c.sentenceGoldSource, row.prov)
 			if a := cur["assistant"]; a != nil {
-				if ok, err := a.next(scanAssistant); err != nil || !ok {
-					return fmt.Errorf("assistant labels out of step with the sentences: %v", err)
+				if ok, err := a.next(scanAssistant); err != nil {
+					return err
+				} else if !ok {
+					return fmt.Errorf("assistant: fewer rows than sentences")
 				}
 				a.ok = false
 			}
@@ -295,8 +297,10 @@ func (r *ExportReader) eachCells(ctx context.Context, c *ExportCells, fn func(*E
 	}
 	// Every cursor walks the same summaries: one with rows left is out of
 	// step with the others, and the export would be wrong.
-	if _, ok, err := labels.peek(); ok || err != nil {
-		return fmt.Errorf("labels: rows left after the last summary (%v)", err)
+	if _, ok, err := labels.peek(); err != nil {
+		return err
+	} else if ok {
+		return fmt.Errorf("labels: rows left after the last summary")
 	}
 	for _, n := range names[1:] {
 		if cur[n].ok || (!cur[n].done && cur[n].rows.Next()) {
