@@ -9,6 +9,9 @@ import (
 	"encoding/csv"
 	"io"
 	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Neutralise returns s as a cell that a spreadsheet will not evaluate.
@@ -56,3 +59,48 @@ func (w *Writer) Flush() { w.w.Flush() }
 
 // Error reports any error of a previous Write or Flush.
 func (w *Writer) Error() error { return w.w.Error() }
+
+// AppendField appends one cell to a record being built in dst exactly as
+// Writer writes it (neutralised unless keepFormulas, then quoted as
+// encoding/csv quotes it), for writers that build whole records in a
+// buffer; the caller separates cells with commas and ends the record with
+// a newline. FuzzAppendField holds it to Writer.
+func AppendField(dst []byte, field string, keepFormulas bool) []byte {
+	if !keepFormulas {
+		field = Neutralise(field)
+	}
+	if !needsQuotes(field) {
+		return append(dst, field...)
+	}
+	dst = append(dst, '"')
+	for {
+		i := strings.IndexByte(field, '"')
+		if i < 0 {
+			break
+		}
+		dst = append(dst, field[:i+1]...)
+		dst = append(dst, '"')
+		field = field[i+1:]
+	}
+	dst = append(dst, field...)
+	return append(dst, '"')
+}
+
+// needsQuotes is encoding/csv's rule for a comma-separated field: a
+// comma, quote or line break in it, a leading space, or the field \.
+func needsQuotes(field string) bool {
+	if field == "" {
+		return false
+	}
+	if field == `\.` {
+		return true
+	}
+	for i := 0; i < len(field); i++ {
+		switch field[i] {
+		case '\n', '\r', '"', ',':
+			return true
+		}
+	}
+	r, _ := utf8.DecodeRuneInString(field)
+	return unicode.IsSpace(r)
+}

@@ -119,7 +119,7 @@ type ExportLabel struct {
 	SentenceIndex                int
 	Labelled                     bool
 	Label                        string
-	ErrorTypes                   []string
+	ErrorTypes                   []string // shared between labels with the same types: read only
 	Explanation                  string
 	Ambiguous                    *bool
 	AmbiguityType, AmbiguityNote string

@@ -17,7 +17,8 @@ func (c *countingDiscard) Write(p []byte) (int, error) { c.n += int64(len(p)); r
 // BenchmarkExportBig writes the raw and gold exports (JSON Lines and CSV)
 // of project "big" in the database named by ANNOTATE_REPORT_DB (made by
 // cmd/reportseed: 1.5 million sentence labels), as "annotate export"
-// does, and reports the throughput in MB/s; it is skipped without one.
+// does, and reports the throughput in MB/s and records (JSON Lines
+// records or CSV rows) per second; it is skipped without one.
 func BenchmarkExportBig(b *testing.B) {
 	path := os.Getenv("ANNOTATE_REPORT_DB")
 	if path == "" {
@@ -36,6 +37,7 @@ func BenchmarkExportBig(b *testing.B) {
 	for _, c := range []struct{ what, format string }{{export.Raw, "jsonl"}, {export.Raw, "csv"}, {export.Gold, "jsonl"}, {export.Gold, "csv"}} {
 		b.Run(c.what+"-"+c.format, func(b *testing.B) {
 			var size int64
+			var records int
 			for b.Loop() {
 				e, err := export.New(ctx, s, p, export.Options{What: c.what, Format: c.format})
 				if err != nil {
@@ -45,9 +47,10 @@ func BenchmarkExportBig(b *testing.B) {
 				if err := e.Write(ctx, w); err != nil {
 					b.Fatal(err)
 				}
-				size = w.n
+				size, records = w.n, e.Records()
 			}
 			b.SetBytes(size)
+			b.ReportMetric(float64(records)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
 		})
 	}
 }

@@ -21,11 +21,7 @@ var goldColumns = []string{
 // sentence.
 func (x *run) gold(ctx context.Context) error {
 	var lastDoc int64
-	return x.r.EachSummary(ctx, func(s *domain.ExportSummary) error {
-		sents, err := x.r.Sentences(ctx, s.ID)
-		if err != nil {
-			return err
-		}
+	return x.r.EachSummarySentences(ctx, func(s *domain.ExportSummary, sents []domain.ExportSentence) error {
 		kept := false
 		for _, st := range sents {
 			kept = kept || x.keep(goldProv(st.Gold))
@@ -95,19 +91,46 @@ func (x *run) goldRows(s *domain.ExportSummary, sents []domain.ExportSentence, s
 	if s.Gold != nil && x.keep(s.Gold.Provenance) {
 		sumLabel, sumProv = s.Gold.Label, s.Gold.Provenance
 	}
+	o := x.out
 	for _, st := range sents {
 		if !x.keep(goldProv(st.Gold)) {
 			continue
 		}
-		vals := []any{s.Document, s.External, s.Topic, s.Model, st.Index, st.Text}
+		o.str(s.Document)
+		o.str(s.External)
+		o.str(s.Topic)
+		o.str(s.Model)
+		o.num(st.Index)
+		o.str(st.Text)
 		if g := st.Gold; g != nil {
-			vals = append(vals, g.Label, g.ErrorTypes, g.Explanation, g.Ambiguous, g.AmbiguityType, g.AmbiguityNote,
-				g.Provenance, x.person(g.DecidedByID, g.DecidedBy), g.DecidedAt, g.Note)
+			o.str(g.Label)
+			o.list(g.ErrorTypes)
+			o.str(g.Explanation)
+			o.optFlag(g.Ambiguous)
+			o.str(g.AmbiguityType)
+			o.str(g.AmbiguityNote)
+			o.str(g.Provenance)
+			o.str(x.person(g.DecidedByID, g.DecidedBy))
+			o.str(g.DecidedAt)
+			o.str(g.Note)
 		} else {
-			vals = append(vals, "", []string{}, "", (*bool)(nil), "", "", NoGold, "", "", "")
+			o.str("")
+			o.list([]string{})
+			o.str("")
+			o.optFlag(nil)
+			o.str("")
+			o.str("")
+			o.str(NoGold)
+			o.str("")
+			o.str("")
+			o.str("")
 		}
-		vals = append(vals, sumLabel, sumProv, scores.Faithfulness, scores.Completeness, scores.Conciseness)
-		if err := x.out.row(vals); err != nil {
+		o.str(sumLabel)
+		o.str(sumProv)
+		o.optFloat(scores.Faithfulness)
+		o.optFloat(scores.Completeness)
+		o.optFloat(scores.Conciseness)
+		if err := o.endRow(); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"annotate/internal/domain"
+	"annotate/internal/tasks"
 )
 
 // rawColumns are the columns of the raw export: one row per sentence ×
@@ -19,60 +20,182 @@ var rawColumns = []string{
 }
 
 // raw writes every annotator's label on every sentence of the summaries
-// in scope, including sentences an annotator has not labelled yet.
+// in scope, including sentences an annotator has not labelled yet. The
+// summaries are read on one goroutine and written on this one, a few
+// batches apart, so that reading and writing, about equal work, can run
+// on two cores.
 func (x *run) raw(ctx context.Context) error {
-	scales := len(x.project.Settings.Scales) > 0
-	return x.r.EachSummary(ctx, func(s *domain.ExportSummary) error {
-		var text map[int64]string
-		var scores map[int64]map[domain.ScaleKey]string
-		if scales {
-			var err error
-			if scores, err = x.r.Scores(ctx, s.ID); err != nil {
-				return err
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	full, free := make(chan *rawBatch, rawBatches), make(chan *rawBatch, rawBatches)
+	for range rawBatches {
+		free <- newRawBatch()
+	}
+	var readErr error
+	go func() {
+		defer close(full)
+		readErr = x.readRaw(ctx, full, free)
+	}()
+	var err error
+	for b := range full {
+		for i := 0; i < b.n && err == nil; i++ {
+			if err = x.rawRows(b.cells[i], b.scores[i]); err != nil {
+				cancel() // the reader stops; its batches are drained here
 			}
 		}
-		return x.r.EachLabel(ctx, s.ID, func(l *domain.ExportLabel) error {
-			prov := l.GoldProvenance
-			if !x.keep(prov) || !x.newer(l.UpdatedAt, l.SubmittedAt) {
-				return nil
+		free <- b
+	}
+	if err != nil {
+		return err
+	}
+	return readErr
+}
+
+// A raw export holds rawBatches batches of rawBatchSize summaries at a
+// time: being read, waiting, and being written. Handing over a batch
+// rather than each summary spares most of the goroutine switches.
+const (
+	rawBatches   = 3
+	rawBatchSize = 32
+)
+
+// rawBatch is summaries of a raw export on their way from the reader to
+// the writer: cells[:n], with scores[i] the scale scores of cells[i] by
+// assignment when the project has scales.
+type rawBatch struct {
+	cells  []*tasks.ExportCells
+	scores []map[int64]map[domain.ScaleKey]string
+	n      int
+}
+
+func newRawBatch() *rawBatch {
+	b := &rawBatch{cells: make([]*tasks.ExportCells, rawBatchSize), scores: make([]map[int64]map[domain.ScaleKey]string, rawBatchSize)}
+	for i := range b.cells {
+		b.cells[i] = &tasks.ExportCells{}
+	}
+	return b
+}
+
+// readRaw reads the summaries in scope into batches taken from free and
+// sends them on full.
+func (x *run) readRaw(ctx context.Context, full, free chan *rawBatch) error {
+	b := <-free
+	b.n = 0
+	send := func() error {
+		select {
+		case full <- b:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		select {
+		case b = <-free:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		b.n = 0
+		return nil
+	}
+	err := x.r.EachCells(ctx, b.cells[0], func(c *tasks.ExportCells) (*tasks.ExportCells, error) {
+		b.scores[b.n] = nil
+		if len(x.project.Settings.Scales) > 0 {
+			var err error
+			if b.scores[b.n], err = x.r.Scores(ctx, c.ID); err != nil {
+				return nil, err
 			}
-			if text == nil {
-				sents, err := x.r.Sentences(ctx, s.ID)
-				if err != nil {
-					return err
-				}
-				text = make(map[int64]string, len(sents))
-				for _, st := range sents {
-					text[st.ID] = st.Text
-				}
+		}
+		if b.n++; b.n == len(b.cells) {
+			if err := send(); err != nil {
+				return nil, err
 			}
-			if prov == "" {
-				prov = NoGold
-			}
-			row := []any{
-				l.Round, x.person(l.UserID, l.Username), l.Status, s.Document, s.External, s.Topic, s.Model, l.SentenceIndex, text[l.SentenceID],
-				l.Labelled, l.Label, l.ErrorTypes, l.Explanation, l.Ambiguous, l.AmbiguityType, l.AmbiguityNote, l.UnsureNote,
-				l.FirstLabel, l.AssistantVisible, l.ChangedAfterReveal, l.AssistantLabel, followed(l), l.UpdatedAt,
-				l.StartedAt, l.SubmittedAt, l.ActiveSeconds, perSentence(l.ActiveSeconds, len(text)),
-				l.Relevance, l.NonSummary, l.TopicCategory, l.Comment,
-				l.GoldLabel, prov,
-				l.Flag, l.SkipReason,
-			}
-			if x.studies != nil {
-				m := x.studies[l.UserID]
-				cond, ok := x.conditions[l.AssignmentID]
-				if !ok {
-					cond = m.Condition
-				}
-				row = append(row, m.Study, cond, x.checks[l.AssignmentID], m.Excluded)
-			}
-			if scales {
-				sent, sum := x.scoresOf(scores[l.AssignmentID], l.SentenceID)
-				row = append(row, sent, sum)
-			}
-			return x.out.row(row)
-		})
+		}
+		return b.cells[b.n], nil
 	})
+	if err == nil && b.n > 0 {
+		full <- b // the writer takes every batch until full is closed
+	}
+	return err
+}
+
+// rawRows writes the rows of one summary, with the scale scores of its
+// assignments.
+func (x *run) rawRows(s *tasks.ExportCells, scores map[int64]map[domain.ScaleKey]string) error {
+	scales := len(x.project.Settings.Scales) > 0
+	for i := range s.Labels {
+		l := &s.Labels[i]
+		prov := l.GoldProvenance
+		if !x.keep(prov) || !x.newer(l.UpdatedAt, l.SubmittedAt) {
+			continue
+		}
+		if prov == "" {
+			prov = NoGold
+		}
+		o := x.out
+		o.str(l.Round)
+		o.str(x.person(l.UserID, l.Username))
+		o.str(l.Status)
+		o.str(s.Document)
+		o.str(s.External)
+		o.str(s.Topic)
+		o.str(s.Model)
+		o.num(l.SentenceIndex)
+		o.str(sentenceText(s, l.SentenceID))
+		o.flag(l.Labelled)
+		o.str(l.Label)
+		o.list(l.ErrorTypes)
+		o.str(l.Explanation)
+		o.optFlag(l.Ambiguous)
+		o.str(l.AmbiguityType)
+		o.str(l.AmbiguityNote)
+		o.str(l.UnsureNote)
+		o.str(l.FirstLabel)
+		o.flag(l.AssistantVisible)
+		o.flag(l.ChangedAfterReveal)
+		o.str(l.AssistantLabel)
+		o.optFlag(followed(l))
+		o.str(l.UpdatedAt)
+		o.str(l.StartedAt)
+		o.str(l.SubmittedAt)
+		o.num(l.ActiveSeconds)
+		o.optFloat(perSentence(l.ActiveSeconds, len(s.Sentences)))
+		o.optNum(l.Relevance)
+		o.flag(l.NonSummary)
+		o.str(l.TopicCategory)
+		o.str(l.Comment)
+		o.str(l.GoldLabel)
+		o.str(prov)
+		o.str(l.Flag)
+		o.str(l.SkipReason)
+		if x.studies != nil {
+			m := x.studies[l.UserID]
+			cond, ok := x.conditions[l.AssignmentID]
+			if !ok {
+				cond = m.Condition
+			}
+			o.value(m.Study)
+			o.value(cond)
+			o.value(x.checks[l.AssignmentID])
+			o.value(m.Excluded)
+		}
+		if scales {
+			sent, sum := x.scoresOf(scores[l.AssignmentID], l.SentenceID)
+			o.value(sent)
+			o.value(sum)
+		}
+		if err := o.endRow(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sentenceText is the text of a sentence of s.
+func sentenceText(s *tasks.ExportCells, id int64) string {
+	for _, st := range s.Sentences {
+		if st.ID == id {
+			return st.Text
+		}
+	}
+	return ""
 }
 
 // followed says whether the annotator's label is the assistant's: nil when

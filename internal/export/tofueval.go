@@ -23,11 +23,7 @@ func (x *run) tofueval(ctx context.Context) error {
 	for _, t := range x.project.Settings.ErrorTaxonomy() {
 		names[t.Code] = t.Name
 	}
-	return x.r.EachSummary(ctx, func(s *domain.ExportSummary) error {
-		sents, err := x.r.Sentences(ctx, s.ID)
-		if err != nil {
-			return err
-		}
+	return x.r.EachSummarySentences(ctx, func(s *domain.ExportSummary, sents []domain.ExportSentence) error {
 		annotation, err := x.r.AnnotationID(ctx, s.DocumentID)
 		if err != nil {
 			return err

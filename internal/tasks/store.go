@@ -33,8 +33,8 @@ type Store struct {
 	checkpoint *sql.DB       // one connection that checkpoints the WAL (checkpoint.go)
 	stop       chan struct{} // closed by Close; ends the optimizer and checkpointer
 	stopped    chan struct{}
-	// reportApart lets one report reading at a time hold two read
-	// connections (reportdata.go).
+	// reportApart lets one report or export reading at a time hold two
+	// read connections (reportdata.go, exportlabels.go).
 	reportApart chan struct{}
 	// members keeps the adjudication queue's round members between
 	// views (membership.go).

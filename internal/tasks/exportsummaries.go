@@ -1,0 +1,193 @@
+package tasks
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"annotate/internal/domain"
+)
+
+// The summaries of an export are read like its cells (exportcells.go):
+// one cursor over the summaries, one over their sentences with gold and
+// one over the key-fact links of submitted assignments, each in export
+// order, merged summary by summary. The counts a summary's scores come
+// from are taken from its sentences as they pass, not from subqueries.
+var summaryQueries = map[string]string{
+	"summaries": `SELECT s.id, s.document_id, d.external_id, d.kind, d.language, d.domain, d.title,
+			s.external_id, s.topic, s.model, s.language, s.original, s.edit_types,
+			g.label, g.provenance, coalesce(g.decided_by, 0), coalesce(u.username, ''), g.decided_at, g.note,
+			(SELECT count(*) FROM key_facts k WHERE k.document_id = s.document_id AND (k.topic = s.topic OR k.topic = '')),
+			(SELECT count(*) FROM assignments a WHERE a.summary_id = s.id AND a.status = 'submitted' AND (?2 = 0 OR a.round_id = ?2))
+		FROM ` + cellsFrom + ` LEFT JOIN gold_summaries g ON g.summary_id = s.id LEFT JOIN users u ON u.id = g.decided_by
+		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id`,
+	// Sentences without gold have NULL gold columns, which cost less to
+	// hand over than values. The decider's name is looked up only for
+	// gold that has one: joined, SQLite may scan the users for every
+	// sentence when there are few.
+	"sentences": `SELECT ss.summary_id, ss.id, ss.idx, coalesce(ss.source_index, ss.idx), ss.text, nullif(ss.translation, ''), g.sentence_id IS NOT NULL,
+			g.label, g.error_types, g.explanation, g.ambiguous, g.ambiguity_type, g.ambiguity_note,
+			g.provenance, g.decided_by, CASE WHEN g.decided_by IS NOT NULL THEN (SELECT username FROM users WHERE id = g.decided_by) END,
+			g.decided_at, g.note
+		FROM ` + cellsFrom + ` CROSS JOIN summary_sentences ss ON ss.summary_id = s.id
+		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id
+		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id, ss.idx`,
+	// The key-fact links of the submitted assignments in scope, which
+	// give the gold alignment (see ExportSummary.Scores).
+	"links": `SELECT s.id, kl.key_fact_id, kl.sentence_id
+		FROM ` + cellsFrom + ` CROSS JOIN assignments a ON a.summary_id = s.id AND a.status = 'submitted' AND (?2 = 0 OR a.round_id = ?2)
+		CROSS JOIN keyfact_labels kl ON kl.assignment_id = a.id
+		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id`,
+}
+
+// EachSummary calls fn for every summary in scope, document by document in
+// the order they were created, and each document's summaries in order.
+func (r *ExportReader) EachSummary(ctx context.Context, fn func(*domain.ExportSummary) error) error {
+	return domain.Op("ExportReader.EachSummary", r.eachSummary(ctx, func(s *domain.ExportSummary, _ []domain.ExportSentence) error { return fn(s) }))
+}
+
+// EachSummarySentences is EachSummary with each summary's sentences and
+// their gold, in order. The slice is reused between calls.
+func (r *ExportReader) EachSummarySentences(ctx context.Context, fn func(*domain.ExportSummary, []domain.ExportSentence) error) error {
+	return domain.Op("ExportReader.EachSummarySentences", r.eachSummary(ctx, fn))
+}
+
+// link is a key fact linked to a sentence.
+type link struct{ keyFact, sentence int64 }
+
+func (r *ExportReader) eachSummary(ctx context.Context, fn func(*domain.ExportSummary, []domain.ExportSentence) error) error {
+	cur := map[string]*cursor{}
+	defer func() {
+		for _, c := range cur {
+			c.close()
+		}
+	}()
+	for _, n := range []string{"summaries", "sentences", "links"} {
+		rows, err := r.tx.QueryContext(ctx, summaryQueries[n], r.scope.ProjectID, r.scope.RoundID)
+		if err != nil {
+			return fmt.Errorf("%s: %w", n, err)
+		}
+		cur[n] = &cursor{rows: rows}
+	}
+	var sentSummary int64
+	var sent domain.ExportSentence
+	scanSentence := func(rows *sql.Rows) error {
+		var has bool
+		var label, types, expl, ambType, ambNote, prov, byName, at, note sql.NullString
+		var amb sql.NullBool
+		var by sql.NullInt64
+		sent = domain.ExportSentence{}
+		if err := rows.Scan(&sentSummary, &sent.ID, &sent.Index, &sent.SourceIndex, &sent.Text, (*orEmpty)(&sent.Translation), &has,
+			&label, &types, &expl, &amb, &ambType, &ambNote, &prov, &by, &byName, &at, &note); err != nil {
+			return err
+		}
+		if has {
+			g := &domain.ExportGold{GoldValues: domain.GoldValues{Label: label.String, ErrorTypes: domain.NonNil(decodeTypes(types.String)), Explanation: expl.String,
+				AmbiguityType: ambType.String, AmbiguityNote: ambNote.String},
+				Provenance: prov.String, DecidedByID: by.Int64, DecidedBy: byName.String, DecidedAt: at.String, Note: note.String}
+			if amb.Valid {
+				g.Ambiguous = &amb.Bool
+			}
+			sent.Gold = g
+		}
+		return nil
+	}
+	var linkSummary int64
+	var ln link
+	scanLink := func(rows *sql.Rows) error { return rows.Scan(&linkSummary, &ln.keyFact, &ln.sentence) }
+
+	var sents []domain.ExportSentence
+	votes := map[link]int{}
+	sums := cur["summaries"]
+	for sums.rows.Next() {
+		var s domain.ExportSummary
+		var edits string
+		var gLabel, gProv, gAt, gNote sql.NullString
+		var gBy int64
+		var gByName string
+		if err := sums.rows.Scan(&s.ID, &s.DocumentID, &s.Document, &s.DocumentKind, &s.DocumentLanguage, &s.DocumentDomain, &s.DocumentTitle,
+			&s.External, &s.Topic, &s.Model, &s.Language, &s.Original, &edits,
+			&gLabel, &gProv, &gBy, &gByName, &gAt, &gNote, &s.KeyFacts, &s.Alignments); err != nil {
+			return err
+		}
+		s.EditTypes = decodeTypes(edits)
+		if gLabel.Valid {
+			s.Gold = &domain.ExportGold{GoldValues: domain.GoldValues{Label: gLabel.String, ErrorTypes: []string{}}, Provenance: gProv.String,
+				DecidedByID: gBy, DecidedBy: gByName, DecidedAt: gAt.String, Note: gNote.String}
+		}
+		sents = sents[:0]
+		for {
+			ok, err := cur["sentences"].next(scanSentence)
+			if err != nil {
+				return err
+			}
+			if !ok || sentSummary != s.ID {
+				break
+			}
+			cur["sentences"].ok = false
+			sents = append(sents, sent)
+			countGold(&s, sent.Gold)
+		}
+		clear(votes)
+		for {
+			ok, err := cur["links"].next(scanLink)
+			if err != nil {
+				return err
+			}
+			if !ok || linkSummary != s.ID {
+				break
+			}
+			cur["links"].ok = false
+			votes[ln]++
+		}
+		align(&s, votes)
+		if err := fn(&s, sents); err != nil {
+			return err
+		}
+	}
+	if err := sums.rows.Err(); err != nil {
+		return err
+	}
+	for _, n := range []string{"sentences", "links"} {
+		if cur[n].ok || (!cur[n].done && cur[n].rows.Next()) {
+			return fmt.Errorf("%s: rows left after the last summary", n)
+		}
+		if err := cur[n].rows.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// countGold adds a sentence with gold g (nil for none) to the counts of s.
+func countGold(s *domain.ExportSummary, g *domain.ExportGold) {
+	s.Sentences++
+	if g == nil {
+		return
+	}
+	if g.Provenance != domain.ProvUnresolved {
+		if g.Label != "" {
+			s.GoldSentences++
+		}
+		switch g.Label {
+		case domain.LabelFaithful:
+			s.FaithfulSentences++
+		case domain.LabelUnfaithful:
+			s.UnfaithfulSentences++
+		}
+	}
+	s.ProvenanceRank = max(s.ProvenanceRank, domain.ProvRank[g.Provenance])
+}
+
+// align sets the gold alignment of s from the votes of its s.Alignments
+// submitted assignments for each (key fact, sentence) link: a link is in
+// it when a strict majority made it.
+func align(s *domain.ExportSummary, votes map[link]int) {
+	keyFacts, sentences := map[int64]bool{}, map[int64]bool{}
+	for l, n := range votes {
+		if n*2 > s.Alignments {
+			keyFacts[l.keyFact], sentences[l.sentence] = true, true
+		}
+	}
+	s.CoveredKeyFacts, s.CoveringSentences = len(keyFacts), len(sentences)
+}
