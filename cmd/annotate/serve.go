@@ -134,6 +134,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 	case <-ctx.Done():
 	}
 	// Finish in-flight requests, then stop.
+	fmt.Fprintln(e.stdout, "annotate: stopping: finishing the requests in flight")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if err := hs.Shutdown(shutdownCtx); err != nil {

@@ -24,6 +24,9 @@ import (
 type server struct {
 	cmd  *exec.Cmd
 	base string
+	// stopping is closed when the server prints that it has begun to
+	// stop (after SIGTERM), so a test can wait for that event.
+	stopping chan struct{}
 }
 
 var (
@@ -63,18 +66,24 @@ func startServer(t *testing.T, bin, db string) *server {
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	addr := make(chan string, 1)
+	stopping := make(chan struct{})
 	go func() {
 		re := regexp.MustCompile(`on (http://127\.0\.0\.1:\d+)`)
 		sc := bufio.NewScanner(stdout)
+		closed := false
 		for sc.Scan() {
 			if m := re.FindStringSubmatch(sc.Text()); m != nil {
 				addr <- m[1]
+			}
+			if !closed && strings.HasPrefix(sc.Text(), "annotate: stopping") {
+				close(stopping)
+				closed = true
 			}
 		}
 	}()
 	select {
 	case base := <-addr:
-		return &server{cmd: cmd, base: base}
+		return &server{cmd: cmd, base: base, stopping: stopping}
 	case <-time.After(30 * time.Second):
 		t.Fatal("server did not start")
 	}

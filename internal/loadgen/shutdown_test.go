@@ -60,6 +60,10 @@ func loginForm(t *testing.T, base string) (token, cookie string) {
 // TestSIGTERMFinishesInFlightRequests starts a login whose body is still
 // arriving, sends the server SIGTERM, then sends the rest of the body: the
 // request must still get its answer, and the server must then exit cleanly.
+// The request asks for "100 Continue", which the server sends only once its
+// handler reads the body, so the test knows the request is in flight before
+// it signals, and it waits for the server's "stopping" line before it sends
+// the rest.
 func TestSIGTERMFinishesInFlightRequests(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the server")
@@ -74,13 +78,24 @@ func TestSIGTERMFinishesInFlightRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(30 * time.Second))
 	head := "POST /login HTTP/1.1\r\nHost: annotate\r\nCookie: " + cookie +
-		"\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: " +
+		"\r\nContent-Type: application/x-www-form-urlencoded\r\nExpect: 100-continue\r\nContent-Length: " +
 		strconv.Itoa(len(body)) + "\r\n\r\n"
-	if _, err := io.WriteString(conn, head+body[:len(body)/2]); err != nil {
+	if _, err := io.WriteString(conn, head); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond) // the server is now reading the body
+	br := bufio.NewReader(conn)
+	cont, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatalf("waiting for 100 Continue: %v", err)
+	}
+	if cont.StatusCode != http.StatusContinue {
+		t.Fatalf("the server answered %d before reading the body, want 100", cont.StatusCode)
+	}
+	if _, err := io.WriteString(conn, body[:len(body)/2]); err != nil {
+		t.Fatal(err)
+	}
 
 	exited := make(chan error, 1)
 	go func() { exited <- srv.cmd.Wait() }()
@@ -88,15 +103,16 @@ func TestSIGTERMFinishesInFlightRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	select {
+	case <-srv.stopping:
 	case err := <-exited:
 		t.Fatalf("the server exited with a request in flight: %v", err)
-	case <-time.After(500 * time.Millisecond):
+	case <-time.After(25 * time.Second):
+		t.Fatal("the server did not begin to stop after SIGTERM")
 	}
 	if _, err := io.WriteString(conn, body[len(body)/2:]); err != nil {
 		t.Fatal(err)
 	}
-	conn.SetReadDeadline(time.Now().Add(15 * time.Second))
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	resp, err := http.ReadResponse(br, nil)
 	if err != nil {
 		t.Fatalf("the in-flight request got no answer: %v", err)
 	}
