@@ -117,6 +117,30 @@ func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *d
 }
 
 func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
+	var maxID int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM summary_sentences`).Scan(&maxID); err != nil {
+		return err
+	}
+	// A project that holds most of the assignments holds most of the
+	// labels: reading the table straight through is then quicker than
+	// finding each assignment's labels by the index (see labelscan.go).
+	if maxID < 1<<53 {
+		ids, err := reportAssignmentOrder(ctx, tx, args)
+		if err != nil {
+			return err
+		}
+		var all int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM assignments`).Scan(&all); err != nil {
+			return err
+		}
+		scan := len(ids) > 0 && 2*len(ids) >= all
+		if reportLabelsVia != "" {
+			scan = len(ids) > 0 && reportLabelsVia == "scan"
+		}
+		if scan {
+			return reportLabelsByScan(ctx, tx, args, ids, d)
+		}
+	}
 	// Counting first sizes the slice exactly: millions of labels are not
 	// copied as it grows.
 	var n int
@@ -125,41 +149,18 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.Re
 		return err
 	}
 	d.Labels = make([]domain.ReportLabel, 0, n)
-	// Each label is four columns, two of them integers: the sentence id
-	// with, in its low nine bits, the label (one of four values: see the
-	// CHECK on sentence_labels.label; bit 8 marks any other, an error),
-	// the first label when it is a label value,
-	// the ambiguity flag and the assistant's flags; the error types unless
-	// there are none; and the ambiguity type and first label where one is
-	// neither empty nor a label value, each preceded by its length in
-	// bytes. The strings are NULL otherwise, which costs no string. Few
-	// columns and little computed per row are what make millions of rows
-	// quick to read.
-	var maxID int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM summary_sentences`).Scan(&maxID); err != nil {
-		return err
-	}
 	sentence := `(l.sentence_id << 9) | `
 	if maxID >= 1<<53 { // no room in the sentence id: a column of its own
 		sentence = `l.sentence_id, `
 	}
-	in := args.in
-	extras := map[string][2]uint32{}
+	dec := labelDecoder{in: args.in, extras: map[string][2]uint32{}}
 	var l domain.ReportLabel
 	var packed int64
 	var types, extra sql.NullString
 	return eachRow(ctx, tx, `
-		SELECT l.assignment_id, `+sentence+`(CASE l.label WHEN '' THEN 0 WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 WHEN 'borderline' THEN 3 ELSE 256 END)
-			| (CASE l.first_label WHEN '' THEN 0 WHEN 'faithful' THEN 4 WHEN 'unfaithful' THEN 8 WHEN 'borderline' THEN 12 ELSE 0 END)
-			| (coalesce((l.ambiguous != 0) + 1, 0) << 4)
-			| ((l.assistant_visible != 0) << 6)
-			| ((l.changed_after_reveal != 0) << 7),
-			CASE WHEN length(l.error_types) > 2 THEN l.error_types END,
-			CASE WHEN l.ambiguity_type != '' OR (l.first_label != '' AND l.first_label NOT IN ('faithful', 'unfaithful', 'borderline'))
-			THEN length(CAST(l.ambiguity_type AS BLOB)) || ',' || l.ambiguity_type || l.first_label END
+		SELECT l.assignment_id, `+sentence+labelColumns+`
 		FROM `+reportJoin+` JOIN sentence_labels l ON l.assignment_id = a.id
 		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
-		l = domain.ReportLabel{}
 		var err error
 		if maxID >= 1<<53 {
 			err = rows.Scan(&l.AssignmentID, &l.SentenceID, &packed, &types, &extra)
@@ -170,31 +171,67 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.Re
 		if err != nil {
 			return err
 		}
-		if packed&256 != 0 {
-			return fmt.Errorf("label of sentence %d in assignment %d: not a label value", l.SentenceID, l.AssignmentID)
-		}
-		l.Label, l.FirstLabel = uint32(packed&3), uint32(packed>>2&3)
-		l.Ambiguous = int8(packed >> 4 & 3)
-		l.AssistantVisible, l.ChangedAfterReveal = packed&64 != 0, packed&128 != 0
-		if types.Valid {
-			l.ErrorTypes = in.typeIndex(types.String)
-		}
-		if extra.Valid {
-			x, ok := extras[extra.String]
-			if !ok {
-				if x, err = in.labelExtras(extra.String); err != nil {
-					return err
-				}
-				extras[extra.String] = x
-			}
-			l.AmbiguityType = x[0]
-			if x[1] != 0 {
-				l.FirstLabel = x[1]
-			}
+		if err := dec.decode(&l, packed, types, extra); err != nil {
+			return err
 		}
 		d.Labels = append(d.Labels, l)
 		return nil
 	})
+}
+
+// labelColumns are the columns of the labels queries after the
+// assignment and the sentence. Each label is four columns, two of them
+// integers: the sentence id with, in its low nine bits, the label (one of
+// four values: see the CHECK on sentence_labels.label; bit 8 marks any
+// other, an error), the first label when it is a label value, the
+// ambiguity flag and the assistant's flags; the error types unless there
+// are none; and the ambiguity type and first label where one is neither
+// empty nor a label value, each preceded by its length in bytes. The
+// strings are NULL otherwise, which costs no string. Few columns and
+// little computed per row are what make millions of rows quick to read.
+const labelColumns = `(CASE l.label WHEN '' THEN 0 WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 WHEN 'borderline' THEN 3 ELSE 256 END)
+			| (CASE l.first_label WHEN '' THEN 0 WHEN 'faithful' THEN 4 WHEN 'unfaithful' THEN 8 WHEN 'borderline' THEN 12 ELSE 0 END)
+			| (coalesce((l.ambiguous != 0) + 1, 0) << 4)
+			| ((l.assistant_visible != 0) << 6)
+			| ((l.changed_after_reveal != 0) << 7),
+			CASE WHEN length(l.error_types) > 2 THEN l.error_types END,
+			CASE WHEN l.ambiguity_type != '' OR (l.first_label != '' AND l.first_label NOT IN ('faithful', 'unfaithful', 'borderline'))
+			THEN length(CAST(l.ambiguity_type AS BLOB)) || ',' || l.ambiguity_type || l.first_label END`
+
+// labelDecoder turns the columns of a labels query (see labelColumns)
+// into a label, numbering its strings in its interner.
+type labelDecoder struct {
+	in     *interner
+	extras map[string][2]uint32
+}
+
+// decode fills l, whose ids are set, from the packed column and the two
+// strings.
+func (dec *labelDecoder) decode(l *domain.ReportLabel, packed int64, types, extra sql.NullString) error {
+	if packed&256 != 0 {
+		return fmt.Errorf("label of sentence %d in assignment %d: not a label value", l.SentenceID, l.AssignmentID)
+	}
+	l.Label, l.FirstLabel, l.AmbiguityType, l.ErrorTypes = uint32(packed&3), uint32(packed>>2&3), 0, 0
+	l.Ambiguous = int8(packed >> 4 & 3)
+	l.AssistantVisible, l.ChangedAfterReveal = packed&64 != 0, packed&128 != 0
+	if types.Valid {
+		l.ErrorTypes = dec.in.typeIndex(types.String)
+	}
+	if extra.Valid {
+		x, ok := dec.extras[extra.String]
+		if !ok {
+			var err error
+			if x, err = dec.in.labelExtras(extra.String); err != nil {
+				return err
+			}
+			dec.extras[extra.String] = x
+		}
+		l.AmbiguityType = x[0]
+		if x[1] != 0 {
+			l.FirstLabel = x[1]
+		}
+	}
+	return nil
 }
 
 // relevances are the values of summary_labels.relevance (see its CHECK),

@@ -1,0 +1,150 @@
+package tasks
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"annotate/internal/domain"
+)
+
+// labelScanStore opens a store with two projects, "big" and "small", whose
+// labels were written in a shuffled order, across projects and within
+// assignments, and carry every kind of string the labels query reads:
+// error-type lists (some malformed), ambiguity types and first labels that
+// are not label values.
+func labelScanStore(t *testing.T, seed uint64) *Store {
+	t.Helper()
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "scan.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	rng := rand.New(rand.NewPCG(seed, 7))
+	set := domain.DefaultSettings()
+	set.Borderline = true
+	values := []string{domain.LabelFaithful, domain.LabelUnfaithful, domain.LabelBorderline, ""}
+	types := [][]string{nil, {"contradiction"}, {"contradiction", "unsupported"}, {"unsupported"}}
+	for _, p := range []struct {
+		slug string
+		docs int
+	}{{"big", 24}, {"small", 5}} {
+		proj, err := s.CreateProject(ctx, domain.Project{Slug: p.slug, Settings: set})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var docs []domain.DocumentInput
+		for d := range p.docs {
+			doc := domain.DocumentInput{ExternalID: fmt.Sprint("d", d), Kind: domain.KindProse, Sentences: []string{"One thing happened.", "Another did."}}
+			for m := range 2 {
+				sum := domain.SummaryInput{ExternalID: fmt.Sprint("s", d, "-", m), Model: "m"}
+				for k := range 3 {
+					in := domain.SentenceInput{Text: fmt.Sprintf("Sentence %d of %d.", k, m)}
+					for _, a := range rng.Perm(4)[:2+rng.IntN(3)] {
+						l := domain.SentenceLabelInput{Annotator: fmt.Sprint("w", a), Label: values[rng.IntN(len(values))],
+							ErrorTypes: types[rng.IntN(len(types))]}
+						if rng.IntN(2) == 0 {
+							l.Round = "second"
+						}
+						if rng.IntN(3) == 0 {
+							yes := rng.IntN(2) == 0
+							l.Ambiguous = &yes
+							l.AmbiguityType = domain.AmbiguityTypes[rng.IntN(len(domain.AmbiguityTypes))].Code
+						}
+						in.Labels = append(in.Labels, l)
+					}
+					sum.Sentences = append(sum.Sentences, in)
+				}
+				doc.Summaries = append(doc.Summaries, sum)
+			}
+			docs = append(docs, doc)
+		}
+		if _, err := s.Import(ctx, proj.ID, docs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Shuffle the labels' row order, write odd first labels and error
+	// types, and take some assignments out of the report.
+	var ids []int64
+	rows, err := s.read.QueryContext(ctx, `SELECT id FROM sentence_labels`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	stmts := []string{}
+	for i, id := range ids {
+		stmts = append(stmts, fmt.Sprintf(`UPDATE sentence_labels SET id = %d WHERE id = %d`, 1_000_000+rng.IntN(1_000_000)*4+i%4, id))
+		switch rng.IntN(8) {
+		case 0:
+			stmts = append(stmts, fmt.Sprintf(`UPDATE sentence_labels SET first_label = 'odd%d' WHERE id = %d`, rng.IntN(3), id))
+		case 1:
+			stmts = append(stmts, fmt.Sprintf(`UPDATE sentence_labels SET first_label = 'unfaithful' WHERE id = %d`, id))
+		case 2:
+			stmts = append(stmts, fmt.Sprintf(`UPDATE sentence_labels SET error_types = '["made up"' WHERE id = %d`, id))
+		}
+	}
+	stmts = append(stmts,
+		`UPDATE assignments SET status = 'released' WHERE id % 7 = 0`,
+		`UPDATE assignments SET status = 'in_progress' WHERE id % 5 = 0`)
+	for _, q := range stmts {
+		if _, err := s.write.ExecContext(ctx, q); err != nil && !isUniqueViolation(err) {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	return s
+}
+
+// isUniqueViolation tells the shuffle's rare clash of new row ids, which
+// only leaves that row where it was.
+func isUniqueViolation(err error) bool {
+	return err != nil && domain.ErrorCode(err) == domain.EConflict
+}
+
+// Reading the labels by one pass over the table gives exactly the data the
+// join through the index gives: the same labels in the same order, their
+// strings numbered alike, for every project and filter, whichever project
+// holds most of the database.
+func TestReportLabelsScanSameAsJoin(t *testing.T) {
+	t.Cleanup(func() { reportLabelsVia = "" })
+	ctx := context.Background()
+	for seed := range uint64(3) {
+		s := labelScanStore(t, seed)
+		for _, slug := range []string{"big", "small"} {
+			p, err := s.ProjectBySlug(ctx, slug)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second"}, {Round: domain.ImportedRound, SubmittedOnly: true}, {Round: "none"}} {
+				reportLabelsVia = "join"
+				join, err := s.reportData(ctx, p.ID, f, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				reportLabelsVia = "scan"
+				scan, err := s.reportData(ctx, p.ID, f, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				reportLabelsVia = ""
+				if f.Round != "none" && len(join.Labels) == 0 {
+					t.Fatalf("seed %d %s %+v: no labels read", seed, slug, f)
+				}
+				if !reflect.DeepEqual(comparable(join), comparable(scan)) {
+					t.Errorf("seed %d %s %+v: the pass over the table read other data than the join:\njoin %d labels %v %v\nscan %d labels %v %v",
+						seed, slug, f, len(join.Labels), join.Strings, join.TypeLists, len(scan.Labels), scan.Strings, scan.TypeLists)
+				}
+			}
+		}
+	}
+}
