@@ -3,6 +3,8 @@ package tasks
 import (
 	"context"
 	"database/sql"
+
+	"annotate/internal/domain"
 )
 
 // heldTriggers are the report_versions, membership_versions,
@@ -10,7 +12,7 @@ import (
 // membership.go, migrate.go) an import has dropped inside its
 // transaction, with the text that makes them again.
 type heldTriggers struct {
-	sql []string
+	sql DroppedTriggers
 	// labelGold is set when the trigger that marks a sentence's gold
 	// index row stale for each label written is held too (see
 	// holdLabelGold).
@@ -25,41 +27,20 @@ type heldTriggers struct {
 // nearly empty table; study_items.dealt's update, per assignment, took
 // half the time of writing the assignments). release makes them again
 // from their own text, bumps the counter once and counts the project's
-// queues and its study items' deals again. DDL is transactional in SQLite, and the
-// transaction holds the only write lock: no other write can happen
-// without the triggers, readers keep the schema they had until the
-// commit, and a rollback restores the triggers with everything else.
+// queues and its study items' deals again (see [DropTriggers] for why
+// this is safe inside the transaction).
 //
 // With labelGold it also holds gold_tallies_labels_insert, which marks
 // stale, for every label written, the gold index row of its sentence
 // when that sentence's gold waits (unresolved or imported): see
 // markLabelledStale, which the caller must run before release.
 func holdReportTriggers(ctx context.Context, tx *sql.Tx, labelGold bool) (*heldTriggers, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND (name LIKE 'report\_version\_%' ESCAPE '\' OR name LIKE 'membership\_%' ESCAPE '\' OR name LIKE 'queue\_blocks\_%' ESCAPE '\' OR name LIKE 'study\_items\_dealt\_%' ESCAPE '\'
-		OR (?1 AND name = 'gold_tallies_labels_insert')) ORDER BY name`, labelGold)
+	dropped, err := dropTriggers(ctx, tx, `name LIKE 'report\_version\_%' ESCAPE '\' OR name LIKE 'membership\_%' ESCAPE '\' OR name LIKE 'queue\_blocks\_%' ESCAPE '\' OR name LIKE 'study\_items\_dealt\_%' ESCAPE '\'
+		OR (?1 AND name = 'gold_tallies_labels_insert')`, labelGold)
 	if err != nil {
 		return nil, err
 	}
-	var names []string
-	h := &heldTriggers{labelGold: labelGold}
-	for rows.Next() {
-		var name, text string
-		if err := rows.Scan(&name, &text); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		names = append(names, name)
-		h.sql = append(h.sql, text)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	for _, n := range names {
-		if _, err := tx.ExecContext(ctx, `DROP TRIGGER "`+n+`"`); err != nil {
-			return nil, err
-		}
-	}
+	h := &heldTriggers{sql: dropped, labelGold: labelGold}
 	return h, nil
 }
 
@@ -68,10 +49,8 @@ func holdReportTriggers(ctx context.Context, tx *sql.Tx, labelGold bool) (*heldT
 // study items' deals again from its assignments (every project's, when
 // the import named none).
 func (h *heldTriggers) release(ctx context.Context, tx *sql.Tx, projectID int64) error {
-	for _, text := range h.sql {
-		if _, err := tx.ExecContext(ctx, text); err != nil {
-			return err
-		}
+	if err := h.sql.restore(ctx, tx); err != nil {
+		return err
 	}
 	if err := recountQueues(ctx, tx, projectID); err != nil {
 		return err
@@ -130,4 +109,57 @@ func markLabelledStale(ctx context.Context, tx *sql.Tx, first int64) error {
 		WHERE sl.id >= ?
 		ON CONFLICT DO NOTHING`, first)
 	return err
+}
+
+// DroppedTriggers is the text of triggers dropped inside a transaction,
+// which makes them again (see [DropTriggers]).
+type DroppedTriggers []string
+
+// DropTriggers drops, inside tx, the triggers whose sqlite_master rows
+// match where (a condition on name and tbl_name, with args), and returns
+// their text so that [DroppedTriggers.Restore] makes them again before the
+// commit. DDL is transactional in SQLite and a write transaction holds the
+// only write lock: no other write happens without the triggers, readers
+// keep the schema they had until the commit, and a rollback restores the
+// triggers with everything else.
+func DropTriggers(ctx context.Context, tx *sql.Tx, where string, args ...any) (DroppedTriggers, error) {
+	d, err := dropTriggers(ctx, tx, where, args...)
+	return d, domain.Op("DropTriggers", err)
+}
+
+func dropTriggers(ctx context.Context, tx *sql.Tx, where string, args ...any) (DroppedTriggers, error) {
+	var names []string
+	var dropped DroppedTriggers
+	err := queryRows(ctx, tx, `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND (`+where+`) ORDER BY name`, func(rows *sql.Rows) error {
+		var name, text string
+		if err := rows.Scan(&name, &text); err != nil {
+			return err
+		}
+		names = append(names, name)
+		dropped = append(dropped, text)
+		return nil
+	}, args...)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		if _, err := tx.ExecContext(ctx, `DROP TRIGGER "`+n+`"`); err != nil {
+			return nil, err
+		}
+	}
+	return dropped, nil
+}
+
+// Restore makes the dropped triggers again, in tx.
+func (d DroppedTriggers) Restore(ctx context.Context, tx *sql.Tx) error {
+	return domain.Op("DroppedTriggers.Restore", d.restore(ctx, tx))
+}
+
+func (d DroppedTriggers) restore(ctx context.Context, tx *sql.Tx) error {
+	for _, text := range d {
+		if _, err := tx.ExecContext(ctx, text); err != nil {
+			return err
+		}
+	}
+	return nil
 }
