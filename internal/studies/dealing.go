@@ -57,12 +57,7 @@ func (s *Store) Deal(ctx context.Context, st *Study, p *Participant) (int, error
 			}
 		}
 		for _, sum := range order {
-			res, err := tx.ExecContext(ctx, `INSERT INTO assignments (round_id, summary_id, user_id, position)
-				VALUES (?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM assignments WHERE user_id = ?))`, st.RoundID, sum, p.UserID, p.UserID)
-			if err != nil {
-				return err
-			}
-			id, err := res.LastInsertId()
+			id, err := appendAssignment(ctx, tx, st.RoundID, sum, p.UserID)
 			if err != nil {
 				return err
 			}
@@ -252,12 +247,7 @@ func (s *Store) dealGold(ctx context.Context, st *Study, p *Participant, n int, 
 			return err
 		}
 		for _, sum := range picks {
-			res, err := tx.ExecContext(ctx, `INSERT INTO assignments (round_id, summary_id, user_id, position)
-				VALUES (?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM assignments WHERE user_id = ?))`, st.RoundID, sum, p.UserID, p.UserID)
-			if err != nil {
-				return err
-			}
-			id, err := res.LastInsertId()
+			id, err := appendAssignment(ctx, tx, st.RoundID, sum, p.UserID)
 			if err != nil {
 				return err
 			}
@@ -270,4 +260,15 @@ func (s *Store) dealGold(ctx context.Context, st *Study, p *Participant, n int, 
 		}
 		return nil
 	})
+}
+
+// appendAssignment gives the summary to the participant in the study's
+// round, at the end of their queue, and returns the assignment's id.
+func appendAssignment(ctx context.Context, tx *sql.Tx, roundID, summaryID, userID int64) (int64, error) {
+	res, err := tx.ExecContext(ctx, `INSERT INTO assignments (round_id, summary_id, user_id, position)
+		VALUES (?, ?, ?, (SELECT coalesce(max(position), 0) + 1 FROM assignments WHERE user_id = ?))`, roundID, summaryID, userID, userID)
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
 }
