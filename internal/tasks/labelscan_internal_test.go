@@ -15,7 +15,8 @@ import (
 // labels were written in a shuffled order, across projects and within
 // assignments, and carry every kind of string the labels query reads:
 // error-type lists (some malformed), ambiguity types and first labels that
-// are not label values.
+// are not label values. A third of the sentences have gold, of every
+// provenance.
 func labelScanStore(t *testing.T, seed uint64) *Store {
 	t.Helper()
 	ctx := context.Background()
@@ -83,8 +84,9 @@ func labelScanStore(t *testing.T, seed uint64) *Store {
 	}
 	rows.Close()
 	stmts := []string{}
+	order := rng.Perm(len(ids))
 	for i, id := range ids {
-		stmts = append(stmts, fmt.Sprintf(`UPDATE sentence_labels SET id = %d WHERE id = %d`, 1_000_000+rng.IntN(1_000_000)*4+i%4, id))
+		stmts = append(stmts, fmt.Sprintf(`UPDATE sentence_labels SET id = %d WHERE id = %d`, 1_000_000+order[i], id))
 		switch rng.IntN(8) {
 		case 0:
 			stmts = append(stmts, fmt.Sprintf(`UPDATE sentence_labels SET first_label = 'odd%d' WHERE id = %d`, rng.IntN(3), id))
@@ -94,21 +96,27 @@ func labelScanStore(t *testing.T, seed uint64) *Store {
 			stmts = append(stmts, fmt.Sprintf(`UPDATE sentence_labels SET error_types = '["made up"' WHERE id = %d`, id))
 		}
 	}
+	// Gold for some sentences, of every provenance.
+	provenances := []string{"imported", "unanimous", "majority", "adjudicated", "unresolved"}
+	ambiguous := []string{"NULL", "0", "1"}
+	for id := int64(1); id <= 200; id++ {
+		if rng.IntN(3) != 0 {
+			continue
+		}
+		stmts = append(stmts, fmt.Sprintf(`REPLACE INTO gold_sentences (sentence_id, label, error_types, ambiguous, ambiguity_type, provenance)
+			SELECT id, '%s', '%s', %s, '%s', '%s' FROM summary_sentences WHERE id = %d`,
+			values[rng.IntN(len(values))], []string{"[]", `["contradiction"]`, `["unsupported","contradiction"]`}[rng.IntN(3)],
+			ambiguous[rng.IntN(3)], []string{"", domain.AmbiguityTypes[0].Code}[rng.IntN(2)], provenances[rng.IntN(len(provenances))], id))
+	}
 	stmts = append(stmts,
 		`UPDATE assignments SET status = 'released' WHERE id % 7 = 0`,
 		`UPDATE assignments SET status = 'in_progress' WHERE id % 5 = 0`)
 	for _, q := range stmts {
-		if _, err := s.write.ExecContext(ctx, q); err != nil && !isUniqueViolation(err) {
+		if _, err := s.write.ExecContext(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
 	return s
-}
-
-// isUniqueViolation tells the shuffle's rare clash of new row ids, which
-// only leaves that row where it was.
-func isUniqueViolation(err error) bool {
-	return err != nil && domain.ErrorCode(err) == domain.EConflict
 }
 
 // Reading the labels by one pass over the table gives exactly the data the
@@ -143,6 +151,47 @@ func TestReportLabelsScanSameAsJoin(t *testing.T) {
 				if !reflect.DeepEqual(comparable(join), comparable(scan)) {
 					t.Errorf("seed %d %s %+v: the pass over the table read other data than the join:\njoin %d labels %v %v\nscan %d labels %v %v",
 						seed, slug, f, len(join.Labels), join.Strings, join.TypeLists, len(scan.Labels), scan.Strings, scan.TypeLists)
+				}
+			}
+		}
+	}
+}
+
+// Reading the sentences' gold on its own into a map gives exactly the data
+// the join with gold_sentences gives.
+func TestReportSentencesGoldMapSameAsJoin(t *testing.T) {
+	t.Cleanup(func() { reportGoldVia = "" })
+	ctx := context.Background()
+	for seed := range uint64(3) {
+		s := labelScanStore(t, seed)
+		for _, slug := range []string{"big", "small"} {
+			p, err := s.ProjectBySlug(ctx, slug)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second"}} {
+				reportGoldVia = "join"
+				join, err := s.reportData(ctx, p.ID, f, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				reportGoldVia = "map"
+				byMap, err := s.reportData(ctx, p.ID, f, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				reportGoldVia = ""
+				gold := 0
+				for _, x := range join.Sentences {
+					if x.Gold != nil {
+						gold++
+					}
+				}
+				if len(join.Sentences) == 0 || gold == 0 {
+					t.Fatalf("seed %d %s %+v: %d sentences, %d with gold", seed, slug, f, len(join.Sentences), gold)
+				}
+				if !reflect.DeepEqual(comparable(join), comparable(byMap)) {
+					t.Errorf("seed %d %s %+v: gold read into a map differs from the join", seed, slug, f)
 				}
 			}
 		}
