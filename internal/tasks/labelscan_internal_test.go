@@ -16,7 +16,8 @@ import (
 // assignments, and carry every kind of string the labels query reads:
 // error-type lists (some malformed), ambiguity types and first labels that
 // are not label values. A third of the sentences have gold, of every
-// provenance.
+// provenance; documents have key facts for no topic or for one of the
+// summaries' topics.
 func labelScanStore(t *testing.T, seed uint64) *Store {
 	t.Helper()
 	ctx := context.Background()
@@ -30,6 +31,7 @@ func labelScanStore(t *testing.T, seed uint64) *Store {
 	set.Borderline = true
 	values := []string{domain.LabelFaithful, domain.LabelUnfaithful, domain.LabelBorderline, ""}
 	types := [][]string{nil, {"contradiction"}, {"contradiction", "unsupported"}, {"unsupported"}}
+	topics := []string{"", "budget", "schools"}
 	for _, p := range []struct {
 		slug string
 		docs int
@@ -41,8 +43,11 @@ func labelScanStore(t *testing.T, seed uint64) *Store {
 		var docs []domain.DocumentInput
 		for d := range p.docs {
 			doc := domain.DocumentInput{ExternalID: fmt.Sprint("d", d), Kind: domain.KindProse, Sentences: []string{"One thing happened.", "Another did."}}
+			for k := range rng.IntN(5) {
+				doc.KeyFacts = append(doc.KeyFacts, domain.KeyFactInput{Topic: topics[rng.IntN(len(topics))], Text: fmt.Sprint("Fact ", k, ".")})
+			}
 			for m := range 2 {
-				sum := domain.SummaryInput{ExternalID: fmt.Sprint("s", d, "-", m), Model: "m"}
+				sum := domain.SummaryInput{ExternalID: fmt.Sprint("s", d, "-", m), Model: "m", Topic: topics[rng.IntN(len(topics))]}
 				for k := range 3 {
 					in := domain.SentenceInput{Text: fmt.Sprintf("Sentence %d of %d.", k, m)}
 					for _, a := range rng.Perm(4)[:2+rng.IntN(3)] {
@@ -192,6 +197,54 @@ func TestReportSentencesGoldMapSameAsJoin(t *testing.T) {
 				}
 				if !reflect.DeepEqual(comparable(join), comparable(byMap)) {
 					t.Errorf("seed %d %s %+v: gold read into a map differs from the join", seed, slug, f)
+				}
+			}
+		}
+	}
+}
+
+// The key facts offered with each summary, matched in Go, are those the
+// join of summaries and key facts gives.
+func TestReportKeyFactsSameAsJoin(t *testing.T) {
+	ctx := context.Background()
+	for seed := range uint64(3) {
+		s := labelScanStore(t, seed)
+		for _, slug := range []string{"big", "small"} {
+			p, err := s.ProjectBySlug(ctx, slug)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []domain.ReportFilter{{}, {Round: "second"}} {
+				d, err := s.reportData(ctx, p.ID, f, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				kept := map[int64]bool{}
+				for _, a := range d.Assignments {
+					kept[a.SummaryID] = true
+				}
+				want := map[int64][]int64{}
+				rows, err := s.read.QueryContext(ctx, `SELECT s.id, k.id FROM summaries s
+					JOIN key_facts k ON k.document_id = s.document_id AND (k.topic = s.topic OR k.topic = '')
+					WHERE s.project_id = ? ORDER BY s.id, k.id`, p.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for rows.Next() {
+					var sum, kf int64
+					if err := rows.Scan(&sum, &kf); err != nil {
+						t.Fatal(err)
+					}
+					if kept[sum] {
+						want[sum] = append(want[sum], kf)
+					}
+				}
+				rows.Close()
+				if len(want) == 0 {
+					t.Fatalf("seed %d %s %+v: no summary has key facts", seed, slug, f)
+				}
+				if !reflect.DeepEqual(d.SummaryKeyFacts, want) {
+					t.Errorf("seed %d %s %+v: key facts\n%v\nwant\n%v", seed, slug, f, d.SummaryKeyFacts, want)
 				}
 			}
 		}

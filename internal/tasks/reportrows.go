@@ -404,19 +404,58 @@ func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain
 
 func reportKeyFacts(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
 	// The same key facts the labelling page offers: the document's, for
-	// the summary's topic or for no topic.
-	return eachRow(ctx, tx, `
-		SELECT s.id, k.id FROM summaries s
-		JOIN key_facts k ON k.document_id = s.document_id AND (k.topic = s.topic OR k.topic = '')
-		WHERE s.id IN (`+assignedSummaries+`)
-		ORDER BY s.id, k.id`, args, func(rows *sql.Rows) error {
-		var sum, kf int64
-		if err := rows.Scan(&sum, &kf); err != nil || !args.kept.summaries[sum] {
+	// the summary's topic or for no topic. The key facts are read once
+	// and matched with the summaries here: joining them per summary read
+	// each document's key facts once per summary and sorted the lot
+	// (0.55 s against 0.2 s for 100,000 summaries and 80,000 key facts).
+	type keyFact struct {
+		id    int64
+		topic string
+	}
+	type summary struct {
+		id, doc int64
+		topic   string
+	}
+	var sums []summary
+	docs := map[int64][]keyFact{}
+	var sm summary
+	err := eachRow(ctx, tx, `SELECT s.id, s.document_id, s.topic FROM summaries s WHERE s.id IN (`+assignedSummaries+`) ORDER BY s.id`, args, func(rows *sql.Rows) error {
+		if err := rows.Scan(&sm.id, &sm.doc, &sm.topic); err != nil || !args.kept.summaries[sm.id] {
 			return err
 		}
-		d.SummaryKeyFacts[sum] = append(d.SummaryKeyFacts[sum], kf)
+		sm.topic = args.in.str(sm.topic)
+		sums = append(sums, sm)
+		docs[sm.doc] = nil
 		return nil
 	})
+	if err != nil || len(sums) == 0 {
+		return err
+	}
+	// Every project's key facts, few beside the labels, are read in one
+	// pass; those of other documents are dropped as they come.
+	var doc int64
+	var kf keyFact
+	err = queryRows(ctx, tx, `SELECT k.id, k.document_id, k.topic FROM key_facts k ORDER BY k.id`, func(rows *sql.Rows) error {
+		if err := rows.Scan(&kf.id, &doc, &kf.topic); err != nil {
+			return err
+		}
+		if list, ok := docs[doc]; ok {
+			kf.topic = args.in.str(kf.topic)
+			docs[doc] = append(list, kf)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, sm := range sums {
+		for _, k := range docs[sm.doc] {
+			if k.topic == sm.topic || k.topic == "" {
+				d.SummaryKeyFacts[sm.id] = append(d.SummaryKeyFacts[sm.id], k.id)
+			}
+		}
+	}
+	return nil
 }
 
 func reportAssistant(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
