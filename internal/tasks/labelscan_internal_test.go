@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"annotate/internal/domain"
@@ -75,19 +76,10 @@ func labelScanStore(t *testing.T, seed uint64) *Store {
 	}
 	// Shuffle the labels' row order, write odd first labels and error
 	// types, and take some assignments out of the report.
-	var ids []int64
-	rows, err := s.read.QueryContext(ctx, `SELECT id FROM sentence_labels`)
+	ids, err := IDList(ctx, s.read, `SELECT id FROM sentence_labels`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
 	stmts := []string{}
 	order := rng.Perm(len(ids))
 	for i, id := range ids {
@@ -124,12 +116,12 @@ func labelScanStore(t *testing.T, seed uint64) *Store {
 	return s
 }
 
-// Reading the labels by one pass over the table gives exactly the data the
-// join through the index gives: the same labels in the same order, their
-// strings numbered alike, for every project and filter, whichever project
-// holds most of the database.
-func TestReportLabelsScanSameAsJoin(t *testing.T) {
-	t.Cleanup(func() { reportLabelsVia = "" })
+// eachReport reads, for three seeds of labelScanStore, each project's
+// report data under each filter twice, with set("a") and set("b") in
+// force, and hands both to check.
+func eachReport(t *testing.T, filters []domain.ReportFilter, set func(string), check func(where string, a, b *domain.ReportData)) {
+	t.Helper()
+	t.Cleanup(func() { set("") })
 	ctx := context.Background()
 	for seed := range uint64(3) {
 		s := labelScanStore(t, seed)
@@ -138,69 +130,58 @@ func TestReportLabelsScanSameAsJoin(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, f := range []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second"}, {Round: domain.ImportedRound, SubmittedOnly: true}, {Round: "none"}} {
-				reportLabelsVia = "join"
-				join, err := s.reportData(ctx, p.ID, f, true)
-				if err != nil {
-					t.Fatal(err)
+			for _, f := range filters {
+				var read [2]*domain.ReportData
+				for i, way := range []string{"a", "b"} {
+					set(way)
+					if read[i], err = s.reportData(ctx, p.ID, f, true); err != nil {
+						t.Fatal(err)
+					}
 				}
-				reportLabelsVia = "scan"
-				scan, err := s.reportData(ctx, p.ID, f, true)
-				if err != nil {
-					t.Fatal(err)
-				}
-				reportLabelsVia = ""
-				if f.Round != "none" && len(join.Labels) == 0 {
-					t.Fatalf("seed %d %s %+v: no labels read", seed, slug, f)
-				}
-				if !reflect.DeepEqual(comparable(join), comparable(scan)) {
-					t.Errorf("seed %d %s %+v: the pass over the table read other data than the join:\njoin %d labels %v %v\nscan %d labels %v %v",
-						seed, slug, f, len(join.Labels), join.Strings, join.TypeLists, len(scan.Labels), scan.Strings, scan.TypeLists)
-				}
+				set("")
+				check(fmt.Sprintf("seed %d %s %+v", seed, slug, f), read[0], read[1])
 			}
 		}
 	}
 }
 
+// Reading the labels by one pass over the table gives exactly the data the
+// join through the index gives: the same labels in the same order, their
+// strings numbered alike, for every project and filter, whichever project
+// holds most of the database.
+func TestReportLabelsScanSameAsJoin(t *testing.T) {
+	filters := []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second"}, {Round: domain.ImportedRound, SubmittedOnly: true}, {Round: "none"}}
+	set := func(way string) { reportLabelsVia = map[string]string{"a": "join", "b": "scan"}[way] }
+	eachReport(t, filters, set, func(where string, join, scan *domain.ReportData) {
+		if !strings.Contains(where, "none") && len(join.Labels) == 0 {
+			t.Fatalf("%s: no labels read", where)
+		}
+		if !reflect.DeepEqual(comparable(join), comparable(scan)) {
+			t.Errorf("%s: the pass over the table read other data than the join:\njoin %d labels %v %v\nscan %d labels %v %v",
+				where, len(join.Labels), join.Strings, join.TypeLists, len(scan.Labels), scan.Strings, scan.TypeLists)
+		}
+	})
+}
+
 // Reading the sentences' gold on its own into a map gives exactly the data
 // the join with gold_sentences gives.
 func TestReportSentencesGoldMapSameAsJoin(t *testing.T) {
-	t.Cleanup(func() { reportGoldVia = "" })
-	ctx := context.Background()
-	for seed := range uint64(3) {
-		s := labelScanStore(t, seed)
-		for _, slug := range []string{"big", "small"} {
-			p, err := s.ProjectBySlug(ctx, slug)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, f := range []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second"}} {
-				reportGoldVia = "join"
-				join, err := s.reportData(ctx, p.ID, f, true)
-				if err != nil {
-					t.Fatal(err)
-				}
-				reportGoldVia = "map"
-				byMap, err := s.reportData(ctx, p.ID, f, true)
-				if err != nil {
-					t.Fatal(err)
-				}
-				reportGoldVia = ""
-				gold := 0
-				for _, x := range join.Sentences {
-					if x.Gold != nil {
-						gold++
-					}
-				}
-				if len(join.Sentences) == 0 || gold == 0 {
-					t.Fatalf("seed %d %s %+v: %d sentences, %d with gold", seed, slug, f, len(join.Sentences), gold)
-				}
-				if !reflect.DeepEqual(comparable(join), comparable(byMap)) {
-					t.Errorf("seed %d %s %+v: gold read into a map differs from the join", seed, slug, f)
-				}
+	filters := []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second"}}
+	set := func(way string) { reportGoldVia = map[string]string{"a": "join", "b": "map"}[way] }
+	eachReport(t, filters, set, func(where string, join, byMap *domain.ReportData) {
+		gold := 0
+		for _, x := range join.Sentences {
+			if x.Gold != nil {
+				gold++
 			}
 		}
-	}
+		if len(join.Sentences) == 0 || gold == 0 {
+			t.Fatalf("%s: %d sentences, %d with gold", where, len(join.Sentences), gold)
+		}
+		if !reflect.DeepEqual(comparable(join), comparable(byMap)) {
+			t.Errorf("%s: gold read into a map differs from the join", where)
+		}
+	})
 }
 
 // The key facts offered with each summary, matched in Go, are those the
