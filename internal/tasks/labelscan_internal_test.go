@@ -231,3 +231,19 @@ func TestReportKeyFactsSameAsJoin(t *testing.T) {
 		}
 	}
 }
+
+// Reading the sentences and key facts of the counted summaries, named in a
+// list, gives exactly what reading those of every assigned summary and
+// leaving out the others gives.
+func TestReportKeptSummariesListSameAsAll(t *testing.T) {
+	filters := []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second", SubmittedOnly: true}, {Round: "none"}}
+	set := func(way string) { reportSummariesVia = map[string]string{"a": "all", "b": "list"}[way] }
+	eachReport(t, filters, set, func(where string, all, list *domain.ReportData) {
+		if !strings.Contains(where, "none") && (len(all.Sentences) == 0 || len(all.SummaryKeyFacts) == 0) {
+			t.Fatalf("%s: %d sentences, %d summaries with key facts", where, len(all.Sentences), len(all.SummaryKeyFacts))
+		}
+		if !reflect.DeepEqual(comparable(all), comparable(list)) {
+			t.Errorf("%s: the list of counted summaries read other data (%d sentences) than all assigned ones (%d)", where, len(list.Sentences), len(all.Sentences))
+		}
+	})
+}
