@@ -84,14 +84,18 @@ func (t *slotTable) of(id int64) int32 {
 // them as reportLabels does.
 func reportLabelsByScan(ctx context.Context, tx *sql.Tx, args reportArgs, ids []int64, d *domain.ReportData) error {
 	slots := newSlotTable(ids)
-	var maxLabel int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM sentence_labels`).Scan(&maxLabel); err != nil {
+	var span int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id) - min(id) + 1, 0) FROM sentence_labels`).Scan(&span); err != nil {
 		return err
 	}
 	// The rows read, with their assignment's place, numbered by a
-	// decoder of their own until they are in order.
-	read := make([]domain.ReportLabel, 0, maxLabel)
-	at := make([]int32, 0, maxLabel)
+	// decoder of their own until they are in order. They are sized by
+	// the span of the table's row ids rather than the largest id:
+	// re-imports delete labels and write them again under new ids, so
+	// the largest id climbs with each one while the span stays near the
+	// rows there are.
+	read := make([]domain.ReportLabel, 0, span)
+	at := make([]int32, 0, span)
 	local := labelDecoder{in: newInterner(), extras: map[string][2]uint32{}}
 	var l domain.ReportLabel
 	var packed int64

@@ -116,33 +116,42 @@ func labelScanStore(t *testing.T, seed uint64) *Store {
 	return s
 }
 
-// eachReport reads, for three seeds of labelScanStore, each project's
-// report data under each filter twice, with set("a") and set("b") in
-// force, and hands both to check.
-func eachReport(t *testing.T, filters []domain.ReportFilter, set func(string), check func(where string, a, b *domain.ReportData)) {
+// eachProject opens labelScanStore with three seeds and calls visit for
+// each of its projects under each filter.
+func eachProject(t *testing.T, filters []domain.ReportFilter, visit func(where string, s *Store, p *domain.Project, f domain.ReportFilter)) {
 	t.Helper()
-	t.Cleanup(func() { set("") })
-	ctx := context.Background()
 	for seed := range uint64(3) {
 		s := labelScanStore(t, seed)
 		for _, slug := range []string{"big", "small"} {
-			p, err := s.ProjectBySlug(ctx, slug)
+			p, err := s.ProjectBySlug(context.Background(), slug)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, f := range filters {
-				var read [2]*domain.ReportData
-				for i, way := range []string{"a", "b"} {
-					set(way)
-					if read[i], err = s.reportData(ctx, p.ID, f, true); err != nil {
-						t.Fatal(err)
-					}
-				}
-				set("")
-				check(fmt.Sprintf("seed %d %s %+v", seed, slug, f), read[0], read[1])
+				visit(fmt.Sprintf("seed %d %s %+v", seed, slug, f), s, p, f)
 			}
 		}
 	}
+}
+
+// eachReport reads each project's report data under each filter twice
+// (see eachProject), with set("a") and set("b") in force, and hands both
+// to check.
+func eachReport(t *testing.T, filters []domain.ReportFilter, set func(string), check func(where string, a, b *domain.ReportData)) {
+	t.Helper()
+	t.Cleanup(func() { set("") })
+	eachProject(t, filters, func(where string, s *Store, p *domain.Project, f domain.ReportFilter) {
+		var read [2]*domain.ReportData
+		for i, way := range []string{"a", "b"} {
+			set(way)
+			var err error
+			if read[i], err = s.reportData(context.Background(), p.ID, f, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+		set("")
+		check(where, read[0], read[1])
+	})
 }
 
 // Reading the labels by one pass over the table gives exactly the data the
@@ -188,48 +197,39 @@ func TestReportSentencesGoldMapSameAsJoin(t *testing.T) {
 // join of summaries and key facts gives.
 func TestReportKeyFactsSameAsJoin(t *testing.T) {
 	ctx := context.Background()
-	for seed := range uint64(3) {
-		s := labelScanStore(t, seed)
-		for _, slug := range []string{"big", "small"} {
-			p, err := s.ProjectBySlug(ctx, slug)
-			if err != nil {
+	eachProject(t, []domain.ReportFilter{{}, {Round: "second"}}, func(where string, s *Store, p *domain.Project, f domain.ReportFilter) {
+		d, err := s.reportData(ctx, p.ID, f, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept := map[int64]bool{}
+		for _, a := range d.Assignments {
+			kept[a.SummaryID] = true
+		}
+		want := map[int64][]int64{}
+		rows, err := s.read.QueryContext(ctx, `SELECT s.id, k.id FROM summaries s
+			JOIN key_facts k ON k.document_id = s.document_id AND (k.topic = s.topic OR k.topic = '')
+			WHERE s.project_id = ? ORDER BY s.id, k.id`, p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var sum, kf int64
+			if err := rows.Scan(&sum, &kf); err != nil {
 				t.Fatal(err)
 			}
-			for _, f := range []domain.ReportFilter{{}, {Round: "second"}} {
-				d, err := s.reportData(ctx, p.ID, f, true)
-				if err != nil {
-					t.Fatal(err)
-				}
-				kept := map[int64]bool{}
-				for _, a := range d.Assignments {
-					kept[a.SummaryID] = true
-				}
-				want := map[int64][]int64{}
-				rows, err := s.read.QueryContext(ctx, `SELECT s.id, k.id FROM summaries s
-					JOIN key_facts k ON k.document_id = s.document_id AND (k.topic = s.topic OR k.topic = '')
-					WHERE s.project_id = ? ORDER BY s.id, k.id`, p.ID)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for rows.Next() {
-					var sum, kf int64
-					if err := rows.Scan(&sum, &kf); err != nil {
-						t.Fatal(err)
-					}
-					if kept[sum] {
-						want[sum] = append(want[sum], kf)
-					}
-				}
-				rows.Close()
-				if len(want) == 0 {
-					t.Fatalf("seed %d %s %+v: no summary has key facts", seed, slug, f)
-				}
-				if !reflect.DeepEqual(d.SummaryKeyFacts, want) {
-					t.Errorf("seed %d %s %+v: key facts\n%v\nwant\n%v", seed, slug, f, d.SummaryKeyFacts, want)
-				}
+			if kept[sum] {
+				want[sum] = append(want[sum], kf)
 			}
 		}
-	}
+		rows.Close()
+		if len(want) == 0 {
+			t.Fatalf("%s: no summary has key facts", where)
+		}
+		if !reflect.DeepEqual(d.SummaryKeyFacts, want) {
+			t.Errorf("%s: key facts\n%v\nwant\n%v", where, d.SummaryKeyFacts, want)
+		}
+	})
 }
 
 // Reading the sentences and key facts of the counted summaries, named in a

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,6 +26,9 @@ type reportArgs struct {
 // read: their ids and their summaries.
 type reportKept struct {
 	assignments, summaries map[int64]bool
+	// list is the summaries as a JSON array, once a query has named
+	// them so (see keptSummaries).
+	list *string
 }
 
 func (k *reportKept) fill(as []domain.ReportAssignment) {
@@ -304,6 +308,7 @@ var reportSummariesVia string
 
 // keptSummaries returns the subquery of the summaries whose sentences and
 // key facts the report reads, and the query arguments that go with it.
+// The list is made once per reading (see reportKept.list).
 func keptSummaries(a reportArgs) (string, []any) {
 	args := []any{a.project, a.round, a.submitted}
 	list := len(a.kept.summaries) <= keptListMax
@@ -313,11 +318,15 @@ func keptSummaries(a reportArgs) (string, []any) {
 	if !list {
 		return assignedSummaries, args
 	}
-	ids := make([]int64, 0, len(a.kept.summaries))
-	for id := range a.kept.summaries {
-		ids = append(ids, id)
+	if a.kept.list == nil {
+		l := jsonIDs(slices.Sorted(maps.Keys(a.kept.summaries)))
+		a.kept.list = &l
 	}
-	slices.Sort(ids)
+	return `SELECT value FROM json_each(?4)`, append(args, *a.kept.list)
+}
+
+// jsonIDs writes ids as a JSON array, for json_each in a query.
+func jsonIDs(ids []int64) string {
 	b := make([]byte, 0, 8*len(ids)+2)
 	b = append(b, '[')
 	for i, id := range ids {
@@ -326,8 +335,7 @@ func keptSummaries(a reportArgs) (string, []any) {
 		}
 		b = strconv.AppendInt(b, id, 10)
 	}
-	b = append(b, ']')
-	return `SELECT value FROM json_each(?4)`, append(args, string(b))
+	return string(append(b, ']'))
 }
 
 // reportGoldText is the gold label of the sentences query as one column: the
@@ -476,20 +484,18 @@ func reportKeyFacts(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.
 	if err != nil || len(sums) == 0 {
 		return err
 	}
-	// Every project's key facts, few beside the labels, are read in one
-	// pass; those of other documents are dropped as they come.
+	// The key facts of those summaries' documents, found by the
+	// (document_id, topic, idx) index, in key-fact order.
 	var doc int64
 	var kf keyFact
-	err = queryRows(ctx, tx, `SELECT k.id, k.document_id, k.topic FROM key_facts k ORDER BY k.id`, func(rows *sql.Rows) error {
+	err = queryRows(ctx, tx, `SELECT k.id, k.document_id, k.topic FROM key_facts k WHERE k.document_id IN (SELECT value FROM json_each(?)) ORDER BY k.id`, func(rows *sql.Rows) error {
 		if err := rows.Scan(&kf.id, &doc, &kf.topic); err != nil {
 			return err
 		}
-		if list, ok := docs[doc]; ok {
-			kf.topic = args.in.str(kf.topic)
-			docs[doc] = append(list, kf)
-		}
+		kf.topic = args.in.str(kf.topic)
+		docs[doc] = append(docs[doc], kf)
 		return nil
-	})
+	}, jsonIDs(slices.Sorted(maps.Keys(docs))))
 	if err != nil {
 		return err
 	}
