@@ -76,3 +76,33 @@ func TestCountStatisticsGroupedSameAsFlat(t *testing.T) {
 		}
 	}
 }
+
+// TestAlphaWithoutOnePassSameAsByCoder checks that reading the units once
+// for every coder's α without them gives the one-coder-at-a-time results
+// bit for bit, at every level, with coders who rated nothing.
+func TestAlphaWithoutOnePassSameAsByCoder(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		c    *Coded
+	}{
+		{"three binary", codedRandom(11, 3000, 3, 3, 2, 0.05)},
+		{"many coders", codedRandom(12, 3000, 60, 4, 3, 0.2)},
+		{"five-point, sparse", codedRandom(13, 2000, 9, 6, 5, 0.6)},
+		{"a coder with nothing", codedRandom(14, 500, 8, 3, 4, 0)},
+	} {
+		if tc.name == "a coder with nothing" {
+			tc.c.Coders++
+		}
+		if tc.c.Coders*len(tc.c.Values)*len(tc.c.Values) > maxWithoutCells {
+			t.Fatalf("%s: too many cells for the one-pass path", tc.name)
+		}
+		for _, level := range []Level{Nominal, Ordinal, Interval, Ratio} {
+			base := tc.c.coincidences()
+			want := alphaWithoutByCoder(tc.c, level, base, make([]Without, tc.c.Coders))
+			got := AlphaWithout(tc.c, level)
+			if fmt.Sprintf("%v", got) != fmt.Sprintf("%v", want) {
+				t.Errorf("%s, %v:\none pass %v\nby coder %v", tc.name, level, got, want)
+			}
+		}
+	}
+}
