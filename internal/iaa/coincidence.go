@@ -242,6 +242,16 @@ func AlphaWithout(c *Coded, level Level) []Without {
 	}
 	v := len(c.Values)
 	base := c.coincidences()
+	if c.Coders*v*v <= maxWithoutCells {
+		return alphaWithoutOnePass(c, level, base, out)
+	}
+	return alphaWithoutByCoder(c, level, base, out)
+}
+
+// alphaWithoutByCoder is AlphaWithout one coder at a time, reusing one
+// matrix: for many coders with many values.
+func alphaWithoutByCoder(c *Coded, level Level, base coincidence, out []Without) []Without {
+	v := len(c.Values)
 	// The ratings of each coder, by position, in unit order.
 	perCoder := make([]int, c.Coders)
 	for _, cd := range c.Coder {
@@ -281,6 +291,59 @@ func AlphaWithout(c *Coded, level Level) []Without {
 			}
 		}
 		d, err := alphaOf(o, c.Values, level, nc, units)
+		if err != nil {
+			out[j].Err = err
+			continue
+		}
+		out[j].Alpha = 1 - d.do/d.de
+	}
+	return out
+}
+
+// maxWithoutCells bounds the cells of the coincidence matrices, one per
+// coder, that alphaWithoutOnePass keeps at once.
+const maxWithoutCells = 1 << 20
+
+// alphaWithoutOnePass is AlphaWithout with every coder's matrix held at
+// once, so that the units are read once, in order, and each unit's value
+// counts are tallied once rather than once per rating. Each coder's
+// matrix receives the same additions in the same order as when the
+// coders are taken one at a time, so the results are identical.
+func alphaWithoutOnePass(c *Coded, level Level, base coincidence, out []Without) []Without {
+	v := len(c.Values)
+	cells := v * v
+	o := make([]float64, c.Coders*cells)
+	units := make([]int, c.Coders)
+	for j := range c.Coders {
+		copy(o[j*cells:(j+1)*cells], base.o)
+		units[j] = base.units
+	}
+	cnt := make([]int32, v)
+	var seen []int32
+	for u := range c.Units() {
+		coders, codes := c.Unit(u)
+		m := len(codes)
+		if m == 0 {
+			continue
+		}
+		seen = unitCounts(codes, cnt, seen)
+		for i, j := range coders {
+			oj := o[int(j)*cells : (int(j)+1)*cells]
+			if m == 2 {
+				units[j]--
+			}
+			addUnit(oj, v, seen, cnt, m, -1)
+			cnt[codes[i]]--
+			addUnit(oj, v, seen, cnt, m-1, 1)
+			cnt[codes[i]]++
+		}
+		for _, k := range seen {
+			cnt[k] = 0
+		}
+	}
+	nc := make([]float64, v)
+	for j := range out {
+		d, err := alphaOf(o[j*cells:(j+1)*cells], c.Values, level, nc, units[j])
 		if err != nil {
 			out[j].Err = err
 			continue

@@ -109,8 +109,18 @@ type CountStatistics struct {
 // [ScottPi] and [GwetAC1] on the counts of c ([Coded.Counts]) without
 // building the units × categories matrix, sharing the passes over the
 // units that the coefficients have in common. The results are those of
-// the functions on the matrix, exactly.
+// the functions on the matrix, exactly. Units whose ratings count the
+// same (see countProfiles) share their terms, which are computed once.
 func CountStatisticsCoded(c *Coded) CountStatistics {
+	if p := countProfiles(c); p != nil {
+		return countStatistics(p)
+	}
+	return countStatisticsFlat(c)
+}
+
+// countStatisticsFlat is CountStatisticsCoded with every unit's row
+// tallied on its own.
+func countStatisticsFlat(c *Coded) CountStatistics {
 	return countStatistics(flatten(codedRows{c}, c.Ratings()))
 }
 

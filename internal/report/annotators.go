@@ -56,7 +56,6 @@ type coderTally struct {
 	vsMajor  []float64        // theirs × plurality of the others, codes² (not for sets)
 	plural   int              // units where the others had a single plurality value
 	patterns map[[2]int32]int // (theirs, plurality) → units, where they differ
-	ref, lab []float64        // gold and their value, on units with gold
 	// independent, leaveOneOut and unscored count the units by the
 	// reference the coder was scored against (see againstRest).
 	independent, leaveOneOut, unscored int
@@ -76,30 +75,14 @@ func againstRest(rt ratings) ([]AnnotatorDimension, [][]DisagreementPattern) {
 	for _, cd := range c.Coder {
 		perCoder[cd]++
 	}
-	// The ratings each coder can be scored against gold on: all on units
-	// with independent gold, and on the others' units those with at least
-	// two other ratings (a bound: a strict majority may still be missing).
-	// Sizing the lists once spares growing them a quarter at a time.
-	scored := make([]int, c.Coders)
-	if rt.gold != nil {
-		for u := range c.Units() {
-			coders, _ := c.Unit(u)
-			gold := rt.gold[u]
-			own := gold != gold || (rt.derived != nil && rt.derived[u])
-			if own && len(coders) < 3 {
-				continue
-			}
-			for _, cd := range coders {
-				scored[cd]++
-			}
-		}
-	}
 	for j, n := range perCoder {
 		tallies[j].shares = make([]float64, 0, n)
-		if rt.gold != nil {
-			tallies[j].ref = make([]float64, 0, scored[j])
-			tallies[j].lab = make([]float64, 0, scored[j])
-		}
+	}
+	var gc goldCodes
+	var vsGold *goldCounts
+	if rt.gold != nil {
+		gc = newGoldCodes(rt)
+		vsGold = newGoldCounts(c.Coders, len(gc.values))
 	}
 	cnt := make([]int, k)
 	for u := range c.Units() {
@@ -123,7 +106,7 @@ func againstRest(rt ratings) ([]AnnotatorDimension, [][]DisagreementPattern) {
 			}
 			for i, x := range codes {
 				t := &tallies[coders[i]]
-				ref := gold
+				ref := gc.unit[u]
 				if own {
 					cnt[x]--
 					y, ok := strictMajority(codes, cnt)
@@ -134,13 +117,12 @@ func againstRest(rt ratings) ([]AnnotatorDimension, [][]DisagreementPattern) {
 						}
 						continue
 					}
-					ref = c.Values[y]
+					ref = y
 					t.leaveOneOut++
 				} else {
 					t.independent++
 				}
-				t.ref = append(t.ref, ref)
-				t.lab = append(t.lab, c.Values[x])
+				vsGold.add(coders[i], ref, x)
 			}
 			if own {
 				for _, x := range codes {
@@ -228,7 +210,7 @@ func againstRest(rt ratings) ([]AnnotatorDimension, [][]DisagreementPattern) {
 			ad.AlphaWithout = agreement.Statistic{Value: ptr(without[j].Alpha)}
 		}
 		if rt.gold != nil {
-			ad.Gold = goldAgreement(s, t.ref, t.lab)
+			ad.Gold = goldAgreement(s, vsGold.confusion(j, gc.values))
 			ad.Gold.Independent, ad.Gold.LeaveOneOut, ad.Gold.Unscored = t.independent, t.leaveOneOut, t.unscored
 		}
 		ads[j] = ad
@@ -286,22 +268,27 @@ func usedTable(flat []float64, k int, w iaa.Weighting) (iaa.Kappa, error) {
 	return iaa.CohenKappaTable(table, w.Matrix(len(used)))
 }
 
-// goldAgreement compares labels with reference values, item by item.
-func goldAgreement(s *spec, ref, lab []float64) *GoldAgreement {
-	g := &GoldAgreement{N: len(ref), Confusion: Confusion{Values: []string{}, Counts: [][]int{}}}
+// goldAgreement reports labels against reference values from their
+// confusion matrix (references by row, labels by column).
+func goldAgreement(s *spec, conf iaa.Confusion) *GoldAgreement {
+	g := &GoldAgreement{N: conf.N, Confusion: Confusion{Values: []string{}, Counts: [][]int{}}}
 	agree := 0
-	for i := range ref {
-		if ref[i] == lab[i] {
-			agree++
-		}
+	for i := range conf.Counts {
+		agree += conf.Counts[i][i]
 	}
-	g.Accuracy = rate(agree, len(ref), "no unit has both a label and gold")
-	if len(ref) == 0 {
+	g.Accuracy = rate(agree, conf.N, "no unit has both a label and gold")
+	if conf.N == 0 {
 		g.Kappa = agreement.Statistic{Undefined: "no unit has both a label and gold"}
 		return g
 	}
-	g.Kappa = kappaStatistic(iaa.CohenKappa(iaa.FromColumns(ref, lab), 0, 1, s.weights()))
-	conf := iaa.ConfusionMatrix(ref, lab)
+	table := make([][]float64, len(conf.Counts))
+	for i, row := range conf.Counts {
+		table[i] = make([]float64, len(row))
+		for j, n := range row {
+			table[i][j] = float64(n)
+		}
+	}
+	g.Kappa = kappaStatistic(iaa.CohenKappaTable(table, s.weights().Matrix(len(table))))
 	for _, v := range conf.Categories {
 		g.Confusion.Values = append(g.Confusion.Values, s.valueName(v))
 	}

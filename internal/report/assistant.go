@@ -1,5 +1,7 @@
 package report
 
+import "annotate/internal/iaa"
+
 // Conditions under which a label was last saved.
 const (
 	condHidden  = "hidden"            // the assistant was not shown
@@ -114,7 +116,7 @@ func (x *index) assistant(sc *scope) Assistant {
 	out.Reveal.FirstAgree = rate(firstK, firstN, "no revealed label of a sentence the assistant labelled")
 	out.Reveal.FinalAgree = rate(finalK, firstN, "no revealed label of a sentence the assistant labelled")
 	if len(ref) > 0 {
-		out.Assistant = goldAgreement(faithSpec, ref, refLab)
+		out.Assistant = goldAgreement(faithSpec, iaa.ConfusionMatrix(ref, refLab))
 	}
 	switch {
 	case out.Labels == 0:

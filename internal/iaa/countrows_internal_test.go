@@ -1,0 +1,108 @@
+package iaa
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// codedRandom makes units rated by up to perUnit of coders coders (each
+// rating missing with probability missing) on values 1..values, mostly
+// agreeing on a unit's value.
+func codedRandom(seed uint64, units, coders, perUnit, values int, missing float64) *Coded {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	b := NewCodedBuilder(coders)
+	for u := range units {
+		truth := rng.IntN(values)
+		first := rng.IntN(coders)
+		for i := range perUnit {
+			if rng.Float64() < missing {
+				continue
+			}
+			v := truth
+			if rng.Float64() < 0.3 {
+				v = rng.IntN(values)
+			}
+			b.Add(u, (first+i)%coders, float64(v+1))
+		}
+	}
+	return b.Build(units)
+}
+
+// TestCountStatisticsGroupedSameAsFlat checks that grouping units by
+// count row changes no count statistic in any bit, and that the grouping
+// is used where it should be and refused where rows do not fit a key or
+// are too varied.
+func TestCountStatisticsGroupedSameAsFlat(t *testing.T) {
+	cases := []struct {
+		name    string
+		c       *Coded
+		grouped bool
+	}{
+		{"three binary", codedRandom(1, 5000, 3, 3, 2, 0.05), true},
+		{"many coders, three a unit", codedRandom(2, 4000, 100, 3, 2, 0.1), true},
+		{"five-point, five a unit", codedRandom(3, 6000, 9, 5, 5, 0.2), true},
+		{"seven a unit, inexact 1/(m-1)", codedRandom(4, 3000, 7, 7, 3, 0.3), true},
+		{"one value", codedRandom(5, 500, 3, 3, 1, 0.1), true},
+		{"mostly missing", codedRandom(6, 2000, 4, 4, 2, 0.9), true},
+		{"eight a unit", codedRandom(7, 2000, 8, 8, 2, 0), false},
+		{"three hundred values", codedRandom(8, 2000, 3, 3, 300, 0), false},
+		{"few units, varied rows", codedRandom(9, 40, 6, 6, 6, 0), false},
+	}
+	for _, tc := range cases {
+		p := countProfiles(tc.c)
+		if (p != nil) != tc.grouped {
+			t.Errorf("%s: grouped %v, want %v", tc.name, p != nil, tc.grouped)
+		}
+		want := fmt.Sprintf("%v", countStatisticsFlat(tc.c))
+		if got := fmt.Sprintf("%v", CountStatisticsCoded(tc.c)); got != want {
+			t.Errorf("%s:\ngrouped %s\nflat    %s", tc.name, got, want)
+		}
+		if p == nil {
+			continue
+		}
+		if got := fmt.Sprintf("%v", countStatistics(p)); got != want {
+			t.Errorf("%s: rows by profile\n%s\nwant %s", tc.name, got, want)
+		}
+		// Every unit's row is its profile's.
+		var a, b countRow
+		flat := flatten(codedRows{tc.c}, tc.c.Ratings())
+		for u := range tc.c.Units() {
+			flat.row(u, &a)
+			p.row(u, &b)
+			if fmt.Sprint(a.cats, a.n, a.total) != fmt.Sprint(b.cats, b.n, b.total) {
+				t.Fatalf("%s: unit %d has row %v %v, its profile %v %v", tc.name, u, a.cats, a.n, b.cats, b.n)
+			}
+		}
+	}
+}
+
+// TestAlphaWithoutOnePassSameAsByCoder checks that reading the units once
+// for every coder's α without them gives the one-coder-at-a-time results
+// bit for bit, at every level, with coders who rated nothing.
+func TestAlphaWithoutOnePassSameAsByCoder(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		c    *Coded
+	}{
+		{"three binary", codedRandom(11, 3000, 3, 3, 2, 0.05)},
+		{"many coders", codedRandom(12, 3000, 60, 4, 3, 0.2)},
+		{"five-point, sparse", codedRandom(13, 2000, 9, 6, 5, 0.6)},
+		{"a coder with nothing", codedRandom(14, 500, 8, 3, 4, 0)},
+	} {
+		if tc.name == "a coder with nothing" {
+			tc.c.Coders++
+		}
+		if tc.c.Coders*len(tc.c.Values)*len(tc.c.Values) > maxWithoutCells {
+			t.Fatalf("%s: too many cells for the one-pass path", tc.name)
+		}
+		for _, level := range []Level{Nominal, Ordinal, Interval, Ratio} {
+			base := tc.c.coincidences()
+			want := alphaWithoutByCoder(tc.c, level, base, make([]Without, tc.c.Coders))
+			got := AlphaWithout(tc.c, level)
+			if fmt.Sprintf("%v", got) != fmt.Sprintf("%v", want) {
+				t.Errorf("%s, %v:\none pass %v\nby coder %v", tc.name, level, got, want)
+			}
+		}
+	}
+}
