@@ -351,8 +351,7 @@ func Build(project string, d *domain.ReportData, set domain.Settings, opt Option
 		rt := x.ratings(srcs[i], sc)
 		dm := dimension(rt, sc.coders, boot)
 		st := dm.Statistics
-		st.KrippendorffAlpha = alphaStatistic(rt.c, rt.spec.iaaLevel(), bootstrap{})
-		finite(&st.KrippendorffAlpha)
+		st.KrippendorffAlpha = pointAlpha(dm.Statistics.KrippendorffAlpha, rt)
 		ads, pats := againstRest(rt)
 		results[i] = result{dim: dm, point: TrendPoint{Dimension: dm.Name, Level: dm.Level, Units: dm.Units, Ratings: dm.Ratings, Statistics: st},
 			ads: ads, pats: pats}
@@ -398,6 +397,19 @@ func Build(project string, d *domain.ReportData, set domain.Settings, opt Option
 		return nil, err
 	}
 	return rep, nil
+}
+
+// pointAlpha is α of rt without its interval, as a trend point shows it:
+// the value of the dimension's bootstrapped α, which is the same figure,
+// or α computed again where that has none (the bootstrap failed or α is
+// undefined, which then says why).
+func pointAlpha(boot agreement.Statistic, rt ratings) agreement.Statistic {
+	if boot.Value != nil {
+		return agreement.Statistic{Value: ptr(*boot.Value)}
+	}
+	st := alphaStatistic(rt.c, rt.spec.iaaLevel(), bootstrap{})
+	finite(&st)
+	return st
 }
 
 // ratedUnits returns the units of c with at least one rating, in order.

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"slices"
 
 	"annotate/internal/iaa"
@@ -66,7 +67,8 @@ func (x *index) sentenceRatings(src source, sc *scope) ratings {
 	so := x.sentenceOrder(sc)
 	n := len(x.data.Sentences)
 	f := src.sentence
-	vals := make([]float64, 0, len(so.order))
+	var vc valueCoder
+	codes := make([]int32, 0, len(so.order))
 	coders := make([]int32, 0, len(so.order))
 	start := make([]int, n+1)
 	for p := range n {
@@ -80,15 +82,15 @@ func (x *index) sentenceRatings(src source, sc *scope) ratings {
 				}
 			}
 			if v == v {
-				vals = append(vals, v)
+				codes = append(codes, vc.code(v))
 				coders = append(coders, cd)
 			}
 		}
-		start[p+1] = len(vals)
+		start[p+1] = len(codes)
 	}
-	values, codes := codeValues(vals)
+	values := vc.sorted(codes)
 	out := ratings{spec: src.spec, keys: x.sentenceKeys,
-		c: &iaa.Coded{Coders: len(sc.coders), Values: values, Start: start, Coder: coders[:len(coders):len(coders)], Code: codes}}
+		c: &iaa.Coded{Coders: len(sc.coders), Values: values, Start: start, Coder: coders[:len(coders):len(coders)], Code: codes[:len(codes):len(codes)]}}
 	if src.gold != nil {
 		out.gold = make([]float64, n)
 		for u, k := range x.sentenceKeys {
@@ -99,38 +101,52 @@ func (x *index) sentenceRatings(src source, sc *scope) ratings {
 	return out
 }
 
-// codeValues returns the distinct values of vals, ascending, and the
-// index among them of each value.
-func codeValues(vals []float64) ([]float64, []int32) {
-	codes := make([]int32, len(vals))
-	var small [64]int32 // code+1 of the small non-negative integers
-	var values []float64
-	others := map[float64]int32{}
-	for _, v := range vals {
-		if i := int(v); float64(i) == v && i >= 0 && i < len(small) {
-			if small[i] == 0 {
-				small[i] = 1
-				values = append(values, v)
-			}
-		} else if _, ok := others[v]; !ok {
-			others[v] = 0
-			values = append(values, v)
+// valueCoder numbers distinct values as they come, then renumbers them
+// in ascending order: the codes of an [iaa.Coded], without keeping the
+// values themselves.
+type valueCoder struct {
+	small  [64]int32 // code+1 of the small non-negative integers
+	others map[float64]int32
+	values []float64 // by code, in order of first appearance
+}
+
+// code returns v's code (v is not NaN).
+func (vc *valueCoder) code(v float64) int32 {
+	if i := int(v); float64(i) == v && i >= 0 && i < len(vc.small) {
+		if vc.small[i] == 0 {
+			vc.values = append(vc.values, v)
+			vc.small[i] = int32(len(vc.values))
 		}
+		return vc.small[i] - 1
 	}
-	slices.Sort(values)
-	for k, v := range values {
-		if i := int(v); float64(i) == v && i >= 0 && i < len(small) {
-			small[i] = int32(k) + 1
-		} else {
-			others[v] = int32(k)
-		}
+	if vc.others == nil {
+		vc.others = map[float64]int32{}
 	}
-	for j, v := range vals {
-		if i := int(v); float64(i) == v && i >= 0 && i < len(small) {
-			codes[j] = small[i] - 1
-		} else {
-			codes[j] = others[v]
-		}
+	k, ok := vc.others[v]
+	if !ok {
+		k = int32(len(vc.values))
+		vc.others[v] = k
+		vc.values = append(vc.values, v)
 	}
-	return values, codes
+	return k
+}
+
+// sorted returns the distinct values, ascending, and renumbers codes
+// (given by code) to index them.
+func (vc *valueCoder) sorted(codes []int32) []float64 {
+	order := make([]int32, len(vc.values)) // codes by ascending value
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(vc.values[a], vc.values[b]) })
+	to := make([]int32, len(order))
+	values := make([]float64, len(order))
+	for k, c := range order {
+		to[c] = int32(k)
+		values[k] = vc.values[c]
+	}
+	for i, c := range codes {
+		codes[i] = to[c]
+	}
+	return values
 }
