@@ -7,6 +7,8 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"testing"
 	"time"
 
 	"annotate/internal/domain"
@@ -328,7 +330,21 @@ const freshTries = 4
 // hold the page. The snapshot then sees rows not yet rewritten (see
 // StaleGoldRows), which the server's paced refresh at start, or the next
 // view, catches up on.
-var freshWait = 2 * time.Second
+var freshWait atomic.Int64 // nanoseconds
+
+func init() { freshWait.Store(int64(2 * time.Second)) }
+
+// SetFreshWaitForTests shortens how long a page waits for the gold index
+// before it reads the index as it is, for tests that hold the writer on
+// purpose; it returns a function that restores the wait. It panics
+// outside a test binary.
+func SetFreshWaitForTests(d time.Duration) (restore func()) {
+	if !testing.Testing() {
+		panic("tasks: SetFreshWaitForTests called outside a test")
+	}
+	old := freshWait.Swap(int64(d))
+	return func() { freshWait.Store(old) }
+}
 
 // FreshSnapshot runs fn inside a snapshot (see Snapshot) in which the
 // gold index is current: it brings the index up to date, opens the
@@ -343,7 +359,7 @@ func (s *Store) FreshSnapshot(ctx context.Context, fn func(ctx context.Context) 
 	}
 	errStale := errors.New("stale")
 	for try := 1; ; try++ {
-		rctx, cancel := context.WithTimeout(ctx, freshWait)
+		rctx, cancel := context.WithTimeout(ctx, time.Duration(freshWait.Load()))
 		err := s.refreshGoldIndex(rctx, false)
 		late := rctx.Err() != nil
 		cancel()

@@ -5,8 +5,10 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"annotate/internal/domain"
+	"annotate/internal/tasks"
 	"annotate/web/templates"
 )
 
@@ -18,9 +20,11 @@ import (
 // released, the next view brings the index up to date and the notice is
 // gone.
 func TestAdjudicationQueueWhileTheWriterIsHeld(t *testing.T) {
-	if testing.Short() {
-		t.Skip("waits for the refresh's time limit")
-	}
+	// Each page below waits for the writer as long as the store lets it,
+	// then reads the index as it is: a shorter wait makes the test quick
+	// and changes nothing else. The test is not parallel, so no other
+	// test runs while the wait is changed.
+	t.Cleanup(tasks.SetFreshWaitForTests(200 * time.Millisecond))
 	f := newAdjFixture(t)
 	lea := f.as("lea")
 	if p := lea.get("/p/alpha/adjudication"); p.status != http.StatusOK || p.testText("n-pending") != "1" {
