@@ -247,3 +247,23 @@ func TestReportKeptSummariesListSameAsAll(t *testing.T) {
 		}
 	})
 }
+
+// Reading the assignments by one pass over the table gives exactly the
+// data the join through the rounds' index gives, released assignments
+// left out and pending ones kept or not as the filter says.
+func TestReportAssignmentsScanSameAsJoin(t *testing.T) {
+	filters := []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second"}}
+	set := func(way string) { reportAssignmentsVia = map[string]string{"a": "join", "b": "scan"}[way] }
+	eachReport(t, filters, set, func(where string, join, scan *domain.ReportData) {
+		statuses := map[string]int{}
+		for _, a := range join.Assignments {
+			statuses[a.Status]++
+		}
+		if len(join.Assignments) == 0 || statuses[domain.StatusReleased] > 0 {
+			t.Fatalf("%s: assignments by status %v", where, statuses)
+		}
+		if !reflect.DeepEqual(comparable(join), comparable(scan)) {
+			t.Errorf("%s: assignments read by a pass differ from the join (%d and %d)", where, len(join.Assignments), len(scan.Assignments))
+		}
+	})
+}
