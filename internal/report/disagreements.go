@@ -73,7 +73,13 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 		split, errorDistance, ambiguities float64
 		flags                             []Flag
 	}
-	var found []scored
+	// Every disagreement is counted; the listed ones are chosen as they
+	// come (see topN) rather than by sorting all of them.
+	top := newTopN(MaxDisagreements, func(a, b scored) int {
+		return cmp.Or(cmp.Compare(min(len(b.flags), 1), min(len(a.flags), 1)), cmp.Compare(b.split, a.split), cmp.Compare(b.errorDistance, a.errorDistance),
+			cmp.Compare(b.ambiguities, a.ambiguities), cmp.Compare(groups[a.group].sid, groups[b.group].sid))
+	})
+	total := 0
 	flagsOf := x.flagsIn(sc)
 	var faith, amb, sets []float64
 	for gi, g := range groups {
@@ -99,14 +105,10 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 		if f.split == 0 && f.errorDistance == 0 && f.ambiguities == 0 && len(flags) == 0 {
 			continue
 		}
-		found = append(found, f)
+		total++
+		top.offer(f)
 	}
-	slices.SortFunc(found, func(a, b scored) int {
-		return cmp.Or(cmp.Compare(min(len(b.flags), 1), min(len(a.flags), 1)), cmp.Compare(b.split, a.split), cmp.Compare(b.errorDistance, a.errorDistance),
-			cmp.Compare(b.ambiguities, a.ambiguities), cmp.Compare(groups[a.group].sid, groups[b.group].sid))
-	})
-	total := len(found)
-	listed := found[:min(total, MaxDisagreements)]
+	listed := top.sorted()
 	// Only the sentences listed are read with their text.
 	var details map[int64]domain.ReportSentenceDetail
 	if x.data.Details != nil && len(listed) > 0 {
