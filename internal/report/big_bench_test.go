@@ -13,7 +13,10 @@ import (
 // BenchmarkProjectReport loads and builds the report of project "big" in
 // the database named by ANNOTATE_REPORT_DB (made by cmd/reportseed), as
 // "annotate agreement --project big --format json" does; it is skipped
-// without one. ANNOTATE_REPORT_ROUND chooses a round.
+// without one. ANNOTATE_REPORT_ROUND chooses a round,
+// ANNOTATE_REPORT_PROJECT another project (the load generator's is
+// "bench") and ANNOTATE_REPORT_DRAFTS=1 counts unsubmitted labels too
+// (--drafts).
 func BenchmarkProjectReport(b *testing.B) {
 	path := os.Getenv("ANNOTATE_REPORT_DB")
 	if path == "" {
@@ -25,11 +28,12 @@ func BenchmarkProjectReport(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer store.Close()
-	p, err := store.ProjectBySlug(ctx, "big")
+	p, err := store.ProjectBySlug(ctx, benchProject())
 	if err != nil {
 		b.Fatal(err)
 	}
-	opt := report.Options{Round: os.Getenv("ANNOTATE_REPORT_ROUND"), Bootstrap: report.DefaultBootstrap, Seed: 1}
+	opt := report.Options{Round: os.Getenv("ANNOTATE_REPORT_ROUND"), Bootstrap: report.DefaultBootstrap, Seed: 1,
+		IncludeDrafts: os.Getenv("ANNOTATE_REPORT_DRAFTS") == "1"}
 	for b.Loop() {
 		data, err := store.ReportData(ctx, p.ID, opt.Filter())
 		if err != nil {
@@ -45,6 +49,15 @@ func BenchmarkProjectReport(b *testing.B) {
 	}
 }
 
+// benchProject is the project the benchmarks report on: "big" unless
+// ANNOTATE_REPORT_PROJECT names another.
+func benchProject() string {
+	if p := os.Getenv("ANNOTATE_REPORT_PROJECT"); p != "" {
+		return p
+	}
+	return "big"
+}
+
 // BenchmarkProjectReportData loads what the report of project "big" in
 // ANNOTATE_REPORT_DB reads, without building it.
 func BenchmarkProjectReportData(b *testing.B) {
@@ -58,11 +71,11 @@ func BenchmarkProjectReportData(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer store.Close()
-	p, err := store.ProjectBySlug(ctx, "big")
+	p, err := store.ProjectBySlug(ctx, benchProject())
 	if err != nil {
 		b.Fatal(err)
 	}
-	opt := report.Options{Round: os.Getenv("ANNOTATE_REPORT_ROUND")}
+	opt := report.Options{Round: os.Getenv("ANNOTATE_REPORT_ROUND"), IncludeDrafts: os.Getenv("ANNOTATE_REPORT_DRAFTS") == "1"}
 	for b.Loop() {
 		if _, err := store.ReportData(ctx, p.ID, opt.Filter()); err != nil {
 			b.Fatal(err)
