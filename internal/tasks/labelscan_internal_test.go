@@ -105,7 +105,20 @@ func labelScanStore(t *testing.T, seed uint64) *Store {
 			values[rng.IntN(len(values))], []string{"[]", `["contradiction"]`, `["unsupported","contradiction"]`}[rng.IntN(3)],
 			ambiguous[rng.IntN(3)], []string{"", domain.AmbiguityTypes[0].Code}[rng.IntN(2)], provenances[rng.IntN(len(provenances))], id))
 	}
+	// Summary labels, key-fact links and two assistant runs a project,
+	// one a sample, which the report reads by the counted assignments.
 	stmts = append(stmts,
+		`INSERT INTO summary_labels (assignment_id, relevance, topic_category)
+			SELECT id, 1 + id % 5, CASE id % 3 WHEN 0 THEN '' WHEN 1 THEN 'main' ELSE 'marginal' END FROM assignments WHERE id % 4 != 1`,
+		`INSERT INTO keyfact_labels (assignment_id, key_fact_id, sentence_id)
+			SELECT a.id, k.id, ss.id FROM assignments a JOIN summaries s ON s.id = a.summary_id JOIN key_facts k ON k.document_id = s.document_id
+			JOIN summary_sentences ss ON ss.summary_id = s.id WHERE (a.id + k.id + ss.id) % 3 = 0`,
+		`INSERT INTO assist_runs (project_id, protocol, sample) SELECT id, 'debate', 0 FROM projects`,
+		`INSERT INTO assist_runs (project_id, protocol, sample) SELECT id, 'debate', 1 FROM projects`,
+		`INSERT INTO assist_outputs (run_id, sentence_id, label, output)
+			SELECT r.id, ss.id, CASE (ss.id + r.sample) % 3 WHEN 0 THEN 'faithful' WHEN 1 THEN 'unfaithful' ELSE '' END, '{}'
+			FROM assist_runs r JOIN summaries s ON s.project_id = r.project_id JOIN summary_sentences ss ON ss.summary_id = s.id
+			WHERE (ss.id + r.id) % 5 != 0`,
 		`UPDATE assignments SET status = 'released' WHERE id % 7 = 0`,
 		`UPDATE assignments SET status = 'in_progress' WHERE id % 5 = 0`)
 	for _, q := range stmts {
@@ -232,15 +245,18 @@ func TestReportKeyFactsSameAsJoin(t *testing.T) {
 	})
 }
 
-// Reading the sentences and key facts of the counted summaries, named in a
-// list, gives exactly what reading those of every assigned summary and
-// leaving out the others gives.
+// Reading the sentences and key facts of the counted summaries, and the
+// summary labels, key-fact links and assistant labels of the counted
+// assignments, each named in a list, gives exactly what reading those of
+// every assigned summary or assignment and leaving out the others gives.
 func TestReportKeptSummariesListSameAsAll(t *testing.T) {
 	filters := []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second", SubmittedOnly: true}, {Round: "none"}}
 	set := func(way string) { reportSummariesVia = map[string]string{"a": "all", "b": "list"}[way] }
 	eachReport(t, filters, set, func(where string, all, list *domain.ReportData) {
-		if !strings.Contains(where, "none") && (len(all.Sentences) == 0 || len(all.SummaryKeyFacts) == 0) {
-			t.Fatalf("%s: %d sentences, %d summaries with key facts", where, len(all.Sentences), len(all.SummaryKeyFacts))
+		if !strings.Contains(where, "none") && (len(all.Sentences) == 0 || len(all.SummaryKeyFacts) == 0 ||
+			len(all.SummaryLabels) == 0 || len(all.KeyFactLinks) == 0 || len(all.Assistant) == 0) {
+			t.Fatalf("%s: %d sentences, %d summaries with key facts, %d summary labels, %d key-fact links, %d assistant labels",
+				where, len(all.Sentences), len(all.SummaryKeyFacts), len(all.SummaryLabels), len(all.KeyFactLinks), len(all.Assistant))
 		}
 		if !reflect.DeepEqual(comparable(all), comparable(list)) {
 			t.Errorf("%s: the list of counted summaries read other data (%d sentences) than all assigned ones (%d)", where, len(list.Sentences), len(all.Sentences))

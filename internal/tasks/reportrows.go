@@ -27,8 +27,9 @@ type reportArgs struct {
 type reportKept struct {
 	assignments, summaries map[int64]bool
 	// list is the summaries as a JSON array, once a query has named
-	// them so (see keptSummaries).
-	list *string
+	// them so (see keptSummaries); assignmentList the assignments (see
+	// keptAssignments).
+	list, assignmentList *string
 }
 
 func (k *reportKept) fill(as []domain.ReportAssignment) {
@@ -293,11 +294,18 @@ func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *do
 	topics := []string{"", "main", "marginal"}
 	var l domain.ReportSummaryLabel
 	var packed int64
-	return eachRow(ctx, tx, `
+	from := reportJoin + ` JOIN summary_labels l ON l.assignment_id = a.id WHERE ` + reportRoundWhere
+	qargs := []any{args.project, args.round, args.submitted}
+	if list, ok := keptAssignments(args); ok {
+		from, qargs = `summary_labels l WHERE l.assignment_id IN (SELECT value FROM json_each(?4))`, list
+	}
+	defer func() {
+		sortByAssignment(d.SummaryLabels, func(l domain.ReportSummaryLabel) int64 { return l.AssignmentID })
+	}()
+	return queryRows(ctx, tx, `
 		SELECT l.assignment_id,
 			coalesce(l.relevance, 0) | (CASE l.topic_category WHEN '' THEN 0 WHEN 'main' THEN 8 ELSE 16 END)
-		FROM `+reportJoin+` JOIN summary_labels l ON l.assignment_id = a.id
-		WHERE `+reportRoundWhere, args, func(rows *sql.Rows) error {
+		FROM `+from, func(rows *sql.Rows) error {
 		l = domain.ReportSummaryLabel{}
 		if err := rows.Scan(&l.AssignmentID, &packed); err != nil || !args.kept.assignments[l.AssignmentID] {
 			return err
@@ -312,21 +320,38 @@ func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *do
 		}
 		d.SummaryLabels = append(d.SummaryLabels, l)
 		return nil
-	})
+	}, qargs...)
 }
 
 func reportKeyFactLinks(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
 	var k domain.ReportKeyFactLink
-	return eachRow(ctx, tx, `
+	from := reportJoin + ` JOIN keyfact_labels k ON k.assignment_id = a.id WHERE ` + reportRoundWhere
+	qargs := []any{args.project, args.round, args.submitted}
+	if list, ok := keptAssignments(args); ok {
+		from, qargs = `keyfact_labels k WHERE k.assignment_id IN (SELECT value FROM json_each(?4))`, list
+	}
+	defer func() {
+		sortByAssignment(d.KeyFactLinks, func(k domain.ReportKeyFactLink) int64 { return k.AssignmentID })
+	}()
+	return queryRows(ctx, tx, `
 		SELECT k.assignment_id, k.key_fact_id, k.sentence_id
-		FROM `+reportJoin+` JOIN keyfact_labels k ON k.assignment_id = a.id
-		WHERE `+reportRoundWhere, args, func(rows *sql.Rows) error {
+		FROM `+from, func(rows *sql.Rows) error {
 		if err := rows.Scan(&k.AssignmentID, &k.KeyFactID, &k.SentenceID); err != nil || !args.kept.assignments[k.AssignmentID] {
 			return err
 		}
 		d.KeyFactLinks = append(d.KeyFactLinks, k)
 		return nil
-	})
+	}, qargs...)
+}
+
+// sortByAssignment puts rows read by assignment in the order of their
+// assignment ids, keeping each assignment's rows in the order read: the
+// same order whichever way keptAssignments named the assignments.
+func sortByAssignment[T any](rows []T, id func(T) int64) {
+	by := func(a, b T) int { return cmp.Compare(id(a), id(b)) }
+	if !slices.IsSortedFunc(rows, by) {
+		slices.SortStableFunc(rows, by)
+	}
 }
 
 // assignedSummaries holds the summaries the report's assignments cover,
@@ -367,6 +392,27 @@ func keptSummaries(a reportArgs) (string, []any) {
 		a.kept.list = &l
 	}
 	return `SELECT value FROM json_each(?4)`, append(args, *a.kept.list)
+}
+
+// keptAssignments returns the query arguments that name the counted
+// assignments in a JSON list (?4), for the queries of summary labels,
+// key-fact links and assistant labels, when they number at most
+// keptListMax, so that a round where few of many count reads those few;
+// ok is false when there are more, and those queries read the report's
+// join instead.
+func keptAssignments(a reportArgs) (args []any, ok bool) {
+	list := len(a.kept.assignments) <= keptListMax
+	if reportSummariesVia != "" {
+		list = reportSummariesVia == "list"
+	}
+	if !list {
+		return nil, false
+	}
+	if a.kept.assignmentList == nil {
+		l := jsonIDs(slices.Sorted(maps.Keys(a.kept.assignments)))
+		a.kept.assignmentList = &l
+	}
+	return []any{a.project, a.round, a.submitted, *a.kept.assignmentList}, true
 }
 
 // jsonIDs writes ids as a JSON array, for json_each in a query.
@@ -568,11 +614,16 @@ func reportAssistant(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain
 	// a project with runs over every sentence and few labels yet (the
 	// 10x load corpus: 1.65M outputs, 14k of them on labelled sentences)
 	// took seconds to read and sort them all.
-	return eachRow(ctx, tx, `
+	labelled := `SELECT l.sentence_id FROM ` + reportJoin + ` JOIN sentence_labels l ON l.assignment_id = a.id WHERE ` + reportWhere
+	qargs := []any{args.project, args.round, args.submitted}
+	if list, ok := keptAssignments(args); ok {
+		labelled, qargs = `SELECT l.sentence_id FROM sentence_labels l WHERE l.assignment_id IN (SELECT value FROM json_each(?4))`, list
+	}
+	return queryRows(ctx, tx, `
 		SELECT o.sentence_id, o.label FROM assist_outputs o JOIN assist_runs ar ON ar.id = o.run_id
 		WHERE ar.project_id = ?1 AND o.status = 'ok' AND o.label != ''
-			AND o.sentence_id IN (SELECT l.sentence_id FROM `+reportJoin+` JOIN sentence_labels l ON l.assignment_id = a.id WHERE `+reportWhere+`)
-		ORDER BY o.sentence_id, ar.sample, ar.id DESC`, args, func(rows *sql.Rows) error {
+			AND o.sentence_id IN (`+labelled+`)
+		ORDER BY o.sentence_id, ar.sample, ar.id DESC`, func(rows *sql.Rows) error {
 		var sid int64
 		var label string
 		if err := rows.Scan(&sid, &label); err != nil {
@@ -582,7 +633,7 @@ func reportAssistant(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain
 			d.Assistant[sid] = label
 		}
 		return nil
-	})
+	}, qargs...)
 }
 
 func reportGoldSummaries(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
