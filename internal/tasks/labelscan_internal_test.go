@@ -264,12 +264,19 @@ func TestReportKeptSummariesListSameAsAll(t *testing.T) {
 	})
 }
 
-// Reading the assignments by one pass over the table gives exactly the
-// data the join through the rounds' index gives, released assignments
-// left out and pending ones kept or not as the filter says.
+// Reading the assignments by one pass over the table, or through the
+// (user_id, status) index, gives exactly the data the join through the
+// rounds' index gives, released assignments left out and pending ones
+// kept or not as the filter says.
 func TestReportAssignmentsScanSameAsJoin(t *testing.T) {
-	filters := []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second"}}
-	set := func(way string) { reportAssignmentsVia = map[string]string{"a": "join", "b": "scan"}[way] }
+	for _, other := range []string{"scan", "user"} {
+		t.Run(other, func(t *testing.T) { assignmentsSameAsJoin(t, other) })
+	}
+}
+
+func assignmentsSameAsJoin(t *testing.T, other string) {
+	filters := []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second"}, {Round: "second", SubmittedOnly: true}}
+	set := func(way string) { reportAssignmentsVia = map[string]string{"a": "join", "b": other}[way] }
 	eachReport(t, filters, set, func(where string, join, scan *domain.ReportData) {
 		statuses := map[string]int{}
 		for _, a := range join.Assignments {
@@ -279,7 +286,7 @@ func TestReportAssignmentsScanSameAsJoin(t *testing.T) {
 			t.Fatalf("%s: assignments by status %v", where, statuses)
 		}
 		if !reflect.DeepEqual(comparable(join), comparable(scan)) {
-			t.Errorf("%s: assignments read by a pass differ from the join (%d and %d)", where, len(join.Assignments), len(scan.Assignments))
+			t.Errorf("%s: assignments read by %s differ from the join (%d and %d)", where, other, len(join.Assignments), len(scan.Assignments))
 		}
 	})
 }
