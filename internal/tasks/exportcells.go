@@ -93,7 +93,7 @@ type cursor struct {
 }
 
 func (r *ExportReader) open(ctx context.Context, name string) (*cursor, error) {
-	rows, err := r.tx.QueryContext(ctx, cellQueries[name], r.scope.ProjectID, r.scope.RoundID)
+	rows, err := r.tx.QueryContext(ctx, r.scoped(cellQueries[name]), r.scope.ProjectID, r.scope.RoundID)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
 
 	"annotate/internal/domain"
 )
@@ -19,6 +22,9 @@ type ExportReader struct {
 	tx    *sql.Tx
 	scope domain.ExportScope
 	stmts map[string]*sql.Stmt
+	// byRound says that the export walks the round's summaries rather
+	// than every summary of the project (see roundWalk).
+	byRound bool
 }
 
 // BeginExport opens an ExportReader.
@@ -28,6 +34,10 @@ func (s *Store) BeginExport(ctx context.Context, scope domain.ExportScope) (*Exp
 		return nil, domain.Op("Store.BeginExport", err)
 	}
 	r := &ExportReader{store: s, tx: tx, scope: scope, stmts: map[string]*sql.Stmt{}}
+	if r.byRound, err = roundWalk(ctx, tx, scope); err != nil {
+		r.Close()
+		return nil, domain.Op("Store.BeginExport", err)
+	}
 	for name, q := range exportQueries {
 		st, err := tx.PrepareContext(ctx, q)
 		if err != nil {
@@ -45,6 +55,76 @@ func (r *ExportReader) Close() error {
 		st.Close()
 	}
 	return domain.Op("ExportReader.Close", r.tx.Rollback())
+}
+
+// An export of a round that covers few of the project's summaries (a
+// calibration round) walks that round's summaries, sorted, instead of
+// every summary of the project: 3 ms against 0.5 s for the sentences of
+// a 200-summary round of the 10x load corpus. A round covering more walks
+// the project, which needs no sort. Both walks give the same rows in the
+// same order (documents by id, then their summaries by id).
+const (
+	// roundShare: a round is walked on its own when it covers at most
+	// one in this many of the project's summaries.
+	roundShare = 8
+	// roundCellsFrom and roundCellsWhere stand for cellsFrom and
+	// cellsWhere in a round's walk.
+	roundCellsFrom = `(SELECT DISTINCT summary_id AS sid FROM assignments WHERE round_id = ?2 AND status != 'released') rs
+		CROSS JOIN summaries s ON s.id = rs.sid CROSS JOIN documents d ON d.id = s.document_id`
+	roundCellsWhere = `d.project_id = ?1`
+)
+
+// roundWalk says whether an export of scope walks its round's summaries
+// (see roundShare); both counts read index entries only.
+func roundWalk(ctx context.Context, tx *sql.Tx, scope domain.ExportScope) (bool, error) {
+	if scope.RoundID == 0 {
+		return false, nil
+	}
+	switch roundWalkForced.Load() {
+	case 1:
+		return true, nil
+	case 2:
+		return false, nil
+	}
+	var inRound, all int
+	if err := tx.QueryRowContext(ctx, `SELECT count(DISTINCT summary_id) FROM assignments WHERE round_id = ?`, scope.RoundID).Scan(&inRound); err != nil {
+		return false, err
+	}
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM summaries WHERE project_id = ?`, scope.ProjectID).Scan(&all); err != nil {
+		return false, err
+	}
+	return roundShare*inRound <= all, nil
+}
+
+// roundWalkForced, set by tests, makes round exports walk their round
+// (1) or the project (2) whatever the round's share.
+var roundWalkForced atomic.Int32
+
+// SetRoundWalkForTests makes every round export walk its round's
+// summaries (byRound) or every summary of the project, so that tests can
+// compare the two; it returns a function that restores the choice by
+// share. It panics outside a test binary.
+func SetRoundWalkForTests(byRound bool) (restore func()) {
+	if !testing.Testing() {
+		panic("tasks: SetRoundWalkForTests called outside a test")
+	}
+	v := int32(2)
+	if byRound {
+		v = 1
+	}
+	roundWalkForced.Store(v)
+	return func() { roundWalkForced.Store(0) }
+}
+
+// scoped returns query q (written over cellsFrom and cellsWhere) as this
+// export walks its summaries.
+func (r *ExportReader) scoped(q string) string { return scopedQuery(q, r.byRound) }
+
+func scopedQuery(q string, byRound bool) string {
+	if !byRound {
+		return q
+	}
+	return strings.Replace(strings.Replace(q, cellsFrom, roundCellsFrom, 1), cellsWhere, roundCellsWhere, 1)
 }
 
 // inScope is the round condition on a summary s, with ?2 the round.

@@ -68,7 +68,7 @@ func (r *ExportReader) openLabels(ctx context.Context) (labelSource, error) {
 		default:
 		}
 	}
-	rows, err := r.tx.QueryContext(ctx, cellQueries["labels"], r.scope.ProjectID, r.scope.RoundID)
+	rows, err := r.tx.QueryContext(ctx, r.scoped(cellQueries["labels"]), r.scope.ProjectID, r.scope.RoundID)
 	if err != nil {
 		return nil, fmt.Errorf("labels: %w", err)
 	}
@@ -119,7 +119,7 @@ func (r *ExportReader) labelsApart(ctx context.Context) (labelSource, error) {
 	go func() {
 		defer close(s.done)
 		defer close(s.chunks)
-		s.err = s.read(lctx, ltx, r.scope)
+		s.err = s.read(lctx, ltx, r.scope, r.byRound)
 	}()
 	return s, nil
 }
@@ -167,8 +167,8 @@ type chunkLabels struct {
 }
 
 // read runs on its own goroutine.
-func (s *chunkLabels) read(ctx context.Context, tx *sql.Tx, scope domain.ExportScope) error {
-	rows, err := tx.QueryContext(ctx, cellQueries["labels"], scope.ProjectID, scope.RoundID)
+func (s *chunkLabels) read(ctx context.Context, tx *sql.Tx, scope domain.ExportScope, byRound bool) error {
+	rows, err := tx.QueryContext(ctx, scopedQuery(cellQueries["labels"], byRound), scope.ProjectID, scope.RoundID)
 	if err != nil {
 		return fmt.Errorf("labels: %w", err)
 	}

@@ -63,7 +63,7 @@ func (r *ExportReader) eachSummary(ctx context.Context, fn func(*domain.ExportSu
 		}
 	}()
 	for _, n := range []string{"summaries", "sentences", "links"} {
-		rows, err := r.tx.QueryContext(ctx, summaryQueries[n], r.scope.ProjectID, r.scope.RoundID)
+		rows, err := r.tx.QueryContext(ctx, r.scoped(summaryQueries[n]), r.scope.ProjectID, r.scope.RoundID)
 		if err != nil {
 			return fmt.Errorf("%s: %w", n, err)
 		}
