@@ -3,12 +3,10 @@ package report_test
 import (
 	"bytes"
 	"context"
-	"path/filepath"
 	"testing"
 
 	"annotate/internal/report"
 	"annotate/internal/reportseed"
-	"annotate/internal/tasks"
 )
 
 // TestOneCoreSameReport builds a seeded project's report on one
@@ -16,19 +14,7 @@ import (
 // same, bootstrap included.
 func TestOneCoreSameReport(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "seed.db")
-	if _, err := reportseed.Seed(ctx, path, reportseed.Options{Documents: 20, Annotators: 4, Calibrate: 0.2, Seed: 7}); err != nil {
-		t.Fatal(err)
-	}
-	store, err := tasks.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	p, err := store.ProjectBySlug(ctx, "big")
-	if err != nil {
-		t.Fatal(err)
-	}
+	store, p := seededProject(t, reportseed.Options{Documents: 20, Annotators: 4, Calibrate: 0.2, Seed: 7})
 	build := func(oneCore bool) []byte {
 		opt := report.Options{Bootstrap: 200, Seed: 3, OneCore: oneCore}
 		data, err := store.ReportData(ctx, p.ID, opt.Filter())

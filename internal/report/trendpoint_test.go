@@ -3,13 +3,11 @@ package report_test
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"testing"
 
 	"annotate/internal/domain"
 	"annotate/internal/report"
 	"annotate/internal/reportseed"
-	"annotate/internal/tasks"
 )
 
 // TestTrendPointOfBootstrappedReport checks that a round's trend point,
@@ -17,19 +15,7 @@ import (
 // bootstrap computes it: the same value, with no interval.
 func TestTrendPointOfBootstrappedReport(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "seed.db")
-	if _, err := reportseed.Seed(ctx, path, reportseed.Options{Documents: 20, Annotators: 4, Calibrate: 0.3, Seed: 9}); err != nil {
-		t.Fatal(err)
-	}
-	store, err := tasks.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	p, err := store.ProjectBySlug(ctx, "big")
-	if err != nil {
-		t.Fatal(err)
-	}
+	store, p := seededProject(t, reportseed.Options{Documents: 20, Annotators: 4, Calibrate: 0.3, Seed: 9})
 	data, err := store.ReportData(ctx, p.ID, domain.ReportFilter{Round: "cal1"})
 	if err != nil {
 		t.Fatal(err)

@@ -335,11 +335,7 @@ func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *do
 	topics := []string{"", "main", "marginal"}
 	var l domain.ReportSummaryLabel
 	var packed int64
-	from := reportJoin + ` JOIN summary_labels l ON l.assignment_id = a.id WHERE ` + reportRoundWhere
-	qargs := []any{args.project, args.round, args.submitted}
-	if list, ok := keptAssignments(args); ok {
-		from, qargs = `summary_labels l WHERE l.assignment_id IN (SELECT value FROM json_each(?4))`, list
-	}
+	from, qargs := byAssignmentFrom(args, "summary_labels", "l")
 	defer func() {
 		sortByAssignment(d.SummaryLabels, func(l domain.ReportSummaryLabel) int64 { return l.AssignmentID })
 	}()
@@ -366,11 +362,7 @@ func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *do
 
 func reportKeyFactLinks(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
 	var k domain.ReportKeyFactLink
-	from := reportJoin + ` JOIN keyfact_labels k ON k.assignment_id = a.id WHERE ` + reportRoundWhere
-	qargs := []any{args.project, args.round, args.submitted}
-	if list, ok := keptAssignments(args); ok {
-		from, qargs = `keyfact_labels k WHERE k.assignment_id IN (SELECT value FROM json_each(?4))`, list
-	}
+	from, qargs := byAssignmentFrom(args, "keyfact_labels", "k")
 	defer func() {
 		sortByAssignment(d.KeyFactLinks, func(k domain.ReportKeyFactLink) int64 { return k.AssignmentID })
 	}()
@@ -383,6 +375,19 @@ func reportKeyFactLinks(ctx context.Context, tx *sql.Tx, args reportArgs, d *dom
 		d.KeyFactLinks = append(d.KeyFactLinks, k)
 		return nil
 	}, qargs...)
+}
+
+// byAssignmentFrom is the FROM and WHERE that read the rows of table (a
+// table of rows by assignment, named alias) of the counted assignments,
+// with the query arguments: by the list of them when there are few (see
+// keptAssignments), else through the report's join, whose other
+// assignments the caller leaves out as they come.
+func byAssignmentFrom(args reportArgs, table, alias string) (string, []any) {
+	if list, ok := keptAssignments(args); ok {
+		return table + ` ` + alias + ` WHERE ` + alias + `.assignment_id IN (SELECT value FROM json_each(?4))`, list
+	}
+	return reportJoin + ` JOIN ` + table + ` ` + alias + ` ON ` + alias + `.assignment_id = a.id WHERE ` + reportRoundWhere,
+		[]any{args.project, args.round, args.submitted}
 }
 
 // sortByAssignment puts rows read by assignment in the order of their
@@ -420,19 +425,10 @@ var reportSummariesVia string
 // key facts the report reads, and the query arguments that go with it.
 // The list is made once per reading (see reportKept.list).
 func keptSummaries(a reportArgs) (string, []any) {
-	args := []any{a.project, a.round, a.submitted}
-	list := len(a.kept.summaries) <= keptListMax
-	if reportSummariesVia != "" {
-		list = reportSummariesVia == "list"
+	if args, ok := keptListArgs(a, a.kept.summaries, &a.kept.list); ok {
+		return `SELECT value FROM json_each(?4)`, args
 	}
-	if !list {
-		return assignedSummaries, args
-	}
-	if a.kept.list == nil {
-		l := jsonIDs(slices.Sorted(maps.Keys(a.kept.summaries)))
-		a.kept.list = &l
-	}
-	return `SELECT value FROM json_each(?4)`, append(args, *a.kept.list)
+	return assignedSummaries, []any{a.project, a.round, a.submitted}
 }
 
 // keptAssignments returns the query arguments that name the counted
@@ -442,18 +438,25 @@ func keptSummaries(a reportArgs) (string, []any) {
 // ok is false when there are more, and those queries read the report's
 // join instead.
 func keptAssignments(a reportArgs) (args []any, ok bool) {
-	list := len(a.kept.assignments) <= keptListMax
+	return keptListArgs(a, a.kept.assignments, &a.kept.assignmentList)
+}
+
+// keptListArgs returns the report's query arguments with ids, as a JSON
+// list made once into *list, as ?4, when they number at most keptListMax
+// (or the tests say so); ok is false otherwise.
+func keptListArgs(a reportArgs, ids map[int64]bool, list **string) (args []any, ok bool) {
+	use := len(ids) <= keptListMax
 	if reportSummariesVia != "" {
-		list = reportSummariesVia == "list"
+		use = reportSummariesVia == "list"
 	}
-	if !list {
+	if !use {
 		return nil, false
 	}
-	if a.kept.assignmentList == nil {
-		l := jsonIDs(slices.Sorted(maps.Keys(a.kept.assignments)))
-		a.kept.assignmentList = &l
+	if *list == nil {
+		l := jsonIDs(slices.Sorted(maps.Keys(ids)))
+		*list = &l
 	}
-	return []any{a.project, a.round, a.submitted, *a.kept.assignmentList}, true
+	return []any{a.project, a.round, a.submitted, **list}, true
 }
 
 // jsonIDs writes ids as a JSON array, for json_each in a query.
