@@ -49,10 +49,28 @@ type roundMembers struct {
 	rounds    map[int64][]int64 // summary id to its rounds
 }
 
-// membershipCache holds the latest roundMembers of each project.
+// membershipCache holds the latest roundMembers of each project, and the
+// reads under way: views that miss the cache at once wait for one read
+// rather than each reading every assignment of the project (0.86 s on
+// 600,600 assignments).
 type membershipCache struct {
 	mu       sync.Mutex
 	projects map[int64]*roundMembers
+	loading  map[memberKey]*memberLoad
+	// joined, when set by tests, is called each time a view starts
+	// waiting for another's read.
+	joined func()
+}
+
+// memberKey names one project's members at one membership version.
+type memberKey struct{ project, version int64 }
+
+// memberLoad is a read of a project's members under way; done is closed
+// when m and err are set.
+type memberLoad struct {
+	done chan struct{}
+	m    *roundMembers
+	err  error
 }
 
 // membershipVersion is the project's membership counter (0 before any
@@ -73,17 +91,59 @@ func (s *Store) roundMembers(ctx context.Context, q querier, projectID int64) (*
 	if err != nil {
 		return nil, err
 	}
+	key := memberKey{projectID, v}
 	s.members.mu.Lock()
-	m := s.members.projects[projectID]
-	s.members.mu.Unlock()
-	if m != nil && m.version == v {
+	if m := s.members.projects[projectID]; m != nil && m.version == v {
+		s.members.mu.Unlock()
 		return m, nil
 	}
-	m = &roundMembers{version: v, sentences: map[int64]int{}, rounds: map[int64][]int64{}}
+	if l := s.members.loading[key]; l != nil {
+		joined := s.members.joined
+		s.members.mu.Unlock()
+		if joined != nil {
+			joined()
+		}
+		select {
+		case <-l.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if l.err == nil {
+			return l.m, nil
+		}
+		// The read failed, perhaps ended by its own view's context: read
+		// again under this one.
+		return s.readRoundMembers(ctx, q, projectID, v)
+	}
+	l := &memberLoad{done: make(chan struct{})}
+	if s.members.loading == nil {
+		s.members.loading = map[memberKey]*memberLoad{}
+	}
+	s.members.loading[key] = l
+	s.members.mu.Unlock()
+	l.m, l.err = s.readRoundMembers(ctx, q, projectID, v)
+	s.members.mu.Lock()
+	delete(s.members.loading, key)
+	s.members.mu.Unlock()
+	close(l.done)
+	return l.m, l.err
+}
+
+// membersRead, when set by tests, is called before each read of a
+// project's members.
+var membersRead func()
+
+// readRoundMembers reads the project's round members at membership
+// version v and keeps them in the cache.
+func (s *Store) readRoundMembers(ctx context.Context, q querier, projectID, v int64) (*roundMembers, error) {
+	if membersRead != nil {
+		membersRead()
+	}
+	m := &roundMembers{version: v, sentences: map[int64]int{}, rounds: map[int64][]int64{}}
 	// A summary's sentences are numbered 1..n (imports and re-splits
 	// write them so), so n is one index lookup instead of a walk over its
 	// sentences.
-	err = queryRows(ctx, q, `SELECT x.round_id, x.summary_id,
+	err := queryRows(ctx, q, `SELECT x.round_id, x.summary_id,
 			(SELECT max(idx) FROM summary_sentences WHERE summary_id = x.summary_id)
 		FROM (SELECT DISTINCT round_id, summary_id FROM assignments
 			WHERE round_id IN (SELECT id FROM rounds WHERE project_id = ?) AND status != 'released') x`, func(rows *sql.Rows) error {
