@@ -86,14 +86,12 @@ type CodedBuilder struct {
 	coders      int
 	unit, coder []int32
 	code        []int32
-	small       []int32 // code+1 of the small non-negative integer values
-	other       map[float64]int32
-	values      []float64 // by code, in order of first appearance
+	values      ValueCoder
 }
 
 // NewCodedBuilder starts a set of ratings by the given number of coders.
 func NewCodedBuilder(coders int) *CodedBuilder {
-	return &CodedBuilder{coders: coders, small: make([]int32, smallLimit)}
+	return &CodedBuilder{coders: coders}
 }
 
 // Grow makes room for n more ratings, so that a caller who knows how
@@ -114,23 +112,7 @@ func (b *CodedBuilder) Add(unit, coder int, v float64) {
 	if unit < 0 || unit > math.MaxInt32 || coder < 0 || coder >= b.coders {
 		panic(fmt.Sprintf("iaa: CodedBuilder.Add: unit %d, coder %d of %d", unit, coder, b.coders))
 	}
-	var k int32
-	if isSmall(v) && b.small[int(v)] > 0 {
-		k = b.small[int(v)] - 1
-	} else if x, ok := b.other[v]; ok && !isSmall(v) {
-		k = x
-	} else {
-		k = int32(len(b.values))
-		b.values = append(b.values, v)
-		if isSmall(v) {
-			b.small[int(v)] = k + 1
-		} else {
-			if b.other == nil {
-				b.other = map[float64]int32{}
-			}
-			b.other[v] = k
-		}
-	}
+	k := b.values.Code(v)
 	b.unit = append(b.unit, int32(unit))
 	b.coder = append(b.coder, int32(coder))
 	b.code = append(b.code, k)
@@ -140,26 +122,7 @@ func (b *CodedBuilder) Add(unit, coder int, v float64) {
 // are a programmer mistake and panic. The builder may not be used after.
 func (b *CodedBuilder) Build(units int) *Coded {
 	// Values ascending, codes renumbered to match.
-	order := make([]int32, len(b.values))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(x, y int32) int {
-		a, c := b.values[x], b.values[y]
-		switch {
-		case a < c:
-			return -1
-		case a > c:
-			return 1
-		}
-		return 0
-	})
-	renum := make([]int32, len(order))
-	vals := make([]float64, len(order))
-	for newCode, old := range order {
-		renum[old] = int32(newCode)
-		vals[newCode] = b.values[old]
-	}
+	vals, renum := b.values.Ascending()
 	// Counting sort by unit, stable, so that a later rating of a cell is
 	// found after the earlier one.
 	start := make([]int, units+1)

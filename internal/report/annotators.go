@@ -117,12 +117,12 @@ func againstRest(rt ratings) ([]AnnotatorDimension, [][]DisagreementPattern) {
 						}
 						continue
 					}
-					ref = y
+					ref = gc.rating[y]
 					t.leaveOneOut++
 				} else {
 					t.independent++
 				}
-				vsGold.add(coders[i], ref, x)
+				vsGold.add(coders[i], ref, gc.rating[x])
 			}
 			if own {
 				for _, x := range codes {

@@ -10,35 +10,35 @@ import (
 // for all coders together; past it each coder's pairs go in a map.
 const denseGoldCells = 1 << 20
 
-// goldCodes numbers the values a coder's labels are compared with gold
-// on: the ratings' values (their codes), then the gold values that no
-// rating has.
+// goldCodes numbers, in ascending order, the values a coder's labels are
+// compared with gold on: the ratings' values and the gold values, so that
+// a confusion matrix's rows and columns are its used codes in order.
 type goldCodes struct {
-	values []float64 // by code
+	values []float64 // by code, ascending
+	rating []int32   // the code of each of the ratings' value codes
 	unit   []int32   // the code of each unit's gold; -1 where it has none
 }
 
-// newGoldCodes codes the gold of every unit of rt.
+// newGoldCodes codes the ratings' values and the gold of every unit of rt.
 func newGoldCodes(rt ratings) goldCodes {
-	vals := rt.c.Values
-	g := goldCodes{values: slices.Clip(vals), unit: make([]int32, len(rt.gold))}
-	extra := map[float64]int32{}
-	for u, v := range rt.gold {
-		if v != v {
-			g.unit[u] = -1
-			continue
-		}
-		if i, ok := slices.BinarySearch(vals, v); ok {
-			g.unit[u] = int32(i)
-			continue
-		}
-		k, ok := extra[v]
-		if !ok {
-			k = int32(len(g.values))
-			extra[v] = k
+	g := goldCodes{values: slices.Clone(rt.c.Values), rating: make([]int32, len(rt.c.Values)), unit: make([]int32, len(rt.gold))}
+	for _, v := range rt.gold {
+		if v == v {
 			g.values = append(g.values, v)
 		}
-		g.unit[u] = k
+	}
+	slices.Sort(g.values)
+	g.values = slices.Compact(g.values)
+	for i, v := range rt.c.Values {
+		k, _ := slices.BinarySearch(g.values, v)
+		g.rating[i] = int32(k)
+	}
+	for u, v := range rt.gold {
+		g.unit[u] = -1
+		if v == v {
+			k, _ := slices.BinarySearch(g.values, v)
+			g.unit[u] = int32(k)
+		}
 	}
 	return g
 }
@@ -82,50 +82,40 @@ func (g *goldCounts) add(coder int32, ref, lab int32) {
 }
 
 // confusion returns coder's counts as a confusion matrix over the values
-// (by code in values) that occur in them, ascending: what
+// that occur in them (codes are in value order): what
 // [iaa.ConfusionMatrix] gives on the same pairs as two lists.
 func (g *goldCounts) confusion(coder int, values []float64) iaa.Confusion {
-	count := map[[2]int32]int{}
+	type cell struct {
+		pair [2]int32
+		n    int
+	}
+	var cells []cell
 	if g.dense != nil {
-		if t := g.dense[coder]; t != nil {
-			for i, n := range t {
-				if n > 0 {
-					count[[2]int32{int32(i / g.k), int32(i % g.k)}] = n
-				}
+		for i, n := range g.dense[coder] {
+			if n > 0 {
+				cells = append(cells, cell{[2]int32{int32(i / g.k), int32(i % g.k)}, n})
 			}
 		}
 	} else {
-		count = g.pairs[coder]
+		for p, n := range g.pairs[coder] {
+			cells = append(cells, cell{p, n})
+		}
 	}
 	var used []int32
-	seen := map[int32]bool{}
-	for p := range count {
-		for _, c := range p {
-			if !seen[c] {
-				seen[c] = true
-				used = append(used, c)
-			}
-		}
+	for _, c := range cells {
+		used = append(used, c.pair[0], c.pair[1])
 	}
-	slices.SortFunc(used, func(a, b int32) int {
-		switch va, vb := values[a], values[b]; {
-		case va < vb:
-			return -1
-		case va > vb:
-			return 1
-		}
-		return 0
-	})
-	at := make(map[int32]int, len(used))
+	slices.Sort(used)
+	used = slices.Compact(used)
 	conf := iaa.Confusion{Categories: make([]float64, len(used)), Counts: make([][]int, len(used))}
 	for i, c := range used {
-		at[c] = i
 		conf.Categories[i] = values[c]
 		conf.Counts[i] = make([]int, len(used))
 	}
-	for p, n := range count {
-		conf.Counts[at[p[0]]][at[p[1]]] += n
-		conf.N += n
+	at := func(c int32) int { i, _ := slices.BinarySearch(used, c); return i }
+	for _, c := range cells {
+		conf.Counts[at(c.pair[0])][at(c.pair[1])] += c.n
+		conf.N += c.n
 	}
 	return conf
 }

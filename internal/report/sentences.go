@@ -1,7 +1,6 @@
 package report
 
 import (
-	"cmp"
 	"slices"
 
 	"annotate/internal/iaa"
@@ -67,7 +66,7 @@ func (x *index) sentenceRatings(src source, sc *scope) ratings {
 	so := x.sentenceOrder(sc)
 	n := len(x.data.Sentences)
 	f := src.sentence
-	var vc valueCoder
+	var vc iaa.ValueCoder
 	codes := make([]int32, 0, len(so.order))
 	coders := make([]int32, 0, len(so.order))
 	start := make([]int, n+1)
@@ -82,13 +81,16 @@ func (x *index) sentenceRatings(src source, sc *scope) ratings {
 				}
 			}
 			if v == v {
-				codes = append(codes, vc.code(v))
+				codes = append(codes, vc.Code(v))
 				coders = append(coders, cd)
 			}
 		}
 		start[p+1] = len(codes)
 	}
-	values := vc.sorted(codes)
+	values, renum := vc.Ascending()
+	for i, k := range codes {
+		codes[i] = renum[k]
+	}
 	out := ratings{spec: src.spec, keys: x.sentenceKeys,
 		c: &iaa.Coded{Coders: len(sc.coders), Values: values, Start: start, Coder: coders[:len(coders):len(coders)], Code: codes[:len(codes):len(codes)]}}
 	if src.gold != nil {
@@ -99,54 +101,4 @@ func (x *index) sentenceRatings(src source, sc *scope) ratings {
 		out.derived = derivedUnits(n, x.sentenceKeys, src.derived)
 	}
 	return out
-}
-
-// valueCoder numbers distinct values as they come, then renumbers them
-// in ascending order: the codes of an [iaa.Coded], without keeping the
-// values themselves.
-type valueCoder struct {
-	small  [64]int32 // code+1 of the small non-negative integers
-	others map[float64]int32
-	values []float64 // by code, in order of first appearance
-}
-
-// code returns v's code (v is not NaN).
-func (vc *valueCoder) code(v float64) int32 {
-	if i := int(v); float64(i) == v && i >= 0 && i < len(vc.small) {
-		if vc.small[i] == 0 {
-			vc.values = append(vc.values, v)
-			vc.small[i] = int32(len(vc.values))
-		}
-		return vc.small[i] - 1
-	}
-	if vc.others == nil {
-		vc.others = map[float64]int32{}
-	}
-	k, ok := vc.others[v]
-	if !ok {
-		k = int32(len(vc.values))
-		vc.others[v] = k
-		vc.values = append(vc.values, v)
-	}
-	return k
-}
-
-// sorted returns the distinct values, ascending, and renumbers codes
-// (given by code) to index them.
-func (vc *valueCoder) sorted(codes []int32) []float64 {
-	order := make([]int32, len(vc.values)) // codes by ascending value
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(vc.values[a], vc.values[b]) })
-	to := make([]int32, len(order))
-	values := make([]float64, len(order))
-	for k, c := range order {
-		to[c] = int32(k)
-		values[k] = vc.values[c]
-	}
-	for i, c := range codes {
-		codes[i] = to[c]
-	}
-	return values
 }

@@ -108,6 +108,14 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f domain.Report
 	if f.SubmittedOnly {
 		args.submitted = 1
 	}
+	// How the assignments and the labels are read depends on how many
+	// the report counts: decided once, for both.
+	if args.round >= 0 {
+		var err error
+		if args.many, err = manyAssignments(ctx, tx, args); err != nil {
+			return nil, err
+		}
+	}
 	// The labels have an interner of their own, which numbers their
 	// strings and error-type lists.
 	largs := args

@@ -20,6 +20,10 @@ type reportArgs struct {
 	submitted      int
 	in             *interner
 	kept           *reportKept
+	// many says that the report counts most of the database's
+	// assignments (see manyAssignments), so that its assignments and
+	// labels are read by a pass over their tables.
+	many bool
 }
 
 // reportKept is what the report counts, known once the assignments are
@@ -115,16 +119,15 @@ func manyAssignments(ctx context.Context, tx *sql.Tx, args reportArgs) (bool, er
 }
 
 // assignmentsWay says how the report's assignments are best read: "scan"
-// when it counts most of them (see manyAssignments), else "user".
-func assignmentsWay(ctx context.Context, tx *sql.Tx, args reportArgs) (string, error) {
-	if reportAssignmentsVia != "" {
-		return reportAssignmentsVia, nil
+// when it counts most of them (args.many), else "user".
+func assignmentsWay(args reportArgs) string {
+	switch {
+	case reportAssignmentsVia != "":
+		return reportAssignmentsVia
+	case args.many:
+		return "scan"
 	}
-	many, err := manyAssignments(ctx, tx, args)
-	if err != nil || !many {
-		return "user", err
-	}
-	return "scan", nil
+	return "user"
 }
 
 func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
@@ -137,10 +140,7 @@ func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *d
 	// row would put a few on the heap for each of millions of rows.
 	var a domain.ReportAssignment
 	var status int
-	way, err := assignmentsWay(ctx, tx, args)
-	if err != nil {
-		return err
-	}
+	way := assignmentsWay(args)
 	from := reportJoin + ` WHERE ` + reportWhere
 	switch way {
 	case "scan":
@@ -148,7 +148,7 @@ func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *d
 	case "user":
 		from = reportAssignmentsByUser(args)
 	}
-	err = eachRow(ctx, tx, `
+	err := eachRow(ctx, tx, `
 		SELECT a.id, a.round_id, a.summary_id, a.user_id,
 			CASE a.status WHEN 'pending' THEN 0 WHEN 'in_progress' THEN 1 WHEN 'submitted' THEN 2 ELSE -1 END, a.active_seconds
 		FROM `+from, args, func(rows *sql.Rows) error {
@@ -213,12 +213,9 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.Re
 	// labels: reading the table straight through is then quicker than
 	// finding each assignment's labels by the index (see labelscan.go).
 	if maxID < 1<<53 {
-		// The counts read index entries only; the assignments' order,
-		// which reads their rows, is read for a pass alone.
-		scan, err := manyAssignments(ctx, tx, args)
-		if err != nil {
-			return err
-		}
+		// The assignments' order, which reads their rows, is read for
+		// a pass alone.
+		scan := args.many
 		if reportLabelsVia != "" {
 			scan = reportLabelsVia == "scan"
 		}
