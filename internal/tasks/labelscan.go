@@ -79,13 +79,20 @@ func (t *slotTable) of(id int64) int32 {
 	return -1
 }
 
+// labelIDSpan counts the row ids from the smallest sentence label's to
+// the largest's. Each end is a subquery of its own: SQLite reads one end
+// of the table's b-tree for a lone min() or max(), but a query that asks
+// for both reads every row (0.27 s on 1.5 million labels, against
+// 0.2 ms).
+const labelIDSpan = `SELECT coalesce((SELECT max(id) FROM sentence_labels) - (SELECT min(id) FROM sentence_labels) + 1, 0)`
+
 // reportLabelsByScan reads the labels of the assignments ids (in the
 // join's order) by a pass over the whole table, then orders and numbers
 // them as reportLabels does.
 func reportLabelsByScan(ctx context.Context, tx *sql.Tx, args reportArgs, ids []int64, d *domain.ReportData) error {
 	slots := newSlotTable(ids)
 	var span int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id) - min(id) + 1, 0) FROM sentence_labels`).Scan(&span); err != nil {
+	if err := tx.QueryRowContext(ctx, labelIDSpan).Scan(&span); err != nil {
 		return err
 	}
 	// The rows read, with their assignment's place, numbered by a

@@ -290,3 +290,47 @@ func assignmentsSameAsJoin(t *testing.T, other string) {
 		}
 	})
 }
+
+// TestLabelIDSpanReadsEnds checks that the span of sentence label ids is
+// read from the two ends of the table and not by a pass over its rows,
+// and that it counts the ids from the smallest to the largest.
+func TestLabelIDSpanReadsEnds(t *testing.T) {
+	s := labelScanStore(t, 3)
+	ctx := context.Background()
+	rows, err := s.read.QueryContext(ctx, "EXPLAIN QUERY PLAN "+labelIDSpan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+		if strings.HasPrefix(detail, "SCAN") && detail != "SCAN CONSTANT ROW" {
+			t.Errorf("the span of label ids is read by a pass: %q", detail)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(plan) == 0 {
+		t.Fatal("no plan")
+	}
+	var span, lo, hi int64
+	if err := s.read.QueryRowContext(ctx, labelIDSpan).Scan(&span); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.read.QueryRowContext(ctx, `SELECT min(id) FROM sentence_labels`).Scan(&lo); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.read.QueryRowContext(ctx, `SELECT max(id) FROM sentence_labels`).Scan(&hi); err != nil {
+		t.Fatal(err)
+	}
+	if lo == 0 || span != hi-lo+1 {
+		t.Fatalf("span %d, ids %d…%d", span, lo, hi)
+	}
+}
