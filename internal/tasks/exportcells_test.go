@@ -190,18 +190,25 @@ func cellsProject(t *testing.T) (*tasks.Store, *sql.DB, int64, map[string]int64)
 // compares them field by field.
 func TestEachCellsAgreesWithAQueryPerSummary(t *testing.T) {
 	s, db, project, rounds := cellsProject(t)
+	eachScope(t, s, project, rounds, func(t *testing.T, scope domain.ExportScope) {
+		want := allOracleCells(t, s, db, scope)
+		if len(want) < 5 {
+			t.Fatalf("only %d cells: the fixture does not exercise the merge", len(want))
+		}
+		compareCells(t, eachCells(t, s, scope), want)
+	})
+}
+
+// eachScope runs fn as a subtest for the whole project and for each of
+// its rounds, with a second connection free and with none.
+func eachScope(t *testing.T, s *tasks.Store, project int64, rounds map[string]int64, fn func(t *testing.T, scope domain.ExportScope)) {
 	for _, apart := range []bool{true, false} {
 		for name, round := range map[string]int64{"all rounds": 0, "cal": rounds["cal"], "prod": rounds["prod"]} {
 			t.Run(fmt.Sprintf("%s, second connection %v", name, apart), func(t *testing.T) {
 				if !apart {
 					defer tasks.HoldSecondConnection(s)()
 				}
-				scope := domain.ExportScope{ProjectID: project, RoundID: round}
-				want := allOracleCells(t, s, db, scope)
-				if len(want) < 5 {
-					t.Fatalf("only %d cells: the fixture does not exercise the merge", len(want))
-				}
-				compareCells(t, eachCells(t, s, scope), want)
+				fn(t, domain.ExportScope{ProjectID: project, RoundID: round})
 			})
 		}
 	}
@@ -217,7 +224,7 @@ func TestEachCellsReadsOneSnapshot(t *testing.T) {
 	scope := domain.ExportScope{ProjectID: project}
 	want := allOracleCells(t, s, db, scope)
 	writes := 0
-	*tasks.ExportLabelsBetween = func() {
+	*tasks.ExportApartBetween = func() {
 		writes++
 		cells := `SELECT %s(l.id) FROM sentence_labels l JOIN assignments a ON a.id = l.assignment_id JOIN rounds r ON r.id = a.round_id
 			JOIN summary_sentences ss ON ss.id = l.sentence_id AND ss.summary_id = a.summary_id WHERE r.project_id = ?`
@@ -230,17 +237,28 @@ func TestEachCellsReadsOneSnapshot(t *testing.T) {
 			}
 		}
 	}
-	defer func() { *tasks.ExportLabelsBetween = nil }()
+	defer func() { *tasks.ExportApartBetween = nil }()
 	got := eachCells(t, s, scope)
 	if writes != 1 {
 		t.Fatalf("the labels were written %d times between the transactions, want 1: the export did not try a second connection", writes)
 	}
 	compareCells(t, got, want)
 	// The next export sees the writes.
-	*tasks.ExportLabelsBetween = nil
+	*tasks.ExportApartBetween = nil
 	if after := eachCells(t, s, scope); reflect.DeepEqual(after, want) {
 		t.Error("an export after the writes gives the labels from before them")
 	}
+}
+
+// beginExport opens an ExportReader of scope, closed when the test ends.
+func beginExport(t *testing.T, s *tasks.Store, scope domain.ExportScope) *tasks.ExportReader {
+	t.Helper()
+	r, err := s.BeginExport(context.Background(), scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
 }
 
 // allOracleCells reads the cells of every summary in scope with
@@ -248,11 +266,7 @@ func TestEachCellsReadsOneSnapshot(t *testing.T) {
 func allOracleCells(t *testing.T, s *tasks.Store, db *sql.DB, scope domain.ExportScope) []domain.ExportLabel {
 	t.Helper()
 	ctx := context.Background()
-	r, err := s.BeginExport(ctx, scope)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := beginExport(t, s, scope)
 	var want []domain.ExportLabel
 	if err := r.EachSummary(ctx, func(sum *domain.ExportSummary) error {
 		want = append(want, oracleCells(t, db, scope, sum.ID)...)
@@ -268,11 +282,7 @@ func allOracleCells(t *testing.T, s *tasks.Store, db *sql.DB, scope domain.Expor
 func eachCells(t *testing.T, s *tasks.Store, scope domain.ExportScope) []domain.ExportLabel {
 	t.Helper()
 	ctx := context.Background()
-	r, err := s.BeginExport(ctx, scope)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := beginExport(t, s, scope)
 	var got []domain.ExportLabel
 	n := 0
 	if err := r.EachCells(ctx, &tasks.ExportCells{}, func(c *tasks.ExportCells) (*tasks.ExportCells, error) {
@@ -294,12 +304,18 @@ func eachCells(t *testing.T, s *tasks.Store, scope domain.ExportScope) []domain.
 
 func compareCells(t *testing.T, got, want []domain.ExportLabel) {
 	t.Helper()
+	compareEach(t, "cell", got, want)
+}
+
+// compareEach compares two lists item by item, naming each item what.
+func compareEach[T any](t *testing.T, what string, got, want []T) {
+	t.Helper()
 	if len(got) != len(want) {
-		t.Fatalf("%d cells, want %d", len(got), len(want))
+		t.Fatalf("%d of %s, want %d", len(got), what, len(want))
 	}
 	for i := range want {
 		if !reflect.DeepEqual(got[i], want[i]) {
-			t.Errorf("cell %d:\n got %+v\nwant %+v", i, got[i], want[i])
+			t.Errorf("%s %d:\n got %+v\nwant %+v", what, i, got[i], want[i])
 		}
 	}
 }

@@ -3,6 +3,7 @@ package tasks
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 
 	"annotate/internal/domain"
@@ -22,13 +23,13 @@ var summaryQueries = map[string]string{
 		FROM ` + cellsFrom + ` LEFT JOIN gold_summaries g ON g.summary_id = s.id LEFT JOIN users u ON u.id = g.decided_by
 		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id`,
 	// Sentences without gold have NULL gold columns, which cost less to
-	// hand over than values. The decider's name is looked up only for
-	// gold that has one: joined, SQLite may scan the users for every
-	// sentence when there are few.
+	// hand over than values. The decider's name is looked up on the
+	// export's own transaction (see eachSummary): this query may run on a
+	// second one, which must read only tables whose writes bump
+	// report_versions.
 	"sentences": `SELECT ss.summary_id, ss.id, ss.idx, coalesce(ss.source_index, ss.idx), ss.text, nullif(ss.translation, ''), g.sentence_id IS NOT NULL,
 			g.label, g.error_types, g.explanation, g.ambiguous, g.ambiguity_type, g.ambiguity_note,
-			g.provenance, g.decided_by, CASE WHEN g.decided_by IS NOT NULL THEN (SELECT username FROM users WHERE id = g.decided_by) END,
-			g.decided_at, g.note
+			g.provenance, g.decided_by, g.decided_at, g.note
 		FROM ` + cellsFrom + ` CROSS JOIN summary_sentences ss ON ss.summary_id = s.id
 		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id
 		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id, ss.idx`,
@@ -62,36 +63,21 @@ func (r *ExportReader) eachSummary(ctx context.Context, fn func(*domain.ExportSu
 			c.close()
 		}
 	}()
-	for _, n := range []string{"summaries", "sentences", "links"} {
+	for _, n := range []string{"summaries", "links"} {
 		rows, err := r.tx.QueryContext(ctx, r.scoped(summaryQueries[n]), r.scope.ProjectID, r.scope.RoundID)
 		if err != nil {
 			return fmt.Errorf("%s: %w", n, err)
 		}
 		cur[n] = &cursor{rows: rows}
 	}
-	var sentSummary int64
-	var sent domain.ExportSentence
-	scanSentence := func(rows *sql.Rows) error {
-		var has bool
-		var label, types, expl, ambType, ambNote, prov, byName, at, note sql.NullString
-		var amb sql.NullBool
-		var by sql.NullInt64
-		sent = domain.ExportSentence{}
-		if err := rows.Scan(&sentSummary, &sent.ID, &sent.Index, &sent.SourceIndex, &sent.Text, (*orEmpty)(&sent.Translation), &has,
-			&label, &types, &expl, &amb, &ambType, &ambNote, &prov, &by, &byName, &at, &note); err != nil {
-			return err
-		}
-		if has {
-			g := &domain.ExportGold{GoldValues: domain.GoldValues{Label: label.String, ErrorTypes: domain.NonNil(decodeTypes(types.String)), Explanation: expl.String,
-				AmbiguityType: ambType.String, AmbiguityNote: ambNote.String},
-				Provenance: prov.String, DecidedByID: by.Int64, DecidedBy: byName.String, DecidedAt: at.String, Note: note.String}
-			if amb.Valid {
-				g.Ambiguous = &amb.Bool
-			}
-			sent.Gold = g
-		}
-		return nil
+	// The sentences, most of the reading, on a second connection when
+	// one is free (see openApart).
+	sentences, err := openApart(ctx, r, "sentences", r.scoped(summaryQueries["sentences"]), scanSentence)
+	if err != nil {
+		return err
 	}
+	defer sentences.close()
+	names := deciderNames{tx: r.tx}
 	var linkSummary int64
 	var ln link
 	scanLink := func(rows *sql.Rows) error { return rows.Scan(&linkSummary, &ln.keyFact, &ln.sentence) }
@@ -117,16 +103,21 @@ func (r *ExportReader) eachSummary(ctx context.Context, fn func(*domain.ExportSu
 		}
 		sents = sents[:0]
 		for {
-			ok, err := cur["sentences"].next(scanSentence)
+			row, ok, err := sentences.peek()
 			if err != nil {
 				return err
 			}
-			if !ok || sentSummary != s.ID {
+			if !ok || row.summary != s.ID {
 				break
 			}
-			cur["sentences"].ok = false
-			sents = append(sents, sent)
-			countGold(&s, sent.Gold)
+			sentences.take()
+			if g := row.sent.Gold; g != nil && g.DecidedByID != 0 {
+				if g.DecidedBy, err = names.of(ctx, g.DecidedByID); err != nil {
+					return err
+				}
+			}
+			sents = append(sents, row.sent)
+			countGold(&s, row.sent.Gold)
 		}
 		clear(votes)
 		for {
@@ -148,15 +139,71 @@ func (r *ExportReader) eachSummary(ctx context.Context, fn func(*domain.ExportSu
 	if err := sums.rows.Err(); err != nil {
 		return err
 	}
-	for _, n := range []string{"sentences", "links"} {
-		if cur[n].ok || (!cur[n].done && cur[n].rows.Next()) {
-			return fmt.Errorf("%s: rows left after the last summary", n)
+	if _, ok, err := sentences.peek(); err != nil {
+		return err
+	} else if ok {
+		return fmt.Errorf("sentences: rows left after the last summary")
+	}
+	if c := cur["links"]; c.ok || (!c.done && c.rows.Next()) {
+		return fmt.Errorf("links: rows left after the last summary")
+	}
+	return cur["links"].rows.Err()
+}
+
+// sentenceRow is one row of the sentences query: a sentence with its
+// gold, whose decider is named by id only (see deciderNames).
+type sentenceRow struct {
+	summary int64
+	sent    domain.ExportSentence
+}
+
+func scanSentence(rows *sql.Rows, row *sentenceRow) error {
+	var has bool
+	var label, types, expl, ambType, ambNote, prov, at, note sql.NullString
+	var amb sql.NullBool
+	var by sql.NullInt64
+	row.sent = domain.ExportSentence{}
+	sent := &row.sent
+	if err := rows.Scan(&row.summary, &sent.ID, &sent.Index, &sent.SourceIndex, &sent.Text, (*orEmpty)(&sent.Translation), &has,
+		&label, &types, &expl, &amb, &ambType, &ambNote, &prov, &by, &at, &note); err != nil {
+		return err
+	}
+	if has {
+		g := &domain.ExportGold{GoldValues: domain.GoldValues{Label: label.String, ErrorTypes: domain.NonNil(decodeTypes(types.String)), Explanation: expl.String,
+			AmbiguityType: ambType.String, AmbiguityNote: ambNote.String},
+			Provenance: prov.String, DecidedByID: by.Int64, DecidedAt: at.String, Note: note.String}
+		if amb.Valid {
+			g.Ambiguous = &amb.Bool
 		}
-		if err := cur[n].rows.Err(); err != nil {
-			return err
-		}
+		sent.Gold = g
 	}
 	return nil
+}
+
+// deciderNames looks up, on the export's own transaction, the usernames of
+// the users who decided gold, each once: a project has few.
+type deciderNames struct {
+	tx    *sql.Tx
+	names map[int64]string
+}
+
+func (d *deciderNames) of(ctx context.Context, id int64) (string, error) {
+	if name, ok := d.names[id]; ok {
+		return name, nil
+	}
+	var name string
+	err := d.tx.QueryRowContext(ctx, `SELECT username FROM users WHERE id = ?`, id).Scan(&name)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = nil // as the LEFT JOIN it stands for: no name
+	}
+	if err != nil {
+		return "", fmt.Errorf("sentences: decider %d: %w", id, err)
+	}
+	if d.names == nil {
+		d.names = map[int64]string{}
+	}
+	d.names[id] = name
+	return name, nil
 }
 
 // countGold adds a sentence with gold g (nil for none) to the counts of s.

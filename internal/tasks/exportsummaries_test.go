@@ -4,10 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 
 	"annotate/internal/domain"
+	"annotate/internal/tasks"
 )
 
 // The queries per document and per summary that EachSummarySentences
@@ -114,52 +116,95 @@ func fmtRow(v ...any) string {
 // TestEachSummarySentencesAgreesWithQueriesPerSummary compares the
 // summaries, their counts, alignments and sentences with gold that
 // EachSummarySentences merges from its cursors with what the queries per
-// document and per summary it replaced read, in every scope.
+// document and per summary it replaced read, in every scope, with the
+// sentences read on a second connection and on the export's own.
 func TestEachSummarySentencesAgreesWithQueriesPerSummary(t *testing.T) {
-	ctx := context.Background()
 	s, db, project, rounds := cellsProject(t)
-	for name, round := range map[string]int64{"all rounds": 0, "cal": rounds["cal"], "prod": rounds["prod"]} {
-		t.Run(name, func(t *testing.T) {
-			scope := domain.ExportScope{ProjectID: project, RoundID: round}
-			want := oracleSummariesOf(t, db, scope)
-			r, err := s.BeginExport(ctx, scope)
-			if err != nil {
-				t.Fatal(err)
+	eachScope(t, s, project, rounds, func(t *testing.T, scope domain.ExportScope) {
+		want := oracleSummariesOf(t, db, scope)
+		got, covered := eachSummarySentences(t, s, scope)
+		if scope.RoundID == 0 && covered == 0 {
+			t.Fatal("no summary has a key fact in its gold alignment: the fixture does not exercise it")
+		}
+		compareSummaries(t, got, want)
+	})
+}
+
+// TestEachSummarySentencesReadsOneSnapshot changes gold and sentences after
+// an export's transaction started and before its sentences would be read
+// on a second connection: the export must still give them as they were
+// when it started, which the second connection no longer sees.
+func TestEachSummarySentencesReadsOneSnapshot(t *testing.T) {
+	ctx := context.Background()
+	s, db, project, _ := cellsProject(t)
+	scope := domain.ExportScope{ProjectID: project}
+	want := oracleSummariesOf(t, db, scope)
+	writes := 0
+	*tasks.ExportApartBetween = func() {
+		writes++
+		of := `SELECT %s(ss.id) FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id JOIN gold_sentences g ON g.sentence_id = ss.id
+			WHERE s.project_id = ? AND g.decided_by IS NOT NULL`
+		for _, q := range []string{
+			`UPDATE gold_sentences SET label = 'borderline', explanation = 'changed' WHERE sentence_id IN (` + fmt.Sprintf(of, "min") + `)`,
+			`DELETE FROM gold_sentences WHERE sentence_id IN (` + fmt.Sprintf(of, "max") + `)`,
+			`UPDATE summary_sentences SET text = 'changed' WHERE id IN (SELECT min(ss.id) FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id WHERE s.project_id = ?)`,
+		} {
+			if _, err := db.ExecContext(ctx, q, project); err != nil {
+				t.Error(err)
 			}
-			defer r.Close()
-			var got []oracleSummary
-			covered := 0
-			if err := r.EachSummarySentences(ctx, func(sum *domain.ExportSummary, sents []domain.ExportSentence) error {
-				o := oracleSummary{External: sum.External, Sentences: sum.Sentences, Gold: sum.GoldSentences, Faithful: sum.FaithfulSentences,
-					Unfaithful: sum.UnfaithfulSentences, KeyFacts: sum.KeyFacts, Alignments: sum.Alignments, Covered: sum.CoveredKeyFacts, Covering: sum.CoveringSentences}
-				covered += sum.CoveredKeyFacts
-				for _, st := range sents {
-					g := st.Gold
-					if g == nil {
-						g = &domain.ExportGold{}
-					}
-					var amb sql.NullBool
-					if g.Ambiguous != nil {
-						amb = sql.NullBool{Valid: true, Bool: *g.Ambiguous}
-					}
-					o.SentenceRows = append(o.SentenceRows, sentenceRow(st.ID, st.Index, st.SourceIndex, st.Text, st.Gold != nil, g.Label, g.Provenance, g.Explanation, g.DecidedBy, amb))
-				}
-				got = append(got, o)
-				return nil
-			}); err != nil {
-				t.Fatal(err)
-			}
-			if name == "all rounds" && covered == 0 {
-				t.Fatal("no summary has a key fact in its gold alignment: the fixture does not exercise it")
-			}
-			if len(got) != len(want) {
-				t.Fatalf("%d summaries, want %d", len(got), len(want))
-			}
-			for i := range want {
-				if !reflect.DeepEqual(got[i], want[i]) {
-					t.Errorf("summary %d:\n got %+v\nwant %+v", i, got[i], want[i])
-				}
-			}
-		})
+		}
 	}
+	defer func() { *tasks.ExportApartBetween = nil }()
+	got, _ := eachSummarySentences(t, s, scope)
+	if writes != 1 {
+		t.Fatalf("the gold was written %d times between the transactions, want 1: the export did not try a second connection", writes)
+	}
+	compareSummaries(t, got, want)
+	*tasks.ExportApartBetween = nil
+	if after, _ := eachSummarySentences(t, s, scope); reflect.DeepEqual(after, want) {
+		t.Error("an export after the writes gives the sentences from before them")
+	}
+}
+
+// eachSummarySentences reads the summaries in scope with
+// EachSummarySentences, as the reference queries describe them, and
+// counts the key facts in their gold alignments.
+func eachSummarySentences(t *testing.T, s *tasks.Store, scope domain.ExportScope) ([]oracleSummary, int) {
+	t.Helper()
+	ctx := context.Background()
+	r := beginExport(t, s, scope)
+	var got []oracleSummary
+	covered, decided := 0, 0
+	if err := r.EachSummarySentences(ctx, func(sum *domain.ExportSummary, sents []domain.ExportSentence) error {
+		o := oracleSummary{External: sum.External, Sentences: sum.Sentences, Gold: sum.GoldSentences, Faithful: sum.FaithfulSentences,
+			Unfaithful: sum.UnfaithfulSentences, KeyFacts: sum.KeyFacts, Alignments: sum.Alignments, Covered: sum.CoveredKeyFacts, Covering: sum.CoveringSentences}
+		covered += sum.CoveredKeyFacts
+		for _, st := range sents {
+			g := st.Gold
+			if g == nil {
+				g = &domain.ExportGold{}
+			}
+			if g.DecidedBy != "" {
+				decided++
+			}
+			var amb sql.NullBool
+			if g.Ambiguous != nil {
+				amb = sql.NullBool{Valid: true, Bool: *g.Ambiguous}
+			}
+			o.SentenceRows = append(o.SentenceRows, sentenceRow(st.ID, st.Index, st.SourceIndex, st.Text, st.Gold != nil, g.Label, g.Provenance, g.Explanation, g.DecidedBy, amb))
+		}
+		got = append(got, o)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if scope.RoundID == 0 && decided == 0 {
+		t.Fatal("no gold names its decider: the fixture does not exercise the names")
+	}
+	return got, covered
+}
+
+func compareSummaries(t *testing.T, got, want []oracleSummary) {
+	t.Helper()
+	compareEach(t, "summary", got, want)
 }
