@@ -6,6 +6,10 @@ type ExportScope struct {
 	// RoundID, when not 0, keeps the summaries with an assignment in that
 	// round that was not released, and only that round's labels.
 	RoundID int64
+	// OneConnection reads everything in the export's own transaction,
+	// never on a second connection beside it: for an export made while
+	// people work, which should leave them the other processors.
+	OneConnection bool
 }
 
 // ExportSummary is one summary in an export with its document, its

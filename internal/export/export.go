@@ -65,6 +65,11 @@ type Options struct {
 	// submitted, summaries with gold decided. Zero keeps everything.
 	Since time.Time
 	Now   time.Time // the export time; zero means now
+	// OneCore reads on one connection and writes on the reading
+	// goroutine, for an export made while people work, which should leave
+	// them the other processors (see report.Options.OneCore). It changes
+	// no byte of the export.
+	OneCore bool
 }
 
 // Header names what an export holds. It is the first line of a JSON Lines
@@ -215,7 +220,7 @@ func safeName(s string) string {
 // Write streams the export to w. It reads one snapshot of the database; an
 // error part-way leaves w with what was written so far.
 func (e *Export) Write(ctx context.Context, w io.Writer) error {
-	r, err := e.store.BeginExport(ctx, domain.ExportScope{ProjectID: e.project.ID, RoundID: e.roundID})
+	r, err := e.store.BeginExport(ctx, domain.ExportScope{ProjectID: e.project.ID, RoundID: e.roundID, OneConnection: e.opt.OneCore})
 	if err != nil {
 		return err
 	}

@@ -23,8 +23,11 @@ var rawColumns = []string{
 // in scope, including sentences an annotator has not labelled yet. The
 // summaries are read on one goroutine and written on this one, a few
 // batches apart, so that reading and writing, about equal work, can run
-// on two cores.
+// on two cores; with Options.OneCore, written as each batch is read.
 func (x *run) raw(ctx context.Context) error {
+	if x.opt.OneCore {
+		return x.rawInline(ctx)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	full, free := make(chan *rawBatch, rawBatches), make(chan *rawBatch, rawBatches)
@@ -114,6 +117,21 @@ func (x *run) readRaw(ctx context.Context, full, free chan *rawBatch) error {
 		full <- b // the writer takes every batch until full is closed
 	}
 	return err
+}
+
+// rawInline reads and writes the summaries in scope one by one on the
+// calling goroutine.
+func (x *run) rawInline(ctx context.Context) error {
+	return x.r.EachCells(ctx, &tasks.ExportCells{}, func(c *tasks.ExportCells) (*tasks.ExportCells, error) {
+		var scores map[int64]map[domain.ScaleKey]string
+		if len(x.project.Settings.Scales) > 0 {
+			var err error
+			if scores, err = x.r.Scores(ctx, c.ID); err != nil {
+				return nil, err
+			}
+		}
+		return c, x.rawRows(c, scores)
+	})
 }
 
 // rawRows writes the rows of one summary, with the scale scores of its

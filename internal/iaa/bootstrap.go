@@ -56,7 +56,7 @@ type BootstrapOptions struct {
 	Seed       uint64          // the same seed gives the same result on any number of goroutines
 	Confidence float64         // two-sided level of the interval; 0 means 0.95
 	Min        []float64       // minimum acceptable α values q, for AlphaBoot.PBelow
-	Workers    int             // goroutines; 0 means runtime.GOMAXPROCS(0)
+	Workers    int             // goroutines; 0 means runtime.GOMAXPROCS(0), 1 draws on the calling goroutine
 	Method     BootstrapMethod // what is resampled; the zero value resamples units
 }
 
@@ -156,23 +156,29 @@ func AlphaBootstrapCoded(c *Coded, level Level, opt BootstrapOptions) (AlphaBoot
 	}
 	workers = min(workers, chunks)
 	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				ch := int(next.Add(1) - 1)
-				if ch >= chunks {
-					return
-				}
-				one := draw(rand.New(rand.NewPCG(opt.Seed, splitmix64(uint64(ch)))))
-				lo := ch * replicatesPerChunk
-				for i := lo; i < min(lo+replicatesPerChunk, len(reps)); i++ {
-					reps[i] = one()
-				}
+	drawChunks := func() {
+		for {
+			ch := int(next.Add(1) - 1)
+			if ch >= chunks {
+				return
 			}
-		})
+			one := draw(rand.New(rand.NewPCG(opt.Seed, splitmix64(uint64(ch)))))
+			lo := ch * replicatesPerChunk
+			for i := lo; i < min(lo+replicatesPerChunk, len(reps)); i++ {
+				reps[i] = one()
+			}
+		}
 	}
-	wg.Wait()
+	if workers <= 1 {
+		drawChunks() // on the calling goroutine
+	} else {
+		bootstrapGoroutines.Add(int64(workers))
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(drawChunks)
+		}
+		wg.Wait()
+	}
 
 	defined := reps[:0]
 	for _, x := range reps {

@@ -35,7 +35,9 @@ type Options struct {
 	Seed uint64
 	// OneCore reads on one database connection and builds on one
 	// processor, for a report built in the background of a server, where
-	// the other processors serve requests. It changes no figure.
+	// the other processors serve requests: every computation runs on the
+	// calling goroutine, whose priority the server can lower (see package
+	// background). It changes no figure.
 	OneCore bool
 }
 
@@ -332,7 +334,7 @@ func Build(project string, d *domain.ReportData, set domain.Settings, opt Option
 	if err != nil {
 		return nil, err
 	}
-	boot := bootstrap{replicates: opt.Bootstrap, seed: opt.Seed, method: opt.BootstrapMethod}
+	boot := bootstrap{replicates: opt.Bootstrap, seed: opt.Seed, method: opt.BootstrapMethod, workers: workers(opt)}
 	rep.PerAnnotator = newAnnotators(x, sc)
 	// A round whose assignments are those of the report has the
 	// report's ratings: its trend point is read off the dimension rather
@@ -431,11 +433,22 @@ func workers(opt Options) int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// inParallel calls f(0), …, f(n−1), at most workers at once.
+// parallelGoroutines counts the goroutines inParallel has started.
+var parallelGoroutines atomic.Int64
+
+// inParallel calls f(0), …, f(n−1), at most workers at once; with one
+// worker, in order on the calling goroutine (see Options.OneCore).
 func inParallel(workers, n int, f func(i int)) {
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	parallelGoroutines.Add(int64(min(n, workers)))
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(n, max(1, workers)) {
+	for range min(n, workers) {
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)

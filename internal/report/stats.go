@@ -17,6 +17,7 @@ type bootstrap struct {
 	replicates int
 	seed       uint64
 	method     iaa.BootstrapMethod
+	workers    int // goroutines drawing the replicates (see iaa.BootstrapOptions)
 }
 
 // statistics computes the statistics set of one dimension and Cohen's κ of
@@ -59,7 +60,8 @@ func alphaStatistic(c *iaa.Coded, level iaa.Level, boot bootstrap) agreement.Sta
 		}
 		return agreement.Statistic{Value: ptr(a)}
 	}
-	b, err := iaa.AlphaBootstrapCoded(c, level, iaa.BootstrapOptions{Replicates: boot.replicates, Seed: boot.seed, Min: []float64{minAlpha}, Method: boot.method})
+	b, err := iaa.AlphaBootstrapCoded(c, level, iaa.BootstrapOptions{Replicates: boot.replicates, Seed: boot.seed, Min: []float64{minAlpha}, Method: boot.method,
+		Workers: boot.workers})
 	if err != nil {
 		return undefined(err)
 	}

@@ -33,12 +33,13 @@ type rowSource[T any] interface {
 }
 
 // openApart runs query (with the scope's project and round as ?1 and ?2)
-// on a second connection when it can, else on the export's transaction,
+// on a second connection when it can (and the scope allows), else on the
+// export's transaction,
 // reading each row with scan. name says which reading an error comes
 // from. Call it after the export's transaction has read something, which
 // fixed what it sees.
 func openApart[T any](ctx context.Context, r *ExportReader, name, query string, scan func(*sql.Rows, *T) error) (rowSource[T], error) {
-	if r.store != nil {
+	if r.store != nil && !r.scope.OneConnection {
 		select {
 		case r.store.reportApart <- struct{}{}:
 			src, err := readApart(ctx, r, name, query, scan)

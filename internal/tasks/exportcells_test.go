@@ -250,14 +250,13 @@ func TestEachCellsReadsOneSnapshot(t *testing.T) {
 	}
 }
 
-// beginExport opens an ExportReader of scope, closed when the test ends.
+// beginExport opens an ExportReader of scope, which the caller closes.
 func beginExport(t *testing.T, s *tasks.Store, scope domain.ExportScope) *tasks.ExportReader {
 	t.Helper()
 	r, err := s.BeginExport(context.Background(), scope)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { r.Close() })
 	return r
 }
 
@@ -267,6 +266,7 @@ func allOracleCells(t *testing.T, s *tasks.Store, db *sql.DB, scope domain.Expor
 	t.Helper()
 	ctx := context.Background()
 	r := beginExport(t, s, scope)
+	defer r.Close()
 	var want []domain.ExportLabel
 	if err := r.EachSummary(ctx, func(sum *domain.ExportSummary) error {
 		want = append(want, oracleCells(t, db, scope, sum.ID)...)
@@ -283,6 +283,7 @@ func eachCells(t *testing.T, s *tasks.Store, scope domain.ExportScope) []domain.
 	t.Helper()
 	ctx := context.Background()
 	r := beginExport(t, s, scope)
+	defer r.Close()
 	var got []domain.ExportLabel
 	n := 0
 	if err := r.EachCells(ctx, &tasks.ExportCells{}, func(c *tasks.ExportCells) (*tasks.ExportCells, error) {

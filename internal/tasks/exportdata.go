@@ -75,7 +75,8 @@ const (
 )
 
 // roundWalk says whether an export of scope walks its round's summaries
-// (see roundShare); both counts read index entries only.
+// (see roundShare); both counts read index entries only, the project's
+// summaries no more than the share needs.
 func roundWalk(ctx context.Context, tx *sql.Tx, scope domain.ExportScope) (bool, error) {
 	if scope.RoundID == 0 {
 		return false, nil
@@ -86,14 +87,18 @@ func roundWalk(ctx context.Context, tx *sql.Tx, scope domain.ExportScope) (bool,
 	case 2:
 		return false, nil
 	}
-	var inRound, all int
+	var inRound, enough int
 	if err := tx.QueryRowContext(ctx, `SELECT count(DISTINCT summary_id) FROM assignments WHERE round_id = ?`, scope.RoundID).Scan(&inRound); err != nil {
 		return false, err
 	}
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM summaries WHERE project_id = ?`, scope.ProjectID).Scan(&all); err != nil {
+	// Whether the project has roundShare × inRound summaries, counted up
+	// to that many only: counting all of them took 10 ms on 100,000, a
+	// third of the export of a 200-summary round.
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM summaries WHERE project_id = ? LIMIT ?)`,
+		scope.ProjectID, roundShare*inRound).Scan(&enough); err != nil {
 		return false, err
 	}
-	return roundShare*inRound <= all, nil
+	return enough >= roundShare*inRound, nil
 }
 
 // roundWalkForced, set by tests, makes round exports walk their round

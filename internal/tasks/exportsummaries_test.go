@@ -173,6 +173,7 @@ func eachSummarySentences(t *testing.T, s *tasks.Store, scope domain.ExportScope
 	t.Helper()
 	ctx := context.Background()
 	r := beginExport(t, s, scope)
+	defer r.Close()
 	var got []oracleSummary
 	covered, decided := 0, 0
 	if err := r.EachSummarySentences(ctx, func(sum *domain.ExportSummary, sents []domain.ExportSentence) error {
@@ -207,4 +208,27 @@ func eachSummarySentences(t *testing.T, s *tasks.Store, scope domain.ExportScope
 func compareSummaries(t *testing.T, got, want []oracleSummary) {
 	t.Helper()
 	compareEach(t, "summary", got, want)
+}
+
+// TestExportOneConnectionReadsNothingApart reads a project's sentences and
+// cells with ExportScope.OneConnection, as an export made while people
+// work does: neither may start a second transaction, and both must give
+// what the reference queries give.
+func TestExportOneConnectionReadsNothingApart(t *testing.T) {
+	s, db, project, _ := cellsProject(t)
+	scope := domain.ExportScope{ProjectID: project, OneConnection: true}
+	apart := 0
+	*tasks.ExportApartBetween = func() { apart++ }
+	defer func() { *tasks.ExportApartBetween = nil }()
+	got, _ := eachSummarySentences(t, s, scope)
+	compareSummaries(t, got, oracleSummariesOf(t, db, scope))
+	compareCells(t, eachCells(t, s, scope), allOracleCells(t, s, db, scope))
+	if apart != 0 {
+		t.Fatalf("an export on one connection started %d second transactions", apart)
+	}
+	scope.OneConnection = false
+	eachSummarySentences(t, s, scope)
+	if apart != 1 {
+		t.Fatalf("an export free to use a second connection started %d second transactions, want 1", apart)
+	}
 }

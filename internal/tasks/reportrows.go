@@ -213,19 +213,24 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.Re
 	// labels: reading the table straight through is then quicker than
 	// finding each assignment's labels by the index (see labelscan.go).
 	if maxID < 1<<53 {
-		// The assignments' order, which reads their rows, is read for
-		// a pass alone.
-		scan := args.many
-		if reportLabelsVia != "" {
-			scan = reportLabelsVia == "scan"
-		}
-		if scan {
+		switch labelsWay(args) {
+		case "scan":
+			// The assignments' order, which reads their rows, is read
+			// for a pass alone.
 			ids, err := reportAssignmentOrder(ctx, tx, args)
 			if err != nil {
 				return err
 			}
 			if len(ids) > 0 {
 				return reportLabelsByScan(ctx, tx, args, ids, d)
+			}
+		case "list":
+			ids, ok, err := reportFewAssignments(ctx, tx, args)
+			if err != nil {
+				return err
+			}
+			if ok {
+				return reportLabelsOfList(ctx, tx, args, ids, d)
 			}
 		}
 	}

@@ -42,8 +42,9 @@ func TestSlowReportMayBeOlder(t *testing.T) {
 }
 
 // TestReportsOnOneCoreWhileOthersWork checks the signal behind
-// report.Options.OneCore: a report's own requests do not count as others'
-// work, any other request does, for reportQuietFor.
+// report.Options.OneCore and export.Options.OneCore: a report's or an
+// export's own requests do not count as others' work, any other request
+// does, for reportQuietFor.
 func TestReportsOnOneCoreWhileOthersWork(t *testing.T) {
 	s := &Server{}
 	e := echo.New()
@@ -59,11 +60,20 @@ func TestReportsOnOneCoreWhileOthersWork(t *testing.T) {
 	}
 	serve("/p/:slug/report")
 	serve("/p/:slug/report.csv")
+	serve("/p/:slug/export/download")
+	serve(apiPrefix + "/projects/:slug/labels")
+	serve(apiPrefix + "/projects/:slug/gold")
+	serve(apiPrefix + "/projects/:slug/report")
 	serve("/static/*")
 	serve("/healthz")
 	if s.othersServed() {
-		t.Fatal("report requests, static files or health checks count as others' work")
+		t.Fatal("report or export requests, static files or health checks count as others' work")
 	}
+	serve("/p/:slug/export")
+	if !s.othersServed() {
+		t.Fatal("opening the export page does not count as others' work")
+	}
+	s.lastActive.Store(0)
 	serve("/a/:id/s/:sid")
 	if !s.othersServed() {
 		t.Fatal("a save does not count as others' work")

@@ -1,0 +1,5 @@
+package report
+
+// ParallelGoroutines counts the goroutines the build has started to
+// compute dimensions at once.
+var ParallelGoroutines = &parallelGoroutines
