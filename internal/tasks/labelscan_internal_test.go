@@ -174,12 +174,17 @@ func eachReport(t *testing.T, filters []domain.ReportFilter, set func(string), c
 // database.
 func TestReportLabelsScanSameAsJoin(t *testing.T) {
 	filters := []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second"}, {Round: domain.ImportedRound, SubmittedOnly: true}, {Round: "none"}}
-	defer func() { fewAssignmentsMax = keptListMax }()
-	for _, way := range []string{"scan", "list", "list past its most"} {
+	defer func() { fewAssignmentsMax, reportAssignmentsVia = keptListMax, "" }()
+	for _, way := range []string{"scan", "list by user", "list by join", "list past its most"} {
 		set := func(w string) {
 			reportLabelsVia = map[string]string{"a": "join", "b": strings.Fields(way)[0]}[w]
-			fewAssignmentsMax = keptListMax
-			if way == "list past its most" {
+			fewAssignmentsMax, reportAssignmentsVia = keptListMax, ""
+			switch way {
+			case "list by user":
+				reportAssignmentsVia = "user"
+			case "list by join":
+				reportAssignmentsVia = "join"
+			case "list past its most":
 				fewAssignmentsMax = 3 // the list gives way to the join
 			}
 		}
@@ -342,5 +347,118 @@ func TestLabelIDSpanReadsEnds(t *testing.T) {
 	}
 	if lo == 0 || span != hi-lo+1 {
 		t.Fatalf("span %d, ids %d…%d", span, lo, hi)
+	}
+}
+
+// TestReportAssignmentsWayFollowsCounts checks the choice between reading
+// the counted assignments through the users' index and through the
+// rounds' against counts made by plain queries: through the users' index
+// exactly when fewer assignments have the counted statuses than belong to
+// the report's rounds.
+func TestReportAssignmentsWayFollowsCounts(t *testing.T) {
+	s := labelScanStore(t, 4)
+	ctx := context.Background()
+	// Most of the work not yet submitted: a report of submitted work
+	// counts few of a large project's assignments.
+	if _, err := s.write.ExecContext(ctx, `UPDATE assignments SET status = 'pending' WHERE id % 3 != 0 AND status != 'released'`); err != nil {
+		t.Fatal(err)
+	}
+	count := func(q string, args ...any) int {
+		var n int
+		if err := s.read.QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	seen := map[bool]bool{}
+	for _, slug := range []string{"big", "small"} {
+		p, err := s.ProjectBySlug(ctx, slug)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var second int64
+		if err := s.read.QueryRowContext(ctx, `SELECT id FROM rounds WHERE project_id = ? AND name = 'second'`, p.ID).Scan(&second); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			round     int64
+			submitted int
+		}{{0, 0}, {0, 1}, {second, 0}, {second, 1}} {
+			round, submitted := c.round, c.submitted
+			args := reportArgs{project: p.ID, round: round, submitted: submitted}
+			tx, err := s.read.BeginTx(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, byUser, err := manyAssignments(ctx, tx, args)
+			tx.Rollback()
+			if err != nil {
+				t.Fatal(err)
+			}
+			inRounds := count(`SELECT count(*) FROM assignments WHERE round_id IN (SELECT id FROM rounds WHERE project_id = ? AND (? = 0 OR id = ?))`, p.ID, round, round)
+			ofStatus := count(`SELECT count(*) FROM assignments WHERE status = 'submitted' OR (? = 0 AND status IN ('pending', 'in_progress'))`, submitted)
+			if want := ofStatus < inRounds; byUser != want {
+				t.Errorf("%s round %d, submitted %d: %d of the statuses, %d in the rounds: by user %v, want %v", slug, round, submitted, ofStatus, inRounds, byUser, want)
+			}
+			seen[byUser] = true
+		}
+	}
+	if !seen[true] || !seen[false] {
+		t.Fatalf("the fixture exercises one way only: %v", seen)
+	}
+}
+
+// TestSparseGoldByTheSentencesRead checks when the report reads the gold
+// into a map: when the gold sentences are few beside the sentences the
+// report reads (all of them, or those of the summaries it lists), not
+// beside every sentence of the database.
+func TestSparseGoldByTheSentencesRead(t *testing.T) {
+	s := labelScanStore(t, 5)
+	ctx := context.Background()
+	if _, err := s.write.ExecContext(ctx, `DELETE FROM gold_sentences WHERE sentence_id > (SELECT min(sentence_id) + 40 FROM gold_sentences)`); err != nil {
+		t.Fatal(err)
+	}
+	sentences, err := IDList(ctx, s.read, `SELECT id FROM summary_sentences`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	summaries, err := IDList(ctx, s.read, `SELECT id FROM summaries ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gold int
+	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM gold_sentences`).Scan(&gold); err != nil {
+		t.Fatal(err)
+	}
+	if gold == 0 || gold > len(sentences)/sparseGoldShare {
+		t.Fatalf("%d gold of %d sentences: not sparse", gold, len(sentences))
+	}
+	read := func(kept []int64) bool {
+		args := reportArgs{kept: &reportKept{summaries: map[int64]bool{}}}
+		for _, id := range kept {
+			args.kept.summaries[id] = true
+		}
+		tx, err := s.read.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback()
+		m, err := sparseGold(ctx, tx, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m != nil
+	}
+	defer func() { reportSummariesVia = "" }()
+	reportSummariesVia = "all" // the report reads every sentence
+	if !read(summaries) {
+		t.Error("gold sparse among all the sentences is joined")
+	}
+	reportSummariesVia = "list"
+	if !read(summaries) {
+		t.Error("gold sparse among the listed summaries' sentences is joined")
+	}
+	if read(summaries[:2]) {
+		t.Error("gold read whole for the sentences of two summaries")
 	}
 }

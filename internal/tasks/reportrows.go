@@ -22,8 +22,11 @@ type reportArgs struct {
 	kept           *reportKept
 	// many says that the report counts most of the database's
 	// assignments (see manyAssignments), so that its assignments and
-	// labels are read by a pass over their tables.
-	many bool
+	// labels are read by a pass over their tables; otherwise byUser says
+	// that fewer assignments have the counted statuses than belong to the
+	// report's rounds, so that the counted ones are best found through
+	// the (user_id, status) index rather than the rounds'.
+	many, byUser bool
 }
 
 // reportKept is what the report counts, known once the assignments are
@@ -102,32 +105,44 @@ var reportAssignmentsVia string
 // the counted statuses in any project (the (user_id, status) index) must
 // both be at least half. Reading the counted ones exactly would read
 // each one's row.
-func manyAssignments(ctx context.Context, tx *sql.Tx, args reportArgs) (bool, error) {
+//
+// It also says whether the counted assignments are best found through the
+// (user_id, status) index (byUser): when fewer assignments have the
+// counted statuses than belong to the rounds. A report of every round
+// while few are submitted finds them so (600 of 600,600 on the 30x load
+// corpus), a report of a small round of a project whose work is all
+// submitted through the rounds' index (6,000 of 306,075 on the 1.5M-label
+// project, where the users' index gave every submitted assignment and
+// took 0.28 s).
+func manyAssignments(ctx context.Context, tx *sql.Tx, args reportArgs) (many, byUser bool, err error) {
 	var inRounds, ofStatus, all int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM assignments`).Scan(&all); err != nil {
-		return false, err
+		return false, false, err
 	}
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM `+reportJoin+` WHERE r.project_id = ?1 AND (?2 = 0 OR r.id = ?2)`,
 		args.project, args.round).Scan(&inRounds); err != nil {
-		return false, err
+		return false, false, err
 	}
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users u JOIN assignments a INDEXED BY assignments_user
 		ON a.user_id = u.id AND a.status IN (`+countedStatuses(args)+`)`).Scan(&ofStatus); err != nil {
-		return false, err
+		return false, false, err
 	}
-	return min(inRounds, ofStatus) > 0 && 2*min(inRounds, ofStatus) >= all, nil
+	return min(inRounds, ofStatus) > 0 && 2*min(inRounds, ofStatus) >= all, ofStatus < inRounds, nil
 }
 
 // assignmentsWay says how the report's assignments are best read: "scan"
-// when it counts most of them (args.many), else "user".
+// when it counts most of them (args.many), "user" when their statuses
+// single out fewer than their rounds do (args.byUser), else "join".
 func assignmentsWay(args reportArgs) string {
 	switch {
 	case reportAssignmentsVia != "":
 		return reportAssignmentsVia
 	case args.many:
 		return "scan"
+	case args.byUser:
+		return "user"
 	}
-	return "user"
+	return "join"
 }
 
 func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
@@ -487,11 +502,14 @@ const (
 )
 
 // sparseGoldShare: when the gold sentences (of every project) number
-// at most one in this many sentence ids, the report reads them on their
-// own into a map rather than looking each sentence up in gold_sentences,
-// a seek per sentence: on 500,000 sentences with 49,778 gold the join
-// took 1.15-1.36 s and the map's two reads 0.7 s. Past a quarter the
-// map's memory (a string per gold sentence) outweighs the seeks.
+// at most one in this many of the sentences the report reads, the report
+// reads them on their own into a map rather than looking each sentence up
+// in gold_sentences, a seek per sentence: on 500,000 sentences with 49,778
+// gold the join took 1.15-1.36 s and the map's two reads 0.7 s. Past a
+// quarter the map's reading and memory (a string per gold sentence)
+// outweigh the seeks: a report of a 2% round of that project reads 10,000
+// sentences, and reading every gold sentence for them took 54 ms of its
+// 207.
 const sparseGoldShare = 4
 
 // reportGoldVia, when set by tests, chooses how the sentences' gold is
@@ -507,9 +525,16 @@ type goldCell struct {
 // sparseGold returns the gold of every sentence that has some, by
 // sentence, when there is little of it (see sparseGoldShare); nil when
 // there is more, and the sentences query should join it.
-func sparseGold(ctx context.Context, tx *sql.Tx) (map[int64]goldCell, error) {
-	var maxID int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM summary_sentences`).Scan(&maxID); err != nil {
+func sparseGold(ctx context.Context, tx *sql.Tx, args reportArgs) (map[int64]goldCell, error) {
+	// The sentences the report reads: those of its summaries when it
+	// names them in a list (counted through the summaries' index), else
+	// as many as there are sentence ids.
+	var reads int64
+	if list, ok := keptListArgs(args, args.kept.summaries, &args.kept.list); ok {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM summary_sentences WHERE summary_id IN (SELECT value FROM json_each(?))`, list[3]).Scan(&reads); err != nil {
+			return nil, err
+		}
+	} else if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM summary_sentences`).Scan(&reads); err != nil {
 		return nil, err
 	}
 	// Counting reads the smallest index of gold_sentences: far less than
@@ -523,7 +548,7 @@ func sparseGold(ctx context.Context, tx *sql.Tx) (map[int64]goldCell, error) {
 		return nil, nil
 	case "map":
 	default:
-		if n > maxID/sparseGoldShare {
+		if n > reads/sparseGoldShare {
 			return nil, nil
 		}
 	}
@@ -546,7 +571,7 @@ func sparseGold(ctx context.Context, tx *sql.Tx) (map[int64]goldCell, error) {
 func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
 	// Equal gold labels share one ReportGold.
 	golds := map[string]*domain.ReportGold{}
-	sparse, err := sparseGold(ctx, tx)
+	sparse, err := sparseGold(ctx, tx, args)
 	if err != nil {
 		return err
 	}
