@@ -28,9 +28,10 @@ var reportLabelsVia string
 // the table ("scan") when the report counts most of the database's
 // assignments (args.many), else by the list of the counted assignments
 // ("list"), found through the (user_id, status) index or the rounds' (see
-// assignmentsWay), when the round is known. The report's join ("join") reads every assignment row of the
-// project's rounds to find the counted ones: on the 30x load corpus, 600
-// submitted of 600,600, that took 0.4 s twice (a count and the read).
+// assignmentsWay), when the round is known. The report's join ("join")
+// reads every assignment row of the project's rounds to find the counted
+// ones: on the 30x load corpus, 600 submitted of 600,600, that took 0.4 s
+// twice (a count and the read).
 func labelsWay(args reportArgs) string {
 	switch {
 	case reportLabelsVia != "":
@@ -46,9 +47,9 @@ func labelsWay(args reportArgs) string {
 // reportFewAssignments returns the ids of the assignments the report
 // counts, found as reportAssignmentRows finds them (through the
 // (user_id, status) index or the rounds'), in the order the report's join
-// visits them: the project's rounds by name (their unique
-// index), then by summary and user (the assignments' unique index). ok is
-// false when they are more than fewAssignmentsMax.
+// visits them: the project's rounds by name (their unique index), then by
+// summary and user (the assignments' unique index). ok is false when they
+// are more than fewAssignmentsMax.
 func reportFewAssignments(ctx context.Context, tx *sql.Tx, args reportArgs) ([]int64, bool, error) {
 	rank := map[int64]int{}
 	err := eachRow(ctx, tx, `SELECT id FROM rounds WHERE project_id = ?1 AND ?2 + ?3 >= 0 ORDER BY name`, args, func(rows *sql.Rows) error {
@@ -119,7 +120,7 @@ func reportLabelsOfList(ctx context.Context, tx *sql.Tx, args reportArgs, ids []
 	}
 	return readReportLabels(ctx, tx, args, ids, newSlotTable(ids), n, `
 		SELECT l.assignment_id, (l.sentence_id << 9) | `+labelColumns+`
-		FROM sentence_labels l WHERE l.assignment_id IN (SELECT value FROM json_each(?1)) AND ?2 = ?2`, []any{list, 0}, d)
+		FROM sentence_labels l WHERE l.assignment_id IN (SELECT value FROM json_each(?))`, []any{list}, d)
 }
 
 // reportAssignmentOrder returns the ids of the assignments whose labels
