@@ -3,7 +3,6 @@ package tasks
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 
 	"annotate/internal/domain"
@@ -77,7 +76,7 @@ func (r *ExportReader) eachSummary(ctx context.Context, fn func(*domain.ExportSu
 		return err
 	}
 	defer sentences.close()
-	names := deciderNames{tx: r.tx}
+	deciders := cachedNames{query: `SELECT username FROM users WHERE id = ?`}
 	var linkSummary int64
 	var ln link
 	scanLink := func(rows *sql.Rows) error { return rows.Scan(&linkSummary, &ln.keyFact, &ln.sentence) }
@@ -112,8 +111,8 @@ func (r *ExportReader) eachSummary(ctx context.Context, fn func(*domain.ExportSu
 			}
 			sentences.take()
 			if g := row.sent.Gold; g != nil && g.DecidedByID != 0 {
-				if g.DecidedBy, err = names.of(ctx, g.DecidedByID); err != nil {
-					return err
+				if g.DecidedBy, err = deciders.name(ctx, r.tx, g.DecidedByID); err != nil {
+					return fmt.Errorf("sentences: decider: %w", err)
 				}
 			}
 			sents = append(sents, row.sent)
@@ -151,7 +150,8 @@ func (r *ExportReader) eachSummary(ctx context.Context, fn func(*domain.ExportSu
 }
 
 // sentenceRow is one row of the sentences query: a sentence with its
-// gold, whose decider is named by id only (see deciderNames).
+// gold, whose decider is named by id only: eachSummary looks the name up
+// on the export's own transaction.
 type sentenceRow struct {
 	summary int64
 	sent    domain.ExportSentence
@@ -178,32 +178,6 @@ func scanSentence(rows *sql.Rows, row *sentenceRow) error {
 		sent.Gold = g
 	}
 	return nil
-}
-
-// deciderNames looks up, on the export's own transaction, the usernames of
-// the users who decided gold, each once: a project has few.
-type deciderNames struct {
-	tx    *sql.Tx
-	names map[int64]string
-}
-
-func (d *deciderNames) of(ctx context.Context, id int64) (string, error) {
-	if name, ok := d.names[id]; ok {
-		return name, nil
-	}
-	var name string
-	err := d.tx.QueryRowContext(ctx, `SELECT username FROM users WHERE id = ?`, id).Scan(&name)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = nil // as the LEFT JOIN it stands for: no name
-	}
-	if err != nil {
-		return "", fmt.Errorf("sentences: decider %d: %w", id, err)
-	}
-	if d.names == nil {
-		d.names = map[int64]string{}
-	}
-	d.names[id] = name
-	return name, nil
 }
 
 // countGold adds a sentence with gold g (nil for none) to the counts of s.
