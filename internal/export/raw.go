@@ -99,12 +99,9 @@ func (x *run) readRaw(ctx context.Context, full, free chan *rawBatch) error {
 		return nil
 	}
 	err := x.r.EachCells(ctx, b.cells[0], func(c *tasks.ExportCells) (*tasks.ExportCells, error) {
-		b.scores[b.n] = nil
-		if len(x.project.Settings.Scales) > 0 {
-			var err error
-			if b.scores[b.n], err = x.r.Scores(ctx, c.ID); err != nil {
-				return nil, err
-			}
+		var err error
+		if b.scores[b.n], err = x.rawScores(ctx, c.ID); err != nil {
+			return nil, err
 		}
 		if b.n++; b.n == len(b.cells) {
 			if err := send(); err != nil {
@@ -123,15 +120,21 @@ func (x *run) readRaw(ctx context.Context, full, free chan *rawBatch) error {
 // calling goroutine.
 func (x *run) rawInline(ctx context.Context) error {
 	return x.r.EachCells(ctx, &tasks.ExportCells{}, func(c *tasks.ExportCells) (*tasks.ExportCells, error) {
-		var scores map[int64]map[domain.ScaleKey]string
-		if len(x.project.Settings.Scales) > 0 {
-			var err error
-			if scores, err = x.r.Scores(ctx, c.ID); err != nil {
-				return nil, err
-			}
+		scores, err := x.rawScores(ctx, c.ID)
+		if err != nil {
+			return nil, err
 		}
 		return c, x.rawRows(c, scores)
 	})
+}
+
+// rawScores returns the scale scores of a summary's assignments by
+// assignment, nil when the project has no scales.
+func (x *run) rawScores(ctx context.Context, summaryID int64) (map[int64]map[domain.ScaleKey]string, error) {
+	if len(x.project.Settings.Scales) == 0 {
+		return nil, nil
+	}
+	return x.r.Scores(ctx, summaryID)
 }
 
 // rawRows writes the rows of one summary, with the scale scores of its
