@@ -111,7 +111,7 @@ func (s *Store) roundGoldCounts(ctx context.Context, projectID int64) ([]domain.
 		return nil, err
 	}
 	q := s.reader(ctx)
-	m, err := s.roundMembers(ctx, q, projectID)
+	sentences, err := s.roundSentences(ctx, q, projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func (s *Store) roundGoldCounts(ctx context.Context, projectID int64) ([]domain.
 	at := map[int64]int{} // round id to its place in out
 	for i, r := range rounds {
 		out[i].Round = r
-		out[i].Sentences = m.sentences[r.ID]
+		out[i].Sentences = sentences[r.ID]
 		out[i].Waiting = out[i].Sentences
 		at[r.ID] = i
 	}
