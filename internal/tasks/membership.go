@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"sync"
+
+	"annotate/internal/domain"
 )
 
 // membershipRoundsSchema creates a counter per round of changes to which
@@ -265,4 +267,25 @@ func (s *Store) readRoundSentences(ctx context.Context, q querier, rounds []memb
 		return nil
 	}, string(list))
 	return out, err
+}
+
+// WarmRoundMembers reads the sentence count of every round of every
+// project into the cache that the adjudication queue's counts come from,
+// so that the first view after the server starts does not wait for them
+// (0.7 s for a project of 600,600 assignments).
+func (s *Store) WarmRoundMembers(ctx context.Context) error {
+	ids, err := IDList(ctx, s.read, `SELECT id FROM projects ORDER BY id`)
+	if err != nil {
+		return domain.Op("Store.WarmRoundMembers", err)
+	}
+	for _, id := range ids {
+		err := s.FreshSnapshot(ctx, func(ctx context.Context) error {
+			_, err := s.roundSentences(ctx, s.reader(ctx), id)
+			return err
+		})
+		if err != nil {
+			return domain.Op("Store.WarmRoundMembers", err)
+		}
+	}
+	return nil
 }

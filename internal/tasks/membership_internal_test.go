@@ -193,3 +193,33 @@ func TestRoundMembersReadAgainOnlyWhereTheyChanged(t *testing.T) {
 		t.Fatalf("after the round went: %d counts, rounds %v read", len(got), rounds)
 	}
 }
+
+// TestWarmRoundMembers: after the server's warm-up read, the first view
+// of every project's adjudication queue reads no round's members.
+func TestWarmRoundMembers(t *testing.T) {
+	s := labelScanStore(t, 3)
+	ctx := context.Background()
+	var reads int
+	membersRead = func([]int64) { reads++ }
+	t.Cleanup(func() { membersRead = nil })
+	if err := s.WarmRoundMembers(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if reads == 0 {
+		t.Fatal("the warm-up read no members")
+	}
+	reads = 0
+	for _, slug := range []string{"big", "small"} {
+		p, err := s.ProjectBySlug(ctx, slug)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.RoundGoldCounts(ctx, p.ID)
+		if err != nil || len(got) == 0 || got[0].Sentences == 0 {
+			t.Fatalf("%s: %+v, %v", slug, got, err)
+		}
+	}
+	if reads != 0 {
+		t.Fatalf("the first views after the warm-up read members %d times", reads)
+	}
+}
