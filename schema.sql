@@ -1,4 +1,4 @@
--- The database schema of annotate, version 31, as a fresh database holds it.
+-- The database schema of annotate, version 32, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -870,3 +870,6 @@ CREATE TRIGGER membership_sentences_delete AFTER DELETE ON summary_sentences BEG
         WHERE a.summary_id = OLD.summary_id
         ON CONFLICT (round_id) DO UPDATE SET version = version + 1;
 END;
+
+CREATE INDEX gold_tallies_imported ON gold_tallies(project_id, against DESC, summary_id, idx)
+	WHERE provenance = 'imported' AND votes > 0;

@@ -281,6 +281,9 @@ ALTER TABLE study_participants ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;`
 	// 31: the membership counter per round rather than per project (see
 	// membership.go).
 	membershipRoundsSchema,
+	// 32: the gold index's imported gold with labels in the order the
+	// adjudication queue lists it (see gold_imported.go).
+	importedGoldIndex,
 }
 
 // studyDealingSchema keeps, per study item, how many of the study round's
