@@ -1,4 +1,4 @@
--- The database schema of annotate, version 32, as a fresh database holds it.
+-- The database schema of annotate, version 33, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -873,3 +873,37 @@ END;
 
 CREATE INDEX gold_tallies_imported ON gold_tallies(project_id, against DESC, summary_id, idx)
 	WHERE provenance = 'imported' AND votes > 0;
+
+CREATE TABLE gold_counts (
+    project_id INTEGER NOT NULL,
+    provenance TEXT NOT NULL,
+    rounds     TEXT NOT NULL,
+    ready      INTEGER NOT NULL,
+    flagged    INTEGER NOT NULL,
+    split      INTEGER NOT NULL,
+    n          INTEGER NOT NULL,
+    PRIMARY KEY (project_id, provenance, rounds, ready, flagged, split)
+) WITHOUT ROWID;
+
+CREATE TRIGGER gold_counts_insert AFTER INSERT ON gold_tallies BEGIN
+    INSERT INTO gold_counts (project_id, provenance, rounds, ready, flagged, split, n)
+        VALUES (NEW.project_id, NEW.provenance, NEW.rounds, NEW.ready, NEW.flagged, NEW.split, 1)
+        ON CONFLICT (project_id, provenance, rounds, ready, flagged, split) DO UPDATE SET n = n + 1;
+END;
+
+CREATE TRIGGER gold_counts_delete AFTER DELETE ON gold_tallies BEGIN
+    UPDATE gold_counts SET n = n - 1 WHERE project_id = OLD.project_id AND provenance = OLD.provenance
+        AND rounds = OLD.rounds AND ready = OLD.ready AND flagged = OLD.flagged AND split = OLD.split;
+    DELETE FROM gold_counts WHERE project_id = OLD.project_id AND provenance = OLD.provenance
+        AND rounds = OLD.rounds AND ready = OLD.ready AND flagged = OLD.flagged AND split = OLD.split AND n <= 0;
+END;
+
+CREATE TRIGGER gold_counts_update AFTER UPDATE OF project_id, provenance, rounds, ready, flagged, split ON gold_tallies BEGIN
+    UPDATE gold_counts SET n = n - 1 WHERE project_id = OLD.project_id AND provenance = OLD.provenance
+        AND rounds = OLD.rounds AND ready = OLD.ready AND flagged = OLD.flagged AND split = OLD.split;
+    DELETE FROM gold_counts WHERE project_id = OLD.project_id AND provenance = OLD.provenance
+        AND rounds = OLD.rounds AND ready = OLD.ready AND flagged = OLD.flagged AND split = OLD.split AND n <= 0;
+    INSERT INTO gold_counts (project_id, provenance, rounds, ready, flagged, split, n)
+        VALUES (NEW.project_id, NEW.provenance, NEW.rounds, NEW.ready, NEW.flagged, NEW.split, 1)
+        ON CONFLICT (project_id, provenance, rounds, ready, flagged, split) DO UPDATE SET n = n + 1;
+END;

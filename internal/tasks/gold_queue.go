@@ -124,9 +124,9 @@ func (s *Store) roundGoldCounts(ctx context.Context, projectID int64) ([]domain.
 		at[r.ID] = i
 	}
 	// The project's gold by the rounds its summary is in and provenance,
-	// from the gold index: as many groups as sets of rounds, read from an
-	// index of the project's rows.
-	err = queryRows(ctx, q, `SELECT rounds, provenance, count(*) FROM gold_tallies
+	// from the gold index's counts (gold_counts.go): as many groups as
+	// sets of rounds.
+	err = queryRows(ctx, q, `SELECT rounds, provenance, sum(n) FROM gold_counts
 			WHERE project_id = ? GROUP BY rounds, provenance`, func(rows *sql.Rows) error {
 		var key, provenance string
 		var n int

@@ -284,6 +284,9 @@ ALTER TABLE study_participants ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;`
 	// 32: the gold index's imported gold with labels in the order the
 	// adjudication queue lists it (see gold_imported.go).
 	importedGoldIndex,
+	// 33: the gold index counted by what the adjudication queue groups
+	// by, kept by triggers (see gold_counts.go).
+	goldCountsSchema,
 }
 
 // studyDealingSchema keeps, per study item, how many of the study round's
