@@ -898,7 +898,9 @@ CREATE TRIGGER gold_counts_delete AFTER DELETE ON gold_tallies BEGIN
         AND rounds = OLD.rounds AND ready = OLD.ready AND flagged = OLD.flagged AND split = OLD.split AND n <= 0;
 END;
 
-CREATE TRIGGER gold_counts_update AFTER UPDATE OF project_id, provenance, rounds, ready, flagged, split ON gold_tallies BEGIN
+CREATE TRIGGER gold_counts_update AFTER UPDATE OF project_id, provenance, rounds, ready, flagged, split ON gold_tallies
+    WHEN OLD.project_id IS NOT NEW.project_id OR OLD.provenance IS NOT NEW.provenance OR OLD.rounds IS NOT NEW.rounds
+        OR OLD.ready IS NOT NEW.ready OR OLD.flagged IS NOT NEW.flagged OR OLD.split IS NOT NEW.split BEGIN
     UPDATE gold_counts SET n = n - 1 WHERE project_id = OLD.project_id AND provenance = OLD.provenance
         AND rounds = OLD.rounds AND ready = OLD.ready AND flagged = OLD.flagged AND split = OLD.split;
     DELETE FROM gold_counts WHERE project_id = OLD.project_id AND provenance = OLD.provenance

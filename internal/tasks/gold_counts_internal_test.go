@@ -92,3 +92,37 @@ func TestGoldCountsMigrationAndDeletes(t *testing.T) {
 		t.Fatalf("after the deletes, kept counts %v, counted %v", kept, counted)
 	}
 }
+
+// TestGoldCountsFollowEachColumn changes each counted column of a row of
+// the gold index in place, as writeGoldIndex writes over a row, and then
+// has the index rewrite the row from the labels: the kept counts follow
+// both writes.
+func TestGoldCountsFollowEachColumn(t *testing.T) {
+	s := labelScanStore(t, 5)
+	ctx := context.Background()
+	if err := s.RefreshGoldIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var sentence int64
+	if err := s.read.QueryRow(`SELECT sentence_id FROM gold_tallies WHERE provenance = 'unresolved' LIMIT 1`).Scan(&sentence); err != nil {
+		t.Fatal(err)
+	}
+	for _, set := range []string{"provenance = 'imported'", "rounds = ',99,'", "ready = 1 - ready", "flagged = 1 - flagged",
+		"split = split + 8", "project_id = project_id + 100"} {
+		if _, err := s.write.Exec(`UPDATE gold_tallies SET `+set+` WHERE sentence_id = ?`, sentence); err != nil {
+			t.Fatal(err)
+		}
+		if kept, counted := goldCountRows(t, s.read); !reflect.DeepEqual(kept, counted) {
+			t.Fatalf("after SET %s: kept counts %v, counted %v", set, kept, counted)
+		}
+		if _, err := s.write.Exec(`INSERT INTO gold_tallies_stale (sentence_id) VALUES (?)`, sentence); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RefreshGoldIndex(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if kept, counted := goldCountRows(t, s.read); !reflect.DeepEqual(kept, counted) {
+			t.Fatalf("after SET %s and a rewrite: kept counts %v, counted %v", set, kept, counted)
+		}
+	}
+}
