@@ -1,4 +1,4 @@
--- The database schema of annotate, version 30, as a fresh database holds it.
+-- The database schema of annotate, version 33, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -602,37 +602,6 @@ CREATE TRIGGER report_version_documents_update AFTER UPDATE ON documents BEGIN
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
 
-CREATE TABLE membership_versions (
-    project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
-    version    INTEGER NOT NULL
-);
-
-CREATE TRIGGER membership_assignments_insert AFTER INSERT ON assignments BEGIN
-    INSERT INTO membership_versions (project_id, version) SELECT r.project_id, 1 FROM rounds r WHERE r.id = NEW.round_id
-        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
-END;
-
-CREATE TRIGGER membership_assignments_delete AFTER DELETE ON assignments BEGIN
-    INSERT INTO membership_versions (project_id, version) SELECT r.project_id, 1 FROM rounds r WHERE r.id = OLD.round_id
-        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
-END;
-
-CREATE TRIGGER membership_assignments_update AFTER UPDATE OF status, round_id, summary_id ON assignments
-    WHEN (OLD.status = 'released') IS NOT (NEW.status = 'released') OR OLD.round_id IS NOT NEW.round_id OR OLD.summary_id IS NOT NEW.summary_id BEGIN
-    INSERT INTO membership_versions (project_id, version) SELECT r.project_id, 1 FROM rounds r WHERE r.id IN (OLD.round_id, NEW.round_id)
-        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
-END;
-
-CREATE TRIGGER membership_sentences_insert AFTER INSERT ON summary_sentences BEGIN
-    INSERT INTO membership_versions (project_id, version) SELECT s.project_id, 1 FROM summaries s WHERE s.id = NEW.summary_id
-        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
-END;
-
-CREATE TRIGGER membership_sentences_delete AFTER DELETE ON summary_sentences BEGIN
-    INSERT INTO membership_versions (project_id, version) SELECT s.project_id, 1 FROM summaries s WHERE s.id = OLD.summary_id
-        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
-END;
-
 CREATE TABLE stale_labels (
     id            INTEGER PRIMARY KEY,
     project_id    INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
@@ -867,4 +836,76 @@ CREATE TRIGGER gold_tallies_assignments_update AFTER UPDATE OF status, submitted
     INSERT INTO gold_tallies_stale (sentence_id)
         SELECT g.sentence_id FROM summary_sentences ss JOIN gold_sentences g ON g.sentence_id = ss.id WHERE ss.summary_id IN (OLD.summary_id, NEW.summary_id)
         ON CONFLICT DO NOTHING;
+END;
+
+CREATE TABLE membership_rounds (
+    round_id INTEGER PRIMARY KEY REFERENCES rounds(id) ON DELETE CASCADE,
+    version  INTEGER NOT NULL
+);
+
+CREATE TRIGGER membership_assignments_insert AFTER INSERT ON assignments BEGIN
+    INSERT INTO membership_rounds (round_id, version) SELECT r.id, 1 FROM rounds r WHERE r.id = NEW.round_id
+        ON CONFLICT (round_id) DO UPDATE SET version = version + 1;
+END;
+
+CREATE TRIGGER membership_assignments_delete AFTER DELETE ON assignments BEGIN
+    INSERT INTO membership_rounds (round_id, version) SELECT r.id, 1 FROM rounds r WHERE r.id = OLD.round_id
+        ON CONFLICT (round_id) DO UPDATE SET version = version + 1;
+END;
+
+CREATE TRIGGER membership_assignments_update AFTER UPDATE OF status, round_id, summary_id ON assignments
+    WHEN (OLD.status = 'released') IS NOT (NEW.status = 'released') OR OLD.round_id IS NOT NEW.round_id OR OLD.summary_id IS NOT NEW.summary_id BEGIN
+    INSERT INTO membership_rounds (round_id, version) SELECT r.id, 1 FROM rounds r WHERE r.id IN (OLD.round_id, NEW.round_id)
+        ON CONFLICT (round_id) DO UPDATE SET version = version + 1;
+END;
+
+CREATE TRIGGER membership_sentences_insert AFTER INSERT ON summary_sentences BEGIN
+    INSERT INTO membership_rounds (round_id, version) SELECT DISTINCT r.id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id
+        WHERE a.summary_id = NEW.summary_id
+        ON CONFLICT (round_id) DO UPDATE SET version = version + 1;
+END;
+
+CREATE TRIGGER membership_sentences_delete AFTER DELETE ON summary_sentences BEGIN
+    INSERT INTO membership_rounds (round_id, version) SELECT DISTINCT r.id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id
+        WHERE a.summary_id = OLD.summary_id
+        ON CONFLICT (round_id) DO UPDATE SET version = version + 1;
+END;
+
+CREATE INDEX gold_tallies_imported ON gold_tallies(project_id, against DESC, summary_id, idx)
+	WHERE provenance = 'imported' AND votes > 0;
+
+CREATE TABLE gold_counts (
+    project_id INTEGER NOT NULL,
+    provenance TEXT NOT NULL,
+    rounds     TEXT NOT NULL,
+    ready      INTEGER NOT NULL,
+    flagged    INTEGER NOT NULL,
+    split      INTEGER NOT NULL,
+    n          INTEGER NOT NULL,
+    PRIMARY KEY (project_id, provenance, rounds, ready, flagged, split)
+) WITHOUT ROWID;
+
+CREATE TRIGGER gold_counts_insert AFTER INSERT ON gold_tallies BEGIN
+    INSERT INTO gold_counts (project_id, provenance, rounds, ready, flagged, split, n)
+        VALUES (NEW.project_id, NEW.provenance, NEW.rounds, NEW.ready, NEW.flagged, NEW.split, 1)
+        ON CONFLICT (project_id, provenance, rounds, ready, flagged, split) DO UPDATE SET n = n + 1;
+END;
+
+CREATE TRIGGER gold_counts_delete AFTER DELETE ON gold_tallies BEGIN
+    UPDATE gold_counts SET n = n - 1 WHERE project_id = OLD.project_id AND provenance = OLD.provenance
+        AND rounds = OLD.rounds AND ready = OLD.ready AND flagged = OLD.flagged AND split = OLD.split;
+    DELETE FROM gold_counts WHERE project_id = OLD.project_id AND provenance = OLD.provenance
+        AND rounds = OLD.rounds AND ready = OLD.ready AND flagged = OLD.flagged AND split = OLD.split AND n <= 0;
+END;
+
+CREATE TRIGGER gold_counts_update AFTER UPDATE OF project_id, provenance, rounds, ready, flagged, split ON gold_tallies
+    WHEN OLD.project_id IS NOT NEW.project_id OR OLD.provenance IS NOT NEW.provenance OR OLD.rounds IS NOT NEW.rounds
+        OR OLD.ready IS NOT NEW.ready OR OLD.flagged IS NOT NEW.flagged OR OLD.split IS NOT NEW.split BEGIN
+    UPDATE gold_counts SET n = n - 1 WHERE project_id = OLD.project_id AND provenance = OLD.provenance
+        AND rounds = OLD.rounds AND ready = OLD.ready AND flagged = OLD.flagged AND split = OLD.split;
+    DELETE FROM gold_counts WHERE project_id = OLD.project_id AND provenance = OLD.provenance
+        AND rounds = OLD.rounds AND ready = OLD.ready AND flagged = OLD.flagged AND split = OLD.split AND n <= 0;
+    INSERT INTO gold_counts (project_id, provenance, rounds, ready, flagged, split, n)
+        VALUES (NEW.project_id, NEW.provenance, NEW.rounds, NEW.ready, NEW.flagged, NEW.split, 1)
+        ON CONFLICT (project_id, provenance, rounds, ready, flagged, split) DO UPDATE SET n = n + 1;
 END;

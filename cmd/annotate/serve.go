@@ -111,13 +111,17 @@ func runServe(ctx context.Context, e env, args []string) error {
 	io.Copy(e.stdout, &details)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
-	// Resolve, in small transactions beside the traffic, summaries that
+	// Read the rounds' sentence counts the adjudication queue shows, then
+	// resolve, in small transactions beside the traffic, summaries that
 	// became ready before gold was resolved at submission, then bring the
 	// gold index (the adjudication queue's) up to date.
 	resolveCtx, stopResolve := context.WithCancel(ctx)
 	resolved := make(chan struct{})
 	go func() {
 		defer close(resolved)
+		if err := store.WarmRoundMembers(resolveCtx); err != nil && resolveCtx.Err() == nil {
+			logger.Warn("reading the rounds' sentence counts", "err", err)
+		}
 		if st, err := store.ResolveAllReady(resolveCtx); err != nil && resolveCtx.Err() == nil {
 			logger.Warn("resolving ready summaries", "err", err)
 		} else if st.Summaries > 0 {

@@ -1,5 +1,10 @@
 package tasks
 
+import (
+	"fmt"
+	"testing"
+)
+
 // DriverName lets tests open stores through a wrapping driver.
 var DriverName = &driverName
 
@@ -14,4 +19,22 @@ var ExportApartBetween = &exportApartBetween
 func HoldSecondConnection(s *Store) (release func()) {
 	s.reportApart <- struct{}{}
 	return func() { <-s.reportApart }
+}
+
+// GoldCountsDrift compares the kept gold counts (gold_counts.go) with the
+// gold index counted afresh and describes the first difference, or
+// returns "".
+func GoldCountsDrift(t *testing.T, s *Store) string {
+	kept, counted := goldCountRows(t, s.read)
+	for k, n := range counted {
+		if kept[k] != n {
+			return fmt.Sprintf("count %q is %d, the index has %d", k, kept[k], n)
+		}
+	}
+	for k, n := range kept {
+		if _, ok := counted[k]; !ok {
+			return fmt.Sprintf("count %q is %d, the index has none", k, n)
+		}
+	}
+	return ""
 }

@@ -8,6 +8,19 @@ import (
 	"annotate/internal/domain"
 )
 
+// importedGoldPage pages the sentences with imported gold and submitted
+// labels, those most labelled against their gold first, through the
+// gold index's importedGoldIndex: the first rows of the index rather than
+// a sort of every imported sentence (49,778 in the 1.5M-label project:
+// 70 ms a view).
+const importedGoldPage = `SELECT sentence_id FROM gold_tallies WHERE project_id = ? AND provenance = 'imported' AND votes > 0
+	ORDER BY against DESC, summary_id, idx LIMIT ?`
+
+// importedGoldIndex orders the gold index's rows of imported gold with
+// submitted labels as importedGoldPage reads them.
+const importedGoldIndex = `CREATE INDEX IF NOT EXISTS gold_tallies_imported ON gold_tallies(project_id, against DESC, summary_id, idx)
+	WHERE provenance = 'imported' AND votes > 0;`
+
 // ImportedGoldLabelled lists the project's sentences with imported gold
 // that have submitted labels, those most labelled against their gold
 // first, at most limit of them. It pages the gold index (inside a
@@ -16,8 +29,7 @@ func (s *Store) ImportedGoldLabelled(ctx context.Context, projectID int64, limit
 	var out []domain.ImportedGold
 	err := s.FreshSnapshot(ctx, func(ctx context.Context) error {
 		q := s.reader(ctx)
-		ids, err := IDList(ctx, q, `SELECT sentence_id FROM gold_tallies WHERE project_id = ? AND provenance = 'imported' AND votes > 0
-			ORDER BY against DESC, summary_id, idx LIMIT ?`, projectID, limit)
+		ids, err := IDList(ctx, q, importedGoldPage, projectID, limit)
 		if err != nil || len(ids) == 0 {
 			return err
 		}

@@ -209,11 +209,27 @@ func writeGoldIndex(ctx context.Context, tx *sql.Tx, ids []int64) error {
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM gold_tallies WHERE sentence_id IN (SELECT value FROM json_each(?))`, string(list)); err != nil {
+	// Rows of sentences without gold any more go; the others are written
+	// over in place, so that the triggers keeping gold_counts
+	// (gold_counts.go) run only where a counted column changes.
+	kept := make([]int64, len(rows))
+	for i, x := range rows {
+		kept[i] = x.sentence
+	}
+	keptList, err := json.Marshal(kept)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM gold_tallies WHERE sentence_id IN (SELECT value FROM json_each(?1))
+		AND sentence_id NOT IN (SELECT value FROM json_each(?2))`, string(list), string(keptList)); err != nil {
 		return err
 	}
 	ins, err := tx.PrepareContext(ctx, `INSERT INTO gold_tallies (sentence_id, project_id, summary_id, idx, provenance, rounds,
-		votes, top, label_split, split, ready, flagged, against) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		votes, top, label_split, split, ready, flagged, against) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (sentence_id) DO UPDATE SET project_id = excluded.project_id, summary_id = excluded.summary_id,
+		idx = excluded.idx, provenance = excluded.provenance, rounds = excluded.rounds, votes = excluded.votes,
+		top = excluded.top, label_split = excluded.label_split, split = excluded.split, ready = excluded.ready,
+		flagged = excluded.flagged, against = excluded.against`)
 	if err != nil {
 		return err
 	}

@@ -261,6 +261,9 @@ func (f *indexFixture) check(what string) {
 		}
 	}
 	checkRoundGold(f.t, ctx, s, f.p.ID)
+	if d := tasks.GoldCountsDrift(f.t, s); d != "" {
+		f.t.Fatalf("after %s: %s", what, d)
+	}
 
 	type imp struct {
 		sentence, summary int64

@@ -111,7 +111,7 @@ func (s *Store) roundGoldCounts(ctx context.Context, projectID int64) ([]domain.
 		return nil, err
 	}
 	q := s.reader(ctx)
-	m, err := s.roundMembers(ctx, q, projectID)
+	sentences, err := s.roundSentences(ctx, q, projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -119,14 +119,14 @@ func (s *Store) roundGoldCounts(ctx context.Context, projectID int64) ([]domain.
 	at := map[int64]int{} // round id to its place in out
 	for i, r := range rounds {
 		out[i].Round = r
-		out[i].Sentences = m.sentences[r.ID]
+		out[i].Sentences = sentences[r.ID]
 		out[i].Waiting = out[i].Sentences
 		at[r.ID] = i
 	}
 	// The project's gold by the rounds its summary is in and provenance,
-	// from the gold index: as many groups as sets of rounds, read from an
-	// index of the project's rows.
-	err = queryRows(ctx, q, `SELECT rounds, provenance, count(*) FROM gold_tallies
+	// from the gold index's counts (gold_counts.go): as many groups as
+	// sets of rounds.
+	err = queryRows(ctx, q, `SELECT rounds, provenance, sum(n) FROM gold_counts
 			WHERE project_id = ? GROUP BY rounds, provenance`, func(rows *sql.Rows) error {
 		var key, provenance string
 		var n int

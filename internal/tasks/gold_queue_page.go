@@ -43,11 +43,11 @@ func (s *Store) AdjudicationQueue(ctx context.Context, projectID int64, f domain
 
 func adjudicationQueue(ctx context.Context, q querier, projectID int64, f domain.QueueFilter, from, size int) (domain.QueuePage, error) {
 	page := domain.QueuePage{Ready: map[int64]int{}}
-	// One pass over the index of the project's waiting rows, grouped by
-	// what the counts and the filter look at: a few groups per set of
-	// rounds.
-	err := queryRows(ctx, q, `SELECT rounds, ready, flagged, split, count(*) FROM gold_tallies
-		WHERE project_id = ? AND provenance = 'unresolved' GROUP BY rounds, ready, flagged, split`, func(rows *sql.Rows) error {
+	// The project's waiting rows counted by what the counts and the
+	// filter look at: a few groups per set of rounds, kept by triggers
+	// (gold_counts.go).
+	err := queryRows(ctx, q, `SELECT rounds, ready, flagged, split, n FROM gold_counts
+		WHERE project_id = ? AND provenance = 'unresolved'`, func(rows *sql.Rows) error {
 		var key string
 		var ready, flagged bool
 		var split, n int

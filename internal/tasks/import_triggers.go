@@ -7,7 +7,7 @@ import (
 	"annotate/internal/domain"
 )
 
-// heldTriggers are the report_versions, membership_versions,
+// heldTriggers are the report_versions, membership_rounds,
 // queue_blocks and study_items dealt triggers (reportversion.go,
 // membership.go, migrate.go) an import has dropped inside its
 // transaction, with the text that makes them again.
@@ -20,13 +20,13 @@ type heldTriggers struct {
 }
 
 // holdReportTriggers drops the triggers that bump report_versions and
-// membership_versions and keep queue_blocks and study_items.dealt, inside
+// membership_rounds and keep queue_blocks and study_items.dealt, inside
 // an import's transaction: an import writes hundreds of thousands of rows
 // of one project, and each would bump the same counter (a join and an
 // upsert per row, and a scan when the planner's statistics are those of a
 // nearly empty table; study_items.dealt's update, per assignment, took
 // half the time of writing the assignments). release makes them again
-// from their own text, bumps the counter once and counts the project's
+// from their own text, bumps the counters once and counts the project's
 // queues and its study items' deals again (see [DropTriggers] for why
 // this is safe inside the transaction).
 //
@@ -44,10 +44,11 @@ func holdReportTriggers(ctx context.Context, tx *sql.Tx, labelGold bool) (*heldT
 	return h, nil
 }
 
-// release makes the held triggers again, bumps the project's counter once
-// for everything the import wrote, and counts the project's queues and
-// study items' deals again from its assignments (every project's, when
-// the import named none).
+// release makes the held triggers again, bumps the project's counters
+// once for everything the import wrote (the membership counters of every
+// project's rounds when the import named none), and counts the project's
+// queues and study items' deals again from its assignments (every
+// project's, when the import named none).
 func (h *heldTriggers) release(ctx context.Context, tx *sql.Tx, projectID int64) error {
 	if err := h.sql.restore(ctx, tx); err != nil {
 		return err
@@ -58,16 +59,15 @@ func (h *heldTriggers) release(ctx context.Context, tx *sql.Tx, projectID int64)
 	if err := recountDealt(ctx, tx, projectID); err != nil {
 		return err
 	}
+	if err := bumpMembership(ctx, tx, projectID); err != nil {
+		return err
+	}
 	if projectID == 0 {
 		return nil
 	}
-	for _, table := range []string{"report_versions", "membership_versions"} {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO `+table+` (project_id, version) VALUES (?, 1)
-			ON CONFLICT (project_id) DO UPDATE SET version = version + 1`, projectID); err != nil {
-			return err
-		}
-	}
-	return nil
+	_, err := tx.ExecContext(ctx, `INSERT INTO report_versions (project_id, version) VALUES (?, 1)
+		ON CONFLICT (project_id) DO UPDATE SET version = version + 1`, projectID)
+	return err
 }
 
 // recountQueues writes a project's queue_blocks (every project's for 0)

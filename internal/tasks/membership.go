@@ -3,169 +3,289 @@ package tasks
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"sync"
+
+	"annotate/internal/domain"
 )
 
-// membershipVersionsSQL creates a counter per project of changes to which
-// summaries each round gives out and how many sentences they have: the
+// membershipRoundsSchema creates a counter per round of changes to which
+// summaries the round gives out and how many sentences they have: the
 // adjudication queue's per-round sentence counts depend on nothing else,
-// and keeping them while the counter stands spares reading every
-// assignment of the project on each view. Label saves and submissions do
-// not bump it.
-const membershipVersionsSQL = `-- A counter per project of changes to the summaries rounds give out and to
--- their sentences (see tasks.RoundGoldCounts).
-CREATE TABLE IF NOT EXISTS membership_versions (
-    project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
-    version    INTEGER NOT NULL
+// and keeping each round's count while its counter stands spares reading
+// the round's assignments on each view. The counter is kept per round so
+// that dealing or releasing in one round leaves the others' counts
+// standing: dealing a calibration round of 600 assignments no longer
+// makes the next view read the 600,000 of the main round. Label saves and
+// submissions do not bump it.
+//
+// It replaces the per-project counter of migration 16. The triggers
+// insert through a join with rounds, so that when a round is deleted (and
+// its counter row with it) the cascade's deletes of its assignments write
+// no row back.
+const membershipRoundsSchema = `DROP TRIGGER IF EXISTS membership_assignments_insert;
+DROP TRIGGER IF EXISTS membership_assignments_delete;
+DROP TRIGGER IF EXISTS membership_assignments_update;
+DROP TRIGGER IF EXISTS membership_sentences_insert;
+DROP TRIGGER IF EXISTS membership_sentences_delete;
+DROP TABLE IF EXISTS membership_versions;
+-- A counter per round of changes to the summaries it gives out and to their
+-- sentences (see tasks.RoundGoldCounts).
+CREATE TABLE IF NOT EXISTS membership_rounds (
+    round_id INTEGER PRIMARY KEY REFERENCES rounds(id) ON DELETE CASCADE,
+    version  INTEGER NOT NULL
 );
 CREATE TRIGGER IF NOT EXISTS membership_assignments_insert AFTER INSERT ON assignments BEGIN
-    INSERT INTO membership_versions (project_id, version) SELECT r.project_id, 1 FROM rounds r WHERE r.id = NEW.round_id
-        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+    INSERT INTO membership_rounds (round_id, version) SELECT r.id, 1 FROM rounds r WHERE r.id = NEW.round_id
+        ON CONFLICT (round_id) DO UPDATE SET version = version + 1;
 END;
 CREATE TRIGGER IF NOT EXISTS membership_assignments_delete AFTER DELETE ON assignments BEGIN
-    INSERT INTO membership_versions (project_id, version) SELECT r.project_id, 1 FROM rounds r WHERE r.id = OLD.round_id
-        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+    INSERT INTO membership_rounds (round_id, version) SELECT r.id, 1 FROM rounds r WHERE r.id = OLD.round_id
+        ON CONFLICT (round_id) DO UPDATE SET version = version + 1;
 END;
 CREATE TRIGGER IF NOT EXISTS membership_assignments_update AFTER UPDATE OF status, round_id, summary_id ON assignments
     WHEN (OLD.status = 'released') IS NOT (NEW.status = 'released') OR OLD.round_id IS NOT NEW.round_id OR OLD.summary_id IS NOT NEW.summary_id BEGIN
-    INSERT INTO membership_versions (project_id, version) SELECT r.project_id, 1 FROM rounds r WHERE r.id IN (OLD.round_id, NEW.round_id)
-        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+    INSERT INTO membership_rounds (round_id, version) SELECT r.id, 1 FROM rounds r WHERE r.id IN (OLD.round_id, NEW.round_id)
+        ON CONFLICT (round_id) DO UPDATE SET version = version + 1;
 END;
 CREATE TRIGGER IF NOT EXISTS membership_sentences_insert AFTER INSERT ON summary_sentences BEGIN
-    INSERT INTO membership_versions (project_id, version) SELECT s.project_id, 1 FROM summaries s WHERE s.id = NEW.summary_id
-        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+    INSERT INTO membership_rounds (round_id, version) SELECT DISTINCT r.id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id
+        WHERE a.summary_id = NEW.summary_id
+        ON CONFLICT (round_id) DO UPDATE SET version = version + 1;
 END;
 CREATE TRIGGER IF NOT EXISTS membership_sentences_delete AFTER DELETE ON summary_sentences BEGIN
-    INSERT INTO membership_versions (project_id, version) SELECT s.project_id, 1 FROM summaries s WHERE s.id = OLD.summary_id
-        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+    INSERT INTO membership_rounds (round_id, version) SELECT DISTINCT r.id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id
+        WHERE a.summary_id = OLD.summary_id
+        ON CONFLICT (round_id) DO UPDATE SET version = version + 1;
 END;`
 
-// roundMembers is what RoundGoldCounts keeps of a project between views:
-// the sentences each round gives out and the rounds of each summary, as of
-// a membership version.
-type roundMembers struct {
-	version   int64
-	sentences map[int64]int     // round id to sentences given out
-	rounds    map[int64][]int64 // summary id to its rounds
+// bumpMembership bumps the membership counter of every round of a
+// project (of every project for 0), for a change made with the triggers
+// held (see heldTriggers.release).
+func bumpMembership(ctx context.Context, tx *sql.Tx, projectID int64) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO membership_rounds (round_id, version)
+		SELECT id, 1 FROM rounds WHERE project_id = ?1 OR ?1 = 0
+		ON CONFLICT (round_id) DO UPDATE SET version = version + 1`, projectID)
+	return err
 }
 
-// membershipCache holds the latest roundMembers of each project, and the
+// roundCount is the number of sentences a round gives out, as of its
+// membership version.
+type roundCount struct {
+	version   int64
+	sentences int
+}
+
+// membershipCache holds the latest sentence count of each round, and the
 // reads under way: views that miss the cache at once wait for one read
-// rather than each reading every assignment of the project (0.86 s on
+// rather than each reading every assignment of the round (0.86 s on
 // 600,600 assignments).
 type membershipCache struct {
-	mu       sync.Mutex
-	projects map[int64]*roundMembers
-	loading  map[memberKey]*memberLoad
+	mu      sync.Mutex
+	rounds  map[int64]roundCount
+	loading map[memberKey]*memberLoad
 	// joined, when set by tests, is called each time a view starts
 	// waiting for another's read.
 	joined func()
 }
 
-// memberKey names one project's members at one membership version.
-type memberKey struct{ project, version int64 }
+// memberKey names one round's members at one membership version.
+type memberKey struct{ round, version int64 }
 
-// memberLoad is a read of a project's members under way; done is closed
-// when m and err are set.
+// memberLoad is a read of a round's sentence count under way; done is
+// closed when sentences and err are set.
 type memberLoad struct {
-	done chan struct{}
-	m    *roundMembers
-	err  error
+	done      chan struct{}
+	sentences int
+	err       error
 }
 
-// membershipVersion is the project's membership counter (0 before any
-// change).
-func membershipVersion(ctx context.Context, q querier, projectID int64) (int64, error) {
-	var v int64
-	err := q.QueryRowContext(ctx, `SELECT version FROM membership_versions WHERE project_id = ?`, projectID).Scan(&v)
-	if err == sql.ErrNoRows {
-		return 0, nil
-	}
-	return v, err
+// roundVersions returns the membership version of each of the project's
+// rounds (0 before any change).
+func roundVersions(ctx context.Context, q querier, projectID int64) (map[int64]int64, error) {
+	out := map[int64]int64{}
+	err := queryRows(ctx, q, `SELECT r.id, coalesce(m.version, 0) FROM rounds r
+		LEFT JOIN membership_rounds m ON m.round_id = r.id WHERE r.project_id = ?`, func(rows *sql.Rows) error {
+		var round, v int64
+		if err := rows.Scan(&round, &v); err != nil {
+			return err
+		}
+		out[round] = v
+		return nil
+	}, projectID)
+	return out, err
 }
 
-// roundMembers returns the project's round members as q sees them, read
-// again only when the membership counter moved.
-func (s *Store) roundMembers(ctx context.Context, q querier, projectID int64) (*roundMembers, error) {
-	v, err := membershipVersion(ctx, q, projectID)
+// roundSentences returns the number of sentences each of the project's
+// rounds gives out as q sees them, reading again only the rounds whose
+// membership counter moved.
+func (s *Store) roundSentences(ctx context.Context, q querier, projectID int64) (map[int64]int, error) {
+	versions, err := roundVersions(ctx, q, projectID)
 	if err != nil {
 		return nil, err
 	}
-	key := memberKey{projectID, v}
-	s.members.mu.Lock()
-	if m := s.members.projects[projectID]; m != nil && m.version == v {
-		s.members.mu.Unlock()
-		return m, nil
-	}
-	if l := s.members.loading[key]; l != nil {
-		joined := s.members.joined
-		s.members.mu.Unlock()
-		if joined != nil {
-			joined()
+	out := make(map[int64]int, len(versions))
+	var mine, theirs []memberKey
+	var loads []*memberLoad // of mine, then of theirs
+	c := &s.members
+	c.mu.Lock()
+	for round, v := range versions {
+		if got, ok := c.rounds[round]; ok && got.version == v {
+			out[round] = got.sentences
+			continue
 		}
+		key := memberKey{round, v}
+		if c.loading[key] == nil {
+			if c.loading == nil {
+				c.loading = map[memberKey]*memberLoad{}
+			}
+			c.loading[key] = &memberLoad{done: make(chan struct{})}
+			mine = append(mine, key)
+		}
+	}
+	for _, key := range mine {
+		loads = append(loads, c.loading[key])
+	}
+	for round, v := range versions {
+		key := memberKey{round, v}
+		if _, got := out[round]; got {
+			continue
+		}
+		if l := c.loading[key]; l != nil && !inKeys(mine, key) {
+			theirs = append(theirs, key)
+			loads = append(loads, l)
+		}
+	}
+	joined := c.joined
+	c.mu.Unlock()
+	if len(mine) > 0 {
+		counts, err := s.readRoundSentences(ctx, q, mine)
+		c.mu.Lock()
+		for i, key := range mine {
+			l := loads[i]
+			l.sentences, l.err = counts[key.round], err
+			delete(c.loading, key)
+			if err != nil {
+				continue
+			}
+			if c.rounds == nil {
+				c.rounds = map[int64]roundCount{}
+			}
+			if cur, ok := c.rounds[key.round]; !ok || cur.version <= key.version {
+				c.rounds[key.round] = roundCount{key.version, l.sentences}
+			}
+		}
+		c.mu.Unlock()
+		for _, l := range loads[:len(mine)] {
+			close(l.done)
+		}
+		if err != nil {
+			return nil, err
+		}
+		for i, key := range mine {
+			out[key.round] = loads[i].sentences
+		}
+	}
+	if len(theirs) == 0 {
+		return out, nil
+	}
+	if joined != nil {
+		joined()
+	}
+	var again []memberKey
+	for i, key := range theirs {
+		l := loads[len(mine)+i]
 		select {
 		case <-l.done:
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
-		if l.err == nil {
-			return l.m, nil
+		if l.err != nil {
+			// The read failed, perhaps ended by its own view's context:
+			// read again under this one.
+			again = append(again, key)
+			continue
 		}
-		// The read failed, perhaps ended by its own view's context: read
-		// again under this one.
-		return s.readRoundMembers(ctx, q, projectID, v)
+		out[key.round] = l.sentences
 	}
-	l := &memberLoad{done: make(chan struct{})}
-	if s.members.loading == nil {
-		s.members.loading = map[memberKey]*memberLoad{}
+	if len(again) > 0 {
+		counts, err := s.readRoundSentences(ctx, q, again)
+		if err != nil {
+			return nil, err
+		}
+		for _, key := range again {
+			out[key.round] = counts[key.round]
+		}
 	}
-	s.members.loading[key] = l
-	s.members.mu.Unlock()
-	l.m, l.err = s.readRoundMembers(ctx, q, projectID, v)
-	s.members.mu.Lock()
-	delete(s.members.loading, key)
-	s.members.mu.Unlock()
-	close(l.done)
-	return l.m, l.err
+	return out, nil
 }
 
-// membersRead, when set by tests, is called before each read of a
-// project's members.
-var membersRead func()
-
-// readRoundMembers reads the project's round members at membership
-// version v and keeps them in the cache.
-func (s *Store) readRoundMembers(ctx context.Context, q querier, projectID, v int64) (*roundMembers, error) {
-	if membersRead != nil {
-		membersRead()
-	}
-	m := &roundMembers{version: v, sentences: map[int64]int{}, rounds: map[int64][]int64{}}
-	// A summary's sentences are numbered 1..n (imports and re-splits
-	// write them so), so n is one index lookup instead of a walk over its
-	// sentences.
-	err := queryRows(ctx, q, `SELECT x.round_id, x.summary_id,
-			(SELECT max(idx) FROM summary_sentences WHERE summary_id = x.summary_id)
-		FROM (SELECT DISTINCT round_id, summary_id FROM assignments
-			WHERE round_id IN (SELECT id FROM rounds WHERE project_id = ?) AND status != 'released') x`, func(rows *sql.Rows) error {
-		var round, summary int64
-		var n sql.NullInt64
-		if err := rows.Scan(&round, &summary, &n); err != nil {
-			return err
+// inKeys reports whether keys holds key.
+func inKeys(keys []memberKey, key memberKey) bool {
+	for _, k := range keys {
+		if k == key {
+			return true
 		}
-		m.sentences[round] += int(n.Int64)
-		m.rounds[summary] = append(m.rounds[summary], round)
-		return nil
-	}, projectID)
+	}
+	return false
+}
+
+// membersRead, when set by tests, is called before each read of rounds'
+// members, with the rounds read.
+var membersRead func(rounds []int64)
+
+// readRoundSentences reads the number of sentences each of the rounds
+// gives out: the sentences of the summaries that have an assignment in
+// the round other than a released one.
+func (s *Store) readRoundSentences(ctx context.Context, q querier, rounds []memberKey) (map[int64]int, error) {
+	ids := make([]int64, len(rounds))
+	for i, k := range rounds {
+		ids[i] = k.round
+	}
+	if membersRead != nil {
+		membersRead(ids)
+	}
+	list, err := json.Marshal(ids)
 	if err != nil {
 		return nil, err
 	}
-	s.members.mu.Lock()
-	if s.members.projects == nil {
-		s.members.projects = map[int64]*roundMembers{}
+	out := make(map[int64]int, len(rounds))
+	// A summary's sentences are numbered 1..n (imports and re-splits
+	// write them so), so n is one index lookup instead of a walk over its
+	// sentences; the sum is taken in the query, which hands over a row
+	// per round rather than per summary.
+	err = queryRows(ctx, q, `SELECT x.round_id, sum((SELECT max(idx) FROM summary_sentences WHERE summary_id = x.summary_id))
+		FROM (SELECT DISTINCT round_id, summary_id FROM assignments
+			WHERE round_id IN (SELECT value FROM json_each(?)) AND status != 'released') x
+		GROUP BY x.round_id`, func(rows *sql.Rows) error {
+		var round int64
+		var n sql.NullInt64
+		if err := rows.Scan(&round, &n); err != nil {
+			return err
+		}
+		out[round] = int(n.Int64)
+		return nil
+	}, string(list))
+	return out, err
+}
+
+// WarmRoundMembers reads the sentence count of every round of every
+// project into the cache that the adjudication queue's counts come from,
+// so that the first view after the server starts does not wait for them
+// (0.7 s for a project of 600,600 assignments).
+func (s *Store) WarmRoundMembers(ctx context.Context) error {
+	ids, err := IDList(ctx, s.read, `SELECT id FROM projects ORDER BY id`)
+	if err != nil {
+		return domain.Op("Store.WarmRoundMembers", err)
 	}
-	if cur := s.members.projects[projectID]; cur == nil || cur.version <= v {
-		s.members.projects[projectID] = m
+	for _, id := range ids {
+		err := s.FreshSnapshot(ctx, func(ctx context.Context) error {
+			_, err := s.roundSentences(ctx, s.reader(ctx), id)
+			return err
+		})
+		if err != nil {
+			return domain.Op("Store.WarmRoundMembers", err)
+		}
 	}
-	s.members.mu.Unlock()
-	return m, nil
+	return nil
 }

@@ -148,9 +148,10 @@ CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries(status, 
 	// 15: the change counter follows scale values, flags, skips and
 	// document metadata, which exports read.
 	exportVersionsSQL,
-	// 16: a counter of changes to what rounds give out, for the
-	// adjudication queue's counts.
-	membershipVersionsSQL,
+	// 16: a counter per project of changes to what rounds give out, for
+	// the adjudication queue's counts; replaced by a counter per round in
+	// 31, which drops what this made.
+	`SELECT 1`,
 	// 17: assistant runs are leased by the process running them.
 	`ALTER TABLE assist_runs ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
 ALTER TABLE assist_runs ADD COLUMN lease_until TEXT;`,
@@ -277,6 +278,15 @@ ALTER TABLE study_participants ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;`
 	// adjudication queue sorts, filters and counts by, refreshed from the
 	// sentences triggers name stale (see gold_index.go).
 	goldIndexSchema,
+	// 31: the membership counter per round rather than per project (see
+	// membership.go).
+	membershipRoundsSchema,
+	// 32: the gold index's imported gold with labels in the order the
+	// adjudication queue lists it (see gold_imported.go).
+	importedGoldIndex,
+	// 33: the gold index counted by what the adjudication queue groups
+	// by, kept by triggers (see gold_counts.go).
+	goldCountsSchema,
 }
 
 // studyDealingSchema keeps, per study item, how many of the study round's
