@@ -241,10 +241,14 @@ func readReportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, ids []in
 	if err != nil {
 		return err
 	}
-	// Counting sort by place, in place (each label is swapped straight
-	// to its assignment's next free slot, so no second copy of millions
-	// of labels is made); then each assignment's labels by sentence,
-	// which they nearly always are already.
+	// Counting sort by place: each label is copied to its assignment's
+	// next free slot of a second array. The copy is read in order and
+	// written in as many runs as the table holds assignments out of
+	// place; following the permutation's cycles in place instead read
+	// and wrote at random over the whole array (0.24 s of 1.5M labels).
+	// The second array lives only until the first is dropped, while the
+	// data is read, below the report's peak, which comes while it is
+	// built.
 	start := make([]int, len(ids)+1)
 	for _, s := range at {
 		start[s+1]++
@@ -252,22 +256,15 @@ func readReportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, ids []in
 	for i := 1; i < len(start); i++ {
 		start[i] += start[i-1]
 	}
-	next := slices.Clone(start[:len(ids)])
-	for b := range ids {
-		for next[b] < start[b+1] {
-			i := next[b]
-			s := at[i]
-			if int(s) == b {
-				next[b]++
-				continue
-			}
-			j := next[s]
+	out := read
+	if !slices.IsSorted(at) {
+		out = make([]domain.ReportLabel, len(read))
+		next := slices.Clone(start[:len(ids)])
+		for i, s := range at {
+			out[next[s]] = read[i]
 			next[s]++
-			read[i], read[j] = read[j], read[i]
-			at[i], at[j] = at[j], at[i]
 		}
 	}
-	out := read
 	read, at = nil, nil
 	bySentence := func(a, b domain.ReportLabel) int { return cmp.Compare(a.SentenceID, b.SentenceID) }
 	for i := range ids {
