@@ -212,6 +212,17 @@ type AnnotatorProgress struct {
 	ActiveSeconds int
 }
 
+// AnnotatorPace is what a round's pace is worked out from for one
+// annotator: when they last saved a label or submitted ("" for never),
+// how many of their assignments are open (pending or in progress), and
+// the active seconds of each they submitted.
+type AnnotatorPace struct {
+	Username   string
+	LastActive string
+	Open       int
+	Submitted  []int
+}
+
 // RoundAssignment is one assignment as a lead's round page lists it.
 type RoundAssignment struct {
 	ID            int64

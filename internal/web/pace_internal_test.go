@@ -9,19 +9,15 @@ import (
 
 // TestPace: an annotator's median time per submitted summary, their open
 // work at that pace, and the round's end at the slowest annotator's pace.
+// (What each annotator's pace is counted from is checked against the
+// round's assignments in tasks' TestRoundAssignmentsPagesAndPace.)
 func TestPace(t *testing.T) {
 	v := templates.RoundView{Progress: []templates.ProgressRow{{Username: "ann"}, {Username: "bob"}}}
-	rows := []domain.RoundAssignment{
-		{Username: "ann", Status: domain.StatusSubmitted, ActiveSeconds: 60, SubmittedAt: "2026-11-25T10:00:00Z"},
-		{Username: "ann", Status: domain.StatusSubmitted, ActiveSeconds: 180, SubmittedAt: "2026-11-25T10:05:00Z"},
-		{Username: "ann", Status: domain.StatusSubmitted, ActiveSeconds: 120},
-		{Username: "ann", Status: domain.StatusPending},
-		{Username: "bob", Status: domain.StatusSubmitted, ActiveSeconds: 30},
-		{Username: "bob", Status: domain.StatusInProgress, LastLabel: "2026-11-25T11:00:00Z"},
-		{Username: "bob", Status: domain.StatusPending},
-		{Username: "bob", Status: domain.StatusReleased, ActiveSeconds: 999},
+	paces := []domain.AnnotatorPace{
+		{Username: "ann", LastActive: "2026-11-25T10:05:00Z", Open: 1, Submitted: []int{60, 180, 120}},
+		{Username: "bob", LastActive: "2026-11-25T11:00:00Z", Open: 2, Submitted: []int{30}},
 	}
-	pace(&v, rows)
+	pace(&v, paces)
 	ann, bob := v.Progress[0], v.Progress[1]
 	if ann.Median != "2m0s" || ann.ETA != "2m0s" || ann.LastActive != "2026-11-25T10:05:00Z" {
 		t.Errorf("ann: %+v", ann)
@@ -31,5 +27,12 @@ func TestPace(t *testing.T) {
 	}
 	if v.ETA != "2m0s" {
 		t.Errorf("round ETA %q, want the slowest annotator's", v.ETA)
+	}
+	// Open work with no submitted summary to measure a pace on: no round
+	// end.
+	v = templates.RoundView{Progress: []templates.ProgressRow{{Username: "ann"}, {Username: "cat"}}}
+	pace(&v, append(paces[:1:1], domain.AnnotatorPace{Username: "cat", Open: 3}))
+	if v.ETA != "" || v.Progress[1].Median != "" {
+		t.Errorf("with an annotator not yet measured: round ETA %q, cat %+v", v.ETA, v.Progress[1])
 	}
 }

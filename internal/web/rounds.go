@@ -247,16 +247,42 @@ func (s *Server) getRound(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	listed := 0 // the assignments the table lists, released ones too
 	for _, p := range prog {
 		v.Round.Total += p.Total
 		v.Round.Submitted += p.Submitted
+		listed += p.Total + p.Released
 		v.Progress = append(v.Progress, templates.ProgressRow{Username: p.Username, Name: p.DisplayName, Total: p.Total, Submitted: p.Submitted, InProgress: p.InProgress, Pending: p.Pending, Active: duration(p.ActiveSeconds)})
 	}
-	rows, err := s.store.RoundAssignments(ctx, r.ID)
+	paced, err := s.store.RoundPace(ctx, r.ID)
 	if err != nil {
 		return err
 	}
-	pace(&v, rows)
+	pace(&v, paced)
+	// The table lists a page of the assignments: a production round can
+	// give out hundreds of thousands.
+	from, _ := strconv.Atoi(c.QueryParam("from"))
+	size := templates.RoundPageSize
+	v.From = max(0, min(from, listed-1))
+	v.From -= v.From % size
+	v.Listed = listed
+	pageURL := func(at int) string {
+		u := fmt.Sprintf("/p/%s/rounds/%d", a.project.Slug, r.ID)
+		if at > 0 {
+			u += "?from=" + strconv.Itoa(at)
+		}
+		return u
+	}
+	if v.From > 0 {
+		v.Prev = pageURL(v.From - size)
+	}
+	if v.From+size < listed {
+		v.Next = pageURL(v.From + size)
+	}
+	rows, err := s.store.RoundAssignmentsPage(ctx, r.ID, v.From, size)
+	if err != nil {
+		return err
+	}
 	if v.SplitWaiting, v.FlagsWaiting, v.Behind, err = s.store.RoundQueueCounts(ctx, a.project.ID, r.ID); err != nil {
 		return err
 	}
@@ -379,30 +405,10 @@ func firstWords(text string, n int) string {
 // summary and the time their open work takes at that pace, and the round's
 // end at the current pace: the slowest annotator's, since they work side
 // by side.
-func pace(v *templates.RoundView, rows []domain.RoundAssignment) {
-	type acc struct {
-		last  string
-		times []int
-		open  int
-	}
-	by := map[string]*acc{}
-	for _, x := range rows {
-		a := by[x.Username]
-		if a == nil {
-			a = &acc{}
-			by[x.Username] = a
-		}
-		for _, t := range []string{x.LastLabel, x.SubmittedAt} {
-			if t > a.last {
-				a.last = t
-			}
-		}
-		switch x.Status {
-		case domain.StatusSubmitted:
-			a.times = append(a.times, x.ActiveSeconds)
-		case domain.StatusPending, domain.StatusInProgress:
-			a.open++
-		}
+func pace(v *templates.RoundView, paces []domain.AnnotatorPace) {
+	by := map[string]*domain.AnnotatorPace{}
+	for i := range paces {
+		by[paces[i].Username] = &paces[i]
 	}
 	var roundETA time.Duration
 	known := true
@@ -412,16 +418,16 @@ func pace(v *templates.RoundView, rows []domain.RoundAssignment) {
 		if a == nil {
 			continue
 		}
-		p.LastActive = a.last
-		if len(a.times) == 0 {
-			if a.open > 0 {
+		p.LastActive = a.LastActive
+		if len(a.Submitted) == 0 {
+			if a.Open > 0 {
 				known = false
 			}
 			continue
 		}
-		med := medianSeconds(a.times)
+		med := medianSeconds(a.Submitted)
 		p.Median = duration(med)
-		eta := time.Duration(med*a.open) * time.Second
+		eta := time.Duration(med*a.Open) * time.Second
 		p.ETA = eta.String()
 		roundETA = max(roundETA, eta)
 	}

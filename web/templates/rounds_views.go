@@ -78,7 +78,15 @@ type RoundView struct {
 	// ETA says when the round's open work ends at the current pace; ""
 	// when no summary is done yet to measure the pace on.
 	ETA string
+	// Listed is how many assignments the round has, released ones too;
+	// Assignments are RoundPageSize of them from place From on, and Prev
+	// and Next link the pages before and after ("" for none).
+	Listed, From int
+	Prev, Next   string
 }
+
+// RoundPageSize is the most assignments the round page lists at once.
+const RoundPageSize = 200
 
 // ProgressRow is one annotator's progress in a round.
 type ProgressRow struct {
