@@ -212,6 +212,12 @@ type AnnotatorProgress struct {
 	ActiveSeconds int
 }
 
+// RoundTotal is how many assignments a round gives out (released ones
+// aside) and how many of them are submitted.
+type RoundTotal struct {
+	Total, Submitted int
+}
+
 // AnnotatorPace is what a round's pace is worked out from for one
 // annotator: when they last saved a label or submitted ("" for never),
 // how many of their assignments are open (pending or in progress), and

@@ -45,8 +45,10 @@ func (s *Store) PickDocuments(ctx context.Context, projectID int64, f domain.Doc
 			return nil
 		}
 		if len(docs) == maxPickDocuments {
+			// One more passes the filter: no need to compute the rest
+			// (every document's counts took 1.8 s at 60,000 documents).
 			more = true
-			return nil
+			return errEnough
 		}
 		docs = append(docs, d)
 		return nil

@@ -42,6 +42,25 @@ const roundAssignmentColumns = `a.id, u.username, d.external_id, s.id, s.topic, 
 
 const roundAssignmentsFrom = `FROM assignments a JOIN users u ON u.id = a.user_id JOIN summaries s ON s.id = a.summary_id JOIN documents d ON d.id = s.document_id`
 
+// RoundTotals returns, for each round of a project that has given out
+// work, how many assignments it gives out (released ones aside) and how
+// many of those are submitted, summed from queue_blocks (see
+// ProjectOverview) rather than counted over the round's assignments.
+func (s *Store) RoundTotals(ctx context.Context, projectID int64) (map[int64]domain.RoundTotal, error) {
+	out := map[int64]domain.RoundTotal{}
+	err := queryRows(ctx, s.reader(ctx), `SELECT round_id, sum(total), sum(done) FROM queue_blocks
+		WHERE round_id IN (SELECT id FROM rounds WHERE project_id = ?) GROUP BY round_id`, func(rows *sql.Rows) error {
+		var id int64
+		var t domain.RoundTotal
+		if err := rows.Scan(&id, &t.Total, &t.Submitted); err != nil {
+			return err
+		}
+		out[id] = t
+		return nil
+	}, projectID)
+	return out, domain.Op("Store.RoundTotals", err)
+}
+
 // RoundAssignments lists a round's assignments by annotator and queue order.
 func (s *Store) RoundAssignments(ctx context.Context, roundID int64) ([]domain.RoundAssignment, error) {
 	out, err := readRoundAssignments(ctx, s.reader(ctx), `SELECT `+roundAssignmentColumns+` `+roundAssignmentsFrom+`

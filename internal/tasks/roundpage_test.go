@@ -55,6 +55,21 @@ func TestRoundAssignmentsPagesAndPace(t *testing.T) {
 	if err != nil || len(whole) != len(users)*len(sums) {
 		t.Fatalf("%d assignments (%v), want %d", len(whole), err, len(users)*len(sums))
 	}
+	// The project's overview sums the given-out and submitted assignments
+	// from the queue counts: the same as counting them.
+	given, submitted := 0, 0
+	for _, x := range whole {
+		given += b2i(x.Status != domain.StatusReleased)
+		submitted += b2i(x.Status == domain.StatusSubmitted)
+	}
+	o, err := s.ProjectOverview(ctx, p.ID)
+	if err != nil || o.Assignments != given || o.Submitted != submitted || submitted == 0 || given == len(whole) {
+		t.Fatalf("overview %d given out, %d submitted (%v); the round has %d and %d of %d", o.Assignments, o.Submitted, err, given, submitted, len(whole))
+	}
+	totals, err := s.RoundTotals(ctx, p.ID)
+	if err != nil || totals[r.ID] != (domain.RoundTotal{Total: given, Submitted: submitted}) {
+		t.Fatalf("round totals %v (%v), want %d given out, %d submitted", totals, err, given, submitted)
+	}
 	for _, size := range []int{1, 4, 7, len(whole), len(whole) + 3} {
 		var got []domain.RoundAssignment
 		for from := 0; from < len(whole)+size; from += size {
@@ -114,14 +129,21 @@ func TestRoundAssignmentsPagesAndPace(t *testing.T) {
 		}
 	}
 	var active []string
-	submitted := 0
+	timed := 0
 	for _, g := range got {
 		if g.LastActive != "" {
 			active = append(active, g.Username)
 		}
-		submitted += len(g.Submitted)
+		timed += len(g.Submitted)
 	}
-	if len(active) != 2 || submitted != 1 {
-		t.Fatalf("annotators with a last activity: %v, submitted %d; want the two who labelled, one submission", active, submitted)
+	if len(active) != 2 || timed != 1 {
+		t.Fatalf("annotators with a last activity: %v, submitted %d; want the two who labelled, one submission", active, timed)
 	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -41,17 +41,14 @@ func (s *Server) roundsView(c echo.Context, p *domain.Project) (templates.Rounds
 	if err != nil {
 		return v, err
 	}
+	totals, err := s.store.RoundTotals(ctx, p.ID)
+	if err != nil {
+		return v, err
+	}
 	for _, r := range rounds {
-		row := templates.RoundRow{ID: r.ID, Name: r.Name, Kind: r.Kind, PerItem: r.PerItem, Status: r.Status}
-		prog, err := s.store.RoundProgress(ctx, r.ID)
-		if err != nil {
-			return v, err
-		}
-		for _, a := range prog {
-			row.Total += a.Total
-			row.Submitted += a.Submitted
-		}
-		v.Rounds = append(v.Rounds, row)
+		t := totals[r.ID]
+		v.Rounds = append(v.Rounds, templates.RoundRow{ID: r.ID, Name: r.Name, Kind: r.Kind, PerItem: r.PerItem, Status: r.Status,
+			Total: t.Total, Submitted: t.Submitted})
 	}
 	if v.Annotators, err = s.annotatorOptions(c, p); err != nil {
 		return v, err
