@@ -1,4 +1,4 @@
--- The database schema of annotate, version 33, as a fresh database holds it.
+-- The database schema of annotate, version 34, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -909,3 +909,5 @@ CREATE TRIGGER gold_counts_update AFTER UPDATE OF project_id, provenance, rounds
         VALUES (NEW.project_id, NEW.provenance, NEW.rounds, NEW.ready, NEW.flagged, NEW.split, 1)
         ON CONFLICT (project_id, provenance, rounds, ready, flagged, split) DO UPDATE SET n = n + 1;
 END;
+
+CREATE INDEX summaries_topic ON summaries(project_id, topic);

@@ -2,10 +2,14 @@ package tasks_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"annotate/internal/domain"
+	"annotate/internal/tasks"
 )
 
 // TestPickDocumentsStopsAtTheBound: a project with more documents than
@@ -48,5 +52,61 @@ func TestPickDocumentsStopsAtTheBound(t *testing.T) {
 		if len(got) != want || more {
 			t.Fatalf("filter %+v: %d documents (more %v), want %d", f, len(got), more, want)
 		}
+	}
+}
+
+// TestProjectTopicsStepThroughTheIndex: the project's topics, listed by
+// stepping through the topic index, are its summaries' distinct
+// non-empty topics in order, another project's aside.
+func TestProjectTopicsStepThroughTheIndex(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	var ids []int64
+	for k, topics := range [][]string{{"rain", "", "budget", "rain", "Zoo", "budget", "harbour"}, {"other", "rain"}} {
+		p, err := s.CreateProject(ctx, domain.Project{Slug: fmt.Sprint("topics", k), Settings: domain.DefaultSettings()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, p.ID)
+		var docs []domain.DocumentInput
+		for i, topic := range topics {
+			docs = append(docs, domain.DocumentInput{ExternalID: fmt.Sprint("d", i), Kind: domain.KindProse, Sentences: []string{"It rained."},
+				Summaries: []domain.SummaryInput{{ExternalID: fmt.Sprint("s", i), Topic: topic, Sentences: []domain.SentenceInput{{Text: "Rain."}}}}})
+		}
+		if _, err := s.Import(ctx, p.ID, docs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.ProjectTopics(ctx, ids[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Zoo", "budget", "harbour", "rain"}; !slices.Equal(got, want) {
+		t.Fatalf("topics %q, want %q", got, want)
+	}
+	if n, err := s.SummaryCount(ctx, ids[0]); err != nil || n != 7 {
+		t.Fatalf("%d summaries (%v), want 7", n, err)
+	}
+	db, err := sql.Open("sqlite", "file:"+s.Path()+"?_pragma=query_only(ON)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var plan []string
+	rows, err := db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+tasks.ProjectTopicsQuery, ids[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if p := strings.Join(plan, "; "); !strings.Contains(p, "summaries_topic") || strings.Contains(p, "TEMP B-TREE") || strings.Contains(p, "SCAN summaries") {
+		t.Fatalf("plan: %s", p)
 	}
 }

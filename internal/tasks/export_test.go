@@ -38,3 +38,6 @@ func GoldCountsDrift(t *testing.T, s *Store) string {
 	}
 	return ""
 }
+
+// ProjectTopicsQuery is the query ProjectTopics runs, for its plan.
+const ProjectTopicsQuery = projectTopicsQuery

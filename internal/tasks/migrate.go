@@ -287,6 +287,9 @@ ALTER TABLE study_participants ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;`
 	// 33: the gold index counted by what the adjudication queue groups
 	// by, kept by triggers (see gold_counts.go).
 	goldCountsSchema,
+	// 34: summaries by topic, for the list of a project's topics (see
+	// dealpick.go).
+	summariesTopicIndex,
 }
 
 // studyDealingSchema keeps, per study item, how many of the study round's

@@ -53,11 +53,9 @@ func (s *Server) roundsView(c echo.Context, p *domain.Project) (templates.Rounds
 	if v.Annotators, err = s.annotatorOptions(c, p); err != nil {
 		return v, err
 	}
-	o, err := s.store.ProjectOverview(ctx, p.ID)
-	if err != nil {
+	if v.Summaries, err = s.store.SummaryCount(ctx, p.ID); err != nil {
 		return v, err
 	}
-	v.Summaries = o.Summaries
 	v.Form = templates.RoundForm{Kind: domain.RoundProduction, PerItem: 2, Seed: 1, Annotators: map[string]bool{}, Documents: map[string]bool{}}
 	f := domain.DocumentFilter{Query: c.QueryParam("q"), Topic: c.QueryParam("topic"), Gold: c.QueryParam("gold")}
 	if !slices.Contains(domain.GoldStates, f.Gold) {
