@@ -1,4 +1,4 @@
--- The database schema of annotate, version 34, as a fresh database holds it.
+-- The database schema of annotate, version 35, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -911,3 +911,5 @@ CREATE TRIGGER gold_counts_update AFTER UPDATE OF project_id, provenance, rounds
 END;
 
 CREATE INDEX summaries_topic ON summaries(project_id, topic);
+
+CREATE INDEX assist_outputs_failed ON assist_outputs(run_id) WHERE status <> 'ok';

@@ -86,13 +86,19 @@ func undefinedReason(err error) string {
 	return "not a number"
 }
 
+// evalPairsQuery reads the gold and the run's label of each sentence with
+// both, from the gold to the run's outputs, a seek each: the other way
+// round, SQLite read every output of the run (1.65M on the 30x load
+// corpus, for 1,096 gold sentences: 1.6 s a run on each view of the runs
+// page). Gold rarely outnumbers a run's outputs by much.
+const evalPairsQuery = `SELECT g.label, o.label FROM gold_sentences g
+	CROSS JOIN assist_outputs o ON o.run_id = ? AND o.sentence_id = g.sentence_id
+	WHERE o.status = 'ok'`
+
 // EvalAssistRun compares a run's complete results with the gold labels of
 // the same sentences.
 func (s *Store) EvalAssistRun(ctx context.Context, runID int64) (AssistEval, error) {
-	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, `
-		SELECT g.label, o.label FROM assist_outputs o
-		JOIN gold_sentences g ON g.sentence_id = o.sentence_id
-		WHERE o.run_id = ? AND o.status = 'ok'`, runID)
+	rows, err := s.tasks.Reader(ctx).QueryContext(ctx, evalPairsQuery, runID)
 	if err != nil {
 		return AssistEval{}, domain.Op("Store.EvalAssistRun", err)
 	}

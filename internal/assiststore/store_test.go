@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"annotate/internal/assiststore"
@@ -300,5 +301,66 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRunCountsFailedOutputs: a run's output counts, the failed ones
+// read from their own index, match the outputs saved, and a failed
+// output leaves the evaluation, which reads from the gold to the outputs,
+// with the ok ones only. Another run's outputs count in neither.
+func TestRunCountsFailedOutputs(t *testing.T) {
+	s := testkit.OpenStore(t)
+	ctx := context.Background()
+	p := assistProject(t, s)
+	a := assiststore.New(s)
+	w, _ := a.AssistWork(ctx, p.ID)
+	r, _ := a.CreateAssistRun(ctx, assiststore.AssistRun{ProjectID: p.ID, Protocol: "single"})
+	other, _ := a.CreateAssistRun(ctx, assiststore.AssistRun{ProjectID: p.ID, Protocol: "single"})
+	statuses := []string{assiststore.AssistOutputOK, "failed", assiststore.AssistOutputOK}
+	for i, st := range statuses {
+		must(t, a.SaveAssistOutput(ctx, r.ID, assiststore.AssistOutput{SentenceID: w.Sentences[i].SentenceID, Label: "faithful", Status: st, Output: []byte("{}")}))
+		must(t, a.SaveAssistOutput(ctx, other.ID, assiststore.AssistOutput{SentenceID: w.Sentences[i].SentenceID, Label: "unfaithful", Status: "failed", Output: []byte("{}")}))
+	}
+	got, err := a.AssistRunByID(ctx, r.ID)
+	if err != nil || got.Outputs != 3 || got.Failed != 1 {
+		t.Fatalf("run: %d outputs, %d failed (%v); want 3 and 1", got.Outputs, got.Failed, err)
+	}
+	runs, err := a.AssistRuns(ctx, p.ID)
+	if err != nil || len(runs) != 2 || runs[0].Failed != 3 || runs[1].Failed != 1 {
+		t.Fatalf("runs %+v (%v)", runs, err)
+	}
+	// Gold (sampleDocs): sentence 1 faithful, sentence 2 unfaithful; the
+	// second output failed, so only the first counts.
+	e, err := a.EvalAssistRun(ctx, r.ID)
+	if err != nil || e.N != 1 || e.TN != 1 {
+		t.Fatalf("eval = %+v (%v)", e, err)
+	}
+	if e, err := a.EvalAssistRun(ctx, other.ID); err != nil || e.N != 0 {
+		t.Fatalf("eval of a run with only failed outputs = %+v (%v)", e, err)
+	}
+}
+
+// TestEvalReadsFromTheGold: the evaluation's query goes from each gold
+// sentence to the run's output (a seek), never through every output of
+// the run.
+func TestEvalReadsFromTheGold(t *testing.T) {
+	s := testkit.OpenStore(t)
+	rows, err := s.Reader(context.Background()).QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+assiststore.EvalPairsQuery, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	p := strings.Join(plan, "; ")
+	if !strings.Contains(p, "SEARCH o USING INDEX") || !strings.Contains(p, "(run_id=? AND sentence_id=?)") {
+		t.Fatalf("plan: %s", p)
 	}
 }

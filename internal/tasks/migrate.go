@@ -290,6 +290,9 @@ ALTER TABLE study_participants ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;`
 	// 34: summaries by topic, for the list of a project's topics (see
 	// dealpick.go).
 	summariesTopicIndex,
+	// 35: each assistant run's outputs that are not 'ok', so that the
+	// runs page counts them without reading every output.
+	`CREATE INDEX IF NOT EXISTS assist_outputs_failed ON assist_outputs(run_id) WHERE status <> 'ok';`,
 }
 
 // studyDealingSchema keeps, per study item, how many of the study round's
