@@ -280,13 +280,15 @@ func (s *Store) UpdateSettings(ctx context.Context, projectID int64, set domain.
 	if err != nil {
 		return 0, domain.Op("Store.UpdateSettings", err)
 	}
-	var labels int
 	err = s.tx(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sentence_labels l JOIN assignments a ON a.id = l.assignment_id
-			JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?`, projectID).Scan(&labels); err != nil {
-			return err
-		}
 		return mustAffect(tx.ExecContext(ctx, `UPDATE projects SET settings = ?, guidelines = ? WHERE id = ?`, string(raw), guidelines, projectID))
 	})
+	if err != nil {
+		return 0, domain.Op("Store.UpdateSettings", err)
+	}
+	// Counted after the change, on the read pool: counting inside the
+	// write transaction held the one writer, and so every save, for as
+	// long as the count took (0.25 s at 1.5M labels).
+	labels, err := s.UpdateSettingsPreview(ctx, projectID)
 	return labels, domain.Op("Store.UpdateSettings", err)
 }
