@@ -1,4 +1,4 @@
--- The database schema of annotate, version 35, as a fresh database holds it.
+-- The database schema of annotate, version 36, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -913,3 +913,23 @@ END;
 CREATE INDEX summaries_topic ON summaries(project_id, topic);
 
 CREATE INDEX assist_outputs_failed ON assist_outputs(run_id) WHERE status <> 'ok';
+
+CREATE TABLE round_activity (
+    round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
+    user_id  INTEGER NOT NULL,
+    last_at  TEXT NOT NULL,
+    PRIMARY KEY (round_id, user_id)
+) WITHOUT ROWID;
+
+CREATE TRIGGER round_activity_labels_insert AFTER INSERT ON sentence_labels BEGIN
+    INSERT INTO round_activity (round_id, user_id, last_at)
+        SELECT a.round_id, a.user_id, NEW.updated_at FROM assignments a WHERE a.id = NEW.assignment_id
+        ON CONFLICT (round_id, user_id) DO UPDATE SET last_at = max(last_at, excluded.last_at);
+END;
+
+CREATE TRIGGER round_activity_labels_update AFTER UPDATE OF updated_at ON sentence_labels
+    WHEN NEW.updated_at IS NOT OLD.updated_at BEGIN
+    INSERT INTO round_activity (round_id, user_id, last_at)
+        SELECT a.round_id, a.user_id, NEW.updated_at FROM assignments a WHERE a.id = NEW.assignment_id
+        ON CONFLICT (round_id, user_id) DO UPDATE SET last_at = max(last_at, excluded.last_at);
+END;

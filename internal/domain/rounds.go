@@ -218,15 +218,15 @@ type RoundTotal struct {
 	Total, Submitted int
 }
 
-// AnnotatorPace is what a round's pace is worked out from for one
-// annotator: when they last saved a label or submitted ("" for never),
-// how many of their assignments are open (pending or in progress), and
-// the active seconds of each they submitted.
+// AnnotatorPace is one annotator's work in a round with what its pace is
+// worked out from: when they last saved a label or submitted ("" for
+// never), how many of their assignments are open (pending or in
+// progress), and the active seconds of each they submitted.
 type AnnotatorPace struct {
-	Username   string
-	LastActive string
-	Open       int
-	Submitted  []int
+	AnnotatorProgress
+	LastActive       string
+	Open             int
+	SubmittedSeconds []int
 }
 
 // RoundAssignment is one assignment as a lead's round page lists it.

@@ -20,7 +20,8 @@ type heldTriggers struct {
 }
 
 // holdReportTriggers drops the triggers that bump report_versions and
-// membership_rounds and keep queue_blocks and study_items.dealt, inside
+// membership_rounds and keep queue_blocks, study_items.dealt and
+// round_activity (which the label writer keeps itself), inside
 // an import's transaction: an import writes hundreds of thousands of rows
 // of one project, and each would bump the same counter (a join and an
 // upsert per row, and a scan when the planner's statistics are those of a
@@ -35,7 +36,7 @@ type heldTriggers struct {
 // when that sentence's gold waits (unresolved or imported): see
 // markLabelledStale, which the caller must run before release.
 func holdReportTriggers(ctx context.Context, tx *sql.Tx, labelGold bool) (*heldTriggers, error) {
-	dropped, err := dropTriggers(ctx, tx, `name LIKE 'report\_version\_%' ESCAPE '\' OR name LIKE 'membership\_%' ESCAPE '\' OR name LIKE 'queue\_blocks\_%' ESCAPE '\' OR name LIKE 'study\_items\_dealt\_%' ESCAPE '\'
+	dropped, err := dropTriggers(ctx, tx, `name LIKE 'report\_version\_%' ESCAPE '\' OR name LIKE 'membership\_%' ESCAPE '\' OR name LIKE 'queue\_blocks\_%' ESCAPE '\' OR name LIKE 'study\_items\_dealt\_%' ESCAPE '\' OR name LIKE 'round\_activity\_%' ESCAPE '\'
 		OR (?1 AND name = 'gold_tallies_labels_insert')`, labelGold)
 	if err != nil {
 		return nil, err

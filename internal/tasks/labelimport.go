@@ -63,6 +63,10 @@ type labelWriter struct {
 	// marks itself (triggers the import keeps).
 	firstLabel  int64
 	labelledOld bool
+	// activity is, per round and annotator, the stamp of the last label
+	// written for them, for round_activity, whose triggers the import
+	// holds.
+	activity map[[2]int64]string
 }
 
 func newLabelWriter(im *importer) (*labelWriter, error) {
@@ -80,7 +84,7 @@ func newLabelWriter(im *importer) (*labelWriter, error) {
 	}
 	return &labelWriter{im: im, settings: set, firstLabel: first, users: map[string]int64{}, rounds: map[string]int64{},
 		summaries: map[string]int64{}, sentences: map[int64][]int64{}, assignments: map[[3]int64]int64{},
-		positions: map[[2]int64]int64{}, fresh: map[int64]bool{}, written: map[[2]int64]bool{},
+		positions: map[[2]int64]int64{}, fresh: map[int64]bool{}, written: map[[2]int64]bool{}, activity: map[[2]int64]string{},
 		votes: map[int64]map[int64][]importedVote{}, pending: map[int64]bool{},
 		assignmentRows: newRowBatchOf(`INSERT INTO assignments (id, round_id, summary_id, user_id, position, status, started_at, submitted_at) VALUES `,
 			`(?, ?, ?, ?, ?, 'submitted', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`, ``, 5),
@@ -210,7 +214,7 @@ func (w *labelWriter) write(r *domain.LabelRecord) error {
 		return err
 	}
 	if r.Label != nil {
-		return w.sentenceLabel(r, aid, uid, sentID, user, round)
+		return w.sentenceLabel(r, rid, aid, uid, sentID, user, round)
 	}
 	return w.summaryLabel(r, aid, user, round)
 }
@@ -399,7 +403,7 @@ func (w *labelWriter) unlabelled(aid, sentID int64) bool {
 // sentenceLabel writes a sentence label where the assignment has none;
 // where it has one that differs, the difference is noted and applied only
 // on update.
-func (w *labelWriter) sentenceLabel(r *domain.LabelRecord, aid, uid, sentID int64, user, round string) error {
+func (w *labelWriter) sentenceLabel(r *domain.LabelRecord, rid, aid, uid, sentID int64, user, round string) error {
 	in := r.Label
 	if len(in.Scores) > 0 {
 		if err := w.scores(r, aid, sentID, domain.LevelSentence, in.Scores, fmt.Sprintf("summary %s sentence %d, %s in round %s", r.Summary, r.Sentence, user, round)); err != nil {
@@ -454,6 +458,9 @@ func (w *labelWriter) sentenceLabel(r *domain.LabelRecord, aid, uid, sentID int6
 	data, _ := json.Marshal(l)
 	if err := w.queue(w.historyRows, aid, sentID, uid, string(data), l.UpdatedAt); err != nil {
 		return err
+	}
+	if k := [2]int64{rid, uid}; l.UpdatedAt > w.activity[k] {
+		w.activity[k] = l.UpdatedAt
 	}
 	if prev == nil {
 		w.im.stats.Labels++
@@ -530,6 +537,11 @@ func (w *labelWriter) finish() error {
 	}
 	if err := w.resolve(); err != nil {
 		return err
+	}
+	for k, at := range w.activity {
+		if err := noteRoundActivity(w.im.ctx, w.im.q, k[0], k[1], at); err != nil {
+			return err
+		}
 	}
 	for _, id := range w.newRounds {
 		if _, err := w.im.q.ExecContext(w.im.ctx, `UPDATE rounds SET per_item = (SELECT coalesce(max(n), 1) FROM

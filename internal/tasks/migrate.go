@@ -293,6 +293,9 @@ ALTER TABLE study_participants ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;`
 	// 35: each assistant run's outputs that are not 'ok', so that the
 	// runs page counts them without reading every output.
 	`CREATE INDEX IF NOT EXISTS assist_outputs_failed ON assist_outputs(run_id) WHERE status <> 'ok';`,
+	// 36: when each annotator last saved a label in each round, kept by
+	// triggers (see round_activity.go).
+	roundActivitySchema,
 }
 
 // studyDealingSchema keeps, per study item, how many of the study round's

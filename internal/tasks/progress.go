@@ -89,29 +89,33 @@ func (s *Store) RoundAssignmentsPage(ctx context.Context, roundID int64, from, s
 	return out, domain.Op("Store.RoundAssignmentsPage", err)
 }
 
-// RoundPace returns, for each annotator of a round, what its pace is
-// worked out from (see domain.AnnotatorPace), counted in SQL: the last
-// activity and the open assignments grouped by annotator, then the
-// submitted assignments' active seconds as integers. Labels saved on an
-// assignment that was released since count for the last activity.
+// RoundPace returns each annotator's work in a round with what its pace
+// is worked out from (see domain.AnnotatorPace), in one pass over the
+// round's assignments grouped by annotator (their counts, open work and
+// last submission) with when they last saved a label in the round
+// (round_activity), then the submitted assignments' active seconds as
+// integers. By username.
 func (s *Store) RoundPace(ctx context.Context, roundID int64) ([]domain.AnnotatorPace, error) {
 	q := s.reader(ctx)
 	var out []domain.AnnotatorPace
 	at := map[int64]int{} // user id to its place in out
 	// Grouped by user id over the round's index alone: joined with users
 	// first, SQLite would walk the round's assignments once per user.
-	err := queryRows(ctx, q, `SELECT x.user_id, u.username, x.last, x.open FROM (
-			SELECT a.user_id, max(max(coalesce(a.submitted_at, '')),
-				max(coalesce((SELECT max(l.updated_at) FROM sentence_labels l WHERE l.assignment_id = a.id), ''))) AS last,
-				sum(a.status IN ('pending', 'in_progress')) AS open
-			FROM assignments a WHERE a.round_id = ? GROUP BY a.user_id) x
+	err := queryRows(ctx, q, `SELECT x.user_id, u.username, u.display_name, x.total, x.submitted, x.in_progress, x.pending, x.released,
+			x.active, max(x.last_submit, coalesce((SELECT v.last_at FROM round_activity v WHERE v.round_id = ?1 AND v.user_id = x.user_id), ''))
+		FROM (SELECT a.user_id, sum(a.status != 'released') AS total, sum(a.status = 'submitted') AS submitted,
+				sum(a.status = 'in_progress') AS in_progress, sum(a.status = 'pending') AS pending, sum(a.status = 'released') AS released,
+				sum(a.active_seconds) AS active, max(coalesce(a.submitted_at, '')) AS last_submit
+			FROM assignments a WHERE a.round_id = ?1 GROUP BY a.user_id) x
 		CROSS JOIN users u ON u.id = x.user_id ORDER BY u.username`, func(rows *sql.Rows) error {
-		var id int64
 		var p domain.AnnotatorPace
-		if err := rows.Scan(&id, &p.Username, &p.LastActive, &p.Open); err != nil {
+		g := &p.AnnotatorProgress
+		if err := rows.Scan(&g.UserID, &g.Username, &g.DisplayName, &g.Total, &g.Submitted, &g.InProgress, &g.Pending, &g.Released,
+			&g.ActiveSeconds, &p.LastActive); err != nil {
 			return err
 		}
-		at[id] = len(out)
+		p.Open = g.InProgress + g.Pending
+		at[g.UserID] = len(out)
 		out = append(out, p)
 		return nil
 	}, roundID)
@@ -125,7 +129,7 @@ func (s *Store) RoundPace(ctx context.Context, roundID int64) ([]domain.Annotato
 			return err
 		}
 		if i, ok := at[user]; ok {
-			out[i].Submitted = append(out[i].Submitted, secs)
+			out[i].SubmittedSeconds = append(out[i].SubmittedSeconds, secs)
 		}
 		return nil
 	}, roundID)

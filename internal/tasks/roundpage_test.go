@@ -93,13 +93,13 @@ func TestRoundAssignmentsPagesAndPace(t *testing.T) {
 	for _, x := range whole {
 		a := want[x.Username]
 		if a == nil {
-			a = &domain.AnnotatorPace{Username: x.Username}
+			a = &domain.AnnotatorPace{AnnotatorProgress: domain.AnnotatorProgress{Username: x.Username}}
 			want[x.Username] = a
 		}
 		a.LastActive = max(a.LastActive, x.LastLabel, x.SubmittedAt)
 		switch x.Status {
 		case domain.StatusSubmitted:
-			a.Submitted = append(a.Submitted, x.ActiveSeconds)
+			a.SubmittedSeconds = append(a.SubmittedSeconds, x.ActiveSeconds)
 		case domain.StatusPending, domain.StatusInProgress:
 			a.Open++
 		}
@@ -117,14 +117,24 @@ func TestRoundAssignmentsPagesAndPace(t *testing.T) {
 	if len(got) != len(want) {
 		t.Fatalf("pace of %d annotators, want %d", len(got), len(want))
 	}
+	// Its counts are RoundProgress's, annotator by annotator.
+	prog, err := s.RoundProgress(ctx, r.ID)
+	if err != nil || len(prog) != len(got) {
+		t.Fatalf("progress of %d annotators (%v), pace of %d", len(prog), err, len(got))
+	}
+	for i := range prog {
+		if got[i].AnnotatorProgress != prog[i] {
+			t.Fatalf("pace's counts %+v, progress %+v", got[i].AnnotatorProgress, prog[i])
+		}
+	}
 	for i, g := range got {
 		w := want[g.Username]
 		if w == nil || i > 0 && got[i-1].Username >= g.Username {
 			t.Fatalf("pace row %d: %+v (not in username order or unknown)", i, g)
 		}
-		slices.Sort(g.Submitted)
-		slices.Sort(w.Submitted)
-		if g.LastActive != w.LastActive || g.Open != w.Open || !slices.Equal(g.Submitted, w.Submitted) {
+		slices.Sort(g.SubmittedSeconds)
+		slices.Sort(w.SubmittedSeconds)
+		if g.LastActive != w.LastActive || g.Open != w.Open || !slices.Equal(g.SubmittedSeconds, w.SubmittedSeconds) {
 			t.Fatalf("pace of %s: %+v, want %+v", g.Username, g, *w)
 		}
 	}
@@ -134,7 +144,7 @@ func TestRoundAssignmentsPagesAndPace(t *testing.T) {
 		if g.LastActive != "" {
 			active = append(active, g.Username)
 		}
-		timed += len(g.Submitted)
+		timed += len(g.SubmittedSeconds)
 	}
 	if len(active) != 2 || timed != 1 {
 		t.Fatalf("annotators with a last activity: %v, submitted %d; want the two who labelled, one submission", active, timed)

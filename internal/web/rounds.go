@@ -238,20 +238,16 @@ func (s *Server) getRound(c echo.Context) error {
 	ctx := c.Request().Context()
 	v := templates.RoundView{Page: s.page(c, "Round "+r.Name, append(s.projectCrumbs(a.project), templates.Link{Label: "Rounds", Href: "/p/" + a.project.Slug + "/rounds"})...), Slug: a.project.Slug}
 	v.Round = templates.RoundRow{ID: r.ID, Name: r.Name, Kind: r.Kind, PerItem: r.PerItem, Status: r.Status}
-	prog, err := s.store.RoundProgress(ctx, r.ID)
+	paced, err := s.store.RoundPace(ctx, r.ID)
 	if err != nil {
 		return err
 	}
 	listed := 0 // the assignments the table lists, released ones too
-	for _, p := range prog {
+	for _, p := range paced {
 		v.Round.Total += p.Total
 		v.Round.Submitted += p.Submitted
 		listed += p.Total + p.Released
 		v.Progress = append(v.Progress, templates.ProgressRow{Username: p.Username, Name: p.DisplayName, Total: p.Total, Submitted: p.Submitted, InProgress: p.InProgress, Pending: p.Pending, Active: duration(p.ActiveSeconds)})
-	}
-	paced, err := s.store.RoundPace(ctx, r.ID)
-	if err != nil {
-		return err
 	}
 	pace(&v, paced)
 	// The table lists a page of the assignments: a production round can
@@ -414,13 +410,13 @@ func pace(v *templates.RoundView, paces []domain.AnnotatorPace) {
 			continue
 		}
 		p.LastActive = a.LastActive
-		if len(a.Submitted) == 0 {
+		if len(a.SubmittedSeconds) == 0 {
 			if a.Open > 0 {
 				known = false
 			}
 			continue
 		}
-		med := medianSeconds(a.Submitted)
+		med := medianSeconds(a.SubmittedSeconds)
 		p.Median = duration(med)
 		eta := time.Duration(med*a.Open) * time.Second
 		p.ETA = eta.String()
