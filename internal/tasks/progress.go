@@ -8,26 +8,18 @@ import (
 	"annotate/internal/domain"
 )
 
-// RoundProgress counts each annotator's assignments in a round by status.
+// RoundProgress counts each annotator's assignments in a round by status,
+// by username (the counts of RoundPace, without the pace).
 func (s *Store) RoundProgress(ctx context.Context, roundID int64) ([]domain.AnnotatorProgress, error) {
-	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT u.id, u.username, u.display_name,
-			sum(a.status != 'released'), sum(a.status = 'submitted'), sum(a.status = 'in_progress'),
-			sum(a.status = 'pending'), sum(a.status = 'released'), sum(a.active_seconds)
-		FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.round_id = ?
-		GROUP BY u.id ORDER BY u.username`, roundID)
+	paces, _, err := roundCounts(ctx, s.reader(ctx), roundID)
 	if err != nil {
 		return nil, domain.Op("Store.RoundProgress", err)
 	}
-	defer rows.Close()
 	var out []domain.AnnotatorProgress
-	for rows.Next() {
-		var p domain.AnnotatorProgress
-		if err := rows.Scan(&p.UserID, &p.Username, &p.DisplayName, &p.Total, &p.Submitted, &p.InProgress, &p.Pending, &p.Released, &p.ActiveSeconds); err != nil {
-			return nil, domain.Op("Store.RoundProgress", err)
-		}
-		out = append(out, p)
+	for _, p := range paces {
+		out = append(out, p.AnnotatorProgress)
 	}
-	return out, domain.Op("Store.RoundProgress", rows.Err())
+	return out, nil
 }
 
 // roundAssignmentColumns are what the round page shows of an assignment,
@@ -97,6 +89,27 @@ func (s *Store) RoundAssignmentsPage(ctx context.Context, roundID int64, from, s
 // integers. By username.
 func (s *Store) RoundPace(ctx context.Context, roundID int64) ([]domain.AnnotatorPace, error) {
 	q := s.reader(ctx)
+	out, at, err := roundCounts(ctx, q, roundID)
+	if err != nil {
+		return nil, domain.Op("Store.RoundPace", err)
+	}
+	var user int64
+	var secs int
+	err = queryRows(ctx, q, `SELECT user_id, active_seconds FROM assignments WHERE round_id = ? AND status = 'submitted'`, func(rows *sql.Rows) error {
+		if err := rows.Scan(&user, &secs); err != nil {
+			return err
+		}
+		if i, ok := at[user]; ok {
+			out[i].SubmittedSeconds = append(out[i].SubmittedSeconds, secs)
+		}
+		return nil
+	}, roundID)
+	return out, domain.Op("Store.RoundPace", err)
+}
+
+// roundCounts is the first pass of RoundPace: each annotator's counts,
+// open work and last activity, by username, with each user id's place.
+func roundCounts(ctx context.Context, q querier, roundID int64) ([]domain.AnnotatorPace, map[int64]int, error) {
 	var out []domain.AnnotatorPace
 	at := map[int64]int{} // user id to its place in out
 	// Grouped by user id over the round's index alone: joined with users
@@ -119,21 +132,7 @@ func (s *Store) RoundPace(ctx context.Context, roundID int64) ([]domain.Annotato
 		out = append(out, p)
 		return nil
 	}, roundID)
-	if err != nil {
-		return nil, domain.Op("Store.RoundPace", err)
-	}
-	var user int64
-	var secs int
-	err = queryRows(ctx, q, `SELECT user_id, active_seconds FROM assignments WHERE round_id = ? AND status = 'submitted'`, func(rows *sql.Rows) error {
-		if err := rows.Scan(&user, &secs); err != nil {
-			return err
-		}
-		if i, ok := at[user]; ok {
-			out[i].SubmittedSeconds = append(out[i].SubmittedSeconds, secs)
-		}
-		return nil
-	}, roundID)
-	return out, domain.Op("Store.RoundPace", err)
+	return out, at, err
 }
 
 // readRoundAssignments reads the rows of query, whose columns are

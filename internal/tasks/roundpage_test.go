@@ -117,14 +117,30 @@ func TestRoundAssignmentsPagesAndPace(t *testing.T) {
 	if len(got) != len(want) {
 		t.Fatalf("pace of %d annotators, want %d", len(got), len(want))
 	}
-	// Its counts are RoundProgress's, annotator by annotator.
+	// Its counts (RoundProgress's too) against the same counted from the
+	// whole list.
+	counts := map[string]domain.AnnotatorProgress{}
+	for _, x := range whole {
+		c := counts[x.Username]
+		c.Username = x.Username
+		c.Total += b2i(x.Status != domain.StatusReleased)
+		c.Submitted += b2i(x.Status == domain.StatusSubmitted)
+		c.InProgress += b2i(x.Status == domain.StatusInProgress)
+		c.Pending += b2i(x.Status == domain.StatusPending)
+		c.Released += b2i(x.Status == domain.StatusReleased)
+		c.ActiveSeconds += x.ActiveSeconds
+		counts[x.Username] = c
+	}
 	prog, err := s.RoundProgress(ctx, r.ID)
 	if err != nil || len(prog) != len(got) {
 		t.Fatalf("progress of %d annotators (%v), pace of %d", len(prog), err, len(got))
 	}
 	for i := range prog {
-		if got[i].AnnotatorProgress != prog[i] {
-			t.Fatalf("pace's counts %+v, progress %+v", got[i].AnnotatorProgress, prog[i])
+		c := got[i].AnnotatorProgress
+		w := counts[c.Username]
+		w.UserID, w.DisplayName = c.UserID, c.DisplayName
+		if c != w || prog[i] != c {
+			t.Fatalf("counts of %s: pace %+v, progress %+v, want %+v", c.Username, c, prog[i], w)
 		}
 	}
 	for i, g := range got {
