@@ -1,4 +1,4 @@
--- The database schema of annotate, version 36, as a fresh database holds it.
+-- The database schema of annotate, version 37, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -932,4 +932,24 @@ CREATE TRIGGER round_activity_labels_update AFTER UPDATE OF updated_at ON senten
     INSERT INTO round_activity (round_id, user_id, last_at)
         SELECT a.round_id, a.user_id, NEW.updated_at FROM assignments a WHERE a.id = NEW.assignment_id
         ON CONFLICT (round_id, user_id) DO UPDATE SET last_at = max(last_at, excluded.last_at);
+END;
+
+CREATE TABLE project_counts (
+    project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+    sentences  INTEGER NOT NULL
+);
+
+CREATE TRIGGER project_counts_sentences_insert AFTER INSERT ON summary_sentences BEGIN
+    INSERT INTO project_counts (project_id, sentences) SELECT s.project_id, 1 FROM summaries s WHERE s.id = NEW.summary_id
+        ON CONFLICT (project_id) DO UPDATE SET sentences = sentences + 1;
+END;
+
+CREATE TRIGGER project_counts_sentences_delete AFTER DELETE ON summary_sentences BEGIN
+    UPDATE project_counts SET sentences = sentences - 1
+        WHERE project_id = (SELECT s.project_id FROM summaries s WHERE s.id = OLD.summary_id);
+END;
+
+CREATE TRIGGER project_counts_summaries_delete BEFORE DELETE ON summaries BEGIN
+    UPDATE project_counts SET sentences = sentences - (SELECT count(*) FROM summary_sentences WHERE summary_id = OLD.id)
+        WHERE project_id = OLD.project_id;
 END;

@@ -296,6 +296,9 @@ ALTER TABLE study_participants ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;`
 	// 36: when each annotator last saved a label in each round, kept by
 	// triggers (see round_activity.go).
 	roundActivitySchema,
+	// 37: each project's number of sentences, kept by triggers (see
+	// project_counts.go).
+	projectCountsSchema,
 }
 
 // studyDealingSchema keeps, per study item, how many of the study round's
