@@ -11,6 +11,7 @@ import (
 	"annotate/internal/domain"
 	"annotate/internal/tasks"
 	"annotate/internal/testkit"
+	"annotate/internal/testkit/sqlplan"
 )
 
 func TestLLMCache(t *testing.T) {
@@ -345,20 +346,7 @@ func TestRunCountsFailedOutputs(t *testing.T) {
 // the run.
 func TestEvalReadsFromTheGold(t *testing.T) {
 	s := testkit.OpenStore(t)
-	rows, err := s.Reader(context.Background()).QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+assiststore.EvalPairsQuery, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
-	}
+	plan := sqlplan.Of(t, s.Reader(context.Background()), assiststore.EvalPairsQuery, 1)
 	p := strings.Join(plan, "; ")
 	if !strings.Contains(p, "SEARCH o USING INDEX") || !strings.Contains(p, "(run_id=? AND sentence_id=?)") {
 		t.Fatalf("plan: %s", p)

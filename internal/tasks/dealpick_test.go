@@ -10,6 +10,7 @@ import (
 
 	"annotate/internal/domain"
 	"annotate/internal/tasks"
+	"annotate/internal/testkit/sqlplan"
 )
 
 // TestPickDocumentsStopsAtTheBound: a project with more documents than
@@ -92,20 +93,7 @@ func TestProjectTopicsStepThroughTheIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	var plan []string
-	rows, err := db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+tasks.ProjectTopicsQuery, ids[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
-	}
+	plan := sqlplan.Of(t, db, tasks.ProjectTopicsQuery, ids[0])
 	if p := strings.Join(plan, "; "); !strings.Contains(p, "summaries_topic") || strings.Contains(p, "TEMP B-TREE") || strings.Contains(p, "SCAN summaries") {
 		t.Fatalf("plan: %s", p)
 	}

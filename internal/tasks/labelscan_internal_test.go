@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"annotate/internal/domain"
+	"annotate/internal/testkit/sqlplan"
 )
 
 // labelScanStore opens a store with two projects, "big" and "small", whose
@@ -312,25 +313,11 @@ func assignmentsSameAsJoin(t *testing.T, other string) {
 func TestLabelIDSpanReadsEnds(t *testing.T) {
 	s := labelScanStore(t, 3)
 	ctx := context.Background()
-	rows, err := s.read.QueryContext(ctx, "EXPLAIN QUERY PLAN "+labelIDSpan)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
+	plan := sqlplan.Of(t, s.read, labelIDSpan)
+	for _, detail := range plan {
 		if strings.HasPrefix(detail, "SCAN") && detail != "SCAN CONSTANT ROW" {
 			t.Errorf("the span of label ids is read by a pass: %q", detail)
 		}
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
 	}
 	if len(plan) == 0 {
 		t.Fatal("no plan")

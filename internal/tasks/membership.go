@@ -125,8 +125,13 @@ func (s *Store) roundSentences(ctx context.Context, q querier, projectID int64) 
 		return nil, err
 	}
 	out := make(map[int64]int, len(versions))
-	var mine, theirs []memberKey
-	var loads []*memberLoad // of mine, then of theirs
+	// Each round not kept at its version is read here (mine) or waited
+	// for, when another view reads it already (theirs).
+	type load struct {
+		key memberKey
+		*memberLoad
+	}
+	var mine, theirs []load
 	c := &s.members
 	c.mu.Lock()
 	for round, v := range versions {
@@ -135,55 +140,48 @@ func (s *Store) roundSentences(ctx context.Context, q querier, projectID int64) 
 			continue
 		}
 		key := memberKey{round, v}
-		if c.loading[key] == nil {
-			if c.loading == nil {
-				c.loading = map[memberKey]*memberLoad{}
-			}
-			c.loading[key] = &memberLoad{done: make(chan struct{})}
-			mine = append(mine, key)
-		}
-	}
-	for _, key := range mine {
-		loads = append(loads, c.loading[key])
-	}
-	for round, v := range versions {
-		key := memberKey{round, v}
-		if _, got := out[round]; got {
+		if l := c.loading[key]; l != nil {
+			theirs = append(theirs, load{key, l})
 			continue
 		}
-		if l := c.loading[key]; l != nil && !inKeys(mine, key) {
-			theirs = append(theirs, key)
-			loads = append(loads, l)
+		if c.loading == nil {
+			c.loading = map[memberKey]*memberLoad{}
 		}
+		l := &memberLoad{done: make(chan struct{})}
+		c.loading[key] = l
+		mine = append(mine, load{key, l})
 	}
 	joined := c.joined
 	c.mu.Unlock()
 	if len(mine) > 0 {
-		counts, err := s.readRoundSentences(ctx, q, mine)
+		keys := make([]memberKey, len(mine))
+		for i, l := range mine {
+			keys[i] = l.key
+		}
+		counts, err := s.readRoundSentences(ctx, q, keys)
 		c.mu.Lock()
-		for i, key := range mine {
-			l := loads[i]
-			l.sentences, l.err = counts[key.round], err
-			delete(c.loading, key)
+		for _, l := range mine {
+			l.sentences, l.err = counts[l.key.round], err
+			delete(c.loading, l.key)
 			if err != nil {
 				continue
 			}
 			if c.rounds == nil {
 				c.rounds = map[int64]roundCount{}
 			}
-			if cur, ok := c.rounds[key.round]; !ok || cur.version <= key.version {
-				c.rounds[key.round] = roundCount{key.version, l.sentences}
+			if cur, ok := c.rounds[l.key.round]; !ok || cur.version <= l.key.version {
+				c.rounds[l.key.round] = roundCount{l.key.version, l.sentences}
 			}
 		}
 		c.mu.Unlock()
-		for _, l := range loads[:len(mine)] {
+		for _, l := range mine {
 			close(l.done)
 		}
 		if err != nil {
 			return nil, err
 		}
-		for i, key := range mine {
-			out[key.round] = loads[i].sentences
+		for _, l := range mine {
+			out[l.key.round] = l.sentences
 		}
 	}
 	if len(theirs) == 0 {
@@ -193,8 +191,7 @@ func (s *Store) roundSentences(ctx context.Context, q querier, projectID int64) 
 		joined()
 	}
 	var again []memberKey
-	for i, key := range theirs {
-		l := loads[len(mine)+i]
+	for _, l := range theirs {
 		select {
 		case <-l.done:
 		case <-ctx.Done():
@@ -203,10 +200,10 @@ func (s *Store) roundSentences(ctx context.Context, q querier, projectID int64) 
 		if l.err != nil {
 			// The read failed, perhaps ended by its own view's context:
 			// read again under this one.
-			again = append(again, key)
+			again = append(again, l.key)
 			continue
 		}
-		out[key.round] = l.sentences
+		out[l.key.round] = l.sentences
 	}
 	if len(again) > 0 {
 		counts, err := s.readRoundSentences(ctx, q, again)
@@ -218,16 +215,6 @@ func (s *Store) roundSentences(ctx context.Context, q querier, projectID int64) 
 		}
 	}
 	return out, nil
-}
-
-// inKeys reports whether keys holds key.
-func inKeys(keys []memberKey, key memberKey) bool {
-	for _, k := range keys {
-		if k == key {
-			return true
-		}
-	}
-	return false
 }
 
 // membersRead, when set by tests, is called before each read of rounds'

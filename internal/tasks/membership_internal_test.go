@@ -21,15 +21,8 @@ import (
 // depend on timing; if the views do not share the read, the hold ends
 // after ten seconds and the test fails.
 func TestRoundMembersReadOnceForConcurrentViews(t *testing.T) {
-	s := labelScanStore(t, 1)
+	s, p := bigProjectIndexed(t, 1)
 	ctx := context.Background()
-	p, err := s.ProjectBySlug(ctx, "big")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.RefreshGoldIndex(ctx); err != nil {
-		t.Fatal(err)
-	}
 	// Each view holds a read connection while it waits, so there are as
 	// many views as the pool has connections.
 	views := s.read.Stats().MaxOpenConnections
@@ -84,15 +77,8 @@ func TestRoundMembersReadOnceForConcurrentViews(t *testing.T) {
 // counter behind. After each change the counts are those of a reading
 // with nothing kept.
 func TestRoundMembersReadAgainOnlyWhereTheyChanged(t *testing.T) {
-	s := labelScanStore(t, 2)
+	s, p := bigProjectIndexed(t, 2)
 	ctx := context.Background()
-	p, err := s.ProjectBySlug(ctx, "big")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.RefreshGoldIndex(ctx); err != nil {
-		t.Fatal(err)
-	}
 	var read [][]int64
 	membersRead = func(rounds []int64) { read = append(read, slices.Sorted(slices.Values(rounds))) }
 	t.Cleanup(func() { membersRead = nil })
@@ -222,4 +208,20 @@ func TestWarmRoundMembers(t *testing.T) {
 	if reads != 0 {
 		t.Fatalf("the first views after the warm-up read members %d times", reads)
 	}
+}
+
+// bigProjectIndexed is labelScanStore's project "big" with its gold index
+// written, as the adjudication queue reads it.
+func bigProjectIndexed(t *testing.T, seed uint64) (*Store, *domain.Project) {
+	t.Helper()
+	s := labelScanStore(t, seed)
+	ctx := context.Background()
+	p, err := s.ProjectBySlug(ctx, "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RefreshGoldIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return s, p
 }

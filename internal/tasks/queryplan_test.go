@@ -13,6 +13,7 @@ import (
 	"annotate/internal/assiststore"
 	"annotate/internal/domain"
 	"annotate/internal/tasks"
+	"annotate/internal/testkit/sqlplan"
 )
 
 // smallTables may be scanned whole: a handful of rows per project.
@@ -76,18 +77,8 @@ func fullScans(t *testing.T, db *sql.DB, q string) []string {
 			alias[m[2]] = m[1]
 		}
 	}
-	rows, err := db.Query("EXPLAIN QUERY PLAN "+trimmed, make([]any, params(trimmed))...)
-	if err != nil {
-		t.Fatalf("explain %s: %v", trimmed, err)
-	}
-	defer rows.Close()
 	var bad []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
+	for _, detail := range sqlplan.Of(t, db, trimmed, make([]any, params(trimmed))...) {
 		if testing.Verbose() {
 			t.Logf("%.60s: %s", strings.Join(strings.Fields(trimmed), " "), detail)
 		}
