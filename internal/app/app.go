@@ -50,7 +50,7 @@ type reportStore interface {
 type workStore interface {
 	ProjectByID(ctx context.Context, id int64) (*domain.Project, error)
 	Queue(ctx context.Context, projectID, userID int64) ([]domain.Assignment, error)
-	RoundAssignments(ctx context.Context, roundID int64) ([]domain.RoundAssignment, error)
+	RoundSummaryIDs(ctx context.Context, roundID int64) ([]int64, error)
 	RoundByName(ctx context.Context, projectID int64, name string) (*domain.Round, error)
 	SentenceLabels(ctx context.Context, assignmentID int64) (map[int64]domain.SentenceLabel, error)
 	Summary(ctx context.Context, id int64) (*domain.Summary, error)

@@ -57,16 +57,8 @@ func (a *App) CreateStudy(ctx context.Context, p *domain.Project, name string, d
 	switch {
 	case err == nil:
 		n.Round = r.ID
-		rows, err := a.work.RoundAssignments(ctx, r.ID)
-		if err != nil {
+		if n.Summaries, err = a.work.RoundSummaryIDs(ctx, r.ID); err != nil {
 			return nil, domain.Op("App.CreateStudy", err)
-		}
-		seen := map[int64]bool{}
-		for _, row := range rows {
-			if !seen[row.SummaryID] {
-				seen[row.SummaryID] = true
-				n.Summaries = append(n.Summaries, row.SummaryID)
-			}
 		}
 	case domain.ErrorCode(err) == domain.ENotFound:
 		if n.Summaries, err = a.work.SummaryIDs(ctx, p.ID, nil); err != nil {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"annotate/internal/domain"
 	"annotate/internal/study"
@@ -72,25 +73,34 @@ func (s *Store) Create(ctx context.Context, projectID int64, n NewStudy) (*Study
 		if id, err = res.LastInsertId(); err != nil {
 			return err
 		}
-		for _, sum := range n.Summaries {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO study_items (study_id, summary_id)
-				SELECT ?, id FROM summaries WHERE id = ? AND project_id = ?`, id, sum, projectID); err != nil {
+		// The items, then the checks, go in one statement each, in id
+		// order: a statement per item, in the round's order, took 5 s
+		// for a round of 100,000 summaries at 200,000 assignments; in id
+		// order the summaries, the round's assignments and the items'
+		// key are each read or written front to back.
+		for _, set := range []struct {
+			ids   []int64
+			check bool
+		}{{n.Summaries, false}, {n.Checks, true}} {
+			if len(set.ids) == 0 {
+				continue
+			}
+			list, err := json.Marshal(slices.Sorted(slices.Values(set.ids)))
+			if err != nil {
+				return err
+			}
+			// Each item's place in the dealing order among items dealt
+			// as often (drawn from the study's seed), and how often the
+			// round has dealt it already.
+			if _, err := tx.ExecContext(ctx, `INSERT INTO study_items (study_id, summary_id, is_check, shuffle, dealt)
+				SELECT ?1, s.id, ?2, (s.id * 2654435761 + ?5) % 4294967291,
+					(SELECT count(*) FROM assignments a WHERE a.round_id = ?6 AND a.summary_id = s.id AND a.status != 'released')
+				FROM json_each(?3) j CROSS JOIN summaries s ON s.id = j.value WHERE s.project_id = ?4`,
+				id, set.check, string(list), projectID, int64(n.Definition.Seed%4294967291), round); err != nil {
 				return err
 			}
 		}
-		for _, sum := range n.Checks {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO study_items (study_id, summary_id, is_check)
-				SELECT ?, id, 1 FROM summaries WHERE id = ? AND project_id = ?`, id, sum, projectID); err != nil {
-				return err
-			}
-		}
-		// Each item's place in the dealing order among items dealt as
-		// often (drawn from the study's seed), and how often the round
-		// has dealt it already.
-		_, err = tx.ExecContext(ctx, `UPDATE study_items SET shuffle = (summary_id * 2654435761 + ?2) % 4294967291,
-			dealt = (SELECT count(*) FROM assignments a WHERE a.round_id = ?3 AND a.summary_id = study_items.summary_id AND a.status != 'released')
-			WHERE study_id = ?1`, id, int64(n.Definition.Seed%4294967291), round)
-		return err
+		return nil
 	})
 	if err != nil {
 		return nil, domain.Op("Store.Create", err)
