@@ -85,6 +85,24 @@ type RoundView struct {
 	Prev, Next   string
 }
 
+// Movable reports whether the page's assignment a can be released or
+// given to another annotator: it is neither submitted nor released, in an
+// open round.
+func (v RoundView) Movable(a RoundAssignmentRow) bool {
+	return v.Round.Status == "open" && a.Status != "submitted" && a.Status != "released"
+}
+
+// AnyMovable reports whether any assignment on the page is Movable, and so
+// whether the page shows the annotator to reassign to.
+func (v RoundView) AnyMovable() bool {
+	for _, a := range v.Assignments {
+		if v.Movable(a) {
+			return true
+		}
+	}
+	return false
+}
+
 // RoundPageSize is the most assignments the round page lists at once.
 const RoundPageSize = 200
 
