@@ -1,4 +1,4 @@
--- The database schema of annotate, version 37, as a fresh database holds it.
+-- The database schema of annotate, version 38, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -952,4 +952,25 @@ END;
 CREATE TRIGGER project_counts_summaries_delete BEFORE DELETE ON summaries BEGIN
     UPDATE project_counts SET sentences = sentences - (SELECT count(*) FROM summary_sentences WHERE summary_id = OLD.id)
         WHERE project_id = OLD.project_id;
+END;
+
+CREATE TABLE assist_run_counts (
+    run_id  INTEGER PRIMARY KEY REFERENCES assist_runs(id) ON DELETE CASCADE,
+    outputs INTEGER NOT NULL
+);
+
+CREATE TRIGGER assist_run_counts_insert AFTER INSERT ON assist_outputs BEGIN
+    INSERT INTO assist_run_counts (run_id, outputs) VALUES (NEW.run_id, 1)
+        ON CONFLICT (run_id) DO UPDATE SET outputs = outputs + 1;
+END;
+
+CREATE TRIGGER assist_run_counts_delete AFTER DELETE ON assist_outputs BEGIN
+    UPDATE assist_run_counts SET outputs = outputs - 1 WHERE run_id = OLD.run_id;
+END;
+
+CREATE TRIGGER assist_run_counts_update AFTER UPDATE OF run_id ON assist_outputs
+    WHEN OLD.run_id IS NOT NEW.run_id BEGIN
+    UPDATE assist_run_counts SET outputs = outputs - 1 WHERE run_id = OLD.run_id;
+    INSERT INTO assist_run_counts (run_id, outputs) VALUES (NEW.run_id, 1)
+        ON CONFLICT (run_id) DO UPDATE SET outputs = outputs + 1;
 END;

@@ -70,7 +70,7 @@ func (s *Store) ImportAssistStream(ctx context.Context, projectID int64, fill fu
 			}
 			ids = append(ids, r.id)
 		}
-		return held.release(ctx, tx, projectID)
+		return held.release(ctx, tx, projectID, ids)
 	})
 	if err != nil {
 		return nil, domain.Op("Store.ImportAssistStream", err)

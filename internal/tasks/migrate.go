@@ -299,6 +299,9 @@ ALTER TABLE study_participants ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;`
 	// 37: each project's number of sentences, kept by triggers (see
 	// project_counts.go).
 	projectCountsSchema,
+	// 38: each assistant run's number of results, kept by triggers (see
+	// assist_run_counts.go).
+	assistRunCountsSchema,
 }
 
 // studyDealingSchema keeps, per study item, how many of the study round's
