@@ -37,7 +37,7 @@ func (s *Server) apiExport(c echo.Context, what string) error {
 	for _, p := range q["provenance"] {
 		provs = append(provs, strings.Split(p, ",")...)
 	}
-	opt := export.Options{What: what, Format: q.Get("format"), Round: q.Get("round"), Provenance: provs, OneCore: s.othersServed()}
+	opt := export.Options{What: what, Format: q.Get("format"), Round: q.Get("round"), Provenance: provs, OneCore: s.othersServed(c)}
 	if v := q.Get("anonymise"); v != "" {
 		if opt.Anonymise, err = strconv.ParseBool(v); err != nil {
 			return invalidParam("anonymise", "anonymise must be true or false")

@@ -74,7 +74,7 @@ func (s *Server) getExportDownload(c echo.Context) error {
 	}
 	anon, _ := strconv.ParseBool(q.Get("anonymise"))
 	x, err := export.New(ctx, s.store, a.project, export.Options{What: q.Get("what"), Format: q.Get("format"), Round: q.Get("round"),
-		Provenance: provs, Anonymise: anon, OneCore: s.othersServed()})
+		Provenance: provs, Anonymise: anon, OneCore: s.othersServed(c)})
 	if err != nil {
 		return err
 	}

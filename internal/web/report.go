@@ -51,15 +51,17 @@ func reportOptions(c echo.Context) (report.Options, error) {
 func (s *Server) cachedReport(c echo.Context, p *domain.Project, key reportKey) (*builtReport, error) {
 	// The build outlives a request that gives up: others may wait for it.
 	ctx := context.WithoutCancel(c.Request().Context())
-	return s.reports.get(key, s.reportBuilder(ctx, p, key))
+	return s.reports.get(key, s.reportBuilder(ctx, p, key, requesterID(c)))
 }
 
-// reportBuilder returns the function that builds p's report for key.
-func (s *Server) reportBuilder(ctx context.Context, p *domain.Project, key reportKey) func() (*builtReport, error) {
+// reportBuilder returns the function that builds p's report for key, as
+// user asked for it: on one processor when others were served just
+// before the build.
+func (s *Server) reportBuilder(ctx context.Context, p *domain.Project, key reportKey, user int64) func() (*builtReport, error) {
 	return func() (*builtReport, error) {
 		start := time.Now()
 		opt := key.opt
-		opt.OneCore = s.othersServed()
+		opt.OneCore = s.othersServedBut(user)
 		rep, err := s.app.Report(ctx, p, opt, app.NamesBySettings)
 		if err != nil {
 			return nil, err

@@ -107,7 +107,7 @@ func (s *Server) pageReport(c echo.Context, p *domain.Project, key reportKey) (b
 			// within their maximum age without a build after every save.
 			if s.cfg.Now().Sub(b.builtAt) >= s.reportMaxAge(b)/2 {
 				ctx := context.WithoutCancel(c.Request().Context())
-				s.reports.refresh(key, s.reportBuilder(ctx, p, key))
+				s.reports.refresh(key, s.reportBuilder(ctx, p, key, requesterID(c)))
 			}
 			return b, true, nil
 		}

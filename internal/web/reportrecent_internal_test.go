@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"annotate/internal/domain"
 )
 
 // TestSlowReportMayBeOlder checks that a report slow to build is shown
@@ -43,43 +45,66 @@ func TestSlowReportMayBeOlder(t *testing.T) {
 
 // TestReportsOnOneCoreWhileOthersWork checks the signal behind
 // report.Options.OneCore and export.Options.OneCore: a report's or an
-// export's own requests do not count as others' work, any other request
-// does, for reportQuietFor.
+// export's own requests do not count as others' work, nor do the
+// requesting lead's own pages or the login page; any other request, by
+// another user or by nobody logged in, does, for reportQuietFor.
 func TestReportsOnOneCoreWhileOthersWork(t *testing.T) {
 	s := &Server{}
 	e := echo.New()
-	serve := func(path string) {
+	lead, ann := &domain.User{ID: 7}, &domain.User{ID: 8}
+	serve := func(u *domain.User, path string) {
 		c := e.NewContext(httptest.NewRequest(http.MethodGet, "/", nil), httptest.NewRecorder())
 		c.SetPath(path)
-		if err := s.noteActivity(func(echo.Context) error { return nil })(c); err != nil {
+		if err := s.noteActivity(func(c echo.Context) error {
+			if u != nil {
+				setCurrentUser(c, u) // as the session middleware, inside the chain
+			}
+			return nil
+		})(c); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if s.othersServed() {
+	busy := func(u *domain.User) bool {
+		c := e.NewContext(httptest.NewRequest(http.MethodGet, "/", nil), httptest.NewRecorder())
+		if u != nil {
+			setCurrentUser(c, u)
+		}
+		return s.othersServed(c)
+	}
+	if busy(lead) || busy(nil) {
 		t.Fatal("a server that served nothing counts as busy")
 	}
-	serve("/p/:slug/report")
-	serve("/p/:slug/report.csv")
-	serve("/p/:slug/export/download")
-	serve(apiPrefix + "/projects/:slug/labels")
-	serve(apiPrefix + "/projects/:slug/gold")
-	serve(apiPrefix + "/projects/:slug/report")
-	serve("/static/*")
-	serve("/healthz")
-	if s.othersServed() {
-		t.Fatal("report or export requests, static files or health checks count as others' work")
+	for _, path := range []string{"/p/:slug/report", "/p/:slug/report.csv", "/p/:slug/export/download", apiPrefix + "/projects/:slug/labels",
+		apiPrefix + "/projects/:slug/gold", apiPrefix + "/projects/:slug/report", "/static/*", "/healthz", "/login"} {
+		serve(ann, path)
+		serve(nil, path)
 	}
-	serve("/p/:slug/export")
-	if !s.othersServed() {
-		t.Fatal("opening the export page does not count as others' work")
+	if busy(lead) {
+		t.Fatal("report or export requests, static files, health checks or the login page count as others' work")
 	}
-	s.lastActive.Store(0)
-	serve("/a/:id/s/:sid")
-	if !s.othersServed() {
-		t.Fatal("a save does not count as others' work")
+	serve(lead, "/projects")
+	serve(lead, "/p/:slug/export")
+	if busy(lead) {
+		t.Fatal("the lead's own pages count as others' work for the lead")
 	}
-	s.lastActive.Store(time.Now().Add(-reportQuietFor - time.Second).UnixNano())
-	if s.othersServed() {
+	if !busy(ann) || !busy(nil) {
+		t.Fatal("the lead's pages do not count as work for anyone else")
+	}
+	serve(ann, "/a/:id/s/:sid")
+	if !busy(lead) {
+		t.Fatal("an annotator's save does not count as others' work")
+	}
+	serve(lead, "/projects")
+	if !busy(lead) {
+		t.Fatal("the lead's page after an annotator's save hides the save")
+	}
+	s.active = activity{}
+	serve(nil, "/s/:token")
+	if !busy(lead) {
+		t.Fatal("a request of nobody logged in (a study's entry) does not count as others' work")
+	}
+	s.active.note(ann.ID, time.Now().Add(-reportQuietFor-time.Second).UnixNano())
+	if busy(lead) {
 		t.Fatal("a save long ago still counts")
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"net/url"
 	"runtime"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -91,13 +90,12 @@ type Server struct {
 	runs       *runManager
 	evidence   evidenceCache
 	reports    reportCache
-	// lastActive is when a request other than a report's last came, in
-	// Unix nanoseconds (activity.go).
-	lastActive atomic.Int64
-	hooks      *webhookSender
-	webhooks   webhookStore
-	assists    *assiststore.Store
-	authn      *authn.Store
+	// active is who was served last and when (activity.go).
+	active   activity
+	hooks    *webhookSender
+	webhooks webhookStore
+	assists  *assiststore.Store
+	authn    *authn.Store
 }
 
 // New builds a server over an open store. Session keys are taken from the
