@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"slices"
 
 	"annotate/internal/iaa"
@@ -20,11 +21,24 @@ type goldCodes struct {
 }
 
 // newGoldCodes codes the ratings' values and the gold of every unit of rt.
+// The gold values are gathered distinct as they come (a unit's gold is
+// nearly always one of few values, and often its neighbour's): adding every
+// unit's value and sorting them all allocated and sorted 500,000 values
+// for each dimension of a large project.
 func newGoldCodes(rt ratings) goldCodes {
 	g := goldCodes{values: slices.Clone(rt.c.Values), rating: make([]int32, len(rt.c.Values)), unit: make([]int32, len(rt.gold))}
+	seen := make(map[float64]bool, len(g.values))
+	for _, v := range g.values {
+		seen[v] = true
+	}
+	last := math.NaN()
 	for _, v := range rt.gold {
-		if v == v {
-			g.values = append(g.values, v)
+		if v == v && v != last {
+			last = v
+			if !seen[v] {
+				seen[v] = true
+				g.values = append(g.values, v)
+			}
 		}
 	}
 	slices.Sort(g.values)

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -87,5 +88,23 @@ func TestGoldCountsAsLists(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGoldCodesNumberValuesAndGold: the codes a coder is compared with
+// gold on are the ratings' values and the gold's, distinct and ascending,
+// gold values no rating has included; units without gold get -1.
+func TestGoldCodesNumberValuesAndGold(t *testing.T) {
+	nan := math.NaN()
+	rt := ratings{c: &iaa.Coded{Values: []float64{0, 2}}, gold: []float64{nan, 1, 1, 2, 3, nan, 0, 3, 1}}
+	g := newGoldCodes(rt)
+	if want := []float64{0, 1, 2, 3}; !slices.Equal(g.values, want) {
+		t.Fatalf("values %v, want %v", g.values, want)
+	}
+	if want := []int32{0, 2}; !slices.Equal(g.rating, want) {
+		t.Fatalf("rating codes %v, want %v", g.rating, want)
+	}
+	if want := []int32{-1, 1, 1, 2, 3, -1, 0, 3, 1}; !slices.Equal(g.unit, want) {
+		t.Fatalf("unit codes %v, want %v", g.unit, want)
 	}
 }
