@@ -1,4 +1,4 @@
--- The database schema of annotate, version 38, as a fresh database holds it.
+-- The database schema of annotate, version 39, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -974,3 +974,5 @@ CREATE TRIGGER assist_run_counts_update AFTER UPDATE OF run_id ON assist_outputs
     INSERT INTO assist_run_counts (run_id, outputs) VALUES (NEW.run_id, 1)
         ON CONFLICT (run_id) DO UPDATE SET outputs = outputs + 1;
 END;
+
+CREATE INDEX assignments_round_user ON assignments(round_id, user_id, status, active_seconds, submitted_at);

@@ -302,6 +302,10 @@ ALTER TABLE study_participants ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;`
 	// 38: each assistant run's number of results, kept by triggers (see
 	// assist_run_counts.go).
 	assistRunCountsSchema,
+	// 39: a round's assignments by annotator with what the round page
+	// counts of them, so that it reads the index alone (see
+	// roundCountsQuery).
+	`CREATE INDEX IF NOT EXISTS assignments_round_user ON assignments(round_id, user_id, status, active_seconds, submitted_at);`,
 }
 
 // studyDealingSchema keeps, per study item, how many of the study round's

@@ -79,8 +79,7 @@ const roundSummaryIDs = `SELECT DISTINCT summary_id FROM assignments WHERE round
 // whole took 3-4 s to read and made a page of 107 MB.
 func (s *Store) RoundAssignmentsPage(ctx context.Context, roundID int64, from, size int) ([]domain.RoundAssignment, error) {
 	q := s.reader(ctx)
-	ids, err := IDList(ctx, q, `SELECT a.id FROM users u JOIN assignments a ON a.user_id = u.id
-		WHERE a.round_id = ? ORDER BY u.username, a.position LIMIT ? OFFSET ?`, roundID, max(size, 0), max(from, 0))
+	ids, err := IDList(ctx, q, roundPageIDs, roundID, max(size, 0), max(from, 0))
 	if err != nil || len(ids) == 0 {
 		return nil, domain.Op("Store.RoundAssignmentsPage", err)
 	}
@@ -92,6 +91,15 @@ func (s *Store) RoundAssignmentsPage(ctx context.Context, roundID int64, from, s
 		WHERE a.id IN (SELECT value FROM json_each(?)) ORDER BY u.username, a.position`, string(list))
 	return out, domain.Op("Store.RoundAssignmentsPage", err)
 }
+
+// roundPageIDs finds a page of a round's assignments, by annotator and
+// queue order: the annotators in name order, and each one's assignments
+// through the queue index, in position order, keeping the round's. Named
+// so: with the statistics of a large round the planner would take the
+// round's assignments through the index by round and annotator and sort
+// them all (0.25 s for the first page of a round of 200,000).
+const roundPageIDs = `SELECT a.id FROM users u JOIN assignments a INDEXED BY assignments_queue ON a.user_id = u.id
+	WHERE a.round_id = ? ORDER BY u.username, a.position LIMIT ? OFFSET ?`
 
 // RoundPace returns each annotator's work in a round with what its pace
 // is worked out from (see domain.AnnotatorPace), in one pass over the
@@ -119,20 +127,27 @@ func (s *Store) RoundPace(ctx context.Context, roundID int64) ([]domain.Annotato
 	return out, domain.Op("Store.RoundPace", err)
 }
 
+// roundCountsQuery groups a round's assignments by annotator. Grouped by
+// user id over the round's index alone: joined with users first, SQLite
+// would walk the round's assignments once per user. The index of the
+// round's assignments by annotator (schema 39) holds every column it reads,
+// so the pass reads no assignment row and needs no sort: 0.68 s for the
+// 600,000 assignments of the 30x load corpus's main round through the
+// round's key and the table.
+const roundCountsQuery = `SELECT x.user_id, u.username, u.display_name, x.total, x.submitted, x.in_progress, x.pending, x.released,
+		x.active, max(x.last_submit, coalesce((SELECT v.last_at FROM round_activity v WHERE v.round_id = ?1 AND v.user_id = x.user_id), ''))
+	FROM (SELECT a.user_id, sum(a.status != 'released') AS total, sum(a.status = 'submitted') AS submitted,
+			sum(a.status = 'in_progress') AS in_progress, sum(a.status = 'pending') AS pending, sum(a.status = 'released') AS released,
+			sum(a.active_seconds) AS active, max(coalesce(a.submitted_at, '')) AS last_submit
+		FROM assignments a WHERE a.round_id = ?1 GROUP BY a.user_id) x
+	CROSS JOIN users u ON u.id = x.user_id ORDER BY u.username`
+
 // roundCounts is the first pass of RoundPace: each annotator's counts,
 // open work and last activity, by username, with each user id's place.
 func roundCounts(ctx context.Context, q querier, roundID int64) ([]domain.AnnotatorPace, map[int64]int, error) {
 	var out []domain.AnnotatorPace
 	at := map[int64]int{} // user id to its place in out
-	// Grouped by user id over the round's index alone: joined with users
-	// first, SQLite would walk the round's assignments once per user.
-	err := queryRows(ctx, q, `SELECT x.user_id, u.username, u.display_name, x.total, x.submitted, x.in_progress, x.pending, x.released,
-			x.active, max(x.last_submit, coalesce((SELECT v.last_at FROM round_activity v WHERE v.round_id = ?1 AND v.user_id = x.user_id), ''))
-		FROM (SELECT a.user_id, sum(a.status != 'released') AS total, sum(a.status = 'submitted') AS submitted,
-				sum(a.status = 'in_progress') AS in_progress, sum(a.status = 'pending') AS pending, sum(a.status = 'released') AS released,
-				sum(a.active_seconds) AS active, max(coalesce(a.submitted_at, '')) AS last_submit
-			FROM assignments a WHERE a.round_id = ?1 GROUP BY a.user_id) x
-		CROSS JOIN users u ON u.id = x.user_id ORDER BY u.username`, func(rows *sql.Rows) error {
+	err := queryRows(ctx, q, roundCountsQuery, func(rows *sql.Rows) error {
 		var p domain.AnnotatorPace
 		g := &p.AnnotatorProgress
 		if err := rows.Scan(&g.UserID, &g.Username, &g.DisplayName, &g.Total, &g.Submitted, &g.InProgress, &g.Pending, &g.Released,

@@ -15,9 +15,12 @@ import (
 // unless it is 0, and submitted only when ?3 is 1. Their rows are reached
 // by a join from the project's rounds, which reads each assignment's rows
 // in place (each assignment's together) rather than through a list of all
-// the assignments built first.
+// the assignments built first. The join names the assignments' unique
+// index (round, summary, user): the report's ways of reading its labels
+// give them in the order it visits them, and the index of a round's
+// assignments by annotator (schema 39) would visit them by user.
 const (
-	reportJoin  = `rounds r JOIN assignments a ON a.round_id = r.id`
+	reportJoin  = `rounds r JOIN assignments a INDEXED BY sqlite_autoindex_assignments_1 ON a.round_id = r.id`
 	reportWhere = `r.project_id = ?1 AND (?2 = 0 OR r.id = ?2) AND a.status != 'released' AND (?3 = 0 OR a.status = 'submitted')`
 	// reportRoundWhere selects the assignments of the round(s) whatever
 	// their status: what the assignments index holds, so that no
