@@ -168,7 +168,7 @@ func TestAgreementUsesPseudonyms(t *testing.T) {
 	p := must(store.ProjectBySlug(ctx, "se"))(t)
 	set := p.Settings
 	set.AnonymousAdjudication = true
-	if _, err := store.UpdateSettings(ctx, p.ID, set, p.Guidelines); err != nil {
+	if err := store.UpdateSettings(ctx, p.ID, set, p.Guidelines); err != nil {
 		t.Fatal(err)
 	}
 	aliases, err := store.Pseudonyms(ctx, p.ID)

@@ -69,9 +69,12 @@ func runProject(ctx context.Context, e env, args []string) error {
 		printTaxonomy(e.stdout, p.Slug, set)
 		return nil
 	}
-	labels, err := store.UpdateSettings(ctx, p.ID, set, p.Guidelines)
-	if err != nil {
+	if err := store.UpdateSettings(ctx, p.ID, set, p.Guidelines); err != nil {
 		return fmt.Errorf("%s: %w", taxonomySource(*setFile), err)
+	}
+	labels, err := store.UpdateSettingsPreview(ctx, p.ID)
+	if err != nil {
+		return err
 	}
 	printTaxonomy(e.stdout, p.Slug, set)
 	if labels > 0 {

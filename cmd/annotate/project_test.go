@@ -53,8 +53,22 @@ func TestProjectTaxonomy(t *testing.T) {
 	if !strings.Contains(out, "custom, 8 types") {
 		t.Fatalf("a refused change changed the taxonomy:\n%s", out)
 	}
-	out, _, err = runCmd(t, "", nil, "project", "taxonomy", "--db", db, "--project", "p", "--preset", "frank")
-	if err != nil || !strings.Contains(out, "frank, 7 types") {
-		t.Fatalf("--preset: %v\n%s", err, out)
+	out, errOut, err := runCmd(t, "", nil, "project", "taxonomy", "--db", db, "--project", "p", "--preset", "frank")
+	if err != nil || !strings.Contains(out, "frank, 7 types") || strings.Contains(errOut, "labels given before") {
+		t.Fatalf("--preset: %v\n%s\n%s", err, out, errOut)
+	}
+	// With labels given, a change says how many keep their types.
+	s = must(tasks.Open(ctx, db))(t)
+	doc := domain.DocumentInput{ExternalID: "d1", Sentences: []string{"The council met."},
+		Summaries: []domain.SummaryInput{{ExternalID: "s1", Sentences: []domain.SentenceInput{{Text: "The council met."}}}}}
+	label := domain.LabelRecord{Summary: "s1", Sentence: 1, Source: "test",
+		Label: &domain.SentenceLabelInput{Annotator: "w1", Round: "r1", Label: domain.LabelFaithful}}
+	if _, err := s.Import(ctx, p.ID, []domain.DocumentInput{doc}, label); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	_, errOut, err = runCmd(t, "", nil, "project", "taxonomy", "--db", db, "--project", "p", "--preset", "tofueval")
+	if err != nil || !strings.Contains(errOut, "note: 1 labels given before keep their error types") {
+		t.Fatalf("--preset with a label given: %v\n%s", err, errOut)
 	}
 }

@@ -67,7 +67,7 @@ func TestDataVersion(t *testing.T) {
 	step("settings", true, func() {
 		st := p.Settings
 		st.AnonymousAdjudication = true
-		if _, err := s.UpdateSettings(ctx, p.ID, st, ""); err != nil {
+		if err := s.UpdateSettings(ctx, p.ID, st, ""); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -296,29 +296,22 @@ func (s *Store) UpdateSettingsPreview(ctx context.Context, projectID int64) (int
 	return n, domain.Op("Store.UpdateSettingsPreview", err)
 }
 
-// UpdateSettings replaces a project's label schema and guidelines. It
-// reports how many labels exist, so a caller can warn that old labels keep
-// their values (they stay readable; nothing is rewritten).
-func (s *Store) UpdateSettings(ctx context.Context, projectID int64, set domain.Settings, guidelines string) (int, error) {
+// UpdateSettings replaces a project's label schema and guidelines. Labels
+// already given keep their values (they stay readable; nothing is
+// rewritten): UpdateSettingsPreview counts them, for a caller that says
+// so.
+func (s *Store) UpdateSettings(ctx context.Context, projectID int64, set domain.Settings, guidelines string) error {
 	if err := set.Validate(); err != nil {
-		return 0, domain.Op("Store.UpdateSettings", err)
+		return domain.Op("Store.UpdateSettings", err)
 	}
 	if err := domain.CheckText("guidelines", guidelines, domain.MaxGuidelinesLen, true); err != nil {
-		return 0, domain.Op("Store.UpdateSettings", err)
+		return domain.Op("Store.UpdateSettings", err)
 	}
 	raw, err := json.Marshal(set)
 	if err != nil {
-		return 0, domain.Op("Store.UpdateSettings", err)
+		return domain.Op("Store.UpdateSettings", err)
 	}
-	err = s.tx(ctx, func(tx *sql.Tx) error {
+	return domain.Op("Store.UpdateSettings", s.tx(ctx, func(tx *sql.Tx) error {
 		return mustAffect(tx.ExecContext(ctx, `UPDATE projects SET settings = ?, guidelines = ? WHERE id = ?`, string(raw), guidelines, projectID))
-	})
-	if err != nil {
-		return 0, domain.Op("Store.UpdateSettings", err)
-	}
-	// Counted after the change, on the read pool: counting inside the
-	// write transaction held the one writer, and so every save, for as
-	// long as the count took (0.25 s at 1.5M labels).
-	labels, err := s.UpdateSettingsPreview(ctx, projectID)
-	return labels, domain.Op("Store.UpdateSettings", err)
+	}))
 }

@@ -74,16 +74,18 @@ func TestRoundManagement(t *testing.T) {
 	t.Run("settings change reports existing labels", func(t *testing.T) {
 		set := domain.DefaultSettings()
 		set.ErrorPreset = "frank"
-		n, err := s.UpdateSettings(ctx, p.ID, set, "New guidelines.")
-		if err != nil || n != 1 {
-			t.Fatalf("UpdateSettings = %d, %v", n, err)
+		if err := s.UpdateSettings(ctx, p.ID, set, "New guidelines."); err != nil {
+			t.Fatalf("UpdateSettings: %v", err)
+		}
+		if n, err := s.UpdateSettingsPreview(ctx, p.ID); err != nil || n != 1 {
+			t.Fatalf("UpdateSettingsPreview = %d, %v", n, err)
 		}
 		got, _ := s.ProjectByID(ctx, p.ID)
 		if got.Settings.ErrorPreset != "frank" || got.Guidelines != "New guidelines." {
 			t.Fatalf("settings not stored: %+v", got.Settings)
 		}
 		set.ErrorPreset = "nope"
-		if _, err := s.UpdateSettings(ctx, p.ID, set, ""); domain.ErrorCode(err) != domain.EInvalid {
+		if err := s.UpdateSettings(ctx, p.ID, set, ""); domain.ErrorCode(err) != domain.EInvalid {
 			t.Fatalf("bad preset: %v", err)
 		}
 	})

@@ -26,7 +26,7 @@ func TestReopenImportedGoldFromQueue(t *testing.T) {
 	}
 	set := w.project.Settings
 	set.ErrorTypes, set.Ambiguity, set.KeyFacts, set.Relevance, set.TopicCategory = false, false, false, false, false
-	if _, err := w.store.UpdateSettings(ctx, w.project.ID, set, ""); err != nil {
+	if err := w.store.UpdateSettings(ctx, w.project.ID, set, ""); err != nil {
 		t.Fatal(err)
 	}
 	ids := must(w.store.SummaryIDs(ctx, w.project.ID, []string{"gold-doc"}))(t)

@@ -260,7 +260,7 @@ func TestAdjudicationPage(t *testing.T) {
 		}
 		set := f.project.Settings
 		set.AnonymousAdjudication = true
-		if _, err := f.store.UpdateSettings(f.ctx, f.project.ID, set, ""); err != nil {
+		if err := f.store.UpdateSettings(f.ctx, f.project.ID, set, ""); err != nil {
 			t.Fatal(err)
 		}
 		defer f.store.UpdateSettings(f.ctx, f.project.ID, f.project.Settings, "")

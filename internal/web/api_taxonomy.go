@@ -38,7 +38,7 @@ func (s *Server) apiSetTaxonomy(c echo.Context) error {
 	default:
 		set.ErrorPreset, set.CustomErrors = "custom", in.ErrorTypes
 	}
-	if _, err := s.store.UpdateSettings(c.Request().Context(), a.project.ID, set, a.project.Guidelines); err != nil {
+	if err := s.store.UpdateSettings(c.Request().Context(), a.project.ID, set, a.project.Guidelines); err != nil {
 		if domain.ErrorCode(err) == domain.EInvalid {
 			field := "error_types"
 			if strings.Contains(domain.ErrorMessage(err), "preset") {

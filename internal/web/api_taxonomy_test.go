@@ -17,7 +17,7 @@ func TestAPISetTaxonomy(t *testing.T) {
 	f, _ := serverWith(t, web.Config{})
 	lead := f.user("lea", false)
 	p := f.project("alpha", map[*domain.User]string{lead: domain.RoleLead})
-	if _, err := f.store.UpdateSettings(f.ctx, p.ID, p.Settings, "Read the transcript."); err != nil {
+	if err := f.store.UpdateSettings(f.ctx, p.ID, p.Settings, "Read the transcript."); err != nil {
 		t.Fatal(err)
 	}
 	api := &apiClient{t: t, base: f.srv.URL, token: newToken(t, f, lead, authn.TokenSpec{})}

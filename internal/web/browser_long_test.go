@@ -38,7 +38,7 @@ func newLongFixture(t testing.TB, mode string) *longFixture {
 	p := f.project("long", map[*domain.User]string{ann: domain.RoleAnnotator, lead: domain.RoleLead})
 	set := p.Settings
 	set.AssistantVisibility = mode
-	if _, err := f.store.UpdateSettings(f.ctx, p.ID, set, ""); err != nil {
+	if err := f.store.UpdateSettings(f.ctx, p.ID, set, ""); err != nil {
 		t.Fatal(err)
 	}
 	docs := demoCorpus(t)

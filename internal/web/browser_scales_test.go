@@ -25,7 +25,7 @@ func TestBrowserScaleWithKeyboard(t *testing.T) {
 	lo, hi := 1, 5
 	set.Scales = []domain.Scale{{Name: "consistency", Title: "Consistency", Level: domain.LevelSummary, Min: &lo, Max: &hi,
 		Anchors: map[string]string{"1": "contradicts the document", "5": "fully supported"}}}
-	if _, err := w.store.UpdateSettings(w.ctx, w.project.ID, set, ""); err != nil {
+	if err := w.store.UpdateSettings(w.ctx, w.project.ID, set, ""); err != nil {
 		t.Fatal(err)
 	}
 	// bob's values and ann's on the second summary are saved directly;
@@ -112,7 +112,7 @@ func TestBrowserSentenceScaleInItsCard(t *testing.T) {
 		{Name: "support", Title: "Support", Level: domain.LevelSentence, Min: &lo, Max: &hi},
 		{Name: "style", Title: "Style", Level: domain.LevelSentence, Categories: []string{"plain", "florid"}, Optional: true},
 	}
-	if _, err := w.store.UpdateSettings(w.ctx, w.project.ID, set, ""); err != nil {
+	if err := w.store.UpdateSettings(w.ctx, w.project.ID, set, ""); err != nil {
 		t.Fatal(err)
 	}
 	ctx := newBrowser(t)

@@ -24,7 +24,7 @@ func TestBrowserShowsMarkupAsText(t *testing.T) {
 	ann := f.user("ann", false)
 	p := f.project("xss", map[*domain.User]string{lead: domain.RoleLead, ann: domain.RoleAnnotator})
 	guidelines := "1. Judge the summary.\n\n" + hostile + "\n\n[a link](javascript:window.__xss='md')\n"
-	if _, err := f.store.UpdateSettings(f.ctx, p.ID, domain.DefaultSettings(), guidelines); err != nil {
+	if err := f.store.UpdateSettings(f.ctx, p.ID, domain.DefaultSettings(), guidelines); err != nil {
 		t.Fatal(err)
 	}
 	doc := domain.DocumentInput{

@@ -31,7 +31,7 @@ func newFeedbackFixture(t *testing.T, open bool) *feedbackFixture {
 	ctx := w.ctx
 	set := domain.DefaultSettings()
 	set.ErrorTypes, set.Ambiguity, set.KeyFacts, set.Relevance, set.TopicCategory, set.UnsureNote = false, false, false, false, false, false
-	if _, err := w.store.UpdateSettings(ctx, w.project.ID, set, ""); err != nil {
+	if err := w.store.UpdateSettings(ctx, w.project.ID, set, ""); err != nil {
 		t.Fatal(err)
 	}
 	f := &feedbackFixture{workFixture: w, ann: w.assign["ann"][0].UserID, bob: w.assign["bob"][0].UserID}
@@ -137,7 +137,7 @@ func TestFeedbackSettings(t *testing.T) {
 	p := must(f.store.ProjectBySlug(f.ctx, "alpha"))(t)
 	set = p.Settings
 	set.FeedbackGold, set.FeedbackNames = false, true
-	if _, err := f.store.UpdateSettings(f.ctx, f.project.ID, set, ""); err != nil {
+	if err := f.store.UpdateSettings(f.ctx, f.project.ID, set, ""); err != nil {
 		t.Fatal(err)
 	}
 	ann := f.browser()

@@ -396,7 +396,7 @@ func TestReportAnonymisedAnnotators(t *testing.T) {
 	r := newReportFixture(t)
 	set := r.project.Settings
 	set.AnonymousAdjudication = true
-	if _, err := r.store.UpdateSettings(r.ctx, r.project.ID, set, ""); err != nil {
+	if err := r.store.UpdateSettings(r.ctx, r.project.ID, set, ""); err != nil {
 		t.Fatal(err)
 	}
 	b := r.lead(t)

@@ -310,7 +310,7 @@ func TestPanelNeverNamesTheModel(t *testing.T) {
 	w := newWorkFixture(t)
 	set := w.project.Settings
 	set.AssistantVisibility = domain.AssistAlways
-	if _, err := w.store.UpdateSettings(w.ctx, w.project.ID, set, ""); err != nil {
+	if err := w.store.UpdateSettings(w.ctx, w.project.ID, set, ""); err != nil {
 		t.Fatal(err)
 	}
 	a := w.assign["ann"][0]
@@ -350,7 +350,7 @@ func TestPanelMarksSampleOutput(t *testing.T) {
 	w := newWorkFixture(t)
 	set := w.project.Settings
 	set.AssistantVisibility = domain.AssistAlways
-	if _, err := w.store.UpdateSettings(w.ctx, w.project.ID, set, ""); err != nil {
+	if err := w.store.UpdateSettings(w.ctx, w.project.ID, set, ""); err != nil {
 		t.Fatal(err)
 	}
 	a := w.assign["ann"][0]

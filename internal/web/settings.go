@@ -91,7 +91,7 @@ func (s *Server) postSettings(c echo.Context) error {
 		v.Error = scaleErr.Error()
 		return s.render(c, http.StatusUnprocessableEntity, templates.SettingsPage(v))
 	}
-	if _, err := s.store.UpdateSettings(c.Request().Context(), a.project.ID, set, guidelines); err != nil {
+	if err := s.store.UpdateSettings(c.Request().Context(), a.project.ID, set, guidelines); err != nil {
 		if domain.ErrorCode(err) != domain.EInvalid {
 			return err
 		}
