@@ -14,10 +14,12 @@ import (
 // served and when (see noteActivity), and a report built within
 // reportQuietFor of someone else's request is built with
 // report.Options.OneCore, an export made then with
-// export.Options.OneCore. The lead's own requests do not count: the
+// export.Options.OneCore. The reader's own requests do not count: the
 // pages a lead opened on the way to a report made every report they
-// opened right after logging in a one-processor build (9.2 s instead of
-// 5.6 s for the report of 1.5M labels).
+// opened right after logging in a one-processor build (7.5–9.8 s instead
+// of 4.1–4.7 s for the report of 1.5M labels with gold). A request is
+// noted when it has been served, so a long one (an upload) counts from
+// its end.
 
 // reportQuietFor is how long after the last other request a report may
 // be built on every processor.
