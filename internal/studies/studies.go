@@ -74,10 +74,11 @@ func (s *Store) Create(ctx context.Context, projectID int64, n NewStudy) (*Study
 			return err
 		}
 		// The items, then the checks, go in one statement each, in id
-		// order: a statement per item, in the round's order, took 5 s
-		// for a round of 100,000 summaries at 200,000 assignments; in id
-		// order the summaries, the round's assignments and the items'
-		// key are each read or written front to back.
+		// order: a statement per item in the round's order, and a second
+		// pass to set each item's order and count, took 2.4 s for a round
+		// of 100,000 summaries at 200,000 assignments. In id order the
+		// summaries, the round's assignments and the items' key are each
+		// read or written front to back.
 		for _, set := range []struct {
 			ids   []int64
 			check bool
