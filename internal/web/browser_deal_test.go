@@ -15,7 +15,9 @@ import (
 
 // TestBrowserDealChosenDocuments: a lead filters the documents by topic,
 // ticks three of those shown, deals them in a calibration round to two
-// annotators, and each of them gets exactly those documents' summaries.
+// annotators, and each of them gets exactly those documents' summaries;
+// then, on the round's page, reassigns one of them to a third annotator
+// with the keyboard.
 func TestBrowserDealChosenDocuments(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -105,5 +107,29 @@ func TestBrowserDealChosenDocuments(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%s got %v, want %v", u.Username, got, want)
 		}
+	}
+	// On the round's page the lead chooses cat in the one list of
+	// annotators and presses the "reassign" button of one of bob's
+	// assignments with the keyboard: it moves to cat.
+	q, err := f.store.Queue(f.ctx, p.ID, bob.ID)
+	if err != nil || len(q) == 0 {
+		t.Fatalf("bob's queue: %v %v", q, err)
+	}
+	move := q[0]
+	err = chromedp.Do(ctx,
+		chromedp.WaitVisible(css(`[data-testid="reassign-form"]`)),
+		chromedp.SetValue(css(`#reassign-to`), strconv.FormatInt(cat.ID, 10)),
+		chromedp.Focus(css(fmt.Sprintf(`button[form="reassign"][formaction$="/assignments/%d/reassign"]`, move.ID))),
+		chromedp.KeyEvent("\r"),
+		chromedp.WaitVisible(css(`[data-testid="flash"]`)),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if flash, err := chromedp.Run(ctx, chromedp.Text(css(`[data-testid="flash"]`))); err != nil || !strings.Contains(flash, "moved") {
+		t.Fatalf("flash after the reassignment: %q (%v)", flash, err)
+	}
+	if q, err := f.store.Queue(f.ctx, p.ID, cat.ID); err != nil || len(q) != 1 || q[0].SummaryID != move.SummaryID {
+		t.Fatalf("cat's queue after the reassignment: %+v (%v), want bob's summary %d", q, err, move.SummaryID)
 	}
 }
