@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -217,4 +218,23 @@ func hasNode(t *testing.T, page, sel string) bool {
 		t.Fatalf("parse page: %v", err)
 	}
 	return d.Find(sel).Length() > 0
+}
+
+// TestServeHeaderTimeout: serve refuses a header timeout outside 1 s to
+// 5 min before it opens anything, and says its default of 10 s.
+func TestServeHeaderTimeout(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "h.db")
+	for _, v := range []string{"100ms", "6m", "0s"} {
+		_, errOut, err := runCmd(t, "", nil, "serve", "--db", db, "--addr", "127.0.0.1:0", "--header-timeout", v)
+		if err == nil || !strings.Contains(errOut, "--header-timeout: ") || !strings.Contains(errOut, "not between 1s and 5m") {
+			t.Fatalf("--header-timeout %s: %v\n%s", v, err, errOut)
+		}
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Fatalf("a refused flag made the database (%v)", err)
+	}
+	out, _, err := runCmd(t, "", nil, "serve", "-h")
+	if err != nil || !strings.Contains(out, "header-timeout") || !strings.Contains(out, "(default 10s)") {
+		t.Fatalf("serve -h: %v\n%s", err, out)
+	}
 }

@@ -36,8 +36,13 @@ func runServe(ctx context.Context, e env, args []string) error {
 	llm := addLLMFlags(e, fs)
 	loginChecks := fs.Int("login-checks", 0, "password checks running at once; more logins wait up to 3 s, then get \"busy, retry\" (default: the number of CPUs, at least 2)")
 	llmConcurrency := fs.Int("llm-concurrency", 4, "sentences, and requests, in progress at once in an assistant run started from the web")
+	headerTimeout := fs.Duration("header-timeout", 10*time.Second, "how long a client may take to send a request's headers before its connection is closed, so that stalled clients cannot hold connections open (1s to 5m)")
 	if err := parse(e, fs, args); err != nil {
 		return helpOK(err)
+	}
+	if *headerTimeout < time.Second || *headerTimeout > 5*time.Minute {
+		fmt.Fprintf(e.stderr, "annotate serve: --header-timeout: %v is not between 1s and 5m\n", *headerTimeout)
+		return errUsage
 	}
 	trusted, err := web.ParseTrustedProxies(*proxies)
 	if err != nil {
@@ -95,7 +100,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 	}
 	hs := &http.Server{
 		Handler:           srv.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: *headerTimeout,
 		ReadTimeout:       2 * time.Minute,
 		WriteTimeout:      2 * time.Minute,
 		IdleTimeout:       2 * time.Minute,

@@ -56,9 +56,9 @@ func buildAnnotate(t *testing.T) string {
 	return builtBin
 }
 
-func startServer(t *testing.T, bin, db string) *server {
+func startServer(t *testing.T, bin, db string, flags ...string) *server {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--db", db, "--addr", "127.0.0.1:0")
+	cmd := exec.Command(bin, append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, flags...)...)
 	stdout, _ := cmd.StdoutPipe()
 	cmd.Stderr = io.Discard
 	if err := cmd.Start(); err != nil {

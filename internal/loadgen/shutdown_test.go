@@ -132,12 +132,15 @@ func TestSIGTERMFinishesInFlightRequests(t *testing.T) {
 
 // TestSlowClientIsCut opens a connection that sends half a request header
 // and then nothing: the server must close it rather than hold it forever.
+// The server is given a header timeout of 1 s (--header-timeout; 10 s by
+// default), and the connection must close before the default would close
+// it.
 func TestSlowClientIsCut(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the server")
 	}
 	t.Parallel()
-	srv := startServer(t, buildAnnotate(t), emptyDatabase(t))
+	srv := startServer(t, buildAnnotate(t), emptyDatabase(t), "--header-timeout", "1s")
 	conn, err := net.Dial("tcp", strings.TrimPrefix(srv.base, "http://"))
 	if err != nil {
 		t.Fatal(err)
@@ -146,11 +149,11 @@ func TestSlowClientIsCut(t *testing.T) {
 	if _, err := io.WriteString(conn, "GET /login HTTP/1.1\r\nHost: annotate\r\n"); err != nil {
 		t.Fatal(err)
 	}
-	conn.SetReadDeadline(time.Now().Add(40 * time.Second))
+	conn.SetReadDeadline(time.Now().Add(8 * time.Second))
 	_, err = io.ReadAll(conn)
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
-		t.Fatal("the server kept a connection with an unfinished header open for 40 s")
+		t.Fatal("the server kept a connection with an unfinished header open for 8 s, with a header timeout of 1 s")
 	}
 	// The server is still serving others.
 	resp, err := http.Get(srv.base + "/healthz")
