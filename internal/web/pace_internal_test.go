@@ -12,12 +12,12 @@ import (
 // (What each annotator's pace is counted from is checked against the
 // round's assignments in tasks' TestRoundAssignmentsPagesAndPace.)
 func TestPace(t *testing.T) {
-	v := templates.RoundView{Progress: []templates.ProgressRow{{Username: "ann"}, {Username: "bob"}}}
+	var v templates.RoundView
 	paces := []domain.AnnotatorPace{
 		{AnnotatorProgress: domain.AnnotatorProgress{Username: "ann"}, LastActive: "2026-11-25T10:05:00Z", Open: 1, SubmittedSeconds: []int{60, 180, 120}},
 		{AnnotatorProgress: domain.AnnotatorProgress{Username: "bob"}, LastActive: "2026-11-25T11:00:00Z", Open: 2, SubmittedSeconds: []int{30}},
 	}
-	pace(&v, paces)
+	v.Progress, v.ETA = pace(paces)
 	ann, bob := v.Progress[0], v.Progress[1]
 	if ann.Median != "2m0s" || ann.ETA != "2m0s" || ann.LastActive != "2026-11-25T10:05:00Z" {
 		t.Errorf("ann: %+v", ann)
@@ -30,8 +30,7 @@ func TestPace(t *testing.T) {
 	}
 	// Open work with no submitted summary to measure a pace on: no round
 	// end.
-	v = templates.RoundView{Progress: []templates.ProgressRow{{Username: "ann"}, {Username: "cat"}}}
-	pace(&v, append(paces[:1:1], domain.AnnotatorPace{AnnotatorProgress: domain.AnnotatorProgress{Username: "cat"}, Open: 3}))
+	v.Progress, v.ETA = pace(append(paces[:1:1], domain.AnnotatorPace{AnnotatorProgress: domain.AnnotatorProgress{Username: "cat"}, Open: 3}))
 	if v.ETA != "" || v.Progress[1].Median != "" {
 		t.Errorf("with an annotator not yet measured: round ETA %q, cat %+v", v.ETA, v.Progress[1])
 	}

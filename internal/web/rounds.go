@@ -247,9 +247,8 @@ func (s *Server) getRound(c echo.Context) error {
 		v.Round.Total += p.Total
 		v.Round.Submitted += p.Submitted
 		listed += p.Total + p.Released
-		v.Progress = append(v.Progress, templates.ProgressRow{Username: p.Username, Name: p.DisplayName, Total: p.Total, Submitted: p.Submitted, InProgress: p.InProgress, Pending: p.Pending, Active: duration(p.ActiveSeconds)})
 	}
-	pace(&v, paced)
+	v.Progress, v.ETA = pace(paced)
 	// The table lists a page of the assignments: a production round can
 	// give out hundreds of thousands.
 	from, _ := strconv.Atoi(c.QueryParam("from"))
@@ -392,24 +391,20 @@ func firstWords(text string, n int) string {
 	return strings.Join(words[:n], " ") + " …"
 }
 
-// pace fills each annotator's last activity, median time per submitted
-// summary and the time their open work takes at that pace, and the round's
-// end at the current pace: the slowest annotator's, since they work side
-// by side.
-func pace(v *templates.RoundView, paces []domain.AnnotatorPace) {
-	by := map[string]*domain.AnnotatorPace{}
-	for i := range paces {
-		by[paces[i].Username] = &paces[i]
-	}
+// pace makes each annotator's progress row: their counts, last activity,
+// median time per submitted summary and the time their open work takes at
+// that pace; and the round's end at the current pace, the slowest
+// annotator's, since they work side by side ("" while an annotator with
+// open work has submitted nothing to measure a pace on).
+func pace(paces []domain.AnnotatorPace) ([]templates.ProgressRow, string) {
+	rows := make([]templates.ProgressRow, len(paces))
 	var roundETA time.Duration
 	known := true
-	for i := range v.Progress {
-		p := &v.Progress[i]
-		a := by[p.Username]
-		if a == nil {
-			continue
-		}
-		p.LastActive = a.LastActive
+	for i := range paces {
+		a := &paces[i]
+		p := &rows[i]
+		*p = templates.ProgressRow{Username: a.Username, Name: a.DisplayName, Total: a.Total, Submitted: a.Submitted, InProgress: a.InProgress,
+			Pending: a.Pending, Active: duration(a.ActiveSeconds), LastActive: a.LastActive}
 		if len(a.SubmittedSeconds) == 0 {
 			if a.Open > 0 {
 				known = false
@@ -422,9 +417,10 @@ func pace(v *templates.RoundView, paces []domain.AnnotatorPace) {
 		p.ETA = eta.String()
 		roundETA = max(roundETA, eta)
 	}
-	if known && len(v.Progress) > 0 && roundETA > 0 {
-		v.ETA = roundETA.String()
+	if known && len(rows) > 0 && roundETA > 0 {
+		return rows, roundETA.String()
 	}
+	return rows, ""
 }
 
 // medianSeconds is the median of xs (non-empty), the mean of the middle two
