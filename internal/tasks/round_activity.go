@@ -1,9 +1,6 @@
 package tasks
 
-import (
-	"context"
-	"database/sql"
-)
+import "context"
 
 // roundActivitySchema keeps, per round and annotator, when they last
 // saved a label in the round: the round page's "last active" (with their
@@ -36,9 +33,7 @@ END;`
 
 // noteRoundActivity records that the annotator saved a label in the round
 // at at (a stamp), unless a later save is recorded.
-func noteRoundActivity(ctx context.Context, q interface {
-	ExecContext(context.Context, string, ...any) (sql.Result, error)
-}, round, user int64, at string) error {
+func noteRoundActivity(ctx context.Context, q execQuerier, round, user int64, at string) error {
 	_, err := q.ExecContext(ctx, `INSERT INTO round_activity (round_id, user_id, last_at) VALUES (?, ?, ?)
 		ON CONFLICT (round_id, user_id) DO UPDATE SET last_at = max(last_at, excluded.last_at)`, round, user, at)
 	return err
