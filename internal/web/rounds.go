@@ -332,9 +332,19 @@ func (s *Server) postReassignAssignment(c echo.Context) error {
 	aid, _ := strconv.ParseInt(c.Param("aid"), 10, 64)
 	to, _ := strconv.ParseInt(c.FormValue("to"), 10, 64)
 	if _, err := s.store.ReassignAssignment(c.Request().Context(), r.ID, aid, to); err != nil {
-		return err
-	}
-	if err := s.setFlash(c, "ok", "Assignment moved to another annotator."); err != nil {
+		// A choice the page offers that cannot be made (the page's one
+		// list holds the assignment's own annotator too, and the
+		// assignment may have been submitted since the page was read) is
+		// said on the round's page, not on an error page headed "Changed
+		// elsewhere". A user the list does not offer stays a refused
+		// request.
+		if domain.ErrorCode(err) != domain.EConflict {
+			return err
+		}
+		if ferr := s.setFlash(c, "error", "Not reassigned: "+domain.ErrorMessage(err)+"."); ferr != nil {
+			return ferr
+		}
+	} else if err := s.setFlash(c, "ok", "Assignment moved to another annotator."); err != nil {
 		return err
 	}
 	return redirect(c, fmt.Sprintf("/p/%s/rounds/%d", a.project.Slug, r.ID))

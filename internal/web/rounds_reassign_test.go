@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"annotate/internal/domain"
@@ -61,6 +62,16 @@ func TestRoundPageReassignsFromOneChoice(t *testing.T) {
 	res := lead.post(action, url.Values{"_csrf": {tok}, "to": {fmt.Sprint(cat.ID)}})
 	if res.status != http.StatusSeeOther && res.status != http.StatusFound {
 		t.Fatalf("reassign: status %d: %s", res.status, res.body)
+	}
+	// The list offers each row's own annotator too: choosing them is
+	// refused on the round's page, which says why.
+	keep := w.assign["ann"][1]
+	res = lead.post(fmt.Sprintf("/p/alpha/rounds/%d/assignments/%d/reassign", r.ID, keep.ID), url.Values{"_csrf": {tok}, "to": {fmt.Sprint(keep.UserID)}})
+	if res.status != http.StatusSeeOther && res.status != http.StatusFound {
+		t.Fatalf("reassigning to the same annotator: status %d: %s", res.status, res.body)
+	}
+	if p := lead.get(path); !strings.Contains(p.body, "Not reassigned: that annotator already has this summary in this round.") {
+		t.Fatalf("the round page after a refused reassignment does not say why:\n%s", p.body)
 	}
 	q := must(w.store.Queue(w.ctx, w.project.ID, cat.ID))(t)
 	if len(q) != 1 || q[0].SummaryID != move.SummaryID {
