@@ -3,7 +3,6 @@ package assiststore
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 
 	"annotate/internal/tasks"
 )
@@ -39,10 +38,6 @@ func (h *heldTriggers) release(ctx context.Context, tx *sql.Tx, projectID int64,
 		ON CONFLICT (project_id) DO UPDATE SET version = version + 1`, projectID); err != nil {
 		return err
 	}
-	list, err := json.Marshal(runs)
-	if err != nil {
-		return err
-	}
-	_, err = tx.ExecContext(ctx, tasks.AssistRunCountsQuery, string(list))
+	_, err := tx.ExecContext(ctx, tasks.AssistRunCountsQuery, tasks.JSONIDs(runs))
 	return err
 }

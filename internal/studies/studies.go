@@ -9,6 +9,7 @@ import (
 
 	"annotate/internal/domain"
 	"annotate/internal/study"
+	"annotate/internal/tasks"
 )
 
 // Study is a crowd study of a project.
@@ -87,10 +88,6 @@ func (s *Store) Create(ctx context.Context, projectID int64, n NewStudy) (*Study
 			if len(set.ids) == 0 {
 				continue
 			}
-			list, err := json.Marshal(slices.Sorted(slices.Values(set.ids)))
-			if err != nil {
-				return err
-			}
 			// Each item's place in the dealing order among items dealt
 			// as often (drawn from the study's seed), and how often the
 			// round has dealt it already.
@@ -98,7 +95,7 @@ func (s *Store) Create(ctx context.Context, projectID int64, n NewStudy) (*Study
 				SELECT ?1, s.id, ?2, (s.id * 2654435761 + ?5) % 4294967291,
 					(SELECT count(*) FROM assignments a WHERE a.round_id = ?6 AND a.summary_id = s.id AND a.status != 'released')
 				FROM json_each(?3) j CROSS JOIN summaries s ON s.id = j.value WHERE s.project_id = ?4`,
-				id, set.check, string(list), projectID, int64(n.Definition.Seed%4294967291), round); err != nil {
+				id, set.check, tasks.JSONIDs(slices.Sorted(slices.Values(set.ids))), projectID, int64(n.Definition.Seed%4294967291), round); err != nil {
 				return err
 			}
 		}

@@ -114,7 +114,7 @@ func reportLabelsOfList(ctx context.Context, tx *sql.Tx, args reportArgs, ids []
 		return nil
 	}
 	var n int
-	list := jsonIDs(slices.Sorted(slices.Values(ids)))
+	list := JSONIDs(slices.Sorted(slices.Values(ids)))
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sentence_labels WHERE assignment_id IN (SELECT value FROM json_each(?))`, list).Scan(&n); err != nil {
 		return err
 	}

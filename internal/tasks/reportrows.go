@@ -470,14 +470,14 @@ func keptListArgs(a reportArgs, ids map[int64]bool, list **string) (args []any, 
 		return nil, false
 	}
 	if *list == nil {
-		l := jsonIDs(slices.Sorted(maps.Keys(ids)))
+		l := JSONIDs(slices.Sorted(maps.Keys(ids)))
 		*list = &l
 	}
 	return []any{a.project, a.round, a.submitted, **list}, true
 }
 
-// jsonIDs writes ids as a JSON array, for json_each in a query.
-func jsonIDs(ids []int64) string {
+// JSONIDs writes ids as a JSON array, for json_each in a query.
+func JSONIDs(ids []int64) string {
 	b := make([]byte, 0, 8*len(ids)+2)
 	b = append(b, '[')
 	for i, id := range ids {
@@ -665,7 +665,7 @@ func reportKeyFacts(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.
 		kf.topic = args.in.str(kf.topic)
 		docs[doc] = append(docs[doc], kf)
 		return nil
-	}, jsonIDs(slices.Sorted(maps.Keys(docs))))
+	}, JSONIDs(slices.Sorted(maps.Keys(docs))))
 	if err != nil {
 		return err
 	}
