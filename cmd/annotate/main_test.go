@@ -238,3 +238,22 @@ func TestServeHeaderTimeout(t *testing.T) {
 		t.Fatalf("serve -h: %v\n%s", err, out)
 	}
 }
+
+// TestServeBusyTimeout: serve refuses a busy timeout outside 100 ms to
+// 5 min before it opens anything, and says its default.
+func TestServeBusyTimeout(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "b.db")
+	for _, v := range []string{"50ms", "6m", "0s"} {
+		_, errOut, err := runCmd(t, "", nil, "serve", "--db", db, "--addr", "127.0.0.1:0", "--busy-timeout", v)
+		if err == nil || !strings.Contains(errOut, "--busy-timeout: ") || !strings.Contains(errOut, "not between 100ms and 5m") {
+			t.Fatalf("--busy-timeout %s: %v\n%s", v, err, errOut)
+		}
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Fatalf("a refused flag made the database (%v)", err)
+	}
+	out, _, err := runCmd(t, "", nil, "serve", "-h")
+	if err != nil || !strings.Contains(out, "-busy-timeout") || !strings.Contains(out, "busy, retry") {
+		t.Fatalf("serve -h: %v\n%s", err, out)
+	}
+}

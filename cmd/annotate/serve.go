@@ -37,8 +37,13 @@ func runServe(ctx context.Context, e env, args []string) error {
 	loginChecks := fs.Int("login-checks", 0, "password checks running at once; more logins wait up to 3 s, then get \"busy, retry\" (default: the number of CPUs, at least 2)")
 	llmConcurrency := fs.Int("llm-concurrency", 4, "sentences, and requests, in progress at once in an assistant run started from the web")
 	headerTimeout := fs.Duration("header-timeout", 10*time.Second, "how long a client may take to send a request's headers before its connection is closed, so that stalled clients cannot hold connections open (1s to 5m)")
+	busyTimeout := fs.Duration("busy-timeout", tasks.DefaultBusyTimeout, "how long a request waits for the database's write lock while another process (an import, a backup) holds it, before it is answered \"busy, retry\" (100ms to 5m)")
 	if err := parse(e, fs, args); err != nil {
 		return helpOK(err)
+	}
+	if *busyTimeout < 100*time.Millisecond || *busyTimeout > 5*time.Minute {
+		fmt.Fprintf(e.stderr, "annotate serve: --busy-timeout: %v is not between 100ms and 5m\n", *busyTimeout)
+		return errUsage
 	}
 	if *headerTimeout < time.Second || *headerTimeout > 5*time.Minute {
 		fmt.Fprintf(e.stderr, "annotate serve: --header-timeout: %v is not between 1s and 5m\n", *headerTimeout)
@@ -49,7 +54,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 		fmt.Fprintf(e.stderr, "annotate serve: --trusted-proxy: %v\n", err)
 		return errUsage
 	}
-	store, err := tasks.Open(ctx, *db)
+	store, err := tasks.Open(ctx, *db, tasks.WithBusyTimeout(*busyTimeout))
 	if err != nil {
 		return err
 	}

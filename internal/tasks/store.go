@@ -60,13 +60,42 @@ func (s *Store) SetClock(now func() time.Time) { s.now = now }
 // refreshes the planner's statistics of tables that changed a lot.
 const optimizeEvery = time.Hour
 
+// DefaultBusyTimeout is how long a statement waits for a lock held
+// elsewhere before it fails as busy, unless [WithBusyTimeout] says
+// otherwise.
+const DefaultBusyTimeout = 10 * time.Second
+
+// OpenOption is a choice [Open] takes.
+type OpenOption func(*openConfig)
+
+type openConfig struct {
+	busy time.Duration
+}
+
+// WithBusyTimeout sets how long a statement waits for a lock another
+// connection or process holds (another process's import, a backup)
+// before it fails with a busy error, which the web answers with 503
+// "busy, retry". SQLite counts it in whole milliseconds; it must be
+// positive.
+func WithBusyTimeout(d time.Duration) OpenOption {
+	return func(c *openConfig) { c.busy = d }
+}
+
 // Open opens (creating if needed, readable by its owner only) the database
 // file at path and brings its schema up to date.
-func Open(ctx context.Context, path string) (*Store, error) {
+func Open(ctx context.Context, path string, opts ...OpenOption) (*Store, error) {
+	cfg := openConfig{busy: DefaultBusyTimeout}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.busy < time.Millisecond {
+		return nil, domain.Op("Open", fmt.Errorf("busy timeout %v is under a millisecond", cfg.busy))
+	}
+	busy := cfg.busy
 	if err := createPrivate(path); err != nil {
 		return nil, domain.Op("Open", err)
 	}
-	write, err := openPool(path, true)
+	write, err := openPool(path, true, busy)
 	if err != nil {
 		return nil, domain.Op("Open", err)
 	}
@@ -78,7 +107,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		write.Close()
 		return nil, fmt.Errorf("database %s: %w", path, err)
 	}
-	read, err := openPool(path, false)
+	read, err := openPool(path, false, busy)
 	if err != nil {
 		write.Close()
 		return nil, domain.Op("Open", err)
@@ -139,10 +168,10 @@ func (s *Store) optimizeLoop() {
 // wrapper that records the queries.
 var driverName = "sqlite"
 
-func openPool(path string, writer bool) (*sql.DB, error) {
+func openPool(path string, writer bool, busy time.Duration) (*sql.DB, error) {
 	q := url.Values{}
 	// busy_timeout must come first so the pragmas after it wait for locks.
-	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
 	q.Add("_pragma", "synchronous(NORMAL)")

@@ -16,6 +16,7 @@ import (
 
 	_ "modernc.org/sqlite"
 
+	"annotate/internal/tasks"
 	"annotate/internal/web"
 )
 
@@ -68,13 +69,25 @@ func TestDiskFullKeepsServing(t *testing.T) {
 // TestLockedDatabase holds the write lock from another connection, as a
 // backup tool or a second process might. A save waits for it; one that
 // waits past the busy timeout is refused with a clear message, and the
-// server keeps serving.
+// server keeps serving. The server's store waits 2 s for a lock (serve
+// --busy-timeout) rather than the default 10 s.
 func TestLockedDatabase(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for the busy timeout")
 	}
 	t.Parallel()
 	w := newWorkFixture(t)
+	store, err := tasks.Open(w.ctx, w.store.Path(), tasks.WithBusyTimeout(2*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	srv, err := web.New(w.ctx, store, web.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.srv = httptest.NewServer(srv.Handler())
+	defer w.srv.Close()
 	a := w.assign["ann"][0]
 	sents := w.sentences[a.SummaryID]
 	b := w.browser()
