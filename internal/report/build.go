@@ -34,10 +34,9 @@ type Options struct {
 	// Seed makes the bootstrap reproducible.
 	Seed uint64
 	// OneCore reads on one database connection and builds on one
-	// processor, for a report built in the background of a server, where
-	// the other processors serve requests: every computation runs on the
-	// calling goroutine, whose priority the server can lower (see package
-	// background). It changes no figure.
+	// processor, for a report built by a server while others work: every
+	// computation runs on the calling goroutine, which leaves the other
+	// processors to their requests. It changes no figure.
 	OneCore bool
 }
 

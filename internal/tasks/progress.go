@@ -287,13 +287,26 @@ func (s *Store) LabelHistory(ctx context.Context, assignmentID int64) ([]domain.
 	return out, domain.Op("Store.LabelHistory", rows.Err())
 }
 
+// projectLabels selects one row per sentence label of project ?1.
+const projectLabels = `SELECT 1 FROM sentence_labels l JOIN assignments a ON a.id = l.assignment_id
+	JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?1`
+
 // UpdateSettingsPreview counts the sentence labels a settings change would
 // leave with their old values.
 func (s *Store) UpdateSettingsPreview(ctx context.Context, projectID int64) (int, error) {
 	var n int
-	err := s.reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM sentence_labels l JOIN assignments a ON a.id = l.assignment_id
-		JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?`, projectID).Scan(&n)
+	err := s.reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM (`+projectLabels+`)`, projectID).Scan(&n)
 	return n, domain.Op("Store.UpdateSettingsPreview", err)
+}
+
+// ProjectLabelsUpTo counts a project's sentence labels as far as limit:
+// it returns limit when there are that many or more, having read no
+// further, where UpdateSettingsPreview reads them all (0.25 s on 1.5
+// million labels).
+func (s *Store) ProjectLabelsUpTo(ctx context.Context, projectID int64, limit int) (int, error) {
+	var n int
+	err := s.reader(ctx).QueryRowContext(ctx, `SELECT count(*) FROM (`+projectLabels+` LIMIT ?2)`, projectID, limit).Scan(&n)
+	return n, domain.Op("Store.ProjectLabelsUpTo", err)
 }
 
 // UpdateSettings replaces a project's label schema and guidelines. Labels

@@ -33,10 +33,17 @@ func settingsToggles(set *domain.Settings) []struct {
 	}
 }
 
+// settingsLabelsShown is the most labels the settings page counts; past
+// it the page says "more than".
+const settingsLabelsShown = 10000
+
 func (s *Server) settingsView(c echo.Context, p *domain.Project, set domain.Settings, guidelines string) (templates.SettingsView, error) {
-	labels, err := s.store.UpdateSettingsPreview(c.Request().Context(), p.ID)
+	// The warning needs only to say that labels exist and roughly how
+	// many: past settingsLabelsShown it reads no further.
+	labels, err := s.store.ProjectLabelsUpTo(c.Request().Context(), p.ID, settingsLabelsShown+1)
 	v := templates.SettingsView{
-		Page: s.page(c, "Label schema and guidelines", s.projectCrumbs(p)...), Slug: p.Slug, Labels: labels,
+		Page: s.page(c, "Label schema and guidelines", s.projectCrumbs(p)...), Slug: p.Slug,
+		Labels: min(labels, settingsLabelsShown), LabelsMore: labels > settingsLabelsShown,
 		Preset: set.ErrorPreset, Visibility: set.AssistantVisibility, Guidelines: guidelines,
 		Presets: []templates.Option{{Value: "tofueval", Label: "TofuEval (7 types)"}, {Value: "msumbench", Label: "MSumBench (4 types)"}, {Value: "frank", Label: "FRANK (7 types)"}, {Value: "custom", Label: "Custom"}},
 		Visibilities: []templates.Option{

@@ -162,7 +162,8 @@ type HistoryRow struct {
 type SettingsView struct {
 	Page
 	Slug         string
-	Labels       int
+	Labels       int  // the project's sentence labels, as far as the page counts
+	LabelsMore   bool // there are more than Labels
 	Toggles      []Toggle
 	Preset       string
 	Presets      []Option
