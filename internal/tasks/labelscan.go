@@ -6,6 +6,8 @@ import (
 	"database/sql"
 	"errors"
 	"slices"
+	"strings"
+	"sync"
 
 	"annotate/internal/domain"
 )
@@ -214,11 +216,31 @@ func reportLabelsByScan(ctx context.Context, tx *sql.Tx, args reportArgs, ids []
 // size of them, orders them by the place of their assignment and then by
 // sentence, and numbers their strings as the join's reading would have.
 func readReportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, ids []int64, slots *slotTable, size int, query string, queryArgs []any, d *domain.ReportData) error {
-	// The rows read, with their assignment's place, numbered by a
-	// decoder of their own until they are in order.
-	read := make([]domain.ReportLabel, 0, size)
-	at := make([]int32, 0, size)
-	local := labelDecoder{in: newInterner(), extras: map[string][2]uint32{}}
+	sc, err := scanReportLabels(ctx, tx, slots, size, query, queryArgs)
+	if err != nil {
+		return err
+	}
+	sc.place(args, ids, d)
+	return nil
+}
+
+// labelsRead are labels as a query gave them, with their assignment's
+// place (at), their strings numbered by a decoder of their own until
+// they are in order.
+type labelsRead struct {
+	read  []domain.ReportLabel
+	at    []int32
+	local labelDecoder
+}
+
+// scanReportLabels reads the labels of query, keeping those whose
+// assignment slots finds a place for, or all of them, with no places,
+// when slots is nil.
+func scanReportLabels(ctx context.Context, tx *sql.Tx, slots *slotTable, size int, query string, queryArgs []any) (*labelsRead, error) {
+	sc := &labelsRead{read: make([]domain.ReportLabel, 0, size), local: labelDecoder{in: newInterner(), extras: map[string][2]uint32{}}}
+	if slots != nil {
+		sc.at = make([]int32, 0, size)
+	}
 	var l domain.ReportLabel
 	var packed int64
 	var types, extra sql.NullString
@@ -226,21 +248,47 @@ func readReportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, ids []in
 		if err := rows.Scan(&l.AssignmentID, &packed, &types, &extra); err != nil {
 			return err
 		}
-		slot := slots.of(l.AssignmentID)
-		if slot < 0 {
-			return nil
+		slot := int32(0)
+		if slots != nil {
+			if slot = slots.of(l.AssignmentID); slot < 0 {
+				return nil
+			}
 		}
 		l.SentenceID = packed >> 9
-		if err := local.decode(&l, packed, types, extra); err != nil {
+		if err := sc.local.decode(&l, packed, types, extra); err != nil {
 			return err
 		}
-		read = append(read, l)
-		at = append(at, slot)
+		sc.read = append(sc.read, l)
+		if slots != nil {
+			sc.at = append(sc.at, slot)
+		}
 		return nil
 	}, queryArgs...)
-	if err != nil {
-		return err
+	return sc, err
+}
+
+// keep drops the labels whose assignment slots finds no place for, and
+// notes the places of the others.
+func (sc *labelsRead) keep(slots *slotTable) {
+	sc.at = make([]int32, 0, len(sc.read))
+	n := 0
+	for _, l := range sc.read {
+		if s := slots.of(l.AssignmentID); s >= 0 {
+			sc.read[n] = l
+			sc.at = append(sc.at, s)
+			n++
+		}
 	}
+	clear(sc.read[n:])
+	sc.read = sc.read[:n]
+}
+
+// place orders the labels read by the place of their assignment among ids
+// and then by sentence, numbers their strings in the report's interner
+// in that order, and gives them to d.
+func (sc *labelsRead) place(args reportArgs, ids []int64, d *domain.ReportData) {
+	read, at, local := sc.read, sc.at, &sc.local
+	sc.read, sc.at = nil, nil
 	// Counting sort by place: each label is copied to its assignment's
 	// next free slot of a second array. The copy is read in order and
 	// written in as many runs as the table holds assignments out of
@@ -292,5 +340,96 @@ func readReportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, ids []in
 		}
 	}
 	d.Labels = out
+}
+
+// assignmentOrder hands the labels' reader, on a connection of its own,
+// the counted assignments in the join's order once the report's other
+// reader has read them (see reportData), so that the pass over the
+// labels does not read the assignments a second time (0.31 s of 306,075
+// assignments on the 1.5M-label project).
+type assignmentOrder struct {
+	done chan struct{}
+	once sync.Once
+	ids  []int64
+	err  error
+}
+
+func newAssignmentOrder() *assignmentOrder { return &assignmentOrder{done: make(chan struct{})} }
+
+// give hands over the order, or the error that kept it from being read;
+// only the first call counts.
+func (o *assignmentOrder) give(ids []int64, err error) {
+	o.once.Do(func() {
+		o.ids, o.err = ids, err
+		close(o.done)
+	})
+}
+
+// wait returns the order once it is given, or the context's error.
+func (o *assignmentOrder) wait(ctx context.Context) ([]int64, error) {
+	select {
+	case <-o.done:
+		return o.ids, o.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// joinOrder returns the ids of as in the order the report's join visits
+// them, as reportAssignmentOrder reads them: their rounds by name (the
+// rounds' unique index; SQLite compares the names byte by byte, as Go
+// does), then by summary and user (the assignments' unique index).
+func joinOrder(rounds []domain.Round, as []domain.ReportAssignment) []int64 {
+	byName := slices.Clone(rounds)
+	slices.SortFunc(byName, func(a, b domain.Round) int { return strings.Compare(a.Name, b.Name) })
+	rank := make(map[int64]int, len(byName))
+	for i, r := range byName {
+		rank[r.ID] = i
+	}
+	type key struct {
+		rank              int
+		summary, user, id int64
+	}
+	keys := make([]key, len(as))
+	for i, a := range as {
+		keys[i] = key{rank[a.RoundID], a.SummaryID, a.UserID, a.ID}
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.summary, b.summary), cmp.Compare(a.user, b.user))
+	})
+	ids := make([]int64, len(keys))
+	for i, k := range keys {
+		ids[i] = k.id
+	}
+	return ids
+}
+
+// reportLabelsByScanLater is reportLabelsByScan for a reader on a
+// connection of its own, which learns the counted assignments (order)
+// from the report's other reader while it reads: it keeps every label of
+// the table, then those of the counted assignments. It is used when the
+// report counts most of the database's assignments, whose labels are
+// then most of the table's.
+func reportLabelsByScanLater(ctx context.Context, tx *sql.Tx, args reportArgs, order *assignmentOrder, d *domain.ReportData) error {
+	var span int64
+	if err := tx.QueryRowContext(ctx, labelIDSpan).Scan(&span); err != nil {
+		return err
+	}
+	sc, err := scanReportLabels(ctx, tx, nil, int(span), `
+		SELECT l.assignment_id, (l.sentence_id << 9) | `+labelColumns+`
+		FROM sentence_labels l NOT INDEXED`, nil)
+	if err != nil {
+		return err
+	}
+	ids, err := order.wait(ctx)
+	if err != nil {
+		return err
+	}
+	if len(ids) == 0 {
+		d.Labels = []domain.ReportLabel{}
+		return nil
+	}
+	sc.keep(newSlotTable(ids))
+	sc.place(args, ids, d)
 	return nil
 }

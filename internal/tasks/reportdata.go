@@ -133,6 +133,9 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f domain.Report
 	lctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if apart {
+		// The labels' reader learns the counted assignments from this
+		// one, which reads them first.
+		largs.order = newAssignmentOrder()
 		ltx, err := s.read.BeginTx(lctx, nil)
 		if err != nil {
 			return nil, err
@@ -154,10 +157,13 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f domain.Report
 			return nil, err
 		}
 	}
-	for _, step := range steps {
+	for i, step := range steps {
 		if err = step(ctx, tx, args, d); err != nil {
 			cancel() // the labels are not needed
 			break
+		}
+		if i == 0 && largs.order != nil { // reportAssignmentRows
+			largs.order.give(joinOrder(d.Rounds, d.Assignments), nil)
 		}
 	}
 	wg.Wait()

@@ -27,6 +27,10 @@ type reportArgs struct {
 	// report's rounds, so that the counted ones are best found through
 	// the (user_id, status) index rather than the rounds'.
 	many, byUser bool
+	// order, when set, is where the labels' reader, on a connection of
+	// its own, learns the counted assignments from the other reader
+	// rather than reading them itself (see reportLabelsByScanLater).
+	order *assignmentOrder
 }
 
 // reportKept is what the report counts, known once the assignments are
@@ -230,6 +234,9 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.Re
 	if maxID < 1<<53 {
 		switch labelsWay(args) {
 		case "scan":
+			if args.order != nil {
+				return reportLabelsByScanLater(ctx, tx, args, args.order, d)
+			}
 			// The assignments' order, which reads their rows, is read
 			// for a pass alone.
 			ids, err := reportAssignmentOrder(ctx, tx, args)
