@@ -220,40 +220,35 @@ func hasNode(t *testing.T, page, sel string) bool {
 	return d.Find(sel).Length() > 0
 }
 
-// TestServeHeaderTimeout: serve refuses a header timeout outside 1 s to
-// 5 min before it opens anything, and says its default of 10 s.
-func TestServeHeaderTimeout(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "h.db")
-	for _, v := range []string{"100ms", "6m", "0s"} {
-		_, errOut, err := runCmd(t, "", nil, "serve", "--db", db, "--addr", "127.0.0.1:0", "--header-timeout", v)
-		if err == nil || !strings.Contains(errOut, "--header-timeout: ") || !strings.Contains(errOut, "not between 1s and 5m") {
-			t.Fatalf("--header-timeout %s: %v\n%s", v, err, errOut)
+// TestServeTimeoutFlags: serve refuses a header timeout outside 1 s to
+// 5 min and a busy timeout outside 100 ms to 5 min before it opens
+// anything, and its help gives both defaults (10 s).
+func TestServeTimeoutFlags(t *testing.T) {
+	for _, c := range []struct {
+		flag, between string
+		bad           []string
+	}{
+		{"--header-timeout", "not between 1s and 5m", []string{"100ms", "6m", "0s"}},
+		{"--busy-timeout", "not between 100ms and 5m", []string{"50ms", "6m", "0s"}},
+	} {
+		db := filepath.Join(t.TempDir(), "t.db")
+		for _, v := range c.bad {
+			_, errOut, err := runCmd(t, "", nil, "serve", "--db", db, "--addr", "127.0.0.1:0", c.flag, v)
+			if err == nil || !strings.Contains(errOut, c.flag+": ") || !strings.Contains(errOut, c.between) {
+				t.Fatalf("%s %s: %v\n%s", c.flag, v, err, errOut)
+			}
+		}
+		if _, err := os.Stat(db); !os.IsNotExist(err) {
+			t.Fatalf("a refused %s made the database (%v)", c.flag, err)
 		}
 	}
-	if _, err := os.Stat(db); !os.IsNotExist(err) {
-		t.Fatalf("a refused flag made the database (%v)", err)
-	}
 	out, _, err := runCmd(t, "", nil, "serve", "-h")
-	if err != nil || !strings.Contains(out, "header-timeout") || !strings.Contains(out, "(default 10s)") {
-		t.Fatalf("serve -h: %v\n%s", err, out)
-	}
-}
-
-// TestServeBusyTimeout: serve refuses a busy timeout outside 100 ms to
-// 5 min before it opens anything, and says its default.
-func TestServeBusyTimeout(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "b.db")
-	for _, v := range []string{"50ms", "6m", "0s"} {
-		_, errOut, err := runCmd(t, "", nil, "serve", "--db", db, "--addr", "127.0.0.1:0", "--busy-timeout", v)
-		if err == nil || !strings.Contains(errOut, "--busy-timeout: ") || !strings.Contains(errOut, "not between 100ms and 5m") {
-			t.Fatalf("--busy-timeout %s: %v\n%s", v, err, errOut)
+	for _, want := range []string{"-header-timeout duration", "-busy-timeout duration", "busy, retry"} {
+		if err != nil || !strings.Contains(out, want) {
+			t.Fatalf("serve -h lacks %q: %v\n%s", want, err, out)
 		}
 	}
-	if _, err := os.Stat(db); !os.IsNotExist(err) {
-		t.Fatalf("a refused flag made the database (%v)", err)
-	}
-	out, _, err := runCmd(t, "", nil, "serve", "-h")
-	if err != nil || !strings.Contains(out, "-busy-timeout") || !strings.Contains(out, "busy, retry") {
-		t.Fatalf("serve -h: %v\n%s", err, out)
+	if n := strings.Count(out, "(default 10s)"); n < 2 {
+		t.Fatalf("serve -h gives the 10 s default %d times, want both timeouts:\n%s", n, out)
 	}
 }
