@@ -23,8 +23,9 @@ import (
 // done): at 100 annotators on the 10x corpus the WAL reached the limit
 // every ~2 s, and that commit took 9-25 ms, its checkpoint having little
 // left to copy but the database file to sync. A limit ten times higher
-// made no measurable difference to the saves' tail in two runs, so the
-// limit stays.
+// cut those commits from 17 to 3 a run, but the saves' p99 did not move
+// beyond the machine's noise (five runs against four), so the limit
+// stays.
 const (
 	checkpointEvery       = time.Second
 	writerCheckpointPages = 10000 // 40 MB of WAL with 4 KiB pages
