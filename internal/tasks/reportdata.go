@@ -133,9 +133,11 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f domain.Report
 	lctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if apart {
-		// The labels' reader learns the counted assignments from this
-		// one, which reads them first.
-		largs.order = newAssignmentOrder()
+		// A pass over the labels learns the counted assignments from
+		// this reader, which reads them first.
+		if labelsWay(largs) == "scan" {
+			largs.order = newAssignmentOrder()
+		}
 		ltx, err := s.read.BeginTx(lctx, nil)
 		if err != nil {
 			return nil, err
@@ -163,7 +165,7 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f domain.Report
 			break
 		}
 		if i == 0 && largs.order != nil { // reportAssignmentRows
-			largs.order.give(joinOrder(d.Rounds, d.Assignments), nil)
+			largs.order.give(d.Rounds, d.Assignments)
 		}
 	}
 	wg.Wait()
