@@ -19,7 +19,7 @@ func TestSettingsLabelsWarning(t *testing.T) {
 		want   string
 	}{
 		{0, false, ""},
-		{1, false, "This project already has 1 sentence label. Changing"},
+		{1, false, "This project already has 1 sentence label. Changing the schema does not rewrite labels already given: they keep their values"},
 		{37, false, "This project already has 37 sentence labels. Changing"},
 		{10000, true, "This project already has more than 10000 sentence labels. Changing"},
 	} {
