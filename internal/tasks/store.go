@@ -91,11 +91,10 @@ func Open(ctx context.Context, path string, opts ...OpenOption) (*Store, error) 
 	if cfg.busy < time.Millisecond {
 		return nil, domain.Op("Open", fmt.Errorf("busy timeout %v is under a millisecond", cfg.busy))
 	}
-	busy := cfg.busy
 	if err := createPrivate(path); err != nil {
 		return nil, domain.Op("Open", err)
 	}
-	write, err := openPool(path, true, busy)
+	write, err := openPool(path, true, cfg.busy)
 	if err != nil {
 		return nil, domain.Op("Open", err)
 	}
@@ -107,7 +106,7 @@ func Open(ctx context.Context, path string, opts ...OpenOption) (*Store, error) 
 		write.Close()
 		return nil, fmt.Errorf("database %s: %w", path, err)
 	}
-	read, err := openPool(path, false, busy)
+	read, err := openPool(path, false, cfg.busy)
 	if err != nil {
 		write.Close()
 		return nil, domain.Op("Open", err)
