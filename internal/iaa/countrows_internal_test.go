@@ -106,3 +106,52 @@ func TestAlphaWithoutOnePassSameAsByCoder(t *testing.T) {
 		}
 	}
 }
+
+// TestAlphaWithoutTalliedSameAsOnePass checks that tallying the ratings
+// of units of at most three gives every coder's α without them bit for
+// bit as reading the units one by one, at every level, and that data
+// with a unit of four takes the general path.
+func TestAlphaWithoutTalliedSameAsOnePass(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		c    *Coded
+	}{
+		{"three binary", codedRandom(21, 4000, 3, 3, 2, 0.05)},
+		{"two a unit", codedRandom(22, 3000, 2, 2, 3, 0.1)},
+		{"many coders, three a unit", codedRandom(23, 3000, 60, 3, 3, 0.2)},
+		{"five-point, sparse", codedRandom(24, 2000, 9, 3, 5, 0.6)},
+		{"one value", codedRandom(25, 800, 4, 3, 1, 0.1)},
+		{"twelve values", codedRandom(26, 5000, 5, 3, 12, 0)},
+		{"one unit left without a coder", oneUnitLeft()},
+	} {
+		if !atMostThree(tc.c) {
+			t.Fatalf("%s: a unit has more than three ratings", tc.name)
+		}
+		for _, level := range []Level{Nominal, Ordinal, Interval, Ratio} {
+			base := tc.c.coincidences()
+			want := alphaWithoutOnePass(tc.c, level, base, make([]Without, tc.c.Coders))
+			got := alphaWithoutTallied(tc.c, level, base, make([]Without, tc.c.Coders))
+			if fmt.Sprintf("%v", got) != fmt.Sprintf("%v", want) {
+				t.Errorf("%s, %v:\ntallied  %v\none pass %v", tc.name, level, got, want)
+			}
+		}
+	}
+	if atMostThree(codedRandom(27, 200, 5, 4, 3, 0)) {
+		t.Error("units of four ratings taken for units of at most three")
+	}
+}
+
+// oneUnitLeft is six units of three coders where coder 2 shares five
+// units with coder 0 alone: without coder 2 one unit stays pairable, so
+// α without them is undefined.
+func oneUnitLeft() *Coded {
+	b := NewCodedBuilder(3)
+	b.Add(0, 0, 1)
+	b.Add(0, 1, 2)
+	b.Add(0, 2, 1)
+	for u := 1; u < 6; u++ {
+		b.Add(u, 0, float64(u%2+1))
+		b.Add(u, 2, 1)
+	}
+	return b.Build(6)
+}
