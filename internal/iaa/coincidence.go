@@ -60,6 +60,22 @@ func (c *Coded) coincidences() coincidence { return coincidencesOf(c, nil) }
 // coincidencesOf is the coincidence matrix of the units of c listed in
 // units, in that order, or of every unit of c when units is nil.
 func coincidencesOf(c *Coded, units []int32) coincidence {
+	v, n := len(c.Values), len(units)
+	if units == nil {
+		n = c.Units()
+	}
+	// Tallies cost v³ counters: worth it for a few values and many units.
+	if v <= maxTalliedValues && n >= v*v*v {
+		if co, ok := coincidencesTallied(c, units); ok {
+			return co
+		}
+	}
+	return coincidencesByUnit(c, units)
+}
+
+// coincidencesByUnit is coincidencesOf adding each unit's coincidences
+// in turn.
+func coincidencesByUnit(c *Coded, units []int32) coincidence {
 	v := len(c.Values)
 	co := coincidence{v: v, o: make([]float64, v*v)}
 	cnt := make([]int32, v)
@@ -87,6 +103,83 @@ func coincidencesOf(c *Coded, units []int32) coincidence {
 		co.units++
 	}
 	return co
+}
+
+// maxTalliedValues is the most distinct values for which coincidencesOf
+// tallies units by their values.
+const maxTalliedValues = 32
+
+// coincidencesTallied is coincidencesOf for units of at most three
+// ratings: the units are tallied by their sorted values, in one pass, and
+// each tally's coincidences added once, times its count, which gives the
+// same matrix bit for bit (see alphaWithoutTallied). ok is false, and
+// nothing is computed, when a unit has more than three ratings.
+func coincidencesTallied(c *Coded, units []int32) (co coincidence, ok bool) {
+	v := len(c.Values)
+	n := len(units)
+	if units == nil {
+		n = c.Units()
+	}
+	// pair[x·v + y] counts the units of two values x ≤ y, triple[(x·v +
+	// y)·v + z] those of three values x ≤ y ≤ z.
+	pair := make([]int, v*v)
+	triple := make([]int, v*v*v)
+	for i := range n {
+		u := i
+		if units != nil {
+			u = int(units[i])
+		}
+		lo, hi := c.Start[u], c.Start[u+1]
+		switch hi - lo {
+		case 0, 1:
+		case 2:
+			x, y := c.Code[lo], c.Code[lo+1]
+			if x > y {
+				x, y = y, x
+			}
+			pair[int(x)*v+int(y)]++
+		case 3:
+			x, y, z := c.Code[lo], c.Code[lo+1], c.Code[lo+2]
+			if x > y {
+				x, y = y, x
+			}
+			if y > z {
+				y, z = z, y
+			}
+			if x > y {
+				x, y = y, x
+			}
+			triple[(int(x)*v+int(y))*v+int(z)]++
+		default:
+			return coincidence{}, false
+		}
+	}
+	co = coincidence{v: v, o: make([]float64, v*v)}
+	cnt := make([]int32, v)
+	var seen []int32
+	var codes [3]int32
+	add := func(m, n int) {
+		seen = unitCounts(codes[:m], cnt, seen)
+		addUnit(co.o, v, seen, cnt, m, float64(n))
+		clearCounts(cnt, seen)
+		co.pairs += n * m * (m - 1) / 2
+		co.units += n
+	}
+	for x := range v {
+		for y := x; y < v; y++ {
+			if n := pair[x*v+y]; n > 0 {
+				codes[0], codes[1] = int32(x), int32(y)
+				add(2, n)
+			}
+			for z := y; z < v; z++ {
+				if n := triple[(x*v+y)*v+z]; n > 0 {
+					codes[0], codes[1], codes[2] = int32(x), int32(y), int32(z)
+					add(3, n)
+				}
+			}
+		}
+	}
+	return co, true
 }
 
 // deltas returns δ²(c, k) between every two values at the level, with the

@@ -155,3 +155,40 @@ func oneUnitLeft() *Coded {
 	}
 	return b.Build(6)
 }
+
+// TestCoincidencesTalliedSameAsByUnit checks that tallying units of at
+// most three ratings by their values gives the coincidence matrix, its
+// pairs and its pairable units bit for bit as adding unit by unit, over
+// every unit and over a list of units (with repeats, as a bootstrap
+// draws them), and that a unit of four is refused.
+func TestCoincidencesTalliedSameAsByUnit(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		c    *Coded
+	}{
+		{"three binary", codedRandom(31, 4000, 3, 3, 2, 0.05)},
+		{"two a unit", codedRandom(32, 3000, 2, 2, 3, 0.1)},
+		{"many coders, sparse", codedRandom(33, 3000, 60, 3, 5, 0.5)},
+		{"one value", codedRandom(34, 800, 4, 3, 1, 0.1)},
+		{"twelve values", codedRandom(35, 5000, 5, 3, 12, 0)},
+	} {
+		rng := rand.New(rand.NewPCG(36, 37))
+		list := make([]int32, tc.c.Units())
+		for i := range list {
+			list[i] = int32(rng.IntN(tc.c.Units()))
+		}
+		for _, units := range [][]int32{nil, list} {
+			want := coincidencesByUnit(tc.c, units)
+			got, ok := coincidencesTallied(tc.c, units)
+			if !ok {
+				t.Fatalf("%s: refused", tc.name)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s (list %v):\ntallied %v\nby unit %v", tc.name, units != nil, got, want)
+			}
+		}
+	}
+	if _, ok := coincidencesTallied(codedRandom(38, 200, 5, 4, 3, 0), nil); ok {
+		t.Error("units of four ratings tallied")
+	}
+}
