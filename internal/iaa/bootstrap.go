@@ -283,16 +283,45 @@ func compareKinds(values []float64, a, b unitKind) int {
 	return slices.CompareFunc(la, lb, func(x, y vc) int { return cmp.Or(cmp.Compare(x.v, y.v), cmp.Compare(x.n, y.n)) })
 }
 
+// kindTable is whether unitsReplicate finds units' kinds in a table by
+// their values where it can; tests turn it off to compare.
+var kindTable = true
+
+// valuesKey numbers the sorted values of a unit of two or three ratings
+// (codes below v): x·v + y for x ≤ y, v² + (x·v + y)·v + z for x ≤ y ≤ z.
+func valuesKey(codes []int32, v int) int {
+	x, y := int(codes[0]), int(codes[1])
+	if x > y {
+		x, y = y, x
+	}
+	if len(codes) == 2 {
+		return x*v + y
+	}
+	z := int(codes[2])
+	if y > z {
+		y, z = z, y
+	}
+	if x > y {
+		x, y = y, x
+	}
+	return v*v + (x*v+y)*v + z
+}
+
 // unitsReplicate prepares the bootstrap over units.
 func unitsReplicate(c *Coded, level Level) func(*rand.Rand) func() float64 {
-	var pairable []int
+	n := 0
 	for u := range c.Units() {
 		if c.Start[u+1]-c.Start[u] >= 2 {
-			pairable = append(pairable, u)
+			n++
 		}
 	}
-	n := len(pairable)
 	if len(c.Values) > maxCodedValues {
+		pairable := make([]int, 0, n)
+		for u := range c.Units() {
+			if c.Start[u+1]-c.Start[u] >= 2 {
+				pairable = append(pairable, u)
+			}
+		}
 		// Continuous values: resample unit indexes and recompute α on a
 		// matrix of the drawn units. The units are put in a canonical
 		// order first (by their sorted values: α sees a unit only through
@@ -332,8 +361,26 @@ func unitsReplicate(c *Coded, level Level) func(*rand.Rand) func() float64 {
 	cnt := make([]int32, v)
 	var seen []int32
 	var key []byte
-	for _, u := range pairable {
+	// Units of two or three ratings, with few values, find their kind
+	// in a table by their sorted values (see valuesKey) once it is known,
+	// rather than by a key made and looked up for each unit.
+	var known []int32 // 1 + the kind, 0 while unknown
+	if kindTable && v <= maxTalliedValues && n >= v*v*v {
+		known = make([]int32, v*v*(v+1))
+	}
+	for u := range c.Units() {
 		_, codes := c.Unit(u)
+		if len(codes) < 2 {
+			continue
+		}
+		dk := -1
+		if known != nil && len(codes) <= 3 {
+			dk = valuesKey(codes, v)
+			if i := known[dk]; i > 0 {
+				weight[i-1]++
+				continue
+			}
+		}
 		seen = unitCounts(codes, cnt, seen)
 		slices.Sort(seen)
 		key = key[:0]
@@ -353,6 +400,9 @@ func unitsReplicate(c *Coded, level Level) func(*rand.Rand) func() float64 {
 			weight = append(weight, 0)
 		}
 		weight[i]++
+		if dk >= 0 {
+			known[dk] = int32(i) + 1
+		}
 		for _, k := range seen {
 			cnt[k] = 0
 		}

@@ -192,3 +192,33 @@ func TestCoincidencesTalliedSameAsByUnit(t *testing.T) {
 		t.Error("units of four ratings tallied")
 	}
 }
+
+// TestBootstrapKindTableSameDraws checks that finding the units' kinds
+// in a table by their values makes the bootstrap over units draw the
+// same replicates, bit for bit, as finding them by key, with units of
+// two, three and four ratings mixed.
+func TestBootstrapKindTableSameDraws(t *testing.T) {
+	mixed := codedRandom(41, 3000, 6, 4, 3, 0.25)
+	for _, tc := range []struct {
+		name string
+		c    *Coded
+	}{
+		{"three binary", codedRandom(42, 3000, 3, 3, 2, 0.05)},
+		{"mixed sizes", mixed},
+		{"five values", codedRandom(43, 4000, 4, 3, 5, 0.2)},
+	} {
+		draws := func(table bool) []float64 {
+			kindTable = table
+			defer func() { kindTable = true }()
+			next := unitsReplicate(tc.c, Nominal)(rand.New(rand.NewPCG(44, 45)))
+			out := make([]float64, 200)
+			for i := range out {
+				out[i] = next()
+			}
+			return out
+		}
+		if got, want := fmt.Sprint(draws(true)), fmt.Sprint(draws(false)); got != want {
+			t.Errorf("%s: draws differ with the table:\n%s\n%s", tc.name, got, want)
+		}
+	}
+}
