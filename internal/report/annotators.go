@@ -52,7 +52,12 @@ func finishAnnotators(out []Annotator) {
 
 // coderTally is what againstRest gathers about one coder.
 type coderTally struct {
-	shares   []float64        // per unit shared with others: the share of the others agreeing
+	// shares holds, per unit shared with others, the share of the others
+	// agreeing, for sets of labels (MASI); for other values, whose shares
+	// are a/(m−1) for a of the m−1 others agreeing, agreed counts the
+	// units by (m−1, a) instead (see shareIndex).
+	shares   []float64
+	agreed   []int
 	vsMajor  []float64        // theirs × plurality of the others, codes² (not for sets)
 	plural   int              // units where the others had a single plurality value
 	patterns map[[2]int32]int // (theirs, plurality) → units, where they differ
@@ -61,22 +66,52 @@ type coderTally struct {
 	independent, leaveOneOut, unscored int
 }
 
+// shareIndex is where agreed counts the units where a of the d others
+// agreed: the pairs (d, a) in order, d from 1 and a from 0 to d.
+func shareIndex(d, a int) int { return d*(d-1)/2 + d - 1 + a }
+
+// agree counts n units where a of the d others agreed with the coder.
+func (t *coderTally) agree(d, a, n int) {
+	i := shareIndex(d, a)
+	if i >= len(t.agreed) {
+		t.agreed = append(t.agreed, make([]int, i+1-len(t.agreed))...)
+	}
+	t.agreed[i] += n
+}
+
+// majority counts n units where the coder gave x and the others' single
+// plurality value was best (see plurality), over k values.
+func (t *coderTally) majority(x, best int32, k, n int) {
+	if t.vsMajor == nil {
+		t.vsMajor = make([]float64, k*k)
+		t.patterns = map[[2]int32]int{}
+	}
+	t.vsMajor[int(x)*k+int(best)] += float64(n)
+	t.plural += n
+	if best != x {
+		t.patterns[[2]int32{x, best}] += n
+	}
+}
+
 // againstRest compares every coder with the other coders of each unit and
 // with gold, in one pass over the units: each rating is compared with the
 // value counts of its unit, so the cost grows with the ratings (times the
-// values in a unit), not with the coders squared.
+// values in a unit), not with the coders squared. Where units have at
+// most three ratings the pass tallies them (see restTallied).
 func againstRest(rt ratings) ([]AnnotatorDimension, [][]DisagreementPattern) {
 	s := rt.spec
 	c := rt.c
 	k := len(c.Values)
 	masi := s.scale == scaleMASI
 	tallies := make([]coderTally, c.Coders)
-	perCoder := make([]int, c.Coders)
-	for _, cd := range c.Coder {
-		perCoder[cd]++
-	}
-	for j, n := range perCoder {
-		tallies[j].shares = make([]float64, 0, n)
+	if masi {
+		perCoder := make([]int, c.Coders)
+		for _, cd := range c.Coder {
+			perCoder[cd]++
+		}
+		for j, n := range perCoder {
+			tallies[j].shares = make([]float64, 0, n)
+		}
 	}
 	var gc goldCodes
 	var vsGold *goldCounts
@@ -84,104 +119,8 @@ func againstRest(rt ratings) ([]AnnotatorDimension, [][]DisagreementPattern) {
 		gc = newGoldCodes(rt)
 		vsGold = newGoldCounts(c.Coders, len(gc.values))
 	}
-	cnt := make([]int, k)
-	for u := range c.Units() {
-		coders, codes := c.Unit(u)
-		m := len(codes)
-		gold := nan
-		if rt.gold != nil {
-			gold = rt.gold[u]
-		}
-		if rt.gold != nil {
-			// Each coder is scored against gold their label did not help
-			// make: imported or adjudicated gold as it is; otherwise (gold
-			// the annotators' labels made, or none yet) the strict
-			// majority of the other coders of the unit, when at least two
-			// others rated it.
-			own := gold != gold || (rt.derived != nil && rt.derived[u])
-			if own {
-				for _, x := range codes {
-					cnt[x]++
-				}
-			}
-			for i, x := range codes {
-				t := &tallies[coders[i]]
-				ref := gc.unit[u]
-				if own {
-					cnt[x]--
-					y, ok := strictMajority(codes, cnt)
-					cnt[x]++
-					if !ok {
-						if gold == gold {
-							t.unscored++
-						}
-						continue
-					}
-					ref = gc.rating[y]
-					t.leaveOneOut++
-				} else {
-					t.independent++
-				}
-				vsGold.add(coders[i], ref, gc.rating[x])
-			}
-			if own {
-				for _, x := range codes {
-					cnt[x]--
-				}
-			}
-		}
-		if m < 2 {
-			continue
-		}
-		for _, x := range codes {
-			cnt[x]++
-		}
-		for i, x := range codes {
-			t := &tallies[coders[i]]
-			var agree float64
-			if masi {
-				v := c.Values[x]
-				for j, y := range codes {
-					if j != i {
-						agree += 1 - iaa.MASIDistance(v, c.Values[y])
-					}
-				}
-			} else {
-				agree = float64(cnt[x] - 1)
-			}
-			t.shares = append(t.shares, agree/float64(m-1))
-			if masi {
-				continue
-			}
-			// The plurality of the others: their counts are the unit's
-			// less this rating.
-			cnt[x]--
-			best, bestN, tie := int32(-1), 0, false
-			for _, y := range codes {
-				switch n := cnt[y]; {
-				case n > bestN:
-					best, bestN, tie = y, n, false
-				case n == bestN && y != best:
-					tie = true
-				}
-			}
-			cnt[x]++
-			if tie || best < 0 {
-				continue
-			}
-			if t.vsMajor == nil {
-				t.vsMajor = make([]float64, k*k)
-				t.patterns = map[[2]int32]int{}
-			}
-			t.vsMajor[int(x)*k+int(best)]++
-			t.plural++
-			if best != x {
-				t.patterns[[2]int32{x, best}]++
-			}
-		}
-		for _, x := range codes {
-			cnt[x] = 0
-		}
+	if masi || !restByTally || !restTallied(rt, gc, vsGold, tallies) {
+		restByUnit(rt, gc, vsGold, tallies)
 	}
 	var without []iaa.Without
 	if c.Coders >= 3 {
@@ -192,7 +131,12 @@ func againstRest(rt ratings) ([]AnnotatorDimension, [][]DisagreementPattern) {
 	for j := range tallies {
 		t := &tallies[j]
 		ad := AnnotatorDimension{Dimension: s.name, Level: s.level}
-		ad.Agreement = meanStatistic(t.shares, "no unit was rated by this annotator and another")
+		const none = "no unit was rated by this annotator and another"
+		if masi {
+			ad.Agreement = meanStatistic(t.shares, none)
+		} else {
+			ad.Agreement = sharesStatistic(t.agreed, none)
+		}
 		switch {
 		case masi:
 			ad.KappaMajority = agreement.Statistic{Undefined: "sets of labels have no plurality value"}

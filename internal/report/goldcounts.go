@@ -76,15 +76,15 @@ func newGoldCounts(coders, k int) *goldCounts {
 	return g
 }
 
-// add counts one of coder's labels, code lab, against reference code ref.
-func (g *goldCounts) add(coder int32, ref, lab int32) {
+// add counts n of coder's labels, code lab, against reference code ref.
+func (g *goldCounts) add(coder int32, ref, lab int32, n int) {
 	if g.dense != nil {
 		t := g.dense[coder]
 		if t == nil {
 			t = make([]int, g.k*g.k)
 			g.dense[coder] = t
 		}
-		t[int(ref)*g.k+int(lab)]++
+		t[int(ref)*g.k+int(lab)] += n
 		return
 	}
 	m := g.pairs[coder]
@@ -92,7 +92,7 @@ func (g *goldCounts) add(coder int32, ref, lab int32) {
 		m = map[[2]int32]int{}
 		g.pairs[coder] = m
 	}
-	m[[2]int32{ref, lab}]++
+	m[[2]int32{ref, lab}] += n
 }
 
 // confusion returns coder's counts as a confusion matrix over the values

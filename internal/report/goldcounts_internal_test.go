@@ -58,7 +58,7 @@ func TestGoldCountsAsLists(t *testing.T) {
 				for range 1 + rng.IntN(3) {
 					cd := rng.IntN(tc.coders - 1) // the last coder has no gold
 					x := int32(rng.IntN(len(tc.values)))
-					counts.add(int32(cd), gc.unit[u], gc.rating[x])
+					counts.add(int32(cd), gc.unit[u], gc.rating[x], 1)
 					ref[cd] = append(ref[cd], g)
 					lab[cd] = append(lab[cd], tc.values[x])
 				}

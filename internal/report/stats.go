@@ -148,12 +148,52 @@ func meanStatistic(xs []float64, none string) agreement.Statistic {
 		sum += x
 	}
 	mean := sum / float64(n)
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	return meanInterval(n, mean, ss)
+}
+
+// sharesStatistic is meanStatistic of the shares a/d counted in agreed by
+// (d, a) (see shareIndex): the values taken in that order, each as many
+// times as counted.
+func sharesStatistic(agreed []int, none string) agreement.Statistic {
+	n := 0
+	var sum float64
+	share := func(i int) float64 {
+		// i = shareIndex(d, a) = d(d+1)/2 − 1 + a with 0 ≤ a ≤ d.
+		d := 1
+		for shareIndex(d+1, 0) <= i {
+			d++
+		}
+		return float64(i-shareIndex(d, 0)) / float64(d)
+	}
+	for i, c := range agreed {
+		if c > 0 {
+			n += c
+			sum += float64(c) * share(i)
+		}
+	}
+	if n == 0 {
+		return agreement.Statistic{Undefined: none}
+	}
+	mean := sum / float64(n)
+	var ss float64
+	for i, c := range agreed {
+		if c > 0 {
+			x := share(i) - mean
+			ss += float64(c) * x * x
+		}
+	}
+	return meanInterval(n, mean, ss)
+}
+
+// meanInterval is the statistic of the mean of n values with the sum ss
+// of their squared deviations from it.
+func meanInterval(n int, mean, ss float64) agreement.Statistic {
 	st := agreement.Statistic{Value: ptr(mean), NUnits: ptr(n)}
 	if n > 1 {
-		var ss float64
-		for _, x := range xs {
-			ss += (x - mean) * (x - mean)
-		}
 		se := math.Sqrt(ss / float64(n-1) / float64(n))
 		st.SE = ptr(se)
 		st.CI95 = &[2]float64{math.Max(0, mean-z975*se), math.Min(1, mean+z975*se)}
