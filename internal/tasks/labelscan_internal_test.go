@@ -120,6 +120,9 @@ func labelScanStore(t *testing.T, seed uint64) *Store {
 			SELECT r.id, ss.id, CASE (ss.id + r.sample) % 3 WHEN 0 THEN 'faithful' WHEN 1 THEN 'unfaithful' ELSE '' END, '{}'
 			FROM assist_runs r JOIN summaries s ON s.project_id = r.project_id JOIN summary_sentences ss ON ss.summary_id = s.id
 			WHERE (ss.id + r.id) % 5 != 0`,
+		// A sentence added to each project's first summary after the
+		// others: the sentences' ids are then not in summary order.
+		`INSERT INTO summary_sentences (summary_id, idx, text) SELECT min(id), 1000, 'A sentence added later.' FROM summaries GROUP BY project_id`,
 		`UPDATE assignments SET status = 'released' WHERE id % 7 = 0`,
 		`UPDATE assignments SET status = 'in_progress' WHERE id % 5 = 0`)
 	for _, q := range stmts {
@@ -456,5 +459,26 @@ func TestSparseGoldByTheSentencesRead(t *testing.T) {
 	}
 	if read(summaries[:2]) {
 		t.Error("gold read whole for the sentences of two summaries")
+	}
+}
+
+// Reading every sentence of the database, leaving out those of summaries
+// not counted, gives exactly the sentences the counted summaries give,
+// in the same order, though some sentence ids are not in summary order.
+func TestReportSentencesScanSameAsBySummary(t *testing.T) {
+	filters := []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second", SubmittedOnly: true}, {Round: "none"}}
+	for _, gold := range []string{"map", "join"} {
+		set := func(way string) {
+			reportSentencesVia = map[string]string{"a": "summaries", "b": "scan"}[way]
+			reportGoldVia = gold
+		}
+		eachReport(t, filters, set, func(where string, bySummary, scan *domain.ReportData) {
+			if !strings.Contains(where, "none") && len(bySummary.Sentences) == 0 {
+				t.Fatalf("%s: no sentences", where)
+			}
+			if !reflect.DeepEqual(comparable(bySummary), comparable(scan)) {
+				t.Errorf("%s (gold by %s): the scan read other sentences (%d) than the summaries' index (%d)", where, gold, len(scan.Sentences), len(bySummary.Sentences))
+			}
+		})
 	}
 }

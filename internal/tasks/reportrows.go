@@ -575,6 +575,32 @@ func sparseGold(ctx context.Context, tx *sql.Tx, args reportArgs) (map[int64]gol
 	return out, nil
 }
 
+// reportSentencesVia, when set by tests, chooses how the sentences are
+// read: "scan" or "summaries", whatever the share of the database's
+// summaries the report counts.
+var reportSentencesVia string
+
+// sentencesWay says how the sentences of the counted summaries are best
+// read: "scan", every sentence of the database through the (summary, idx)
+// index, when those summaries are at least half of every summary there is (as
+// far as the largest summary id tells); else "summaries", each counted
+// summary's through the (summary, idx) index. On the 1.5M-label project
+// (100,000 summaries, 500,000 sentences) the scan leaves out finding the
+// assigned summaries and a seek per summary.
+func sentencesWay(ctx context.Context, tx *sql.Tx, args reportArgs) (string, error) {
+	if reportSentencesVia != "" {
+		return reportSentencesVia, nil
+	}
+	var maxID int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM summaries`).Scan(&maxID); err != nil {
+		return "", err
+	}
+	if n := int64(len(args.kept.summaries)); n > 0 && 2*n >= maxID {
+		return "scan", nil
+	}
+	return "summaries", nil
+}
+
 func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
 	// Equal gold labels share one ReportGold.
 	golds := map[string]*domain.ReportGold{}
@@ -582,24 +608,35 @@ func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain
 	if err != nil {
 		return err
 	}
+	way, err := sentencesWay(ctx, tx, args)
+	if err != nil {
+		return err
+	}
 	summaries, qargs := keptSummaries(args)
+	where := `WHERE ss.summary_id IN (` + summaries + `) ORDER BY ss.summary_id, ss.idx`
+	if way == "scan" {
+		// Every sentence, through the same index, those of other
+		// summaries left out as they come.
+		where, qargs = `ORDER BY ss.summary_id, ss.idx`, nil
+	}
 	query := `SELECT ss.id, ss.summary_id, ss.idx, CASE WHEN g.sentence_id IS NOT NULL THEN ` + reportGoldText + ` END, ` + reportGoldDerived + `
 		FROM summary_sentences ss
-		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id AND g.provenance != 'unresolved'
-		WHERE ss.summary_id IN (` + summaries + `)
-		ORDER BY ss.summary_id, ss.idx`
+		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id AND g.provenance != 'unresolved' ` + where
 	if sparse != nil {
-		query = `SELECT ss.id, ss.summary_id, ss.idx, NULL, 0
-		FROM summary_sentences ss
-		WHERE ss.summary_id IN (` + summaries + `)
-		ORDER BY ss.summary_id, ss.idx`
+		query = `SELECT ss.id, ss.summary_id, ss.idx FROM summary_sentences ss ` + where
 	}
 	var x domain.ReportSentence
 	var gold sql.NullString
 	var derived bool
 	return queryRows(ctx, tx, query, func(rows *sql.Rows) error {
 		x = domain.ReportSentence{}
-		if err := rows.Scan(&x.ID, &x.SummaryID, &x.Index, &gold, &derived); err != nil || !args.kept.summaries[x.SummaryID] {
+		var err error
+		if sparse != nil {
+			err = rows.Scan(&x.ID, &x.SummaryID, &x.Index)
+		} else {
+			err = rows.Scan(&x.ID, &x.SummaryID, &x.Index, &gold, &derived)
+		}
+		if err != nil || !args.kept.summaries[x.SummaryID] {
 			return err
 		}
 		if sparse != nil {
