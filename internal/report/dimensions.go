@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"annotate/internal/domain"
 	"annotate/internal/iaa"
@@ -106,9 +107,10 @@ type collector struct {
 	keys  []unitKey
 	b     *iaa.CodedBuilder
 	gold  func(u int, k unitKey) float64 // nil when the dimension has no gold
-	// derived tells whether unit u's gold was made from the annotators'
-	// labels; nil when the dimension has no gold.
-	derived func(u int, k unitKey) bool
+	// derived marks the units whose gold the annotators' labels made, by
+	// position in the fixed keys; nil when none did or the dimension has
+	// no gold.
+	derived func() []bool
 }
 
 // addAt adds a rating of unit u of a collector made over fixed keys.
@@ -141,19 +143,19 @@ func (c *collector) build() ratings {
 		for i, k := range c.keys {
 			out.gold[i] = c.gold(i, k)
 		}
-		out.derived = derivedUnits(len(c.keys), c.keys, c.derived)
+		if c.derived != nil {
+			out.derived = c.derived()
+		}
 	}
 	return out
 }
 
-// derivedUnits lists which units' gold is derived, or nil when none is.
-func derivedUnits(n int, keys []unitKey, derived func(int, unitKey) bool) []bool {
-	if derived == nil {
-		return nil
-	}
+// derivedUnits lists which of n units' gold is derived, or nil when none
+// is.
+func derivedUnits(n int, derived func(int) bool) []bool {
 	var out []bool
 	for i := range n {
-		if derived(i, keys[i]) {
+		if derived(i) {
 			if out == nil {
 				out = make([]bool, n)
 			}
@@ -448,9 +450,11 @@ type source struct {
 	// gold gives the gold value of unit u with key k (NaN for none); nil
 	// when the dimension has no gold.
 	gold func(u int, k unitKey) float64
-	// derived tells whether unit u's gold was made from the annotators'
-	// labels (see againstRest); nil when the dimension has no gold.
-	derived func(u int, k unitKey) bool
+	// derived marks the units whose gold the annotators' labels made (see
+	// againstRest), by position in keys: the same for every dimension of
+	// a level, so made once (see index.derivedAt); nil when the dimension
+	// has no gold.
+	derived func() []bool
 	// sentence, when set, gives the value of each sentence label, from
 	// which the ratings are built in the scope's sentence order (see
 	// [index.sentenceRatings]) rather than by collect.
@@ -489,6 +493,23 @@ var keyFactValues = []string{"absent", "present"}
 func (x *index) sources() []source {
 	var out []source
 	dims := labelDims(x.settings)
+	// Which units' gold the annotators made, by sentence and by summary
+	// (a summary's when any of its sentences' is), made once for the
+	// dimensions of each level, which run side by side.
+	sentenceDerived := sync.OnceValue(func() []bool {
+		return derivedUnits(len(x.sentenceKeys), func(u int) bool { return x.gold[u] != nil && x.gold[u].derived })
+	})
+	summaryDerived := sync.OnceValue(func() []bool {
+		return derivedUnits(len(x.summaryKeys), func(u int) bool {
+			first, n := int(x.summaryFirst[u]), int(x.summaryLen[u])
+			for _, g := range x.gold[first : first+n] {
+				if g != nil && g.derived {
+					return true
+				}
+			}
+			return false
+		})
+	})
 	// Sentence level.
 	for i := range dims {
 		d := &dims[i]
@@ -502,7 +523,7 @@ func (x *index) sources() []source {
 				}
 				return nan
 			},
-			derived: func(u int, _ unitKey) bool { return x.gold[u] != nil && x.gold[u].derived },
+			derived: sentenceDerived,
 			collect: func(sc *scope, c *collector) {
 				for _, p := range sc.parts {
 					_, views := x.partOf(p)
@@ -562,23 +583,10 @@ func (x *index) sources() []source {
 						return faithValue(&label{faith: faithCode(g)})
 					}
 				}
-				first, n := x.summaryFirst[u], x.summaryLen[u]
-				ls := make([]*label, n)
-				for j := range ls {
-					ls[j] = x.gold[int(first)+j]
-				}
-				return d.summary(ls)
+				first := int(x.summaryFirst[u])
+				return d.summary(x.gold[first : first+int(x.summaryLen[u])])
 			},
-			// A summary's gold is derived when any of its sentences' is.
-			derived: func(u int, _ unitKey) bool {
-				first, n := int(x.summaryFirst[u]), int(x.summaryLen[u])
-				for _, g := range x.gold[first : first+n] {
-					if g != nil && g.derived {
-						return true
-					}
-				}
-				return false
-			},
+			derived: summaryDerived,
 			collect: func(sc *scope, c *collector) {
 				var ls []*label
 				for _, p := range sc.parts {

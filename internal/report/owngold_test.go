@@ -125,3 +125,65 @@ func TestAnnotatorsNotScoredAgainstTheirOwnGold(t *testing.T) {
 		}
 	}
 }
+
+// TestSummariesNotScoredAgainstTheirOwnGold checks the summary level: a
+// summary's gold is the annotators' own when any of its sentences' is,
+// and each annotator is then scored against the others (leave-one-out),
+// where a summary whose every sentence has imported gold scores them
+// against it. Ten summaries of each kind, three annotators who agree on
+// every sentence: each annotator has ten summaries of each reference.
+func TestSummariesNotScoredAgainstTheirOwnGold(t *testing.T) {
+	ctx := context.Background()
+	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "own.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p, err := s.CreateProject(ctx, domain.Project{Slug: "own", Settings: domain.DefaultSettings()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"w1", "w2", "w3"}
+	var sums []domain.SummaryInput
+	for i := range 20 {
+		sum := domain.SummaryInput{ExternalID: fmt.Sprintf("s%d", i)}
+		for j := range 2 {
+			in := domain.SentenceInput{Text: fmt.Sprintf("Sentence %d of %d.", j+1, i)}
+			for _, name := range names {
+				in.Labels = append(in.Labels, domain.SentenceLabelInput{Annotator: name, Label: domain.LabelFaithful})
+			}
+			if i < 10 {
+				in.Gold = &domain.GoldInput{Label: domain.LabelFaithful}
+			}
+			sum.Sentences = append(sum.Sentences, in)
+		}
+		sums = append(sums, sum)
+	}
+	docs := []domain.DocumentInput{{ExternalID: "d", Sentences: []string{"Source."}, Summaries: sums}}
+	if _, err := s.Import(ctx, p.ID, docs); err != nil {
+		t.Fatal(err)
+	}
+	data, err := s.ReportData(ctx, p.ID, domain.ReportFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := report.Build(p.Slug, data, p.Settings, report.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ann := range rep.PerAnnotator {
+		var got *report.GoldAgreement
+		for _, d := range ann.Dimensions {
+			if d.Dimension == "faithfulness" && d.Level == report.LevelSummary {
+				got = d.Gold
+			}
+		}
+		if got == nil {
+			t.Fatalf("%s: no summary faithfulness against gold", ann.Name)
+		}
+		if got.Independent != 10 || got.LeaveOneOut != 10 || got.N != 20 {
+			t.Errorf("%s: %d summaries against imported gold, %d against the others, %d in all; want 10, 10, 20",
+				ann.Name, got.Independent, got.LeaveOneOut, got.N)
+		}
+	}
+}

@@ -98,7 +98,9 @@ func (x *index) sentenceRatings(src source, sc *scope) ratings {
 		for u, k := range x.sentenceKeys {
 			out.gold[u] = src.gold(u, k)
 		}
-		out.derived = derivedUnits(n, x.sentenceKeys, src.derived)
+		if src.derived != nil {
+			out.derived = src.derived()
+		}
 	}
 	return out
 }
