@@ -283,8 +283,9 @@ func compareKinds(values []float64, a, b unitKind) int {
 	return slices.CompareFunc(la, lb, func(x, y vc) int { return cmp.Or(cmp.Compare(x.v, y.v), cmp.Compare(x.n, y.n)) })
 }
 
-// kindTable is whether unitsReplicate finds units' kinds in a table by
-// their values where it can; tests turn it off to compare.
+// kindTable is whether unitsReplicate and countProfiles find units' kinds
+// (count rows) in a table by their values where they can; tests turn it
+// off to compare.
 var kindTable = true
 
 // valuesKey numbers the sorted values of a unit of two or three ratings

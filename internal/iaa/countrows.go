@@ -24,11 +24,26 @@ func countProfiles(c *Coded) *profileRows {
 	of := make([]int32, units)
 	f := &flatRows{q: len(c.Values), start: []int{0}}
 	var sorted [maxPackedRatings]int32
+	// Units of two or three ratings, with few values, find their row in
+	// a table by their values once it is known (see valuesKey).
+	v := len(c.Values)
+	var known []int32 // 1 + the row, 0 while unknown
+	if kindTable && v <= maxTalliedValues && units >= v*v*v {
+		known = make([]int32, v*v*(v+1))
+	}
 	for u := range units {
 		_, codes := c.Unit(u)
 		m := len(codes)
 		if m > maxPackedRatings {
 			return nil
+		}
+		dk := -1
+		if known != nil && (m == 2 || m == 3) {
+			dk = valuesKey(codes, v)
+			if id := known[dk]; id > 0 {
+				of[u] = id - 1
+				continue
+			}
 		}
 		s := sorted[:m]
 		copy(s, codes)
@@ -63,6 +78,9 @@ func countProfiles(c *Coded) *profileRows {
 			}
 		}
 		of[u] = id
+		if dk >= 0 {
+			known[dk] = id + 1
+		}
 	}
 	return &profileRows{flat: f, of: of}
 }

@@ -222,3 +222,21 @@ func TestBootstrapKindTableSameDraws(t *testing.T) {
 		}
 	}
 }
+
+// TestCountProfilesKindTableSame checks that finding units' count rows in
+// a table by their values groups the units exactly as finding them by
+// key, with units of one to four ratings mixed.
+func TestCountProfilesKindTableSame(t *testing.T) {
+	for _, c := range []*Coded{codedRandom(51, 3000, 3, 3, 2, 0.3), codedRandom(52, 3000, 6, 4, 3, 0.25), codedRandom(53, 4000, 4, 3, 5, 0.1)} {
+		withTable := countProfiles(c)
+		kindTable = false
+		byKey := countProfiles(c)
+		kindTable = true
+		if withTable == nil || byKey == nil {
+			t.Fatal("not grouped")
+		}
+		if fmt.Sprint(withTable.of, *withTable.flat) != fmt.Sprint(byKey.of, *byKey.flat) {
+			t.Errorf("rows differ with the table:\n%v\n%v", withTable.of[:20], byKey.of[:20])
+		}
+	}
+}

@@ -161,8 +161,10 @@ func newIndex(d *domain.ReportData, set domain.Settings) *index {
 	for j := range x.summaryLabel {
 		x.summaryLabel[j] = -1
 	}
+	j := -1
 	for i, l := range d.SummaryLabels {
-		if j, ok := slices.BinarySearchFunc(d.Assignments, l.AssignmentID, func(a domain.ReportAssignment, id int64) int { return cmp.Compare(a.ID, id) }); ok {
+		var ok bool
+		if j, ok = assignmentAfter(d.Assignments, l.AssignmentID, j); ok {
 			x.summaryLabel[j] = int32(i)
 		}
 	}
@@ -175,19 +177,37 @@ func newIndex(d *domain.ReportData, set domain.Settings) *index {
 	return x
 }
 
+// assignmentAfter finds the assignment with id in as (in id order),
+// trying first the one after position prev: the labels and summary
+// labels of the data come by assignment, mostly in id order, where a
+// search of hundreds of thousands of assignments costs a cache miss a
+// step. Without it, the position returned is prev.
+func assignmentAfter(as []domain.ReportAssignment, id int64, prev int) (int, bool) {
+	if next := prev + 1; next < len(as) && as[next].ID == id {
+		return next, true
+	}
+	k, ok := slices.BinarySearchFunc(as, id, func(a domain.ReportAssignment, id int64) int { return cmp.Compare(a.ID, id) })
+	if !ok {
+		return prev, false
+	}
+	return k, true
+}
+
 // groupLabels finds each assignment's labels in the data, which holds
 // them together; it reports false, having found nothing, if an
 // assignment's labels are in more than one place.
 func (x *index) groupLabels() bool {
 	as, ls := x.data.Assignments, x.data.Labels
 	x.labelLo, x.labelHi = make([]int32, len(as)), make([]int32, len(as))
+	k := -1
 	for i := 0; i < len(ls); {
 		id := ls[i].AssignmentID
 		j := i + 1
 		for j < len(ls) && ls[j].AssignmentID == id {
 			j++
 		}
-		if k, ok := slices.BinarySearchFunc(as, id, func(a domain.ReportAssignment, id int64) int { return cmp.Compare(a.ID, id) }); ok {
+		var ok bool
+		if k, ok = assignmentAfter(as, id, k); ok {
 			if x.labelHi[k] != 0 {
 				return false
 			}
