@@ -1,4 +1,4 @@
--- The database schema of annotate, version 39, as a fresh database holds it.
+-- The database schema of annotate, version 40, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -976,3 +976,5 @@ CREATE TRIGGER assist_run_counts_update AFTER UPDATE OF run_id ON assist_outputs
 END;
 
 CREATE INDEX assignments_round_user ON assignments(round_id, user_id, status, active_seconds, submitted_at);
+
+CREATE INDEX assist_outputs_labels ON assist_outputs(run_id, sentence_id, label) WHERE status = 'ok' AND label != '';

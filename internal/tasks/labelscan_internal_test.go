@@ -120,6 +120,14 @@ func labelScanStore(t *testing.T, seed uint64) *Store {
 			SELECT r.id, ss.id, CASE (ss.id + r.sample) % 3 WHEN 0 THEN 'faithful' WHEN 1 THEN 'unfaithful' ELSE '' END, '{}'
 			FROM assist_runs r JOIN summaries s ON s.project_id = r.project_id JOIN summary_sentences ss ON ss.summary_id = s.id
 			WHERE (ss.id + r.id) % 5 != 0`,
+		// A newer real run, over some sentences, labelling otherwise,
+		// one result of six failed.
+		`INSERT INTO assist_runs (project_id, protocol, sample) SELECT id, 'debate', 0 FROM projects`,
+		`INSERT INTO assist_outputs (run_id, sentence_id, label, status, output)
+			SELECT r.id, ss.id, CASE ss.id % 3 WHEN 0 THEN 'unfaithful' WHEN 1 THEN 'borderline' ELSE 'faithful' END,
+				CASE ss.id % 6 WHEN 0 THEN 'failed' ELSE 'ok' END, '{}'
+			FROM assist_runs r JOIN summaries s ON s.project_id = r.project_id JOIN summary_sentences ss ON ss.summary_id = s.id
+			WHERE r.id > 2 * (SELECT count(*) FROM projects) AND ss.id % 2 = 0`,
 		// A sentence added to each project's first summary after the
 		// others: the sentences' ids are then not in summary order.
 		`INSERT INTO summary_sentences (summary_id, idx, text) SELECT min(id), 1000, 'A sentence added later.' FROM summaries GROUP BY project_id`,
@@ -480,5 +488,47 @@ func TestReportSentencesScanSameAsBySummary(t *testing.T) {
 				t.Errorf("%s (gold by %s): the scan read other sentences (%d) than the summaries' index (%d)", where, gold, len(scan.Sentences), len(bySummary.Sentences))
 			}
 		})
+	}
+}
+
+// Reading every result of the project's runs, a run at a time in order of
+// precedence, gives each labelled sentence the assistant's label that
+// reading the labelled sentences' results sorted by SQL gives (real runs
+// before samples, newest first), and reads them from the runs' index of
+// labelled results alone.
+func TestReportAssistantByRunSameAsLabelled(t *testing.T) {
+	filters := []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second", SubmittedOnly: true}}
+	set := func(way string) { reportAssistantVia = map[string]string{"a": "labelled", "b": "run"}[way] }
+	eachReport(t, filters, set, func(where string, labelled, byRun *domain.ReportData) {
+		if len(labelled.Assistant) == 0 {
+			t.Fatalf("%s: no assistant labels", where)
+		}
+		for sid, l := range labelled.Assistant {
+			if byRun.Assistant[sid] != l {
+				t.Errorf("%s: sentence %d: %q by run, %q by the labelled sentences", where, sid, byRun.Assistant[sid], l)
+			}
+		}
+		a, b := comparable(labelled), comparable(byRun)
+		a.Assistant, b.Assistant = nil, nil
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: reading the assistant by run changed other data", where)
+		}
+	})
+	s := labelScanStore(t, 0)
+	var plan, detail string
+	rows, err := s.read.Query(`EXPLAIN QUERY PLAN `+runLabelsQuery, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, parent, unused int
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan += detail + "; "
+	}
+	if !strings.Contains(plan, "COVERING INDEX assist_outputs_labels") {
+		t.Errorf("a run's labels are not read from its index alone: %s", plan)
 	}
 }

@@ -306,6 +306,10 @@ ALTER TABLE study_participants ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;`
 	// counts of them, so that it reads the index alone (see
 	// roundCountsQuery).
 	`CREATE INDEX IF NOT EXISTS assignments_round_user ON assignments(round_id, user_id, status, active_seconds, submitted_at);`,
+	// 40: each assistant run's labelled results with their labels, so
+	// that a report reads the labels without the outputs (see
+	// reportAssistantByRun).
+	`CREATE INDEX IF NOT EXISTS assist_outputs_labels ON assist_outputs(run_id, sentence_id, label) WHERE status = 'ok' AND label != '';`,
 }
 
 // studyDealingSchema keeps, per study item, how many of the study round's

@@ -725,6 +725,9 @@ func reportKeyFacts(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.
 
 func reportAssistant(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
 	// The order matches AssistPanel: real runs before samples, newest first.
+	if reportAssistantVia == "run" || reportAssistantVia == "" && args.many {
+		return reportAssistantByRun(ctx, tx, args, d)
+	}
 	// The report reads the assistant's label of labelled sentences only:
 	// a project with runs over every sentence and few labels yet (the
 	// 10x load corpus: 1.65M outputs, 14k of them on labelled sentences)
@@ -749,6 +752,63 @@ func reportAssistant(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain
 		}
 		return nil
 	}, qargs...)
+}
+
+// reportAssistantByRun reads the assistant's labels of a report that
+// counts most of the database's assignments, and so labelled most of the
+// project's sentences: every result of the project's runs, a run at a
+// time in the order of precedence, through the index of the runs'
+// labelled results (assist_outputs_labels, schema 40), without the
+// table's rows (each holds the
+// whole output: a gigabyte for two runs over 500,000 sentences), the
+// list of labelled sentences or a sort. Labels of sentences the report
+// has no label of are kept too; the report reads the assistant's label
+// of labelled sentences only.
+// reportAssistantVia, when set by tests, chooses how the assistant's
+// labels are read: "run" (reportAssistantByRun) or "labelled" (those of
+// the labelled sentences, sorted by SQL), whatever the report counts.
+var reportAssistantVia string
+
+// runLabelsQuery reads one run's labelled results from
+// assist_outputs_labels alone.
+const runLabelsQuery = `SELECT o.sentence_id, o.label FROM assist_outputs o
+			WHERE o.run_id = ? AND o.status = 'ok' AND o.label != ''`
+
+func reportAssistantByRun(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
+	var runs []int64
+	err := eachRow(ctx, tx, `SELECT id FROM assist_runs WHERE project_id = ?1 AND ?2 + ?3 >= 0 ORDER BY sample, id DESC`, args, func(rows *sql.Rows) error {
+		var id int64
+		err := rows.Scan(&id)
+		runs = append(runs, id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	labels := map[string]string{}
+	for _, run := range runs {
+		var sid int64
+		var label sql.RawBytes
+		err := queryRows(ctx, tx, runLabelsQuery, func(rows *sql.Rows) error {
+			if err := rows.Scan(&sid, &label); err != nil {
+				return err
+			}
+			if _, seen := d.Assistant[sid]; seen {
+				return nil
+			}
+			l, ok := labels[string(label)]
+			if !ok {
+				l = string(label)
+				labels[l] = l
+			}
+			d.Assistant[sid] = l
+			return nil
+		}, run)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func reportGoldSummaries(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
