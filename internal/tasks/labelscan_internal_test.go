@@ -532,3 +532,24 @@ func TestReportAssistantByRunSameAsLabelled(t *testing.T) {
 		t.Errorf("a run's labels are not read from its index alone: %s", plan)
 	}
 }
+
+// Read apart, the summary labels are the same whichever reader reads
+// them: the labels' transaction, once the labels are read, or the
+// first, after its other steps (TestReportLabelsScanSameAsJoin compares
+// reading apart with one connection).
+func TestReportSummaryLabelsEitherReader(t *testing.T) {
+	filters := []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second", SubmittedOnly: true}, {Round: "none"}}
+	for _, on := range []string{"labels", "first"} {
+		set := func(way string) {
+			summaryLabelsOn = map[string]string{"a": "", "b": on}[way]
+		}
+		eachReport(t, filters, set, func(where string, either, forced *domain.ReportData) {
+			if !strings.Contains(where, "none") && len(forced.SummaryLabels) == 0 {
+				t.Fatalf("%s: no summary labels read by the %s reader", where, on)
+			}
+			if !reflect.DeepEqual(comparable(either), comparable(forced)) {
+				t.Errorf("%s: summary labels read by the %s reader: %d, against %d", where, on, len(forced.SummaryLabels), len(either.SummaryLabels))
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"annotate/internal/domain"
 )
@@ -125,14 +126,17 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f domain.Report
 	largs.in = newInterner()
 	labels := &domain.ReportData{}
 	steps := []func(context.Context, *sql.Tx, reportArgs, *domain.ReportData) error{
-		reportAssignmentRows, reportSummaryLabels,
-		reportKeyFactLinks, reportSentences, reportKeyFacts, reportAssistant, reportGoldSummaries, reportScores, reportFlags,
+		reportAssignmentRows, reportKeyFactLinks, reportSentences, reportKeyFacts, reportAssistant, reportGoldSummaries, reportScores, reportFlags,
 	}
 	var wg sync.WaitGroup
 	var lerr error
 	lctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Read apart, the summary labels are read last by whichever reader
+	// is free first (see summaryLabelsAfter).
+	var summaryLabels summaryLabelsAfter
 	if apart {
+		summaryLabels.start()
 		// A pass over the labels learns the counted assignments from
 		// this reader, which reads them first.
 		if labelsWay(largs) == "scan" {
@@ -153,6 +157,9 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f domain.Report
 			default:
 				lerr = reportLabels(lctx, ltx, largs, labels)
 			}
+			if lerr == nil {
+				lerr = summaryLabels.read(lctx, ltx, args, false)
+			}
 		})
 	} else {
 		if err := reportLabels(ctx, tx, largs, labels); err != nil {
@@ -164,8 +171,21 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f domain.Report
 			cancel() // the labels are not needed
 			break
 		}
-		if i == 0 && largs.order != nil { // reportAssignmentRows
-			largs.order.give(d.Rounds, d.Assignments)
+		if i == 0 { // reportAssignmentRows
+			if largs.order != nil {
+				largs.order.give(d.Rounds, d.Assignments)
+			}
+			summaryLabels.assignmentsRead()
+		}
+	}
+	if err == nil {
+		if apart {
+			err = summaryLabels.read(ctx, tx, args, true)
+		} else {
+			err = reportSummaryLabels(ctx, tx, args, d)
+		}
+		if err != nil {
+			cancel()
 		}
 	}
 	wg.Wait()
@@ -174,6 +194,9 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f domain.Report
 	}
 	if lerr != nil {
 		return nil, lerr
+	}
+	if apart {
+		d.SummaryLabels = summaryLabels.data.SummaryLabels
 	}
 	d.Labels, d.Strings, d.TypeLists = labels.Labels, largs.in.labelStrs, largs.in.typeLists
 	d.Details = func(ids []int64) (map[int64]domain.ReportSentenceDetail, error) {
@@ -219,4 +242,51 @@ func (s *Store) ReportSentenceDetails(ctx context.Context, projectID int64, ids 
 		out[id] = x
 	}
 	return out, domain.Op("Store.ReportSentenceDetails", rows.Err())
+}
+
+// summaryLabelsAfter reads the summary labels of a report read apart once,
+// on whichever of its two transactions gets to them first: the first
+// after its other steps, the labels' after the labels, once the counted
+// assignments are known. Both see the same summary labels: their writes
+// bump report_versions, which the two transactions agree on. On the
+// 1.5M-label project with two assistant runs the first transaction's
+// steps take longer than the labels, and reading the summary labels
+// (0.4 s) beside them shortens the read by about that.
+type summaryLabelsAfter struct {
+	claimed atomic.Bool
+	known   chan struct{} // closed once the assignments are read
+	data    domain.ReportData
+}
+
+// summaryLabelsOn, when set by tests, names the reader that reads the
+// summary labels of a report read apart: "first" or "labels".
+var summaryLabelsOn string
+
+func (s *summaryLabelsAfter) start() { s.known = make(chan struct{}) }
+
+// assignmentsRead says that the counted assignments are known.
+func (s *summaryLabelsAfter) assignmentsRead() {
+	if s.known != nil {
+		close(s.known)
+	}
+}
+
+// read reads the summary labels on tx unless the other reader has: first
+// says which reader this is. The labels' reader waits for the counted
+// assignments, or for ctx to end.
+func (s *summaryLabelsAfter) read(ctx context.Context, tx *sql.Tx, args reportArgs, first bool) error {
+	if summaryLabelsOn == "labels" && first || summaryLabelsOn == "first" && !first {
+		return nil
+	}
+	if !first {
+		select {
+		case <-s.known:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	if !s.claimed.CompareAndSwap(false, true) {
+		return nil
+	}
+	return reportSummaryLabels(ctx, tx, args, &s.data)
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"annotate/internal/domain"
 )
@@ -39,7 +40,9 @@ type reportKept struct {
 	assignments, summaries map[int64]bool
 	// list is the summaries as a JSON array, once a query has named
 	// them so (see keptSummaries); assignmentList the assignments (see
-	// keptAssignments).
+	// keptAssignments). mu guards them: the summary labels may be read
+	// beside the other steps (see summaryLabelsAfter).
+	mu                   sync.Mutex
 	list, assignmentList *string
 }
 
@@ -476,6 +479,8 @@ func keptListArgs(a reportArgs, ids map[int64]bool, list **string) (args []any, 
 	if !use {
 		return nil, false
 	}
+	a.kept.mu.Lock()
+	defer a.kept.mu.Unlock()
 	if *list == nil {
 		l := JSONIDs(slices.Sorted(maps.Keys(ids)))
 		*list = &l
