@@ -166,7 +166,7 @@ func Seed(ctx context.Context, store *tasks.Store, o SeedOptions) error {
 			return err
 		}
 	}
-	if err := seedRuns(ctx, store, p.ID, o.Runs); err != nil {
+	if err := SeedRuns(ctx, store, p.ID, o.Runs); err != nil {
 		return err
 	}
 	if o.Calibration > 0 {

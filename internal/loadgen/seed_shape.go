@@ -33,9 +33,9 @@ func seedDB(store *tasks.Store) (*sql.DB, error) {
 	return db, nil
 }
 
-// seedRuns adds n imported assistant runs with an output for every
-// sentence of the project.
-func seedRuns(ctx context.Context, store *tasks.Store, projectID int64, n int) error {
+// SeedRuns adds n imported assistant runs with an output for every
+// sentence of the project, each the shape and size of a real result.
+func SeedRuns(ctx context.Context, store *tasks.Store, projectID int64, n int) error {
 	if n <= 0 {
 		return nil
 	}

@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 
 	"annotate/internal/domain"
+	"annotate/internal/loadgen"
 	"annotate/internal/tasks"
 )
 
@@ -26,7 +27,10 @@ type Options struct {
 	PerItem    int     // annotators per summary, default 3 (at most Annotators)
 	Calibrate  float64 // share of summaries also in calibration round "cal1", default 0.02
 	Gold       float64 // share of sentences with gold, default 0.1
-	Seed       uint64
+	// Runs is the number of assistant runs with a result for every
+	// sentence (the shape and size of real ones), default none.
+	Runs int
+	Seed uint64
 }
 
 func (o *Options) defaults() {
@@ -127,7 +131,17 @@ func Seed(ctx context.Context, path string, o Options) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return n, tx.Commit()
+	if err := tx.Commit(); err != nil || o.Runs <= 0 {
+		return n, err
+	}
+	if store, err = tasks.Open(ctx, path); err != nil {
+		return 0, err
+	}
+	if err := loadgen.SeedRuns(ctx, store, p.ID, o.Runs); err != nil {
+		store.Close()
+		return 0, err
+	}
+	return n, store.Close()
 }
 
 func fill(ctx context.Context, tx *sql.Tx, project int64, users []int64, tax []domain.TaxonomyType, o Options, rng *rand.Rand) (int, error) {
