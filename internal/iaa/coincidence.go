@@ -96,9 +96,7 @@ func coincidencesByUnit(c *Coded, units []int32) coincidence {
 		}
 		seen = unitCounts(codes, cnt, seen)
 		addUnit(co.o, v, seen, cnt, m, 1)
-		for _, k := range seen {
-			cnt[k] = 0
-		}
+		clearCounts(cnt, seen)
 		co.pairs += m * (m - 1) / 2
 		co.units++
 	}
@@ -428,14 +426,19 @@ func alphaWithoutTallied(c *Coded, level Level, base coincidence, out []Without)
 				}
 			}
 		}
-		d, err := alphaOf(o, c.Values, level, nc, units)
-		if err != nil {
-			out[j].Err = err
-			continue
-		}
-		out[j].Alpha = 1 - d.do/d.de
+		out[j] = withoutOf(o, c.Values, level, nc, units)
 	}
 	return out
+}
+
+// withoutOf is α from the coincidence matrix o of the data without a
+// coder, with its pairable units (nc is scratch; see alphaOf).
+func withoutOf(o, values []float64, level Level, nc []float64, units int) Without {
+	d, err := alphaOf(o, values, level, nc, units)
+	if err != nil {
+		return Without{Err: err}
+	}
+	return Without{Alpha: 1 - d.do/d.de}
 }
 
 // clearCounts zeroes the counts unitCounts made of the codes in seen.
@@ -483,16 +486,9 @@ func alphaWithoutByCoder(c *Coded, level Level, base coincidence, out []Without)
 			addUnit(o, v, seen, cnt, m, -1)
 			cnt[c.Code[i]]--
 			addUnit(o, v, seen, cnt, m-1, 1)
-			for _, k := range seen {
-				cnt[k] = 0
-			}
+			clearCounts(cnt, seen)
 		}
-		d, err := alphaOf(o, c.Values, level, nc, units)
-		if err != nil {
-			out[j].Err = err
-			continue
-		}
-		out[j].Alpha = 1 - d.do/d.de
+		out[j] = withoutOf(o, c.Values, level, nc, units)
 	}
 	return out
 }
@@ -534,18 +530,11 @@ func alphaWithoutOnePass(c *Coded, level Level, base coincidence, out []Without)
 			addUnit(oj, v, seen, cnt, m-1, 1)
 			cnt[codes[i]]++
 		}
-		for _, k := range seen {
-			cnt[k] = 0
-		}
+		clearCounts(cnt, seen)
 	}
 	nc := make([]float64, v)
 	for j := range out {
-		d, err := alphaOf(o[j*cells:(j+1)*cells], c.Values, level, nc, units[j])
-		if err != nil {
-			out[j].Err = err
-			continue
-		}
-		out[j].Alpha = 1 - d.do/d.de
+		out[j] = withoutOf(o[j*cells:(j+1)*cells], c.Values, level, nc, units[j])
 	}
 	return out
 }

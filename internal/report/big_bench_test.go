@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"annotate/internal/domain"
 	"annotate/internal/report"
 	"annotate/internal/tasks"
 )
@@ -18,20 +19,8 @@ import (
 // "bench") and ANNOTATE_REPORT_DRAFTS=1 counts unsubmitted labels too
 // (--drafts).
 func BenchmarkProjectReport(b *testing.B) {
-	path := os.Getenv("ANNOTATE_REPORT_DB")
-	if path == "" {
-		b.Skip("ANNOTATE_REPORT_DB names no database")
-	}
 	ctx := context.Background()
-	store, err := tasks.Open(ctx, path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer store.Close()
-	p, err := store.ProjectBySlug(ctx, benchProject())
-	if err != nil {
-		b.Fatal(err)
-	}
+	store, p := benchStore(b)
 	opt := report.Options{Round: os.Getenv("ANNOTATE_REPORT_ROUND"), Bootstrap: report.DefaultBootstrap, Seed: 1,
 		IncludeDrafts: os.Getenv("ANNOTATE_REPORT_DRAFTS") == "1"}
 	for b.Loop() {
@@ -49,6 +38,27 @@ func BenchmarkProjectReport(b *testing.B) {
 	}
 }
 
+// benchStore opens the database ANNOTATE_REPORT_DB names, closed when b
+// ends, and finds the project of the benchmarks in it; it skips b when
+// no database is named.
+func benchStore(b *testing.B) (*tasks.Store, *domain.Project) {
+	path := os.Getenv("ANNOTATE_REPORT_DB")
+	if path == "" {
+		b.Skip("ANNOTATE_REPORT_DB names no database")
+	}
+	ctx := context.Background()
+	store, err := tasks.Open(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { store.Close() })
+	p, err := store.ProjectBySlug(ctx, benchProject())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return store, p
+}
+
 // benchProject is the project the benchmarks report on: "big" unless
 // ANNOTATE_REPORT_PROJECT names another.
 func benchProject() string {
@@ -61,20 +71,8 @@ func benchProject() string {
 // BenchmarkProjectReportData loads what the report of project "big" in
 // ANNOTATE_REPORT_DB reads, without building it.
 func BenchmarkProjectReportData(b *testing.B) {
-	path := os.Getenv("ANNOTATE_REPORT_DB")
-	if path == "" {
-		b.Skip("ANNOTATE_REPORT_DB names no database")
-	}
 	ctx := context.Background()
-	store, err := tasks.Open(ctx, path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer store.Close()
-	p, err := store.ProjectBySlug(ctx, benchProject())
-	if err != nil {
-		b.Fatal(err)
-	}
+	store, p := benchStore(b)
 	opt := report.Options{Round: os.Getenv("ANNOTATE_REPORT_ROUND"), IncludeDrafts: os.Getenv("ANNOTATE_REPORT_DRAFTS") == "1"}
 	for b.Loop() {
 		if _, err := store.ReportData(ctx, p.ID, opt.Filter()); err != nil {
@@ -87,20 +85,8 @@ func BenchmarkProjectReportData(b *testing.B) {
 // ANNOTATE_REPORT_DB from data read once, without reading it again: the
 // build's share of BenchmarkProjectReport.
 func BenchmarkProjectReportBuild(b *testing.B) {
-	path := os.Getenv("ANNOTATE_REPORT_DB")
-	if path == "" {
-		b.Skip("ANNOTATE_REPORT_DB names no database")
-	}
 	ctx := context.Background()
-	store, err := tasks.Open(ctx, path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer store.Close()
-	p, err := store.ProjectBySlug(ctx, benchProject())
-	if err != nil {
-		b.Fatal(err)
-	}
+	store, p := benchStore(b)
 	opt := report.Options{Round: os.Getenv("ANNOTATE_REPORT_ROUND"), Bootstrap: report.DefaultBootstrap, Seed: 1,
 		IncludeDrafts: os.Getenv("ANNOTATE_REPORT_DRAFTS") == "1"}
 	data, err := store.ReportData(ctx, p.ID, opt.Filter())

@@ -22,15 +22,7 @@ import (
 // which are not the 1.000 that scoring against their own gold gave.
 func TestAnnotatorsNotScoredAgainstTheirOwnGold(t *testing.T) {
 	ctx := context.Background()
-	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "own.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	p, err := s.CreateProject(ctx, domain.Project{Slug: "own", Settings: domain.DefaultSettings()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, p := ownStore(t)
 	names := []string{"w1", "w2", "w3"}
 	rng := rand.New(rand.NewPCG(5, 6))
 	const free, withGold = 40, 10
@@ -134,15 +126,7 @@ func TestAnnotatorsNotScoredAgainstTheirOwnGold(t *testing.T) {
 // every sentence: each annotator has ten summaries of each reference.
 func TestSummariesNotScoredAgainstTheirOwnGold(t *testing.T) {
 	ctx := context.Background()
-	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "own.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	p, err := s.CreateProject(ctx, domain.Project{Slug: "own", Settings: domain.DefaultSettings()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, p := ownStore(t)
 	names := []string{"w1", "w2", "w3"}
 	var sums []domain.SummaryInput
 	for i := range 20 {
@@ -186,4 +170,21 @@ func TestSummariesNotScoredAgainstTheirOwnGold(t *testing.T) {
 				ann.Name, got.Independent, got.LeaveOneOut, got.N)
 		}
 	}
+}
+
+// ownStore opens a new database with a project "own" of default settings,
+// closed when t ends.
+func ownStore(t *testing.T) (*tasks.Store, *domain.Project) {
+	t.Helper()
+	ctx := context.Background()
+	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "own.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	p, err := s.CreateProject(ctx, domain.Project{Slug: "own", Settings: domain.DefaultSettings()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, p
 }
