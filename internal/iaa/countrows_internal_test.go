@@ -113,20 +113,31 @@ func TestAlphaWithoutOnePassSameAsByCoder(t *testing.T) {
 // with a unit of four takes the general path.
 func TestAlphaWithoutTalliedSameAsOnePass(t *testing.T) {
 	for _, tc := range append(upToThree(20), namedCoded{"one unit left without a coder", oneUnitLeft()}) {
-		if !atMostThree(tc.c) {
-			t.Fatalf("%s: a unit has more than three ratings", tc.name)
-		}
 		for _, level := range []Level{Nominal, Ordinal, Interval, Ratio} {
 			base := tc.c.coincidences()
 			want := alphaWithoutOnePass(tc.c, level, base, make([]Without, tc.c.Coders))
-			got := alphaWithoutTallied(tc.c, level, base, make([]Without, tc.c.Coders))
+			got, ok := alphaWithoutTallied(tc.c, level, base, make([]Without, tc.c.Coders))
+			if !ok {
+				t.Fatalf("%s: not tallied", tc.name)
+			}
 			if fmt.Sprintf("%v", got) != fmt.Sprintf("%v", want) {
 				t.Errorf("%s, %v:\ntallied  %v\none pass %v", tc.name, level, got, want)
 			}
 		}
 	}
-	if atMostThree(codedRandom(27, 200, 5, 4, 3, 0)) {
-		t.Error("units of four ratings taken for units of at most three")
+	four := codedRandom(27, 200, 5, 4, 3, 0)
+	out := make([]Without, four.Coders)
+	if _, ok := alphaWithoutTallied(four, Nominal, four.coincidences(), out); ok {
+		t.Error("units of four ratings tallied")
+	}
+	for j, w := range out {
+		if w != (Without{}) {
+			t.Errorf("refused, but coder %d's entry was written: %+v", j, w)
+		}
+	}
+	// AlphaWithout then takes the general path, and gives its figures.
+	if got, want := fmt.Sprint(AlphaWithout(four, Nominal)), fmt.Sprint(alphaWithoutOnePass(four, Nominal, four.coincidences(), make([]Without, four.Coders))); got != want {
+		t.Errorf("units of four: %s, want %s", got, want)
 	}
 }
 
