@@ -2,11 +2,10 @@ package export_test
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"annotate/internal/export"
-	"annotate/internal/tasks"
+	"annotate/internal/testkit"
 )
 
 // countingDiscard counts what an export writes.
@@ -15,25 +14,14 @@ type countingDiscard struct{ n int64 }
 func (c *countingDiscard) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
 
 // BenchmarkExportBig writes the raw and gold exports (JSON Lines and CSV)
-// of project "big" in the database named by ANNOTATE_REPORT_DB (made by
-// cmd/reportseed: 1.5 million sentence labels), as "annotate export"
+// of project "big" (or ANNOTATE_REPORT_PROJECT) in the database named by
+// ANNOTATE_REPORT_DB (made by cmd/reportseed: 1.5 million sentence
+// labels; see testkit.ReportDB), as "annotate export"
 // does, and reports the throughput in MB/s and records (JSON Lines
 // records or CSV rows) per second; it is skipped without one.
 func BenchmarkExportBig(b *testing.B) {
-	path := os.Getenv("ANNOTATE_REPORT_DB")
-	if path == "" {
-		b.Skip("ANNOTATE_REPORT_DB names no database")
-	}
 	ctx := context.Background()
-	s, err := tasks.Open(ctx, path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	p, err := s.ProjectBySlug(ctx, "big")
-	if err != nil {
-		b.Fatal(err)
-	}
+	s, p := testkit.ReportDB(b)
 	for _, c := range []struct{ what, format string }{{export.Raw, "jsonl"}, {export.Raw, "csv"}, {export.Gold, "jsonl"}, {export.Gold, "csv"}} {
 		b.Run(c.what+"-"+c.format, func(b *testing.B) {
 			var size int64

@@ -333,23 +333,15 @@ func AlphaWithout(c *Coded, level Level) []Without {
 	}
 	v := len(c.Values)
 	base := c.coincidences()
-	if c.Coders*v*v*(v+1) <= maxWithoutCells && atMostThree(c) {
-		return alphaWithoutTallied(c, level, base, out)
+	if c.Coders*v*v*(v+1) <= maxWithoutCells {
+		if out, ok := alphaWithoutTallied(c, level, base, out); ok {
+			return out
+		}
 	}
 	if c.Coders*v*v <= maxWithoutCells {
 		return alphaWithoutOnePass(c, level, base, out)
 	}
 	return alphaWithoutByCoder(c, level, base, out)
-}
-
-// atMostThree reports whether no unit of c has more than three ratings.
-func atMostThree(c *Coded) bool {
-	for u := range c.Units() {
-		if c.Start[u+1]-c.Start[u] > 3 {
-			return false
-		}
-	}
-	return true
 }
 
 // alphaWithoutTallied is AlphaWithout for data whose units have at most
@@ -361,8 +353,8 @@ func atMostThree(c *Coded) bool {
 // of alphaWithoutOnePass bit for bit: with m ≤ 3 ratings a unit, every
 // term w·n_a·n_b, whose weight w is ±1/(m−1), is a whole multiple of ½,
 // and so is every sum of them (short of 2⁵²), in whatever order it is
-// added.
-func alphaWithoutTallied(c *Coded, level Level, base coincidence, out []Without) []Without {
+// added. ok is false, and out untouched, when a unit has more ratings.
+func alphaWithoutTallied(c *Coded, level Level, base coincidence, out []Without) (_ []Without, ok bool) {
 	v := len(c.Values)
 	cells := v * v
 	// pair[(j·v + x)·v + y] counts the units of two ratings where j gave
@@ -384,6 +376,10 @@ func alphaWithoutTallied(c *Coded, level Level, base coincidence, out []Without)
 					y, z = z, y
 				}
 				triple[((int(coders[i])*v+x)*v+y)*v+z]++
+			}
+		default:
+			if len(codes) > 3 {
+				return out, false
 			}
 		}
 	}
@@ -428,7 +424,7 @@ func alphaWithoutTallied(c *Coded, level Level, base coincidence, out []Without)
 		}
 		out[j] = withoutOf(o, c.Values, level, nc, units)
 	}
-	return out
+	return out, true
 }
 
 // withoutOf is α from the coincidence matrix o of the data without a

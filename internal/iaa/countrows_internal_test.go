@@ -112,32 +112,53 @@ func TestAlphaWithoutOnePassSameAsByCoder(t *testing.T) {
 // bit as reading the units one by one, at every level, and that data
 // with a unit of four takes the general path.
 func TestAlphaWithoutTalliedSameAsOnePass(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		c    *Coded
-	}{
-		{"three binary", codedRandom(21, 4000, 3, 3, 2, 0.05)},
-		{"two a unit", codedRandom(22, 3000, 2, 2, 3, 0.1)},
-		{"many coders, three a unit", codedRandom(23, 3000, 60, 3, 3, 0.2)},
-		{"five-point, sparse", codedRandom(24, 2000, 9, 3, 5, 0.6)},
-		{"one value", codedRandom(25, 800, 4, 3, 1, 0.1)},
-		{"twelve values", codedRandom(26, 5000, 5, 3, 12, 0)},
-		{"one unit left without a coder", oneUnitLeft()},
-	} {
-		if !atMostThree(tc.c) {
-			t.Fatalf("%s: a unit has more than three ratings", tc.name)
-		}
+	for _, tc := range append(upToThree(20), namedCoded{"one unit left without a coder", oneUnitLeft()}) {
 		for _, level := range []Level{Nominal, Ordinal, Interval, Ratio} {
 			base := tc.c.coincidences()
 			want := alphaWithoutOnePass(tc.c, level, base, make([]Without, tc.c.Coders))
-			got := alphaWithoutTallied(tc.c, level, base, make([]Without, tc.c.Coders))
+			got, ok := alphaWithoutTallied(tc.c, level, base, make([]Without, tc.c.Coders))
+			if !ok {
+				t.Fatalf("%s: not tallied", tc.name)
+			}
 			if fmt.Sprintf("%v", got) != fmt.Sprintf("%v", want) {
 				t.Errorf("%s, %v:\ntallied  %v\none pass %v", tc.name, level, got, want)
 			}
 		}
 	}
-	if atMostThree(codedRandom(27, 200, 5, 4, 3, 0)) {
-		t.Error("units of four ratings taken for units of at most three")
+	four := codedRandom(27, 200, 5, 4, 3, 0)
+	out := make([]Without, four.Coders)
+	if _, ok := alphaWithoutTallied(four, Nominal, four.coincidences(), out); ok {
+		t.Error("units of four ratings tallied")
+	}
+	for j, w := range out {
+		if w != (Without{}) {
+			t.Errorf("refused, but coder %d's entry was written: %+v", j, w)
+		}
+	}
+	// AlphaWithout then takes the general path, and gives its figures.
+	if got, want := fmt.Sprint(AlphaWithout(four, Nominal)), fmt.Sprint(alphaWithoutOnePass(four, Nominal, four.coincidences(), make([]Without, four.Coders))); got != want {
+		t.Errorf("units of four: %s, want %s", got, want)
+	}
+}
+
+// namedCoded is test data with a name for messages.
+type namedCoded struct {
+	name string
+	c    *Coded
+}
+
+// upToThree is random data whose units have at most three ratings, in
+// the shapes the tallied paths must treat as the general ones do: binary,
+// two a unit, many coders, five values with most ratings missing, one
+// value, twelve values. seed varies the draws.
+func upToThree(seed uint64) []namedCoded {
+	return []namedCoded{
+		{"three binary", codedRandom(seed+1, 4000, 3, 3, 2, 0.05)},
+		{"two a unit", codedRandom(seed+2, 3000, 2, 2, 3, 0.1)},
+		{"many coders, three a unit", codedRandom(seed+3, 3000, 60, 3, 3, 0.2)},
+		{"five-point, sparse", codedRandom(seed+4, 2000, 9, 3, 5, 0.6)},
+		{"one value", codedRandom(seed+5, 800, 4, 3, 1, 0.1)},
+		{"twelve values", codedRandom(seed+6, 5000, 5, 3, 12, 0)},
 	}
 }
 
@@ -162,16 +183,7 @@ func oneUnitLeft() *Coded {
 // every unit and over a list of units (with repeats, as a bootstrap
 // draws them), and that a unit of four is refused.
 func TestCoincidencesTalliedSameAsByUnit(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		c    *Coded
-	}{
-		{"three binary", codedRandom(31, 4000, 3, 3, 2, 0.05)},
-		{"two a unit", codedRandom(32, 3000, 2, 2, 3, 0.1)},
-		{"many coders, sparse", codedRandom(33, 3000, 60, 3, 5, 0.5)},
-		{"one value", codedRandom(34, 800, 4, 3, 1, 0.1)},
-		{"twelve values", codedRandom(35, 5000, 5, 3, 12, 0)},
-	} {
+	for _, tc := range upToThree(30) {
 		rng := rand.New(rand.NewPCG(36, 37))
 		list := make([]int32, tc.c.Units())
 		for i := range list {

@@ -30,14 +30,14 @@ func restTallied(rt ratings, gc goldCodes, vsGold *goldCounts, tallies []coderTa
 	if size > maxRestTallies || size <= 0 {
 		return false
 	}
-	for u := range c.Units() {
-		if c.Start[u+1]-c.Start[u] > 3 {
-			return false
-		}
-	}
+	// Counted first, apart from tallies, so that a unit of more ratings
+	// found on the way leaves them untouched.
 	count := make([]int, size)
 	for u := range c.Units() {
 		coders, codes := c.Unit(u)
+		if len(codes) > 3 {
+			return false
+		}
 		g := 0
 		if rt.gold != nil {
 			g = 1 + 2*int(gc.unit[u]+1)

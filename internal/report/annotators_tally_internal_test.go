@@ -42,8 +42,14 @@ func TestRestTalliedSameAsByUnit(t *testing.T) {
 		}
 	}
 	four := restRatings("four", 5, 3, 4, 500, true, false)
-	if restTallied(four, newGoldCodes(four), newGoldCounts(5, 8), make([]coderTally, 5)) {
+	tallies := make([]coderTally, 5)
+	if restTallied(four, newGoldCodes(four), newGoldCounts(5, 8), tallies) {
 		t.Error("units of four ratings tallied")
+	}
+	for j := range tallies {
+		if tl := &tallies[j]; tl.agreed != nil || tl.plural != 0 || tl.independent+tl.leaveOneOut+tl.unscored != 0 {
+			t.Errorf("refused, but coder %d's tally was written: %+v", j, *tl)
+		}
 	}
 }
 

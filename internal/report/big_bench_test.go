@@ -6,9 +6,8 @@ import (
 	"os"
 	"testing"
 
-	"annotate/internal/domain"
 	"annotate/internal/report"
-	"annotate/internal/tasks"
+	"annotate/internal/testkit"
 )
 
 // BenchmarkProjectReport loads and builds the report of project "big" in
@@ -20,7 +19,7 @@ import (
 // (--drafts).
 func BenchmarkProjectReport(b *testing.B) {
 	ctx := context.Background()
-	store, p := benchStore(b)
+	store, p := testkit.ReportDB(b)
 	opt := report.Options{Round: os.Getenv("ANNOTATE_REPORT_ROUND"), Bootstrap: report.DefaultBootstrap, Seed: 1,
 		IncludeDrafts: os.Getenv("ANNOTATE_REPORT_DRAFTS") == "1"}
 	for b.Loop() {
@@ -38,41 +37,11 @@ func BenchmarkProjectReport(b *testing.B) {
 	}
 }
 
-// benchStore opens the database ANNOTATE_REPORT_DB names, closed when b
-// ends, and finds the project of the benchmarks in it; it skips b when
-// no database is named.
-func benchStore(b *testing.B) (*tasks.Store, *domain.Project) {
-	path := os.Getenv("ANNOTATE_REPORT_DB")
-	if path == "" {
-		b.Skip("ANNOTATE_REPORT_DB names no database")
-	}
-	ctx := context.Background()
-	store, err := tasks.Open(ctx, path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { store.Close() })
-	p, err := store.ProjectBySlug(ctx, benchProject())
-	if err != nil {
-		b.Fatal(err)
-	}
-	return store, p
-}
-
-// benchProject is the project the benchmarks report on: "big" unless
-// ANNOTATE_REPORT_PROJECT names another.
-func benchProject() string {
-	if p := os.Getenv("ANNOTATE_REPORT_PROJECT"); p != "" {
-		return p
-	}
-	return "big"
-}
-
 // BenchmarkProjectReportData loads what the report of project "big" in
 // ANNOTATE_REPORT_DB reads, without building it.
 func BenchmarkProjectReportData(b *testing.B) {
 	ctx := context.Background()
-	store, p := benchStore(b)
+	store, p := testkit.ReportDB(b)
 	opt := report.Options{Round: os.Getenv("ANNOTATE_REPORT_ROUND"), IncludeDrafts: os.Getenv("ANNOTATE_REPORT_DRAFTS") == "1"}
 	for b.Loop() {
 		if _, err := store.ReportData(ctx, p.ID, opt.Filter()); err != nil {
@@ -86,7 +55,7 @@ func BenchmarkProjectReportData(b *testing.B) {
 // build's share of BenchmarkProjectReport.
 func BenchmarkProjectReportBuild(b *testing.B) {
 	ctx := context.Background()
-	store, p := benchStore(b)
+	store, p := testkit.ReportDB(b)
 	opt := report.Options{Round: os.Getenv("ANNOTATE_REPORT_ROUND"), Bootstrap: report.DefaultBootstrap, Seed: 1,
 		IncludeDrafts: os.Getenv("ANNOTATE_REPORT_DRAFTS") == "1"}
 	data, err := store.ReportData(ctx, p.ID, opt.Filter())

@@ -4,12 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 
 	"annotate/internal/domain"
 	"annotate/internal/report"
-	"annotate/internal/tasks"
+	"annotate/internal/testkit"
 )
 
 // TestAnnotatorsNotScoredAgainstTheirOwnGold imports three annotators'
@@ -21,8 +20,6 @@ import (
 // independent count over the same labels gives the expected figures,
 // which are not the 1.000 that scoring against their own gold gave.
 func TestAnnotatorsNotScoredAgainstTheirOwnGold(t *testing.T) {
-	ctx := context.Background()
-	s, p := ownStore(t)
 	names := []string{"w1", "w2", "w3"}
 	rng := rand.New(rand.NewPCG(5, 6))
 	const free, withGold = 40, 10
@@ -60,19 +57,8 @@ func TestAnnotatorsNotScoredAgainstTheirOwnGold(t *testing.T) {
 		}
 		sents = append(sents, in)
 	}
-	docs := []domain.DocumentInput{{ExternalID: "d", Sentences: []string{"Source."},
-		Summaries: []domain.SummaryInput{{ExternalID: "s", Sentences: sents}}}}
-	if _, err := s.Import(ctx, p.ID, docs); err != nil {
-		t.Fatal(err)
-	}
-	data, err := s.ReportData(ctx, p.ID, domain.ReportFilter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := report.Build(p.Slug, data, p.Settings, report.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := ownReport(t, []domain.DocumentInput{{ExternalID: "d", Sentences: []string{"Source."},
+		Summaries: []domain.SummaryInput{{ExternalID: "s", Sentences: sents}}}})
 	for a, name := range names {
 		// The reference: imported gold where given, else the two others
 		// when they agree.
@@ -94,17 +80,7 @@ func TestAnnotatorsNotScoredAgainstTheirOwnGold(t *testing.T) {
 				k++
 			}
 		}
-		var got *report.GoldAgreement
-		for _, ann := range rep.PerAnnotator {
-			if ann.Name != name {
-				continue
-			}
-			for _, d := range ann.Dimensions {
-				if d.Dimension == "faithfulness" && d.Level == report.LevelSentence {
-					got = d.Gold
-				}
-			}
-		}
+		got := faithGold(rep, name, report.LevelSentence)
 		if got == nil {
 			t.Fatalf("%s: no faithfulness against gold", name)
 		}
@@ -125,8 +101,6 @@ func TestAnnotatorsNotScoredAgainstTheirOwnGold(t *testing.T) {
 // against it. Ten summaries of each kind, three annotators who agree on
 // every sentence: each annotator has ten summaries of each reference.
 func TestSummariesNotScoredAgainstTheirOwnGold(t *testing.T) {
-	ctx := context.Background()
-	s, p := ownStore(t)
 	names := []string{"w1", "w2", "w3"}
 	var sums []domain.SummaryInput
 	for i := range 20 {
@@ -143,48 +117,43 @@ func TestSummariesNotScoredAgainstTheirOwnGold(t *testing.T) {
 		}
 		sums = append(sums, sum)
 	}
-	docs := []domain.DocumentInput{{ExternalID: "d", Sentences: []string{"Source."}, Summaries: sums}}
-	if _, err := s.Import(ctx, p.ID, docs); err != nil {
-		t.Fatal(err)
-	}
-	data, err := s.ReportData(ctx, p.ID, domain.ReportFilter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := report.Build(p.Slug, data, p.Settings, report.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, ann := range rep.PerAnnotator {
-		var got *report.GoldAgreement
-		for _, d := range ann.Dimensions {
-			if d.Dimension == "faithfulness" && d.Level == report.LevelSummary {
-				got = d.Gold
-			}
-		}
+	rep := ownReport(t, []domain.DocumentInput{{ExternalID: "d", Sentences: []string{"Source."}, Summaries: sums}})
+	for _, name := range names {
+		got := faithGold(rep, name, report.LevelSummary)
 		if got == nil {
-			t.Fatalf("%s: no summary faithfulness against gold", ann.Name)
+			t.Fatalf("%s: no summary faithfulness against gold", name)
 		}
 		if got.Independent != 10 || got.LeaveOneOut != 10 || got.N != 20 {
 			t.Errorf("%s: %d summaries against imported gold, %d against the others, %d in all; want 10, 10, 20",
-				ann.Name, got.Independent, got.LeaveOneOut, got.N)
+				name, got.Independent, got.LeaveOneOut, got.N)
 		}
 	}
 }
 
-// ownStore opens a new database with a project "own" of default settings,
-// closed when t ends.
-func ownStore(t *testing.T) (*tasks.Store, *domain.Project) {
+// ownReport imports docs into a new project of default settings and
+// builds its report.
+func ownReport(t *testing.T, docs []domain.DocumentInput) *report.Report {
 	t.Helper()
 	ctx := context.Background()
-	s, err := tasks.Open(ctx, filepath.Join(t.TempDir(), "own.db"))
-	if err != nil {
-		t.Fatal(err)
+	s := testkit.OpenStore(t)
+	p := testkit.Must(s.CreateProject(ctx, domain.Project{Slug: "own", Settings: domain.DefaultSettings()}))(t)
+	testkit.Must(s.Import(ctx, p.ID, docs))(t)
+	data := testkit.Must(s.ReportData(ctx, p.ID, domain.ReportFilter{}))(t)
+	return testkit.Must(report.Build(p.Slug, data, p.Settings, report.Options{}))(t)
+}
+
+// faithGold is the annotator's faithfulness at level against gold in rep,
+// or nil.
+func faithGold(rep *report.Report, name, level string) *report.GoldAgreement {
+	for _, ann := range rep.PerAnnotator {
+		if ann.Name != name {
+			continue
+		}
+		for _, d := range ann.Dimensions {
+			if d.Dimension == "faithfulness" && d.Level == level {
+				return d.Gold
+			}
+		}
 	}
-	t.Cleanup(func() { s.Close() })
-	p, err := s.CreateProject(ctx, domain.Project{Slug: "own", Settings: domain.DefaultSettings()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, p
+	return nil
 }

@@ -5,6 +5,7 @@ package testkit
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -22,6 +23,33 @@ func OpenStore(t testing.TB) *tasks.Store {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// ReportDB opens the database ANNOTATE_REPORT_DB names (a large one, as
+// cmd/reportseed makes), closed when b ends, and finds its project
+// ANNOTATE_REPORT_PROJECT, "big" by default; b is skipped when no
+// database is named. The benchmarks on real-sized data use it.
+func ReportDB(b testing.TB) (*tasks.Store, *domain.Project) {
+	b.Helper()
+	path := os.Getenv("ANNOTATE_REPORT_DB")
+	if path == "" {
+		b.Skip("ANNOTATE_REPORT_DB names no database")
+	}
+	slug := os.Getenv("ANNOTATE_REPORT_PROJECT")
+	if slug == "" {
+		slug = "big"
+	}
+	ctx := context.Background()
+	s, err := tasks.Open(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	p, err := s.ProjectBySlug(ctx, slug)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s, p
 }
 
 // Must returns the value of a call that should not fail, and stops the

@@ -27,6 +27,9 @@ func TestReportPageShowsARecentReportWhileLabelsChange(t *testing.T) {
 	if strings.Contains(computed, "before the latest changes") {
 		t.Fatalf("first view says it is behind: %s", computed)
 	}
+	if !strings.Contains(computed, "Computed <time") {
+		t.Errorf("the time does not follow \"Computed \" with a space: %s", computed)
+	}
 	json := b.get("/p/rep/report.json?round=c1")
 	d, err := r.store.ReportData(r.ctx, r.project.ID, domain.ReportFilter{})
 	if err != nil {
