@@ -63,9 +63,11 @@ type index struct {
 	// to labelHi[j].
 	views            []label
 	labelLo, labelHi []int32
-	strs             stringCodes                 // codes of data.Strings
-	summaryLabel     []int32                     // by assignment position: its summary label's position in data.SummaryLabels, −1 for none
-	links            map[int64]map[[2]int64]bool // by assignment: (key fact, sentence)
+	strs             stringCodes // codes of data.Strings
+	summaryLabel     []int32     // by assignment position: its summary label's position in data.SummaryLabels, −1 for none
+	// The key-fact links of assignment data.Assignments[j] are
+	// data.KeyFactLinks from linkLo[j] to linkHi[j].
+	linkLo, linkHi []int32
 
 	// Dense positions, so that the sentence and summary dimensions index
 	// their units without a map: data.Sentences[i] is sentence unit i,
@@ -84,10 +86,7 @@ type index struct {
 }
 
 func newIndex(d *domain.ReportData, set domain.Settings) *index {
-	x := &index{
-		data: d, settings: set,
-		links: map[int64]map[[2]int64]bool{},
-	}
+	x := &index{data: d, settings: set}
 	x.summaryPos = map[int64]int32{}
 	bySentence := func(a, b domain.ReportSentence) int {
 		return cmp.Or(cmp.Compare(a.SummaryID, b.SummaryID), cmp.Compare(a.Index, b.Index))
@@ -168,13 +167,39 @@ func newIndex(d *domain.ReportData, set domain.Settings) *index {
 			x.summaryLabel[j] = int32(i)
 		}
 	}
-	for _, k := range d.KeyFactLinks {
-		if x.links[k.AssignmentID] == nil {
-			x.links[k.AssignmentID] = map[[2]int64]bool{}
-		}
-		x.links[k.AssignmentID][[2]int64{k.KeyFactID, k.SentenceID}] = true
-	}
+	x.groupLinks()
 	return x
+}
+
+// groupLinks finds each assignment's key-fact links in the data, sorting
+// them by assignment first if they are not.
+func (x *index) groupLinks() {
+	ks := x.data.KeyFactLinks
+	byAssignment := func(a, b domain.ReportKeyFactLink) int { return cmp.Compare(a.AssignmentID, b.AssignmentID) }
+	if !slices.IsSortedFunc(ks, byAssignment) {
+		slices.SortStableFunc(ks, byAssignment)
+	}
+	as := x.data.Assignments
+	x.linkLo, x.linkHi = make([]int32, len(as)), make([]int32, len(as))
+	k := -1
+	for i := 0; i < len(ks); {
+		id := ks[i].AssignmentID
+		j := i + 1
+		for j < len(ks) && ks[j].AssignmentID == id {
+			j++
+		}
+		var ok bool
+		if k, ok = assignmentAfter(as, id, k); ok {
+			x.linkLo[k], x.linkHi[k] = int32(i), int32(j)
+		}
+		i = j
+	}
+}
+
+// linksOf returns the key-fact links of the scope's assignment i.
+func (x *index) linksOf(sc *scope, i int) []domain.ReportKeyFactLink {
+	j := sc.which[i]
+	return x.data.KeyFactLinks[x.linkLo[j]:x.linkHi[j]]
 }
 
 // assignmentAfter finds the assignment with id in as (in id order),

@@ -462,6 +462,8 @@ type source struct {
 	// keys, when set, are the units in a fixed order (every sentence or
 	// every summary of the data), found by position with addAt.
 	keys func() []unitKey
+	// build, when set, makes the ratings itself, without collect.
+	build func(sc *scope) ratings
 }
 
 // ratings collects one source's ratings over a scope. Only one
@@ -470,6 +472,9 @@ type source struct {
 func (x *index) ratings(src source, sc *scope) ratings {
 	if src.sentence != nil {
 		return x.sentenceRatings(src, sc)
+	}
+	if src.build != nil {
+		return src.build(sc)
 	}
 	c := x.newCollector(src.spec, len(sc.coders))
 	if src.keys != nil {
@@ -536,37 +541,8 @@ func (x *index) sources() []source {
 		})
 	}
 	if x.settings.KeyFacts {
-		out = append(out, source{
-			spec: &spec{name: "key_facts", title: "Key-fact alignment", level: LevelSentence, scale: scaleNominal, values: keyFactValues, positive: 1},
-			collect: func(sc *scope, c *collector) {
-				// A summary's units (each key fact with each sentence,
-				// every one of them rated) are numbered together when
-				// the summary first comes: no lookup per rating.
-				base := x.summaryBlocks()
-				for i := range sc.which {
-					a := sc.assignment(i)
-					coder := int(sc.parts[i].coder)
-					u := x.summaryPos[a.SummaryID]
-					sents := x.data.Sentences[x.summaryFirst[u] : x.summaryFirst[u]+x.summaryLen[u]]
-					kfs := x.data.SummaryKeyFacts[a.SummaryID]
-					if base[u] < 0 {
-						base[u] = len(c.keys)
-						for _, kf := range kfs {
-							for _, s := range sents {
-								c.keys = append(c.keys, unitKey{kf, s.ID})
-							}
-						}
-					}
-					k, links := base[u], x.links[a.ID]
-					for _, kf := range kfs {
-						for _, s := range sents {
-							c.addAt(k, coder, boolValue(links[[2]int64{kf, s.ID}]))
-							k++
-						}
-					}
-				}
-			},
-		})
+		sp := &spec{name: "key_facts", title: "Key-fact alignment", level: LevelSentence, scale: scaleNominal, values: keyFactValues, positive: 1}
+		out = append(out, source{spec: sp, build: func(sc *scope) ratings { return x.keyFactRatings(sp, sc) }})
 	}
 	// Summary level.
 	for i := range dims {
@@ -620,15 +596,10 @@ func (x *index) sources() []source {
 							c.keys = append(c.keys, unitKey{a.SummaryID, kf})
 						}
 					}
-					var linked map[int64]bool
-					for k := range x.links[a.ID] {
-						if linked == nil {
-							linked = map[int64]bool{}
-						}
-						linked[k[0]] = true
-					}
+					links := x.linksOf(sc, i)
 					for j, kf := range kfs {
-						c.addAt(base[u]+j, int(sc.parts[i].coder), boolValue(linked[kf]))
+						linked := slices.ContainsFunc(links, func(l domain.ReportKeyFactLink) bool { return l.KeyFactID == kf })
+						c.addAt(base[u]+j, int(sc.parts[i].coder), boolValue(linked))
 					}
 				}
 			},

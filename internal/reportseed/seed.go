@@ -30,7 +30,15 @@ type Options struct {
 	// Runs is the number of assistant runs with a result for every
 	// sentence (the shape and size of real ones), default none.
 	Runs int
-	Seed uint64
+	// KeyFacts is the number of key facts of each document, default 1.
+	KeyFacts int
+	// Links, when set, has each annotator align each key fact with the
+	// sentence of the summary that carries it (or none), as the
+	// labelling page records: most key facts are carried by one
+	// sentence, and an annotator mostly agrees on which. Without it no
+	// key fact is linked.
+	Links bool
+	Seed  uint64
 }
 
 func (o *Options) defaults() {
@@ -58,6 +66,9 @@ func (o *Options) defaults() {
 	}
 	if o.Gold == 0 {
 		o.Gold = 0.1
+	}
+	if o.KeyFacts == 0 {
+		o.KeyFacts = 1
 	}
 }
 
@@ -87,6 +98,9 @@ func Seed(ctx context.Context, path string, o Options) (int, error) {
 		for d := start; d < min(start+batch, o.Documents); d++ {
 			doc := domain.DocumentInput{ExternalID: fmt.Sprintf("doc-%06d", d), Sentences: []string{"The council met.", "It voted."}}
 			doc.KeyFacts = []domain.KeyFactInput{{Text: "The council voted."}}
+			for k := 1; k < o.KeyFacts; k++ {
+				doc.KeyFacts = append(doc.KeyFacts, domain.KeyFactInput{Text: fmt.Sprintf("Key fact %d.", k+1)})
+			}
 			for s := range o.Summaries {
 				sum := domain.SummaryInput{ExternalID: fmt.Sprintf("doc-%06d-s%d", d, s), Model: "m"}
 				for i := range o.Sentences {
@@ -160,7 +174,6 @@ func fill(ctx context.Context, tx *sql.Tx, project int64, users []int64, tax []d
 	if err != nil {
 		return 0, err
 	}
-	type sentence struct{ id, summary int64 }
 	rows, err := tx.QueryContext(ctx, `SELECT ss.id, ss.summary_id FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id
 		WHERE s.project_id = ? ORDER BY ss.summary_id, ss.idx`, project)
 	if err != nil {
@@ -192,6 +205,10 @@ func fill(ctx context.Context, tx *sql.Tx, project int64, users []int64, tax []d
 	if err != nil {
 		return 0, err
 	}
+	links, err := newLinker(ctx, tx, project, o)
+	if err != nil {
+		return 0, err
+	}
 	labels := 0
 	// The annotators of a summary are PerItem consecutive members of the
 	// pool from a random start: the label values below depend only on
@@ -220,6 +237,7 @@ func fill(ctx context.Context, tx *sql.Tx, project int64, users []int64, tax []d
 			rounds = append(rounds, cal)
 		}
 		relevance := 1 + rng.IntN(5)
+		carried := links.truth(sum, j-i)
 		for _, rd := range rounds {
 			for a := range o.PerItem {
 				user := users[(start+a)%len(users)]
@@ -254,9 +272,89 @@ func fill(ctx context.Context, tx *sql.Tx, project int64, users []int64, tax []d
 				if _, err := insSummary.ExecContext(ctx, aid, rel, []string{"main", "marginal"}[rng.IntN(2)]); err != nil {
 					return 0, err
 				}
+				if err := links.write(ctx, aid, carried, sents[i:j]); err != nil {
+					return 0, err
+				}
 			}
 		}
 		i = j
 	}
 	return labels, nil
+}
+
+// sentence is a summary sentence of the seeded project.
+type sentence struct{ id, summary int64 }
+
+// linker writes the annotators' key-fact links when Options.Links is set,
+// drawing from a random source of its own so that the labels are the
+// same with and without links.
+type linker struct {
+	keyFacts map[int64][]int64 // by summary, when links are written
+	rng      *rand.Rand
+	ins      *sql.Stmt
+}
+
+func newLinker(ctx context.Context, tx *sql.Tx, project int64, o Options) (*linker, error) {
+	l := &linker{}
+	if !o.Links {
+		return l, nil
+	}
+	l.keyFacts = map[int64][]int64{}
+	l.rng = rand.New(rand.NewPCG(o.Seed, 13))
+	rows, err := tx.QueryContext(ctx, `SELECT s.id, k.id FROM summaries s JOIN key_facts k ON k.document_id = s.document_id
+		WHERE s.project_id = ? ORDER BY s.id, k.id`, project)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s, k int64
+		if err := rows.Scan(&s, &k); err != nil {
+			return nil, err
+		}
+		l.keyFacts[s] = append(l.keyFacts[s], k)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	l.ins, err = tx.PrepareContext(ctx, `INSERT INTO keyfact_labels (assignment_id, key_fact_id, sentence_id) VALUES (?, ?, ?)`)
+	return l, err
+}
+
+// truth draws, for each key fact of summary, the position of the one of
+// its n sentences that carries it, −1 for none (three key facts in ten).
+func (l *linker) truth(summary int64, n int) []int {
+	if l.keyFacts == nil {
+		return nil
+	}
+	out := make([]int, len(l.keyFacts[summary]))
+	for k := range out {
+		out[k] = -1
+		if l.rng.Float64() < 0.7 {
+			out[k] = l.rng.IntN(n)
+		}
+	}
+	return out
+}
+
+// write links the key facts of the summary of sents for an assignment:
+// each with the sentence that carries it, or in one case of five another
+// sentence or none.
+func (l *linker) write(ctx context.Context, assignment int64, carried []int, sents []sentence) error {
+	if l.keyFacts == nil {
+		return nil
+	}
+	for k, kf := range l.keyFacts[sents[0].summary] {
+		at := carried[k]
+		if l.rng.Float64() < 0.2 {
+			at = l.rng.IntN(len(sents)+1) - 1
+		}
+		if at < 0 {
+			continue
+		}
+		if _, err := l.ins.ExecContext(ctx, assignment, kf, sents[at].id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
