@@ -553,3 +553,37 @@ func TestReportSummaryLabelsEitherReader(t *testing.T) {
 		})
 	}
 }
+
+// Reading every key-fact link of the database in assignment order,
+// leaving out those of assignments not counted, gives exactly the links
+// the counted assignments give, in the same order; and the pass reads
+// the primary key's index alone.
+func TestReportLinksScanSameAsByAssignment(t *testing.T) {
+	filters := []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second", SubmittedOnly: true}, {Round: "none"}}
+	set := func(way string) { reportLinksVia = map[string]string{"a": "assignments", "b": "scan"}[way] }
+	eachReport(t, filters, set, func(where string, byAssignment, scan *domain.ReportData) {
+		if !strings.Contains(where, "none") && len(byAssignment.KeyFactLinks) == 0 {
+			t.Fatalf("%s: no key-fact links", where)
+		}
+		if !reflect.DeepEqual(comparable(byAssignment), comparable(scan)) {
+			t.Errorf("%s: the scan read other links (%d) than the assignments' (%d)", where, len(scan.KeyFactLinks), len(byAssignment.KeyFactLinks))
+		}
+	})
+	s := labelScanStore(t, 0)
+	var plan, detail string
+	rows, err := s.read.Query(`EXPLAIN QUERY PLAN SELECT k.assignment_id, k.key_fact_id, k.sentence_id FROM ` + linksScanFrom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, parent, unused int
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan += detail + "; "
+	}
+	if !strings.Contains(plan, "COVERING INDEX") || strings.Contains(plan, "TEMP B-TREE") {
+		t.Errorf("the links are not read in order from the key's index alone: %s", plan)
+	}
+}

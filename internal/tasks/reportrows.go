@@ -387,19 +387,56 @@ func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *do
 	}, qargs...)
 }
 
+// reportLinksVia, when set by tests, chooses how the key-fact links are
+// read: "scan" or "assignments", whatever the share of the database's
+// assignments the report counts.
+var reportLinksVia string
+
+// linksWay says how the key-fact links of the counted assignments are
+// best read: "scan", every link of the database in assignment order
+// through the table's primary key, those of other assignments left out,
+// when the report counts most assignments (args.many); else
+// "assignments", each counted assignment's through that key. On the
+// 1.5M-label project with five key facts a document (1.1M links of
+// 306,075 assignments) the scan leaves out a seek per assignment and the
+// join that finds them.
+func linksWay(args reportArgs) string {
+	switch {
+	case reportLinksVia != "":
+		return reportLinksVia
+	case args.many:
+		return "scan"
+	}
+	return "assignments"
+}
+
+// linksScanFrom reads every key-fact link in assignment order.
+const linksScanFrom = `keyfact_labels k ORDER BY k.assignment_id, k.key_fact_id, k.sentence_id`
+
 func reportKeyFactLinks(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
 	var k domain.ReportKeyFactLink
 	from, qargs := byAssignmentFrom(args, "keyfact_labels", "k")
+	if linksWay(args) == "scan" {
+		from, qargs = linksScanFrom, nil
+	}
 	defer func() {
 		sortByAssignment(d.KeyFactLinks, func(k domain.ReportKeyFactLink) int64 { return k.AssignmentID })
 	}()
+	// An assignment's links come together: whether it counts is looked
+	// up once for them.
+	last, counted := int64(0), false
 	return queryRows(ctx, tx, `
 		SELECT k.assignment_id, k.key_fact_id, k.sentence_id
 		FROM `+from, func(rows *sql.Rows) error {
-		if err := rows.Scan(&k.AssignmentID, &k.KeyFactID, &k.SentenceID); err != nil || !args.kept.assignments[k.AssignmentID] {
+		if err := rows.Scan(&k.AssignmentID, &k.KeyFactID, &k.SentenceID); err != nil {
 			return err
 		}
-		d.KeyFactLinks = append(d.KeyFactLinks, k)
+		if k.AssignmentID != last {
+			last, counted = k.AssignmentID, args.kept.assignments[k.AssignmentID]
+		}
+		if counted {
+			d.KeyFactLinks = append(d.KeyFactLinks, k)
+		}
 		return nil
 	}, qargs...)
 }
