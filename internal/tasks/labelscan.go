@@ -114,12 +114,11 @@ func reportLabelsOfList(ctx context.Context, tx *sql.Tx, args reportArgs, ids []
 		d.Labels = []domain.ReportLabel{}
 		return nil
 	}
-	var n int
+	// The labels are not counted first to size the arrays: that read
+	// every label's index entry twice (10 ms of a 2% round's 0.2 s on the
+	// 1.5M-label project).
 	list := JSONIDs(slices.Sorted(slices.Values(ids)))
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sentence_labels WHERE assignment_id IN (SELECT value FROM json_each(?))`, list).Scan(&n); err != nil {
-		return err
-	}
-	return readReportLabels(ctx, tx, args, ids, newSlotTable(ids), n, `
+	return readReportLabels(ctx, tx, args, ids, newSlotTable(ids), 0, `
 		SELECT l.assignment_id, (l.sentence_id << 9) | `+labelColumns+`
 		FROM sentence_labels l WHERE l.assignment_id IN (SELECT value FROM json_each(?))`, []any{list}, d)
 }

@@ -361,7 +361,8 @@ func TestLabelIDSpanReadsEnds(t *testing.T) {
 // the counted assignments through the users' index and through the
 // rounds' against counts made by plain queries: through the users' index
 // exactly when fewer assignments have the counted statuses than belong to
-// the report's rounds.
+// the report's rounds; and whether the report counts most assignments
+// (both counts at least half of them).
 func TestReportAssignmentsWayFollowsCounts(t *testing.T) {
 	s := labelScanStore(t, 4)
 	ctx := context.Background()
@@ -377,7 +378,7 @@ func TestReportAssignmentsWayFollowsCounts(t *testing.T) {
 		}
 		return n
 	}
-	seen := map[bool]bool{}
+	seen, seenMany := map[bool]bool{}, map[bool]bool{}
 	for _, slug := range []string{"big", "small"} {
 		p, err := s.ProjectBySlug(ctx, slug)
 		if err != nil {
@@ -397,7 +398,7 @@ func TestReportAssignmentsWayFollowsCounts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, byUser, err := manyAssignments(ctx, tx, args)
+			many, byUser, err := manyAssignments(ctx, tx, args)
 			tx.Rollback()
 			if err != nil {
 				t.Fatal(err)
@@ -407,11 +408,15 @@ func TestReportAssignmentsWayFollowsCounts(t *testing.T) {
 			if want := ofStatus < inRounds; byUser != want {
 				t.Errorf("%s round %d, submitted %d: %d of the statuses, %d in the rounds: by user %v, want %v", slug, round, submitted, ofStatus, inRounds, byUser, want)
 			}
-			seen[byUser] = true
+			all := count(`SELECT count(*) FROM assignments`)
+			if want := min(ofStatus, inRounds) > 0 && 2*min(ofStatus, inRounds) >= all; many != want {
+				t.Errorf("%s round %d, submitted %d: %d of the statuses, %d in the rounds, %d in all: many %v, want %v", slug, round, submitted, ofStatus, inRounds, all, many, want)
+			}
+			seen[byUser], seenMany[many] = true, true
 		}
 	}
-	if !seen[true] || !seen[false] {
-		t.Fatalf("the fixture exercises one way only: %v", seen)
+	if !seen[true] || !seen[false] || !seenMany[true] || !seenMany[false] {
+		t.Fatalf("the fixture exercises one way only: by user %v, many %v", seen, seenMany)
 	}
 }
 

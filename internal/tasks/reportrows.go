@@ -122,7 +122,7 @@ var reportAssignmentsVia string
 // project, where the users' index gave every submitted assignment and
 // took 0.28 s).
 func manyAssignments(ctx context.Context, tx *sql.Tx, args reportArgs) (many, byUser bool, err error) {
-	var inRounds, ofStatus, all int
+	var inRounds, counted, all int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM assignments`).Scan(&all); err != nil {
 		return false, false, err
 	}
@@ -130,11 +130,15 @@ func manyAssignments(ctx context.Context, tx *sql.Tx, args reportArgs) (many, by
 		args.project, args.round).Scan(&inRounds); err != nil {
 		return false, false, err
 	}
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users u JOIN assignments a INDEXED BY assignments_user
-		ON a.user_id = u.id AND a.status IN (`+countedStatuses(args)+`)`).Scan(&ofStatus); err != nil {
+	// Both answers need only the lesser of the two counts, so those of
+	// the counted statuses are counted up to inRounds: a small round's
+	// report stops after a few thousand index entries (the whole count
+	// took 25 ms of a 2% round's 0.2 s on the 1.5M-label project).
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM users u JOIN assignments a INDEXED BY assignments_user
+		ON a.user_id = u.id AND a.status IN (`+countedStatuses(args)+`) LIMIT ?)`, inRounds).Scan(&counted); err != nil {
 		return false, false, err
 	}
-	return min(inRounds, ofStatus) > 0 && 2*min(inRounds, ofStatus) >= all, ofStatus < inRounds, nil
+	return counted > 0 && 2*counted >= all, counted < inRounds, nil
 }
 
 // assignmentsWay says how the report's assignments are best read: "scan"
