@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -14,6 +13,7 @@ import (
 	"annotate/internal/app"
 	"annotate/internal/csvsafe"
 	"annotate/internal/experiment"
+	"annotate/internal/jsonindent"
 	"annotate/internal/studies"
 	"annotate/internal/tasks"
 )
@@ -191,9 +191,7 @@ func printStudy(ctx context.Context, w io.Writer, ops *app.App, st *studies.Stud
 func writeStudyReport(w io.Writer, rep *app.StudyReport, format string) error {
 	switch format {
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return jsonindent.Encode(w, rep)
 	case "csv":
 		cw := csv.NewWriter(w)
 		cw.Write([]string{"condition", "figure", "value", "ci_low", "ci_high", "vs_none", "vs_none_low", "vs_none_high", "p"})

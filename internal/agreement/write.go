@@ -1,7 +1,6 @@
 package agreement
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"annotate/internal/csvsafe"
+	"annotate/internal/jsonindent"
 )
 
 // Write prints the report in the given format: "text" (aligned tables for a
@@ -20,9 +20,7 @@ func (r *Report) Write(w io.Writer, format string) error {
 	case "text":
 		return r.writeText(w)
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return jsonindent.Encode(w, r)
 	case "csv":
 		return r.writeCSV(w)
 	}

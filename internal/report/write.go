@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 
 	"annotate/internal/agreement"
 	"annotate/internal/csvsafe"
+	"annotate/internal/jsonindent"
 )
 
 // Tables are the names of the CSV tables [Report.WriteCSV] writes.
@@ -23,9 +23,7 @@ func (r *Report) Write(w io.Writer, format string) error {
 	case "text":
 		return r.writeText(w)
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return jsonindent.Encode(w, r)
 	case "csv":
 		return r.WriteCSV(w, "dimensions")
 	}

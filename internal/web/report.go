@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -16,6 +15,7 @@ import (
 	"annotate/internal/app"
 	"annotate/internal/domain"
 	"annotate/internal/iaa"
+	"annotate/internal/jsonindent"
 	"annotate/internal/report"
 	"annotate/web/templates"
 )
@@ -182,9 +182,7 @@ func (s *Server) getReportJSON(c echo.Context) error {
 		return err
 	}
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(b.rep); err != nil {
+	if err := jsonindent.Encode(&buf, b.rep); err != nil {
 		return err
 	}
 	attachment(c, p.Slug+"-agreement.json")
