@@ -39,7 +39,7 @@ func (x *index) assistant(sc *scope) Assistant {
 			if pos := views[i].pos; pos >= 0 {
 				as, gold = x.assistFaith[pos], x.goldFaith[pos]
 			} else {
-				as = faithCode(x.data.Assistant[l.SentenceID])
+				as = faithCode(x.data.Assistant.Of(l.SentenceID))
 			}
 			if as >= 0 {
 				out.WithAssistant++

@@ -103,7 +103,7 @@ func newIndex(d *domain.ReportData, set domain.Settings) *index {
 	for i := range d.Sentences {
 		s := &d.Sentences[i]
 		x.sentenceKeys[i] = unitKey{s.ID, 0}
-		x.goldFaith[i], x.assistFaith[i] = -1, faithCode(d.Assistant[s.ID])
+		x.goldFaith[i], x.assistFaith[i] = -1, -1
 		if s.Gold != nil {
 			golds = append(golds, goldView(s.Gold, codes))
 			x.gold[i] = &golds[len(golds)-1]
@@ -119,6 +119,18 @@ func newIndex(d *domain.ReportData, set domain.Settings) *index {
 			x.summaryLen = append(x.summaryLen, 0)
 		}
 		x.summaryLen[j]++
+	}
+	// The assistant's labels, in sentence id order, find their sentences
+	// by position; most are one of a few shared strings.
+	var last string
+	lastCode := int8(-1)
+	for i, id := range d.Assistant.IDs {
+		if l := d.Assistant.Labels[i]; l != last {
+			last, lastCode = l, faithCode(l)
+		}
+		if p, ok := x.sentPos.of(id); ok {
+			x.assistFaith[p] = lastCode
+		}
 	}
 	// Summaries assigned but without sentences still are units.
 	for _, a := range d.Assignments {

@@ -159,7 +159,7 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 				d.Gold = s.Gold.Label
 			}
 		}
-		d.Assistant = x.data.Assistant[sid]
+		d.Assistant = x.data.Assistant.Of(sid)
 		out = append(out, d)
 	}
 	return out, total, nil

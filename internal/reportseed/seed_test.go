@@ -32,8 +32,8 @@ func TestSeedRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(data.Sentences) != 36 || len(data.Assistant) != 36 {
-		t.Errorf("%d sentences, %d with the assistant's label; want 36 and 36", len(data.Sentences), len(data.Assistant))
+	if len(data.Sentences) != 36 || data.Assistant.Len() != 36 {
+		t.Errorf("%d sentences, %d with the assistant's label; want 36 and 36", len(data.Sentences), data.Assistant.Len())
 	}
 	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
 	if err != nil {

@@ -290,9 +290,9 @@ func TestReportKeptSummariesListSameAsAll(t *testing.T) {
 	set := func(way string) { reportSummariesVia = map[string]string{"a": "all", "b": "list"}[way] }
 	eachReport(t, filters, set, func(where string, all, list *domain.ReportData) {
 		if !strings.Contains(where, "none") && (len(all.Sentences) == 0 || len(all.SummaryKeyFacts) == 0 ||
-			len(all.SummaryLabels) == 0 || len(all.KeyFactLinks) == 0 || len(all.Assistant) == 0) {
+			len(all.SummaryLabels) == 0 || len(all.KeyFactLinks) == 0 || all.Assistant.Len() == 0) {
 			t.Fatalf("%s: %d sentences, %d summaries with key facts, %d summary labels, %d key-fact links, %d assistant labels",
-				where, len(all.Sentences), len(all.SummaryKeyFacts), len(all.SummaryLabels), len(all.KeyFactLinks), len(all.Assistant))
+				where, len(all.Sentences), len(all.SummaryKeyFacts), len(all.SummaryLabels), len(all.KeyFactLinks), all.Assistant.Len())
 		}
 		if !reflect.DeepEqual(comparable(all), comparable(list)) {
 			t.Errorf("%s: the list of counted summaries read other data (%d sentences) than all assigned ones (%d)", where, len(list.Sentences), len(all.Sentences))
@@ -505,16 +505,16 @@ func TestReportAssistantByRunSameAsLabelled(t *testing.T) {
 	filters := []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second", SubmittedOnly: true}}
 	set := func(way string) { reportAssistantVia = map[string]string{"a": "labelled", "b": "run"}[way] }
 	eachReport(t, filters, set, func(where string, labelled, byRun *domain.ReportData) {
-		if len(labelled.Assistant) == 0 {
+		if labelled.Assistant.Len() == 0 {
 			t.Fatalf("%s: no assistant labels", where)
 		}
-		for sid, l := range labelled.Assistant {
-			if byRun.Assistant[sid] != l {
-				t.Errorf("%s: sentence %d: %q by run, %q by the labelled sentences", where, sid, byRun.Assistant[sid], l)
+		for i, sid := range labelled.Assistant.IDs {
+			if l := labelled.Assistant.Labels[i]; byRun.Assistant.Of(sid) != l {
+				t.Errorf("%s: sentence %d: %q by run, %q by the labelled sentences", where, sid, byRun.Assistant.Of(sid), l)
 			}
 		}
 		a, b := comparable(labelled), comparable(byRun)
-		a.Assistant, b.Assistant = nil, nil
+		a.Assistant, b.Assistant = domain.AssistantLabels{}, domain.AssistantLabels{}
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("%s: reading the assistant by run changed other data", where)
 		}

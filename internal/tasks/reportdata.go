@@ -96,7 +96,7 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f domain.Report
 	if reportDataBetween != nil {
 		reportDataBetween()
 	}
-	d := &domain.ReportData{SummaryKeyFacts: map[int64][]int64{}, Assistant: map[int64]string{}, GoldSummaries: map[int64]string{}}
+	d := &domain.ReportData{SummaryKeyFacts: map[int64][]int64{}, GoldSummaries: map[int64]string{}}
 	if err := reportRounds(ctx, tx, reportArgs{project: projectID}, d); err != nil {
 		return nil, err
 	}

@@ -793,8 +793,8 @@ func reportAssistant(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain
 		if err := rows.Scan(&sid, &label); err != nil {
 			return err
 		}
-		if _, seen := d.Assistant[sid]; !seen {
-			d.Assistant[sid] = label
+		if n := d.Assistant.Len(); n == 0 || d.Assistant.IDs[n-1] != sid {
+			d.Assistant.Add(sid, label) // the first of the sentence's rows
 		}
 		return nil
 	}, qargs...)
@@ -818,7 +818,7 @@ var reportAssistantVia string
 // runLabelsQuery reads one run's labelled results from
 // assist_outputs_labels alone.
 const runLabelsQuery = `SELECT o.sentence_id, o.label FROM assist_outputs o
-			WHERE o.run_id = ? AND o.status = 'ok' AND o.label != ''`
+			WHERE o.run_id = ? AND o.status = 'ok' AND o.label != '' ORDER BY o.sentence_id`
 
 func reportAssistantByRun(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
 	var runs []int64
@@ -831,28 +831,29 @@ func reportAssistantByRun(ctx context.Context, tx *sql.Tx, args reportArgs, d *d
 	if err != nil {
 		return err
 	}
+	// Each run's labels come in sentence order; a run fills in the
+	// sentences the runs before it left without a label, by merging.
 	labels := map[string]string{}
 	for _, run := range runs {
 		var sid int64
 		var label sql.RawBytes
+		var got domain.AssistantLabels
 		err := queryRows(ctx, tx, runLabelsQuery, func(rows *sql.Rows) error {
 			if err := rows.Scan(&sid, &label); err != nil {
 				return err
-			}
-			if _, seen := d.Assistant[sid]; seen {
-				return nil
 			}
 			l, ok := labels[string(label)]
 			if !ok {
 				l = string(label)
 				labels[l] = l
 			}
-			d.Assistant[sid] = l
+			got.Add(sid, l)
 			return nil
 		}, run)
 		if err != nil {
 			return err
 		}
+		d.Assistant.Fill(got)
 	}
 	return nil
 }
