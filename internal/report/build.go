@@ -187,25 +187,11 @@ func newIndex(d *domain.ReportData, set domain.Settings) *index {
 // them by assignment first if they are not.
 func (x *index) groupLinks() {
 	ks := x.data.KeyFactLinks
-	byAssignment := func(a, b domain.ReportKeyFactLink) int { return cmp.Compare(a.AssignmentID, b.AssignmentID) }
-	if !slices.IsSortedFunc(ks, byAssignment) {
-		slices.SortStableFunc(ks, byAssignment)
+	order := func(a, b domain.ReportKeyFactLink) int { return cmp.Compare(a.AssignmentID, b.AssignmentID) }
+	if !slices.IsSortedFunc(ks, order) {
+		slices.SortStableFunc(ks, order)
 	}
-	as := x.data.Assignments
-	x.linkLo, x.linkHi = make([]int32, len(as)), make([]int32, len(as))
-	k := -1
-	for i := 0; i < len(ks); {
-		id := ks[i].AssignmentID
-		j := i + 1
-		for j < len(ks) && ks[j].AssignmentID == id {
-			j++
-		}
-		var ok bool
-		if k, ok = assignmentAfter(as, id, k); ok {
-			x.linkLo[k], x.linkHi[k] = int32(i), int32(j)
-		}
-		i = j
-	}
+	x.linkLo, x.linkHi, _ = byAssignment(x.data.Assignments, ks, func(k *domain.ReportKeyFactLink) int64 { return k.AssignmentID })
 }
 
 // linksOf returns the key-fact links of the scope's assignment i.
@@ -231,28 +217,37 @@ func assignmentAfter(as []domain.ReportAssignment, id int64, prev int) (int, boo
 }
 
 // groupLabels finds each assignment's labels in the data, which holds
-// them together; it reports false, having found nothing, if an
-// assignment's labels are in more than one place.
+// them together; it reports false if an assignment's labels are in more
+// than one place.
 func (x *index) groupLabels() bool {
-	as, ls := x.data.Assignments, x.data.Labels
-	x.labelLo, x.labelHi = make([]int32, len(as)), make([]int32, len(as))
+	var ok bool
+	x.labelLo, x.labelHi, ok = byAssignment(x.data.Assignments, x.data.Labels, func(l *domain.ReportLabel) int64 { return l.AssignmentID })
+	return ok
+}
+
+// byAssignment finds the rows of each assignment of as (in id order) in
+// rows, which hold each assignment's together: those of as[k] are
+// rows[lo[k]:hi[k]]. ok is false when an assignment's rows are in more
+// than one place.
+func byAssignment[T any](as []domain.ReportAssignment, rows []T, assignment func(*T) int64) (lo, hi []int32, ok bool) {
+	lo, hi = make([]int32, len(as)), make([]int32, len(as))
 	k := -1
-	for i := 0; i < len(ls); {
-		id := ls[i].AssignmentID
+	for i := 0; i < len(rows); {
+		id := assignment(&rows[i])
 		j := i + 1
-		for j < len(ls) && ls[j].AssignmentID == id {
+		for j < len(rows) && assignment(&rows[j]) == id {
 			j++
 		}
-		var ok bool
-		if k, ok = assignmentAfter(as, id, k); ok {
-			if x.labelHi[k] != 0 {
-				return false
+		var found bool
+		if k, found = assignmentAfter(as, id, k); found {
+			if hi[k] != 0 {
+				return lo, hi, false
 			}
-			x.labelLo[k], x.labelHi[k] = int32(i), int32(j)
+			lo[k], hi[k] = int32(i), int32(j)
 		}
 		i = j
 	}
-	return true
+	return lo, hi, true
 }
 
 // scope is the assignments a report (or one round of the trend) covers and

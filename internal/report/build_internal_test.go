@@ -2,9 +2,11 @@ package report
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"annotate/internal/domain"
+	"annotate/internal/reportseed"
 )
 
 // TestAssignmentAfter looks up ids present and absent, in order and out
@@ -39,5 +41,32 @@ func TestAssignmentAfter(t *testing.T) {
 			}
 			prev = got
 		}
+	}
+}
+
+// Labels that do not come each assignment's together are put in order
+// before the report is built: the report of the labels shuffled is the
+// report of the labels as the store reads them.
+func TestBuildLabelsInAnyOrder(t *testing.T) {
+	store, p := seededStore(t, reportseed.Options{Documents: 10, Annotators: 4, Calibrate: 0.3, KeyFacts: 2, Links: true, Seed: 9})
+	report := func(shuffle bool) string {
+		d := seededData(t, store, p)
+		if shuffle {
+			rng := rand.New(rand.NewPCG(3, 4))
+			rng.Shuffle(len(d.Labels), func(i, j int) { d.Labels[i], d.Labels[j] = d.Labels[j], d.Labels[i] })
+			rng.Shuffle(len(d.KeyFactLinks), func(i, j int) { d.KeyFactLinks[i], d.KeyFactLinks[j] = d.KeyFactLinks[j], d.KeyFactLinks[i] })
+		}
+		rep, err := Build(p.Slug, d, p.Settings, Options{Bootstrap: 50, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := rep.Write(&b, "json"); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	if a, b := report(false), report(true); a != b {
+		t.Errorf("the report of shuffled labels differs:\n%.2000s\nwant\n%.2000s", b, a)
 	}
 }

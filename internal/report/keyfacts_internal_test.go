@@ -1,15 +1,12 @@
 package report
 
 import (
-	"context"
 	"math/rand/v2"
-	"path/filepath"
 	"reflect"
 	"testing"
 
 	"annotate/internal/domain"
 	"annotate/internal/reportseed"
-	"annotate/internal/tasks"
 )
 
 // The key-fact ratings made in place are those a collector builds by
@@ -19,25 +16,9 @@ import (
 // summary also in the calibration round) and for each round, with the
 // links as read and shuffled.
 func TestKeyFactRatingsAsCollected(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "seed.db")
-	if _, err := reportseed.Seed(ctx, path, reportseed.Options{Documents: 12, Annotators: 5, Calibrate: 0.3, KeyFacts: 3, Links: true, Seed: 7}); err != nil {
-		t.Fatal(err)
-	}
-	store, err := tasks.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	p, err := store.ProjectBySlug(ctx, "big")
-	if err != nil {
-		t.Fatal(err)
-	}
+	store, p := seededStore(t, reportseed.Options{Documents: 12, Annotators: 5, Calibrate: 0.3, KeyFacts: 3, Links: true, Seed: 7})
 	for _, shuffled := range []bool{false, true} {
-		d, err := store.ReportData(ctx, p.ID, domain.ReportFilter{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		d := seededData(t, store, p)
 		linked := map[[3]int64]bool{}
 		for _, l := range d.KeyFactLinks {
 			linked[[3]int64{l.AssignmentID, l.KeyFactID, l.SentenceID}] = true

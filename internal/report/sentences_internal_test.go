@@ -16,24 +16,8 @@ import (
 // order are those the collector builds from the same labels, for the
 // whole project and for one round.
 func TestSentenceRatingsAsCollected(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "seed.db")
-	if _, err := reportseed.Seed(ctx, path, reportseed.Options{Documents: 12, Annotators: 5, Calibrate: 0.3, Seed: 7}); err != nil {
-		t.Fatal(err)
-	}
-	store, err := tasks.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	p, err := store.ProjectBySlug(ctx, "big")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := store.ReportData(ctx, p.ID, domain.ReportFilter{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	store, p := seededStore(t, reportseed.Options{Documents: 12, Annotators: 5, Calibrate: 0.3, Seed: 7})
+	d := seededData(t, store, p)
 	x := newIndex(d, p.Settings)
 	for _, round := range append([]domain.Round{{}}, d.Rounds...) {
 		sc := x.scope(round.ID, true)
@@ -54,6 +38,37 @@ func TestSentenceRatingsAsCollected(t *testing.T) {
 			t.Fatalf("round %q: %d sentence dimensions, %d labels", round.Name, n, sc.labels)
 		}
 	}
+}
+
+// seededStore makes reportseed's project with o in a new database and
+// opens it; the store is closed when the test ends.
+func seededStore(t *testing.T, o reportseed.Options) (*tasks.Store, *domain.Project) {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "seed.db")
+	if _, err := reportseed.Seed(ctx, path, o); err != nil {
+		t.Fatal(err)
+	}
+	store, err := tasks.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	p, err := store.ProjectBySlug(ctx, "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store, p
+}
+
+// seededData reads the report data of the whole project p.
+func seededData(t *testing.T, store *tasks.Store, p *domain.Project) *domain.ReportData {
+	t.Helper()
+	d, err := store.ReportData(context.Background(), p.ID, domain.ReportFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
 
 // sameFloats compares float slices taking NaN (no gold) as equal to NaN.

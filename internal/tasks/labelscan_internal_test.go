@@ -500,7 +500,7 @@ func TestReportSentencesScanSameAsBySummary(t *testing.T) {
 // precedence, gives each labelled sentence the assistant's label that
 // reading the labelled sentences' results sorted by SQL gives (real runs
 // before samples, newest first), and reads them from the runs' index of
-// labelled results alone.
+// labelled results alone, in sentence order without a sort.
 func TestReportAssistantByRunSameAsLabelled(t *testing.T) {
 	filters := []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second", SubmittedOnly: true}}
 	set := func(way string) { reportAssistantVia = map[string]string{"a": "labelled", "b": "run"}[way] }
@@ -520,20 +520,8 @@ func TestReportAssistantByRunSameAsLabelled(t *testing.T) {
 		}
 	})
 	s := labelScanStore(t, 0)
-	var plan, detail string
-	rows, err := s.read.Query(`EXPLAIN QUERY PLAN `+runLabelsQuery, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id, parent, unused int
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan += detail + "; "
-	}
-	if !strings.Contains(plan, "COVERING INDEX assist_outputs_labels") {
+	plan := strings.Join(sqlplan.Of(t, s.read, runLabelsQuery, 1), "; ")
+	if !strings.Contains(plan, "COVERING INDEX assist_outputs_labels") || strings.Contains(plan, "TEMP B-TREE") {
 		t.Errorf("a run's labels are not read from its index alone: %s", plan)
 	}
 }
@@ -575,19 +563,7 @@ func TestReportLinksScanSameAsByAssignment(t *testing.T) {
 		}
 	})
 	s := labelScanStore(t, 0)
-	var plan, detail string
-	rows, err := s.read.Query(`EXPLAIN QUERY PLAN SELECT k.assignment_id, k.key_fact_id, k.sentence_id FROM ` + linksScanFrom)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id, parent, unused int
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan += detail + "; "
-	}
+	plan := strings.Join(sqlplan.Of(t, s.read, `SELECT k.assignment_id, k.key_fact_id, k.sentence_id FROM `+linksScanFrom), "; ")
 	if !strings.Contains(plan, "COVERING INDEX") || strings.Contains(plan, "TEMP B-TREE") {
 		t.Errorf("the links are not read in order from the key's index alone: %s", plan)
 	}
