@@ -116,7 +116,7 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f domain.Report
 	// the report counts: decided once, for both.
 	if args.round >= 0 {
 		var err error
-		if args.many, args.byUser, err = manyAssignments(ctx, tx, args); err != nil {
+		if args.many, args.byUser, args.most, err = manyAssignments(ctx, tx, args); err != nil {
 			return nil, err
 		}
 	}

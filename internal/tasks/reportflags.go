@@ -16,7 +16,7 @@ func reportFlags(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.Rep
 		WHERE `+reportRoundWhere+` ORDER BY f.sentence_id, f.assignment_id`, args, func(rows *sql.Rows) error {
 		var sid int64
 		var f domain.ReportFlag
-		if err := rows.Scan(&f.AssignmentID, &sid, &f.Note); err != nil || !args.kept.assignments[f.AssignmentID] {
+		if err := rows.Scan(&f.AssignmentID, &sid, &f.Note); err != nil || !args.kept.assignments.has(f.AssignmentID) {
 			return err
 		}
 		d.Flags[sid] = append(d.Flags[sid], f)

@@ -28,6 +28,9 @@ type reportArgs struct {
 	// report's rounds, so that the counted ones are best found through
 	// the (user_id, status) index rather than the rounds'.
 	many, byUser bool
+	// most is at least the number of assignments the report counts (0
+	// when not known), which sizes the list of them.
+	most int
 	// order, when set, is where the labels' reader, on a connection of
 	// its own, learns the counted assignments from the other reader
 	// rather than reading them itself (see reportLabelsByScanLater).
@@ -37,7 +40,7 @@ type reportArgs struct {
 // reportKept is what the report counts, known once the assignments are
 // read: their ids and their summaries.
 type reportKept struct {
-	assignments, summaries map[int64]bool
+	assignments, summaries *idSet
 	// list is the summaries as a JSON array, once a query has named
 	// them so (see keptSummaries); assignmentList the assignments (see
 	// keptAssignments). mu guards them: the summary labels may be read
@@ -47,10 +50,11 @@ type reportKept struct {
 }
 
 func (k *reportKept) fill(as []domain.ReportAssignment) {
-	k.assignments, k.summaries = make(map[int64]bool, len(as)), map[int64]bool{}
-	for _, a := range as {
-		k.assignments[a.ID], k.summaries[a.SummaryID] = true, true
+	ids, summaries := make([]int64, len(as)), make([]int64, len(as))
+	for i, a := range as {
+		ids[i], summaries[i] = a.ID, a.SummaryID
 	}
+	k.assignments, k.summaries = newIDSet(ids), newIDSet(summaries)
 }
 
 // eachRow runs a report query with the report's arguments and calls scan
@@ -121,14 +125,14 @@ var reportAssignmentsVia string
 // submitted through the rounds' index (6,000 of 306,075 on the 1.5M-label
 // project, where the users' index gave every submitted assignment and
 // took 0.28 s).
-func manyAssignments(ctx context.Context, tx *sql.Tx, args reportArgs) (many, byUser bool, err error) {
+func manyAssignments(ctx context.Context, tx *sql.Tx, args reportArgs) (many, byUser bool, most int, err error) {
 	var inRounds, counted, all int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM assignments`).Scan(&all); err != nil {
-		return false, false, err
+		return false, false, 0, err
 	}
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM `+reportJoin+` WHERE r.project_id = ?1 AND (?2 = 0 OR r.id = ?2)`,
 		args.project, args.round).Scan(&inRounds); err != nil {
-		return false, false, err
+		return false, false, 0, err
 	}
 	// Both answers need only the lesser of the two counts, so those of
 	// the counted statuses are counted up to inRounds: a small round's
@@ -136,9 +140,11 @@ func manyAssignments(ctx context.Context, tx *sql.Tx, args reportArgs) (many, by
 	// took 25 ms of a 2% round's 0.2 s on the 1.5M-label project).
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM users u JOIN assignments a INDEXED BY assignments_user
 		ON a.user_id = u.id AND a.status IN (`+countedStatuses(args)+`) LIMIT ?)`, inRounds).Scan(&counted); err != nil {
-		return false, false, err
+		return false, false, 0, err
 	}
-	return counted > 0 && 2*counted >= all, counted < inRounds, nil
+	// The report's assignments are of its rounds and of the counted
+	// statuses: at most counted.
+	return counted > 0 && 2*counted >= all, counted < inRounds, counted, nil
 }
 
 // assignmentsWay says how the report's assignments are best read: "scan"
@@ -187,6 +193,9 @@ func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *d
 		}
 		a.Status = statuses[status]
 		users[a.UserID] = ""
+		if d.Assignments == nil && args.most > 0 {
+			d.Assignments = make([]domain.ReportAssignment, 0, args.most)
+		}
 		d.Assignments = append(d.Assignments, a)
 		return nil
 	})
@@ -375,7 +384,7 @@ func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *do
 			coalesce(l.relevance, 0) | (CASE l.topic_category WHEN '' THEN 0 WHEN 'main' THEN 8 ELSE 16 END)
 		FROM `+from, func(rows *sql.Rows) error {
 		l = domain.ReportSummaryLabel{}
-		if err := rows.Scan(&l.AssignmentID, &packed); err != nil || !args.kept.assignments[l.AssignmentID] {
+		if err := rows.Scan(&l.AssignmentID, &packed); err != nil || !args.kept.assignments.has(l.AssignmentID) {
 			return err
 		}
 		rel, topic := packed&7, packed>>3&3
@@ -436,7 +445,7 @@ func reportKeyFactLinks(ctx context.Context, tx *sql.Tx, args reportArgs, d *dom
 			return err
 		}
 		if k.AssignmentID != last {
-			last, counted = k.AssignmentID, args.kept.assignments[k.AssignmentID]
+			last, counted = k.AssignmentID, args.kept.assignments.has(k.AssignmentID)
 		}
 		if counted {
 			d.KeyFactLinks = append(d.KeyFactLinks, k)
@@ -512,8 +521,8 @@ func keptAssignments(a reportArgs) (args []any, ok bool) {
 // keptListArgs returns the report's query arguments with ids, as a JSON
 // list made once into *list, as ?4, when they number at most keptListMax
 // (or the tests say so); ok is false otherwise.
-func keptListArgs(a reportArgs, ids map[int64]bool, list **string) (args []any, ok bool) {
-	use := len(ids) <= keptListMax
+func keptListArgs(a reportArgs, ids *idSet, list **string) (args []any, ok bool) {
+	use := ids.len() <= keptListMax
 	if reportSummariesVia != "" {
 		use = reportSummariesVia == "list"
 	}
@@ -523,7 +532,7 @@ func keptListArgs(a reportArgs, ids map[int64]bool, list **string) (args []any, 
 	a.kept.mu.Lock()
 	defer a.kept.mu.Unlock()
 	if *list == nil {
-		l := JSONIDs(slices.Sorted(maps.Keys(ids)))
+		l := JSONIDs(ids.sorted())
 		*list = &l
 	}
 	return []any{a.project, a.round, a.submitted, **list}, true
@@ -641,7 +650,7 @@ func sentencesWay(ctx context.Context, tx *sql.Tx, args reportArgs) (string, err
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM summaries`).Scan(&maxID); err != nil {
 		return "", err
 	}
-	if n := int64(len(args.kept.summaries)); n > 0 && 2*n >= maxID {
+	if n := int64(args.kept.summaries.len()); n > 0 && 2*n >= maxID {
 		return "scan", nil
 	}
 	return "summaries", nil
@@ -682,7 +691,7 @@ func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain
 		} else {
 			err = rows.Scan(&x.ID, &x.SummaryID, &x.Index, &gold, &derived)
 		}
-		if err != nil || !args.kept.summaries[x.SummaryID] {
+		if err != nil || !args.kept.summaries.has(x.SummaryID) {
 			return err
 		}
 		if sparse != nil {
@@ -733,7 +742,7 @@ func reportKeyFacts(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.
 	var sm summary
 	summaries, qargs := keptSummaries(args)
 	err := queryRows(ctx, tx, `SELECT s.id, s.document_id, s.topic FROM summaries s WHERE s.id IN (`+summaries+`) ORDER BY s.id`, func(rows *sql.Rows) error {
-		if err := rows.Scan(&sm.id, &sm.doc, &sm.topic); err != nil || !args.kept.summaries[sm.id] {
+		if err := rows.Scan(&sm.id, &sm.doc, &sm.topic); err != nil || !args.kept.summaries.has(sm.id) {
 			return err
 		}
 		sm.topic = args.in.str(sm.topic)

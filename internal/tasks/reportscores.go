@@ -15,7 +15,7 @@ func reportScores(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.Re
 		WHERE `+reportRoundWhere+` ORDER BY s.assignment_id, s.sentence_id, s.scale`, args, func(rows *sql.Rows) error {
 		var a int64
 		var sc domain.ReportScore
-		if err := rows.Scan(&a, &sc.SentenceID, &sc.Scale, &sc.Value); err != nil || !args.kept.assignments[a] {
+		if err := rows.Scan(&a, &sc.SentenceID, &sc.Scale, &sc.Value); err != nil || !args.kept.assignments.has(a) {
 			return err
 		}
 		sc.Scale, sc.Value = args.in.str(sc.Scale), args.in.str(sc.Value)
