@@ -189,8 +189,20 @@ func (a *AssistantLabels) Fill(b AssistantLabels) {
 		*a = b
 		return
 	}
-	out := AssistantLabels{IDs: make([]int64, 0, len(a.IDs)+len(b.IDs)), Labels: make([]string, 0, len(a.IDs)+len(b.IDs))}
-	i, j := 0, 0
+	// Count first, to make the arrays at their size.
+	n, i, j := len(a.IDs), 0, 0
+	for j < len(b.IDs) {
+		switch {
+		case i < len(a.IDs) && a.IDs[i] < b.IDs[j]:
+			i++
+		case i < len(a.IDs) && a.IDs[i] == b.IDs[j]:
+			i, j = i+1, j+1
+		default:
+			n, j = n+1, j+1
+		}
+	}
+	out := AssistantLabels{IDs: make([]int64, 0, n), Labels: make([]string, 0, n)}
+	i, j = 0, 0
 	for i < len(a.IDs) || j < len(b.IDs) {
 		switch {
 		case j == len(b.IDs) || i < len(a.IDs) && a.IDs[i] < b.IDs[j]:

@@ -395,6 +395,9 @@ func reportSummaryLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *do
 		if rel > 0 {
 			l.Relevance = &relevances[rel]
 		}
+		if d.SummaryLabels == nil && args.most > 0 {
+			d.SummaryLabels = make([]domain.ReportSummaryLabel, 0, args.most) // at most one an assignment
+		}
 		d.SummaryLabels = append(d.SummaryLabels, l)
 		return nil
 	}, qargs...)
