@@ -73,10 +73,13 @@ type index struct {
 	// their units without a map: data.Sentences[i] is sentence unit i,
 	// summaryIDs[j] summary unit j, whose sentences are the positions
 	// summaryFirst[j] onwards, summaryLen[j] of them.
-	sentPos                   positions
-	summaryPos                map[int64]int32
-	summaryIDs                []int64
-	summaryFirst, summaryLen  []int32
+	sentPos                  positions
+	summaryPos               positions
+	summaryIDs               []int64
+	summaryFirst, summaryLen []int32
+	// keyFacts are, by summary position, the key facts of the summary
+	// (data.SummaryKeyFacts), looked up once for the dimensions.
+	keyFacts                  [][]int64
 	sentenceKeys, summaryKeys []unitKey
 	gold                      []*label // by sentence position, nil without gold
 	// goldFaith and assistFaith are, by sentence position, the
@@ -87,7 +90,6 @@ type index struct {
 
 func newIndex(d *domain.ReportData, set domain.Settings) *index {
 	x := &index{data: d, settings: set}
-	x.summaryPos = map[int64]int32{}
 	bySentence := func(a, b domain.ReportSentence) int {
 		return cmp.Or(cmp.Compare(a.SummaryID, b.SummaryID), cmp.Compare(a.Index, b.Index))
 	}
@@ -109,16 +111,14 @@ func newIndex(d *domain.ReportData, set domain.Settings) *index {
 			x.gold[i] = &golds[len(golds)-1]
 			x.goldFaith[i] = faithCode(s.Gold.Label)
 		}
-		j, ok := x.summaryPos[s.SummaryID]
-		if !ok {
-			j = int32(len(x.summaryIDs))
-			x.summaryPos[s.SummaryID] = j
+		// The sentences are in summary order: a summary's come together.
+		if n := len(x.summaryIDs); n == 0 || x.summaryIDs[n-1] != s.SummaryID {
 			x.summaryIDs = append(x.summaryIDs, s.SummaryID)
 			x.summaryKeys = append(x.summaryKeys, unitKey{s.SummaryID, 0})
 			x.summaryFirst = append(x.summaryFirst, int32(i))
 			x.summaryLen = append(x.summaryLen, 0)
 		}
-		x.summaryLen[j]++
+		x.summaryLen[len(x.summaryLen)-1]++
 	}
 	// The assistant's labels, in sentence id order, find their sentences
 	// by position; most are one of a few shared strings.
@@ -132,14 +132,30 @@ func newIndex(d *domain.ReportData, set domain.Settings) *index {
 			x.assistFaith[p] = lastCode
 		}
 	}
-	// Summaries assigned but without sentences still are units.
+	// Summaries assigned but without sentences still are units, after
+	// the others, in the order of their first assignment.
+	x.summaryPos = newPositions(len(x.summaryIDs), func(i int) int64 { return x.summaryIDs[i] })
+	var bare map[int64]bool
 	for _, a := range d.Assignments {
-		if _, ok := x.summaryPos[a.SummaryID]; !ok {
-			x.summaryPos[a.SummaryID] = int32(len(x.summaryIDs))
-			x.summaryIDs = append(x.summaryIDs, a.SummaryID)
-			x.summaryKeys = append(x.summaryKeys, unitKey{a.SummaryID, 0})
-			x.summaryFirst = append(x.summaryFirst, 0)
-			x.summaryLen = append(x.summaryLen, 0)
+		if _, ok := x.summaryPos.of(a.SummaryID); ok || bare[a.SummaryID] {
+			continue
+		}
+		if bare == nil {
+			bare = map[int64]bool{}
+		}
+		bare[a.SummaryID] = true
+		x.summaryIDs = append(x.summaryIDs, a.SummaryID)
+		x.summaryKeys = append(x.summaryKeys, unitKey{a.SummaryID, 0})
+		x.summaryFirst = append(x.summaryFirst, 0)
+		x.summaryLen = append(x.summaryLen, 0)
+	}
+	if bare != nil {
+		x.summaryPos = newPositions(len(x.summaryIDs), func(i int) int64 { return x.summaryIDs[i] })
+	}
+	if d.SummaryKeyFacts != nil {
+		x.keyFacts = make([][]int64, len(x.summaryIDs))
+		for u, id := range x.summaryIDs {
+			x.keyFacts[u] = d.SummaryKeyFacts[id]
 		}
 	}
 	if !slices.IsSortedFunc(d.Assignments, func(a, b domain.ReportAssignment) int { return cmp.Compare(a.ID, b.ID) }) {
@@ -345,7 +361,8 @@ func (x *index) scope(round int64, drafts bool) *scope {
 	for i := range sc.which {
 		a := sc.assignment(i)
 		j := sc.which[i]
-		sc.parts[i] = part{lo: x.labelLo[j], hi: x.labelHi[j], coder: int32(sc.coderOf[a.Username]), summary: x.summaryPos[a.SummaryID]}
+		u, _ := x.summaryPos.of(a.SummaryID) // every assignment's summary has a position
+		sc.parts[i] = part{lo: x.labelLo[j], hi: x.labelHi[j], coder: int32(sc.coderOf[a.Username]), summary: u}
 		sc.labels += int(x.labelHi[j] - x.labelLo[j])
 	}
 	return sc

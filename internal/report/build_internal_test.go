@@ -70,3 +70,28 @@ func TestBuildLabelsInAnyOrder(t *testing.T) {
 		t.Errorf("the report of shuffled labels differs:\n%.2000s\nwant\n%.2000s", b, a)
 	}
 }
+
+// A summary assigned but without sentences is a unit of the summary
+// level all the same, after those with sentences, and each assignment's
+// part names its summary's position.
+func TestSummariesWithoutSentencesAreUnits(t *testing.T) {
+	store, p := seededStore(t, reportseed.Options{Documents: 4, Annotators: 3, Seed: 2})
+	d := seededData(t, store, p)
+	last := d.Assignments[len(d.Assignments)-1]
+	for k := range int64(2) {
+		a := last
+		a.ID, a.SummaryID = last.ID+1+k, 1<<40 // twice the same summary, far from the others
+		d.Assignments = append(d.Assignments, a)
+	}
+	x := newIndex(d, p.Settings)
+	n := len(x.summaryIDs)
+	if x.summaryIDs[n-1] != 1<<40 || x.summaryLen[n-1] != 0 || x.summaryIDs[n-2] == 1<<40 {
+		t.Fatalf("last summaries %v with %v sentences, want the bare one once, last, with none", x.summaryIDs[n-2:], x.summaryLen[n-2:])
+	}
+	sc := x.scope(0, true)
+	for i, part := range sc.parts {
+		if id := sc.assignment(i).SummaryID; x.summaryIDs[part.summary] != id {
+			t.Fatalf("assignment %d of summary %d: part names summary %d", i, id, x.summaryIDs[part.summary])
+		}
+	}
+}

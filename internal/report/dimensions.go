@@ -588,8 +588,8 @@ func (x *index) sources() []source {
 				base := x.summaryBlocks()
 				for i := range sc.which {
 					a := sc.assignment(i)
-					u := x.summaryPos[a.SummaryID]
-					kfs := x.data.SummaryKeyFacts[a.SummaryID]
+					u := sc.parts[i].summary
+					kfs := x.keyFactsOf(u)
 					if base[u] < 0 {
 						base[u] = len(c.keys)
 						for _, kf := range kfs {
@@ -610,10 +610,9 @@ func (x *index) sources() []source {
 			spec: &spec{name: "relevance", title: "Relevance (1–5)", level: LevelSummary, scale: scaleOrdinal, positive: -1},
 			keys: func() []unitKey { return x.summaryKeys },
 			collect: func(sc *scope, c *collector) {
-				for i := range sc.which {
-					a := sc.assignment(i)
+				for i, p := range sc.parts {
 					if l, ok := x.summaryLabelOf(sc, i); ok && l.Relevance != nil {
-						c.addAt(int(x.summaryPos[a.SummaryID]), sc.coderOf[a.Username], float64(*l.Relevance))
+						c.addAt(int(p.summary), int(p.coder), float64(*l.Relevance))
 					}
 				}
 			},
@@ -624,11 +623,10 @@ func (x *index) sources() []source {
 			spec: &spec{name: "topic_category", title: "Topic category", level: LevelSummary, scale: scaleNominal, values: topicCategories, positive: -1},
 			keys: func() []unitKey { return x.summaryKeys },
 			collect: func(sc *scope, c *collector) {
-				for i := range sc.which {
-					a := sc.assignment(i)
+				for i, p := range sc.parts {
 					if l, ok := x.summaryLabelOf(sc, i); ok {
-						if i := slices.Index(topicCategories, l.TopicCategory); i >= 0 {
-							c.addAt(int(x.summaryPos[a.SummaryID]), sc.coderOf[a.Username], float64(i))
+						if k := slices.Index(topicCategories, l.TopicCategory); k >= 0 {
+							c.addAt(int(p.summary), int(p.coder), float64(k))
 						}
 					}
 				}

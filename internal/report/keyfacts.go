@@ -73,7 +73,7 @@ func (x *index) keyFactRatings(sp *spec, sc *scope) ratings {
 	units, rated := 0, 0
 	for _, u := range order {
 		raters(u)
-		n := len(x.data.SummaryKeyFacts[x.summaryIDs[u]]) * int(x.summaryLen[u])
+		n := len(x.keyFactsOf(u)) * int(x.summaryLen[u])
 		units, rated = units+n, rated+n*len(coders)
 	}
 	keys := make([]unitKey, 0, units)
@@ -86,7 +86,7 @@ func (x *index) keyFactRatings(sp *spec, sc *scope) ratings {
 	codes := [2]int32{-1, -1}
 	for _, u := range order {
 		raters(u)
-		kfs := x.data.SummaryKeyFacts[x.summaryIDs[u]]
+		kfs := x.keyFactsOf(u)
 		first, n := x.summaryFirst[u], int(x.summaryLen[u])
 		sents := x.data.Sentences[first : int(first)+n]
 		grid := len(kfs) * n
@@ -130,4 +130,12 @@ func (x *index) keyFactRatings(sp *spec, sc *scope) ratings {
 		code[i] = renum[k]
 	}
 	return ratings{spec: sp, keys: keys, c: &iaa.Coded{Coders: len(sc.coders), Values: values, Start: start, Coder: coder, Code: code}}
+}
+
+// keyFactsOf returns the key facts of the summary at position u.
+func (x *index) keyFactsOf(u int32) []int64 {
+	if x.keyFacts == nil {
+		return nil
+	}
+	return x.keyFacts[u]
 }

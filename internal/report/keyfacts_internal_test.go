@@ -38,7 +38,7 @@ func TestKeyFactRatingsAsCollected(t *testing.T) {
 			for i := range sc.which {
 				a := sc.assignment(i)
 				coder := int(sc.parts[i].coder)
-				u := x.summaryPos[a.SummaryID]
+				u, _ := x.summaryPos.of(a.SummaryID)
 				sents := x.data.Sentences[x.summaryFirst[u] : x.summaryFirst[u]+x.summaryLen[u]]
 				kfs := x.data.SummaryKeyFacts[a.SummaryID]
 				if base[u] < 0 {

@@ -34,7 +34,7 @@ func (x *index) scaleSources() []source {
 				collect: func(sc *scope, c *collector) {
 					for i := range sc.which {
 						a := sc.assignment(i)
-						coder := sc.coderOf[a.Username]
+						coder := int(sc.parts[i].coder)
 						for _, v := range x.data.Scores[a.ID] {
 							if v.Scale != s.Name || (v.SentenceID == 0) != (s.Level == domain.LevelSummary) {
 								continue
