@@ -1,6 +1,7 @@
 package agreement
 
 import (
+	"encoding/binary"
 	"hash/maphash"
 	"unsafe"
 )
@@ -67,6 +68,21 @@ func fewKey(s string) slot {
 	return slot{tag: uint32(len(s)), key: inlineKey(s)}
 }
 
+// inlineKeyBytes is inlineKey of b, read as one word when b's array has
+// eight bytes from its start, as a field of a line read into a buffer
+// usually has: the coder and the value of every row of a ratings file
+// are looked up this way.
+func inlineKeyBytes(b []byte) uint64 {
+	if n := len(b); cap(b) >= 8 && n <= maxInline {
+		k := binary.LittleEndian.Uint64(b[:8])
+		if n < 8 {
+			k &= 1<<(8*n) - 1
+		}
+		return k
+	}
+	return inlineKey(unsafe.String(unsafe.SliceData(b), len(b)))
+}
+
 // inlineKey is the bytes of b (at most maxInline) as a little-endian number.
 func inlineKey(b string) uint64 {
 	var k uint64
@@ -107,7 +123,7 @@ func (in *interner) fewID(b []byte) (int32, bool) {
 	if in.slots != nil || len(b) > maxInline {
 		return 0, false
 	}
-	k := fewKey(unsafe.String(unsafe.SliceData(b), len(b)))
+	k := slot{tag: uint32(len(b)), key: inlineKeyBytes(b)}
 	for i, f := range in.fewKeys {
 		if f == k {
 			return int32(i), true

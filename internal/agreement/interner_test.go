@@ -67,3 +67,19 @@ func TestInterner(t *testing.T) {
 		})
 	}
 }
+
+// inlineKeyBytes reads a field's bytes as inlineKey does, whatever room
+// its array has past it, and ignores the bytes after it.
+func TestInlineKeyBytes(t *testing.T) {
+	buf := []byte("abcdefghijklmnop")
+	for start := range 9 {
+		for n := 0; n <= maxInline && start+n <= len(buf); n++ {
+			for _, end := range []int{start + n, len(buf)} { // the array ends at the field, or runs on
+				b := buf[start : start+n : max(end, start+n)]
+				if got, want := inlineKeyBytes(b), inlineKey(string(b)); got != want {
+					t.Fatalf("%q (cap %d): %#x, want %#x", b, cap(b), got, want)
+				}
+			}
+		}
+	}
+}
