@@ -15,7 +15,7 @@ import (
 // bootstrap computes it: the same value, with no interval.
 func TestTrendPointOfBootstrappedReport(t *testing.T) {
 	ctx := context.Background()
-	store, p := seededProject(t, reportseed.Options{Documents: 20, Annotators: 4, Calibrate: 0.3, Seed: 9})
+	store, p := report.SeededProject(t, reportseed.Options{Documents: 20, Annotators: 4, Calibrate: 0.3, Seed: 9})
 	data, err := store.ReportData(ctx, p.ID, domain.ReportFilter{Round: "cal1"})
 	if err != nil {
 		t.Fatal(err)
