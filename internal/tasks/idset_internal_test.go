@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// An idSet holds exactly its ids, dense (a bitmap) or sparse (a map),
+// An idSet holds exactly its ids, dense (a table by id) or sparse (a map),
 // and lists them in order without repeats.
 func TestIDSet(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -24,8 +24,8 @@ func TestIDSet(t *testing.T) {
 			want[id] = true
 		}
 		s := newIDSet(ids)
-		if (s.m != nil) != c.sparse {
-			t.Errorf("%s: sparse %v, want %v", c.name, s.m != nil, c.sparse)
+		if sparse := s.slots != nil && s.slots.sparse != nil; sparse != c.sparse {
+			t.Errorf("%s: sparse %v, want %v", c.name, sparse, c.sparse)
 		}
 		if s.len() != len(want) || !slices.IsSorted(s.sorted()) {
 			t.Errorf("%s: %d ids (sorted %v), want %d", c.name, s.len(), slices.IsSorted(s.sorted()), len(want))
