@@ -41,6 +41,29 @@ type Options struct {
 	Seed  uint64
 }
 
+// check refuses sizes below zero and shares outside [0, 1] (zero means
+// the default), naming the option, before anything is written.
+func (o *Options) check() error {
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{"documents", o.Documents}, {"summaries", o.Summaries}, {"sentences", o.Sentences}, {"annotators", o.Annotators},
+		{"per-item", o.PerItem}, {"runs", o.Runs}, {"key-facts", o.KeyFacts}} {
+		if c.n < 0 {
+			return fmt.Errorf("%s: %d is below zero", c.name, c.n)
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		share float64
+	}{{"calibrate", o.Calibrate}, {"gold", o.Gold}} {
+		if !(c.share >= 0 && c.share <= 1) {
+			return fmt.Errorf("%s: %v is not a share between 0 and 1", c.name, c.share)
+		}
+	}
+	return nil
+}
+
 func (o *Options) defaults() {
 	if o.Project == "" {
 		o.Project = "big"
@@ -80,6 +103,9 @@ var faith = []string{domain.LabelFaithful, domain.LabelUnfaithful, domain.LabelB
 // in one transaction of plain inserts, which is what makes millions of
 // labels take seconds.
 func Seed(ctx context.Context, path string, o Options) (int, error) {
+	if err := o.check(); err != nil {
+		return 0, err
+	}
 	o.defaults()
 	store, err := tasks.Open(ctx, path)
 	if err != nil {

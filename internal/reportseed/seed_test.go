@@ -3,7 +3,10 @@ package reportseed_test
 import (
 	"context"
 	"database/sql"
+	"math"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"annotate/internal/domain"
@@ -106,5 +109,29 @@ func TestSeedKeyFactLinks(t *testing.T) {
 	}
 	if err := open(plain).QueryRow(`SELECT count(*) FROM keyfact_labels`).Scan(&links); err != nil || links != 0 {
 		t.Errorf("%d links without Links (%v), want none", links, err)
+	}
+}
+
+// Sizes below zero and shares outside [0, 1] are refused, naming the
+// option, before the database is made.
+func TestSeedRefusesBadOptions(t *testing.T) {
+	for _, c := range []struct {
+		o    reportseed.Options
+		want string
+	}{
+		{reportseed.Options{Documents: -3}, "documents: -3"},
+		{reportseed.Options{KeyFacts: -2}, "key-facts: -2"},
+		{reportseed.Options{Runs: -1}, "runs: -1"},
+		{reportseed.Options{Calibrate: 1.5}, "calibrate: 1.5"},
+		{reportseed.Options{Gold: math.NaN()}, "gold: NaN"},
+	} {
+		path := filepath.Join(t.TempDir(), "seed.db")
+		_, err := reportseed.Seed(context.Background(), path, c.o)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: error %v, want one naming %q", c.o, err, c.want)
+		}
+		if _, err := os.Stat(path); !os.IsNotExist(err) {
+			t.Errorf("%+v: the database was made (%v)", c.o, err)
+		}
 	}
 }
