@@ -18,6 +18,11 @@ import (
 	"annotate/internal/web"
 )
 
+// goldIndexEvery is how often the server looks for a backlog of the gold
+// index that other processes left (see tasks.Store.KeepGoldIndexCurrent):
+// its own imports wake it at once.
+const goldIndexEvery = 10 * time.Second
+
 func runServe(ctx context.Context, e env, args []string) error {
 	fs := newFlags(e, "serve", "serve [--db PATH] [--addr HOST:PORT] [--demo] [--secure-cookies] [--trusted-proxy CIDR,...] [--llm-url URL --llm-model NAME]")
 	db := dbFlag(e, fs)
@@ -124,7 +129,8 @@ func runServe(ctx context.Context, e env, args []string) error {
 	// Read the rounds' sentence counts the adjudication queue shows, then
 	// resolve, in small transactions beside the traffic, summaries that
 	// became ready before gold was resolved at submission, then bring the
-	// gold index (the adjudication queue's) up to date.
+	// gold index (the adjudication queue's) up to date and keep it so
+	// after imports and other processes' writes.
 	resolveCtx, stopResolve := context.WithCancel(ctx)
 	resolved := make(chan struct{})
 	go func() {
@@ -137,9 +143,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 		} else if st.Summaries > 0 {
 			logger.Info("resolved ready summaries", "summaries", st.Summaries, "unanimous", st.Unanimous, "pending", st.Pending)
 		}
-		if err := store.RefreshGoldIndex(resolveCtx); err != nil && resolveCtx.Err() == nil {
-			logger.Warn("refreshing the gold index", "err", err)
-		}
+		store.KeepGoldIndexCurrent(resolveCtx, goldIndexEvery, func(err error) { logger.Warn("refreshing the gold index", "err", err) })
 	}()
 	defer func() { stopResolve(); <-resolved }()
 	select {

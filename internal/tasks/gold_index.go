@@ -378,28 +378,42 @@ func SetFreshWaitForTests(d time.Duration) (restore func()) {
 // gold index is current: it brings the index up to date, opens the
 // snapshot and, when a write named a stale row in between, closes it and
 // tries again (a few times; then fn reads rows at most the last
-// milliseconds' writes behind). When the index cannot be brought up to
-// date within freshWait, fn reads it as it is; StaleGoldRows says how
-// many rows are behind. Called inside one, it runs fn there.
+// milliseconds' writes behind). When more rows wait than freshBacklog,
+// or the index cannot be brought up to date within freshWait, fn reads
+// it as it is (KeepGoldIndexCurrent catches up in the background);
+// StaleGoldRows says how many rows are behind. Called inside one, it
+// runs fn there.
 func (s *Store) FreshSnapshot(ctx context.Context, fn func(ctx context.Context) error) error {
 	if ctx.Value(freshKey{}) == s {
 		return domain.Op("Store.FreshSnapshot", fn(ctx))
 	}
 	errStale := errors.New("stale")
 	for try := 1; ; try++ {
-		rctx, cancel := context.WithTimeout(ctx, time.Duration(freshWait.Load()))
-		err := s.refreshGoldIndex(rctx, false)
-		late := rctx.Err() != nil
-		cancel()
-		// The writer was not ours in time (an import or another process
-		// holds it, or the catch-up is long): read the index as it is.
-		waited := err != nil && ctx.Err() == nil && (late || unavailable(err) != nil)
-		if err != nil && !waited {
+		n, err := goldBacklog(ctx, s.read, freshBacklog.Load())
+		if err != nil {
 			return domain.Op("Store.FreshSnapshot", err)
+		}
+		// More rows wait than a page should wait for: the server's
+		// KeepGoldIndexCurrent rewrites them in the background, and the
+		// page reads the index as it is.
+		waited := n > freshBacklog.Load()
+		if waited {
+			s.kickGoldIndex()
+		} else {
+			rctx, cancel := context.WithTimeout(ctx, time.Duration(freshWait.Load()))
+			err = s.refreshGoldIndex(rctx, false)
+			late := rctx.Err() != nil
+			cancel()
+			// The writer was not ours in time (an import or another
+			// process holds it): read the index as it is.
+			waited = err != nil && ctx.Err() == nil && (late || unavailable(err) != nil)
+			if err != nil && !waited {
+				return domain.Op("Store.FreshSnapshot", err)
+			}
 		}
 		err = s.Snapshot(context.WithValue(ctx, freshKey{}, s), func(ctx context.Context) error {
 			if !waited && try < freshTries {
-				n, err := staleRows(ctx, s.reader(ctx))
+				n, err := goldBacklog(ctx, s.reader(ctx), 0)
 				if err != nil {
 					return err
 				}
@@ -415,25 +429,25 @@ func (s *Store) FreshSnapshot(ctx context.Context, fn func(ctx context.Context) 
 	}
 }
 
+// StaleRowsCounted is the most rows StaleGoldRows counts: past it, it
+// returns StaleRowsCounted+1, which pages show as "more than". Counting
+// the half million rows a 1.5M-label import leaves took 0.26-0.30 s of
+// every page view while the index caught up.
+const StaleRowsCounted = 10000
+
 // StaleGoldRows counts the rows of project projectID's gold index that
-// wait to be rewritten, as the snapshot in ctx sees them: 0 inside a
-// FreshSnapshot unless its refresh ran out of time.
+// wait to be rewritten, as the snapshot in ctx sees them, up to
+// StaleRowsCounted+1: 0 inside a FreshSnapshot unless it read the index
+// as it was (see FreshSnapshot).
 func (s *Store) StaleGoldRows(ctx context.Context, projectID int64) (int, error) {
 	q := s.reader(ctx)
-	n, err := staleRows(ctx, q)
-	if err != nil || n == 0 {
+	some, err := goldBacklog(ctx, q, 0)
+	if err != nil || some == 0 {
 		return 0, domain.Op("Store.StaleGoldRows", err)
 	}
-	err = q.QueryRowContext(ctx, `SELECT count(*) FROM gold_tallies_stale st
-		JOIN summary_sentences ss ON ss.id = st.sentence_id JOIN summaries s ON s.id = ss.summary_id
-		WHERE s.project_id = ?`, projectID).Scan(&n)
-	return n, domain.Op("Store.StaleGoldRows", err)
-}
-
-// staleRows counts the rows of every project's gold index that wait to be
-// rewritten.
-func staleRows(ctx context.Context, q querier) (int, error) {
 	var n int
-	err := q.QueryRowContext(ctx, `SELECT count(*) FROM gold_tallies_stale`).Scan(&n)
-	return n, err
+	err = q.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM gold_tallies_stale st
+		JOIN summary_sentences ss ON ss.id = st.sentence_id JOIN summaries s ON s.id = ss.summary_id
+		WHERE s.project_id = ? LIMIT ?)`, projectID, StaleRowsCounted+1).Scan(&n)
+	return n, domain.Op("Store.StaleGoldRows", err)
 }

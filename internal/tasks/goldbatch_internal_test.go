@@ -51,3 +51,11 @@ func TestGoldIndexRefreshInSmallTransactions(t *testing.T) {
 		}
 	}
 }
+
+// staleRows counts the rows of every project's gold index that wait to be
+// rewritten.
+func staleRows(ctx context.Context, q querier) (int, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT count(*) FROM gold_tallies_stale`).Scan(&n)
+	return n, err
+}

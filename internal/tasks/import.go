@@ -99,6 +99,8 @@ func (s *Store) ImportStream(ctx context.Context, req domain.ImportRequest, fill
 		// statistics now, not at the next hourly optimize: statistics
 		// taken when a table was nearly empty make the planner scan it.
 		s.optimize(ctx, "PRAGMA optimize") // a failure only leaves older statistics
+		// Labelled data leaves the gold index many rows to rewrite.
+		s.kickGoldIndex()
 	}
 	return st, applied, nil
 }

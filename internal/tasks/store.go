@@ -39,6 +39,8 @@ type Store struct {
 	// members keeps the adjudication queue's round members between
 	// views (membership.go).
 	members membershipCache
+	// goldKick wakes KeepGoldIndexCurrent (gold_index_keeper.go).
+	goldKick chan struct{}
 }
 
 // Ping checks that the database file answers a query, on the read pool:
@@ -101,7 +103,8 @@ func Open(ctx context.Context, path string, opts ...OpenOption) (*Store, error) 
 	write.SetMaxOpenConns(1)
 	write.SetMaxIdleConns(1)
 	write.SetConnMaxLifetime(0)
-	s := &Store{write: write, path: path, now: time.Now, reportApart: make(chan struct{}, 1), owner: processOwner()}
+	s := &Store{write: write, path: path, now: time.Now, reportApart: make(chan struct{}, 1), owner: processOwner(),
+		goldKick: make(chan struct{}, 1)}
 	if err := s.migrate(ctx); err != nil {
 		write.Close()
 		return nil, fmt.Errorf("database %s: %w", path, err)

@@ -144,4 +144,29 @@ func TestAdjudicationQueueWhileTheWriterIsHeld(t *testing.T) {
 	if p.testText("n-pending") != "1" {
 		t.Fatalf("pending %q once caught up", p.testText("n-pending"))
 	}
+
+	// Further behind than the store counts (as after a large import), the
+	// page says "more than", and does not bring the index up to date
+	// itself: the server's keeper does, in the background (none runs in
+	// this test, so the notice stays).
+	if _, err := conn.ExecContext(f.ctx, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+		INSERT INTO summary_sentences (id, summary_id, idx, text) SELECT 2000000 + i, ?, 20000 + i, 'Added.' FROM n`,
+		tasks.StaleRowsCounted+5, f.sum); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(f.ctx, `INSERT INTO gold_tallies_stale (sentence_id) SELECT id FROM summary_sentences WHERE id > 2000000`); err != nil {
+		t.Fatal(err)
+	}
+	if n := must(f.store.StaleGoldRows(f.ctx, f.project.ID))(t); n != tasks.StaleRowsCounted+1 {
+		t.Fatalf("StaleGoldRows = %d, want it to stop counting at %d", n, tasks.StaleRowsCounted+1)
+	}
+	for range 2 {
+		p = lea.get("/p/alpha/adjudication")
+		if p.status != http.StatusOK {
+			t.Fatalf("queue further behind than counted: %d", p.status)
+		}
+		p.textIn(t, tid("queue-behind"), "being brought up to date", "more than "+itoa(tasks.StaleRowsCounted)+" changed sentences")
+		p.noneIn(t, "main", tid("adj-queue"))
+	}
+	lea.get(roundPage).textIn(t, tid("round-behind"), "catching up on more than "+itoa(tasks.StaleRowsCounted)+" changed sentences")
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"annotate/internal/domain"
+	"annotate/internal/tasks"
 	"annotate/web/templates"
 )
 
@@ -38,6 +39,11 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 	var behind int
 	from, _ := strconv.Atoi(c.QueryParam("from"))
 	err = s.store.FreshSnapshot(ctx, func(ctx context.Context) (err error) {
+		// Far behind (after a large import), the page shows only that
+		// the queue is catching up: nothing else is read.
+		if behind, err = s.store.StaleGoldRows(ctx, p.ID); err != nil || behind > templates.AdjBehindShown {
+			return err
+		}
 		if counts, err = s.store.RoundGoldCounts(ctx, p.ID); err != nil {
 			return err
 		}
@@ -51,17 +57,14 @@ func (s *Server) getAdjudicationQueue(c echo.Context) error {
 		if q, err = s.store.AdjudicationQueue(ctx, p.ID, f, from, templates.AdjQueuePageSize); err != nil {
 			return err
 		}
-		if imported, err = s.store.ImportedGoldLabelled(ctx, p.ID, importedListLimit); err != nil {
-			return err
-		}
-		behind, err = s.store.StaleGoldRows(ctx, p.ID)
+		imported, err = s.store.ImportedGoldLabelled(ctx, p.ID, importedListLimit)
 		return err
 	})
 	if err != nil {
 		return err
 	}
 	v := templates.AdjQueueView{Page: s.page(c, "Adjudication", s.projectCrumbs(p)...), Slug: p.Slug,
-		Dimension: f.Dimension, Flagged: f.Flagged, Pending: q.Pending, FlaggedCount: q.Flagged, Matching: q.Matching, Behind: behind}
+		Dimension: f.Dimension, Flagged: f.Flagged, Pending: q.Pending, FlaggedCount: q.Flagged, Matching: q.Matching, Behind: behind, BehindText: behindText(behind)}
 	for _, d := range domain.Dimensions {
 		v.Dimensions = append(v.Dimensions, templates.Option{Value: d, Label: dimensionNames[d]})
 	}
@@ -213,4 +216,14 @@ func (s *Server) postAcceptMajority(c echo.Context) error {
 		return err
 	}
 	return redirect(c, adjQueueURL(a.project.Slug))
+}
+
+// behindText says how many changed sentences the gold index is behind,
+// as the pages show it: past what the store counts
+// (tasks.StaleRowsCounted), "more than" that.
+func behindText(n int) string {
+	if n > tasks.StaleRowsCounted {
+		return "more than " + strconv.Itoa(tasks.StaleRowsCounted)
+	}
+	return strconv.Itoa(n)
 }

@@ -276,6 +276,7 @@ func (s *Server) getRound(c echo.Context) error {
 	if v.SplitWaiting, v.FlagsWaiting, v.Behind, err = s.store.RoundQueueCounts(ctx, a.project.ID, r.ID); err != nil {
 		return err
 	}
+	v.BehindText = behindText(v.Behind)
 	for _, x := range rows {
 		v.Assignments = append(v.Assignments, templates.RoundAssignmentRow{ID: x.ID, Username: x.Username, Document: x.Document, SummaryID: x.SummaryID, Topic: x.Topic, Status: x.Status, Labelled: x.Labelled, Sentences: x.Sentences, Active: duration(x.ActiveSeconds),
 			Summary: x.Summary, Model: x.Model, First: firstWords(x.First, 8)})

@@ -28,6 +28,9 @@ type AdjQueueView struct {
 	// counts and order are current. Past AdjBehindShown the page shows
 	// only that it is catching up.
 	Behind int
+	// BehindText says Behind as the page shows it ("more than 10000" past
+	// what the store counts).
+	BehindText string
 }
 
 // AdjBehindShown is how far behind (in sentences) the adjudication queue

@@ -75,6 +75,9 @@ type RoundView struct {
 	// has not caught up on, so the waiting counts may be behind: 0 almost
 	// always (see tasks.Store.RoundQueueCounts).
 	Behind int
+	// BehindText says Behind as the page shows it ("more than 10000" past
+	// what the store counts).
+	BehindText string
 	// ETA says when the round's open work ends at the current pace; ""
 	// when no summary is done yet to measure the pace on.
 	ETA string
