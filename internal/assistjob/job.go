@@ -70,11 +70,10 @@ func (j *Job) CreateLimit(ctx context.Context, projectID int64, protocol, model 
 	if model == "" {
 		return nil, domain.Errorf(domain.EInvalid, "no model named: pass --llm-model or set ANNOTATE_LLM_MODEL")
 	}
-	o, err := j.store.ProjectOverview(ctx, projectID)
+	total, err := j.store.SentenceCount(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}
-	total := o.Sentences
 	if limit > 0 {
 		total = min(total, limit)
 	}

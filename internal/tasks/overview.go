@@ -54,3 +54,13 @@ func (s *Store) DocumentRows(ctx context.Context, projectID int64, limit, offset
 	}
 	return out, domain.Op("Store.DocumentRows", rows.Err())
 }
+
+// SentenceCount is the number of the project's summary sentences, from
+// project_counts (kept by triggers): the assistant's page and runs need it
+// alone, where ProjectOverview also counts the project's gold (0.17 s on
+// the 1.5M-label project).
+func (s *Store) SentenceCount(ctx context.Context, projectID int64) (int, error) {
+	var n int
+	err := s.reader(ctx).QueryRowContext(ctx, `SELECT coalesce((SELECT sentences FROM project_counts WHERE project_id = ?), 0)`, projectID).Scan(&n)
+	return n, domain.Op("Store.SentenceCount", err)
+}

@@ -25,7 +25,8 @@ func sentenceCount(t *testing.T, path string, projectID int64) int {
 	return n
 }
 
-// TestProjectSentenceCounts: the overview's kept sentence count follows an
+// TestProjectSentenceCounts: the overview's kept sentence count (and
+// SentenceCount, which reads it alone) follows an
 // import, a re-split that changes a summary's number of sentences, a
 // document deleted with its summaries, and another project's import; and
 // the migration that brings it in fills it.
@@ -41,8 +42,12 @@ func TestProjectSentenceCounts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := sentenceCount(t, s.Path(), id); o.Sentences != want {
+			want := sentenceCount(t, s.Path(), id)
+			if o.Sentences != want {
 				t.Fatalf("after %s: project %d shows %d sentences, has %d", what, id, o.Sentences, want)
+			}
+			if n, err := s.SentenceCount(ctx, id); err != nil || n != want {
+				t.Fatalf("after %s: SentenceCount of project %d = %d (%v), has %d", what, id, n, err, want)
 			}
 		}
 	}

@@ -30,12 +30,18 @@ func (s *Server) assistRunsView(c echo.Context, p *domain.Project) (templates.As
 	if s.cfg.Assist != nil {
 		v.Form.Model = s.cfg.Assist.DefaultModel()
 	}
-	o, err := s.store.ProjectOverview(ctx, p.ID)
+	n, err := s.store.SentenceCount(ctx, p.ID)
 	if err != nil {
 		return v, err
 	}
-	v.Sentences = o.Sentences
+	v.Sentences = n
 	runs, err := s.assists.AssistRuns(ctx, p.ID)
+	if err != nil {
+		return v, err
+	}
+	// Read before the evaluations: one computed after a write is kept
+	// for the version before it, which no later view asks for.
+	version, err := s.store.ReportVersion(ctx, p.ID)
 	if err != nil {
 		return v, err
 	}
@@ -45,7 +51,7 @@ func (s *Server) assistRunsView(c echo.Context, p *domain.Project) (templates.As
 		if r.Outputs == 0 {
 			continue
 		}
-		e, err := s.assists.EvalAssistRun(ctx, r.ID)
+		e, err := s.evals.get(r.ID, version, func() (assiststore.AssistEval, error) { return s.assists.EvalAssistRun(ctx, r.ID) })
 		if err != nil {
 			return v, err
 		}

@@ -90,6 +90,7 @@ type Server struct {
 	runs       *runManager
 	evidence   evidenceCache
 	reports    reportCache
+	evals      evalCache
 	// active is who was served last and when (activity.go).
 	active   activity
 	hooks    *webhookSender
