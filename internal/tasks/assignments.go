@@ -51,19 +51,21 @@ func (s *Store) Queue(ctx context.Context, projectID, userID int64) ([]domain.As
 // QueueEntries is Queue with what tells the rows apart: each assignment's
 // document, topic, first sentence and sentence count, in one query.
 func (s *Store) QueueEntries(ctx context.Context, projectID, userID int64) ([]domain.QueueEntry, error) {
-	val, err := s.queueEntries(ctx, "", userID, projectID)
+	val, err := s.queueEntries(ctx, `a.user_id = ? AND a.round_id IN (SELECT id FROM rounds WHERE project_id = ?) AND a.status != 'released'`, userID, projectID)
 	return val, domain.Op("Store.QueueEntries", err)
 }
 
-func (s *Store) queueEntries(ctx context.Context, limit string, args ...any) ([]domain.QueueEntry, error) {
+// queueEntries reads the queue entries of the assignments where selects,
+// in queue order.
+func (s *Store) queueEntries(ctx context.Context, where string, args ...any) ([]domain.QueueEntry, error) {
 	rows, err := s.query(ctx, `SELECT a.id, a.round_id, r.name, r.project_id, p.slug, a.summary_id, s.document_id, a.user_id,
 			a.position, a.status, a.version, a.active_seconds, coalesce(a.started_at, ''), coalesce(a.submitted_at, ''), d.external_id, d.title, s.topic,
 			coalesce((SELECT substr(ss.text, 1, 160) FROM summary_sentences ss WHERE ss.summary_id = s.id ORDER BY ss.idx LIMIT 1), ''),
 			(SELECT count(*) FROM summary_sentences ss WHERE ss.summary_id = s.id)
 		FROM assignments a JOIN rounds r ON r.id = a.round_id JOIN projects p ON p.id = r.project_id
 		JOIN summaries s ON s.id = a.summary_id JOIN documents d ON d.id = s.document_id
-		WHERE a.user_id = ? AND a.round_id IN (SELECT id FROM rounds WHERE project_id = ?) AND a.status != 'released'
-		ORDER BY a.position, a.id`+limit, args...)
+		WHERE `+where+`
+		ORDER BY a.position, a.id`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -155,9 +157,24 @@ func (s *Store) QueueCounts(ctx context.Context, projectID, userID int64) (domai
 	return q, domain.Op("Store.QueueCounts", err)
 }
 
+// queuePageIDs finds the assignments of a page of an annotator's queue
+// (?1 user, ?2 project, ?3 limit, ?4 offset) in the queue index alone,
+// which holds every column it reads, in queue order (named, so that no
+// statistics make SQLite sort the queue instead). Read in one query with
+// each entry's document and first sentence, the page made SQLite read
+// the annotator's whole queue through the index by round, with those, and
+// sort it: 91 ms a view for an annotator with 100,000 assignments.
+const queuePageIDs = `SELECT a.id FROM assignments a INDEXED BY assignments_queue
+	WHERE a.user_id = ?1 AND a.status != 'released' AND a.round_id IN (SELECT id FROM rounds WHERE project_id = ?2)
+	ORDER BY a.position, a.id LIMIT ?3 OFFSET ?4`
+
 // QueueEntriesPage is QueueEntries from the offset-th entry (0-based), at
-// most limit of them.
+// most limit of them: found in the queue's index, then read whole.
 func (s *Store) QueueEntriesPage(ctx context.Context, projectID, userID int64, offset, limit int) ([]domain.QueueEntry, error) {
-	val, err := s.queueEntries(ctx, ` LIMIT ? OFFSET ?`, userID, projectID, limit, offset)
+	ids, err := IDList(ctx, s.reader(ctx), queuePageIDs, userID, projectID, limit, offset)
+	if err != nil || len(ids) == 0 {
+		return nil, domain.Op("Store.QueueEntriesPage", err)
+	}
+	val, err := s.queueEntries(ctx, `a.id IN (SELECT value FROM json_each(?))`, JSONIDs(ids))
 	return val, domain.Op("Store.QueueEntriesPage", err)
 }
