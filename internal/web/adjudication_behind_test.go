@@ -41,6 +41,19 @@ func TestAdjudicationQueueWhileTheWriterIsHeld(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
+	// addStale adds n sentences without labels to a summary of the
+	// project, ids from base+1 on, and marks their gold index rows stale:
+	// they stand in for the many rows a catch-up has to rewrite.
+	addStale := func(base, n int) {
+		t.Helper()
+		if _, err := conn.ExecContext(f.ctx, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+			INSERT INTO summary_sentences (id, summary_id, idx, text) SELECT ?2 + i, ?3, ?2 + i, 'Added.' FROM n`, n, base, f.sum); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := conn.ExecContext(f.ctx, `INSERT INTO gold_tallies_stale (sentence_id) SELECT id FROM summary_sentences WHERE id > ?`, base); err != nil {
+			t.Fatal(err)
+		}
+	}
 	res, err := conn.ExecContext(f.ctx, `INSERT INTO gold_tallies_stale (sentence_id) SELECT sentence_id FROM gold_sentences`)
 	if err != nil {
 		t.Fatal(err)
@@ -115,17 +128,8 @@ func TestAdjudicationQueueWhileTheWriterIsHeld(t *testing.T) {
 	}
 
 	// Far behind (as after an upgrade), the counts would mislead: the page
-	// shows only that it is catching up. Sentences without labels, added
-	// to a summary of the project, stand in for the many rows such a
-	// catch-up has to rewrite.
-	if _, err := conn.ExecContext(f.ctx, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-		INSERT INTO summary_sentences (id, summary_id, idx, text) SELECT 1000000 + i, ?, 1000 + i, 'Added.' FROM n`,
-		templates.AdjBehindShown+1, f.sum); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.ExecContext(f.ctx, `INSERT INTO gold_tallies_stale (sentence_id) SELECT id FROM summary_sentences WHERE id > 1000000`); err != nil {
-		t.Fatal(err)
-	}
+	// shows only that it is catching up.
+	addStale(1_000_000, templates.AdjBehindShown+1)
 	if _, err := conn.ExecContext(f.ctx, "BEGIN IMMEDIATE"); err != nil {
 		t.Fatal(err)
 	}
@@ -149,14 +153,7 @@ func TestAdjudicationQueueWhileTheWriterIsHeld(t *testing.T) {
 	// page says "more than", and does not bring the index up to date
 	// itself: the server's keeper does, in the background (none runs in
 	// this test, so the notice stays).
-	if _, err := conn.ExecContext(f.ctx, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-		INSERT INTO summary_sentences (id, summary_id, idx, text) SELECT 2000000 + i, ?, 20000 + i, 'Added.' FROM n`,
-		tasks.StaleRowsCounted+5, f.sum); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.ExecContext(f.ctx, `INSERT INTO gold_tallies_stale (sentence_id) SELECT id FROM summary_sentences WHERE id > 2000000`); err != nil {
-		t.Fatal(err)
-	}
+	addStale(2_000_000, tasks.StaleRowsCounted+5)
 	if n := must(f.store.StaleGoldRows(f.ctx, f.project.ID))(t); n != tasks.StaleRowsCounted+1 {
 		t.Fatalf("StaleGoldRows = %d, want it to stop counting at %d", n, tasks.StaleRowsCounted+1)
 	}
