@@ -1,4 +1,4 @@
--- The database schema of annotate, version 40, as a fresh database holds it.
+-- The database schema of annotate, version 41, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -978,3 +978,39 @@ END;
 CREATE INDEX assignments_round_user ON assignments(round_id, user_id, status, active_seconds, submitted_at);
 
 CREATE INDEX assist_outputs_labels ON assist_outputs(run_id, sentence_id, label) WHERE status = 'ok' AND label != '';
+
+CREATE TABLE project_gold (
+    project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+    gold       INTEGER NOT NULL
+);
+
+CREATE TRIGGER project_counts_gold_insert AFTER INSERT ON gold_sentences WHEN NEW.label != '' BEGIN
+    INSERT INTO project_gold (project_id, gold)
+        SELECT s.project_id, 1 FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id WHERE ss.id = NEW.sentence_id
+        ON CONFLICT (project_id) DO UPDATE SET gold = gold + 1;
+END;
+
+CREATE TRIGGER project_counts_gold_delete AFTER DELETE ON gold_sentences WHEN OLD.label != '' BEGIN
+    UPDATE project_gold SET gold = gold - 1 WHERE project_id =
+        (SELECT s.project_id FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id WHERE ss.id = OLD.sentence_id);
+END;
+
+CREATE TRIGGER project_counts_gold_update AFTER UPDATE OF label, sentence_id ON gold_sentences
+    WHEN (OLD.label != '') != (NEW.label != '') OR OLD.sentence_id != NEW.sentence_id BEGIN
+    UPDATE project_gold SET gold = gold - (OLD.label != '') WHERE project_id =
+        (SELECT s.project_id FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id WHERE ss.id = OLD.sentence_id);
+    INSERT INTO project_gold (project_id, gold)
+        SELECT s.project_id, NEW.label != '' FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id WHERE ss.id = NEW.sentence_id
+        ON CONFLICT (project_id) DO UPDATE SET gold = gold + excluded.gold;
+END;
+
+CREATE TRIGGER project_counts_gold_sentences_delete BEFORE DELETE ON summary_sentences BEGIN
+    UPDATE project_gold SET gold = gold - (SELECT count(*) FROM gold_sentences g WHERE g.sentence_id = OLD.id AND g.label != '')
+        WHERE project_id = (SELECT s.project_id FROM summaries s WHERE s.id = OLD.summary_id);
+END;
+
+CREATE TRIGGER project_counts_gold_summaries_delete BEFORE DELETE ON summaries BEGIN
+    UPDATE project_gold SET gold = gold - (SELECT count(*) FROM summary_sentences ss CROSS JOIN gold_sentences g ON g.sentence_id = ss.id
+        WHERE ss.summary_id = OLD.id AND g.label != '')
+        WHERE project_id = OLD.project_id;
+END;

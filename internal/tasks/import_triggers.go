@@ -22,7 +22,7 @@ type heldTriggers struct {
 // holdReportTriggers drops the triggers that bump report_versions and
 // membership_rounds and keep queue_blocks, study_items.dealt,
 // round_activity (which the label writer keeps itself) and the sentence
-// counts of project_counts, inside
+// and gold counts of project_counts, inside
 // an import's transaction: an import writes hundreds of thousands of rows
 // of one project, and each would bump the same counter (a join and an
 // upsert per row, and a scan when the planner's statistics are those of a
@@ -37,7 +37,7 @@ type heldTriggers struct {
 // when that sentence's gold waits (unresolved or imported): see
 // markLabelledStale, which the caller must run before release.
 func holdReportTriggers(ctx context.Context, tx *sql.Tx, labelGold bool) (*heldTriggers, error) {
-	dropped, err := dropTriggers(ctx, tx, `name LIKE 'report\_version\_%' ESCAPE '\' OR name LIKE 'membership\_%' ESCAPE '\' OR name LIKE 'queue\_blocks\_%' ESCAPE '\' OR name LIKE 'study\_items\_dealt\_%' ESCAPE '\' OR name LIKE 'round\_activity\_%' ESCAPE '\' OR name LIKE 'project\_counts\_sentences\_%' ESCAPE '\'
+	dropped, err := dropTriggers(ctx, tx, `name LIKE 'report\_version\_%' ESCAPE '\' OR name LIKE 'membership\_%' ESCAPE '\' OR name LIKE 'queue\_blocks\_%' ESCAPE '\' OR name LIKE 'study\_items\_dealt\_%' ESCAPE '\' OR name LIKE 'round\_activity\_%' ESCAPE '\' OR name LIKE 'project\_counts\_sentences\_%' ESCAPE '\' OR name LIKE 'project\_counts\_gold\_%' ESCAPE '\'
 		OR (?1 AND name = 'gold_tallies_labels_insert')`, labelGold)
 	if err != nil {
 		return nil, err
@@ -61,7 +61,7 @@ func (h *heldTriggers) release(ctx context.Context, tx *sql.Tx, projectID int64)
 	if err := recountDealt(ctx, tx, projectID); err != nil {
 		return err
 	}
-	if err := recountSentences(ctx, tx, projectID); err != nil {
+	if err := recountProject(ctx, tx, projectID); err != nil {
 		return err
 	}
 	if err := bumpMembership(ctx, tx, projectID); err != nil {

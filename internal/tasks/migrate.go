@@ -310,6 +310,9 @@ ALTER TABLE study_participants ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;`
 	// that a report reads the labels without the outputs (see
 	// reportAssistantByRun).
 	`CREATE INDEX IF NOT EXISTS assist_outputs_labels ON assist_outputs(run_id, sentence_id, label) WHERE status = 'ok' AND label != '';`,
+	// 41: each project's number of sentences with a gold label, kept by
+	// triggers (see project_counts.go).
+	projectGoldSchema,
 }
 
 // studyDealingSchema keeps, per study item, how many of the study round's

@@ -8,7 +8,8 @@ import (
 
 // ProjectOverview returns the counts behind a project's overview page.
 //
-// The sentences are read from project_counts, which triggers keep. The
+// The sentences and the sentences with a gold label are read from
+// project_counts and project_gold, which triggers keep. The
 // assignments given out (not released) and submitted are summed from
 // queue_blocks, which triggers keep per annotator, round and block of the
 // queue, rather than counted: 0.5 ms instead of 230 ms for 600,600
@@ -23,7 +24,7 @@ func (s *Store) ProjectOverview(ctx context.Context, projectID int64) (domain.Ov
 		(SELECT count(*) FROM rounds WHERE project_id = ?1),
 		(SELECT coalesce(sum(b.total), 0) FROM queue_blocks b WHERE b.round_id IN (SELECT id FROM rounds WHERE project_id = ?1)),
 		(SELECT coalesce(sum(b.done), 0) FROM queue_blocks b WHERE b.round_id IN (SELECT id FROM rounds WHERE project_id = ?1)),
-		(SELECT count(*) FROM gold_sentences g JOIN summary_sentences ss ON ss.id = g.sentence_id JOIN summaries s ON s.id = ss.summary_id WHERE s.project_id = ?1 AND g.label != ''),
+		coalesce((SELECT gold FROM project_gold WHERE project_id = ?1), 0),
 		(SELECT count(*) FROM memberships WHERE project_id = ?1)`, projectID).
 		Scan(&o.Documents, &o.Summaries, &o.Sentences, &o.KeyFacts, &o.Rounds, &o.Assignments, &o.Submitted, &o.GoldSentences, &o.Members)
 	return o, domain.Op("Store.ProjectOverview", err)
