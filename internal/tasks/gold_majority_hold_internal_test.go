@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -46,33 +45,14 @@ func acceptedState(t *testing.T, hold int) (int, map[string][]string, bool) {
 	if err := s.read.QueryRowContext(ctx, `SELECT coalesce((SELECT version FROM report_versions WHERE project_id = ?), 0)`, p.ID).Scan(&after); err != nil {
 		t.Fatal(err)
 	}
-	tables := map[string][]string{}
-	for name, q := range map[string]string{
+	tables := dumpRows(t, s.read, map[string]string{
 		"gold_sentences":     `SELECT sentence_id, label, error_types, explanation, ambiguous, ambiguity_type, provenance, decided_by, version FROM gold_sentences ORDER BY 1`,
 		"gold_history":       `SELECT sentence_id, decided_by, count(*) FROM gold_history GROUP BY 1, 2 ORDER BY 1, 2`,
 		"gold_summaries":     `SELECT summary_id, label, provenance FROM gold_summaries ORDER BY 1`,
 		"gold_tallies_stale": `SELECT sentence_id FROM gold_tallies_stale ORDER BY 1`,
 		"project_gold":       `SELECT project_id, gold FROM project_gold ORDER BY 1`,
 		"queue_blocks":       `SELECT user_id, round_id, block, total, done FROM queue_blocks ORDER BY 1, 2, 3`,
-	} {
-		rows, err := s.read.QueryContext(ctx, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			tables[name] = append(tables[name], fmt.Sprint(vals...))
-		}
-		rows.Close()
-	}
+	})
 	return n, tables, after > before
 }
 

@@ -10,46 +10,35 @@ import (
 	"annotate/internal/testkit"
 )
 
-// sentenceCount counts a project's sentences directly.
-func sentenceCount(t *testing.T, path string, projectID int64) int {
+// countOf runs a count query directly, on the store's read pool.
+func countOf(t *testing.T, s *tasks.Store, query string, args ...any) int {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=query_only(ON)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	var n int
-	if err := db.QueryRow(`SELECT count(*) FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id WHERE s.project_id = ?`, projectID).Scan(&n); err != nil {
+	if err := s.Reader(context.Background()).QueryRowContext(context.Background(), query, args...).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
 }
 
-// idListOf reads the ids a query returns, on a connection of its own.
-func idListOf(t *testing.T, path, query string, args ...any) ([]int64, error) {
-	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=query_only(ON)")
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	return tasks.IDList(context.Background(), db, query, args...)
+// sentenceCount counts a project's sentences directly.
+func sentenceCount(t *testing.T, s *tasks.Store, projectID int64) int {
+	return countOf(t, s, `SELECT count(*) FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id WHERE s.project_id = ?`, projectID)
 }
 
 // goldCount counts a project's sentences with a gold label directly.
-func goldCount(t *testing.T, path string, projectID int64) int {
+func goldCount(t *testing.T, s *tasks.Store, projectID int64) int {
+	return countOf(t, s, `SELECT count(*) FROM gold_sentences g JOIN summary_sentences ss ON ss.id = g.sentence_id
+		JOIN summaries s ON s.id = ss.summary_id WHERE s.project_id = ? AND g.label != ''`, projectID)
+}
+
+// decideFaithful gives each sentence gold "faithful", decided by user.
+func decideFaithful(t *testing.T, s *tasks.Store, projectID, user int64, sentences ...int64) {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=query_only(ON)")
-	if err != nil {
-		t.Fatal(err)
+	for _, id := range sentences {
+		if _, err := s.SetGold(context.Background(), projectID, id, user, -1, domain.GoldDecision{GoldValues: domain.GoldValues{Label: domain.LabelFaithful}}); err != nil {
+			t.Fatal(err)
+		}
 	}
-	defer db.Close()
-	var n int
-	if err := db.QueryRow(`SELECT count(*) FROM gold_sentences g JOIN summary_sentences ss ON ss.id = g.sentence_id
-		JOIN summaries s ON s.id = ss.summary_id WHERE s.project_id = ? AND g.label != ''`, projectID).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // TestProjectSentenceCounts: the overview's kept sentence count (and
@@ -70,14 +59,14 @@ func TestProjectSentenceCounts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := sentenceCount(t, s.Path(), id)
+			want := sentenceCount(t, s, id)
 			if o.Sentences != want {
 				t.Fatalf("after %s: project %d shows %d sentences, has %d", what, id, o.Sentences, want)
 			}
 			if n, err := s.SentenceCount(ctx, id); err != nil || n != want {
 				t.Fatalf("after %s: SentenceCount of project %d = %d (%v), has %d", what, id, n, err, want)
 			}
-			if gold := goldCount(t, s.Path(), id); o.GoldSentences != gold {
+			if gold := goldCount(t, s, id); o.GoldSentences != gold {
 				t.Fatalf("after %s: project %d shows %d sentences with gold, has %d", what, id, o.GoldSentences, gold)
 			}
 		}
@@ -105,9 +94,7 @@ func TestProjectSentenceCounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, x := range first.Sentences {
-		if _, err := s.SetGold(ctx, p.ID, x.ID, lead.ID, -1, domain.GoldDecision{GoldValues: domain.GoldValues{Label: domain.LabelFaithful}}); err != nil {
-			t.Fatal(err)
-		}
+		decideFaithful(t, s, p.ID, lead.ID, x.ID)
 	}
 	check("gold decided")
 	if _, err := s.SetGold(ctx, p.ID, first.Sentences[0].ID, lead.ID, -1, domain.GoldDecision{GoldValues: domain.GoldValues{Label: domain.LabelFaithful, Explanation: "Again."}}); err != nil {
@@ -165,7 +152,7 @@ func TestProjectSentenceCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docSums, err := idListOf(t, s.Path(), `SELECT id FROM summaries WHERE document_id = ?`, doc.DocumentID)
+	docSums, err := tasks.IDList(ctx, s.Reader(ctx), `SELECT id FROM summaries WHERE document_id = ?`, doc.DocumentID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,9 +162,7 @@ func TestProjectSentenceCounts(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, ss := range x.Sentences {
-			if _, err := s.SetGold(ctx, p.ID, ss.ID, lead.ID, -1, domain.GoldDecision{GoldValues: domain.GoldValues{Label: domain.LabelFaithful}}); err != nil {
-				t.Fatal(err)
-			}
+			decideFaithful(t, s, p.ID, lead.ID, ss.ID)
 		}
 	}
 	check("gold on a document's sentences")
@@ -191,14 +176,14 @@ func TestProjectSentenceCounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	before := sentenceCount(t, s.Path(), p.ID)
+	before := sentenceCount(t, s, p.ID)
 	if _, err := db.Exec(`PRAGMA foreign_keys = ON`); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.Exec(`DELETE FROM documents WHERE id = (SELECT document_id FROM summaries WHERE id = ?)`, sum.ID); err != nil {
 		t.Fatal(err)
 	}
-	if after := sentenceCount(t, s.Path(), p.ID); after >= before {
+	if after := sentenceCount(t, s, p.ID); after >= before {
 		t.Fatalf("deleting a document left %d of %d sentences", after, before)
 	}
 	check("a document deleted")

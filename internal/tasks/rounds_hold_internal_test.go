@@ -69,14 +69,26 @@ func dealRound(t *testing.T, hold int) dealtState {
 	}
 	st.kicked = len(s.goldKick) == 1
 	st.report, st.members = counters()
-	st.tables = map[string][]string{}
-	for name, q := range map[string]string{
+	st.tables = dumpRows(t, s.read, map[string]string{
 		"queue_blocks":       `SELECT user_id, round_id, block, total, done FROM queue_blocks ORDER BY 1, 2, 3`,
 		"gold_tallies_stale": `SELECT sentence_id FROM gold_tallies_stale ORDER BY 1`,
 		"project_counts":     `SELECT * FROM project_counts ORDER BY 1`,
 		"membership_rounds":  `SELECT round_id FROM membership_rounds ORDER BY 1`,
-	} {
-		rows, err := s.read.QueryContext(ctx, q)
+	})
+	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM assignments WHERE round_id = ?`, r.ID).Scan(&st.assignments); err != nil {
+		t.Fatal(err)
+	}
+	st.staleMarks = len(st.tables["gold_tallies_stale"])
+	return st
+}
+
+// dumpRows runs each named query and returns its rows as text, for
+// comparing what two ways of writing leave.
+func dumpRows(t *testing.T, q querier, queries map[string]string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for name, query := range queries {
+		rows, err := q.QueryContext(context.Background(), query)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,15 +102,14 @@ func dealRound(t *testing.T, hold int) dealtState {
 			if err := rows.Scan(ptrs...); err != nil {
 				t.Fatal(err)
 			}
-			st.tables[name] = append(st.tables[name], fmt.Sprint(vals...))
+			out[name] = append(out[name], fmt.Sprint(vals...))
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
 		}
 		rows.Close()
 	}
-	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM assignments WHERE round_id = ?`, r.ID).Scan(&st.assignments); err != nil {
-		t.Fatal(err)
-	}
-	st.staleMarks = len(st.tables["gold_tallies_stale"])
-	return st
+	return out
 }
 
 // TestLargeRoundHoldsTriggers: a round dealt with the counters' triggers

@@ -94,7 +94,7 @@ type execQuerier interface {
 }
 
 // txQuerier is what the statements of a write transaction run on:
-// *sql.Tx, or preparedTx in an import, which prepares each once.
+// *sql.Tx, cachedTx, or preparedTx in an import, which prepares each once.
 type txQuerier interface {
 	execQuerier
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
@@ -116,6 +116,14 @@ func (t cachedTx) QueryRowContext(ctx context.Context, query string, args ...any
 		return t.Tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
 	}
 	return t.Tx.QueryRowContext(ctx, query, args...)
+}
+
+// QueryContext runs a query with a prepared statement.
+func (t cachedTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := t.cache.lookup(query); st != nil {
+		return t.Tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	}
+	return t.Tx.QueryContext(ctx, query, args...)
 }
 
 // ExecContext runs a statement with a prepared statement.

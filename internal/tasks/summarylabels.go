@@ -193,7 +193,7 @@ func (s *Store) Submit(ctx context.Context, assignmentID, userID int64) error {
 		}
 		// The last submission of a summary resolves its gold (one
 		// summary: a few statements).
-		_, err = s.resolveIfReady(ctx, sqlTx, a.summary)
+		_, err = s.resolveIfReady(ctx, tx, a.summary)
 		return err
 	}))
 }
