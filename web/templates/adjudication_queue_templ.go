@@ -89,7 +89,7 @@ func AdjQueuePage(v AdjQueueView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, " changed sentences are left (after an upgrade or a large import). Until then its counts and order would mislead, so they are not shown. Reload in a minute.</p>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, " changed sentences are left (after an upgrade, a large import or a large round dealt). The server catches up by itself; until then the queue's counts and order would mislead, so they are not shown. Reload in a minute.</p>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -108,7 +108,7 @@ func AdjQueuePage(v AdjQueueView) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, " changed sentences (while an import held the database, or after one): the counts and the order below may be that many sentences behind. Reload in a minute.</p>")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, " changed sentences (after an import or a round dealt, or while another process held the database): the counts and the order below may be that many sentences behind. Reload in a minute.</p>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

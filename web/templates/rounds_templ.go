@@ -1021,7 +1021,7 @@ func RoundPage(v RoundView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 103, " changed sentences of this project (while an import held the database, or after one): the waiting counts below may be that many sentences behind. Reload in a minute.</p>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 103, " changed sentences of this project (after an import or a round dealt, or while another process held the database): the waiting counts below may be that many sentences behind. Reload in a minute.</p>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
