@@ -92,23 +92,15 @@ func floorTarget(b *testing.B, dst, src string, foreignKeys bool) *sql.DB {
 		b.Fatal(err)
 	}
 	db.SetMaxOpenConns(1)
-	var names []string
-	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'trigger'`)
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			b.Fatal(err)
-		}
-		names = append(names, n)
+	if _, err := tasks.DropTriggers(ctx, tx, `1`); err != nil {
+		b.Fatal(err)
 	}
-	rows.Close()
-	for _, n := range names {
-		if _, err := db.ExecContext(ctx, `DROP TRIGGER "`+n+`"`); err != nil {
-			b.Fatal(err)
-		}
+	if err := tx.Commit(); err != nil {
+		b.Fatal(err)
 	}
 	if _, err := db.ExecContext(ctx, `ATTACH ? AS src`, src); err != nil {
 		b.Fatal(err)
