@@ -12,15 +12,8 @@ import (
 // decisions on, and returns how many it accepted and what it left.
 func acceptedState(t *testing.T, hold int) (int, map[string][]string, bool) {
 	t.Helper()
-	s := labelScanStore(t, 1)
+	s, p := holdStore(t, hold)
 	ctx := context.Background()
-	old := holdTriggersFrom
-	holdTriggersFrom = hold
-	t.Cleanup(func() { holdTriggersFrom = old })
-	p, err := s.ProjectBySlug(ctx, "big")
-	if err != nil {
-		t.Fatal(err)
-	}
 	lead, err := s.CreateUser(ctx, "lead", "", "a long enough password", false)
 	if err != nil {
 		t.Fatal(err)

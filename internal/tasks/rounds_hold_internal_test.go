@@ -26,15 +26,8 @@ type dealtState struct {
 // triggers held from hold assignments on, and returns what it changed.
 func dealRound(t *testing.T, hold int) dealtState {
 	t.Helper()
-	s := labelScanStore(t, 1)
+	s, p := holdStore(t, hold)
 	ctx := context.Background()
-	old := holdTriggersFrom
-	holdTriggersFrom = hold
-	t.Cleanup(func() { holdTriggersFrom = old })
-	p, err := s.ProjectBySlug(ctx, "big")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var annotators []int64
 	for i := range 3 {
 		u, err := s.CreateUser(ctx, fmt.Sprint("dealt", i), "", "a long enough password", false)
@@ -80,6 +73,22 @@ func dealRound(t *testing.T, hold int) dealtState {
 	}
 	st.staleMarks = len(st.tables["gold_tallies_stale"])
 	return st
+}
+
+// holdStore is a labelScanStore whose writes hold the counters' triggers
+// from hold rows on (holdTriggersFrom, restored after the test), with its
+// project "big".
+func holdStore(t *testing.T, hold int) (*Store, *domain.Project) {
+	t.Helper()
+	s := labelScanStore(t, 1)
+	old := holdTriggersFrom
+	holdTriggersFrom = hold
+	t.Cleanup(func() { holdTriggersFrom = old })
+	p, err := s.ProjectBySlug(context.Background(), "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, p
 }
 
 // dumpRows runs each named query and returns its rows as text, for
