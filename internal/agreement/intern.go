@@ -117,19 +117,23 @@ func (in *interner) idBytes(b []byte) int32 {
 // fewID finds a string of at most maxInline bytes while there are few
 // strings (coders, category labels), comparing it as a number with each:
 // cheaper than trying a guess or the last string first, which in rows in
-// no order are mostly wrong. ok is false when b is longer, there are
-// many strings, or b is new.
+// no order are mostly wrong. Every string is compared, without a branch
+// on the result, so that where b is in the list costs nothing: in such
+// rows stopping at the match missed the branch predictor on most rows
+// (the strings are distinct, so at most one matches). ok is false when b
+// is longer, there are many strings, or b is new.
 func (in *interner) fewID(b []byte) (int32, bool) {
 	if in.slots != nil || len(b) > maxInline {
 		return 0, false
 	}
-	k := slot{tag: uint32(len(b)), key: inlineKeyBytes(b)}
+	tag, key := uint32(len(b)), inlineKeyBytes(b)
+	found := int32(-1)
 	for i, f := range in.fewKeys {
-		if f == k {
-			return int32(i), true
+		if uint64(f.tag^tag)|(f.key^key) == 0 {
+			found = int32(i)
 		}
 	}
-	return 0, false
+	return found, found >= 0
 }
 
 // idGuess is idBytes trying the string with id guess (if ≥ 0) first.

@@ -230,7 +230,25 @@ func (dc *dupCheck) check(name string, rows []profileRow) bool {
 // coderOrder puts a unit's rows in coder order, without lines, and
 // returns them: units with the same ratings then share a profile, however
 // their rows were laid out.
+//
+// Units of two or three rows, most of them, are sorted without a branch
+// on the rows: in a file whose rows come in no order their coders do too,
+// and an insertion sort's comparisons then miss the branch predictor on
+// most units (a tenth of the time such a file took to read).
 func coderOrder(rows []profileRow) []profileRow {
+	switch len(rows) {
+	case 2:
+		a, b := coderKey(rows[0]), coderKey(rows[1])
+		rows[0], rows[1] = fromCoderKey(min(a, b)), fromCoderKey(max(a, b))
+		return rows
+	case 3:
+		a, b, c := coderKey(rows[0]), coderKey(rows[1]), coderKey(rows[2])
+		a, b = min(a, b), max(a, b)
+		b, c = min(b, c), max(b, c)
+		a, b = min(a, b), max(a, b)
+		rows[0], rows[1], rows[2] = fromCoderKey(a), fromCoderKey(b), fromCoderKey(c)
+		return rows
+	}
 	for k := range rows {
 		rows[k].offset = 0
 		for j := k; j > 0 && rows[j].coder < rows[j-1].coder; j-- {
@@ -238,4 +256,15 @@ func coderOrder(rows []profileRow) []profileRow {
 		}
 	}
 	return rows
+}
+
+// coderKey is r's coder and value as one number ordered by coder (ids are
+// never negative, values -1 at least), its line dropped.
+func coderKey(r profileRow) uint64 {
+	return uint64(uint32(r.coder))<<32 | uint64(uint32(r.value+1))
+}
+
+// fromCoderKey is the row of a coderKey, without its line.
+func fromCoderKey(k uint64) profileRow {
+	return profileRow{coder: int32(k >> 32), value: int32(uint32(k)) - 1}
 }
