@@ -1,4 +1,4 @@
--- The database schema of annotate, version 41, as a fresh database holds it.
+-- The database schema of annotate, version 42, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -1013,4 +1013,47 @@ CREATE TRIGGER project_counts_gold_summaries_delete BEFORE DELETE ON summaries B
     UPDATE project_gold SET gold = gold - (SELECT count(*) FROM summary_sentences ss CROSS JOIN gold_sentences g ON g.sentence_id = ss.id
         WHERE ss.summary_id = OLD.id AND g.label != '')
         WHERE project_id = OLD.project_id;
+END;
+
+CREATE TABLE round_counts (
+    round_id       INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
+    user_id        INTEGER NOT NULL,
+    submitted      INTEGER NOT NULL DEFAULT 0,
+    in_progress    INTEGER NOT NULL DEFAULT 0,
+    pending        INTEGER NOT NULL DEFAULT 0,
+    released       INTEGER NOT NULL DEFAULT 0,
+    active_seconds INTEGER NOT NULL DEFAULT 0,
+    last_submit    TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (round_id, user_id)
+) WITHOUT ROWID;
+
+CREATE TRIGGER round_counts_insert AFTER INSERT ON assignments BEGIN
+    INSERT INTO round_counts (round_id, user_id, submitted, in_progress, pending, released, active_seconds, last_submit)
+        VALUES (NEW.round_id, NEW.user_id, NEW.status = 'submitted', NEW.status = 'in_progress', NEW.status = 'pending',
+            NEW.status = 'released', NEW.active_seconds, coalesce(NEW.submitted_at, ''))
+        ON CONFLICT (round_id, user_id) DO UPDATE SET submitted = submitted + excluded.submitted, in_progress = in_progress + excluded.in_progress,
+            pending = pending + excluded.pending, released = released + excluded.released,
+            active_seconds = active_seconds + excluded.active_seconds, last_submit = max(last_submit, excluded.last_submit);
+END;
+
+CREATE TRIGGER round_counts_delete AFTER DELETE ON assignments BEGIN
+    UPDATE round_counts SET submitted = submitted - (OLD.status = 'submitted'), in_progress = in_progress - (OLD.status = 'in_progress'),
+        pending = pending - (OLD.status = 'pending'), released = released - (OLD.status = 'released'),
+        active_seconds = active_seconds - OLD.active_seconds
+        WHERE round_id = OLD.round_id AND user_id = OLD.user_id;
+END;
+
+CREATE TRIGGER round_counts_update AFTER UPDATE OF status, active_seconds, submitted_at, user_id, round_id ON assignments
+    WHEN OLD.status IS NOT NEW.status OR OLD.active_seconds IS NOT NEW.active_seconds OR OLD.submitted_at IS NOT NEW.submitted_at
+        OR OLD.user_id IS NOT NEW.user_id OR OLD.round_id IS NOT NEW.round_id BEGIN
+    UPDATE round_counts SET submitted = submitted - (OLD.status = 'submitted'), in_progress = in_progress - (OLD.status = 'in_progress'),
+        pending = pending - (OLD.status = 'pending'), released = released - (OLD.status = 'released'),
+        active_seconds = active_seconds - OLD.active_seconds
+        WHERE round_id = OLD.round_id AND user_id = OLD.user_id;
+    INSERT INTO round_counts (round_id, user_id, submitted, in_progress, pending, released, active_seconds, last_submit)
+        VALUES (NEW.round_id, NEW.user_id, NEW.status = 'submitted', NEW.status = 'in_progress', NEW.status = 'pending',
+            NEW.status = 'released', NEW.active_seconds, coalesce(NEW.submitted_at, ''))
+        ON CONFLICT (round_id, user_id) DO UPDATE SET submitted = submitted + excluded.submitted, in_progress = in_progress + excluded.in_progress,
+            pending = pending + excluded.pending, released = released + excluded.released,
+            active_seconds = active_seconds + excluded.active_seconds, last_submit = max(last_submit, excluded.last_submit);
 END;

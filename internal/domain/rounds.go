@@ -221,12 +221,14 @@ type RoundTotal struct {
 // AnnotatorPace is one annotator's work in a round with what its pace is
 // worked out from: when they last saved a label or submitted ("" for
 // never), how many of their assignments are open (pending or in
-// progress), and the active seconds of each they submitted.
+// progress), and the median of the active seconds of those they
+// submitted (the mean of the middle two for an even count, rounded down;
+// 0 when Submitted is 0).
 type AnnotatorPace struct {
 	AnnotatorProgress
-	LastActive       string
-	Open             int
-	SubmittedSeconds []int
+	LastActive    string
+	Open          int
+	MedianSeconds int
 }
 
 // RoundAssignment is one assignment as a lead's round page lists it.

@@ -7,10 +7,9 @@ import (
 	"annotate/internal/domain"
 )
 
-// heldTriggers are the report_versions, membership_rounds,
-// queue_blocks and study_items dealt triggers (reportversion.go,
-// membership.go, migrate.go) an import has dropped inside its
-// transaction, with the text that makes them again.
+// heldTriggers are the counters' triggers (see holdReportTriggers) an
+// import has dropped inside its transaction, with the text that makes
+// them again.
 type heldTriggers struct {
 	sql DroppedTriggers
 	// labelGold is set when the trigger that marks a sentence's gold
@@ -21,8 +20,8 @@ type heldTriggers struct {
 
 // holdReportTriggers drops the triggers that bump report_versions and
 // membership_rounds and keep queue_blocks, study_items.dealt,
-// round_activity (which the label writer keeps itself) and the sentence
-// and gold counts of project_counts, inside
+// round_activity (which the label writer keeps itself), round_counts and
+// the sentence and gold counts of project_counts, inside
 // an import's transaction: an import writes hundreds of thousands of rows
 // of one project, and each would bump the same counter (a join and an
 // upsert per row, and a scan when the planner's statistics are those of a
@@ -37,7 +36,7 @@ type heldTriggers struct {
 // when that sentence's gold waits (unresolved or imported): see
 // markLabelledStale, which the caller must run before release.
 func holdReportTriggers(ctx context.Context, tx *sql.Tx, labelGold bool) (*heldTriggers, error) {
-	dropped, err := dropTriggers(ctx, tx, `name LIKE 'report\_version\_%' ESCAPE '\' OR name LIKE 'membership\_%' ESCAPE '\' OR name LIKE 'queue\_blocks\_%' ESCAPE '\' OR name LIKE 'study\_items\_dealt\_%' ESCAPE '\' OR name LIKE 'round\_activity\_%' ESCAPE '\' OR name LIKE 'project\_counts\_sentences\_%' ESCAPE '\' OR name LIKE 'project\_counts\_gold\_%' ESCAPE '\'
+	dropped, err := dropTriggers(ctx, tx, `name LIKE 'report\_version\_%' ESCAPE '\' OR name LIKE 'membership\_%' ESCAPE '\' OR name LIKE 'queue\_blocks\_%' ESCAPE '\' OR name LIKE 'study\_items\_dealt\_%' ESCAPE '\' OR name LIKE 'round\_activity\_%' ESCAPE '\' OR name LIKE 'project\_counts\_sentences\_%' ESCAPE '\' OR name LIKE 'project\_counts\_gold\_%' ESCAPE '\' OR name LIKE 'round\_counts\_%' ESCAPE '\'
 		OR (?1 AND name = 'gold_tallies_labels_insert')`, labelGold)
 	if err != nil {
 		return nil, err
@@ -49,8 +48,8 @@ func holdReportTriggers(ctx context.Context, tx *sql.Tx, labelGold bool) (*heldT
 // release makes the held triggers again, bumps the project's counters
 // once for everything the import wrote (the membership counters of every
 // project's rounds when the import named none), and counts the project's
-// queues and study items' deals again from its assignments (every
-// project's, when the import named none).
+// queues, its annotators' round counts and its study items' deals again
+// from its assignments (every project's, when the import named none).
 func (h *heldTriggers) release(ctx context.Context, tx *sql.Tx, projectID int64) error {
 	if err := h.sql.restore(ctx, tx); err != nil {
 		return err
@@ -62,6 +61,9 @@ func (h *heldTriggers) release(ctx context.Context, tx *sql.Tx, projectID int64)
 		return err
 	}
 	if err := recountProject(ctx, tx, projectID); err != nil {
+		return err
+	}
+	if err := recountRoundCounts(ctx, tx, projectID); err != nil {
 		return err
 	}
 	if err := bumpMembership(ctx, tx, projectID); err != nil {

@@ -313,6 +313,10 @@ ALTER TABLE study_participants ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;`
 	// 41: each project's number of sentences with a gold label, kept by
 	// triggers (see project_counts.go).
 	projectGoldSchema,
+	// 42: each annotator's assignments in each round by status, with
+	// their active seconds and last submission, kept by triggers (see
+	// round_counts.go).
+	roundCountsSchema,
 }
 
 // studyDealingSchema keeps, per study item, how many of the study round's

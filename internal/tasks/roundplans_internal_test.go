@@ -19,9 +19,11 @@ func TestRoundSummaryIDsReadTheRoundsIndex(t *testing.T) {
 	}
 }
 
-// TestRoundPageQueriesReadIndexes: the round page counts each annotator's
-// assignments from the index of a round's assignments by annotator alone
-// (no row, no sort), and finds a page of assignments through the
+// TestRoundPageQueriesReadIndexes: the round page reads each annotator's
+// counts from round_counts by the round's key, their median seconds from
+// the index of a round's assignments by annotator, status and seconds
+// alone (no row, no sort), its adjudication counts from gold_counts (not
+// the gold index's rows), and finds a page of assignments through the
 // annotators' queue index in order, not by sorting the round. The plans
 // are read with the statistics of a round of 200,000 assignments by 100
 // annotators, under which the planner, left to itself, sorts the round
@@ -51,8 +53,16 @@ func TestRoundPageQueriesReadIndexes(t *testing.T) {
 	}
 	defer db.Close()
 	p := strings.Join(sqlplan.Of(t, db, roundCountsQuery, 1), "; ")
-	if !strings.Contains(p, "COVERING INDEX assignments_round_user") || strings.Contains(p, "TEMP B-TREE FOR GROUP BY") {
+	if !strings.Contains(p, "SEARCH c USING PRIMARY KEY (round_id=?)") || strings.Contains(p, "assignments") {
 		t.Fatalf("counts plan: %s", p)
+	}
+	p = strings.Join(sqlplan.Of(t, db, roundMedianSeconds, 1, 2, 2, 10), "; ")
+	if !strings.Contains(p, "COVERING INDEX assignments_round_user (round_id=? AND user_id=? AND status=?)") || strings.Contains(p, "TEMP B-TREE") {
+		t.Fatalf("median plan: %s", p)
+	}
+	p = strings.Join(sqlplan.Of(t, db, roundQueueCounts, 1, ",1,"), "; ")
+	if !strings.Contains(p, "SEARCH gold_counts USING PRIMARY KEY (project_id=? AND provenance=?)") || strings.Contains(p, "gold_tallies") {
+		t.Fatalf("queue counts plan: %s", p)
 	}
 	p = strings.Join(sqlplan.Of(t, db, roundPageIDs, 1, 200, 0), "; ")
 	if !strings.Contains(p, "assignments_queue") || strings.Contains(p, "TEMP B-TREE") {

@@ -67,6 +67,7 @@ func dealRound(t *testing.T, hold int) dealtState {
 		"gold_tallies_stale": `SELECT sentence_id FROM gold_tallies_stale ORDER BY 1`,
 		"project_counts":     `SELECT * FROM project_counts ORDER BY 1`,
 		"membership_rounds":  `SELECT round_id FROM membership_rounds ORDER BY 1`,
+		"round_counts":       `SELECT round_id, user_id, submitted, in_progress, pending, released, active_seconds FROM round_counts ORDER BY 1, 2`,
 	})
 	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM assignments WHERE round_id = ?`, r.ID).Scan(&st.assignments); err != nil {
 		t.Fatal(err)

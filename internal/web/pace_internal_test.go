@@ -14,8 +14,8 @@ import (
 func TestPace(t *testing.T) {
 	var v templates.RoundView
 	paces := []domain.AnnotatorPace{
-		{AnnotatorProgress: domain.AnnotatorProgress{Username: "ann"}, LastActive: "2026-11-25T10:05:00Z", Open: 1, SubmittedSeconds: []int{60, 180, 120}},
-		{AnnotatorProgress: domain.AnnotatorProgress{Username: "bob"}, LastActive: "2026-11-25T11:00:00Z", Open: 2, SubmittedSeconds: []int{30}},
+		{AnnotatorProgress: domain.AnnotatorProgress{Username: "ann", Submitted: 3}, LastActive: "2026-11-25T10:05:00Z", Open: 1, MedianSeconds: 120},
+		{AnnotatorProgress: domain.AnnotatorProgress{Username: "bob", Submitted: 1}, LastActive: "2026-11-25T11:00:00Z", Open: 2, MedianSeconds: 30},
 	}
 	v.Progress, v.ETA = pace(paces)
 	ann, bob := v.Progress[0], v.Progress[1]

@@ -416,13 +416,13 @@ func pace(paces []domain.AnnotatorPace) ([]templates.ProgressRow, string) {
 		p := &rows[i]
 		*p = templates.ProgressRow{Username: a.Username, Name: a.DisplayName, Total: a.Total, Submitted: a.Submitted, InProgress: a.InProgress,
 			Pending: a.Pending, Active: duration(a.ActiveSeconds), LastActive: a.LastActive}
-		if len(a.SubmittedSeconds) == 0 {
+		if a.Submitted == 0 {
 			if a.Open > 0 {
 				known = false
 			}
 			continue
 		}
-		med := medianSeconds(a.SubmittedSeconds)
+		med := a.MedianSeconds
 		p.Median = duration(med)
 		eta := time.Duration(med*a.Open) * time.Second
 		p.ETA = eta.String()
@@ -432,16 +432,4 @@ func pace(paces []domain.AnnotatorPace) ([]templates.ProgressRow, string) {
 		return rows, roundETA.String()
 	}
 	return rows, ""
-}
-
-// medianSeconds is the median of xs (non-empty), the mean of the middle two
-// for an even count, rounded down.
-func medianSeconds(xs []int) int {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	m := len(s) / 2
-	if len(s)%2 == 1 {
-		return s[m]
-	}
-	return (s[m-1] + s[m]) / 2
 }
