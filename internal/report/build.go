@@ -417,6 +417,18 @@ func Build(project string, d *domain.ReportData, set domain.Settings, opt Option
 		pats  [][]DisagreementPattern
 	}
 	results := make([]result, len(srcs))
+	// The assistant's agreement and the disagreements list read the index
+	// and the scope only: computed beside the dimensions, they fill the
+	// processors the last dimensions leave idle.
+	var beside sync.WaitGroup
+	var disagreementsErr error
+	besides := func() {
+		rep.Assistant = x.assistant(sc)
+		rep.Disagreements, rep.DisagreementsTotal, disagreementsErr = x.disagreements(sc)
+	}
+	if workers(opt) > 1 {
+		beside.Go(besides)
+	}
 	inParallel(workers(opt), len(srcs), func(i int) {
 		rt := x.ratings(srcs[i], sc)
 		dm := dimension(rt, sc.coders, boot)
@@ -437,7 +449,9 @@ func Build(project string, d *domain.ReportData, set domain.Settings, opt Option
 	}
 	results = nil
 	finishAnnotators(rep.PerAnnotator)
-	rep.Assistant = x.assistant(sc)
+	if workers(opt) <= 1 {
+		besides() // on the calling goroutine (see Options.OneCore)
+	}
 	for _, r := range d.Rounds {
 		if opt.Round != "" && r.ID != roundID {
 			continue
@@ -462,9 +476,9 @@ func Build(project string, d *domain.ReportData, set domain.Settings, opt Option
 		tr.Dimensions = append(tr.Dimensions, tps...)
 		rep.Trend = append(rep.Trend, tr)
 	}
-	rep.Disagreements, rep.DisagreementsTotal, err = x.disagreements(sc)
-	if err != nil {
-		return nil, err
+	beside.Wait()
+	if disagreementsErr != nil {
+		return nil, disagreementsErr
 	}
 	return rep, nil
 }
