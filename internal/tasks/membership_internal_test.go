@@ -3,7 +3,6 @@ package tasks
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"reflect"
 	"slices"
 	"sync"
@@ -121,17 +120,7 @@ func TestRoundMembersReadAgainOnlyWhereTheyChanged(t *testing.T) {
 	}
 
 	// A new round: only it is read.
-	var annotators []int64
-	for i := range 2 {
-		u, err := s.CreateUser(ctx, fmt.Sprint("extra", i), "", "a long enough password", false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s.SetMember(ctx, p.ID, u.ID, domain.RoleAnnotator); err != nil {
-			t.Fatal(err)
-		}
-		annotators = append(annotators, u.ID)
-	}
+	annotators := addAnnotators(t, s, p.ID, "extra", 2)
 	sums, err := s.SummaryIDs(ctx, p.ID, nil)
 	if err != nil || len(sums) < 4 || len(annotators) < 2 {
 		t.Fatalf("summaries %v, annotators %v, %v", sums, annotators, err)

@@ -109,39 +109,39 @@ const roundPageIDs = `SELECT a.id FROM users u JOIN assignments a INDEXED BY ass
 // the round's index by annotator, status and seconds (OFFSET steps over
 // the index entries below it without reading them out). Grouping the
 // round's assignments and reading every submitted one's seconds took
-// 0.32-0.69 s a view of a round of 300,000. One transaction, so that the
+// 0.32-0.69 s a view of a round of 300,000. One snapshot, so that the
 // counts and the medians agree.
 func (s *Store) RoundPace(ctx context.Context, roundID int64) ([]domain.AnnotatorPace, error) {
-	tx, err := s.read.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, domain.Op("Store.RoundPace", err)
-	}
-	defer tx.Rollback()
-	out, err := roundCounts(ctx, tx, roundID)
-	if err != nil {
-		return nil, domain.Op("Store.RoundPace", err)
-	}
-	for i := range out {
-		p := &out[i]
-		if p.Submitted == 0 {
-			continue
-		}
-		// The middle one of an odd count, the middle two of an even one.
-		var mid []int
-		err := queryRows(ctx, tx, roundMedianSeconds, func(rows *sql.Rows) error {
-			var secs int
-			err := rows.Scan(&secs)
-			mid = append(mid, secs)
+	var out []domain.AnnotatorPace
+	err := s.Snapshot(ctx, func(ctx context.Context) error {
+		q := s.reader(ctx)
+		var err error
+		if out, err = roundCounts(ctx, q, roundID); err != nil {
 			return err
-		}, roundID, p.UserID, 2-p.Submitted%2, (p.Submitted-1)/2)
-		if err != nil {
-			return nil, domain.Op("Store.RoundPace", err)
 		}
-		if len(mid) > 0 {
-			p.MedianSeconds = (mid[0] + mid[len(mid)-1]) / 2
+		for i := range out {
+			p := &out[i]
+			if p.Submitted == 0 {
+				continue
+			}
+			// The middle one of an odd count, the middle two of an even one.
+			var mid []int
+			err := queryRows(ctx, q, roundMedianSeconds, func(rows *sql.Rows) error {
+				var secs int
+				err := rows.Scan(&secs)
+				mid = append(mid, secs)
+				return err
+			}, roundID, p.UserID, 2-p.Submitted%2, (p.Submitted-1)/2)
+			if err != nil {
+				return err
+			}
+			if len(mid) > 0 {
+				p.MedianSeconds = (mid[0] + mid[len(mid)-1]) / 2
+			}
 		}
-	}
-	return out, nil
+		return nil
+	})
+	return out, domain.Op("Store.RoundPace", err)
 }
 
 // roundMedianSeconds reads, in order, the active seconds of an

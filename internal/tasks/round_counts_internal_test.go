@@ -30,7 +30,8 @@ const roundCountsKept = `SELECT round_id, user_id, submitted, in_progress, pendi
 // annotator and round, and deletions, directly in SQL, a round deleted
 // with its assignments, and the migration that brings it in. last_submit
 // keeps a submission's time once it is undone; otherwise it is the latest
-// submission.
+// submission. Each time, the round page's medians (RoundPace) match the
+// median of each annotator's submitted seconds.
 func TestRoundCountsFollowAssignments(t *testing.T) {
 	ctx := context.Background()
 	s := labelScanStore(t, 3)
@@ -63,6 +64,45 @@ func TestRoundCountsFollowAssignments(t *testing.T) {
 		if behind > 0 {
 			t.Fatalf("after %s: %d annotators' last submission behind their assignments'", what, behind)
 		}
+		// Each annotator's median seconds on the round page against the
+		// median of their submitted assignments' seconds.
+		seconds := map[[2]int64][]int{}
+		err := queryRows(ctx, s.read, `SELECT round_id, user_id, active_seconds FROM assignments WHERE status = 'submitted'`, func(rows *sql.Rows) error {
+			var k [2]int64
+			var secs int
+			err := rows.Scan(&k[0], &k[1], &secs)
+			seconds[k] = append(seconds[k], secs)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rounds, err := IDList(ctx, s.read, `SELECT id FROM rounds`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		medians := 0
+		for _, r := range rounds {
+			paces, err := s.RoundPace(ctx, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range paces {
+				xs := seconds[[2]int64{r, p.UserID}]
+				want := 0
+				if len(xs) > 0 {
+					slices.Sort(xs)
+					want = (xs[(len(xs)-1)/2] + xs[len(xs)/2]) / 2
+					medians++
+				}
+				if p.Submitted != len(xs) || p.MedianSeconds != want {
+					t.Fatalf("after %s: round %d, %s: %d submitted, median %d s; want %d, %d s (%v)", what, r, p.Username, p.Submitted, p.MedianSeconds, len(xs), want, xs)
+				}
+			}
+		}
+		if medians == 0 {
+			t.Fatalf("after %s: no annotator with a submission", what)
+		}
 	}
 	check("an import of labels")
 
@@ -70,17 +110,7 @@ func TestRoundCountsFollowAssignments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var annotators []int64
-	for i := range 3 {
-		u, err := s.CreateUser(ctx, fmt.Sprint("counted", i), "", "a long enough password", false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s.SetMember(ctx, p.ID, u.ID, domain.RoleAnnotator); err != nil {
-			t.Fatal(err)
-		}
-		annotators = append(annotators, u.ID)
-	}
+	annotators := addAnnotators(t, s, p.ID, "counted", 3)
 	sums, err := s.SummaryIDs(ctx, p.ID, nil)
 	if err != nil {
 		t.Fatal(err)

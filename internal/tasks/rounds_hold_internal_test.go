@@ -28,17 +28,7 @@ func dealRound(t *testing.T, hold int) dealtState {
 	t.Helper()
 	s, p := holdStore(t, hold)
 	ctx := context.Background()
-	var annotators []int64
-	for i := range 3 {
-		u, err := s.CreateUser(ctx, fmt.Sprint("dealt", i), "", "a long enough password", false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s.SetMember(ctx, p.ID, u.ID, domain.RoleAnnotator); err != nil {
-			t.Fatal(err)
-		}
-		annotators = append(annotators, u.ID)
-	}
+	annotators := addAnnotators(t, s, p.ID, "dealt", 3)
 	if err := s.refreshGoldIndex(ctx, false); err != nil {
 		t.Fatal(err)
 	}
@@ -153,4 +143,22 @@ func TestLargeRoundHoldsTriggers(t *testing.T) {
 	if !held.kicked {
 		t.Fatal("a large round did not wake the gold index's keeper")
 	}
+}
+
+// addAnnotators makes n accounts named prefix0, prefix1, … and makes
+// them annotators of the project, returning their ids.
+func addAnnotators(t *testing.T, s *Store, projectID int64, prefix string, n int) []int64 {
+	t.Helper()
+	var ids []int64
+	for i := range n {
+		u, err := s.CreateUser(context.Background(), fmt.Sprint(prefix, i), "", "a long enough password", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetMember(context.Background(), projectID, u.ID, domain.RoleAnnotator); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, u.ID)
+	}
+	return ids
 }
