@@ -129,6 +129,19 @@ func TestSplitLookupsSameTable(t *testing.T) {
 			wantErr = fmt.Sprintf(`r.csv:%d: duplicate rating of unit %q by coder %q (first at line %d)`,
 				n+2, unitOf(f.rows[n-5]), coderOf(f.rows[n-5]), n-5+2)
 			sameError(t, "duplicate", file(dup), wantErr)
+
+			// Duplicates of sixteen units, which fall in both parts
+			// whatever the hash's seed, drawn anew for each read: the
+			// earliest line's is reported, from either part.
+			many := slices.Clone(f.rows)
+			for k := range 16 {
+				many = append(many, f.rows[n-1-k*97])
+			}
+			wantErr = fmt.Sprintf(`r.csv:%d: duplicate rating of unit %q by coder %q (first at line %d)`,
+				n+2, unitOf(f.rows[n-1]), coderOf(f.rows[n-1]), n-1+2)
+			for range 12 {
+				sameError(t, "many duplicates", file(many), wantErr)
+			}
 		})
 	}
 }
