@@ -36,11 +36,38 @@ const overflowJS = `(() => {
   return JSON.stringify({scroll: document.scrollingElement.scrollWidth, inner: window.innerWidth, out, boxes});
 })()`
 
+// labelOverlapJS lists the labelled cells of stacked tables whose label
+// (each cell's ::before) is taller than the cell: a label of two lines
+// running into the next line. Each label is measured as a hidden copy
+// with the label's font and width.
+const labelOverlapJS = `(() => {
+  const out = [];
+  for (const td of document.querySelectorAll(".table-wrap > table.stackable td[data-label], .table-wrap > table.stackable tbody th[data-label]")) {
+    if (td.getClientRects().length === 0) continue;
+    const b = getComputedStyle(td, "::before");
+    if (b.content === "none" || b.display === "none") continue;
+    const m = document.createElement("div");
+    m.textContent = td.dataset.label;
+    for (const p of ["font-family", "font-size", "font-weight", "line-height", "letter-spacing", "overflow-wrap"]) m.style.setProperty(p, b.getPropertyValue(p));
+    m.style.width = b.width;
+    m.style.position = "absolute";
+    m.style.visibility = "hidden";
+    document.body.appendChild(m);
+    const need = m.getBoundingClientRect().height;
+    m.remove();
+    const s = getComputedStyle(td);
+    const have = td.getBoundingClientRect().height - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom);
+    if (need > have + 1) out.push(td.dataset.label + " " + Math.round(need) + ">" + Math.round(have) + " px");
+    if (out.length >= 5) break;
+  }
+  return out.join(", ");
+})()`
+
 // TestBrowserPagesFitAPhone opens every page a lead, an annotator and an
 // admin reach at a phone's width (390 × 844) and at 1280 × 800, and
 // expects none to scroll sideways outside a table's own box; at the
 // phone's width, data tables stack their rows into cards, so no table
-// box scrolls either.
+// box scrolls either, and no card's label runs into the next line.
 func TestBrowserPagesFitAPhone(t *testing.T) {
 	t.Parallel()
 	r := newReportFixture(t)
@@ -109,6 +136,15 @@ func TestBrowserPagesFitAPhone(t *testing.T) {
 				}
 				if size[0] < 640 && len(fit.Boxes) > 0 {
 					t.Errorf("%s as %s at %d px: a table's rows do not stack into cards: %s", path, user, size[0], strings.Join(fit.Boxes, ", "))
+				}
+				if size[0] < 640 {
+					over, err := chromedp.Run(ctx, chromedp.Evaluate[string](labelOverlapJS))
+					if err != nil {
+						t.Fatalf("%s: %v", path, err)
+					}
+					if over != "" {
+						t.Errorf("%s as %s at %d px: labels taller than their cards' lines: %s", path, user, size[0], over)
+					}
 				}
 				fullScreenshot(t, ctx, fmt.Sprintf("width-%s%s-%d", user, strings.ReplaceAll(path, "/", "_"), size[0]))
 			}
