@@ -1,7 +1,9 @@
 package report
 
 import (
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,6 +94,74 @@ func TestSummariesWithoutSentencesAreUnits(t *testing.T) {
 	for i, part := range sc.parts {
 		if id := sc.assignment(i).SummaryID; x.summaryIDs[part.summary] != id {
 			t.Fatalf("assignment %d of summary %d: part names summary %d", i, id, x.summaryIDs[part.summary])
+		}
+	}
+}
+
+// TestScopeAgainstReference: a scope's assignments, coders and parts are
+// those worked out directly from the data, each annotator's latest
+// assignment of a summary across rounds (or a round's own), its coders
+// by name, for every round and with drafts or not, with the latest
+// assignments found in a table and in a map.
+func TestScopeAgainstReference(t *testing.T) {
+	store, p := seededStore(t, reportseed.Options{Documents: 12, Annotators: 5, Calibrate: 0.5, Seed: 6})
+	d := seededData(t, store, p)
+	// The same summaries dealt again to the same annotators in a later
+	// round, some of them submitted: the later one is their latest.
+	n := len(d.Assignments)
+	for i := range n / 3 {
+		a := d.Assignments[i*3]
+		a.ID, a.RoundID = d.Assignments[n-1].ID+1+int64(i), 99
+		if i%2 == 0 {
+			a.Status = domain.StatusInProgress
+		}
+		d.Assignments = append(d.Assignments, a)
+	}
+	x := newIndex(d, p.Settings)
+	rounds := []int64{0, 99}
+	for _, r := range d.Rounds {
+		rounds = append(rounds, r.ID)
+	}
+	defer func(old bool) { denseScopes = old }(denseScopes)
+	for _, dense := range []bool{true, false} {
+		denseScopes = dense
+		for _, round := range rounds {
+			for _, drafts := range []bool{false, true} {
+				sc := x.scope(round, drafts)
+				// The reference: the first place of each (annotator,
+				// summary) in id order holds its latest assignment.
+				var which []int32
+				at := map[[2]int64]int{}
+				names := map[string]bool{}
+				for j, a := range d.Assignments {
+					if (round != 0 && a.RoundID != round) || (!drafts && a.Status != domain.StatusSubmitted) {
+						continue
+					}
+					k := [2]int64{a.UserID, a.SummaryID}
+					if round != 0 {
+						k = [2]int64{int64(j), 0}
+					}
+					if i, ok := at[k]; !ok {
+						at[k] = len(which)
+						which = append(which, int32(j))
+					} else if a.RoundID > d.Assignments[which[i]].RoundID {
+						which[i] = int32(j)
+					}
+					names[a.Username] = true
+				}
+				coders := slices.Sorted(maps.Keys(names))
+				if !slices.Equal(sc.which, which) || !slices.Equal(sc.coders, coders) {
+					t.Fatalf("dense %v, round %d, drafts %v: scope %v with %v, want %v with %v", dense, round, drafts, sc.which, sc.coders, which, coders)
+				}
+				for i, j := range which {
+					a := d.Assignments[j]
+					u, _ := x.summaryPos.of(a.SummaryID)
+					want := part{lo: x.labelLo[j], hi: x.labelHi[j], coder: int32(slices.Index(coders, a.Username)), summary: u}
+					if sc.parts[i] != want {
+						t.Fatalf("dense %v, round %d, drafts %v: part %d %+v, want %+v", dense, round, drafts, i, sc.parts[i], want)
+					}
+				}
+			}
 		}
 	}
 }
