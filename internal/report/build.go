@@ -88,7 +88,12 @@ type index struct {
 	goldFaith, assistFaith []int8
 }
 
-func newIndex(d *domain.ReportData, set domain.Settings) *index {
+func newIndex(d *domain.ReportData, set domain.Settings) *index { return newIndexOn(d, set, 1) }
+
+// newIndexOn is newIndex on workers goroutines: with two or more, the
+// labels' views are made while the sentences are indexed (on the 1.5M-label
+// project, 59 and 32 ms one after the other).
+func newIndexOn(d *domain.ReportData, set domain.Settings, workers int) *index {
 	x := &index{data: d, settings: set}
 	bySentence := func(a, b domain.ReportSentence) int {
 		return cmp.Or(cmp.Compare(a.SummaryID, b.SummaryID), cmp.Compare(a.Index, b.Index))
@@ -97,7 +102,25 @@ func newIndex(d *domain.ReportData, set domain.Settings) *index {
 		slices.SortStableFunc(d.Sentences, bySentence)
 	}
 	x.sentPos = newPositions(len(d.Sentences), func(i int) int64 { return d.Sentences[i].ID })
+	if !slices.IsSortedFunc(d.Assignments, func(a, b domain.ReportAssignment) int { return cmp.Compare(a.ID, b.ID) }) {
+		panic("report: ReportData.Assignments not in id order")
+	}
 	codes := errorCodes(set)
+	inParallel(workers, 2, func(part int) {
+		if part == 0 {
+			x.indexSentences(codes)
+		} else {
+			x.indexLabels(codes)
+		}
+	})
+	return x
+}
+
+// indexSentences indexes the data's sentences (in summary order, their
+// positions known): their keys, gold and assistant's labels, and the
+// summaries, those assigned without sentences last.
+func (x *index) indexSentences(codes map[string]int) {
+	d := x.data
 	x.sentenceKeys = make([]unitKey, len(d.Sentences))
 	x.gold = make([]*label, len(d.Sentences))
 	golds := make([]label, 0, len(d.Sentences)/8)
@@ -158,9 +181,13 @@ func newIndex(d *domain.ReportData, set domain.Settings) *index {
 			x.keyFacts[u] = d.SummaryKeyFacts[id]
 		}
 	}
-	if !slices.IsSortedFunc(d.Assignments, func(a, b domain.ReportAssignment) int { return cmp.Compare(a.ID, b.ID) }) {
-		panic("report: ReportData.Assignments not in id order")
-	}
+}
+
+// indexLabels finds each assignment's labels, sorting them by assignment
+// if they are not, makes their views (each with its sentence's position),
+// and finds each assignment's summary label and key-fact links.
+func (x *index) indexLabels(codes map[string]int) {
+	d := x.data
 	ls := d.Labels
 	if !x.groupLabels() {
 		// Not each assignment's labels together: sort them so.
@@ -196,7 +223,6 @@ func newIndex(d *domain.ReportData, set domain.Settings) *index {
 		}
 	}
 	x.groupLinks()
-	return x
 }
 
 // groupLinks finds each assignment's key-fact links in the data, sorting
@@ -437,7 +463,7 @@ func (x *index) scope(round int64, drafts bool) *scope {
 // [Options.Filter]). An unknown round is ENotFound, an unknown dimension
 // EInvalid.
 func Build(project string, d *domain.ReportData, set domain.Settings, opt Options) (*Report, error) {
-	x := newIndex(d, set)
+	x := newIndexOn(d, set, workers(opt))
 	rep := &Report{
 		Project: project, Round: opt.Round, Bootstrap: opt.Bootstrap, SubmittedOnly: !opt.IncludeDrafts,
 		Rounds: []RoundInfo{}, Annotators: []string{}, Dimensions: []Dimension{}, PerAnnotator: []Annotator{},
