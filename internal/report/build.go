@@ -523,6 +523,7 @@ func Build(project string, d *domain.ReportData, set domain.Settings, opt Option
 		ads, pats := againstRest(rt)
 		results[i] = result{dim: dm, point: TrendPoint{Dimension: dm.Name, Level: dm.Level, Units: dm.Units, Ratings: dm.Ratings, Statistics: st},
 			ads: ads, pats: pats}
+		rt.release()
 	})
 	points := make([]TrendPoint, len(srcs))
 	for i, r := range results {
@@ -558,6 +559,7 @@ func Build(project string, d *domain.ReportData, set domain.Settings, opt Option
 			st, _ := statistics(rt, bootstrap{})
 			units, _, n := counts(rt)
 			tps[i] = TrendPoint{Dimension: rt.spec.name, Level: rt.spec.level, Units: units, Ratings: n, Statistics: st}
+			rt.release()
 		})
 		tr.Dimensions = append(tr.Dimensions, tps...)
 		rep.Trend = append(rep.Trend, tr)

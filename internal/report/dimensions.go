@@ -96,6 +96,19 @@ type ratings struct {
 	// derived marks units whose gold the annotators' own labels made; nil
 	// when no unit's did.
 	derived []bool
+	// bufs, unless nil, are the arrays c and gold are built in (see
+	// release).
+	bufs *ratingBufs
+}
+
+// release gives the arrays the ratings are built in to the next
+// dimension's; neither the ratings nor anything made of their arrays may
+// be used afterwards.
+func (r *ratings) release() {
+	if r.bufs != nil {
+		ratingBufPool.Put(r.bufs)
+		r.bufs, r.c, r.gold = nil, nil, nil
+	}
 }
 
 // collector gathers the ratings of one dimension. Units are found by key
