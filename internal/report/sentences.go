@@ -108,8 +108,9 @@ func (x *index) sentenceRatings(src source, sc *scope) ratings {
 
 // ratingBufs are the arrays a sentence-level dimension's ratings are
 // built in, kept from one dimension to the next (see ratings.release):
-// made anew, each dimension's took 20 MB on the 1.5M-label project, about
-// 200 MB a report for the collector to reclaim while the build runs.
+// made anew, each dimension's took 20 MB on the 1.5M-label project, and a
+// report's build allocated 829 MB instead of 545-551 MB for the collector
+// to reclaim while it ran.
 type ratingBufs struct {
 	codes, coders []int32
 	start         []int

@@ -49,7 +49,7 @@ func (s *Store) AcceptMajority(ctx context.Context, projectID, roundID, userID i
 			// Many decisions: the project's counters are bumped and
 			// counted again once (see holdReportTriggers).
 			var err error
-			if held, err = holdReportTriggers(ctx, tx, false); err != nil {
+			if held, err = holdReportTriggers(ctx, tx); err != nil {
 				return err
 			}
 		}

@@ -15,7 +15,7 @@ func queueWhere(f domain.QueueFilter) (string, []any) {
 	cond, args := ` WHERE project_id = ? AND provenance = 'unresolved'`, []any{}
 	if f.RoundID != 0 {
 		cond += ` AND instr(rounds, ?) > 0`
-		args = append(args, ","+strconv.FormatInt(f.RoundID, 10)+",")
+		args = append(args, roundsKey([]int64{f.RoundID}))
 	}
 	if f.Flagged {
 		cond += ` AND flagged`
@@ -98,7 +98,7 @@ func adjudicationQueue(ctx context.Context, q querier, projectID int64, f domain
 // and StaleGoldRows).
 func (s *Store) RoundQueueCounts(ctx context.Context, projectID, roundID int64) (waiting, flagged, behind int, err error) {
 	err = s.FreshSnapshot(ctx, func(ctx context.Context) error {
-		if err := s.reader(ctx).QueryRowContext(ctx, roundQueueCounts, projectID, ","+strconv.FormatInt(roundID, 10)+",").Scan(&waiting, &flagged); err != nil {
+		if err := s.reader(ctx).QueryRowContext(ctx, roundQueueCounts, projectID, roundsKey([]int64{roundID})).Scan(&waiting, &flagged); err != nil {
 			return err
 		}
 		behind, err = s.StaleGoldRows(ctx, projectID)
@@ -108,7 +108,8 @@ func (s *Store) RoundQueueCounts(ctx context.Context, projectID, roundID int64) 
 }
 
 // roundQueueCounts sums the counts of a project's waiting gold whose set
-// of rounds holds the round (?2 is ",id,", as queueWhere matches it):
+// of rounds holds the round (?2 is the round's roundsKey, as queueWhere
+// matches it):
 // all of it, and the flagged.
 const roundQueueCounts = `SELECT coalesce(sum(n), 0), coalesce(sum(n * flagged), 0) FROM gold_counts
 	WHERE project_id = ?1 AND provenance = 'unresolved' AND instr(rounds, ?2) > 0`

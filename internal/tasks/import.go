@@ -57,7 +57,11 @@ func (s *Store) ImportStream(ctx context.Context, req domain.ImportRequest, fill
 		// An import that may delete labels (Relabel) keeps the trigger
 		// for each label's gold: markLabelledStale finds the import's
 		// labels as those after the last one there was.
-		held, err := holdReportTriggers(ctx, tx, !req.Relabel)
+		var gold []string
+		if !req.Relabel {
+			gold = []string{labelGoldTrigger}
+		}
+		held, err := holdReportTriggers(ctx, tx, gold...)
 		if err != nil {
 			return err
 		}
@@ -71,7 +75,7 @@ func (s *Store) ImportStream(ctx context.Context, req domain.ImportRequest, fill
 			if err := w.labels.finish(); err != nil {
 				return err
 			}
-			if held.labelGold && w.labels.labelledOld {
+			if held.holds(labelGoldTrigger) && w.labels.labelledOld {
 				if err := markLabelledStale(ctx, tx, w.labels.firstLabel); err != nil {
 					return err
 				}

@@ -3,6 +3,8 @@ package tasks
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
+	"slices"
 
 	"annotate/internal/domain"
 )
@@ -12,11 +14,25 @@ import (
 // them again.
 type heldTriggers struct {
 	sql DroppedTriggers
-	// labelGold is set when the trigger that marks a sentence's gold
-	// index row stale for each label written is held too (see
-	// holdLabelGold).
-	labelGold bool
+	// gold names the gold index triggers held too (see
+	// holdReportTriggers).
+	gold []string
 }
+
+// The triggers that mark gold index rows stale for each row written,
+// which a bulk write may hold and do the work of once.
+const (
+	// labelGoldTrigger marks stale, for every label written, the row of
+	// its sentence when that sentence's gold waits (unresolved or
+	// imported): see markLabelledStale.
+	labelGoldTrigger = "gold_tallies_labels_insert"
+	// dealtGoldTrigger marks stale, for every assignment made, the rows of
+	// its summary's gold sentences: see markDealtGoldStale.
+	dealtGoldTrigger = "gold_tallies_assignments_insert"
+)
+
+// holds reports whether the gold index trigger name is held.
+func (h *heldTriggers) holds(name string) bool { return slices.Contains(h.gold, name) }
 
 // holdReportTriggers drops the triggers that bump report_versions and
 // membership_rounds and keep queue_blocks, study_items.dealt,
@@ -31,18 +47,20 @@ type heldTriggers struct {
 // queues and its study items' deals again (see [DropTriggers] for why
 // this is safe inside the transaction).
 //
-// With labelGold it also holds gold_tallies_labels_insert, which marks
-// stale, for every label written, the gold index row of its sentence
-// when that sentence's gold waits (unresolved or imported): see
-// markLabelledStale, which the caller must run before release.
-func holdReportTriggers(ctx context.Context, tx *sql.Tx, labelGold bool) (*heldTriggers, error) {
-	dropped, err := dropTriggers(ctx, tx, `name LIKE 'report\_version\_%' ESCAPE '\' OR name LIKE 'membership\_%' ESCAPE '\' OR name LIKE 'queue\_blocks\_%' ESCAPE '\' OR name LIKE 'study\_items\_dealt\_%' ESCAPE '\' OR name LIKE 'round\_activity\_%' ESCAPE '\' OR name LIKE 'project\_counts\_sentences\_%' ESCAPE '\' OR name LIKE 'project\_counts\_gold\_%' ESCAPE '\' OR name LIKE 'round\_counts\_%' ESCAPE '\'
-		OR (?1 AND name = 'gold_tallies_labels_insert')`, labelGold)
+// It also holds the gold index triggers named in gold (labelGoldTrigger,
+// dealtGoldTrigger), whose work the caller must do once before release
+// (markLabelledStale, markDealtGoldStale).
+func holdReportTriggers(ctx context.Context, tx *sql.Tx, gold ...string) (*heldTriggers, error) {
+	names, err := json.Marshal(append([]string{}, gold...))
 	if err != nil {
 		return nil, err
 	}
-	h := &heldTriggers{sql: dropped, labelGold: labelGold}
-	return h, nil
+	dropped, err := dropTriggers(ctx, tx, `name LIKE 'report\_version\_%' ESCAPE '\' OR name LIKE 'membership\_%' ESCAPE '\' OR name LIKE 'queue\_blocks\_%' ESCAPE '\' OR name LIKE 'study\_items\_dealt\_%' ESCAPE '\' OR name LIKE 'round\_activity\_%' ESCAPE '\' OR name LIKE 'project\_counts\_sentences\_%' ESCAPE '\' OR name LIKE 'project\_counts\_gold\_%' ESCAPE '\' OR name LIKE 'round\_counts\_%' ESCAPE '\'
+		OR name IN (SELECT value FROM json_each(?1))`, string(names))
+	if err != nil {
+		return nil, err
+	}
+	return &heldTriggers{sql: dropped, gold: gold}, nil
 }
 
 // release makes the held triggers again, bumps the project's counters
@@ -101,7 +119,7 @@ func recountDealt(ctx context.Context, tx *sql.Tx, projectID int64) error {
 	return err
 }
 
-// markLabelledStale does, once, what gold_tallies_labels_insert does for
+// markLabelledStale does, once, what labelGoldTrigger does for
 // each label when an import holds it: it marks stale the gold index rows
 // of the sentences given labels (rows of sentence_labels from id first
 // on: the import's, as it deletes none) whose gold waits. Run at the end

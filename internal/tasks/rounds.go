@@ -92,11 +92,7 @@ func (s *Store) CreateRound(ctx context.Context, projectID int64, spec domain.Ro
 		// an import's are (see holdReportTriggers), and its summaries'
 		// gold index rows marked stale in one statement.
 		large = true
-		held, err := holdReportTriggers(ctx, tx, false)
-		if err != nil {
-			return err
-		}
-		gold, err := dropTriggers(ctx, tx, `name = 'gold_tallies_assignments_insert'`)
+		held, err := holdReportTriggers(ctx, tx, dealtGoldTrigger)
 		if err != nil {
 			return err
 		}
@@ -104,9 +100,6 @@ func (s *Store) CreateRound(ctx context.Context, projectID int64, spec domain.Ro
 			return err
 		}
 		if err := markDealtGoldStale(ctx, tx, roundID); err != nil {
-			return err
-		}
-		if err := gold.restore(ctx, tx); err != nil {
 			return err
 		}
 		return held.release(ctx, tx, projectID)
@@ -132,8 +125,8 @@ func (s *Store) CreateRound(ctx context.Context, projectID int64, spec domain.Ro
 // majorities at once holds them too (AcceptMajority). Tests change it.
 var holdTriggersFrom = 20000
 
-// markDealtGoldStale does, once, what gold_tallies_assignments_insert
-// does for each new assignment: it marks stale the gold index rows of the
+// markDealtGoldStale does, once, what dealtGoldTrigger does for each new
+// assignment: it marks stale the gold index rows of the
 // gold sentences of the round's summaries.
 func markDealtGoldStale(ctx context.Context, tx *sql.Tx, roundID int64) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO gold_tallies_stale (sentence_id)
