@@ -13,6 +13,10 @@ var DriverName = &driverName
 // sentences.
 var ExportApartBetween = &exportApartBetween
 
+// SeekRunsMax lets tests choose how the raw export reads the assistant's
+// labels (see assistantLabel).
+var SeekRunsMax = &seekRunsMax
+
 // HoldSecondConnection takes the store's one permit to read on a second
 // connection, so that readings made meanwhile use one; release gives it
 // back.

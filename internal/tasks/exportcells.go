@@ -50,12 +50,8 @@ var cellQueries = map[string]string{
 		FROM ` + cellsFrom + ` CROSS JOIN summary_sentences ss ON ss.summary_id = s.id LEFT JOIN gold_sentences g ON g.sentence_id = ss.id
 		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id, ss.idx`,
 	// The assistant's label of each sentence, when the project has runs:
-	// the newest real run's, else a sample run's. The CROSS JOIN keeps the
-	// project's few runs outside and finds each output through its
-	// (run_id, sentence_id) index.
-	"assistant": `SELECT coalesce((SELECT o.label FROM assist_runs ar CROSS JOIN assist_outputs o ON o.run_id = ar.id AND o.sentence_id = ss.id
-			WHERE ar.project_id = ?1 AND o.status = 'ok' AND o.label != '' ORDER BY ar.sample, ar.id DESC LIMIT 1), '')
-		FROM ` + cellsFrom + ` CROSS JOIN summary_sentences ss ON ss.summary_id = s.id
+	// the newest real run's, else a sample run's. See assistantQuery.
+	"assistant": `SELECT %s FROM ` + cellsFrom + ` CROSS JOIN summary_sentences ss ON ss.summary_id = s.id
 		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id, ss.idx`,
 	// The names of rounds and annotators, the same on many rows, are
 	// looked up once each (see cachedNames).
@@ -92,8 +88,14 @@ type cursor struct {
 	done bool
 }
 
-func (r *ExportReader) open(ctx context.Context, name string) (*cursor, error) {
-	rows, err := r.tx.QueryContext(ctx, r.scoped(cellQueries[name]), r.scope.ProjectID, r.scope.RoundID)
+func (r *ExportReader) open(ctx context.Context, name string, runs []int64) (*cursor, error) {
+	query, args := cellQueries[name], []any{r.scope.ProjectID, r.scope.RoundID}
+	if name == "assistant" {
+		var label string
+		label, args = assistantLabel(runs, args)
+		query = fmt.Sprintf(query, label)
+	}
+	rows, err := r.tx.QueryContext(ctx, r.scoped(query), args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -152,14 +154,17 @@ func (r *ExportReader) EachCells(ctx context.Context, c *ExportCells, fn func(*E
 }
 
 func (r *ExportReader) eachCells(ctx context.Context, c *ExportCells, fn func(*ExportCells) (*ExportCells, error)) error {
-	var runs, flags bool
-	if err := r.tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM assist_runs WHERE project_id = ?1),
-			EXISTS (SELECT 1 FROM sentence_flags f JOIN assignments a ON a.id = f.assignment_id JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?1)`,
-		r.scope.ProjectID).Scan(&runs, &flags); err != nil {
+	var flags bool
+	if err := r.tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sentence_flags f JOIN assignments a ON a.id = f.assignment_id JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ?1)`,
+		r.scope.ProjectID).Scan(&flags); err != nil {
+		return err
+	}
+	runs, err := runsByPrecedence(ctx, r.tx, r.scope.ProjectID)
+	if err != nil {
 		return err
 	}
 	names := []string{"summaries", "sentences", "assignments"}
-	if runs {
+	if len(runs) > 0 {
 		names = append(names, "assistant")
 	}
 	if flags {
@@ -172,7 +177,7 @@ func (r *ExportReader) eachCells(ctx context.Context, c *ExportCells, fn func(*E
 		}
 	}()
 	for _, n := range names {
-		c, err := r.open(ctx, n)
+		c, err := r.open(ctx, n, runs)
 		if err != nil {
 			return err
 		}
@@ -289,7 +294,6 @@ func (r *ExportReader) eachCells(ctx context.Context, c *ExportCells, fn func(*E
 				}
 			}
 		}
-		var err error
 		if c, err = fn(c); err != nil {
 			return err
 		}

@@ -181,6 +181,13 @@ func cellsProject(t *testing.T) (*tasks.Store, *sql.DB, int64, map[string]int64)
 			SELECT (SELECT max(id) FROM assist_runs), ss.id, 'ok', CASE ss.id % 2 WHEN 0 THEN 'faithful' ELSE 'unfaithful' END, '{}'
 			FROM summary_sentences ss WHERE ss.id % 3 != ?`, sample)
 	}
+	// The newest run takes precedence where it has a labelled result; its
+	// failed and unlabelled results leave the sentence to the older runs.
+	exec(`INSERT INTO assist_runs (project_id, protocol, model, sample) VALUES (?, 'debate', 'judge-2', 0)`, project)
+	exec(`INSERT INTO assist_outputs (run_id, sentence_id, status, label, output)
+		SELECT (SELECT max(id) FROM assist_runs), ss.id, CASE ss.id % 4 WHEN 0 THEN 'error' ELSE 'ok' END,
+			CASE ss.id % 5 WHEN 1 THEN '' WHEN 2 THEN 'faithful' ELSE 'unfaithful' END, '{}'
+		FROM summary_sentences ss WHERE ss.id % 2 = 0`)
 	return s, db, project, rounds
 }
 
@@ -188,15 +195,24 @@ func cellsProject(t *testing.T) (*tasks.Store, *sql.DB, int64, map[string]int64)
 // every scope with EachCells, its labels on a second connection and on
 // the export's own, and with the query per summary it replaced, and
 // compares them field by field.
+//
+// The assistant's labels are read both ways: a seek per run, and the
+// runs sorted for each sentence (taken when a project has many runs).
 func TestEachCellsAgreesWithAQueryPerSummary(t *testing.T) {
 	s, db, project, rounds := cellsProject(t)
-	eachScope(t, s, project, rounds, func(t *testing.T, scope domain.ExportScope) {
-		want := allOracleCells(t, s, db, scope)
-		if len(want) < 5 {
-			t.Fatalf("only %d cells: the fixture does not exercise the merge", len(want))
-		}
-		compareCells(t, eachCells(t, s, scope), want)
-	})
+	defer func(max int) { *tasks.SeekRunsMax = max }(*tasks.SeekRunsMax)
+	for _, max := range []int{*tasks.SeekRunsMax, 2} {
+		*tasks.SeekRunsMax = max
+		t.Run(fmt.Sprintf("runs looked up one by one up to %d", max), func(t *testing.T) {
+			eachScope(t, s, project, rounds, func(t *testing.T, scope domain.ExportScope) {
+				want := allOracleCells(t, s, db, scope)
+				if len(want) < 5 {
+					t.Fatalf("only %d cells: the fixture does not exercise the merge", len(want))
+				}
+				compareCells(t, eachCells(t, s, scope), want)
+			})
+		})
+	}
 }
 
 // eachScope runs fn as a subtest for the whole project and for each of

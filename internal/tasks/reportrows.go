@@ -833,13 +833,7 @@ const runLabelsQuery = `SELECT o.sentence_id, o.label FROM assist_outputs o
 			WHERE o.run_id = ? AND o.status = 'ok' AND o.label != '' ORDER BY o.sentence_id`
 
 func reportAssistantByRun(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
-	var runs []int64
-	err := eachRow(ctx, tx, `SELECT id FROM assist_runs WHERE project_id = ?1 AND ?2 + ?3 >= 0 ORDER BY sample, id DESC`, args, func(rows *sql.Rows) error {
-		var id int64
-		err := rows.Scan(&id)
-		runs = append(runs, id)
-		return err
-	})
+	runs, err := runsByPrecedence(ctx, tx, args.project)
 	if err != nil {
 		return err
 	}
