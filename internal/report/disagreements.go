@@ -16,60 +16,50 @@ import (
 // most MaxDisagreements and the number of all. Every sentence is scored, but only those listed are
 // written out with their votes and text.
 func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
-	// The labelled votes of each sentence, in scope order: groups in order
-	// of the sentence's first vote, each a chain through next.
-	type vote struct{ part, label int32 }
-	var votes []vote
-	var next []int32
-	type group struct {
-		sid         int64
-		first, last int32
-		n           int
-	}
-	var groups []group
-	// Groups by sentence position, and by id for the sentences the data
-	// does not hold.
-	atPos := make([]int32, len(x.data.Sentences))
-	for i := range atPos {
-		atPos[i] = -1
-	}
-	at := map[int64]int32{}
-	votes, next = make([]vote, 0, sc.labels), make([]int32, 0, sc.labels)
-	for pi := range sc.parts {
-		labels, views := x.partOf(sc.parts[pi])
-		for i := range views {
-			if views[i].empty {
-				continue
-			}
-			sid := labels[i].SentenceID
-			v := int32(len(votes))
-			votes = append(votes, vote{int32(pi), int32(i)})
-			next = append(next, -1)
-			var g int32
-			var ok bool
-			if pos := views[i].pos; pos >= 0 {
-				g = atPos[pos]
-				ok = g >= 0
-				if !ok {
-					atPos[pos] = int32(len(groups))
+	// A sentence's labelled votes are read from the scope's sentence
+	// order, which the sentence dimensions share, and put back in scope
+	// order by part; sentences the data does not hold are grouped apart.
+	// On the 1.5M-label project this holds 6 MB (partOf) where chaining
+	// the votes of every sentence held 32 MB beside the dimensions.
+	so := x.sentenceOrder(sc)
+	partOf := make([]int32, len(x.views))
+	strays := map[int64][]vote{}
+	var strayIDs []int64 // in the order of their first vote
+	for pi, p := range sc.parts {
+		for i := p.lo; i < p.hi; i++ {
+			partOf[i] = int32(pi)
+			if v := &x.views[i]; v.pos < 0 && !v.empty {
+				sid := x.data.Labels[i].SentenceID
+				if _, ok := strays[sid]; !ok {
+					strayIDs = append(strayIDs, sid)
 				}
-			} else if g, ok = at[sid]; !ok {
-				at[sid] = int32(len(groups))
+				strays[sid] = append(strays[sid], vote{int32(pi), i})
 			}
-			if !ok {
-				g = int32(len(groups))
-				groups = append(groups, group{sid: sid, first: v, last: v})
-			} else {
-				next[groups[g].last] = v
-				groups[g].last = v
-			}
-			groups[g].n++
 		}
 	}
-	labelOf := func(v vote) *domain.ReportLabel { return &x.data.Labels[sc.parts[v.part].lo+v.label] }
-	viewOf := func(v vote) *label { return &x.views[sc.parts[v.part].lo+v.label] }
+	var buf []vote
+	// votesOf returns the labelled votes of a sentence (by position p ≥ 0,
+	// or −1−k for strayIDs[k]) in scope order, valid until the next call.
+	votesOf := func(p int) []vote {
+		if p < 0 {
+			return strays[strayIDs[-1-p]]
+		}
+		buf = buf[:0]
+		for _, i := range so.order[so.start[p]:so.start[p+1]] {
+			if !x.views[i].empty {
+				buf = append(buf, vote{partOf[i], i})
+			}
+		}
+		for a := 1; a < len(buf); a++ {
+			for b := a; b > 0 && buf[b].part < buf[b-1].part; b-- {
+				buf[b], buf[b-1] = buf[b-1], buf[b]
+			}
+		}
+		return buf
+	}
 	type scored struct {
-		group                             int32
+		sentence                          int // as votesOf takes it
+		sid                               int64
 		split, errorDistance, ambiguities float64
 		flags                             []Flag
 	}
@@ -77,36 +67,48 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 	// come (see topN) rather than by sorting all of them.
 	top := newTopN(MaxDisagreements, func(a, b scored) int {
 		return cmp.Or(cmp.Compare(min(len(b.flags), 1), min(len(a.flags), 1)), cmp.Compare(b.split, a.split), cmp.Compare(b.errorDistance, a.errorDistance),
-			cmp.Compare(b.ambiguities, a.ambiguities), cmp.Compare(groups[a.group].sid, groups[b.group].sid))
+			cmp.Compare(b.ambiguities, a.ambiguities), cmp.Compare(a.sid, b.sid))
 	})
 	total := 0
 	flagsOf := x.flagsIn(sc)
 	var faith, amb, sets []float64
-	for gi, g := range groups {
-		flags := flagsOf(g.sid)
-		if g.n < 2 && len(flags) == 0 {
-			continue
+	score := func(sentence int, sid int64) {
+		vs := votesOf(sentence)
+		if len(vs) == 0 {
+			return
+		}
+		flags := flagsOf(sid)
+		if len(vs) < 2 && len(flags) == 0 {
+			return
 		}
 		faith, amb, sets = faith[:0], amb[:0], sets[:0]
-		for v := g.first; v >= 0; v = next[v] {
-			l := viewOf(votes[v])
+		for _, v := range vs {
+			l := &x.views[v.label]
 			faith = append(faith, faithValue(l))
 			amb = append(amb, ambiguityValue(l))
 			if s, ok := errorSet(l); ok {
 				sets = append(sets, s)
 			}
 		}
-		f := scored{group: int32(gi),
+		f := scored{sentence: sentence, sid: sid,
 			split:         pairSplit(faith, func(a, b float64) float64 { return b2f(a != b) }),
 			ambiguities:   pairSplit(amb, func(a, b float64) float64 { return b2f(a != b) }),
 			errorDistance: pairSplit(sets, iaa.MASIDistance),
 			flags:         flags,
 		}
 		if f.split == 0 && f.errorDistance == 0 && f.ambiguities == 0 && len(flags) == 0 {
-			continue
+			return
 		}
 		total++
 		top.offer(f)
+	}
+	for p := range x.data.Sentences {
+		if so.start[p] < so.start[p+1] {
+			score(p, x.data.Sentences[p].ID)
+		}
+	}
+	for k, sid := range strayIDs {
+		score(-1-k, sid)
 	}
 	listed := top.sorted()
 	// Only the sentences listed are read with their text.
@@ -114,7 +116,7 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 	if x.data.Details != nil && len(listed) > 0 {
 		ids := make([]int64, len(listed))
 		for i, f := range listed {
-			ids[i] = groups[f.group].sid
+			ids[i] = f.sid
 		}
 		var err error
 		if details, err = x.data.Details(ids); err != nil {
@@ -123,15 +125,15 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 	}
 	out := make([]Disagreement, 0, len(listed))
 	for _, f := range listed {
-		g := groups[f.group]
-		sid := g.sid
-		d := Disagreement{SentenceID: sid, Assignment: sc.assignment(int(votes[g.first].part)).ID, Votes: []Vote{}, ErrorTypes: []Vote{},
+		vs := votesOf(f.sentence)
+		sid := f.sid
+		d := Disagreement{SentenceID: sid, Assignment: sc.assignment(int(vs[0].part)).ID, Votes: []Vote{}, ErrorTypes: []Vote{},
 			Split: f.split, ErrorDistance: f.errorDistance, AmbiguitySplit: f.ambiguities, Flags: f.flags}
 		for code, name := range faithSpec.values {
 			var who []string
-			for v := g.first; v >= 0; v = next[v] {
-				if int(viewOf(votes[v]).faith) == code {
-					who = append(who, sc.assignment(int(votes[v].part)).Username)
+			for _, v := range vs {
+				if int(x.views[v.label].faith) == code {
+					who = append(who, sc.assignment(int(v.part)).Username)
 				}
 			}
 			if len(who) > 0 {
@@ -140,10 +142,10 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 		}
 		for _, t := range x.settings.ErrorTaxonomy() {
 			var who []string
-			for v := g.first; v >= 0; v = next[v] {
-				l := viewOf(votes[v])
-				if !l.empty && l.faith != 0 && slices.Contains(x.data.TypeLists[labelOf(votes[v]).ErrorTypes], t.Code) {
-					who = append(who, sc.assignment(int(votes[v].part)).Username)
+			for _, v := range vs {
+				l := &x.views[v.label]
+				if !l.empty && l.faith != 0 && slices.Contains(x.data.TypeLists[x.data.Labels[v.label].ErrorTypes], t.Code) {
+					who = append(who, sc.assignment(int(v.part)).Username)
 				}
 			}
 			if len(who) > 0 {
@@ -164,6 +166,10 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 	}
 	return out, total, nil
 }
+
+// vote is a labelled vote on a sentence: the scope's part (assignment) it
+// belongs to and the label's place in the data's labels.
+type vote struct{ part, label int32 }
 
 // flagsIn returns a function giving the flags on a sentence raised in
 // the scope's assignments, in the order the data holds them; nil for none.
