@@ -22,7 +22,7 @@ func (x *index) assistant(sc *scope) Assistant {
 	type tally struct{ labels, goldN, goldK, asN, asK, wrongN, wrongK int }
 	byCond := map[string]*tally{condHidden: {}, condReveal: {}, condVisible: {}}
 	var firstN, firstK, finalK, changed int
-	seen := map[int64]bool{}
+	seen := make([]bool, len(x.data.Sentences)) // by position: the sentences counted against gold
 	var ref, refLab []float64
 	// Faithfulness labels by code; −1 is none, and a first label that is
 	// not a faithfulness label is −1 when empty and −2 otherwise.
@@ -48,8 +48,8 @@ func (x *index) assistant(sc *scope) Assistant {
 			if gold >= 0 {
 				out.WithGold++
 			}
-			if as >= 0 && gold >= 0 && !seen[sid] {
-				seen[sid] = true
+			if as >= 0 && gold >= 0 && !seen[l.pos] { // gold: the sentence has a position
+				seen[l.pos] = true
 				ref = append(ref, float64(gold))
 				refLab = append(refLab, float64(as))
 			}

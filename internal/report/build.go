@@ -132,7 +132,16 @@ func (x *index) indexSentences(codes map[string]int) {
 	d := x.data
 	x.sentenceKeys = make([]unitKey, len(d.Sentences))
 	x.gold = make([]*label, len(d.Sentences))
-	golds := make([]label, 0, len(d.Sentences)/8)
+	// Sized first: x.gold points into golds, so growing it by append
+	// would keep every outgrown array alive (8 MB of 500,000 gold
+	// sentences).
+	n := 0
+	for i := range d.Sentences {
+		if d.Sentences[i].Gold != nil {
+			n++
+		}
+	}
+	golds := make([]label, 0, n)
 	x.goldFaith, x.assistFaith = make([]int8, len(d.Sentences)), make([]int8, len(d.Sentences))
 	for i := range d.Sentences {
 		s := &d.Sentences[i]

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"annotate/internal/domain"
 	"annotate/internal/reportseed"
@@ -163,5 +164,29 @@ func TestScopeAgainstReference(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestGoldViewsAreOneArray: the index's gold views lie one after another
+// in a single array. Each sentence's gold points into it, so an array
+// grown while they were made would leave the earlier sentences pointing
+// into outgrown arrays, all kept alive.
+func TestGoldViewsAreOneArray(t *testing.T) {
+	store, p := seededStore(t, reportseed.Options{Documents: 30, Annotators: 3, Gold: 0.9, Seed: 4})
+	x := newIndex(seededData(t, store, p), p.Settings)
+	var prev *label
+	n := 0
+	for _, g := range x.gold {
+		if g == nil {
+			continue
+		}
+		if prev != nil && uintptr(unsafe.Pointer(g)) != uintptr(unsafe.Pointer(prev))+unsafe.Sizeof(label{}) {
+			t.Fatalf("gold view %d is not next to the one before it", n)
+		}
+		prev = g
+		n++
+	}
+	if n < 100 {
+		t.Fatalf("only %d sentences with gold: the fixture does not grow an array", n)
 	}
 }
