@@ -190,3 +190,22 @@ func TestGoldViewsAreOneArray(t *testing.T) {
 		t.Fatalf("only %d sentences with gold: the fixture does not grow an array", n)
 	}
 }
+
+// TestViewFirstLabel: a view codes the first label as its faithfulness
+// code, −1 when there was none, and −2 when it was not a faithfulness
+// label; and keeps whether the assistant was shown.
+func TestViewFirstLabel(t *testing.T) {
+	strs := []string{"", domain.LabelFaithful, domain.LabelUnfaithful, "not a label"}
+	c := newStringCodes(strs)
+	masks := []uint64{0}
+	for _, tc := range []struct {
+		first   uint32
+		visible bool
+		want    int8
+	}{{0, false, -1}, {1, true, 0}, {2, true, 1}, {3, true, -2}} {
+		v := c.view(&domain.ReportLabel{Label: 2, FirstLabel: tc.first, AssistantVisible: tc.visible}, masks)
+		if v.first != tc.want || v.visible != tc.visible {
+			t.Errorf("first label %q, visible %v: view first %d visible %v, want %d", strs[tc.first], tc.visible, v.first, v.visible, tc.want)
+		}
+	}
+}
