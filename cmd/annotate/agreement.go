@@ -159,6 +159,7 @@ func projectAgreement(ctx context.Context, e env, db, slug string, opt report.Op
 		}
 		return w.Flush()
 	}
+	opt.TakeLabels = true // the data is read for this report alone
 	rep, err := ops.BuildReport(ctx, p, data, opt, names)
 	if err != nil {
 		return err

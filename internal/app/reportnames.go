@@ -28,6 +28,7 @@ func (a *App) Report(ctx context.Context, p *domain.Project, opt report.Options,
 	if err != nil {
 		return nil, domain.Op("App.Report", err)
 	}
+	opt.TakeLabels = true // the data is read for this report alone
 	val, err := a.BuildReport(ctx, p, data, opt, names)
 	return val, domain.Op("App.Report", err)
 }

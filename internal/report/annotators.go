@@ -20,7 +20,7 @@ func newAnnotators(x *index, sc *scope) []Annotator {
 	}
 	secs, timed := make([]int, len(sc.coders)), make([]int, len(sc.coders))
 	for pi, p := range sc.parts {
-		_, views := x.partOf(p)
+		views := x.partOf(p)
 		n := 0
 		for i := range views {
 			if !views[i].empty {

@@ -22,24 +22,25 @@ func (x *index) assistant(sc *scope) Assistant {
 	type tally struct{ labels, goldN, goldK, asN, asK, wrongN, wrongK int }
 	byCond := map[string]*tally{condHidden: {}, condReveal: {}, condVisible: {}}
 	var firstN, firstK, finalK, changed int
-	seen := map[int64]bool{}
+	seen := make([]bool, len(x.data.Sentences)) // by position: the sentences counted against gold
 	var ref, refLab []float64
 	// Faithfulness labels by code; −1 is none, and a first label that is
 	// not a faithfulness label is −1 when empty and −2 otherwise.
 	for _, p := range sc.parts {
-		labels, views := x.partOf(p)
+		views := x.partOf(p)
 		for i := range views {
 			lab := views[i].faith
 			if lab < 0 {
 				continue
 			}
-			l := &labels[i]
+			l := &views[i]
 			out.Labels++
+			sid := x.sentenceOf(p.lo+int32(i), l)
 			as, gold := int8(-1), int8(-1)
-			if pos := views[i].pos; pos >= 0 {
+			if pos := l.pos; pos >= 0 {
 				as, gold = x.assistFaith[pos], x.goldFaith[pos]
 			} else {
-				as = faithCode(x.data.Assistant.Of(l.SentenceID))
+				as = faithCode(x.data.Assistant.Of(sid))
 			}
 			if as >= 0 {
 				out.WithAssistant++
@@ -47,20 +48,14 @@ func (x *index) assistant(sc *scope) Assistant {
 			if gold >= 0 {
 				out.WithGold++
 			}
-			if as >= 0 && gold >= 0 && !seen[l.SentenceID] {
-				seen[l.SentenceID] = true
+			if as >= 0 && gold >= 0 && !seen[l.pos] { // gold: the sentence has a position
+				seen[l.pos] = true
 				ref = append(ref, float64(gold))
 				refLab = append(refLab, float64(as))
 			}
-			first := int8(-1)
-			if l.FirstLabel != 0 {
-				first = -2
-				if int(l.FirstLabel) < len(x.strs.faith) && x.strs.faith[l.FirstLabel] >= 0 {
-					first = x.strs.faith[l.FirstLabel]
-				}
-			}
+			first := l.first
 			cond := condHidden
-			if l.AssistantVisible {
+			if l.visible {
 				cond = condVisible
 				if first != -1 {
 					cond = condReveal

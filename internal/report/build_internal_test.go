@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"annotate/internal/domain"
 	"annotate/internal/reportseed"
@@ -162,6 +163,49 @@ func TestScopeAgainstReference(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestGoldViewsAreOneArray: the index's gold views lie one after another
+// in a single array. Each sentence's gold points into it, so an array
+// grown while they were made would leave the earlier sentences pointing
+// into outgrown arrays, all kept alive.
+func TestGoldViewsAreOneArray(t *testing.T) {
+	store, p := seededStore(t, reportseed.Options{Documents: 30, Annotators: 3, Gold: 0.9, Seed: 4})
+	x := newIndex(seededData(t, store, p), p.Settings)
+	var prev *label
+	n := 0
+	for _, g := range x.gold {
+		if g == nil {
+			continue
+		}
+		if prev != nil && uintptr(unsafe.Pointer(g)) != uintptr(unsafe.Pointer(prev))+unsafe.Sizeof(label{}) {
+			t.Fatalf("gold view %d is not next to the one before it", n)
+		}
+		prev = g
+		n++
+	}
+	if n < 100 {
+		t.Fatalf("only %d sentences with gold: the fixture does not grow an array", n)
+	}
+}
+
+// TestViewFirstLabel: a view codes the first label as its faithfulness
+// code, −1 when there was none, and −2 when it was not a faithfulness
+// label; and keeps whether the assistant was shown.
+func TestViewFirstLabel(t *testing.T) {
+	strs := []string{"", domain.LabelFaithful, domain.LabelUnfaithful, "not a label"}
+	c := newStringCodes(strs)
+	masks := []uint64{0}
+	for _, tc := range []struct {
+		first   uint32
+		visible bool
+		want    int8
+	}{{0, false, -1}, {1, true, 0}, {2, true, 1}, {3, true, -2}} {
+		v := c.view(&domain.ReportLabel{Label: 2, FirstLabel: tc.first, AssistantVisible: tc.visible}, masks)
+		if v.first != tc.want || v.visible != tc.visible {
+			t.Errorf("first label %q, visible %v: view first %d visible %v, want %d", strs[tc.first], tc.visible, v.first, v.visible, tc.want)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"annotate/internal/domain"
 	"annotate/internal/iaa"
 	"annotate/internal/report"
+	"annotate/internal/reportseed"
 	"annotate/internal/tasks"
 )
 
@@ -522,5 +523,34 @@ func TestReportSubmittedOnly(t *testing.T) {
 	}
 	if len(rep.Annotators) != 3 || rep.SubmittedOnly {
 		t.Errorf("with drafts: annotators %v, submitted only %v", rep.Annotators, rep.SubmittedOnly)
+	}
+}
+
+// TestBuildTakesLabels: with TakeLabels, Build drops the data's labels
+// and gives the report it gives without.
+func TestBuildTakesLabels(t *testing.T) {
+	ctx := context.Background()
+	store, p := report.SeededProject(t, reportseed.Options{Documents: 20, Annotators: 4, Calibrate: 0.3, Gold: 0.5, Runs: 1, Seed: 3})
+	var out [2]string
+	for i, take := range []bool{false, true} {
+		data, err := store.ReportData(ctx, p.ID, domain.ReportFilter{SubmittedOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := report.Build(p.Slug, data, p.Settings, report.Options{Bootstrap: 50, Seed: 1, TakeLabels: take})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (data.Labels == nil) != take {
+			t.Fatalf("TakeLabels %v: %d labels left in the data", take, len(data.Labels))
+		}
+		var b strings.Builder
+		if err := rep.Write(&b, "json"); err != nil {
+			t.Fatal(err)
+		}
+		out[i] = b.String()
+	}
+	if out[0] != out[1] || len(out[0]) < 1000 {
+		t.Fatalf("the report with the labels taken differs (%d and %d bytes)", len(out[0]), len(out[1]))
 	}
 }

@@ -183,11 +183,17 @@ func derivedUnits(n int, derived func(int) bool) []bool {
 type label struct {
 	mask    uint64 // the error types as a set (see typeMask)
 	pos     int32  // an annotator's label: the sentence's position, −1 if unknown
+	types   uint32 // an annotator's label: its error types, an index into the data's TypeLists
 	faith   int8   // the faithfulness code (faithCodes), −1 for none
 	empty   bool   // no label was given
 	amb     int8   // the ambiguity flag: −1 unanswered, 0 no, 1 yes
 	ambType int8   // the index of the ambiguity type in tasks.AmbiguityTypes, −1 for none
 	derived bool   // gold made from the annotators' own labels (see tasks.ReportGold)
+	// An annotator's label: the faithfulness code of the first label (−1
+	// for none, −2 for one that is not a faithfulness label) and whether
+	// the assistant was shown.
+	first   int8
+	visible bool
 }
 
 var nan = math.NaN()
@@ -227,9 +233,16 @@ func newStringCodes(strs []string) stringCodes {
 // view codes an annotator's label; masks are the sets of the data's
 // error-type lists.
 func (c stringCodes) view(l *domain.ReportLabel, masks []uint64) label {
-	v := label{faith: -1, ambType: -1, amb: -1, empty: l.Label == 0, mask: masks[l.ErrorTypes]}
+	v := label{faith: -1, ambType: -1, amb: -1, empty: l.Label == 0, mask: masks[l.ErrorTypes], types: l.ErrorTypes,
+		first: -1, visible: l.AssistantVisible}
 	if int(l.Label) < len(c.faith) {
 		v.faith = c.faith[l.Label]
+	}
+	if l.FirstLabel != 0 {
+		v.first = -2
+		if int(l.FirstLabel) < len(c.faith) && c.faith[l.FirstLabel] >= 0 {
+			v.first = c.faith[l.FirstLabel]
+		}
 	}
 	if int(l.AmbiguityType) < len(c.ambType) {
 		v.ambType = c.ambType[l.AmbiguityType]
@@ -544,7 +557,7 @@ func (x *index) sources() []source {
 			derived: sentenceDerived,
 			collect: func(sc *scope, c *collector) {
 				for _, p := range sc.parts {
-					_, views := x.partOf(p)
+					views := x.partOf(p)
 					coder := int(p.coder)
 					for i := range views {
 						c.addAt(int(views[i].pos), coder, d.sentence(&views[i]))
@@ -583,7 +596,7 @@ func (x *index) sources() []source {
 					first, n := int(x.summaryFirst[u]), int(x.summaryLen[u])
 					ls = slices.Grow(ls[:0], n)[:n]
 					clear(ls)
-					_, views := x.partOf(p)
+					views := x.partOf(p)
 					for i := range views {
 						if j := int(views[i].pos) - first; j >= 0 && j < n {
 							ls[j] = &views[i]

@@ -29,7 +29,7 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 		for i := p.lo; i < p.hi; i++ {
 			partOf[i] = int32(pi)
 			if v := &x.views[i]; v.pos < 0 && !v.empty {
-				sid := x.data.Labels[i].SentenceID
+				sid := x.sentenceOf(i, v)
 				if _, ok := strays[sid]; !ok {
 					strayIDs = append(strayIDs, sid)
 				}
@@ -144,7 +144,7 @@ func (x *index) disagreements(sc *scope) ([]Disagreement, int, error) {
 			var who []string
 			for _, v := range vs {
 				l := &x.views[v.label]
-				if !l.empty && l.faith != 0 && slices.Contains(x.data.TypeLists[x.data.Labels[v.label].ErrorTypes], t.Code) {
+				if !l.empty && l.faith != 0 && slices.Contains(x.data.TypeLists[l.types], t.Code) {
 					who = append(who, sc.assignment(int(v.part)).Username)
 				}
 			}
