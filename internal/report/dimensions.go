@@ -179,7 +179,7 @@ func derivedUnits(n int, derived func(int) bool) []bool {
 }
 
 // label is what the value functions read from an annotator's label or from
-// gold, coded: 16 bytes without pointers, worked out once per label.
+// gold, coded: 24 bytes without pointers, worked out once per label.
 type label struct {
 	mask    uint64 // the error types as a set (see typeMask)
 	pos     int32  // an annotator's label: the sentence's position, −1 if unknown
