@@ -24,9 +24,16 @@ type goldCodes struct {
 // The gold values are gathered distinct as they come (a unit's gold is
 // nearly always one of few values, and often its neighbour's): adding every
 // unit's value and sorting them all allocated and sorted 500,000 values
-// for each dimension of a large project.
+// for each dimension of a large project. The gold's codes are written in
+// the ratings' buffers when they have some (2 MB a dimension of 500,000
+// sentences), so they last as long as the ratings.
 func newGoldCodes(rt ratings) goldCodes {
-	g := goldCodes{values: slices.Clone(rt.c.Values), rating: make([]int32, len(rt.c.Values)), unit: make([]int32, len(rt.gold))}
+	g := goldCodes{values: slices.Clone(rt.c.Values), rating: make([]int32, len(rt.c.Values))}
+	if rt.bufs != nil {
+		g.unit = rt.bufs.goldUnitOf(len(rt.gold))
+	} else {
+		g.unit = make([]int32, len(rt.gold))
+	}
 	seen := make(map[float64]bool, len(g.values))
 	for _, v := range g.values {
 		seen[v] = true

@@ -115,6 +115,7 @@ type ratingBufs struct {
 	codes, coders []int32
 	start         []int
 	gold          []float64
+	goldUnit      []int32 // the gold's codes (see newGoldCodes)
 }
 
 var ratingBufPool sync.Pool
@@ -136,6 +137,15 @@ func newRatingBufs(ratings, n int) *ratingBufs {
 	b.start = b.start[:n]
 	clear(b.start)
 	return b
+}
+
+// goldUnitOf returns an array of n gold codes, to be written.
+func (b *ratingBufs) goldUnitOf(n int) []int32 {
+	if cap(b.goldUnit) < n {
+		b.goldUnit = make([]int32, n)
+	}
+	b.goldUnit = b.goldUnit[:n]
+	return b.goldUnit
 }
 
 // goldOf returns the gold array of n units, its values to be written.
