@@ -1,4 +1,4 @@
--- The database schema of annotate, version 42, as a fresh database holds it.
+-- The database schema of annotate, version 43, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -1056,4 +1056,39 @@ CREATE TRIGGER round_counts_update AFTER UPDATE OF status, active_seconds, submi
         ON CONFLICT (round_id, user_id) DO UPDATE SET submitted = submitted + excluded.submitted, in_progress = in_progress + excluded.in_progress,
             pending = pending + excluded.pending, released = released + excluded.released,
             active_seconds = active_seconds + excluded.active_seconds, last_submit = max(last_submit, excluded.last_submit);
+END;
+
+CREATE TABLE eval_versions (
+    project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+    version    INTEGER NOT NULL
+);
+
+CREATE TRIGGER eval_version_gold_sentences_insert AFTER INSERT ON gold_sentences BEGIN
+    INSERT INTO eval_versions (project_id, version) SELECT s.project_id, 1 FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id WHERE ss.id = NEW.sentence_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+
+CREATE TRIGGER eval_version_gold_sentences_update AFTER UPDATE ON gold_sentences BEGIN
+    INSERT INTO eval_versions (project_id, version) SELECT s.project_id, 1 FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id WHERE ss.id = NEW.sentence_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+
+CREATE TRIGGER eval_version_gold_sentences_delete AFTER DELETE ON gold_sentences BEGIN
+    INSERT INTO eval_versions (project_id, version) SELECT s.project_id, 1 FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id WHERE ss.id = OLD.sentence_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+
+CREATE TRIGGER eval_version_assist_outputs_insert AFTER INSERT ON assist_outputs BEGIN
+    INSERT INTO eval_versions (project_id, version) SELECT r.project_id, 1 FROM assist_runs r WHERE r.id = NEW.run_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+
+CREATE TRIGGER eval_version_assist_outputs_update AFTER UPDATE ON assist_outputs BEGIN
+    INSERT INTO eval_versions (project_id, version) SELECT r.project_id, 1 FROM assist_runs r WHERE r.id = NEW.run_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+
+CREATE TRIGGER eval_version_assist_outputs_delete AFTER DELETE ON assist_outputs BEGIN
+    INSERT INTO eval_versions (project_id, version) SELECT r.project_id, 1 FROM assist_runs r WHERE r.id = OLD.run_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;

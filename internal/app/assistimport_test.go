@@ -80,6 +80,7 @@ func resultsFile(docs int, edit func(d, sent int, line string) string) (string, 
 func TestImportAssistRunsInterleavedRuns(t *testing.T) {
 	ctx, s, p := resultsProject(t, 300)
 	before := must(s.ReportVersion(ctx, p.ID))(t)
+	evalBefore := must(s.EvalVersion(ctx, p.ID))(t)
 	data, _ := resultsFile(300, nil)
 	var out bytes.Buffer
 	if err := app.New(s).ImportAssistRuns(ctx, p, "r.jsonl", strings.NewReader(data), "unnamed", false, &out); err != nil {
@@ -111,6 +112,10 @@ func TestImportAssistRunsInterleavedRuns(t *testing.T) {
 	if after <= before {
 		t.Errorf("report version %d after the import, %d before", after, before)
 	}
+	evalAfter := must(s.EvalVersion(ctx, p.ID))(t)
+	if evalAfter <= evalBefore {
+		t.Errorf("eval version %d after the import, %d before", evalAfter, evalBefore)
+	}
 	// The import held the triggers that bump the version for each result:
 	// they are back.
 	if err := as.SaveAssistOutput(ctx, 1, assiststore.AssistOutput{SentenceID: 1, Label: "unfaithful", Output: []byte("{}")}); err != nil {
@@ -118,6 +123,9 @@ func TestImportAssistRunsInterleavedRuns(t *testing.T) {
 	}
 	if v := must(s.ReportVersion(ctx, p.ID))(t); v <= after {
 		t.Errorf("report version %d after a result was saved, %d before", v, after)
+	}
+	if v := must(s.EvalVersion(ctx, p.ID))(t); v <= evalAfter {
+		t.Errorf("eval version %d after a result was saved, %d before", v, evalAfter)
 	}
 }
 

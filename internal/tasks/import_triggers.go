@@ -34,8 +34,8 @@ const (
 // holds reports whether the gold index trigger name is held.
 func (h *heldTriggers) holds(name string) bool { return slices.Contains(h.gold, name) }
 
-// holdReportTriggers drops the triggers that bump report_versions and
-// membership_rounds and keep queue_blocks, study_items.dealt,
+// holdReportTriggers drops the triggers that bump report_versions,
+// eval_versions and membership_rounds and keep queue_blocks, study_items.dealt,
 // round_activity (which the label writer keeps itself), round_counts and
 // the sentence and gold counts of project_counts, inside
 // an import's transaction: an import writes hundreds of thousands of rows
@@ -55,7 +55,7 @@ func holdReportTriggers(ctx context.Context, tx *sql.Tx, gold ...string) (*heldT
 	if err != nil {
 		return nil, err
 	}
-	dropped, err := dropTriggers(ctx, tx, `name LIKE 'report\_version\_%' ESCAPE '\' OR name LIKE 'membership\_%' ESCAPE '\' OR name LIKE 'queue\_blocks\_%' ESCAPE '\' OR name LIKE 'study\_items\_dealt\_%' ESCAPE '\' OR name LIKE 'round\_activity\_%' ESCAPE '\' OR name LIKE 'project\_counts\_sentences\_%' ESCAPE '\' OR name LIKE 'project\_counts\_gold\_%' ESCAPE '\' OR name LIKE 'round\_counts\_%' ESCAPE '\'
+	dropped, err := dropTriggers(ctx, tx, `name LIKE 'report\_version\_%' ESCAPE '\' OR name LIKE 'eval\_version\_%' ESCAPE '\' OR name LIKE 'membership\_%' ESCAPE '\' OR name LIKE 'queue\_blocks\_%' ESCAPE '\' OR name LIKE 'study\_items\_dealt\_%' ESCAPE '\' OR name LIKE 'round\_activity\_%' ESCAPE '\' OR name LIKE 'project\_counts\_sentences\_%' ESCAPE '\' OR name LIKE 'project\_counts\_gold\_%' ESCAPE '\' OR name LIKE 'round\_counts\_%' ESCAPE '\'
 		OR name IN (SELECT value FROM json_each(?1))`, string(names))
 	if err != nil {
 		return nil, err
@@ -90,9 +90,7 @@ func (h *heldTriggers) release(ctx context.Context, tx *sql.Tx, projectID int64)
 	if projectID == 0 {
 		return nil
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO report_versions (project_id, version) VALUES (?, 1)
-		ON CONFLICT (project_id) DO UPDATE SET version = version + 1`, projectID)
-	return err
+	return bumpVersions(ctx, tx, projectID)
 }
 
 // recountQueues writes a project's queue_blocks (every project's for 0)

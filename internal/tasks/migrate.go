@@ -317,6 +317,9 @@ ALTER TABLE study_participants ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;`
 	// their active seconds and last submission, kept by triggers (see
 	// round_counts.go).
 	roundCountsSchema,
+	// 43: a second counter that only gold and the assistant's results
+	// bump, for the assistant page's evaluations (see evalversion.go).
+	evalVersionSchema(),
 }
 
 // studyDealingSchema keeps, per study item, how many of the study round's

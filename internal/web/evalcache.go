@@ -11,9 +11,10 @@ import (
 const maxCachedEvals = 256
 
 // evalCache keeps each run's evaluation against the gold labels with the
-// project's report version it was computed at: every write of gold or of
-// a run's results bumps that version (tasks.Store.ReportVersion), so an
-// evaluation kept for the current version is exact. The assistant page
+// project's eval version it was computed at: every write of gold or of a
+// run's results bumps that version (tasks.Store.EvalVersion), and the
+// annotators' labels do not, so an evaluation kept for the current
+// version is exact and lasts while they label. The assistant page
 // shows every run's evaluation on each view, and computing one reads each
 // gold sentence with a seek into the run's labels: 0.3 s a run on the
 // 1.5M-label project. The zero value is ready to use.

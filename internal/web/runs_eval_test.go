@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -63,6 +64,32 @@ func TestAssistEvalFollowsGoldAndOutputs(t *testing.T) {
 	}
 	if got := n(); got != "1" {
 		t.Fatalf("n = %q on a second view, want 1", got)
+	}
+	// An annotator's label leaves the evaluation as it was kept. To see
+	// whether it was computed again, the run's label of the gold sentence
+	// is removed behind the eval version's back: computed again, n would
+	// fall to 0.
+	db, err := sql.Open("sqlite", "file:"+w.store.Path()+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{`UPDATE assist_outputs SET label = '' WHERE run_id = ?1 AND sentence_id = ?2`,
+		`UPDATE report_versions SET eval_version = eval_version - 1 WHERE project_id = ?3`} {
+		if _, err := db.ExecContext(ctx, q, r.ID, sents[0], w.project.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ann := must(w.store.UserByName(ctx, "ann"))(t)
+	a := w.assign["ann"][0]
+	if _, err := w.store.SaveSentenceLabel(ctx, a.ID, ann.ID, a.Version, domain.SentenceLabel{SentenceID: w.sentences[a.SummaryID][0], Label: domain.LabelFaithful}); err != nil {
+		t.Fatal(err)
+	}
+	if got := n(); got != "1" {
+		t.Fatalf("n = %q after an annotator's label, want the kept 1", got)
+	}
+	if _, err := db.ExecContext(ctx, `UPDATE assist_outputs SET label = 'faithful' WHERE run_id = ? AND sentence_id = ?`, r.ID, sents[0]); err != nil {
+		t.Fatal(err)
 	}
 	gold(sents[1])
 	if got := n(); got != "2" {

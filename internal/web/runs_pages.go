@@ -41,7 +41,7 @@ func (s *Server) assistRunsView(c echo.Context, p *domain.Project) (templates.As
 	}
 	// Read before the evaluations: one computed after a write is kept
 	// for the version before it, which no later view asks for.
-	version, err := s.store.ReportVersion(ctx, p.ID)
+	version, err := s.store.EvalVersion(ctx, p.ID)
 	if err != nil {
 		return v, err
 	}
