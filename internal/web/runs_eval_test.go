@@ -75,7 +75,7 @@ func TestAssistEvalFollowsGoldAndOutputs(t *testing.T) {
 	}
 	defer db.Close()
 	for _, q := range []string{`UPDATE assist_outputs SET label = '' WHERE run_id = ?1 AND sentence_id = ?2`,
-		`UPDATE report_versions SET eval_version = eval_version - 1 WHERE project_id = ?3`} {
+		`UPDATE eval_versions SET version = version - 1 WHERE project_id = ?3`} {
 		if _, err := db.ExecContext(ctx, q, r.ID, sents[0], w.project.ID); err != nil {
 			t.Fatal(err)
 		}
