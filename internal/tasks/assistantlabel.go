@@ -30,7 +30,7 @@ func runsByPrecedence(ctx context.Context, tx *sql.Tx, project int64) ([]int64, 
 var seekRunsMax = 32
 
 // assistantLabel returns an SQL expression for the assistant's label of
-// sentence ss.id (empty when no run labelled it), given the project's runs
+// sentence ss.id (NULL when no run labelled it), given the project's runs
 // in order of precedence and the query's arguments (the project is ?1),
 // and the arguments with those the expression needs appended.
 //
@@ -44,18 +44,22 @@ var seekRunsMax = 32
 // does, takes 1.0 s even through that index.
 func assistantLabel(runs []int64, args []any) (string, []any) {
 	const labelled = `o.status = 'ok' AND o.label != ''`
-	if len(runs) > seekRunsMax {
-		return `coalesce((SELECT o.label FROM assist_runs ar CROSS JOIN assist_outputs o INDEXED BY assist_outputs_labels
+	switch {
+	case len(runs) == 0:
+		return "NULL", args
+	case len(runs) > seekRunsMax:
+		return `(SELECT o.label FROM assist_runs ar CROSS JOIN assist_outputs o INDEXED BY assist_outputs_labels
 			ON o.run_id = ar.id AND o.sentence_id = ss.id
-			WHERE ar.project_id = ?1 AND ` + labelled + ` ORDER BY ar.sample, ar.id DESC LIMIT 1), '')`, args
+			WHERE ar.project_id = ?1 AND ` + labelled + ` ORDER BY ar.sample, ar.id DESC LIMIT 1)`, args
 	}
-	var b strings.Builder
-	b.WriteString("coalesce(")
-	for _, run := range runs {
+	seeks := make([]string, len(runs))
+	for i, run := range runs {
 		args = append(args, run)
-		fmt.Fprintf(&b, `(SELECT o.label FROM assist_outputs o INDEXED BY assist_outputs_labels
-			WHERE o.run_id = ?%d AND o.sentence_id = ss.id AND %s), `, len(args), labelled)
+		seeks[i] = fmt.Sprintf(`(SELECT o.label FROM assist_outputs o INDEXED BY assist_outputs_labels
+			WHERE o.run_id = ?%d AND o.sentence_id = ss.id AND %s)`, len(args), labelled)
 	}
-	b.WriteString("'')")
-	return b.String(), args
+	if len(seeks) == 1 {
+		return seeks[0], args
+	}
+	return "coalesce(" + strings.Join(seeks, ", ") + ")", args
 }

@@ -46,12 +46,11 @@ const (
 var cellQueries = map[string]string{
 	"summaries": `SELECT s.id, d.external_id, s.external_id, s.topic, s.model FROM ` + cellsFrom +
 		` WHERE ` + cellsWhere + ` ORDER BY d.id, s.id`,
-	"sentences": `SELECT ss.summary_id, ss.id, ss.idx, ss.text, nullif(g.label, ''), g.provenance
+	// With each sentence, the assistant's label, when the project has
+	// runs: the newest real run's, else a sample run's (see
+	// assistantLabel, which gives the %s).
+	"sentences": `SELECT ss.summary_id, ss.id, ss.idx, ss.text, nullif(g.label, ''), g.provenance, %s
 		FROM ` + cellsFrom + ` CROSS JOIN summary_sentences ss ON ss.summary_id = s.id LEFT JOIN gold_sentences g ON g.sentence_id = ss.id
-		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id, ss.idx`,
-	// The assistant's label of each sentence, when the project has runs:
-	// the newest real run's, else a sample run's. See assistantQuery.
-	"assistant": `SELECT %s FROM ` + cellsFrom + ` CROSS JOIN summary_sentences ss ON ss.summary_id = s.id
 		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id, ss.idx`,
 	// The names of rounds and annotators, the same on many rows, are
 	// looked up once each (see cachedNames).
@@ -90,7 +89,7 @@ type cursor struct {
 
 func (r *ExportReader) open(ctx context.Context, name string, runs []int64) (*cursor, error) {
 	query, args := cellQueries[name], []any{r.scope.ProjectID, r.scope.RoundID}
-	if name == "assistant" {
+	if name == "sentences" {
 		var label string
 		label, args = assistantLabel(runs, args)
 		query = fmt.Sprintf(query, label)
@@ -164,9 +163,6 @@ func (r *ExportReader) eachCells(ctx context.Context, c *ExportCells, fn func(*E
 		return err
 	}
 	names := []string{"summaries", "sentences", "assignments"}
-	if len(runs) > 0 {
-		names = append(names, "assistant")
-	}
 	if flags {
 		names = append(names, "flags")
 	}
@@ -193,9 +189,8 @@ func (r *ExportReader) eachCells(ctx context.Context, c *ExportCells, fn func(*E
 	userNames := cachedNames{query: `SELECT username FROM users WHERE id = ?`}
 	scanSentence := func(rows *sql.Rows) error {
 		row.sent = domain.ExportSentence{}
-		return rows.Scan(&row.sentSummary, &row.sent.ID, &row.sent.Index, &row.sent.Text, (*orEmpty)(&row.gold), (*orEmpty)(&row.prov))
+		return rows.Scan(&row.sentSummary, &row.sent.ID, &row.sent.Index, &row.sent.Text, (*orEmpty)(&row.gold), (*orEmpty)(&row.prov), (*orEmpty)(&row.assistant))
 	}
-	scanAssistant := func(rows *sql.Rows) error { return rows.Scan(&row.assistant) }
 	scanAssignment := func(rows *sql.Rows) error {
 		a := &row.asg
 		*a = domain.ExportLabel{}
@@ -240,14 +235,6 @@ func (r *ExportReader) eachCells(ctx context.Context, c *ExportCells, fn func(*E
 			c.Sentences = append(c.Sentences, row.sent)
 			c.sentenceGold = append(c.sentenceGold, row.gold)
 			c.sentenceGoldSource = append(c.sentenceGoldSource, row.prov)
-			if a := cur["assistant"]; a != nil {
-				if ok, err := a.next(scanAssistant); err != nil {
-					return err
-				} else if !ok {
-					return fmt.Errorf("assistant: fewer rows than sentences")
-				}
-				a.ok = false
-			}
 			c.assistant = append(c.assistant, row.assistant)
 		}
 		c.assignments = c.assignments[:0]
