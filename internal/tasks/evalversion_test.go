@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"annotate/internal/domain"
+	"annotate/internal/tasks"
 	"annotate/internal/testkit"
 )
 
@@ -32,19 +33,7 @@ func TestEvalVersionFollowsGoldAndResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	var sents []int64
-	rows, err := db.QueryContext(ctx, `SELECT id FROM summary_sentences ORDER BY id`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		sents = append(sents, id)
-	}
-	rows.Close()
+	sents := testkit.Must(tasks.IDList(ctx, db, `SELECT id FROM summary_sentences ORDER BY id`))(t)
 	versions := func() (report, eval int64) {
 		t.Helper()
 		return testkit.Must(s.ReportVersion(ctx, p.ID))(t), testkit.Must(s.EvalVersion(ctx, p.ID))(t)
