@@ -188,7 +188,7 @@ func projectAgreement(ctx context.Context, e env, db, slug string, opt report.Op
 // about half as often as by default; its live heap peaks at about 1.6
 // times the data, when the labels are put in order, which the limit
 // leaves room for. On the 1.5M-label project with two assistant runs
-// (data 123 MB, hint 125 MB) the heap stays under 250 MB where it reached
+// (data 123 MB, hint 123 MB) the heap stays under 250 MB where it reached
 // 320 MB without the limit.
 func readHeap(hint int64) func() {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
