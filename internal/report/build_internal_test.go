@@ -10,6 +10,7 @@ import (
 
 	"annotate/internal/domain"
 	"annotate/internal/reportseed"
+	"annotate/internal/testkit"
 )
 
 // TestAssignmentAfter looks up ids present and absent, in order and out
@@ -51,7 +52,7 @@ func TestAssignmentAfter(t *testing.T) {
 // before the report is built: the report of the labels shuffled is the
 // report of the labels as the store reads them.
 func TestBuildLabelsInAnyOrder(t *testing.T) {
-	store, p := seededStore(t, reportseed.Options{Documents: 10, Annotators: 4, Calibrate: 0.3, KeyFacts: 2, Links: true, Seed: 9})
+	store, p := testkit.SeededProject(t, reportseed.Options{Documents: 10, Annotators: 4, Calibrate: 0.3, KeyFacts: 2, Links: true, Seed: 9})
 	report := func(shuffle bool) string {
 		d := seededData(t, store, p)
 		if shuffle {
@@ -78,7 +79,7 @@ func TestBuildLabelsInAnyOrder(t *testing.T) {
 // level all the same, after those with sentences, and each assignment's
 // part names its summary's position.
 func TestSummariesWithoutSentencesAreUnits(t *testing.T) {
-	store, p := seededStore(t, reportseed.Options{Documents: 4, Annotators: 3, Seed: 2})
+	store, p := testkit.SeededProject(t, reportseed.Options{Documents: 4, Annotators: 3, Seed: 2})
 	d := seededData(t, store, p)
 	last := d.Assignments[len(d.Assignments)-1]
 	for k := range int64(2) {
@@ -105,7 +106,7 @@ func TestSummariesWithoutSentencesAreUnits(t *testing.T) {
 // by name, for every round and with drafts or not, with the latest
 // assignments found in a table and in a map.
 func TestScopeAgainstReference(t *testing.T) {
-	store, p := seededStore(t, reportseed.Options{Documents: 12, Annotators: 5, Calibrate: 0.5, Seed: 6})
+	store, p := testkit.SeededProject(t, reportseed.Options{Documents: 12, Annotators: 5, Calibrate: 0.5, Seed: 6})
 	d := seededData(t, store, p)
 	// The same summaries dealt again to the same annotators in a later
 	// round, some of them submitted: the later one is their latest.
@@ -172,7 +173,7 @@ func TestScopeAgainstReference(t *testing.T) {
 // grown while they were made would leave the earlier sentences pointing
 // into outgrown arrays, all kept alive.
 func TestGoldViewsAreOneArray(t *testing.T) {
-	store, p := seededStore(t, reportseed.Options{Documents: 30, Annotators: 3, Gold: 0.9, Seed: 4})
+	store, p := testkit.SeededProject(t, reportseed.Options{Documents: 30, Annotators: 3, Gold: 0.9, Seed: 4})
 	x := newIndex(seededData(t, store, p), p.Settings)
 	var prev *label
 	n := 0

@@ -15,6 +15,7 @@ import (
 	"annotate/internal/report"
 	"annotate/internal/reportseed"
 	"annotate/internal/tasks"
+	"annotate/internal/testkit"
 )
 
 // The fixture: two summaries of three sentences each, three annotators and
@@ -530,7 +531,7 @@ func TestReportSubmittedOnly(t *testing.T) {
 // and gives the report it gives without.
 func TestBuildTakesLabels(t *testing.T) {
 	ctx := context.Background()
-	store, p := report.SeededProject(t, reportseed.Options{Documents: 20, Annotators: 4, Calibrate: 0.3, Gold: 0.5, Runs: 1, Seed: 3})
+	store, p := testkit.SeededProject(t, reportseed.Options{Documents: 20, Annotators: 4, Calibrate: 0.3, Gold: 0.5, Runs: 1, Seed: 3})
 	var out [2]string
 	for i, take := range []bool{false, true} {
 		data, err := store.ReportData(ctx, p.ID, domain.ReportFilter{SubmittedOnly: true})

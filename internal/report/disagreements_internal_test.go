@@ -11,6 +11,7 @@ import (
 	"annotate/internal/domain"
 	"annotate/internal/iaa"
 	"annotate/internal/reportseed"
+	"annotate/internal/testkit"
 )
 
 // TestDisagreementsAgainstReference compares the disagreements of every
@@ -21,7 +22,7 @@ import (
 // in the order of their labels), labels on sentences the data does not
 // hold, empty labels and flags.
 func TestDisagreementsAgainstReference(t *testing.T) {
-	store, p := seededStore(t, reportseed.Options{Documents: 40, Annotators: 5, Calibrate: 0.5, Seed: 11})
+	store, p := testkit.SeededProject(t, reportseed.Options{Documents: 40, Annotators: 5, Calibrate: 0.5, Seed: 11})
 	d := seededData(t, store, p)
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := range d.Labels {

@@ -7,6 +7,7 @@ import (
 
 	"annotate/internal/domain"
 	"annotate/internal/reportseed"
+	"annotate/internal/testkit"
 )
 
 // The key-fact ratings made in place are those a collector builds by
@@ -16,7 +17,7 @@ import (
 // summary also in the calibration round) and for each round, with the
 // links as read and shuffled.
 func TestKeyFactRatingsAsCollected(t *testing.T) {
-	store, p := seededStore(t, reportseed.Options{Documents: 12, Annotators: 5, Calibrate: 0.3, KeyFacts: 3, Links: true, Seed: 7})
+	store, p := testkit.SeededProject(t, reportseed.Options{Documents: 12, Annotators: 5, Calibrate: 0.3, KeyFacts: 3, Links: true, Seed: 7})
 	for _, shuffled := range []bool{false, true} {
 		d := seededData(t, store, p)
 		linked := map[[3]int64]bool{}

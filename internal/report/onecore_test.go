@@ -9,6 +9,7 @@ import (
 	"annotate/internal/iaa"
 	"annotate/internal/report"
 	"annotate/internal/reportseed"
+	"annotate/internal/testkit"
 )
 
 // TestOneCoreSameReport builds a seeded project's report on one
@@ -16,7 +17,7 @@ import (
 // same, bootstrap included.
 func TestOneCoreSameReport(t *testing.T) {
 	ctx := context.Background()
-	store, p := report.SeededProject(t, reportseed.Options{Documents: 20, Annotators: 4, Calibrate: 0.2, Seed: 7})
+	store, p := testkit.SeededProject(t, reportseed.Options{Documents: 20, Annotators: 4, Calibrate: 0.2, Seed: 7})
 	build := func(oneCore bool) []byte {
 		opt := report.Options{Bootstrap: 200, Seed: 3, OneCore: oneCore}
 		data, err := store.ReportData(ctx, p.ID, opt.Filter())
@@ -46,7 +47,7 @@ func TestOneCoreSameReport(t *testing.T) {
 func TestOneCoreBuildStartsNoGoroutine(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	ctx := context.Background()
-	store, p := report.SeededProject(t, reportseed.Options{Documents: 20, Annotators: 4, Calibrate: 0.2, Seed: 5})
+	store, p := testkit.SeededProject(t, reportseed.Options{Documents: 20, Annotators: 4, Calibrate: 0.2, Seed: 5})
 	started := func(oneCore bool) int64 {
 		opt := report.Options{Bootstrap: 1000, Seed: 3, OneCore: oneCore}
 		data, err := store.ReportData(ctx, p.ID, opt.Filter())

@@ -14,7 +14,7 @@ import (
 	"annotate/internal/domain"
 	"annotate/internal/report"
 	"annotate/internal/reportseed"
-	"annotate/internal/tasks"
+	"annotate/internal/testkit"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden reports in testdata")
@@ -40,19 +40,7 @@ func TestSeededReportUnchanged(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
-			path := filepath.Join(t.TempDir(), "seed.db")
-			if _, err := reportseed.Seed(ctx, path, reportseed.Options{Documents: 30, Annotators: tc.annotators, Calibrate: 0.2, Seed: 4}); err != nil {
-				t.Fatal(err)
-			}
-			store, err := tasks.Open(ctx, path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer store.Close()
-			p, err := store.ProjectBySlug(ctx, "big")
-			if err != nil {
-				t.Fatal(err)
-			}
+			store, p := testkit.SeededProject(t, reportseed.Options{Documents: 30, Annotators: tc.annotators, Calibrate: 0.2, Seed: 4})
 			data, err := store.ReportData(ctx, p.ID, domain.ReportFilter{})
 			if err != nil {
 				t.Fatal(err)

@@ -2,7 +2,6 @@ package report
 
 import (
 	"context"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
@@ -10,13 +9,14 @@ import (
 	"annotate/internal/domain"
 	"annotate/internal/reportseed"
 	"annotate/internal/tasks"
+	"annotate/internal/testkit"
 )
 
 // Each sentence-level dimension's ratings built in the scope's sentence
 // order are those the collector builds from the same labels, for the
 // whole project and for one round.
 func TestSentenceRatingsAsCollected(t *testing.T) {
-	store, p := seededStore(t, reportseed.Options{Documents: 12, Annotators: 5, Calibrate: 0.3, Seed: 7})
+	store, p := testkit.SeededProject(t, reportseed.Options{Documents: 12, Annotators: 5, Calibrate: 0.3, Seed: 7})
 	d := seededData(t, store, p)
 	x := newIndex(d, p.Settings)
 	for _, round := range append([]domain.Round{{}}, d.Rounds...) {
@@ -38,27 +38,6 @@ func TestSentenceRatingsAsCollected(t *testing.T) {
 			t.Fatalf("round %q: %d sentence dimensions, %d labels", round.Name, n, sc.labels)
 		}
 	}
-}
-
-// seededStore makes reportseed's project with o in a new database and
-// opens it; the store is closed when the test ends.
-func seededStore(t *testing.T, o reportseed.Options) (*tasks.Store, *domain.Project) {
-	t.Helper()
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "seed.db")
-	if _, err := reportseed.Seed(ctx, path, o); err != nil {
-		t.Fatal(err)
-	}
-	store, err := tasks.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	p, err := store.ProjectBySlug(ctx, "big")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return store, p
 }
 
 // seededData reads the report data of the whole project p.

@@ -8,6 +8,7 @@ import (
 	"annotate/internal/domain"
 	"annotate/internal/report"
 	"annotate/internal/reportseed"
+	"annotate/internal/testkit"
 )
 
 // TestTrendPointOfBootstrappedReport checks that a round's trend point,
@@ -15,7 +16,7 @@ import (
 // bootstrap computes it: the same value, with no interval.
 func TestTrendPointOfBootstrappedReport(t *testing.T) {
 	ctx := context.Background()
-	store, p := report.SeededProject(t, reportseed.Options{Documents: 20, Annotators: 4, Calibrate: 0.3, Seed: 9})
+	store, p := testkit.SeededProject(t, reportseed.Options{Documents: 20, Annotators: 4, Calibrate: 0.3, Seed: 9})
 	data, err := store.ReportData(ctx, p.ID, domain.ReportFilter{Round: "cal1"})
 	if err != nil {
 		t.Fatal(err)

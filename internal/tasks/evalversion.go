@@ -3,7 +3,6 @@ package tasks
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"strings"
 
 	"annotate/internal/domain"
@@ -74,10 +73,6 @@ func BumpVersions(ctx context.Context, tx *sql.Tx, projectID int64) error {
 // labels or its assistant runs' results change, and not when annotators
 // save labels: what an evaluation of a run against the gold depends on.
 func (s *Store) EvalVersion(ctx context.Context, projectID int64) (int64, error) {
-	var v int64
-	err := s.read.QueryRowContext(ctx, `SELECT version FROM eval_versions WHERE project_id = ?`, projectID).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
+	v, err := s.version(ctx, "eval_versions", projectID)
 	return v, domain.Op("Store.EvalVersion", err)
 }

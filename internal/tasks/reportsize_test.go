@@ -2,13 +2,12 @@ package tasks_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"unsafe"
 
 	"annotate/internal/domain"
 	"annotate/internal/reportseed"
-	"annotate/internal/tasks"
+	"annotate/internal/testkit"
 )
 
 // TestReportSizeHintBoundsTheData: the size hint of a database is at
@@ -17,19 +16,7 @@ import (
 // the assistant's labels), and not more than a few times that.
 func TestReportSizeHintBoundsTheData(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "seed.db")
-	if _, err := reportseed.Seed(ctx, path, reportseed.Options{Documents: 60, Annotators: 4, Calibrate: 0.3, Gold: 0.5, Runs: 2, KeyFacts: 2, Links: true, Seed: 8}); err != nil {
-		t.Fatal(err)
-	}
-	s, err := tasks.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	p, err := s.ProjectBySlug(ctx, "big")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, p := testkit.SeededProject(t, reportseed.Options{Documents: 60, Annotators: 4, Calibrate: 0.3, Gold: 0.5, Runs: 2, KeyFacts: 2, Links: true, Seed: 8})
 	hint, err := s.ReportSizeHint(ctx)
 	if err != nil {
 		t.Fatal(err)

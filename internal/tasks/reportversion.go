@@ -204,10 +204,17 @@ END;`
 // settings are not counted; callers add them to their cache keys). It is
 // one primary-key lookup.
 func (s *Store) ReportVersion(ctx context.Context, projectID int64) (int64, error) {
+	v, err := s.version(ctx, "report_versions", projectID)
+	return v, domain.Op("Store.ReportVersion", err)
+}
+
+// version reads a project's counter in one of the version tables
+// (report_versions, eval_versions); 0 when it was never bumped.
+func (s *Store) version(ctx context.Context, table string, projectID int64) (int64, error) {
 	var v int64
-	err := s.read.QueryRowContext(ctx, `SELECT version FROM report_versions WHERE project_id = ?`, projectID).Scan(&v)
+	err := s.read.QueryRowContext(ctx, `SELECT version FROM `+table+` WHERE project_id = ?`, projectID).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
-	return v, domain.Op("Store.ReportVersion", err)
+	return v, err
 }

@@ -1,6 +1,6 @@
 // Package testkit holds what the tests of several packages share: an
-// empty store in a test's temporary directory, a way to stop a test on a
-// failed fixture step, and a small corpus. Only tests import it.
+// empty store or a seeded project in a test's temporary directory, a way
+// to stop a test on a failed fixture step, and a small corpus. Only tests import it.
 package testkit
 
 import (
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"annotate/internal/domain"
+	"annotate/internal/reportseed"
 	"annotate/internal/tasks"
 )
 
@@ -23,6 +24,28 @@ func OpenStore(t testing.TB) *tasks.Store {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// SeededProject makes reportseed's project with o in a new database in
+// the test's temporary directory and opens it, closed when the test
+// ends.
+func SeededProject(t testing.TB, o reportseed.Options) (*tasks.Store, *domain.Project) {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "seed.db")
+	if _, err := reportseed.Seed(ctx, path, o); err != nil {
+		t.Fatal(err)
+	}
+	store, err := tasks.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	p, err := store.ProjectBySlug(ctx, "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store, p
 }
 
 // ReportDB opens the database ANNOTATE_REPORT_DB names (a large one, as
