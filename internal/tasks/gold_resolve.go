@@ -119,13 +119,24 @@ func (s *Store) ResolveReady(ctx context.Context, projectID int64) (domain.Resol
 	return val, domain.Op("Store.ResolveReady", err)
 }
 
+// readyWithoutGold selects the ready summaries of project ?1 that have a
+// sentence without any gold row. It looks for those sentences first,
+// through the sentences' and gold's keys, and checks the few summaries
+// found for readiness: a project whose gold is caught up, as a server
+// finds it at every start, has none. Grouping every assignment for
+// readiness first read each assignment's row: on the resolved
+// 1.5M-label project 0.99-1.18 s against 0.34-0.52 s. With no gold at
+// all, every summary is a candidate and this takes 1.07-1.35 s against
+// 0.56-0.64 s, before the minutes their resolution then takes.
+var readyWithoutGold = `SELECT x.summary_id FROM (SELECT DISTINCT ss.summary_id FROM summaries s CROSS JOIN summary_sentences ss ON ss.summary_id = s.id
+		WHERE s.project_id = ?1 AND NOT EXISTS (SELECT 1 FROM gold_sentences g WHERE g.sentence_id = ss.id)) x
+	WHERE EXISTS (` + fmt.Sprintf(readySummaries, "a.summary_id = x.summary_id AND r.project_id = ?1") + `)
+	ORDER BY x.summary_id`
+
 // resolveReady is ResolveReady; paced, it rests after each batch as long
 // as the batch took, leaving the writer to others at least half the time.
 func (s *Store) resolveReady(ctx context.Context, projectID int64, paced bool) (domain.ResolveStats, error) {
-	ids, err := IDList(ctx, s.read, `SELECT x.summary_id FROM (`+fmt.Sprintf(readySummaries, "r.project_id = ?")+`) x
-		WHERE EXISTS (SELECT 1 FROM summary_sentences ss WHERE ss.summary_id = x.summary_id
-			AND NOT EXISTS (SELECT 1 FROM gold_sentences g WHERE g.sentence_id = ss.id))
-		ORDER BY x.summary_id`, projectID)
+	ids, err := IDList(ctx, s.read, readyWithoutGold, projectID)
 	if err != nil || len(ids) == 0 {
 		return domain.ResolveStats{}, err
 	}
