@@ -15,7 +15,6 @@ import (
 	"annotate/internal/app"
 	"annotate/internal/iaa"
 	"annotate/internal/report"
-	"annotate/internal/tasks"
 )
 
 func runAgreement(ctx context.Context, e env, args []string) error {
@@ -135,7 +134,7 @@ func projectAgreement(ctx context.Context, e env, db, slug string, opt report.Op
 	if format != "text" && format != "json" && format != "csv" {
 		return fmt.Errorf("unknown report format %q (want text, json or csv)", format)
 	}
-	store, err := tasks.Open(ctx, db)
+	store, err := openExisting(ctx, db)
 	if err != nil {
 		return err
 	}

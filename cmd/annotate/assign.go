@@ -7,7 +7,6 @@ import (
 
 	"annotate/internal/app"
 	"annotate/internal/domain"
-	"annotate/internal/tasks"
 )
 
 func runAssign(ctx context.Context, e env, args []string) error {
@@ -29,7 +28,7 @@ func runAssign(ctx context.Context, e env, args []string) error {
 		fmt.Fprintln(e.stderr, "annotate assign: --project, --round, --annotators and one of --calibration or --per-item K are required")
 		return errUsage
 	}
-	store, err := tasks.Open(ctx, *db)
+	store, err := openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}

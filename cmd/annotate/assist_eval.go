@@ -7,7 +7,6 @@ import (
 	"text/tabwriter"
 
 	"annotate/internal/assiststore"
-	"annotate/internal/tasks"
 )
 
 func runAssistEval(ctx context.Context, e env, args []string) error {
@@ -18,7 +17,7 @@ func runAssistEval(ctx context.Context, e env, args []string) error {
 	if err := parse(e, fs, args); err != nil {
 		return helpOK(err)
 	}
-	store, err := tasks.Open(ctx, *db)
+	store, err := openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}

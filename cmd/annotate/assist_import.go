@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"annotate/internal/app"
-	"annotate/internal/tasks"
 )
 
 func runAssistImport(ctx context.Context, e env, args []string) error {
@@ -33,7 +32,7 @@ func runAssistImport(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer f.Close()
-	store, err := tasks.Open(ctx, *db)
+	store, err := openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,6 @@ import (
 	"annotate/internal/assist"
 	"annotate/internal/assistjob"
 	"annotate/internal/assiststore"
-	"annotate/internal/tasks"
 )
 
 func runAssistRun(ctx context.Context, e env, args []string) error {
@@ -38,7 +37,7 @@ func runAssistRun(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	store, err := tasks.Open(ctx, *db)
+	store, err := openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-
-	"annotate/internal/tasks"
 )
 
 const backupUsage = `backup --db PATH --out FILE
@@ -25,7 +23,7 @@ func runBackup(ctx context.Context, e env, args []string) error {
 		fmt.Fprintf(e.stderr, "annotate backup: --out is required\n\nUsage: annotate %s\n", backupUsage)
 		return errUsage
 	}
-	store, err := tasks.Open(ctx, *db)
+	store, err := openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}

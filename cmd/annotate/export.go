@@ -12,7 +12,6 @@ import (
 
 	"annotate/internal/domain"
 	"annotate/internal/export"
-	"annotate/internal/tasks"
 )
 
 func runExport(ctx context.Context, e env, args []string) error {
@@ -53,7 +52,7 @@ output it is printed to standard error. See docs/export.md.`)
 		fmt.Fprintf(e.stderr, "annotate export: unexpected argument %q\n", fs.Arg(0))
 		return errUsage
 	}
-	store, err := tasks.Open(ctx, *db)
+	store, err := openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-
-	"annotate/internal/tasks"
 )
 
 const keysUsage = `keys rotate [--db PATH]
@@ -24,7 +22,7 @@ func runKeys(ctx context.Context, e env, args []string) error {
 		fmt.Fprintf(e.stderr, "Usage: annotate %s\n", keysUsage)
 		return errUsage
 	}
-	store, err := tasks.Open(ctx, *db)
+	store, err := openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
+
+	"annotate/internal/tasks"
 )
 
 // errUsage marks an error whose message was already printed with usage.
@@ -96,6 +98,8 @@ Commands:
 	fmt.Fprint(w, `
 Run "annotate COMMAND -h" for a command's flags.
 Every command takes --db PATH (default ./annotate.db, env ANNOTATE_DB).
+serve, demo, import, user and project create it when it does not exist;
+the others refuse a path where no database is.
 `)
 }
 
@@ -154,6 +158,17 @@ func dbFlag(e env, fs *flag.FlagSet) *string {
 		def = "annotate.db"
 	}
 	return fs.String("db", def, "SQLite database file (env ANNOTATE_DB)")
+}
+
+// openExisting opens the database at path for a command that works on
+// what it already holds: a path where no database exists is an error,
+// and no empty file is left behind.
+func openExisting(ctx context.Context, path string) (*tasks.Store, error) {
+	store, err := tasks.Open(ctx, path, tasks.Existing())
+	if errors.Is(err, tasks.ErrNoDatabase) {
+		return nil, fmt.Errorf("database %s does not exist (check --db or ANNOTATE_DB; \"annotate serve\", \"annotate demo\" and \"annotate import --create\" make one)", path)
+	}
+	return store, err
 }
 
 // helpOK turns flag.ErrHelp into success.

@@ -15,7 +15,6 @@ import (
 	"annotate/internal/experiment"
 	"annotate/internal/jsonindent"
 	"annotate/internal/studies"
-	"annotate/internal/tasks"
 )
 
 const studyUsage = `study create --project SLUG --name NAME --from study.json [--db PATH]
@@ -75,7 +74,7 @@ func runStudy(ctx context.Context, e env, args []string) error {
 		fmt.Fprintf(e.stderr, "Usage: annotate %s\n", studyUsage)
 		return errUsage
 	}
-	store, err := tasks.Open(ctx, *db)
+	store, err := openExisting(ctx, *db)
 	if err != nil {
 		return err
 	}

@@ -28,6 +28,28 @@ func createPrivate(path string) error {
 	return f.Close()
 }
 
+// ErrNoDatabase is returned by [Open] with [Existing] when the path
+// names no file.
+var ErrNoDatabase = errors.New("no such database file")
+
+// mustExist fails with ErrNoDatabase when the database file at path does
+// not exist. Paths that name no file (in memory, URIs) pass.
+func mustExist(path string) error {
+	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
+		return nil
+	}
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: %w", path, ErrNoDatabase)
+	case err != nil:
+		return fmt.Errorf("database %s: %w", path, err)
+	case st.IsDir():
+		return fmt.Errorf("database %s is a directory", path)
+	}
+	return nil
+}
+
 // PermissionWarning names the database files that users other than the
 // owner can read or write, or returns "" when there are none.
 func (s *Store) PermissionWarning() string {

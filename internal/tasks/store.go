@@ -72,7 +72,16 @@ const DefaultBusyTimeout = 10 * time.Second
 type OpenOption func(*openConfig)
 
 type openConfig struct {
-	busy time.Duration
+	busy     time.Duration
+	existing bool
+}
+
+// Existing makes [Open] refuse a path where no database file exists
+// instead of creating one: commands that only read or change what a
+// project holds use it, so that a mistyped --db fails with its name
+// rather than leaving an empty database behind.
+func Existing() OpenOption {
+	return func(c *openConfig) { c.existing = true }
 }
 
 // WithBusyTimeout sets how long a statement waits for a lock another
@@ -94,7 +103,11 @@ func Open(ctx context.Context, path string, opts ...OpenOption) (*Store, error) 
 	if cfg.busy < time.Millisecond {
 		return nil, domain.Op("Open", fmt.Errorf("busy timeout %v is under a millisecond", cfg.busy))
 	}
-	if err := createPrivate(path); err != nil {
+	if cfg.existing {
+		if err := mustExist(path); err != nil {
+			return nil, domain.Op("Open", err)
+		}
+	} else if err := createPrivate(path); err != nil {
 		return nil, domain.Op("Open", err)
 	}
 	write, err := openPool(path, true, cfg.busy)
