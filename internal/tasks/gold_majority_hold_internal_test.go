@@ -5,14 +5,17 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"annotate/internal/domain"
 )
 
 // acceptedState accepts the majorities of every round of project "big"
-// of a labelScanStore, with the counters' triggers held from hold
-// decisions on, and returns how many it accepted and what it left.
-func acceptedState(t *testing.T, hold int) (int, map[string][]string, bool) {
+// of a labelScanStore, in batches of about batch sentences, and returns
+// how many it accepted and what it left.
+func acceptedState(t *testing.T, batch int) (int, map[string][]string, bool) {
 	t.Helper()
-	s, p := holdStore(t, hold)
+	s, p := majorityStore(t, batch)
 	ctx := context.Background()
 	lead, err := s.CreateUser(ctx, "lead", "", "a long enough password", false)
 	if err != nil {
@@ -49,23 +52,115 @@ func acceptedState(t *testing.T, hold int) (int, map[string][]string, bool) {
 	return n, tables, after > before
 }
 
-// TestAcceptManyMajoritiesHoldsTriggers: accepting majorities with the
-// counters' triggers held (as holdTriggersFrom decisions or more are)
+// majorityStore is a labelScanStore, with its project "big", whose
+// AcceptMajority decides in batches of about batch sentences.
+func majorityStore(t *testing.T, batch int) (*Store, *domain.Project) {
+	t.Helper()
+	s := labelScanStore(t, 1)
+	old := majorityBatch
+	majorityBatch = batch
+	t.Cleanup(func() { majorityBatch = old })
+	p, err := s.ProjectBySlug(context.Background(), "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, p
+}
+
+// TestAcceptMajorityInBatches: accepting majorities a summary at a time
 // leaves the gold, its history, the summaries' gold, the gold index's
-// stale marks and the kept counts exactly as with the triggers, and bumps
-// the report's version.
-func TestAcceptManyMajoritiesHoldsTriggers(t *testing.T) {
-	n, triggers, bumped := acceptedState(t, 1<<30)
-	m, held, heldBumped := acceptedState(t, 0)
+// stale marks and the kept counts exactly as in one transaction, and
+// bumps the report's version.
+func TestAcceptMajorityInBatches(t *testing.T) {
+	n, whole, bumped := acceptedState(t, 1<<30)
+	m, batched, batchedBumped := acceptedState(t, 1)
 	if n == 0 || n != m {
 		t.Fatalf("accepted %d and %d majorities", n, m)
 	}
-	for name, want := range triggers {
-		if got := held[name]; !slices.Equal(got, want) {
-			t.Fatalf("%s with the triggers held:\n%s\nwith the triggers:\n%s", name, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	for name, want := range whole {
+		if got := batched[name]; !slices.Equal(got, want) {
+			t.Fatalf("%s in batches:\n%s\nin one transaction:\n%s", name, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	}
-	if !bumped || !heldBumped {
-		t.Fatalf("report version bumped: %v with the triggers, %v held", bumped, heldBumped)
+	if !bumped || !batchedBumped {
+		t.Fatalf("report version bumped: %v in one transaction, %v in batches", bumped, batchedBumped)
+	}
+}
+
+// TestAcceptMajorityLeavesTheWriterBetweenBatches: after each batch the
+// writer is free, and a batch decides only what is still pending when it
+// runs: a sentence a lead adjudicates after the list was read keeps the
+// lead's gold.
+func TestAcceptMajorityLeavesTheWriterBetweenBatches(t *testing.T) {
+	s, p := majorityStore(t, 1)
+	ctx := context.Background()
+	lead, err := s.CreateUser(ctx, "lead", "", "a long enough password", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The round with the most sentences whose majority is to accept.
+	rounds, err := s.Rounds(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r *domain.Round
+	var ready []domain.PendingSentence
+	for _, rd := range rounds {
+		cands, err := majorityCandidates(ctx, s.read, p.ID, rd.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		for _, c := range cands {
+			ids = append(ids, c.sentence)
+		}
+		pending, err := pendingByID(ctx, s.read, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pending = slices.DeleteFunc(pending, func(p domain.PendingSentence) bool { return !p.InRound(rd.ID) || !p.MajorityReady() })
+		if len(pending) > len(ready) {
+			r, ready = &rd, pending
+		}
+	}
+	if len(ready) < 3 {
+		t.Fatalf("%d sentences with a majority to accept; the test needs 3", len(ready))
+	}
+	last := ready[len(ready)-1] // decided by the lead after the first batch
+	majority, _ := last.Tally.Majority()
+	decision := domain.GoldDecision{GoldValues: domain.GoldValues{Label: domain.LabelFaithful, ErrorTypes: []string{}}, Note: "decided by hand"}
+	if majority.Label == domain.LabelFaithful {
+		decision.Label, decision.ErrorTypes = domain.LabelUnfaithful, []string{"contradiction"}
+	}
+	batches := 0
+	majorityBatchDone = func(int) {
+		batches++
+		if batches != 1 {
+			return
+		}
+		// The writer is free: this would wait for it forever otherwise.
+		wctx, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+		if _, err := s.SetGold(wctx, p.ID, last.SentenceID, lead.ID, -1, decision); err != nil {
+			t.Errorf("deciding between batches: %v", err)
+		}
+	}
+	t.Cleanup(func() { majorityBatchDone = nil })
+	n, err := s.AcceptMajority(ctx, p.ID, r.ID, lead.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if batches < 2 {
+		t.Fatalf("%d batches", batches)
+	}
+	if n != len(ready)-1 {
+		t.Fatalf("accepted %d majorities, want %d (all but the one decided by hand)", n, len(ready)-1)
+	}
+	g, err := s.SummaryGold(ctx, last.SummaryID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g[last.SentenceID]; got.Provenance != domain.ProvAdjudicated || got.Label != decision.Label {
+		t.Fatalf("the sentence decided by hand has %s gold %q", got.Provenance, got.Label)
 	}
 }

@@ -11,7 +11,7 @@ import (
 // the round page's progress table, which otherwise groups every
 // assignment of the round (0.14 s a view for a round of 300,000, through
 // an index holding every column it reads). Triggers on assignments keep
-// it; imports, large rounds and bulk gold decisions hold them with the
+// it; imports and large rounds hold them with the
 // other counters and count their project again (recountRoundCounts). An
 // annotator's given-out work is submitted + in_progress + pending; a row
 // whose four counts are 0 (every assignment deleted) stands for none.

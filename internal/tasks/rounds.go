@@ -121,8 +121,7 @@ func (s *Store) CreateRound(ctx context.Context, projectID int64, spec domain.Ro
 // triggers made dealing 300,000 assignments (every summary of the
 // 1.5M-label project to three annotators) take 20.9 s, the writer held
 // all along; counting again costs about a second on that project, more
-// than the triggers cost a round of a few thousand. Accepting that many
-// majorities at once holds them too (AcceptMajority). Tests change it.
+// than the triggers cost a round of a few thousand. Tests change it.
 var holdTriggersFrom = 20000
 
 // markDealtGoldStale does, once, what dealtGoldTrigger does for each new
