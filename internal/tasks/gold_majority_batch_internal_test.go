@@ -56,15 +56,7 @@ func acceptedState(t *testing.T, batch int) (int, map[string][]string, bool) {
 // AcceptMajority decides in batches of about batch sentences.
 func majorityStore(t *testing.T, batch int) (*Store, *domain.Project) {
 	t.Helper()
-	s := labelScanStore(t, 1)
-	old := majorityBatch
-	majorityBatch = batch
-	t.Cleanup(func() { majorityBatch = old })
-	p, err := s.ProjectBySlug(context.Background(), "big")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, p
+	return bigStoreWith(t, &majorityBatch, batch)
 }
 
 // TestAcceptMajorityInBatches: accepting majorities a summary at a time

@@ -17,15 +17,8 @@ import (
 // the round with the most ready summaries and those summaries.
 func resolveStore(t *testing.T, batch int) (*Store, int64, int64, []int64) {
 	t.Helper()
-	s := labelScanStore(t, 1)
-	old := roundResolveBatch
-	roundResolveBatch = batch
-	t.Cleanup(func() { roundResolveBatch = old })
+	s, p := bigStoreWith(t, &roundResolveBatch, batch)
 	ctx := context.Background()
-	p, err := s.ProjectBySlug(ctx, "big")
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM gold_sentences WHERE sentence_id IN (SELECT ss.id FROM summary_sentences ss
 			JOIN summaries s ON s.id = ss.summary_id WHERE s.project_id = ?)`, p.ID)

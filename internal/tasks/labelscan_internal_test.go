@@ -14,6 +14,21 @@ import (
 	"annotate/internal/testkit/sqlplan"
 )
 
+// bigStoreWith is a labelScanStore and its project "big", with the
+// package setting *knob (a batch size or threshold) at v for the test.
+func bigStoreWith(t *testing.T, knob *int, v int) (*Store, *domain.Project) {
+	t.Helper()
+	s := labelScanStore(t, 1)
+	old := *knob
+	*knob = v
+	t.Cleanup(func() { *knob = old })
+	p, err := s.ProjectBySlug(context.Background(), "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, p
+}
+
 // labelScanStore opens a store with two projects, "big" and "small", whose
 // labels were written in a shuffled order, across projects and within
 // assignments, and carry every kind of string the labels query reads:

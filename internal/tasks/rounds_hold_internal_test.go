@@ -71,15 +71,7 @@ func dealRound(t *testing.T, hold int) dealtState {
 // project "big".
 func holdStore(t *testing.T, hold int) (*Store, *domain.Project) {
 	t.Helper()
-	s := labelScanStore(t, 1)
-	old := holdTriggersFrom
-	holdTriggersFrom = hold
-	t.Cleanup(func() { holdTriggersFrom = old })
-	p, err := s.ProjectBySlug(context.Background(), "big")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, p
+	return bigStoreWith(t, &holdTriggersFrom, hold)
 }
 
 // dumpRows runs each named query and returns its rows as text, for
