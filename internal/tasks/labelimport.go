@@ -455,8 +455,7 @@ func (w *labelWriter) sentenceLabel(r *domain.LabelRecord, rid, aid, uid, sentID
 		l.UnsureNote, l.UpdatedAt); err != nil {
 		return err
 	}
-	data, _ := json.Marshal(l)
-	if err := w.queue(w.historyRows, aid, sentID, uid, string(data), l.UpdatedAt); err != nil {
+	if err := w.queue(w.historyRows, aid, sentID, uid, historyData(&l), l.UpdatedAt); err != nil {
 		return err
 	}
 	if k := [2]int64{rid, uid}; l.UpdatedAt > w.activity[k] {

@@ -81,9 +81,8 @@ func (s *Store) saveSentenceLabel(ctx context.Context, assignmentID, userID int6
 		if err := saveFlag(ctx, tx, assignmentID, l.SentenceID, l.Flag, l.UpdatedAt); err != nil {
 			return err
 		}
-		data, _ := json.Marshal(l)
 		_, err = tx.ExecContext(ctx, `INSERT INTO sentence_label_history (assignment_id, sentence_id, user_id, data, created_at) VALUES (?, ?, ?, ?, ?)`,
-			assignmentID, l.SentenceID, userID, string(data), l.UpdatedAt)
+			assignmentID, l.SentenceID, userID, historyData(&l), l.UpdatedAt)
 		return err
 	})
 	return l, newVersion, err

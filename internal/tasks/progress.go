@@ -279,7 +279,7 @@ func (s *Store) CloseRound(ctx context.Context, roundID int64) error {
 // LabelHistory lists every saved change of an assignment's labels, oldest
 // first.
 func (s *Store) LabelHistory(ctx context.Context, assignmentID int64) ([]domain.HistoryEntry, error) {
-	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT ss.idx, u.username, h.created_at, h.data FROM sentence_label_history h
+	rows, err := s.reader(ctx).QueryContext(ctx, `SELECT ss.idx, u.username, h.created_at, h.sentence_id, h.data FROM sentence_label_history h
 		JOIN summary_sentences ss ON ss.id = h.sentence_id JOIN users u ON u.id = h.user_id
 		WHERE h.assignment_id = ? ORDER BY h.id`, assignmentID)
 	if err != nil {
@@ -290,12 +290,15 @@ func (s *Store) LabelHistory(ctx context.Context, assignmentID int64) ([]domain.
 	for rows.Next() {
 		var e domain.HistoryEntry
 		var data string
-		if err := rows.Scan(&e.SentenceIndex, &e.Username, &e.At, &data); err != nil {
+		var sentence int64
+		if err := rows.Scan(&e.SentenceIndex, &e.Username, &e.At, &sentence, &data); err != nil {
 			return nil, domain.Op("Store.LabelHistory", err)
 		}
 		if err := json.Unmarshal([]byte(data), &e.Label); err != nil {
 			return nil, domain.Op("Store.LabelHistory", err)
 		}
+		// The row's columns, which compact data leaves out (historyData).
+		e.Label.SentenceID, e.Label.UpdatedAt = sentence, e.At
 		out = append(out, e)
 	}
 	return out, domain.Op("Store.LabelHistory", rows.Err())
