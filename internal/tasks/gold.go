@@ -104,9 +104,8 @@ func (s *Store) writeGold(ctx context.Context, tx txQuerier, g domain.Gold, only
 	if n, _ := res.RowsAffected(); n == 0 {
 		return false, nil
 	}
-	data, _ := json.Marshal(g)
 	_, err = tx.ExecContext(ctx, `INSERT INTO gold_history (sentence_id, data, decided_by, created_at) VALUES (?, ?, ?, ?)`,
-		g.SentenceID, string(data), by, g.DecidedAt)
+		g.SentenceID, goldHistoryData(&g), by, g.DecidedAt)
 	return err == nil, err
 }
 
@@ -259,8 +258,7 @@ func keepImported(ctx context.Context, tx *sql.Tx, sentenceID int64) error {
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM gold_history WHERE sentence_id = ?`, sentenceID).Scan(&n); err != nil || n > 0 {
 		return err
 	}
-	data, _ := json.Marshal(cur)
 	_, err = tx.ExecContext(ctx, `INSERT INTO gold_history (sentence_id, data, decided_by, created_at) VALUES (?, ?, NULL, ?)`,
-		sentenceID, string(data), cur.DecidedAt)
+		sentenceID, goldHistoryData(cur), cur.DecidedAt)
 	return err
 }

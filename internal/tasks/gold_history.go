@@ -35,6 +35,8 @@ func (s *Store) GoldHistory(ctx context.Context, projectID, summaryID int64, lim
 		if err := json.Unmarshal([]byte(data), &c.Gold); err != nil {
 			return nil, domain.Op("Store.GoldHistory", err)
 		}
+		// The row's columns, which compact data leaves out (goldHistoryData).
+		c.Gold.SentenceID, c.Gold.DecidedAt = c.SentenceID, c.At
 		c.Gold.DecidedByName = c.By
 		out = append(out, c)
 	}

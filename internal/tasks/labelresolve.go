@@ -88,8 +88,7 @@ func (w *labelWriter) newGold(g domain.Gold) error {
 		g.Provenance, by, g.DecidedAt, g.Note, 1); err != nil {
 		return err
 	}
-	data, _ := json.Marshal(g)
-	return w.goldHistoryRows.add(w.im.ctx, w.im.q, g.SentenceID, string(data), by, g.DecidedAt)
+	return w.goldHistoryRows.add(w.im.ctx, w.im.q, g.SentenceID, goldHistoryData(&g), by, g.DecidedAt)
 }
 
 // importedVote is a sentence label the writer gave a summary it made.

@@ -35,3 +35,27 @@ func historyData(l *domain.SentenceLabel) string {
 		AssistantVisible: l.AssistantVisible, FirstLabel: l.FirstLabel, ChangedAfterReveal: l.ChangedAfterReveal})
 	return string(b)
 }
+
+// historyGold is gold as a row of gold_history keeps it in data: the
+// fields of domain.Gold under the same names, empty ones left out, and
+// without the sentence and the time, which are the row's own columns
+// (sentence_id, created_at). The provenance is always there (webhooks
+// select on it). Written in full, data took about 200 bytes a decision.
+type historyGold struct {
+	Label         string   `json:"label,omitempty"`
+	ErrorTypes    []string `json:"error_types,omitempty"`
+	Explanation   string   `json:"explanation,omitempty"`
+	Ambiguous     *bool    `json:"ambiguous,omitempty"`
+	AmbiguityType string   `json:"ambiguity_type,omitempty"`
+	AmbiguityNote string   `json:"ambiguity_note,omitempty"`
+	Provenance    string   `json:"provenance"`
+	DecidedBy     int64    `json:"decided_by,omitempty"`
+	Note          string   `json:"note,omitempty"`
+}
+
+// goldHistoryData is the data column of the history row of gold g.
+func goldHistoryData(g *domain.Gold) string {
+	b, _ := json.Marshal(historyGold{Label: g.Label, ErrorTypes: g.ErrorTypes, Explanation: g.Explanation, Ambiguous: g.Ambiguous,
+		AmbiguityType: g.AmbiguityType, AmbiguityNote: g.AmbiguityNote, Provenance: g.Provenance, DecidedBy: g.DecidedBy, Note: g.Note})
+	return string(b)
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -97,6 +98,95 @@ func TestLabelHistoryReadsBothForms(t *testing.T) {
 		e.Label.ErrorTypes, want[i].ErrorTypes = domain.NonNil(e.Label.ErrorTypes), domain.NonNil(want[i].ErrorTypes)
 		if !reflect.DeepEqual(e.Label, want[i]) {
 			t.Fatalf("entry %d reads\n%+v, want\n%+v", i, e.Label, want[i])
+		}
+	}
+}
+
+// historyGolds are gold decisions with each field set alone and all
+// together.
+func historyGolds() []domain.Gold {
+	no, yes := false, true
+	return []domain.Gold{
+		{GoldValues: domain.GoldValues{Label: domain.LabelFaithful}, Provenance: domain.ProvUnanimous},
+		{Provenance: domain.ProvUnresolved},
+		{GoldValues: domain.GoldValues{Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "Unit 2 says \"no\".",
+			Ambiguous: &no}, Provenance: domain.ProvAdjudicated, DecidedBy: 3, Note: "checked twice"},
+		{GoldValues: domain.GoldValues{Label: domain.LabelBorderline, Ambiguous: &yes, AmbiguityType: "scope", AmbiguityNote: "which?"},
+			Provenance: domain.ProvMajority, DecidedBy: 2},
+		{GoldValues: domain.GoldValues{Label: domain.LabelFaithful}, Provenance: domain.ProvImported},
+	}
+}
+
+// TestGoldHistoryDataRoundTrips: every gold field survives the compact
+// history data, and the provenance is always there.
+func TestGoldHistoryDataRoundTrips(t *testing.T) {
+	for i, g := range historyGolds() {
+		data := goldHistoryData(&g)
+		var got domain.Gold
+		if err := json.Unmarshal([]byte(data), &got); err != nil {
+			t.Fatalf("gold %d: %s: %v", i, data, err)
+		}
+		got.ErrorTypes, g.ErrorTypes = domain.NonNil(got.ErrorTypes), domain.NonNil(g.ErrorTypes)
+		if !reflect.DeepEqual(got, g) {
+			t.Fatalf("gold %d: %s reads back as\n%+v, want\n%+v", i, data, got, g)
+		}
+	}
+	if got := goldHistoryData(&domain.Gold{SentenceID: 7, Provenance: domain.ProvUnresolved, DecidedAt: "2026-01-01T00:00:00.000Z"}); got != `{"provenance":"unresolved"}` {
+		t.Fatalf("unresolved gold's history data is %s", got)
+	}
+}
+
+// TestGoldHistoryReadsBothForms: GoldHistory gives the decisions whole,
+// with their sentence and time from the row, from compact data and from
+// data with every field named.
+func TestGoldHistoryReadsBothForms(t *testing.T) {
+	s := labelScanStore(t, 1)
+	ctx := context.Background()
+	p, err := s.ProjectBySlug(ctx, "small")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sid, sum int64
+	if err := s.read.QueryRowContext(ctx, `SELECT ss.id, ss.summary_id FROM summary_sentences ss JOIN summaries sm ON sm.id = ss.summary_id
+		WHERE sm.project_id = ? ORDER BY ss.id LIMIT 1`, p.ID).Scan(&sid, &sum); err != nil {
+		t.Fatal(err)
+	}
+	want := historyGolds()
+	if err := s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM gold_history WHERE sentence_id IN (SELECT id FROM summary_sentences WHERE summary_id = ?)`, sum); err != nil {
+			return err
+		}
+		for i := range want {
+			want[i].SentenceID, want[i].DecidedAt = sid, fmt.Sprintf("2026-01-0%dT00:00:00.000Z", i+1)
+			data := goldHistoryData(&want[i])
+			if i%2 == 1 {
+				full, err := json.Marshal(want[i])
+				if err != nil {
+					return err
+				}
+				data = string(full)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO gold_history (sentence_id, data, decided_by, created_at) VALUES (?, ?, NULL, ?)`,
+				sid, data, want[i].DecidedAt); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.GoldHistory(ctx, p.ID, sum, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d history entries, want %d", len(got), len(want))
+	}
+	for i, c := range got {
+		w := want[len(want)-1-i] // newest first
+		c.Gold.ErrorTypes, w.ErrorTypes = domain.NonNil(c.Gold.ErrorTypes), domain.NonNil(w.ErrorTypes)
+		if !reflect.DeepEqual(c.Gold, w) {
+			t.Fatalf("entry %d reads\n%+v, want\n%+v", i, c.Gold, w)
 		}
 	}
 }
