@@ -178,11 +178,11 @@ func (s *Store) resolveInBatches(ctx context.Context, ids []int64, batch int, re
 			// 0.57-0.59 s instead of 2.57-2.84 s.
 			q := &preparedTx{tx: tx}
 			defer q.close()
-			ready, err := IDList(ctx, q, still, readyArg, JSONIDs(part))
+			live, err := IDList(ctx, q, still, readyArg, JSONIDs(part))
 			if err != nil {
 				return err
 			}
-			b, err := s.resolveSummaries(ctx, q, ready)
+			b, err := s.resolveSummaries(ctx, q, live)
 			st.Summaries += b.Summaries
 			st.Unanimous += b.Unanimous
 			st.Pending += b.Pending
