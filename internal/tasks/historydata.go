@@ -12,7 +12,7 @@ import (
 // which are the row's own columns (sentence_id, created_at). Written in
 // full, with every field named, data took 249 bytes a label and more than
 // half of what importing labelled work writes; a label with nothing but
-// its value takes 19. Rows written before hold every field; both decode
+// its value takes 20. Rows written before hold every field; both decode
 // into domain.SentenceLabel alike.
 type historyLabel struct {
 	Label              string   `json:"label,omitempty"`
