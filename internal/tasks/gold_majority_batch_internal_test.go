@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -154,5 +155,62 @@ func TestAcceptMajorityLeavesTheWriterBetweenBatches(t *testing.T) {
 	}
 	if got := g[last.SentenceID]; got.Provenance != domain.ProvAdjudicated || got.Label != decision.Label {
 		t.Fatalf("the sentence decided by hand has %s gold %q", got.Provenance, got.Label)
+	}
+}
+
+// TestAcceptMajorityStoppedKeepsItsBatches: a request stopped after a
+// batch keeps the decisions made so far, says how many, and accepting
+// again decides the rest.
+func TestAcceptMajorityStoppedKeepsItsBatches(t *testing.T) {
+	n, _, _ := acceptedState(t, 1<<30) // how many one transaction accepts
+	s, p := majorityStore(t, 1)
+	lead, err := s.CreateUser(context.Background(), "lead", "", "a long enough password", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounds, err := s.Rounds(context.Background(), p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	majorities := func() int {
+		var k int
+		if err := s.read.QueryRowContext(context.Background(), `SELECT count(*) FROM gold_sentences WHERE provenance = 'majority'`).Scan(&k); err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	before := majorities() // the fixture writes some majority gold itself
+	ctx, cancel := context.WithCancel(context.Background())
+	majorityBatchDone = func(decided int) {
+		if decided > 0 { // the first batch that decided something
+			cancel()
+		}
+	}
+	t.Cleanup(func() { majorityBatchDone = nil })
+	stopped := 0
+	for _, r := range rounds {
+		k, err := s.AcceptMajority(ctx, p.ID, r.ID, lead.ID)
+		if k > 0 {
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("stopped after a batch: %d decided, err %v", k, err)
+			}
+			if got := majorities() - before; got != k {
+				t.Fatalf("said %d decided, %d majority gold written", k, got)
+			}
+			stopped = k
+			break
+		}
+	}
+	if stopped == 0 {
+		t.Fatal("no round had a batch to stop after")
+	}
+	majorityBatchDone = nil
+	for _, r := range rounds {
+		if _, err := s.AcceptMajority(context.Background(), p.ID, r.ID, lead.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := majorities() - before; got != n {
+		t.Fatalf("%d majority gold after accepting again, want %d as in one go", got, n)
 	}
 }

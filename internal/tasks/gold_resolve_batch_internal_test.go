@@ -3,6 +3,7 @@ package tasks
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -121,5 +122,33 @@ func TestResolveRoundLeavesTheWriterBetweenBatches(t *testing.T) {
 	}
 	if len(gold) != 0 {
 		t.Fatalf("the summary reopened between batches got gold: %v", gold)
+	}
+}
+
+// TestResolveRoundStoppedKeepsItsBatches: a request stopped after the
+// first batch keeps that batch's gold and counts it, and resolving again
+// leaves what one transaction would.
+func TestResolveRoundStoppedKeepsItsBatches(t *testing.T) {
+	_, whole := resolvedState(t, 1<<30)
+	s, project, round, ready := resolveStore(t, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	resolveBatchDone = cancel
+	t.Cleanup(func() { resolveBatchDone = nil })
+	st, err := s.ResolveRound(ctx, project, round)
+	if !errors.Is(err, context.Canceled) || st.Summaries != 1 {
+		t.Fatalf("stopped after the first batch: %+v, %v", st, err)
+	}
+	if g, err := s.SummaryGold(context.Background(), ready[0]); err != nil || len(g) == 0 {
+		t.Fatalf("the first batch's summary has gold %v (%v)", g, err)
+	}
+	resolveBatchDone = nil
+	if _, err := s.ResolveRound(context.Background(), project, round); err != nil {
+		t.Fatal(err)
+	}
+	got := dumpRows(t, s.read, map[string]string{
+		"gold_sentences": `SELECT sentence_id, label, error_types, explanation, ambiguous, ambiguity_type, provenance, decided_by, version FROM gold_sentences ORDER BY 1`,
+	})
+	if !slices.Equal(got["gold_sentences"], whole["gold_sentences"]) {
+		t.Fatalf("gold after resolving again:\n%s\nin one go:\n%s", strings.Join(got["gold_sentences"], "\n"), strings.Join(whole["gold_sentences"], "\n"))
 	}
 }
