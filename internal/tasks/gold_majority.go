@@ -35,12 +35,8 @@ var majorityBatchDone func(decided int)
 // long. A failure or a cancelled request keeps the batches committed
 // before it; accepting again decides the rest.
 func (s *Store) AcceptMajority(ctx context.Context, projectID, roundID, userID int64) (int, error) {
-	var ok int
-	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM rounds WHERE id = ? AND project_id = ?`, roundID, projectID).Scan(&ok); err != nil {
+	if err := s.checkProjectRound(ctx, projectID, roundID); err != nil {
 		return 0, domain.Op("Store.AcceptMajority", err)
-	}
-	if ok == 0 {
-		return 0, domain.Op("Store.AcceptMajority", domain.Errorf(domain.ENotFound, "round not found"))
 	}
 	cands, err := majorityCandidates(ctx, s.read, projectID, roundID)
 	if err != nil {

@@ -69,12 +69,8 @@ func IDList(ctx context.Context, q Querier, query string, args ...any) ([]int64,
 // that long. A failure or a cancelled request keeps the batches before
 // it; resolving again is idempotent.
 func (s *Store) ResolveRound(ctx context.Context, projectID, roundID int64) (domain.ResolveStats, error) {
-	var n int
-	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM rounds WHERE id = ? AND project_id = ?`, roundID, projectID).Scan(&n); err != nil {
+	if err := s.checkProjectRound(ctx, projectID, roundID); err != nil {
 		return domain.ResolveStats{}, domain.Op("Store.ResolveRound", err)
-	}
-	if n == 0 {
-		return domain.ResolveStats{}, domain.Op("Store.ResolveRound", domain.Errorf(domain.ENotFound, "round not found"))
 	}
 	ids, err := IDList(ctx, s.read, fmt.Sprintf(readySummaries, "a.round_id = ?")+` ORDER BY a.summary_id`, roundID)
 	if err != nil {

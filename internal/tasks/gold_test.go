@@ -290,6 +290,13 @@ func TestAcceptMajority(t *testing.T) {
 	if _, err := f.s.AcceptMajority(f.ctx, f.p.ID, f.round.ID+100, f.lead.ID); domain.ErrorCode(err) != domain.ENotFound {
 		t.Fatalf("unknown round: %v", err)
 	}
+	// Both look the round up in the project they are given.
+	if _, err := f.s.AcceptMajority(f.ctx, f.p.ID+1, f.round.ID, f.lead.ID); domain.ErrorCode(err) != domain.ENotFound {
+		t.Fatalf("another project's round: %v", err)
+	}
+	if _, err := f.s.ResolveRound(f.ctx, f.p.ID+1, f.round.ID); domain.ErrorCode(err) != domain.ENotFound {
+		t.Fatalf("resolving another project's round: %v", err)
+	}
 }
 
 func TestSetGoldReopenAndHistory(t *testing.T) {

@@ -251,6 +251,13 @@ func (s *Store) RoundByID(ctx context.Context, id int64) (*domain.Round, error) 
 	return val, domain.Op("Store.RoundByID", err)
 }
 
+// checkProjectRound fails with ENotFound ("round not found") unless
+// roundID is a round of the project.
+func (s *Store) checkProjectRound(ctx context.Context, projectID, roundID int64) error {
+	_, err := scanRound(s.reader(ctx).QueryRowContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE id = ? AND project_id = ?`, roundID, projectID))
+	return err
+}
+
 // RoundByName returns a project's round by name.
 func (s *Store) RoundByName(ctx context.Context, projectID int64, name string) (*domain.Round, error) {
 	val, err := scanRound(s.reader(ctx).QueryRowContext(ctx, `SELECT `+roundColumns+` FROM rounds WHERE project_id = ? AND name = ?`, projectID, name))
