@@ -148,6 +148,10 @@ func labelScanStore(t *testing.T, seed uint64) *Store {
 		// others: the sentences' ids are then not in summary order.
 		`INSERT INTO summary_sentences (summary_id, idx, text) SELECT min(id), 1000, 'A sentence added later.' FROM summaries GROUP BY project_id`,
 		`UPDATE assignments SET status = 'released' WHERE id % 7 = 0`,
+		// Summary gold on some summaries, counted or not.
+		`INSERT INTO gold_summaries (summary_id, label, provenance)
+			SELECT id, CASE id % 3 WHEN 0 THEN 'faithful' WHEN 1 THEN 'unfaithful' ELSE 'borderline' END,
+				CASE id % 4 WHEN 0 THEN 'unresolved' ELSE 'adjudicated' END FROM summaries WHERE id % 3 != 2`,
 		`UPDATE assignments SET status = 'in_progress' WHERE id % 5 = 0`)
 	for _, q := range stmts {
 		if _, err := s.write.ExecContext(ctx, q); err != nil {
@@ -302,18 +306,19 @@ func TestReportKeyFactsSameAsJoin(t *testing.T) {
 	})
 }
 
-// Reading the sentences and key facts of the counted summaries, and the
-// summary labels, key-fact links and assistant labels of the counted
-// assignments, each named in a list, gives exactly what reading those of
-// every assigned summary or assignment and leaving out the others gives.
+// Reading the sentences, key facts and summary gold of the counted
+// summaries, and the summary labels, key-fact links and assistant labels
+// of the counted assignments, each named in a list, gives exactly what
+// reading those of every assigned summary or assignment and leaving out
+// the others gives.
 func TestReportKeptSummariesListSameAsAll(t *testing.T) {
 	filters := []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second", SubmittedOnly: true}, {Round: "none"}}
 	set := func(way string) { reportSummariesVia = map[string]string{"a": "all", "b": "list"}[way] }
 	eachReport(t, filters, set, func(where string, all, list *domain.ReportData) {
 		if !strings.Contains(where, "none") && (len(all.Sentences) == 0 || len(all.SummaryKeyFacts) == 0 ||
-			len(all.SummaryLabels) == 0 || len(all.KeyFactLinks) == 0 || all.Assistant.Len() == 0) {
-			t.Fatalf("%s: %d sentences, %d summaries with key facts, %d summary labels, %d key-fact links, %d assistant labels",
-				where, len(all.Sentences), len(all.SummaryKeyFacts), len(all.SummaryLabels), len(all.KeyFactLinks), all.Assistant.Len())
+			len(all.SummaryLabels) == 0 || len(all.KeyFactLinks) == 0 || all.Assistant.Len() == 0 || len(all.GoldSummaries) == 0) {
+			t.Fatalf("%s: %d sentences, %d summaries with key facts, %d summary labels, %d key-fact links, %d assistant labels, %d summary gold",
+				where, len(all.Sentences), len(all.SummaryKeyFacts), len(all.SummaryLabels), len(all.KeyFactLinks), all.Assistant.Len(), len(all.GoldSummaries))
 		}
 		if !reflect.DeepEqual(comparable(all), comparable(list)) {
 			t.Errorf("%s: the list of counted summaries read other data (%d sentences) than all assigned ones (%d)", where, len(list.Sentences), len(all.Sentences))

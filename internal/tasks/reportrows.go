@@ -907,14 +907,26 @@ func reportAssistantByRun(ctx context.Context, tx *sql.Tx, args reportArgs, d *d
 	return nil
 }
 
+// reportGoldSummaries reads the summary-level gold of the counted
+// summaries. When they are named in a list (a round), it looks those up:
+// joining every summary of the project found none among the 100,000 of
+// the 1.5M-label project in 9 ms, a twentieth of its 2% round's report.
 func reportGoldSummaries(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
-	return eachRow(ctx, tx, `
-		SELECT g.summary_id, g.label FROM gold_summaries g JOIN summaries s ON s.id = g.summary_id
-		WHERE s.project_id = ?1 AND g.provenance != 'unresolved' AND ?2 + ?3 >= 0`, args, func(rows *sql.Rows) error {
-		var sid int64
-		var label string
-		err := rows.Scan(&sid, &label)
+	query := `SELECT g.summary_id, g.label FROM gold_summaries g JOIN summaries s ON s.id = g.summary_id
+		WHERE s.project_id = ?1 AND g.provenance != 'unresolved' AND ?2 + ?3 >= 0`
+	qargs := []any{args.project, args.round, args.submitted}
+	if list, ok := keptListArgs(args, args.kept.summaries, &args.kept.list); ok {
+		query = `SELECT g.summary_id, g.label FROM gold_summaries g
+			WHERE g.summary_id IN (SELECT value FROM json_each(?4)) AND g.provenance != 'unresolved'`
+		qargs = list
+	}
+	var sid int64
+	var label string
+	return queryRows(ctx, tx, query, func(rows *sql.Rows) error {
+		if err := rows.Scan(&sid, &label); err != nil || !args.kept.summaries.has(sid) {
+			return err
+		}
 		d.GoldSummaries[sid] = label
-		return err
-	})
+		return nil
+	}, qargs...)
 }
