@@ -404,50 +404,77 @@ func TestReportAssignmentsWayFollowsCounts(t *testing.T) {
 		}
 		return n
 	}
-	seen, seenMany := map[bool]bool{}, map[bool]bool{}
-	for _, slug := range []string{"big", "small"} {
-		p, err := s.ProjectBySlug(ctx, slug)
+	check := func(pass string) {
+		t.Helper()
+		seen, seenMany := map[bool]bool{}, map[bool]bool{}
+		for _, slug := range []string{"big", "small"} {
+			wayFollowsCounts(t, s, slug, count, seen, seenMany)
+		}
+		if !seen[true] || !seen[false] || !seenMany[true] || !seenMany[false] {
+			t.Fatalf("%s: the fixture exercises one way only: by user %v, many %v", pass, seen, seenMany)
+		}
+	}
+	check("dense ids")
+	// An assignment far past the others: the span of the ids no longer
+	// settles whether a report counts most of them.
+	for _, q := range []string{`INSERT INTO users (username, password_hash) VALUES ('far', x'00')`,
+		`INSERT INTO assignments (id, round_id, summary_id, user_id, position)
+			SELECT 10000000, a.round_id, a.summary_id, (SELECT id FROM users WHERE username = 'far'), 0 FROM assignments a LIMIT 1`} {
+		if _, err := s.write.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("an id far past the others")
+	for _, q := range []string{assignmentIDSpan, labelIDSpan} {
+		if plan := strings.Join(sqlplan.Of(t, s.read, q), "; "); strings.Contains(plan, "SCAN assignments") || strings.Contains(plan, "SCAN sentence_labels") {
+			t.Errorf("the span of ids is not found by seeks: %s", plan)
+		}
+	}
+}
+
+// wayFollowsCounts checks TestReportAssignmentsWayFollowsCounts's answers
+// for project slug, noting the answers met in seen and seenMany.
+func wayFollowsCounts(t *testing.T, s *Store, slug string, count func(string, ...any) int, seen, seenMany map[bool]bool) {
+	t.Helper()
+	ctx := context.Background()
+	p, err := s.ProjectBySlug(ctx, slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var second int64
+	if err := s.read.QueryRowContext(ctx, `SELECT id FROM rounds WHERE project_id = ? AND name = 'second'`, p.ID).Scan(&second); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		round     int64
+		submitted int
+	}{{0, 0}, {0, 1}, {second, 0}, {second, 1}} {
+		round, submitted := c.round, c.submitted
+		args := reportArgs{project: p.ID, round: round, submitted: submitted}
+		tx, err := s.read.BeginTx(ctx, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var second int64
-		if err := s.read.QueryRowContext(ctx, `SELECT id FROM rounds WHERE project_id = ? AND name = 'second'`, p.ID).Scan(&second); err != nil {
+		many, byUser, most, err := manyAssignments(ctx, tx, args)
+		tx.Rollback()
+		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range []struct {
-			round     int64
-			submitted int
-		}{{0, 0}, {0, 1}, {second, 0}, {second, 1}} {
-			round, submitted := c.round, c.submitted
-			args := reportArgs{project: p.ID, round: round, submitted: submitted}
-			tx, err := s.read.BeginTx(ctx, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			many, byUser, most, err := manyAssignments(ctx, tx, args)
-			tx.Rollback()
-			if err != nil {
-				t.Fatal(err)
-			}
-			inRounds := count(`SELECT count(*) FROM assignments WHERE round_id IN (SELECT id FROM rounds WHERE project_id = ? AND (? = 0 OR id = ?))`, p.ID, round, round)
-			ofStatus := count(`SELECT count(*) FROM assignments WHERE status = 'submitted' OR (? = 0 AND status IN ('pending', 'in_progress'))`, submitted)
-			if want := ofStatus < inRounds; byUser != want {
-				t.Errorf("%s round %d, submitted %d: %d of the statuses, %d in the rounds: by user %v, want %v", slug, round, submitted, ofStatus, inRounds, byUser, want)
-			}
-			counted := count(`SELECT count(*) FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ? AND (? = 0 OR r.id = ?)
-				AND (a.status = 'submitted' OR (? = 0 AND a.status IN ('pending', 'in_progress')))`, p.ID, round, round, submitted)
-			if most < counted {
-				t.Errorf("%s round %d, submitted %d: at most %d assignments counted, but %d are", slug, round, submitted, most, counted)
-			}
-			all := count(`SELECT count(*) FROM assignments`)
-			if want := min(ofStatus, inRounds) > 0 && 2*min(ofStatus, inRounds) >= all; many != want {
-				t.Errorf("%s round %d, submitted %d: %d of the statuses, %d in the rounds, %d in all: many %v, want %v", slug, round, submitted, ofStatus, inRounds, all, many, want)
-			}
-			seen[byUser], seenMany[many] = true, true
+		inRounds := count(`SELECT count(*) FROM assignments WHERE round_id IN (SELECT id FROM rounds WHERE project_id = ? AND (? = 0 OR id = ?))`, p.ID, round, round)
+		ofStatus := count(`SELECT count(*) FROM assignments WHERE status = 'submitted' OR (? = 0 AND status IN ('pending', 'in_progress'))`, submitted)
+		if want := ofStatus < inRounds; byUser != want {
+			t.Errorf("%s round %d, submitted %d: %d of the statuses, %d in the rounds: by user %v, want %v", slug, round, submitted, ofStatus, inRounds, byUser, want)
 		}
-	}
-	if !seen[true] || !seen[false] || !seenMany[true] || !seenMany[false] {
-		t.Fatalf("the fixture exercises one way only: by user %v, many %v", seen, seenMany)
+		counted := count(`SELECT count(*) FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE r.project_id = ? AND (? = 0 OR r.id = ?)
+			AND (a.status = 'submitted' OR (? = 0 AND a.status IN ('pending', 'in_progress')))`, p.ID, round, round, submitted)
+		if most < counted {
+			t.Errorf("%s round %d, submitted %d: at most %d assignments counted, but %d are", slug, round, submitted, most, counted)
+		}
+		all := count(`SELECT count(*) FROM assignments`)
+		if want := min(ofStatus, inRounds) > 0 && 2*min(ofStatus, inRounds) >= all; many != want {
+			t.Errorf("%s round %d, submitted %d: %d of the statuses, %d in the rounds, %d in all: many %v, want %v", slug, round, submitted, ofStatus, inRounds, all, many, want)
+		}
+		seen[byUser], seenMany[many] = true, true
 	}
 }
 

@@ -110,6 +110,11 @@ func countedStatuses(a reportArgs) string {
 // rounds' index), whatever the project's share.
 var reportAssignmentsVia string
 
+// assignmentIDSpan gives the span of the assignments' ids, each end
+// found by a seek: "max(id) - min(id)" in one SELECT reads the whole
+// table (33 ms for 306,075 assignments).
+const assignmentIDSpan = `SELECT coalesce((SELECT max(id) FROM assignments) - (SELECT min(id) FROM assignments) + 1, 0)`
+
 // manyAssignments says whether the report counts at least half of the
 // database's assignments, as far as index entries alone tell: the
 // assignments of the report's rounds (the rounds' index) and those of
@@ -126,10 +131,7 @@ var reportAssignmentsVia string
 // project, where the users' index gave every submitted assignment and
 // took 0.28 s).
 func manyAssignments(ctx context.Context, tx *sql.Tx, args reportArgs) (many, byUser bool, most int, err error) {
-	var inRounds, counted, all int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM assignments`).Scan(&all); err != nil {
-		return false, false, 0, err
-	}
+	var inRounds, counted int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM `+reportJoin+` WHERE r.project_id = ?1 AND (?2 = 0 OR r.id = ?2)`,
 		args.project, args.round).Scan(&inRounds); err != nil {
 		return false, false, 0, err
@@ -143,8 +145,25 @@ func manyAssignments(ctx context.Context, tx *sql.Tx, args reportArgs) (many, by
 		return false, false, 0, err
 	}
 	// The report's assignments are of its rounds and of the counted
-	// statuses: at most counted.
-	return counted > 0 && 2*counted >= all, counted < inRounds, counted, nil
+	// statuses: at most counted. Whether that is half of all the
+	// assignments is settled by the span of their ids when it is at most
+	// twice counted, else by counting them up to twice counted: counting
+	// every one took 2-4.5 ms of that round's report.
+	if counted > 0 {
+		var span int
+		if err := tx.QueryRowContext(ctx, assignmentIDSpan).Scan(&span); err != nil {
+			return false, false, 0, err
+		}
+		many = 2*counted >= span
+		if !many {
+			var all int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM assignments LIMIT ?)`, 2*counted+1).Scan(&all); err != nil {
+				return false, false, 0, err
+			}
+			many = 2*counted >= all
+		}
+	}
+	return many, counted < inRounds, counted, nil
 }
 
 // assignmentsWay says how the report's assignments are best read: "scan"
@@ -594,18 +613,26 @@ func sparseGold(ctx context.Context, tx *sql.Tx, args reportArgs) (map[int64]gol
 	// The sentences the report reads: those of its summaries when it
 	// names them in a list (counted through the summaries' index), else
 	// as many as there are sentence ids.
+	//
+	// Counting reads the smallest index of gold_sentences: far less than
+	// reading rows only to drop them when there are too many. A report
+	// of few summaries counts them only up to a share of its sentences:
+	// counting all the gold of the 1.5M-label project took 1.5 ms of its
+	// 2% round's report, and 12-14 ms once the project's gold was
+	// resolved.
 	var reads int64
-	if list, ok := keptListArgs(args, args.kept.summaries, &args.kept.list); ok {
+	count := `SELECT count(*) FROM gold_sentences`
+	list, few := keptListArgs(args, args.kept.summaries, &args.kept.list)
+	if few {
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM summary_sentences WHERE summary_id IN (SELECT value FROM json_each(?))`, list[3]).Scan(&reads); err != nil {
 			return nil, err
 		}
+		count = `SELECT count(*) FROM (SELECT 1 FROM gold_sentences LIMIT ` + strconv.FormatInt(reads/sparseGoldShare+1, 10) + `)`
 	} else if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM summary_sentences`).Scan(&reads); err != nil {
 		return nil, err
 	}
-	// Counting reads the smallest index of gold_sentences: far less than
-	// reading rows only to drop them when there are too many.
 	var n int64
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM gold_sentences`).Scan(&n); err != nil {
+	if err := tx.QueryRowContext(ctx, count).Scan(&n); err != nil {
 		return nil, err
 	}
 	switch reportGoldVia {
