@@ -52,9 +52,8 @@
 //     inter-rater reliability for nominal data – which coefficients and
 //     confidence intervals are appropriate? BMC Medical Research
 //     Methodology 16, 93.
-//   - Kemp, C. D. (1986). A modal method for generating binomial
-//     variables. Communications in Statistics – Theory and Methods 15,
-//     805–813.
+//   - Hörmann, W. (1993). The generation of binomial random variates.
+//     Journal of Statistical Computation and Simulation 46, 101–110.
 //   - Kachitvichyanukul, V. & Schmeiser, B. W. (1988). Binomial random
 //     variate generation. Communications of the ACM 31, 216–222.
 //   - Passonneau, R. (2006). Measuring agreement on set-valued items (MASI)
