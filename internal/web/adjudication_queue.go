@@ -178,14 +178,18 @@ func (s *Server) postResolve(c echo.Context) error {
 	var st domain.ResolveStats
 	what := "ready summaries"
 	if c.FormValue("round") == "" {
-		st, err = s.store.ResolveReady(ctx, a.project.ID)
+		st, err = s.gold.ResolveReady(ctx, a.project.ID)
 	} else {
 		var r *domain.Round
 		if r, err = s.queueRound(c, a.project); err != nil {
 			return err
 		}
 		what = "round " + r.Name
-		st, err = s.store.ResolveRound(ctx, a.project.ID, r.ID)
+		st, err = s.gold.ResolveRound(ctx, a.project.ID, r.ID)
+	}
+	if err != nil && st.Summaries > 0 {
+		return s.stoppedRun(c, a.project.Slug, fmt.Sprintf("resolving %s looked at %d summaries, %d sentences became unanimous, %d went to the queue",
+			what, st.Summaries, st.Unanimous, st.Pending), err)
 	}
 	if err != nil {
 		return err
@@ -208,7 +212,10 @@ func (s *Server) postAcceptMajority(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	n, err := s.store.AcceptMajority(c.Request().Context(), a.project.ID, r.ID, currentUser(c).ID)
+	n, err := s.gold.AcceptMajority(c.Request().Context(), a.project.ID, r.ID, currentUser(c).ID)
+	if err != nil && n > 0 {
+		return s.stoppedRun(c, a.project.Slug, fmt.Sprintf("the majority was accepted for %d sentences of round %s", n, r.Name), err)
+	}
 	if err != nil {
 		return err
 	}

@@ -47,7 +47,7 @@ func (s *Server) apiResolveGold(c echo.Context) error {
 		if in.AcceptMajority {
 			return invalidParam("accept_majority", "accept_majority needs a round")
 		}
-		st, err = s.store.ResolveReady(ctx, a.project.ID)
+		st, err = s.gold.ResolveReady(ctx, a.project.ID)
 	} else {
 		r, rerr := s.store.RoundByName(ctx, a.project.ID, in.Round)
 		if domain.ErrorCode(rerr) == domain.ENotFound {
@@ -56,8 +56,8 @@ func (s *Server) apiResolveGold(c echo.Context) error {
 		if rerr != nil {
 			return rerr
 		}
-		if st, err = s.store.ResolveRound(ctx, a.project.ID, r.ID); err == nil && in.AcceptMajority {
-			out.Majority, err = s.store.AcceptMajority(ctx, a.project.ID, r.ID, currentUser(c).ID)
+		if st, err = s.gold.ResolveRound(ctx, a.project.ID, r.ID); err == nil && in.AcceptMajority {
+			out.Majority, err = s.gold.AcceptMajority(ctx, a.project.ID, r.ID, currentUser(c).ID)
 		}
 	}
 	if err != nil {

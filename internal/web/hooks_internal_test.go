@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/labstack/echo/v4"
 )
 
 // HoldLoginSlotsForTest takes n password-check slots, as n logins in
@@ -13,6 +15,22 @@ func (s *Server) HoldLoginSlotsForTest(n int) func() {
 		panic(err)
 	}
 	return func() { s.logins.Release(int64(n)) }
+}
+
+// GoldRunsForTest makes g run the lead's long gold operations in place
+// of the store.
+func (s *Server) GoldRunsForTest(g goldRuns) { s.gold = g }
+
+// AfterEachRequestForTest calls f with each request's path once the
+// server has answered it.
+func (s *Server) AfterEachRequestForTest(f func(path string)) {
+	s.echo.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			err := next(c)
+			f(c.Request().URL.Path)
+			return err
+		}
+	})
 }
 
 // Finding 3: a flood of made-up names filled the throttle, which then

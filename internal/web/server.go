@@ -97,6 +97,8 @@ type Server struct {
 	webhooks webhookStore
 	assists  *assiststore.Store
 	authn    *authn.Store
+	// gold runs the lead's long gold operations (leadruns.go).
+	gold goldRuns
 }
 
 // New builds a server over an open store. Session keys are taken from the
@@ -158,6 +160,7 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 		webhooks: webhooks.New(store),
 		assists:  assiststore.New(store),
 		authn:    logins,
+		gold:     store,
 	}
 	s.app.SetClock(cfg.Now)
 	s.reports.failed = func(key reportKey, err error) {

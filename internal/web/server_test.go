@@ -22,10 +22,11 @@ import (
 
 // fixture is a real server on a loopback port over a real database file.
 type fixture struct {
-	t     testing.TB
-	store *tasks.Store
-	srv   *httptest.Server
-	ctx   context.Context
+	t      testing.TB
+	store  *tasks.Store
+	server *web.Server
+	srv    *httptest.Server
+	ctx    context.Context
 }
 
 const testPassword = "a long enough password"
@@ -44,7 +45,7 @@ func newFixture(t testing.TB) *fixture {
 	}
 	srv := httptest.NewServer(s.Handler())
 	t.Cleanup(srv.Close)
-	return &fixture{t: t, store: store, srv: srv, ctx: ctx}
+	return &fixture{t: t, store: store, server: s, srv: srv, ctx: ctx}
 }
 
 func (f *fixture) user(name string, admin bool) *domain.User {
