@@ -634,6 +634,67 @@ func TestReportAssistantPrecedence(t *testing.T) {
 	}
 }
 
+// The report reads a run only for sentences the runs before it left
+// without a label: none once the newest run labels every sentence, and
+// one sentence, looked up rather than the run read whole, once that run
+// lacks one.
+func TestReportAssistantReadsOnlyTheRunsNeeded(t *testing.T) {
+	ctx := context.Background()
+	s := labelScanStore(t, 0)
+	p, err := s.ProjectBySlug(ctx, "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type read struct {
+		run     int64
+		whole   bool
+		wanting int
+	}
+	var reads []read
+	assistRunRead = func(run int64, whole bool, wanting int) { reads = append(reads, read{run, whole, wanting}) }
+	defer func() { assistRunRead = nil }()
+	report := func() *domain.ReportData {
+		t.Helper()
+		reads = nil
+		d, err := s.reportData(ctx, p.ID, domain.ReportFilter{}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	if report(); len(reads) < 2 || !reads[0].whole {
+		t.Fatalf("the fixture's newest run leaves sentences for the others, read whole first: %+v", reads)
+	}
+	var newest int64
+	if err := s.read.QueryRowContext(ctx, `SELECT id FROM assist_runs WHERE project_id = ? ORDER BY sample, id DESC LIMIT 1`, p.ID).Scan(&newest); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.write.ExecContext(ctx, `INSERT INTO assist_outputs (run_id, sentence_id, label, output)
+		SELECT ?1, ss.id, 'borderline', '{}' FROM summaries s JOIN summary_sentences ss ON ss.summary_id = s.id WHERE s.project_id = ?2
+		ON CONFLICT (run_id, sentence_id) DO UPDATE SET label = 'borderline', status = 'ok'`, newest, p.ID); err != nil {
+		t.Fatal(err)
+	}
+	d := report()
+	if len(reads) != 1 || reads[0].run != newest {
+		t.Errorf("with every sentence labelled by the newest run, the report read %+v", reads)
+	}
+	var lacking int64
+	if err := s.read.QueryRowContext(ctx, `SELECT min(l.sentence_id) FROM sentence_labels l
+		JOIN summary_sentences ss ON ss.id = l.sentence_id JOIN summaries s ON s.id = ss.summary_id WHERE s.project_id = ?`, p.ID).Scan(&lacking); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.write.ExecContext(ctx, `DELETE FROM assist_outputs WHERE run_id = ? AND sentence_id = ?`, newest, lacking); err != nil {
+		t.Fatal(err)
+	}
+	d = report()
+	if len(reads) != 2 || reads[1].whole || reads[1].wanting != 1 {
+		t.Errorf("with one sentence unlabelled by the newest run, the report read %+v", reads)
+	}
+	if d.Assistant.Of(lacking) == "" || d.Assistant.Of(lacking) == "borderline" {
+		t.Errorf("sentence %d took %q, not another run's label", lacking, d.Assistant.Of(lacking))
+	}
+}
+
 // Read apart, the summary labels are the same whichever reader reads
 // them: the labels' transaction, once the labels are read, or the
 // first, after its other steps (TestReportLabelsScanSameAsJoin compares
