@@ -770,8 +770,17 @@ func reportKeyFacts(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.
 	var sums []summary
 	docs := map[int64][]keyFact{}
 	var sm summary
-	summaries, qargs := keptSummaries(args)
-	err := queryRows(ctx, tx, `SELECT s.id, s.document_id, s.topic FROM summaries s WHERE s.id IN (`+summaries+`) ORDER BY s.id`, func(rows *sql.Rows) error {
+	// The counted summaries when named in a list, else every summary of
+	// the project, those not counted left out as they come, in no
+	// particular order (nothing below depends on it): selecting the
+	// summaries the rounds' assignments cover took 0.2 s of the whole
+	// report on the 1.5M-label project, and sorting the project's by id
+	// 0.1 s.
+	query, qargs := `SELECT s.id, s.document_id, s.topic FROM summaries s WHERE s.project_id = ?1`, []any{args.project}
+	if list, ok := keptListArgs(args, args.kept.summaries, &args.kept.list); ok {
+		query, qargs = `SELECT s.id, s.document_id, s.topic FROM summaries s WHERE s.id IN (SELECT value FROM json_each(?4)) ORDER BY s.id`, list
+	}
+	err := queryRows(ctx, tx, query, func(rows *sql.Rows) error {
 		if err := rows.Scan(&sm.id, &sm.doc, &sm.topic); err != nil || !args.kept.summaries.has(sm.id) {
 			return err
 		}
