@@ -56,10 +56,9 @@ func (g *stoppingGold) AcceptMajority(ctx context.Context, projectID, roundID, u
 	return n, g.stop(ctx)
 }
 
-// majorityRound adds carl and a round r2 of ann, bob and carl on ann's
-// second summary, labelled 2:1 on both its sentences and resolved, so
-// both wait in the queue with a majority to accept.
-func majorityRound(t *testing.T, f *adjFixture) *domain.Round {
+// splitRound adds carl and a round r2 of ann, bob and carl on ann's
+// second summary, labelled 2:1 on both its sentences (not resolved).
+func splitRound(t *testing.T, f *adjFixture) *domain.Round {
 	t.Helper()
 	carl := f.user("carl", false)
 	if err := f.store.SetMember(f.ctx, f.project.ID, carl.ID, domain.RoleAnnotator); err != nil {
@@ -75,6 +74,14 @@ func majorityRound(t *testing.T, f *adjFixture) *domain.Round {
 	f.submit(t, "ann", other, faithfulLabel(), unfaithful)
 	f.submit(t, "bob", other, faithfulLabel(), unfaithful)
 	f.submit(t, "carl", other, unfaithful, faithfulLabel())
+	return r2
+}
+
+// majorityRound is splitRound resolved, so both sentences wait in the
+// queue with a majority to accept.
+func majorityRound(t *testing.T, f *adjFixture) *domain.Round {
+	t.Helper()
+	r2 := splitRound(t, f)
 	if _, err := f.store.ResolveRound(f.ctx, f.project.ID, r2.ID); err != nil {
 		t.Fatal(err)
 	}

@@ -401,19 +401,8 @@ func TestSetGoldThroughThePage(t *testing.T) {
 // annotators' labels or their history.
 func TestAdjudicationKeepsRawLabels(t *testing.T) {
 	f := newAdjFixture(t)
-	carl := f.user("carl", false)
-	f.store.SetMember(f.ctx, f.project.ID, carl.ID, domain.RoleAnnotator)
+	r2 := splitRound(t, f)
 	other := f.assign["ann"][1].SummaryID
-	ann, bob := f.assign["ann"][0].UserID, f.assign["bob"][0].UserID
-	r2, err := f.store.CreateRound(f.ctx, f.project.ID, domain.RoundSpec{Name: "r2", Kind: domain.RoundCalibration,
-		Annotators: []int64{ann, bob, carl.ID}, Summaries: []int64{other}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	unfaithful := domain.SentenceLabel{Label: domain.LabelUnfaithful, ErrorTypes: []string{"contradiction"}, Explanation: "No.", Ambiguous: ptrTo(false)}
-	f.submit(t, "ann", other, faithfulLabel(), unfaithful)
-	f.submit(t, "bob", other, faithfulLabel(), unfaithful)
-	f.submit(t, "carl", other, unfaithful, faithfulLabel())
 	before := rawLabels(t, f.store.Path())
 
 	lea := f.as("lea")
