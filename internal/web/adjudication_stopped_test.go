@@ -112,8 +112,12 @@ func TestGoldRunStoppedPartWaySaysWhatItDid(t *testing.T) {
 	if p := lea.post("/p/alpha/adjudication/majority", majority); p.status != http.StatusSeeOther {
 		t.Fatalf("accept stopped part-way: %d", p.status)
 	}
-	lea.get("/p/alpha/adjudication").textIn(t, tid("flash"), "Stopped part-way, as the request ran out of time. Done before it stopped, and kept: "+
+	q := lea.get("/p/alpha/adjudication")
+	q.textIn(t, tid("flash"), "Stopped part-way, as the request ran out of time. Done before it stopped, and kept: "+
 		"the majority was accepted for 2 sentences of round r2. Press the button again to finish the rest.")
+	if role := q.mustFind(t, tid("flash")).AttrOr("role", ""); role != "alert" {
+		t.Errorf("the stopped run's flash has role %q, want alert: screen readers should say it at once", role)
+	}
 	other := f.assign["ann"][1].SummaryID
 	if g := must(f.store.SummaryGold(f.ctx, other))(t); g[f.sentences[other][0]].Provenance != domain.ProvMajority {
 		t.Fatalf("the accepted majorities were not kept: %+v", g)
