@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"annotate/internal/authn"
 	"annotate/internal/domain"
 	"annotate/internal/tasks"
 )
@@ -15,12 +16,14 @@ import (
 // stoppingGold runs the lead's gold operations on the store, whole, and
 // then reports them stopped by err, as a run cut off after its last
 // batch would: the counts are real, and so is the work kept. With wait
-// set, it first waits for the request to end.
+// set, it first waits for the request to end. With acceptOnly set, only
+// AcceptMajority stops.
 type stoppingGold struct {
-	store   *tasks.Store
-	err     error
-	wait    bool
-	started chan struct{}
+	store      *tasks.Store
+	err        error
+	wait       bool
+	acceptOnly bool
+	started    chan struct{}
 }
 
 func (g *stoppingGold) stop(ctx context.Context) error {
@@ -42,7 +45,7 @@ func (g *stoppingGold) ResolveReady(ctx context.Context, projectID int64) (domai
 
 func (g *stoppingGold) ResolveRound(ctx context.Context, projectID, roundID int64) (domain.ResolveStats, error) {
 	st, err := g.store.ResolveRound(context.WithoutCancel(ctx), projectID, roundID)
-	if err != nil {
+	if err != nil || g.acceptOnly {
 		return st, err
 	}
 	return st, g.stop(ctx)
@@ -159,4 +162,29 @@ func TestGoldRunStoppedByLeavingSavesItsFlash(t *testing.T) {
 	<-answered
 	lea.get("/p/alpha/adjudication").textIn(t, tid("flash"), "Stopped part-way, as the request was cancelled. Done before it stopped, and kept: "+
 		"the majority was accepted for 2 sentences of round r2. Press the button again to finish the rest.")
+}
+
+// Through the API, a resolve with majorities that stops part-way answers
+// with a problem of type stopped, in the description's shape, whose done
+// member counts what was kept.
+func TestGoldResolveAPIStoppedPartWay(t *testing.T) {
+	f := newAdjFixture(t)
+	splitRound(t, f)
+	f.server.GoldRunsForTest(&stoppingGold{store: f.store, acceptOnly: true, err: fmt.Errorf("deciding a batch: %w", context.DeadlineExceeded)})
+	lea := must(f.store.UserByName(f.ctx, "lea"))(t)
+	api := &apiClient{t: t, base: f.srv.URL, token: newToken(t, f.fixture, lea, authn.TokenSpec{})}
+	res := api.postJSON("/api/v1/projects/alpha/gold/resolve", map[string]any{"round": "r2", "accept_majority": true})
+	if res.status != http.StatusServiceUnavailable {
+		t.Fatalf("a resolve stopped part-way: %s", res)
+	}
+	p := res.problem(t)
+	if p.Type != "/api/v1/problems/stopped" || p.Done == nil || p.Done.Majority != 2 ||
+		!strings.Contains(p.Detail, "Stopped part-way, as the request ran out of time. Done before it stopped, and kept: ") ||
+		!strings.Contains(p.Detail, "; the majority accepted for 2 sentences. Call again to finish the rest.") {
+		t.Fatalf("problem: %+v", p)
+	}
+	other := f.assign["ann"][1].SummaryID
+	if g := must(f.store.SummaryGold(f.ctx, other))(t); g[f.sentences[other][0]].Provenance != domain.ProvMajority {
+		t.Fatalf("the accepted majorities were not kept: %+v", g)
+	}
 }

@@ -60,9 +60,12 @@ func (s *Server) apiResolveGold(c echo.Context) error {
 			out.Majority, err = s.gold.AcceptMajority(ctx, a.project.ID, r.ID, currentUser(c).ID)
 		}
 	}
+	out.Summaries, out.Unanimous, out.Pending = st.Summaries, st.Unanimous, st.Pending
+	if err != nil && (out.Summaries > 0 || out.Majority > 0) {
+		return s.stoppedProblem(c, out, in.AcceptMajority, err)
+	}
 	if err != nil {
 		return err
 	}
-	out.Summaries, out.Unanimous, out.Pending = st.Summaries, st.Unanimous, st.Pending
 	return c.JSON(http.StatusOK, out)
 }

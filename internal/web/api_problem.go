@@ -27,6 +27,9 @@ type Problem struct {
 	Detail   string       `json:"detail,omitempty"`
 	Instance string       `json:"instance,omitempty"`
 	Errors   []FieldError `json:"errors,omitempty"`
+	// Done is what a long operation did, and kept, before it stopped
+	// (type stopped): for gold/resolve, its counts.
+	Done *apiResolveResult `json:"done,omitempty"`
 }
 
 // FieldError locates one problem in an input: an import file's line and

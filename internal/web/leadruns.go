@@ -28,6 +28,18 @@ type goldRuns interface {
 // request's time limit, or the lead leaving the page); the error is
 // logged.
 func (s *Server) stoppedRun(c echo.Context, slug, done string, err error) error {
+	s.log.Error("lead's gold run stopped part-way", "path", c.Path(), "err", err)
+	c.SetRequest(c.Request().WithContext(context.WithoutCancel(c.Request().Context())))
+	msg := stoppedMessage(err, done, "Press the button again to finish the rest.")
+	if ferr := s.setFlash(c, "error", msg); ferr != nil {
+		return ferr
+	}
+	return redirect(c, adjQueueURL(slug))
+}
+
+// stoppedMessage says that a run stopped part-way with err, what it did
+// and kept before (done), and how to finish (again).
+func stoppedMessage(err error, done, again string) string {
 	why := "of an error: " + domain.ErrorMessage(err)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
@@ -35,11 +47,23 @@ func (s *Server) stoppedRun(c echo.Context, slug, done string, err error) error 
 	case errors.Is(err, context.Canceled):
 		why = "the request was cancelled"
 	}
-	s.log.Error("lead's gold run stopped part-way", "path", c.Path(), "err", err)
-	c.SetRequest(c.Request().WithContext(context.WithoutCancel(c.Request().Context())))
-	msg := fmt.Sprintf("Stopped part-way, as %s. Done before it stopped, and kept: %s. Press the button again to finish the rest.", why, done)
-	if ferr := s.setFlash(c, "error", msg); ferr != nil {
-		return ferr
+	return fmt.Sprintf("Stopped part-way, as %s. Done before it stopped, and kept: %s. %s", why, done, again)
+}
+
+// stoppedProblem is the API's answer to a gold run that stopped with err
+// after doing what out counts (majority: whether it was to accept
+// majorities too): the problem err makes (its status: 503 when out of
+// time), of type stopped, saying what was kept, with the counts as its
+// done member.
+func (s *Server) stoppedProblem(c echo.Context, out apiResolveResult, majority bool, err error) error {
+	s.log.Error("gold run stopped part-way", "path", c.Path(), "err", err)
+	done := fmt.Sprintf("%d summaries looked at, %d sentences became unanimous, %d went to the queue", out.Summaries, out.Unanimous, out.Pending)
+	if majority {
+		done += fmt.Sprintf("; the majority accepted for %d sentences", out.Majority)
 	}
-	return redirect(c, adjQueueURL(slug))
+	p := problemOf(err)
+	p.Type = problemBase + "stopped"
+	p.Detail = stoppedMessage(err, done, "Call again to finish the rest.")
+	p.Done = &out
+	return p
 }
