@@ -59,13 +59,16 @@ CREATE TRIGGER IF NOT EXISTS membership_sentences_delete AFTER DELETE ON summary
         ON CONFLICT (round_id) DO UPDATE SET version = version + 1;
 END;`
 
-// bumpMembership bumps the membership counter of every round of a
-// project (of every project for 0), for a change made with the triggers
-// held (see heldTriggers.release).
-func bumpMembership(ctx context.Context, tx *sql.Tx, projectID int64) error {
+// bumpMembership bumps the membership counter of every round in scope,
+// for a change made with the triggers held (see heldTriggers.release).
+func bumpMembership(ctx context.Context, tx *sql.Tx, sc countScope) error {
+	rounds, arg := `SELECT id, 1 FROM rounds WHERE project_id = ?1 OR ?1 = 0`, sc.project
+	if sc.round != 0 {
+		rounds, arg = `SELECT id, 1 FROM rounds WHERE id = ?1`, sc.round
+	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO membership_rounds (round_id, version)
-		SELECT id, 1 FROM rounds WHERE project_id = ?1 OR ?1 = 0
-		ON CONFLICT (round_id) DO UPDATE SET version = version + 1`, projectID)
+		`+rounds+`
+		ON CONFLICT (round_id) DO UPDATE SET version = version + 1`, arg)
 	return err
 }
 

@@ -71,16 +71,16 @@ const roundCountsTakeOld = `UPDATE round_counts SET submitted = submitted - (OLD
         active_seconds = active_seconds - OLD.active_seconds
         WHERE round_id = OLD.round_id AND user_id = OLD.user_id`
 
-// recountRoundCounts counts the assignments of a project's rounds (every
-// project's for 0) into round_counts again, for a write that held its
-// triggers, as they would have kept it: an annotator with no assignment
-// left has zero counts, and last_submit keeps its latest time.
-func recountRoundCounts(ctx context.Context, tx *sql.Tx, projectID int64) error {
-	scope := `round_id IN (SELECT id FROM rounds WHERE project_id = ?1 OR ?1 = 0)`
+// recountRoundCounts counts the assignments of the rounds in scope into
+// round_counts again, for a write that held its triggers, as they would
+// have kept it: an annotator with no assignment left has zero counts, and
+// last_submit keeps its latest time.
+func recountRoundCounts(ctx context.Context, tx *sql.Tx, sc countScope) error {
+	scope, arg := sc.rounds()
 	if _, err := tx.ExecContext(ctx, `UPDATE round_counts SET submitted = 0, in_progress = 0, pending = 0, released = 0, active_seconds = 0
-		WHERE `+scope, projectID); err != nil {
+		WHERE `+scope, arg); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(ctx, strings.Replace(roundCountsFill, "WHERE true", "WHERE "+scope, 1), projectID)
+	_, err := tx.ExecContext(ctx, strings.Replace(roundCountsFill, "WHERE true", "WHERE "+scope, 1), arg)
 	return err
 }

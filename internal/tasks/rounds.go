@@ -102,7 +102,7 @@ func (s *Store) CreateRound(ctx context.Context, projectID int64, spec domain.Ro
 		if err := markDealtGoldStale(ctx, tx, roundID); err != nil {
 			return err
 		}
-		return held.release(ctx, tx, projectID)
+		return held.releaseRound(ctx, tx, projectID, roundID)
 	})
 	if err == nil && large {
 		s.kickGoldIndex()

@@ -14,9 +14,11 @@ import (
 // queues' blocks, the gold index rows marked stale, the project's counts,
 // and the counters that tell readers something changed.
 type dealtState struct {
-	tables                  map[string][]string
-	reportBefore, report    int64
-	membersBefore, members  int64
+	tables                 map[string][]string
+	reportBefore, report   int64
+	membersBefore, members int64
+	// others and othersBefore are the other rounds' membership versions.
+	others, othersBefore    string
 	kicked                  bool
 	assignments, staleMarks int
 }
@@ -45,6 +47,12 @@ func dealRound(t *testing.T, hold int) dealtState {
 		return report, members
 	}
 	st.reportBefore, st.membersBefore = counters()
+	othersOf := func() string {
+		rows := dumpRows(t, s.read, map[string]string{"m": `SELECT m.round_id, m.version FROM membership_rounds m JOIN rounds r ON r.id = m.round_id
+			WHERE r.name != 'dealt' ORDER BY 1`})
+		return strings.Join(rows["m"], ";")
+	}
+	st.othersBefore = othersOf()
 	drainGoldKick(s)
 	r, err := s.CreateRound(ctx, p.ID, domain.RoundSpec{Name: "dealt", Kind: domain.RoundProduction, PerItem: 2, Annotators: annotators, Summaries: sums})
 	if err != nil {
@@ -52,6 +60,7 @@ func dealRound(t *testing.T, hold int) dealtState {
 	}
 	st.kicked = len(s.goldKick) == 1
 	st.report, st.members = counters()
+	st.others = othersOf()
 	st.tables = dumpRows(t, s.read, map[string]string{
 		"queue_blocks":       `SELECT user_id, round_id, block, total, done FROM queue_blocks ORDER BY 1, 2, 3`,
 		"gold_tallies_stale": `SELECT sentence_id FROM gold_tallies_stale ORDER BY 1`,
@@ -108,7 +117,8 @@ func dumpRows(t *testing.T, q querier, queries map[string]string) map[string][]s
 // held (as a round of holdTriggersFrom assignments or more is) leaves the
 // queues' blocks, the gold index rows marked stale and the project's
 // counts exactly as the triggers leave them, bumps the report and
-// membership counters, and wakes the gold index's keeper.
+// membership counters (the new round's alone, as the triggers do), and
+// wakes the gold index's keeper.
 func TestLargeRoundHoldsTriggers(t *testing.T) {
 	triggers := dealRound(t, 1<<30)
 	held := dealRound(t, 0)
@@ -130,6 +140,11 @@ func TestLargeRoundHoldsTriggers(t *testing.T) {
 		if st.d.report <= st.d.reportBefore || st.d.members <= st.d.membersBefore {
 			t.Fatalf("%s: report version %d → %d, membership versions %d → %d: not bumped", st.name,
 				st.d.reportBefore, st.d.report, st.d.membersBefore, st.d.members)
+		}
+		// The other rounds' membership is unchanged, so is their counter:
+		// bumping it would only make their views count again.
+		if st.d.others != st.d.othersBefore || st.d.others == "" {
+			t.Errorf("%s: the other rounds' membership versions went from %q to %q", st.name, st.d.othersBefore, st.d.others)
 		}
 	}
 	if !held.kicked {
