@@ -19,15 +19,30 @@ import (
 // would: indented by two spaces, followed by a newline, with the same
 // escaping (HTML characters escaped). Errors are those of json.Marshal
 // and of w.
+//
+// The indented text is written in chunks of about chunkSize bytes as it
+// is made, not gathered whole: growing one buffer to a report's 5.4 MB
+// (100 annotators) took a third of the indenting's 24-28 ms.
 func Encode(w io.Writer, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	out := Append(make([]byte, 0, 2*len(b)+1), b)
-	_, err = w.Write(append(out, '\n'))
-	return err
+	var werr error
+	flush := func(out []byte) []byte {
+		if werr == nil {
+			_, werr = w.Write(out)
+		}
+		return out[:0]
+	}
+	out := indent(make([]byte, 0, min(2*len(b), chunkSize)+64), b, flush)
+	flush(append(out, '\n'))
+	return werr
 }
+
+// chunkSize is about how many bytes Encode gathers before writing them;
+// a variable, so that tests can write in small chunks.
+var chunkSize = 32 << 10
 
 // Append appends src, compact JSON as json.Marshal writes it (no
 // whitespace outside strings), to dst indented as json.Indent(dst, src,
@@ -35,7 +50,11 @@ func Encode(w io.Writer, v any) error {
 // two spaces deeper than its container, a space after each colon, and
 // empty objects and arrays left as {} and []. src is not checked: other
 // input gives other output, but never reads past src.
-func Append(dst, src []byte) []byte {
+func Append(dst, src []byte) []byte { return indent(dst, src, nil) }
+
+// indent is Append, handing dst to flush (unless nil) whenever it holds
+// chunkSize bytes or more, and going on with what flush returns.
+func indent(dst, src []byte, flush func([]byte) []byte) []byte {
 	depth := 0
 	for i := 0; i < len(src); {
 		// A run of bytes that take no line break: a number, a literal
@@ -71,6 +90,9 @@ func Append(dst, src []byte) []byte {
 			dst = append(dst, ':', ' ')
 		}
 		i = j + 1
+		if flush != nil && len(dst) >= chunkSize {
+			dst = flush(dst)
+		}
 	}
 	return dst
 }

@@ -80,6 +80,39 @@ func TestEncodeAsEncoder(t *testing.T) {
 	}
 }
 
+// Written in chunks of a few bytes, Encode writes the same bytes, in
+// as many writes as the chunks make.
+func TestEncodeInChunks(t *testing.T) {
+	defer func(n int) { chunkSize = n }(chunkSize)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 2000 {
+		chunkSize = 1 + rng.IntN(40)
+		v := randomValue(rng, 0)
+		var got countedWrites
+		if err := Encode(&got, v); err != nil {
+			t.Fatal(err)
+		}
+		want := encoderOutput(t, v)
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("value %d in chunks of %d:\n%s\nwant\n%s", i, chunkSize, got.Bytes(), want)
+		}
+		if len(want) > 4*chunkSize+64 && got.writes < 2 {
+			t.Fatalf("value %d: %d bytes in %d writes, with chunks of %d", i, len(want), got.writes, chunkSize)
+		}
+	}
+}
+
+// countedWrites is a buffer that counts the writes it takes.
+type countedWrites struct {
+	bytes.Buffer
+	writes int
+}
+
+func (c *countedWrites) Write(p []byte) (int, error) {
+	c.writes++
+	return c.Buffer.Write(p)
+}
+
 // Append on any valid JSON that json.Compact makes is json.Indent's
 // output; on other input it returns without reading past it.
 func FuzzAppend(f *testing.F) {
