@@ -609,20 +609,8 @@ func TestReportAssistantPrecedence(t *testing.T) {
 	// 1.5M-label project): the unique (run_id, sentence_id) index looks
 	// as selective, but would read each result's row.
 	s := labelScanStore(t, 0)
-	conn, err := s.write.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	for _, q := range []string{`DELETE FROM sqlite_stat1 WHERE tbl = 'assist_outputs'`,
-		`INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('assist_outputs', 'assist_outputs_labels', '1000000 401 1 1'),
-			('assist_outputs', 'assist_outputs_sentence', '1000000 2'), ('assist_outputs', 'sqlite_autoindex_assist_outputs_1', '1000000 401 1'),
-			('assist_outputs', 'assist_outputs_failed', '0 0')`,
-		`ANALYZE sqlite_schema`} {
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	conn := statsConn(t, s, "assist_outputs", map[string]string{"assist_outputs_labels": "1000000 401 1 1",
+		"assist_outputs_sentence": "1000000 2", "sqlite_autoindex_assist_outputs_1": "1000000 401 1", "assist_outputs_failed": "0 0"})
 	for _, q := range []struct {
 		query string
 		args  []any

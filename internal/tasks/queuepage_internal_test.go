@@ -90,21 +90,9 @@ func TestQueueEntriesPageAsTheQueue(t *testing.T) {
 	// With the statistics of a round of 300,000 assignments (those of
 	// the 1.5M-label project), which made the planner read the whole
 	// queue through the index by round and sort it.
-	conn, err := s.write.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	for _, q := range []string{`DELETE FROM sqlite_stat1 WHERE tbl = 'assignments'`,
-		`INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('assignments', 'assignments_round_user', '300000 401 401 401 401 5'),
-			('assignments', 'assignments_queue', '300000 401 1 1 1'), ('assignments', 'assignments_summary', '300000 3'),
-			('assignments', 'assignments_user', '300000 401 401'), ('assignments', 'sqlite_autoindex_assignments_1', '300000 401 3 1'),
-			('assignments', 'assignments_open', '300000 401 1')`,
-		`ANALYZE sqlite_schema`} {
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	conn := statsConn(t, s, "assignments", map[string]string{"assignments_round_user": "300000 401 401 401 401 5",
+		"assignments_queue": "300000 401 1 1 1", "assignments_summary": "300000 3", "assignments_user": "300000 401 401",
+		"sqlite_autoindex_assignments_1": "300000 401 3 1", "assignments_open": "300000 401 1"})
 	plan := strings.Join(sqlplan.Of(t, conn, queuePageIDs, users[0], p.ID, 10, 0), "\n")
 	if !strings.Contains(plan, "SEARCH a USING COVERING INDEX assignments_queue (user_id=?)") || strings.Contains(plan, "USE TEMP B-TREE FOR ORDER BY") {
 		t.Fatalf("plan of a queue page's ids:\n%s", plan)

@@ -621,18 +621,18 @@ func sparseGold(ctx context.Context, tx *sql.Tx, args reportArgs) (map[int64]gol
 	// 2% round's report, and 12-14 ms once the project's gold was
 	// resolved.
 	var reads int64
-	count := `SELECT count(*) FROM gold_sentences`
+	count, countArgs := `SELECT count(*) FROM gold_sentences`, []any(nil)
 	list, few := keptListArgs(args, args.kept.summaries, &args.kept.list)
 	if few {
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM summary_sentences WHERE summary_id IN (SELECT value FROM json_each(?))`, list[3]).Scan(&reads); err != nil {
 			return nil, err
 		}
-		count = `SELECT count(*) FROM (SELECT 1 FROM gold_sentences LIMIT ` + strconv.FormatInt(reads/sparseGoldShare+1, 10) + `)`
+		count, countArgs = `SELECT count(*) FROM (SELECT 1 FROM gold_sentences LIMIT ?)`, []any{reads/sparseGoldShare + 1}
 	} else if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM summary_sentences`).Scan(&reads); err != nil {
 		return nil, err
 	}
 	var n int64
-	if err := tx.QueryRowContext(ctx, count).Scan(&n); err != nil {
+	if err := tx.QueryRowContext(ctx, count, countArgs...).Scan(&n); err != nil {
 		return nil, err
 	}
 	switch reportGoldVia {

@@ -188,13 +188,12 @@ func (s *Server) postResolve(c echo.Context) error {
 		st, err = s.gold.ResolveRound(ctx, a.project.ID, r.ID)
 	}
 	if err != nil && st.Summaries > 0 {
-		return s.stoppedRun(c, a.project.Slug, fmt.Sprintf("resolving %s looked at %d summaries, %d sentences became unanimous, %d went to the queue",
-			what, st.Summaries, st.Unanimous, st.Pending), err)
+		return s.stoppedRun(c, a.project.Slug, "resolving "+what+": "+resolvedText(st.Summaries, st.Unanimous, st.Pending), err)
 	}
 	if err != nil {
 		return err
 	}
-	msg := fmt.Sprintf("Resolved %s: %d summaries looked at, %d sentences became unanimous, %d went to the queue.", what, st.Summaries, st.Unanimous, st.Pending)
+	msg := "Resolved " + what + ": " + resolvedText(st.Summaries, st.Unanimous, st.Pending) + "."
 	if err := s.setFlash(c, "ok", msg); err != nil {
 		return err
 	}

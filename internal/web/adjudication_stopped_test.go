@@ -109,7 +109,7 @@ func TestGoldRunStoppedPartWaySaysWhatItDid(t *testing.T) {
 		t.Fatalf("resolve stopped part-way: %d to %q", p.status, p.header.Get("Location"))
 	}
 	lea.get("/p/alpha/adjudication").textIn(t, tid("flash"), "Stopped part-way, as the request ran out of time. Done before it stopped, and kept: "+
-		"resolving round "+r1.Name+" looked at 2 summaries, 0 sentences became unanimous, 0 went to the queue. Press the button again to finish the rest.")
+		"resolving round "+r1.Name+": 2 summaries looked at, 0 sentences became unanimous, 0 went to the queue. Press the button again to finish the rest.")
 
 	majority := url.Values{"_csrf": {tok}, "round": {fmt.Sprint(r2.ID)}}
 	if p := lea.post("/p/alpha/adjudication/majority", majority); p.status != http.StatusSeeOther {

@@ -57,7 +57,7 @@ func stoppedMessage(err error, done, again string) string {
 // done member.
 func (s *Server) stoppedProblem(c echo.Context, out apiResolveResult, majority bool, err error) error {
 	s.log.Error("gold run stopped part-way", "path", c.Path(), "err", err)
-	done := fmt.Sprintf("%d summaries looked at, %d sentences became unanimous, %d went to the queue", out.Summaries, out.Unanimous, out.Pending)
+	done := resolvedText(out.Summaries, out.Unanimous, out.Pending)
 	if majority {
 		done += fmt.Sprintf("; the majority accepted for %d sentences", out.Majority)
 	}
@@ -66,4 +66,10 @@ func (s *Server) stoppedProblem(c echo.Context, out apiResolveResult, majority b
 	p.Detail = stoppedMessage(err, done, "Call again to finish the rest.")
 	p.Done = &out
 	return p
+}
+
+// resolvedText says what resolving did, as the queue's flashes and the
+// API's problems say it.
+func resolvedText(summaries, unanimous, pending int) string {
+	return fmt.Sprintf("%d summaries looked at, %d sentences became unanimous, %d went to the queue", summaries, unanimous, pending)
 }
