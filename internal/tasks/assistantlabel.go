@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+
+	"annotate/internal/domain"
 )
 
 // A sentence's assistant label is that of the first of the project's
@@ -62,4 +64,46 @@ func assistantLabel(runs []int64, args []any) (string, []any) {
 		return seeks[0], args
 	}
 	return "coalesce(" + strings.Join(seeks, ", ") + ")", args
+}
+
+// runLabels gives the assistant's label of sentences from the project's
+// runs read whole (runLabelsQuery, from the index of the runs' labelled
+// results alone) in order of precedence, each run only once a sentence
+// is asked for that the runs before it left without a label: on the goal
+// shape the newest run labels every sentence, and the other is never
+// read. Each run read fills only the sentences those before it left. The
+// labels take about 24 bytes a sentence (12 MB for 500,000).
+//
+// The raw export of a whole project asks for the label of every sentence
+// it writes: a seek per run and sentence (see assistantLabel) took 0.64 s
+// of the 1.26 s its sentences query took on the 1.5M-label project.
+type runLabels struct {
+	ctx    context.Context
+	tx     *sql.Tx
+	runs   []int64 // those not read yet
+	labels map[string]string
+	read   domain.AssistantLabels
+}
+
+func newRunLabels(ctx context.Context, tx *sql.Tx, runs []int64) *runLabels {
+	return &runLabels{ctx: ctx, tx: tx, runs: runs, labels: map[string]string{}}
+}
+
+// of returns the label of sentence id, "" when no run has one.
+func (r *runLabels) of(id int64) (string, error) {
+	for {
+		if l := r.read.Of(id); l != "" || len(r.runs) == 0 {
+			return l, nil
+		}
+		run := r.runs[0]
+		r.runs = r.runs[1:]
+		if assistRunRead != nil {
+			assistRunRead(run, true, 0)
+		}
+		got, err := readRunLabels(r.ctx, r.tx, r.labels, runLabelsQuery, run)
+		if err != nil {
+			return "", fmt.Errorf("assistant run %d: %w", run, err)
+		}
+		r.read.Fill(got)
+	}
 }

@@ -17,6 +17,14 @@ var ExportApartBetween = &exportApartBetween
 // labels (see assistantLabel).
 var SeekRunsMax = &seekRunsMax
 
+// ExportAssistantVia lets tests choose whether the raw export reads the
+// runs' labels whole ("runs") or seeks them per sentence ("seeks").
+var ExportAssistantVia = &exportAssistantVia
+
+// AssistRunRead lets tests see each run whose labels are read: whole or
+// for the sentences wanting one, and how many want one.
+var AssistRunRead = &assistRunRead
+
 // HoldSecondConnection takes the store's one permit to read on a second
 // connection, so that readings made meanwhile use one; release gives it
 // back.

@@ -80,6 +80,11 @@ var cellQueries = map[string]string{
 		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id, a.id`,
 }
 
+// exportAssistantVia, when set by tests, chooses how the raw export reads
+// the assistant's labels: "runs" (whole, see runLabels) or "seeks"
+// (in the sentences query, see assistantLabel), whatever it walks.
+var exportAssistantVia string
+
 // cursor is an open query whose current row has been read (ok) or not.
 type cursor struct {
 	rows *sql.Rows
@@ -162,6 +167,13 @@ func (r *ExportReader) eachCells(ctx context.Context, c *ExportCells, fn func(*E
 	if err != nil {
 		return err
 	}
+	// An export that walks the project's summaries (not a round's few)
+	// reads the runs' labels whole, and the sentences query then looks
+	// none up (see runLabels).
+	var assist *runLabels
+	if len(runs) > 0 && (exportAssistantVia == "runs" || exportAssistantVia == "" && !r.byRound) {
+		assist, runs = newRunLabels(ctx, r.tx, runs), nil
+	}
 	names := []string{"summaries", "sentences", "assignments"}
 	if flags {
 		names = append(names, "flags")
@@ -189,7 +201,11 @@ func (r *ExportReader) eachCells(ctx context.Context, c *ExportCells, fn func(*E
 	userNames := cachedNames{query: `SELECT username FROM users WHERE id = ?`}
 	scanSentence := func(rows *sql.Rows) error {
 		row.sent = domain.ExportSentence{}
-		return rows.Scan(&row.sentSummary, &row.sent.ID, &row.sent.Index, &row.sent.Text, (*orEmpty)(&row.gold), (*orEmpty)(&row.prov), (*orEmpty)(&row.assistant))
+		err := rows.Scan(&row.sentSummary, &row.sent.ID, &row.sent.Index, &row.sent.Text, (*orEmpty)(&row.gold), (*orEmpty)(&row.prov), (*orEmpty)(&row.assistant))
+		if err == nil && assist != nil {
+			row.assistant, err = assist.of(row.sent.ID)
+		}
+		return err
 	}
 	scanAssignment := func(rows *sql.Rows) error {
 		a := &row.asg

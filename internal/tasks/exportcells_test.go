@@ -196,23 +196,87 @@ func cellsProject(t *testing.T) (*tasks.Store, *sql.DB, int64, map[string]int64)
 // the export's own, and with the query per summary it replaced, and
 // compares them field by field.
 //
-// The assistant's labels are read both ways: a seek per run, and the
-// runs sorted for each sentence (taken when a project has many runs).
+// The assistant's labels are read every way: the runs read whole first,
+// a seek per run, and the runs sorted for each sentence (taken when a
+// project has many runs).
 func TestEachCellsAgreesWithAQueryPerSummary(t *testing.T) {
 	s, db, project, rounds := cellsProject(t)
 	defer func(max int) { *tasks.SeekRunsMax = max }(*tasks.SeekRunsMax)
-	for _, max := range []int{*tasks.SeekRunsMax, 2} {
-		*tasks.SeekRunsMax = max
-		t.Run(fmt.Sprintf("runs looked up one by one up to %d", max), func(t *testing.T) {
-			eachScope(t, s, project, rounds, func(t *testing.T, scope domain.ExportScope) {
-				want := allOracleCells(t, s, db, scope)
-				if len(want) < 5 {
-					t.Fatalf("only %d cells: the fixture does not exercise the merge", len(want))
-				}
-				compareCells(t, eachCells(t, s, scope), want)
+	defer func() { *tasks.ExportAssistantVia = "" }()
+	for _, via := range []string{"runs", "seeks"} {
+		for _, max := range []int{*tasks.SeekRunsMax, 2} {
+			*tasks.SeekRunsMax = max
+			t.Run(fmt.Sprintf("runs read by %s, looked up one by one up to %d", via, max), func(t *testing.T) {
+				*tasks.ExportAssistantVia = via
+				eachScope(t, s, project, rounds, func(t *testing.T, scope domain.ExportScope) {
+					want := allOracleCells(t, s, db, scope)
+					if len(want) < 5 {
+						t.Fatalf("only %d cells: the fixture does not exercise the merge", len(want))
+					}
+					compareCells(t, eachCells(t, s, scope), want)
+				})
 			})
-		})
+		}
 	}
+}
+
+// TestRawExportReadsRunsWhole checks that the raw export of a whole
+// project reads the runs' labels whole, in order of precedence, and a
+// run only when the runs before it left a sentence without a label: with
+// the fixture's runs each leaving sentences to the next, all three are
+// read; once a newer run labels every sentence, it alone is.
+func TestRawExportReadsRunsWhole(t *testing.T) {
+	s, db, project, _ := cellsProject(t)
+	type read struct {
+		run     int64
+		whole   bool
+		wanting int
+	}
+	var reads []read
+	*tasks.AssistRunRead = func(run int64, whole bool, wanting int) { reads = append(reads, read{run, whole, wanting}) }
+	defer func() { *tasks.AssistRunRead = nil }()
+	runs := func() []int64 {
+		var ids []int64
+		rows, err := db.Query(`SELECT id FROM assist_runs WHERE project_id = ? ORDER BY sample, id DESC`, project)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	scope := domain.ExportScope{ProjectID: project}
+	check := func(want []int64) {
+		t.Helper()
+		reads = nil
+		compareCells(t, eachCells(t, s, scope), allOracleCells(t, s, db, scope))
+		var got []int64
+		for _, r := range reads {
+			if !r.whole {
+				t.Errorf("run %d was looked up, not read whole", r.run)
+			}
+			got = append(got, r.run)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("runs read %v, want %v", got, want)
+		}
+	}
+	check(runs())
+	if _, err := db.Exec(`INSERT INTO assist_runs (project_id, protocol, model, sample) VALUES (?, 'single', 'judge-3', 0)`, project); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO assist_outputs (run_id, sentence_id, status, label, output)
+		SELECT (SELECT max(id) FROM assist_runs), ss.id, 'ok', 'borderline', '{}' FROM summary_sentences ss JOIN summaries s ON s.id = ss.summary_id
+		WHERE s.project_id = ?`, project); err != nil {
+		t.Fatal(err)
+	}
+	check(runs()[:1])
 }
 
 // eachScope runs fn as a subtest for the whole project and for each of

@@ -860,21 +860,7 @@ func reportAssistant(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain
 		if assistRunRead != nil {
 			assistRunRead(run, whole, len(want))
 		}
-		var sid int64
-		var label sql.RawBytes
-		var got domain.AssistantLabels
-		err := queryRows(ctx, tx, query, func(rows *sql.Rows) error {
-			if err := rows.Scan(&sid, &label); err != nil {
-				return err
-			}
-			l, ok := labels[string(label)]
-			if !ok {
-				l = string(label)
-				labels[l] = l
-			}
-			got.Add(sid, l)
-			return nil
-		}, qargs...)
+		got, err := readRunLabels(ctx, tx, labels, query, qargs...)
 		if err != nil {
 			return err
 		}
@@ -892,6 +878,28 @@ func reportAssistant(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain
 		want = left
 	}
 	return nil
+}
+
+// readRunLabels reads one run's labelled results with query
+// (runLabelsQuery or sentenceRunLabelsQuery, which give them in order of
+// sentence id), each label string made once in labels.
+func readRunLabels(ctx context.Context, tx *sql.Tx, labels map[string]string, query string, args ...any) (domain.AssistantLabels, error) {
+	var sid int64
+	var label sql.RawBytes
+	var got domain.AssistantLabels
+	err := queryRows(ctx, tx, query, func(rows *sql.Rows) error {
+		if err := rows.Scan(&sid, &label); err != nil {
+			return err
+		}
+		l, ok := labels[string(label)]
+		if !ok {
+			l = string(label)
+			labels[l] = l
+		}
+		got.Add(sid, l)
+		return nil
+	}, args...)
+	return got, err
 }
 
 // assistLookupShare: a report that counts most assignments reads a run
