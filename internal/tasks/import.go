@@ -57,9 +57,17 @@ func (s *Store) ImportStream(ctx context.Context, req domain.ImportRequest, fill
 		// An import that may delete labels (Relabel) keeps the trigger
 		// for each label's gold: markLabelledStale finds the import's
 		// labels as those after the last one there was.
-		var gold []string
+		//
+		// Assignments the import makes mark the gold of their summaries
+		// stale once, at its end (markImportDealtStale), rather than each
+		// through dealtGoldTrigger: 1.5 s of importing 1.5M labels.
+		gold := []string{dealtGoldTrigger}
 		if !req.Relabel {
-			gold = []string{labelGoldTrigger}
+			gold = append(gold, labelGoldTrigger)
+		}
+		var firstSummary int64
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM summaries`).Scan(&firstSummary); err != nil {
+			return err
 		}
 		held, err := holdReportTriggers(ctx, tx, gold...)
 		if err != nil {
@@ -77,6 +85,11 @@ func (s *Store) ImportStream(ctx context.Context, req domain.ImportRequest, fill
 			}
 			if held.holds(labelGoldTrigger) && w.labels.labelledOld {
 				if err := markLabelledStale(ctx, tx, w.labels.firstLabel); err != nil {
+					return err
+				}
+			}
+			if first := w.labels.firstAssignment; first != 0 {
+				if err := markImportDealtStale(ctx, tx, first, firstSummary); err != nil {
 					return err
 				}
 			}

@@ -2,9 +2,11 @@ package tasks_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"annotate/internal/domain"
+	"annotate/internal/tasks"
 )
 
 // An import holds the trigger that marks a sentence's gold index row
@@ -60,6 +62,44 @@ func TestImportedLabelsMarkWaitingGoldStale(t *testing.T) {
 	if _, err := s.Import(ctx, p.ID, nil, label("w1", 1)); err != nil {
 		t.Fatal(err)
 	}
+	// Sentence 1 of s has imported gold, which waits: the label makes its
+	// row stale. Summary t was not labelled.
+	if stale := staleGold(t, s); len(stale) != 1 || stale[0] != "s1" {
+		t.Fatalf("stale sentences %v, want [s1]", stale)
+	}
+	// A new annotator's label of sentence 2 makes an assignment of s:
+	// that marks the gold of all s's sentences stale, as a round dealing
+	// s does; the label marks sentence 2's (unresolved since w1's label).
+	if err := s.RefreshGoldIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Import(ctx, p.ID, nil, label("w2", 2)); err != nil {
+		t.Fatal(err)
+	}
+	if stale := staleGold(t, s); !slices.Equal(stale, []string{"s1", "s2"}) {
+		t.Fatalf("stale sentences after a new assignment %v, want [s1 s2]", stale)
+	}
+	// A document imported with gold and labels: its summary's gold is
+	// marked stale as it is written.
+	if err := s.RefreshGoldIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fresh := domain.DocumentInput{ExternalID: "f", Sentences: []string{"C."}, Summaries: []domain.SummaryInput{{ExternalID: "u", Sentences: []domain.SentenceInput{
+		{Text: "New.", Gold: &domain.GoldInput{Label: domain.LabelFaithful}, Labels: []domain.SentenceLabelInput{{Annotator: "w1", Round: "r", Label: domain.LabelUnfaithful}}},
+	}}}}
+	if _, err := s.Import(ctx, p.ID, []domain.DocumentInput{fresh}); err != nil {
+		t.Fatal(err)
+	}
+	if stale := staleGold(t, s); len(stale) != 1 || stale[0] != "u1" {
+		t.Fatalf("stale sentences after a new document %v, want [u1]", stale)
+	}
+}
+
+// staleGold lists the gold index rows waiting to be counted again, as
+// summary and sentence index ("s1").
+func staleGold(t *testing.T, s *tasks.Store) []string {
+	t.Helper()
+	ctx := context.Background()
 	rows, err := s.Reader(ctx).QueryContext(ctx, `SELECT sm.external_id || ss.idx FROM gold_tallies_stale g JOIN summary_sentences ss ON ss.id = g.sentence_id
 		JOIN summaries sm ON sm.id = ss.summary_id ORDER BY 1`)
 	if err != nil {
@@ -74,9 +114,8 @@ func TestImportedLabelsMarkWaitingGoldStale(t *testing.T) {
 		}
 		stale = append(stale, at)
 	}
-	// Sentence 1 of s has imported gold, which waits: the label makes its
-	// row stale. Summary t was not labelled.
-	if len(stale) != 1 || stale[0] != "s1" {
-		t.Fatalf("stale sentences %v, want [s1]", stale)
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
+	return stale
 }

@@ -170,6 +170,19 @@ func markLabelledStale(ctx context.Context, tx *sql.Tx, first int64) error {
 	return err
 }
 
+// markImportDealtStale does, once, what dealtGoldTrigger does for each
+// assignment an import made (those from id first on): it marks stale the
+// gold of their summaries. Only summaries there before the import
+// (below firstSummary) need it: the gold of a summary the import made was
+// written by the import, and marked stale as it was written.
+func markImportDealtStale(ctx context.Context, tx *sql.Tx, first, firstSummary int64) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO gold_tallies_stale (sentence_id)
+		SELECT g.sentence_id FROM summary_sentences ss CROSS JOIN gold_sentences g ON g.sentence_id = ss.id
+		WHERE ss.summary_id IN (SELECT summary_id FROM assignments WHERE id >= ?1 AND summary_id < ?2)
+		ON CONFLICT DO NOTHING`, first, firstSummary)
+	return err
+}
+
 // DroppedTriggers is the text of triggers dropped inside a transaction,
 // which makes them again (see [DropTriggers]).
 type DroppedTriggers []string

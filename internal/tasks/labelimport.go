@@ -42,6 +42,10 @@ type labelWriter struct {
 	// that labels can name them before they are written.
 	assignmentRows, labelRows, historyRows, summaryRows *rowBatch
 	nextAssignment                                      int64
+	// firstAssignment is the id of the first assignment the writer made,
+	// 0 while it has made none: the import marks their summaries' gold
+	// stale from it (markImportDealtStale).
+	firstAssignment int64
 	// goldRows and goldHistoryRows are resolved gold waiting to be written
 	// (see resolve).
 	goldRows, goldHistoryRows *rowBatch
@@ -355,6 +359,7 @@ func (w *labelWriter) assignment(round, summary, user int64, summaryName string)
 			if err := w.im.q.QueryRowContext(w.im.ctx, `SELECT coalesce(max(id), 0) + 1 FROM assignments`).Scan(&w.nextAssignment); err != nil {
 				return 0, err
 			}
+			w.firstAssignment = w.nextAssignment
 		}
 		id = w.nextAssignment
 		w.nextAssignment++
