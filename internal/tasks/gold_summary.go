@@ -15,12 +15,12 @@ import (
 // summary gold is never replaced, and summaries whose sentence gold is all
 // imported are left as the import made them.
 func (s *Store) deriveSummaryGold(ctx context.Context, tx txQuerier, summaryID int64) error {
-	var curLabel, curProv string
-	err := tx.QueryRowContext(ctx, `SELECT label, provenance FROM gold_summaries WHERE summary_id = ?`, summaryID).Scan(&curLabel, &curProv)
+	var cur domain.SummaryGoldLabel
+	err := tx.QueryRowContext(ctx, `SELECT label, provenance FROM gold_summaries WHERE summary_id = ?`, summaryID).Scan(&cur.Label, &cur.Provenance)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
-	if curProv == domain.ProvImported {
+	if cur.Provenance == domain.ProvImported {
 		return nil
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT coalesce(g.label, ''), coalesce(g.provenance, '') FROM summary_sentences ss
@@ -28,26 +28,41 @@ func (s *Store) deriveSummaryGold(ctx context.Context, tx txQuerier, summaryID i
 	if err != nil {
 		return err
 	}
-	var labels []string
-	complete, rank := true, 0
+	var sentences []domain.SummaryGoldLabel
 	for rows.Next() {
-		var label, prov string
-		if err := rows.Scan(&label, &prov); err != nil {
+		var g domain.SummaryGoldLabel
+		if err := rows.Scan(&g.Label, &g.Provenance); err != nil {
 			rows.Close()
 			return err
 		}
-		if label == "" {
-			complete = false
-		}
-		labels = append(labels, label)
-		rank = max(rank, domain.ProvRank[prov])
+		sentences = append(sentences, g)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return err
 	}
+	return s.setSummaryGold(ctx, tx, summaryID, cur, sentences)
+}
+
+// setSummaryGold does what deriveSummaryGold decides, given the summary's
+// gold (cur, zero for none) and the gold label and provenance of each of
+// its sentences (zero for none): an import that made the summary knows
+// both without reading them.
+func (s *Store) setSummaryGold(ctx context.Context, tx txQuerier, summaryID int64, cur domain.SummaryGoldLabel, sentences []domain.SummaryGoldLabel) error {
+	if cur.Provenance == domain.ProvImported {
+		return nil
+	}
+	labels := make([]string, 0, len(sentences))
+	complete, rank := true, 0
+	for _, g := range sentences {
+		if g.Label == "" {
+			complete = false
+		}
+		labels = append(labels, g.Label)
+		rank = max(rank, domain.ProvRank[g.Provenance])
+	}
 	if !complete || len(labels) == 0 {
-		if curProv != "" {
+		if cur.Provenance != "" {
 			_, err := tx.ExecContext(ctx, `DELETE FROM gold_summaries WHERE summary_id = ?`, summaryID)
 			return err
 		}
@@ -63,10 +78,10 @@ func (s *Store) deriveSummaryGold(ctx context.Context, tx txQuerier, summaryID i
 		}
 	}
 	label := domain.SummaryLabelFrom(labels)
-	if label == curLabel && prov == curProv {
+	if label == cur.Label && prov == cur.Provenance {
 		return nil
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO gold_summaries (summary_id, label, provenance, decided_at) VALUES (?, ?, ?, ?)
+	_, err := tx.ExecContext(ctx, `INSERT INTO gold_summaries (summary_id, label, provenance, decided_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (summary_id) DO UPDATE SET label = excluded.label, provenance = excluded.provenance,
 			decided_by = NULL, decided_at = excluded.decided_at, note = ''`, summaryID, label, prov, stamp(s.now()))
 	return err

@@ -235,6 +235,9 @@ type createdSummary struct {
 	id        int64
 	sentences []int64
 	gold      map[int64]domain.Gold
+	// summaryGold is the summary's gold label the input gave, zero for
+	// none.
+	summaryGold domain.SummaryGoldLabel
 }
 
 // change notes a difference from data already there.
@@ -365,8 +368,12 @@ func (im *importer) summary(docID int64, docLang string, s *domain.SummaryInput)
 	if im.created == nil {
 		im.created = map[string]createdSummary{}
 	}
-	im.created[s.ExternalID] = createdSummary{id: sumID, sentences: sents, gold: gold}
-	return im.summaryGold(sumID, s)
+	g, err := im.summaryGold(sumID, s)
+	if err != nil {
+		return err
+	}
+	im.created[s.ExternalID] = createdSummary{id: sumID, sentences: sents, gold: gold, summaryGold: g}
+	return nil
 }
 
 // sentences writes a summary's sentences with their gold, and returns
@@ -405,21 +412,24 @@ func (im *importer) sentences(sumID int64, s *domain.SummaryInput) ([]int64, map
 	return ids, gold, nil
 }
 
-// summaryGold writes the gold label of a whole summary, when given.
-func (im *importer) summaryGold(sumID int64, s *domain.SummaryInput) error {
-	if s.Gold != nil && s.Gold.Label != "" {
-		by, err := im.decider(s.Gold.DecidedBy)
-		if err != nil {
-			return err
-		}
-		if _, err := im.q.ExecContext(im.ctx, `INSERT INTO gold_summaries (summary_id, label, provenance, decided_by, decided_at, note)
-			VALUES (?, ?, ?, ?, coalesce(?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), ?)`,
-			sumID, s.Gold.Label, orDefault(s.Gold.Provenance, domain.ProvImported), by, nullString(s.Gold.DecidedAt), s.Gold.Note); err != nil {
-			return domain.Errorf(domain.EInvalid, "summary %s: gold.label: %v", s.ExternalID, err)
-		}
-		im.stats.GoldSummaries++
+// summaryGold writes the gold label of a whole summary, when given, and
+// returns it as stored (zero when not given).
+func (im *importer) summaryGold(sumID int64, s *domain.SummaryInput) (domain.SummaryGoldLabel, error) {
+	if s.Gold == nil || s.Gold.Label == "" {
+		return domain.SummaryGoldLabel{}, nil
 	}
-	return nil
+	by, err := im.decider(s.Gold.DecidedBy)
+	if err != nil {
+		return domain.SummaryGoldLabel{}, err
+	}
+	g := domain.SummaryGoldLabel{Label: s.Gold.Label, Provenance: orDefault(s.Gold.Provenance, domain.ProvImported)}
+	if _, err := im.q.ExecContext(im.ctx, `INSERT INTO gold_summaries (summary_id, label, provenance, decided_by, decided_at, note)
+		VALUES (?, ?, ?, ?, coalesce(?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), ?)`,
+		sumID, g.Label, g.Provenance, by, nullString(s.Gold.DecidedAt), s.Gold.Note); err != nil {
+		return domain.SummaryGoldLabel{}, domain.Errorf(domain.EInvalid, "summary %s: gold.label: %v", s.ExternalID, err)
+	}
+	im.stats.GoldSummaries++
+	return g, nil
 }
 
 // decider finds the account a gold label names as its decider; a name

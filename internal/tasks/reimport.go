@@ -228,7 +228,8 @@ func (im *importer) diffSummaryGold(sumID int64, s *domain.SummaryInput) error {
 	var cur string
 	err := im.q.QueryRowContext(im.ctx, `SELECT label FROM gold_summaries WHERE summary_id = ?`, sumID).Scan(&cur)
 	if errors.Is(err, sql.ErrNoRows) {
-		return im.summaryGold(sumID, s)
+		_, err := im.summaryGold(sumID, s)
+		return err
 	}
 	if err != nil || cur == s.Gold.Label {
 		return err
