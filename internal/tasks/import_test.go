@@ -2,6 +2,7 @@ package tasks_test
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -61,4 +62,65 @@ func TestImport(t *testing.T) {
 			t.Fatalf("row 0 = %+v", r)
 		}
 	})
+}
+
+// TestImportWritesLongSummariesInOrder imports a summary of more
+// sentences than one statement writes (sentenceRows): each sentence must
+// keep its index, text and translation, and its gold and labels must
+// reach it and no other.
+func TestImportWritesLongSummariesInOrder(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	p := testkit.Must(s.CreateProject(ctx, domain.Project{Slug: "long", Settings: domain.DefaultSettings()}))(t)
+	sum := domain.SummaryInput{ExternalID: "s"}
+	const n = 150
+	for i := 1; i <= n; i++ {
+		sent := domain.SentenceInput{Text: fmt.Sprintf("Sentence %d.", i), Translation: fmt.Sprintf("Satz %d.", i)}
+		if i%7 == 0 {
+			sent.Gold = &domain.GoldInput{Label: domain.LabelUnfaithful, Explanation: fmt.Sprintf("gold of %d", i)}
+		}
+		if i%13 == 0 {
+			sent.Labels = []domain.SentenceLabelInput{{Annotator: "w1", Round: "r", Label: domain.LabelUnfaithful, Explanation: fmt.Sprintf("label of %d", i)}}
+		}
+		sum.Sentences = append(sum.Sentences, sent)
+	}
+	st := testkit.Must(s.Import(ctx, p.ID, []domain.DocumentInput{{ExternalID: "d", Sentences: []string{"Text."}, Summaries: []domain.SummaryInput{sum}}}))(t)
+	if st.Sentences != n {
+		t.Fatalf("%d sentences counted, want %d", st.Sentences, n)
+	}
+	ids := testkit.Must(s.SummaryIDs(ctx, p.ID, []string{"d"}))(t)
+	got := testkit.Must(s.Summary(ctx, ids[0]))(t)
+	if len(got.Sentences) != n {
+		t.Fatalf("%d sentences stored, want %d", len(got.Sentences), n)
+	}
+	for i, x := range got.Sentences {
+		if x.Index != i+1 || x.Text != fmt.Sprintf("Sentence %d.", i+1) || x.Translation != fmt.Sprintf("Satz %d.", i+1) {
+			t.Fatalf("sentence %d stored as %+v", i+1, x)
+		}
+	}
+	for _, q := range []struct{ what, query, text string }{
+		{"gold", `SELECT ss.idx, g.explanation FROM gold_sentences g JOIN summary_sentences ss ON ss.id = g.sentence_id WHERE g.explanation LIKE 'gold of %'`, "gold of %d"},
+		{"labels", `SELECT ss.idx, l.explanation FROM sentence_labels l JOIN summary_sentences ss ON ss.id = l.sentence_id`, "label of %d"},
+	} {
+		rows, err := s.Reader(ctx).QueryContext(ctx, q.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := 0
+		for rows.Next() {
+			var idx int
+			var text string
+			if err := rows.Scan(&idx, &text); err != nil {
+				t.Fatal(err)
+			}
+			if text != fmt.Sprintf(q.text, idx) {
+				t.Errorf("%s %q is on sentence %d", q.what, text, idx)
+			}
+			seen++
+		}
+		rows.Close()
+		if want := map[string]int{"gold": n / 7, "labels": n / 13}[q.what]; seen != want {
+			t.Errorf("%d %s, want %d", seen, q.what, want)
+		}
+	}
 }
