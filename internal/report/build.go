@@ -166,7 +166,7 @@ func (x *index) indexSentences(codes map[string]int) {
 	var last string
 	lastCode := int8(-1)
 	for i, id := range d.Assistant.IDs {
-		if l := d.Assistant.Labels[i]; l != last {
+		if l := d.Assistant.Label(i); l != last {
 			last, lastCode = l, faithCode(l)
 		}
 		if p, ok := x.sentPos.of(id); ok {

@@ -864,7 +864,9 @@ func reportAssistant(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain
 		if err != nil {
 			return err
 		}
-		d.Assistant.Fill(got)
+		if err := d.Assistant.Fill(got); err != nil {
+			return err
+		}
 		// The sentences still without a label: both lists are sorted.
 		left, k := want[:0], 0
 		for _, id := range want {
@@ -896,8 +898,7 @@ func readRunLabels(ctx context.Context, tx *sql.Tx, labels map[string]string, qu
 			l = string(label)
 			labels[l] = l
 		}
-		got.Add(sid, l)
-		return nil
+		return got.Add(sid, l)
 	}, args...)
 	return got, err
 }

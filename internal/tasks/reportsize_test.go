@@ -31,7 +31,7 @@ func TestReportSizeHintBoundsTheData(t *testing.T) {
 		size(len(d.SummaryLabels), unsafe.Sizeof(domain.ReportSummaryLabel{})) +
 		size(len(d.KeyFactLinks), unsafe.Sizeof(domain.ReportKeyFactLink{})) +
 		size(len(d.Sentences), unsafe.Sizeof(domain.ReportSentence{})) +
-		size(d.Assistant.Len(), unsafe.Sizeof(int64(0))+unsafe.Sizeof(""))
+		size(d.Assistant.Len(), unsafe.Sizeof(int64(0))+unsafe.Sizeof(uint8(0)))
 	golds := map[*domain.ReportGold]bool{} // shared between sentences with equal gold
 	for _, sn := range d.Sentences {
 		if sn.Gold != nil && !golds[sn.Gold] {
