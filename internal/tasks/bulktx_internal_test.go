@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"path/filepath"
 	"testing"
 
 	"annotate/internal/domain"
@@ -16,11 +15,7 @@ import (
 // import was written or refused.
 func TestImportKeepsTemporaryStorageInMemoryForItsTransaction(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "bulk.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTempStore(t)
 	p, err := s.CreateProject(ctx, domain.Project{Slug: "p", Settings: domain.DefaultSettings()})
 	if err != nil {
 		t.Fatal(err)

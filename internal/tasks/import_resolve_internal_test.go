@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"context"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -81,11 +80,7 @@ func TestImportResolvesMadeSummariesAsTheDatabaseWould(t *testing.T) {
 		return out, sg
 	}
 	open := func(t *testing.T) (*Store, int64) {
-		s, err := Open(ctx, filepath.Join(t.TempDir(), "t.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
+		s := openTempStore(t)
 		p, err := s.CreateProject(ctx, domain.Project{Slug: "p", Settings: domain.DefaultSettings()})
 		if err != nil {
 			t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -20,11 +19,7 @@ import (
 // resolved (those with labels) again from the rows must change nothing.
 func TestImportDerivesSummaryGoldAsFromTheRows(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "gold.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTempStore(t)
 	p, err := s.CreateProject(ctx, domain.Project{Slug: "p", Settings: domain.DefaultSettings()})
 	if err != nil {
 		t.Fatal(err)

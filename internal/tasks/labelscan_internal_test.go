@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -39,11 +38,7 @@ func bigStoreWith(t *testing.T, knob *int, v int) (*Store, *domain.Project) {
 func labelScanStore(t *testing.T, seed uint64) *Store {
 	t.Helper()
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "scan.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := openTempStore(t)
 	rng := rand.New(rand.NewPCG(seed, 7))
 	set := domain.DefaultSettings()
 	set.Borderline = true

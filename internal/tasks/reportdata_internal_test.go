@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"context"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -15,11 +14,7 @@ import (
 func reportDataStore(t *testing.T) (*Store, int64) {
 	t.Helper()
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "report.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := openTempStore(t)
 	set := domain.DefaultSettings()
 	set.Borderline = true
 	p, err := s.CreateProject(ctx, domain.Project{Slug: "p", Settings: set})

@@ -3,7 +3,6 @@ package tasks
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"annotate/internal/domain"
@@ -16,11 +15,7 @@ import (
 // one (1.41-1.52 ms a submission against 0.47-0.63 ms with them cached).
 func TestSubmitResolvesWithCachedStatements(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "submit.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTempStore(t)
 	u, err := s.CreateUser(ctx, "ann", "", "a long enough password", false)
 	if err != nil {
 		t.Fatal(err)
