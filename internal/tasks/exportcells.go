@@ -61,18 +61,19 @@ var cellQueries = map[string]string{
 		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id, a.id`,
 	// Labels come assignment by assignment, in the order of the
 	// assignments cursor. Handing a column over costs more than computing
-	// it, and a NULL costs least: the label, the first label when it is
-	// one, and the answers to yes/no questions travel as the bits of one
-	// number (see setLabel), and the text columns, mostly empty, as NULL
-	// when empty.
-	"labels": `SELECT l.assignment_id, l.sentence_id,
-			coalesce(l.ambiguous + 1, 0) | ((l.assistant_visible != 0) << 2) | ((l.changed_after_reveal != 0) << 3)
+	// it, and a NULL costs least: the sentence, the label, the first label
+	// when it is one, and the answers to yes/no questions travel as one
+	// number (the sentence above nine bits: see setLabel), and the texts
+	// but the error types, mostly empty, as one column, NULL when all are
+	// empty (see labelTexts).
+	"labels": `SELECT l.assignment_id, (l.sentence_id << 9)
+				| coalesce(l.ambiguous + 1, 0) | ((l.assistant_visible != 0) << 2) | ((l.changed_after_reveal != 0) << 3)
 				| (CASE l.label WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 WHEN 'borderline' THEN 3 ELSE 0 END << 4)
 				| (CASE l.first_label WHEN '' THEN 0 WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 WHEN 'borderline' THEN 3 ELSE 4 END << 6),
-			CASE WHEN l.label = 'unfaithful' AND l.error_types != '[]' THEN l.error_types END,
-			CASE WHEN l.label = 'unfaithful' THEN nullif(l.explanation, '') END,
-			nullif(l.ambiguity_type, ''), nullif(l.ambiguity_note, ''), nullif(l.unsure_note, ''),
-			CASE WHEN l.first_label NOT IN ('', 'faithful', 'unfaithful', 'borderline') THEN l.first_label END, l.updated_at
+			CASE WHEN l.label = 'unfaithful' AND l.error_types != '[]' THEN l.error_types END, l.updated_at,
+			CASE WHEN (l.label = 'unfaithful' AND l.explanation != '') OR l.ambiguity_type != '' OR l.ambiguity_note != ''
+					OR l.unsure_note != '' OR l.first_label NOT IN ('', 'faithful', 'unfaithful', 'borderline')
+				THEN ` + labelTextsColumn + ` END
 		FROM ` + cellsFrom + ` ` + cellsAssignments + ` CROSS JOIN sentence_labels l ON l.assignment_id = a.id
 		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id, a.id`,
 	"flags": `SELECT f.assignment_id, f.sentence_id, f.note
