@@ -21,13 +21,21 @@ type labelRow struct {
 	updatedAt            string
 }
 
-func scanLabel(rows *sql.Rows, l *labelRow) error {
+// scanLabels returns the function that scans a row of the labels query
+// into a labelRow. Its two scratch values are the closure's, made once:
+// as locals of each call they escape to the heap through Scan, two
+// allocations a label.
+func scanLabels() func(rows *sql.Rows, l *labelRow) error {
 	var packed int64
 	var texts sql.NullString
-	if err := rows.Scan(&l.assignment, &packed, (*orEmpty)(&l.types), &l.updatedAt, &texts); err != nil {
+	return func(rows *sql.Rows, l *labelRow) error { return scanLabel(rows, l, &packed, &texts) }
+}
+
+func scanLabel(rows *sql.Rows, l *labelRow, packed *int64, texts *sql.NullString) error {
+	if err := rows.Scan(&l.assignment, packed, (*orEmpty)(&l.types), &l.updatedAt, texts); err != nil {
 		return err
 	}
-	l.sentence, l.bits = packed>>9, int(packed&511)
+	l.sentence, l.bits = *packed>>9, int(*packed&511)
 	l.explanation, l.ambiguityType, l.ambiguityNote, l.unsureNote, l.firstLabel = "", "", "", "", ""
 	if !texts.Valid {
 		return nil
@@ -80,5 +88,5 @@ func labelTexts(v string, out []string) error {
 // openLabels opens the labels query, on a second connection when it can
 // (see openApart).
 func (r *ExportReader) openLabels(ctx context.Context) (rowSource[labelRow], error) {
-	return openApart(ctx, r, "labels", r.scoped(cellQueries["labels"]), scanLabel)
+	return openApart(ctx, r, "labels", r.scoped(cellQueries["labels"]), scanLabels())
 }
