@@ -81,3 +81,23 @@ func TestAssistantLabelsRefuseTooManyLabels(t *testing.T) {
 		t.Fatalf("sentence 4 %q, sentence 15 %q", a.Of(4), a.Of(15))
 	}
 }
+
+// AddBytes keeps a label read into a buffer the reader reuses: the
+// labels are copied when new, and a label seen before takes its number.
+func TestAssistantLabelsAddBytes(t *testing.T) {
+	var a domain.AssistantLabels
+	buf := []byte("faithful")
+	if err := a.AddBytes(1, buf); err != nil {
+		t.Fatal(err)
+	}
+	copy(buf, "unfaith!")
+	if err := a.AddBytes(2, []byte("faithful")); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.AddBytes(3, buf); err != nil {
+		t.Fatal(err)
+	}
+	if got := []string{a.Of(1), a.Of(2), a.Of(3)}; !slices.Equal(got, []string{"faithful", "faithful", "unfaith!"}) {
+		t.Fatalf("labels %q", got)
+	}
+}

@@ -180,26 +180,37 @@ func (a *AssistantLabels) Of(id int64) string {
 	return ""
 }
 
-// code returns the number of label, numbering it if new.
-func (a *AssistantLabels) code(label string) (uint8, error) {
+// code returns the number of label, numbering it if new: only then is a
+// label given as bytes made a string.
+func code[T string | []byte](a *AssistantLabels, label T) (uint8, error) {
 	for k, n := range a.names {
-		if n == label {
+		if n == string(label) {
 			return uint8(k), nil
 		}
 	}
 	if len(a.names) == maxAssistantLabels {
 		return 0, Errorf(EInvalid, "assistant label %q: more than %d different labels", label, maxAssistantLabels)
 	}
-	a.names = append(a.names, label)
+	a.names = append(a.names, string(label))
 	return uint8(len(a.names) - 1), nil
 }
 
 // Add adds the label of sentence id, which must be above every id added
 // so far. It fails only when the labels would number more than 256.
 func (a *AssistantLabels) Add(id int64, label string) error {
-	k, err := a.code(label)
+	return Op("AssistantLabels.Add", add(a, id, label))
+}
+
+// AddBytes is Add for a label read as bytes (a scanned column): the
+// bytes are made a string only for a label not seen before.
+func (a *AssistantLabels) AddBytes(id int64, label []byte) error {
+	return Op("AssistantLabels.AddBytes", add(a, id, label))
+}
+
+func add[T string | []byte](a *AssistantLabels, id int64, label T) error {
+	k, err := code(a, label)
 	if err != nil {
-		return Op("AssistantLabels.Add", err)
+		return err
 	}
 	a.IDs = append(a.IDs, id)
 	a.codes = append(a.codes, k)
@@ -221,7 +232,7 @@ func (a *AssistantLabels) Fill(b AssistantLabels) error {
 	remap := make([]uint8, len(b.names))
 	for k, n := range b.names {
 		var err error
-		if remap[k], err = a.code(n); err != nil {
+		if remap[k], err = code(a, n); err != nil {
 			return Op("AssistantLabels.Fill", err)
 		}
 	}

@@ -78,15 +78,14 @@ func assistantLabel(runs []int64, args []any) (string, []any) {
 // it writes: a seek per run and sentence (see assistantLabel) took 0.64 s
 // of the 1.26 s its sentences query took on the 1.5M-label project.
 type runLabels struct {
-	ctx    context.Context
-	tx     *sql.Tx
-	runs   []int64 // those not read yet
-	labels map[string]string
-	read   domain.AssistantLabels
+	ctx  context.Context
+	tx   *sql.Tx
+	runs []int64 // those not read yet
+	read domain.AssistantLabels
 }
 
 func newRunLabels(ctx context.Context, tx *sql.Tx, runs []int64) *runLabels {
-	return &runLabels{ctx: ctx, tx: tx, runs: runs, labels: map[string]string{}}
+	return &runLabels{ctx: ctx, tx: tx, runs: runs}
 }
 
 // of returns the label of sentence id, "" when no run has one.
@@ -100,7 +99,7 @@ func (r *runLabels) of(id int64) (string, error) {
 		if assistRunRead != nil {
 			assistRunRead(run, true, 0)
 		}
-		got, err := readRunLabels(r.ctx, r.tx, r.labels, runLabelsQuery, run)
+		got, err := readRunLabels(r.ctx, r.tx, runLabelsQuery, run)
 		if err != nil {
 			return "", fmt.Errorf("assistant run %d: %w", run, err)
 		}

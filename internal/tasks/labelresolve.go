@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"encoding/json"
+	"slices"
 
 	"annotate/internal/domain"
 )
@@ -36,9 +37,7 @@ func (w *labelWriter) resolve() error {
 		// The summary's sentence gold as it will be: what the document
 		// gave, and what resolution writes.
 		m := madeSummary{c: c, gold: make([]domain.SummaryGoldLabel, len(c.sentences))}
-		at := make(map[int64]int, len(c.sentences))
 		for i, sid := range c.sentences {
-			at[sid] = i
 			if g, ok := c.gold[sid]; ok {
 				m.gold[i] = domain.SummaryGoldLabel{Label: g.Label, Provenance: g.Provenance}
 			}
@@ -59,14 +58,14 @@ func (w *labelWriter) resolve() error {
 					return err
 				}
 				if replaced {
-					m.gold[at[sid]] = domain.SummaryGoldLabel{Label: want.Label, Provenance: want.Provenance}
+					m.gold[slices.Index(c.sentences, sid)] = domain.SummaryGoldLabel{Label: want.Label, Provenance: want.Provenance}
 				}
 				continue
 			}
 			if err := w.newGold(want); err != nil {
 				return err
 			}
-			m.gold[at[sid]] = domain.SummaryGoldLabel{Label: want.Label, Provenance: want.Provenance}
+			m.gold[slices.Index(c.sentences, sid)] = domain.SummaryGoldLabel{Label: want.Label, Provenance: want.Provenance}
 		}
 		made = append(made, m)
 	}

@@ -844,7 +844,6 @@ func reportAssistant(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain
 	if err != nil {
 		return err
 	}
-	labels := map[string]string{}
 	for _, run := range runs {
 		if len(want) == 0 {
 			break
@@ -860,7 +859,7 @@ func reportAssistant(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain
 		if assistRunRead != nil {
 			assistRunRead(run, whole, len(want))
 		}
-		got, err := readRunLabels(ctx, tx, labels, query, qargs...)
+		got, err := readRunLabels(ctx, tx, query, qargs...)
 		if err != nil {
 			return err
 		}
@@ -884,8 +883,8 @@ func reportAssistant(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain
 
 // readRunLabels reads one run's labelled results with query
 // (runLabelsQuery or sentenceRunLabelsQuery, which give them in order of
-// sentence id), each label string made once in labels.
-func readRunLabels(ctx context.Context, tx *sql.Tx, labels map[string]string, query string, args ...any) (domain.AssistantLabels, error) {
+// sentence id).
+func readRunLabels(ctx context.Context, tx *sql.Tx, query string, args ...any) (domain.AssistantLabels, error) {
 	var sid int64
 	var label sql.RawBytes
 	var got domain.AssistantLabels
@@ -893,12 +892,7 @@ func readRunLabels(ctx context.Context, tx *sql.Tx, labels map[string]string, qu
 		if err := rows.Scan(&sid, &label); err != nil {
 			return err
 		}
-		l, ok := labels[string(label)]
-		if !ok {
-			l = string(label)
-			labels[l] = l
-		}
-		return got.Add(sid, l)
+		return got.AddBytes(sid, label)
 	}, args...)
 	return got, err
 }
