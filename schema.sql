@@ -1,4 +1,4 @@
--- The database schema of annotate, version 43, as a fresh database holds it.
+-- The database schema of annotate, version 44, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -975,8 +975,6 @@ CREATE TRIGGER assist_run_counts_update AFTER UPDATE OF run_id ON assist_outputs
         ON CONFLICT (run_id) DO UPDATE SET outputs = outputs + 1;
 END;
 
-CREATE INDEX assignments_round_user ON assignments(round_id, user_id, status, active_seconds, submitted_at);
-
 CREATE INDEX assist_outputs_labels ON assist_outputs(run_id, sentence_id, label) WHERE status = 'ok' AND label != '';
 
 CREATE TABLE project_gold (
@@ -1092,3 +1090,5 @@ CREATE TRIGGER eval_version_assist_outputs_delete AFTER DELETE ON assist_outputs
     INSERT INTO eval_versions (project_id, version) SELECT r.project_id, 1 FROM assist_runs r WHERE r.id = OLD.run_id
         ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
 END;
+
+CREATE INDEX assignments_round_user ON assignments(round_id, user_id, status, active_seconds, submitted_at, summary_id);

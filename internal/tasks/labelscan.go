@@ -51,6 +51,9 @@ func labelsWay(args reportArgs) string {
 // visits them: the project's rounds by name (their unique index), then by
 // summary and user (the assignments' unique index). ok is false when they
 // are more than fewAssignmentsMax.
+// fewAssignmentColumns are the columns reportFewAssignments reads.
+const fewAssignmentColumns = `a.id, a.round_id, a.summary_id, a.user_id`
+
 func reportFewAssignments(ctx context.Context, tx *sql.Tx, args reportArgs) ([]int64, bool, error) {
 	rank := map[int64]int{}
 	err := eachRow(ctx, tx, `SELECT id FROM rounds WHERE project_id = ?1 AND ?2 + ?3 >= 0 ORDER BY name`, args, func(rows *sql.Rows) error {
@@ -67,11 +70,11 @@ func reportFewAssignments(ctx context.Context, tx *sql.Tx, args reportArgs) ([]i
 	}
 	var keys []key
 	var k key
-	from := reportJoin + ` WHERE ` + reportWhere
+	from := reportCountedAssignments
 	if assignmentsWay(args) == "user" {
 		from = reportAssignmentsByUser(args)
 	}
-	err = eachRow(ctx, tx, `SELECT a.id, a.round_id, a.summary_id, a.user_id FROM `+from, args, func(rows *sql.Rows) error {
+	err = eachRow(ctx, tx, `SELECT `+fewAssignmentColumns+` FROM `+from, args, func(rows *sql.Rows) error {
 		if err := rows.Scan(&k.id, &k.round, &k.summary, &k.user); err != nil {
 			return err
 		}

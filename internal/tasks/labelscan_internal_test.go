@@ -720,3 +720,22 @@ func TestReportLinksScanSameAsByAssignment(t *testing.T) {
 		t.Errorf("the links are not read in order from the key's index alone: %s", plan)
 	}
 }
+
+// TestReportCountedAssignmentsReadTheIndexAlone: a report that reads its
+// assignments through the rounds (a round's report) finds every column
+// it takes in the index of a round's assignments by annotator, and reads
+// no assignment's row, under the statistics of the 1.5M-label project
+// (306,075 assignments in two rounds), with which the planner would
+// otherwise take the unique index the join names elsewhere.
+func TestReportCountedAssignmentsReadTheIndexAlone(t *testing.T) {
+	s := labelScanStore(t, 0)
+	conn := statsConn(t, s, "assignments", map[string]string{"sqlite_autoindex_assignments_1": "306075 153038 2 1",
+		"assignments_round_user": "306075 153038 2 2 2 2 1", "assignments_user": "306075 102025 102025",
+		"assignments_summary": "306075 3", "assignments_queue": "306075 102025 1 1 1"})
+	for _, cols := range []string{reportAssignmentColumns, fewAssignmentColumns} {
+		plan := strings.Join(sqlplan.Of(t, conn, `SELECT `+cols+` FROM `+reportCountedAssignments, 1, 1, 0), "; ")
+		if !strings.Contains(plan, "COVERING INDEX assignments_round_user") {
+			t.Errorf("a round's counted assignments are not read from one index: %s", plan)
+		}
+	}
+}

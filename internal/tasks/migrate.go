@@ -320,6 +320,11 @@ ALTER TABLE study_participants ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;`
 	// 43: a second counter that only gold and the assistant's results
 	// bump, for the assistant page's evaluations (see evalversion.go).
 	evalVersionSchema(),
+	// 44: the index of a round's assignments by annotator also holds
+	// their summaries, so that a report reads a round's assignments from
+	// it alone (see reportCountedAssignments).
+	`DROP INDEX IF EXISTS assignments_round_user;
+CREATE INDEX assignments_round_user ON assignments(round_id, user_id, status, active_seconds, submitted_at, summary_id);`,
 }
 
 // studyDealingSchema keeps, per study item, how many of the study round's

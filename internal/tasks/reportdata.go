@@ -28,6 +28,15 @@ const (
 	// assignment row is read. The rows of assignments the report does not
 	// count are then left out as they come (see reportKept).
 	reportRoundWhere = `r.project_id = ?1 AND (?2 = 0 OR r.id = ?2) AND ?3 >= 0`
+	// reportCountedAssignments are the counted assignments when they are
+	// read for themselves (their rows, or their ids to find their labels
+	// by), in no particular order: through the index of a round's
+	// assignments by annotator, which holds every column those reads take
+	// (schema 44), so that no assignment row is read. Through the unique
+	// index, each assignment's row was read for its status: 29 ms for the
+	// 6,075 assignments of the 2% round of the 1.5M-label project, where
+	// the index alone takes 3-5 ms.
+	reportCountedAssignments = `rounds r JOIN assignments a INDEXED BY assignments_round_user ON a.round_id = r.id WHERE ` + reportWhere
 )
 
 // ReportData loads the labels of a project for its agreement report, so

@@ -166,6 +166,11 @@ func manyAssignments(ctx context.Context, tx *sql.Tx, args reportArgs) (many, by
 	return many, counted < inRounds, counted, nil
 }
 
+// reportAssignmentColumns are the columns reportAssignmentRows reads of
+// each assignment, its status as a code.
+const reportAssignmentColumns = `a.id, a.round_id, a.summary_id, a.user_id,
+	CASE a.status WHEN 'pending' THEN 0 WHEN 'in_progress' THEN 1 WHEN 'submitted' THEN 2 ELSE -1 END, a.active_seconds`
+
 // assignmentsWay says how the report's assignments are best read: "scan"
 // when it counts most of them (args.many), "user" when their statuses
 // single out fewer than their rounds do (args.byUser), else "join".
@@ -192,17 +197,14 @@ func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *d
 	var a domain.ReportAssignment
 	var status int
 	way := assignmentsWay(args)
-	from := reportJoin + ` WHERE ` + reportWhere
+	from := reportCountedAssignments
 	switch way {
 	case "scan":
 		from = reportAssignmentsScan + ` WHERE ` + reportAssignmentsScanWhere
 	case "user":
 		from = reportAssignmentsByUser(args)
 	}
-	err := eachRow(ctx, tx, `
-		SELECT a.id, a.round_id, a.summary_id, a.user_id,
-			CASE a.status WHEN 'pending' THEN 0 WHEN 'in_progress' THEN 1 WHEN 'submitted' THEN 2 ELSE -1 END, a.active_seconds
-		FROM `+from, args, func(rows *sql.Rows) error {
+	err := eachRow(ctx, tx, `SELECT `+reportAssignmentColumns+` FROM `+from, args, func(rows *sql.Rows) error {
 		a = domain.ReportAssignment{}
 		if err := rows.Scan(&a.ID, &a.RoundID, &a.SummaryID, &a.UserID, &status, &a.ActiveSeconds); err != nil {
 			return err
