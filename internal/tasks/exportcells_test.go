@@ -161,11 +161,16 @@ func cellsProject(t *testing.T) (*tasks.Store, *sql.DB, int64, map[string]int64)
 	exec(`UPDATE assignments SET status = 'submitted', started_at = '2026-01-01T09:00:00.000Z', submitted_at = '2026-01-01T10:00:00.000Z', active_seconds = id * 3 WHERE id % 6 = 3`)
 	// Gold of every provenance on sentences and summaries, and key-fact
 	// links that make some alignments a majority and others not.
-	exec(`INSERT OR REPLACE INTO gold_sentences (sentence_id, label, error_types, explanation, ambiguous, provenance, decided_by, note)
+	// Its texts are each empty on some rows, and all empty on some.
+	exec(`INSERT OR REPLACE INTO gold_sentences (sentence_id, label, error_types, explanation, ambiguous, ambiguity_type, ambiguity_note,
+			provenance, decided_by, decided_at, note)
 		SELECT ss.id, CASE ss.id % 4 WHEN 0 THEN 'faithful' WHEN 1 THEN 'unfaithful' WHEN 2 THEN '' ELSE 'borderline' END,
-			CASE ss.id % 4 WHEN 1 THEN '["contradiction"]' ELSE '[]' END, 'gold ' || ss.id, CASE ss.id % 3 WHEN 0 THEN NULL ELSE ss.id % 2 END,
+			CASE ss.id % 4 WHEN 1 THEN '["contradiction"]' ELSE '[]' END, CASE ss.id % 4 WHEN 1 THEN 'gold, ' || ss.id ELSE '' END,
+			CASE ss.id % 3 WHEN 0 THEN NULL ELSE ss.id % 2 END,
+			CASE ss.id % 11 WHEN 0 THEN 'scope' ELSE '' END, CASE ss.id % 11 WHEN 0 THEN 'wide, or "narrow"' ELSE '' END,
 			CASE ss.id % 5 WHEN 0 THEN 'imported' WHEN 1 THEN 'unanimous' WHEN 2 THEN 'majority' WHEN 3 THEN 'adjudicated' ELSE 'unresolved' END,
-			CASE WHEN ss.id % 5 = 3 THEN (SELECT min(id) FROM users) END, 'n' || ss.id
+			CASE WHEN ss.id % 5 = 3 THEN (SELECT min(id) FROM users) END, '2026-01-0' || (1 + ss.id % 7) || 'T12:00:00.000Z',
+			CASE ss.id % 3 WHEN 0 THEN 'n' || ss.id ELSE '' END
 		FROM summary_sentences ss WHERE ss.id % 7 != 0`)
 	exec(`INSERT INTO gold_summaries (summary_id, label, provenance, decided_by, note)
 		SELECT id, 'unfaithful', 'adjudicated', (SELECT max(id) FROM users), 'whole' FROM summaries WHERE id % 3 = 0`)

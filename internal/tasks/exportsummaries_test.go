@@ -33,7 +33,8 @@ const (
 			GROUP BY kl.key_fact_id, kl.sentence_id HAVING count(*) * 2 > (SELECT count(*) FROM a))
 		SELECT (SELECT count(*) FROM a), (SELECT count(DISTINCT k) FROM e), (SELECT count(DISTINCT s) FROM e)`
 	oracleSentences = `SELECT ss.id, ss.idx, coalesce(ss.source_index, ss.idx), ss.text, g.sentence_id IS NOT NULL, coalesce(g.label, ''),
-			coalesce(g.provenance, ''), coalesce(g.explanation, ''), coalesce(u.username, ''), g.ambiguous
+			coalesce(g.provenance, ''), coalesce(g.explanation, ''), coalesce(u.username, ''), g.ambiguous,
+			coalesce(g.error_types, '[]'), coalesce(g.ambiguity_type, ''), coalesce(g.ambiguity_note, ''), coalesce(g.decided_at, ''), coalesce(g.note, '')
 		FROM summary_sentences ss LEFT JOIN gold_sentences g ON g.sentence_id = ss.id LEFT JOIN users u ON u.id = g.decided_by
 		WHERE ss.summary_id = ? ORDER BY ss.idx`
 )
@@ -90,13 +91,18 @@ func oracleSummariesOf(t *testing.T, db *sql.DB, scope domain.ExportScope) []ora
 			for srows.Next() {
 				var sid int64
 				var idx, src int
-				var text, label, prov, expl, by string
+				var text, label, prov, expl, by, types string
 				var has bool
 				var amb sql.NullBool
-				if err := srows.Scan(&sid, &idx, &src, &text, &has, &label, &prov, &expl, &by, &amb); err != nil {
+				var rest goldRest
+				if err := srows.Scan(&sid, &idx, &src, &text, &has, &label, &prov, &expl, &by, &amb,
+					&types, &rest.AmbiguityType, &rest.AmbiguityNote, &rest.DecidedAt, &rest.Note); err != nil {
 					t.Fatal(err)
 				}
-				o.SentenceRows = append(o.SentenceRows, sentenceRow(sid, idx, src, text, has, label, prov, expl, by, amb))
+				if err := json.Unmarshal([]byte(types), &rest.ErrorTypes); err != nil {
+					t.Fatal(err)
+				}
+				o.SentenceRows = append(o.SentenceRows, sentenceRow(sid, idx, src, text, has, label, prov, expl, by, amb, rest))
 			}
 			srows.Close()
 		}
@@ -104,8 +110,18 @@ func oracleSummariesOf(t *testing.T, db *sql.DB, scope domain.ExportScope) []ora
 	return out
 }
 
-func sentenceRow(id int64, idx, src int, text string, has bool, label, prov, expl, by string, amb sql.NullBool) string {
-	return fmtRow(id, idx, src, text, has, label, prov, expl, by, amb.Valid, amb.Bool)
+// goldRest are the gold fields of a sentence row that are texts but
+// for the explanation: those packed into one column when not all empty.
+type goldRest struct {
+	ErrorTypes                                    []string
+	AmbiguityType, AmbiguityNote, DecidedAt, Note string
+}
+
+func sentenceRow(id int64, idx, src int, text string, has bool, label, prov, expl, by string, amb sql.NullBool, rest goldRest) string {
+	if rest.ErrorTypes == nil {
+		rest.ErrorTypes = []string{}
+	}
+	return fmtRow(id, idx, src, text, has, label, prov, expl, by, amb.Valid, amb.Bool, rest)
 }
 
 func fmtRow(v ...any) string {
@@ -175,7 +191,7 @@ func eachSummarySentences(t *testing.T, s *tasks.Store, scope domain.ExportScope
 	r := beginExport(t, s, scope)
 	defer r.Close()
 	var got []oracleSummary
-	covered, decided := 0, 0
+	covered, decided, bare := 0, 0, 0
 	if err := r.EachSummarySentences(ctx, func(sum *domain.ExportSummary, sents []domain.ExportSentence) error {
 		o := oracleSummary{External: sum.External, Sentences: sum.Sentences, Gold: sum.GoldSentences, Faithful: sum.FaithfulSentences,
 			Unfaithful: sum.UnfaithfulSentences, KeyFacts: sum.KeyFacts, Alignments: sum.Alignments, Covered: sum.CoveredKeyFacts, Covering: sum.CoveringSentences}
@@ -192,7 +208,14 @@ func eachSummarySentences(t *testing.T, s *tasks.Store, scope domain.ExportScope
 			if g.Ambiguous != nil {
 				amb = sql.NullBool{Valid: true, Bool: *g.Ambiguous}
 			}
-			o.SentenceRows = append(o.SentenceRows, sentenceRow(st.ID, st.Index, st.SourceIndex, st.Text, st.Gold != nil, g.Label, g.Provenance, g.Explanation, g.DecidedBy, amb))
+			if st.Gold != nil && g.ErrorTypes == nil {
+				t.Errorf("sentence %d: gold error types nil, not empty", st.ID)
+			}
+			if st.Gold != nil && g.Explanation == "" && g.Note == "" && len(g.ErrorTypes) == 0 && g.AmbiguityType == "" {
+				bare++
+			}
+			rest := goldRest{ErrorTypes: g.ErrorTypes, AmbiguityType: g.AmbiguityType, AmbiguityNote: g.AmbiguityNote, DecidedAt: g.DecidedAt, Note: g.Note}
+			o.SentenceRows = append(o.SentenceRows, sentenceRow(st.ID, st.Index, st.SourceIndex, st.Text, st.Gold != nil, g.Label, g.Provenance, g.Explanation, g.DecidedBy, amb, rest))
 		}
 		got = append(got, o)
 		return nil
@@ -201,6 +224,9 @@ func eachSummarySentences(t *testing.T, s *tasks.Store, scope domain.ExportScope
 	}
 	if scope.RoundID == 0 && decided == 0 {
 		t.Fatal("no gold names its decider: the fixture does not exercise the names")
+	}
+	if scope.RoundID == 0 && bare == 0 {
+		t.Fatal("every gold has texts: the fixture does not exercise gold without them")
 	}
 	return got, covered
 }
