@@ -3,6 +3,8 @@ package tasks
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -260,6 +262,57 @@ func TestReportSentencesGoldMapSameAsJoin(t *testing.T) {
 			t.Errorf("%s: gold read into a map differs from the join", where)
 		}
 	})
+}
+
+// TestReportSentencesGoldAsStored: read either way, each sentence's gold
+// is what a query of gold_sentences of its own reads: none for unresolved
+// gold or none, else its label, error types, ambiguity and ambiguity
+// type, derived for unanimous and majority gold.
+func TestReportSentencesGoldAsStored(t *testing.T) {
+	defer func() { reportGoldVia = "" }()
+	kinds := map[string]bool{}
+	eachProject(t, []domain.ReportFilter{{}, {Round: "second"}}, func(where string, s *Store, p *domain.Project, f domain.ReportFilter) {
+		for _, way := range []string{"join", "map"} {
+			reportGoldVia = way
+			d, err := s.reportData(context.Background(), p.ID, f, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, x := range d.Sentences {
+				var label, types, ambType string
+				var amb sql.NullBool
+				var derived bool
+				err := s.read.QueryRow(`SELECT label, error_types, ambiguity_type, ambiguous, provenance IN ('unanimous', 'majority')
+					FROM gold_sentences WHERE sentence_id = ? AND provenance != 'unresolved'`, x.ID).Scan(&label, &types, &ambType, &amb, &derived)
+				if errors.Is(err, sql.ErrNoRows) {
+					if x.Gold != nil {
+						t.Fatalf("%s by %s: sentence %d: gold %+v, none stored", where, way, x.ID, *x.Gold)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				g := x.Gold
+				if g == nil {
+					t.Fatalf("%s by %s: sentence %d: no gold, %q stored", where, way, x.ID, label)
+				}
+				got, _ := json.Marshal([]any{g.Label, domain.NonNil(g.ErrorTypes), g.Ambiguous, g.AmbiguityType, g.Derived})
+				var ambWant *bool
+				if amb.Valid {
+					ambWant = &amb.Bool
+				}
+				want, _ := json.Marshal([]any{label, domain.NonNil(decodeTypes(types)), ambWant, ambType, derived})
+				if string(got) != string(want) {
+					t.Fatalf("%s by %s: sentence %d: gold %s, stored %s", where, way, x.ID, got, want)
+				}
+				kinds[string(got)] = true
+			}
+		}
+	})
+	if len(kinds) < 30 {
+		t.Errorf("%d kinds of gold read: the fixture does not vary it enough", len(kinds))
+	}
 }
 
 // The key facts offered with each summary, matched in Go, are those the
