@@ -45,15 +45,15 @@ func labelsWay(args reportArgs) string {
 	return "join"
 }
 
+// fewAssignmentColumns are the columns reportFewAssignments reads.
+const fewAssignmentColumns = `a.id, a.round_id, a.summary_id, a.user_id`
+
 // reportFewAssignments returns the ids of the assignments the report
 // counts, found as reportAssignmentRows finds them (through the
 // (user_id, status) index or the rounds'), in the order the report's join
 // visits them: the project's rounds by name (their unique index), then by
 // summary and user (the assignments' unique index). ok is false when they
 // are more than fewAssignmentsMax.
-// fewAssignmentColumns are the columns reportFewAssignments reads.
-const fewAssignmentColumns = `a.id, a.round_id, a.summary_id, a.user_id`
-
 func reportFewAssignments(ctx context.Context, tx *sql.Tx, args reportArgs) ([]int64, bool, error) {
 	rank := map[int64]int{}
 	err := eachRow(ctx, tx, `SELECT id FROM rounds WHERE project_id = ?1 AND ?2 + ?3 >= 0 ORDER BY name`, args, func(rows *sql.Rows) error {
