@@ -39,6 +39,13 @@ func unavailable(err error) *domain.Error {
 	return nil
 }
 
+// busyError reports whether err is SQLite's busy or locked error: a lock
+// another connection holds.
+func busyError(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && (se.Code()&0xff == sqliteBusy || se.Code()&0xff == sqliteLocked)
+}
+
 // Canceled reports whether err is the end of a request whose caller went
 // away (its context was cancelled, or SQLite was interrupted because of
 // it): nobody is left to show an error to.

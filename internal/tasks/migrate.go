@@ -412,6 +412,18 @@ const baseVersion = 1
 func CurrentSchemaVersion() int { return baseVersion + len(migrations) }
 
 func (s *Store) migrate(ctx context.Context) error {
+	// A database already at this build's version needs nothing written:
+	// its version is read outside a transaction, so that opening it does
+	// not wait for (and, past the busy timeout, fail behind) another
+	// process's write, such as a long import, which a reader never waits
+	// for in WAL mode.
+	var v int
+	if err := s.write.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return err
+	}
+	if v == CurrentSchemaVersion() {
+		return nil
+	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		var v int
 		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {

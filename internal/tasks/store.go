@@ -27,6 +27,7 @@ type Store struct {
 	readStmts  stmtCache
 	writeStmts stmtCache
 	path       string
+	busy       time.Duration // how long a statement waits for a lock (WithBusyTimeout)
 	now        func() time.Time
 	// owner names this process in the leases of the assistant runs it
 	// runs: host, process id and a random part.
@@ -117,7 +118,7 @@ func Open(ctx context.Context, path string, opts ...OpenOption) (*Store, error) 
 	write.SetMaxOpenConns(1)
 	write.SetMaxIdleConns(1)
 	write.SetConnMaxLifetime(0)
-	s := &Store{write: write, path: path, now: time.Now, reportApart: make(chan struct{}, 1), owner: processOwner(),
+	s := &Store{write: write, path: path, busy: cfg.busy, now: time.Now, reportApart: make(chan struct{}, 1), owner: processOwner(),
 		goldKick: make(chan struct{}, 1)}
 	if err := s.migrate(ctx); err != nil {
 		write.Close()
@@ -135,8 +136,10 @@ func Open(ctx context.Context, path string, opts ...OpenOption) (*Store, error) 
 	s.writeStmts.db = write
 	// At open: analyze what has never been analyzed, with a bounded
 	// effort (analysis_limit), so that a large database gets planner
-	// statistics without a long pause.
-	if err := s.optimize(ctx, "PRAGMA optimize=0x10002"); err != nil {
+	// statistics without a long pause. Analyzing writes: when another
+	// process holds the write lock, it is left for the next open or the
+	// optimizer's next round rather than waited for.
+	if err := s.optimizeNow(ctx, "PRAGMA optimize=0x10002"); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("database %s: %w", path, err)
 	}
@@ -155,13 +158,40 @@ func (s *Store) optimize(ctx context.Context, pragma string) error {
 		return err
 	}
 	defer conn.Close()
+	return optimizeOn(ctx, conn, pragma)
+}
+
+// optimizeNow is optimize without waiting for a write lock another
+// connection holds: it gives up at once, leaving the statistics as they
+// are, and succeeds.
+func (s *Store) optimizeNow(ctx context.Context, pragma string) error {
+	conn, err := s.write.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = 0"); err != nil {
+		return err
+	}
+	err = optimizeOn(ctx, conn, pragma)
+	// The connection goes back to the pool with the store's timeout.
+	if _, rerr := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", s.busy.Milliseconds())); rerr != nil {
+		return rerr
+	}
+	if busyError(err) {
+		return nil
+	}
+	return err
+}
+
+func optimizeOn(ctx context.Context, conn *sql.Conn, pragma string) error {
 	if _, err := conn.ExecContext(ctx, "PRAGMA analysis_limit=400"); err != nil {
 		return err
 	}
 	if err := reanalyzeEmpty(ctx, conn); err != nil {
 		return err
 	}
-	_, err = conn.ExecContext(ctx, pragma)
+	_, err := conn.ExecContext(ctx, pragma)
 	return err
 }
 
