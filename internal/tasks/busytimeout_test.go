@@ -30,16 +30,7 @@ func TestBusyTimeoutOption(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	other, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	conn, err := other.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	_, conn := otherConnection(t, path)
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		t.Fatal(err)
 	}
@@ -77,16 +68,7 @@ func TestOpenBesideAnotherProcessWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	other, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	conn, err := other.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	other, conn := otherConnection(t, path)
 	for _, q := range []string{`ANALYZE`, `DELETE FROM sqlite_stat1 WHERE idx = 'assist_outputs_sentence'`,
 		`INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('assist_outputs', 'assist_outputs_sentence', '0')`,
 		`BEGIN IMMEDIATE`, `UPDATE projects SET name = 'Q'`} {
@@ -110,4 +92,21 @@ func TestOpenBesideAnotherProcessWrite(t *testing.T) {
 	if err := other.QueryRowContext(ctx, `SELECT stat FROM sqlite_stat1 WHERE idx = 'assist_outputs_sentence'`).Scan(&stat); err != nil || stat != "0" {
 		t.Fatalf("the empty index's statistics: %q, %v", stat, err)
 	}
+}
+
+// otherConnection opens the database at path as another process would,
+// and one connection of it; both are closed when the test ends.
+func otherConnection(t *testing.T, path string) (*sql.DB, *sql.Conn) {
+	t.Helper()
+	other, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	conn, err := other.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return other, conn
 }
