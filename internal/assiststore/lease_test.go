@@ -2,6 +2,7 @@ package assiststore_test
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"testing"
 	"time"
@@ -62,5 +63,36 @@ func TestRunLeases(t *testing.T) {
 	}
 	if err := assiststore.New(cli).RenewAssistRunLease(ctx, run.ID); domain.ErrorCode(err) != domain.EConflict {
 		t.Fatalf("renewing a lost lease: %v", err)
+	}
+}
+
+// TestInterruptNothingBesideAnotherProcessWrite: a server starting while
+// another process holds the write lock for longer than the busy timeout
+// (a long import) finds no run in flight without waiting for it.
+func TestInterruptNothingBesideAnotherProcessWrite(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "held.db")
+	s, err := tasks.Open(ctx, path, tasks.WithBusyTimeout(50*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	other, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	conn, err := other.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, q := range []string{`BEGIN IMMEDIATE`, `INSERT INTO projects (slug, name, settings) VALUES ('q', 'Q', '{}')`} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if n, err := assiststore.New(s).InterruptAssistRuns(ctx); err != nil || n != 0 {
+		t.Fatalf("no run in flight, beside another process's write: %d, %v", n, err)
 	}
 }

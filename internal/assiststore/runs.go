@@ -299,6 +299,12 @@ func (s *Store) CancelAssistRun(ctx context.Context, id int64) error {
 // process of this machine that has ended (a server that crashed and is
 // starting again) or by this very process is taken back at once.
 func (s *Store) InterruptAssistRuns(ctx context.Context) (int, error) {
+	// Most starts find no run in flight: looking first, without the write
+	// lock, lets the server start beside another process's long write.
+	var any bool
+	if err := s.tasks.Reader(ctx).QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM assist_runs WHERE status IN ('queued', 'running'))`).Scan(&any); err != nil || !any {
+		return 0, domain.Op("Store.InterruptAssistRuns", err)
+	}
 	var n int
 	now := s.tasks.Now()
 	err := s.tasks.WriteTx(ctx, func(tx *sql.Tx) error {

@@ -1,6 +1,7 @@
 package tasks_test
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"path/filepath"
@@ -53,8 +54,9 @@ func TestBusyTimeoutOption(t *testing.T) {
 
 // TestOpenBesideAnotherProcessWrite: opening a database already at this
 // build's schema writes nothing and waits for no lock, so a command that
-// only reads (a report, an export) opens and reads while another process
-// holds the write lock for longer than the busy timeout (a long import).
+// only reads (a report, an export) opens and reads, and the server reads
+// its keys, while another process holds the write lock for longer than
+// the busy timeout (a long import).
 // The statistics say an index is empty, which makes opening try to
 // analyze it again: that is left for later rather than waited for.
 func TestOpenBesideAnotherProcessWrite(t *testing.T) {
@@ -65,6 +67,10 @@ func TestOpenBesideAnotherProcessWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := s.CreateProject(ctx, domain.Project{Slug: "p", Name: "P", Settings: domain.DefaultSettings()}); err != nil {
+		t.Fatal(err)
+	}
+	key, err := s.Secret(ctx, "csrf-key", 32)
+	if err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -84,6 +90,14 @@ func TestOpenBesideAnotherProcessWrite(t *testing.T) {
 	p, err := r.ProjectBySlug(ctx, "p")
 	if err != nil || p.Name != "P" {
 		t.Fatalf("read beside another process's write: %v, %v", p, err)
+	}
+	// The server's start reads its keys: one made before is read, a new
+	// one must wait to be written.
+	if got, err := r.Secret(ctx, "csrf-key", 32); err != nil || !bytes.Equal(got, key) {
+		t.Fatalf("a secret made before, beside another process's write: %x, %v", got, err)
+	}
+	if _, err := r.Secret(ctx, "new-key", 32); err == nil || !strings.Contains(err.Error(), "SQLITE_BUSY") {
+		t.Fatalf("a new secret beside another process's write: %v", err)
 	}
 	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
 		t.Fatal(err)

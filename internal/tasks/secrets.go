@@ -14,7 +14,13 @@ import (
 // logged in and no key file has to be managed.
 func (s *Store) Secret(ctx context.Context, name string, size int) ([]byte, error) {
 	var v []byte
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	// A secret made before is read without the write lock, so that the
+	// server starts beside another process's long write.
+	err := s.read.QueryRowContext(ctx, `SELECT value FROM secrets WHERE name = ?`, name).Scan(&v)
+	if !errors.Is(err, sql.ErrNoRows) {
+		return v, domain.Op("Store.Secret", err)
+	}
+	err = s.tx(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `SELECT value FROM secrets WHERE name = ?`, name).Scan(&v)
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
