@@ -65,7 +65,7 @@ var cellQueries = map[string]string{
 	// when it is one, and the answers to yes/no questions travel as one
 	// number (the sentence above nine bits: see setLabel), and the texts
 	// but the error types, mostly empty, as one column, NULL when all are
-	// empty (see labelTexts).
+	// empty (see labelTextsColumn).
 	"labels": `SELECT l.assignment_id, (l.sentence_id << 9)
 				| coalesce(l.ambiguous + 1, 0) | ((l.assistant_visible != 0) << 2) | ((l.changed_after_reveal != 0) << 3)
 				| (CASE l.label WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 WHEN 'borderline' THEN 3 ELSE 0 END << 4)

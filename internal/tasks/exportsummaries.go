@@ -202,6 +202,7 @@ func scanSentences() func(rows *sql.Rows, row *sentenceRow) error {
 		}
 		return et
 	}
+	noTypes := typesOf("[]")
 	var code, by sql.NullInt64
 	var at, packed sql.NullString
 	var texts [goldTexts]string
@@ -230,7 +231,7 @@ func scanSentences() func(rows *sql.Rows, row *sentenceRow) error {
 			*g.Ambiguous = true
 		}
 		if !packed.Valid {
-			g.ErrorTypes = typesOf("[]")
+			g.ErrorTypes = noTypes
 		} else {
 			if err := unpackText(packed.String, texts[:]); err != nil {
 				return fmt.Errorf("gold of sentence %d: %w", sent.ID, err)

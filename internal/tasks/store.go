@@ -139,7 +139,7 @@ func Open(ctx context.Context, path string, opts ...OpenOption) (*Store, error) 
 	// statistics without a long pause. Analyzing writes: when another
 	// process holds the write lock, it is left for the next open or the
 	// optimizer's next round rather than waited for.
-	if err := s.optimizeNow(ctx, "PRAGMA optimize=0x10002"); err != nil {
+	if err := s.optimize(ctx, "PRAGMA optimize=0x10002"); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("database %s: %w", path, err)
 	}
@@ -152,19 +152,13 @@ func Open(ctx context.Context, path string, opts ...OpenOption) (*Store, error) 
 	return s, nil
 }
 
+// optimize analyzes again the indexes whose statistics say they are empty
+// but are not (reanalyzeEmpty), then runs pragma (a PRAGMA optimize).
+// Analyzing writes, and it does not wait for a write lock another process
+// holds (a long import): it gives up at once and succeeds, leaving the
+// statistics for the optimizer's next round or the next open, so that
+// opening the store and the server's writes never wait behind it.
 func (s *Store) optimize(ctx context.Context, pragma string) error {
-	conn, err := s.write.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	return optimizeOn(ctx, conn, pragma)
-}
-
-// optimizeNow is optimize without waiting for a write lock another
-// connection holds: it gives up at once, leaving the statistics as they
-// are, and succeeds.
-func (s *Store) optimizeNow(ctx context.Context, pragma string) error {
 	conn, err := s.write.Conn(ctx)
 	if err != nil {
 		return err
@@ -173,7 +167,7 @@ func (s *Store) optimizeNow(ctx context.Context, pragma string) error {
 	if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = 0"); err != nil {
 		return err
 	}
-	err = optimizeOn(ctx, conn, pragma)
+	err = analyze(ctx, conn, pragma)
 	// The connection goes back to the pool with the store's timeout.
 	if _, rerr := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", s.busy.Milliseconds())); rerr != nil {
 		return rerr
@@ -184,7 +178,7 @@ func (s *Store) optimizeNow(ctx context.Context, pragma string) error {
 	return err
 }
 
-func optimizeOn(ctx context.Context, conn *sql.Conn, pragma string) error {
+func analyze(ctx context.Context, conn *sql.Conn, pragma string) error {
 	if _, err := conn.ExecContext(ctx, "PRAGMA analysis_limit=400"); err != nil {
 		return err
 	}
@@ -201,8 +195,10 @@ func optimizeOn(ctx context.Context, conn *sql.Conn, pragma string) error {
 // gold_sentences_unresolved, analyzed empty in a new database, kept
 // statistics of "0 rows" after an import put 200,000 sentences in it,
 // and the planner, trusting them, read that index whole where it was the
-// worst choice (see pickDocumentsQuery). An index still empty costs
-// next to nothing to analyze.
+// worst choice (see pickDocumentsQuery). An index still empty, as some
+// stay for good (the failed results' when no result failed), is left
+// alone: its root page (dbstat) holds no entry. Analyzing it at every
+// open wrote to the database each time a command opened it.
 func reanalyzeEmpty(ctx context.Context, conn *sql.Conn) error {
 	var have bool
 	if err := conn.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1')`).Scan(&have); err != nil || !have {
@@ -219,6 +215,12 @@ func reanalyzeEmpty(ctx context.Context, conn *sql.Conn) error {
 		return err
 	}
 	for _, n := range names {
+		var entries int
+		err := conn.QueryRowContext(ctx, `SELECT ncell FROM dbstat WHERE name = ? AND path = '/'`, n).Scan(&entries)
+		if err == nil && entries == 0 {
+			continue
+		}
+		// Not known to be empty (or dbstat not there): analyzed.
 		if _, err := conn.ExecContext(ctx, `ANALYZE "`+strings.ReplaceAll(n, `"`, `""`)+`"`); err != nil {
 			return err
 		}
