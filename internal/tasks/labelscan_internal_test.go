@@ -98,13 +98,14 @@ func labelScanStore(t *testing.T, seed uint64) *Store {
 	order := rng.Perm(len(ids))
 	for i, id := range ids {
 		stmts = append(stmts, fmt.Sprintf(`UPDATE sentence_labels SET id = %d WHERE id = %d`, 1_000_000+order[i], id))
+		id := int64(1_000_000 + order[i]) // the label's id from here on
 		switch rng.IntN(8) {
 		case 0:
 			stmts = append(stmts, fmt.Sprintf(`UPDATE sentence_labels SET first_label = 'odd%d' WHERE id = %d`, rng.IntN(3), id))
 		case 1:
 			stmts = append(stmts, fmt.Sprintf(`UPDATE sentence_labels SET first_label = 'unfaithful' WHERE id = %d`, id))
 		case 2:
-			stmts = append(stmts, fmt.Sprintf(`UPDATE sentence_labels SET error_types = '["made up"' WHERE id = %d`, id))
+			stmts = append(stmts, fmt.Sprintf(`UPDATE sentence_labels SET error_types = '["made up"]' WHERE id = %d`, id))
 		}
 	}
 	// Gold for some sentences, of every provenance.

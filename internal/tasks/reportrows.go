@@ -268,7 +268,7 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.Re
 	// A project that holds most of the assignments holds most of the
 	// labels: reading the table straight through is then quicker than
 	// finding each assignment's labels by the index (see labelscan.go).
-	if maxID < 1<<53 {
+	if maxID < 1<<(63-labelBitsWidth) {
 		switch labelsWay(args) {
 		case "scan":
 			if args.order != nil {
@@ -301,8 +301,8 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.Re
 		return err
 	}
 	d.Labels = make([]domain.ReportLabel, 0, n)
-	sentence := `(l.sentence_id << 9) | `
-	if maxID >= 1<<53 { // no room in the sentence id: a column of its own
+	sentence := labelSentence
+	if maxID >= 1<<(63-labelBitsWidth) { // no room in the sentence id: a column of its own
 		sentence = `l.sentence_id, `
 	}
 	dec := labelDecoder{in: args.in, extras: map[string][2]uint32{}}
@@ -314,11 +314,11 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.Re
 		FROM `+reportJoin+` JOIN sentence_labels l ON l.assignment_id = a.id
 		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
 		var err error
-		if maxID >= 1<<53 {
+		if maxID >= 1<<(63-labelBitsWidth) {
 			err = rows.Scan(&l.AssignmentID, &l.SentenceID, &packed, &types, &extra)
 		} else {
 			err = rows.Scan(&l.AssignmentID, &packed, &types, &extra)
-			l.SentenceID = packed >> 9
+			l.SentenceID = packed >> labelBitsWidth
 		}
 		if err != nil {
 			return err
@@ -331,24 +331,19 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.Re
 	})
 }
 
-// labelColumns are the columns of the labels queries after the
-// assignment and the sentence. Each label is four columns, two of them
-// integers: the sentence id with, in its low nine bits, the label (one of
-// four values: see the CHECK on sentence_labels.label; bit 8 marks any
-// other, an error), the first label when it is a label value, the
-// ambiguity flag and the assistant's flags; the error types unless there
-// are none; and the ambiguity type and first label where one is neither
-// empty nor a label value, each preceded by its length in bytes. The
-// strings are NULL otherwise, which costs no string. Few columns and
+// labelSentence and labelColumns are the columns of the labels queries
+// after the assignment: the sentence id shifted above the label's
+// label_bits (see sentenceLabelsV45) and those bits; the error types unless
+// there are none; and the ambiguity type and first label where one is
+// neither empty nor a label value, each preceded by its length in bytes.
+// The strings are NULL otherwise, which costs no string. Few columns and
 // little computed per row are what make millions of rows quick to read.
-const labelColumns = `(CASE l.label WHEN '' THEN 0 WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 WHEN 'borderline' THEN 3 ELSE 256 END)
-			| (CASE l.first_label WHEN '' THEN 0 WHEN 'faithful' THEN 4 WHEN 'unfaithful' THEN 8 WHEN 'borderline' THEN 12 ELSE 0 END)
-			| (coalesce((l.ambiguous != 0) + 1, 0) << 4)
-			| ((l.assistant_visible != 0) << 6)
-			| ((l.changed_after_reveal != 0) << 7),
-			CASE WHEN length(l.error_types) > 2 THEN l.error_types END,
-			CASE WHEN l.ambiguity_type != '' OR (l.first_label != '' AND l.first_label NOT IN ('faithful', 'unfaithful', 'borderline'))
-			THEN length(CAST(l.ambiguity_type AS BLOB)) || ',' || l.ambiguity_type || l.first_label END`
+const (
+	labelSentence = `(l.sentence_id << 12) | `
+	labelColumns  = `l.label_bits,
+			CASE WHEN l.label_bits & 512 THEN l.error_types END,
+			CASE WHEN l.label_bits & 3072 THEN length(CAST(l.ambiguity_type AS BLOB)) || ',' || l.ambiguity_type || l.first_label END`
+)
 
 // labelDecoder turns the columns of a labels query (see labelColumns)
 // into a label, numbering its strings in its interner.
@@ -360,7 +355,7 @@ type labelDecoder struct {
 // decode fills l, whose ids are set, from the packed column and the two
 // strings.
 func (dec *labelDecoder) decode(l *domain.ReportLabel, packed int64, types, extra sql.NullString) error {
-	if packed&256 != 0 {
+	if packed&labelBitsNotLabel != 0 {
 		return fmt.Errorf("label of sentence %d in assignment %d: not a label value", l.SentenceID, l.AssignmentID)
 	}
 	l.Label, l.FirstLabel, l.AmbiguityType, l.ErrorTypes = uint32(packed&3), uint32(packed>>2&3), 0, 0
