@@ -1,4 +1,4 @@
--- The database schema of annotate, version 44, as a fresh database holds it.
+-- The database schema of annotate, version 45, as a fresh database holds it.
 -- Written from the migrations (internal/tasks/schema_v1.sql, then
 -- internal/tasks/migrate.go) by `go generate ./internal/tasks`; do not edit:
 -- a change goes in a new migration.
@@ -119,24 +119,6 @@ CREATE INDEX assignments_user ON assignments(user_id, status);
 
 CREATE INDEX assignments_summary ON assignments(summary_id);
 
-CREATE TABLE sentence_labels (
-    id                   INTEGER PRIMARY KEY,
-    assignment_id        INTEGER NOT NULL REFERENCES assignments(id) ON DELETE CASCADE,
-    sentence_id          INTEGER NOT NULL REFERENCES summary_sentences(id) ON DELETE CASCADE,
-    label                TEXT NOT NULL DEFAULT '' CHECK (label IN ('', 'faithful', 'unfaithful', 'borderline')),
-    error_types          TEXT NOT NULL DEFAULT '[]',
-    explanation          TEXT NOT NULL DEFAULT '',
-    ambiguous            INTEGER, -- NULL: not answered
-    ambiguity_type       TEXT NOT NULL DEFAULT '',
-    ambiguity_note       TEXT NOT NULL DEFAULT '',
-    unsure_note          TEXT NOT NULL DEFAULT '',
-    assistant_visible    INTEGER NOT NULL DEFAULT 0,
-    changed_after_reveal INTEGER NOT NULL DEFAULT 0,
-    first_label          TEXT NOT NULL DEFAULT '',
-    updated_at           TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    UNIQUE (assignment_id, sentence_id)
-);
-
 CREATE TABLE sentence_label_history (
     id            INTEGER PRIMARY KEY,
     assignment_id INTEGER NOT NULL REFERENCES assignments(id) ON DELETE CASCADE,
@@ -240,8 +222,6 @@ CREATE TABLE secrets (
     value BLOB NOT NULL
 );
 
-CREATE INDEX sentence_labels_sentence ON sentence_labels(sentence_id);
-
 CREATE TABLE sessions (
     id           INTEGER PRIMARY KEY,
     token_hash   BLOB NOT NULL UNIQUE,
@@ -318,21 +298,6 @@ CREATE TABLE report_versions (
     project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
     version    INTEGER NOT NULL
 );
-
-CREATE TRIGGER report_version_sentence_labels_insert AFTER INSERT ON sentence_labels BEGIN
-    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
-        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
-END;
-
-CREATE TRIGGER report_version_sentence_labels_update AFTER UPDATE ON sentence_labels BEGIN
-    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
-        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
-END;
-
-CREATE TRIGGER report_version_sentence_labels_delete AFTER DELETE ON sentence_labels BEGIN
-    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = OLD.assignment_id
-        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
-END;
 
 CREATE TRIGGER report_version_summary_labels_insert AFTER INSERT ON summary_labels BEGIN
     INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
@@ -787,24 +752,6 @@ CREATE TRIGGER gold_tallies_gold_delete AFTER DELETE ON gold_sentences BEGIN
         ON CONFLICT DO NOTHING;
 END;
 
-CREATE TRIGGER gold_tallies_labels_insert AFTER INSERT ON sentence_labels BEGIN
-    INSERT INTO gold_tallies_stale (sentence_id)
-        SELECT sentence_id FROM gold_sentences WHERE sentence_id = NEW.sentence_id AND provenance IN ('unresolved', 'imported')
-        ON CONFLICT DO NOTHING;
-END;
-
-CREATE TRIGGER gold_tallies_labels_update AFTER UPDATE ON sentence_labels BEGIN
-    INSERT INTO gold_tallies_stale (sentence_id)
-        SELECT sentence_id FROM gold_sentences WHERE sentence_id IN (NEW.sentence_id, OLD.sentence_id) AND provenance IN ('unresolved', 'imported')
-        ON CONFLICT DO NOTHING;
-END;
-
-CREATE TRIGGER gold_tallies_labels_delete AFTER DELETE ON sentence_labels BEGIN
-    INSERT INTO gold_tallies_stale (sentence_id)
-        SELECT sentence_id FROM gold_sentences WHERE sentence_id = OLD.sentence_id AND provenance IN ('unresolved', 'imported')
-        ON CONFLICT DO NOTHING;
-END;
-
 CREATE TRIGGER gold_tallies_flags_insert AFTER INSERT ON sentence_flags BEGIN
     INSERT INTO gold_tallies_stale (sentence_id)
         SELECT sentence_id FROM gold_sentences WHERE sentence_id = NEW.sentence_id AND provenance = 'unresolved'
@@ -920,19 +867,6 @@ CREATE TABLE round_activity (
     last_at  TEXT NOT NULL,
     PRIMARY KEY (round_id, user_id)
 ) WITHOUT ROWID;
-
-CREATE TRIGGER round_activity_labels_insert AFTER INSERT ON sentence_labels BEGIN
-    INSERT INTO round_activity (round_id, user_id, last_at)
-        SELECT a.round_id, a.user_id, NEW.updated_at FROM assignments a WHERE a.id = NEW.assignment_id
-        ON CONFLICT (round_id, user_id) DO UPDATE SET last_at = max(last_at, excluded.last_at);
-END;
-
-CREATE TRIGGER round_activity_labels_update AFTER UPDATE OF updated_at ON sentence_labels
-    WHEN NEW.updated_at IS NOT OLD.updated_at BEGIN
-    INSERT INTO round_activity (round_id, user_id, last_at)
-        SELECT a.round_id, a.user_id, NEW.updated_at FROM assignments a WHERE a.id = NEW.assignment_id
-        ON CONFLICT (round_id, user_id) DO UPDATE SET last_at = max(last_at, excluded.last_at);
-END;
 
 CREATE TABLE project_counts (
     project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
@@ -1092,3 +1026,75 @@ CREATE TRIGGER eval_version_assist_outputs_delete AFTER DELETE ON assist_outputs
 END;
 
 CREATE INDEX assignments_round_user ON assignments(round_id, user_id, status, active_seconds, submitted_at, summary_id);
+
+CREATE TABLE sentence_labels (
+    id                   INTEGER PRIMARY KEY,
+    assignment_id        INTEGER NOT NULL REFERENCES assignments(id) ON DELETE CASCADE,
+    sentence_id          INTEGER NOT NULL REFERENCES summary_sentences(id) ON DELETE CASCADE,
+    label                TEXT NOT NULL DEFAULT '' CHECK (label IN ('', 'faithful', 'unfaithful', 'borderline')),
+    error_types          TEXT NOT NULL DEFAULT '[]',
+    explanation          TEXT NOT NULL DEFAULT '',
+    ambiguous            INTEGER, -- NULL: not answered
+    ambiguity_type       TEXT NOT NULL DEFAULT '',
+    ambiguity_note       TEXT NOT NULL DEFAULT '',
+    unsure_note          TEXT NOT NULL DEFAULT '',
+    assistant_visible    INTEGER NOT NULL DEFAULT 0,
+    changed_after_reveal INTEGER NOT NULL DEFAULT 0,
+    first_label          TEXT NOT NULL DEFAULT '',
+    updated_at           TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    label_bits           INTEGER NOT NULL GENERATED ALWAYS AS (
+        (CASE label WHEN '' THEN 0 WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 WHEN 'borderline' THEN 3 ELSE 256 END)
+        | (CASE first_label WHEN '' THEN 0 WHEN 'faithful' THEN 4 WHEN 'unfaithful' THEN 8 WHEN 'borderline' THEN 12 ELSE 2048 END)
+        | (coalesce((ambiguous != 0) + 1, 0) << 4)
+        | ((assistant_visible != 0) << 6) | ((changed_after_reveal != 0) << 7)
+        | ((length(error_types) > 2) << 9) | ((ambiguity_type != '') << 10)) STORED,
+    UNIQUE (assignment_id, sentence_id)
+);
+
+CREATE INDEX sentence_labels_sentence ON sentence_labels(sentence_id);
+
+CREATE TRIGGER report_version_sentence_labels_insert AFTER INSERT ON sentence_labels BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+
+CREATE TRIGGER report_version_sentence_labels_update AFTER UPDATE ON sentence_labels BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = NEW.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+
+CREATE TRIGGER report_version_sentence_labels_delete AFTER DELETE ON sentence_labels BEGIN
+    INSERT INTO report_versions (project_id, version) SELECT r.project_id, 1 FROM assignments a JOIN rounds r ON r.id = a.round_id WHERE a.id = OLD.assignment_id
+        ON CONFLICT (project_id) DO UPDATE SET version = version + 1;
+END;
+
+CREATE TRIGGER gold_tallies_labels_insert AFTER INSERT ON sentence_labels BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id)
+        SELECT sentence_id FROM gold_sentences WHERE sentence_id = NEW.sentence_id AND provenance IN ('unresolved', 'imported')
+        ON CONFLICT DO NOTHING;
+END;
+
+CREATE TRIGGER gold_tallies_labels_update AFTER UPDATE ON sentence_labels BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id)
+        SELECT sentence_id FROM gold_sentences WHERE sentence_id IN (NEW.sentence_id, OLD.sentence_id) AND provenance IN ('unresolved', 'imported')
+        ON CONFLICT DO NOTHING;
+END;
+
+CREATE TRIGGER gold_tallies_labels_delete AFTER DELETE ON sentence_labels BEGIN
+    INSERT INTO gold_tallies_stale (sentence_id)
+        SELECT sentence_id FROM gold_sentences WHERE sentence_id = OLD.sentence_id AND provenance IN ('unresolved', 'imported')
+        ON CONFLICT DO NOTHING;
+END;
+
+CREATE TRIGGER round_activity_labels_insert AFTER INSERT ON sentence_labels BEGIN
+    INSERT INTO round_activity (round_id, user_id, last_at)
+        SELECT a.round_id, a.user_id, NEW.updated_at FROM assignments a WHERE a.id = NEW.assignment_id
+        ON CONFLICT (round_id, user_id) DO UPDATE SET last_at = max(last_at, excluded.last_at);
+END;
+
+CREATE TRIGGER round_activity_labels_update AFTER UPDATE OF updated_at ON sentence_labels
+    WHEN NEW.updated_at IS NOT OLD.updated_at BEGIN
+    INSERT INTO round_activity (round_id, user_id, last_at)
+        SELECT a.round_id, a.user_id, NEW.updated_at FROM assignments a WHERE a.id = NEW.assignment_id
+        ON CONFLICT (round_id, user_id) DO UPDATE SET last_at = max(last_at, excluded.last_at);
+END;

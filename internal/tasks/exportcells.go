@@ -61,18 +61,15 @@ var cellQueries = map[string]string{
 		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id, a.id`,
 	// Labels come assignment by assignment, in the order of the
 	// assignments cursor. Handing a column over costs more than computing
-	// it, and a NULL costs least: the sentence, the label, the first label
-	// when it is one, and the answers to yes/no questions travel as one
-	// number (the sentence above nine bits: see setLabel), and the texts
-	// but the error types, mostly empty, as one column, NULL when all are
-	// empty (see labelTextsColumn).
-	"labels": `SELECT l.assignment_id, (l.sentence_id << 9)
-				| coalesce(l.ambiguous + 1, 0) | ((l.assistant_visible != 0) << 2) | ((l.changed_after_reveal != 0) << 3)
-				| (CASE l.label WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 WHEN 'borderline' THEN 3 ELSE 0 END << 4)
-				| (CASE l.first_label WHEN '' THEN 0 WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 WHEN 'borderline' THEN 3 ELSE 4 END << 6),
-			CASE WHEN l.label = 'unfaithful' AND l.error_types != '[]' THEN l.error_types END, l.updated_at,
-			CASE WHEN (l.label = 'unfaithful' AND l.explanation != '') OR l.ambiguity_type != '' OR l.ambiguity_note != ''
-					OR l.unsure_note != '' OR l.first_label NOT IN ('', 'faithful', 'unfaithful', 'borderline')
+	// it, and a NULL costs least: the sentence and the label's values as
+	// stored in label_bits travel as one number (the sentence above them:
+	// see setLabel), and the texts but the error types, mostly empty, as
+	// one column, NULL when all are empty (see labelTextsColumn). An
+	// unfaithful label's error types and explanation are its only ones
+	// the export shows.
+	"labels": `SELECT l.assignment_id, ` + labelSentence + `l.label_bits,
+			CASE WHEN l.label_bits & 515 = 514 THEN l.error_types END, l.updated_at,
+			CASE WHEN l.label_bits & 3072 OR (l.label_bits & 3 = 2 AND l.explanation != '') OR l.ambiguity_note != '' OR l.unsure_note != ''
 				THEN ` + labelTextsColumn + ` END
 		FROM ` + cellsFrom + ` ` + cellsAssignments + ` CROSS JOIN sentence_labels l ON l.assignment_id = a.id
 		WHERE ` + cellsWhere + ` ORDER BY d.id, s.id, a.id`,
@@ -354,26 +351,26 @@ func (c *ExportCells) cell(ai int, sentenceID int64) *domain.ExportLabel {
 	return nil
 }
 
-// labelNames are the labels by their number in the labels query: the
-// label and the first label as bits 4-5 and 6-8 of its third column.
+// labelNames are the labels by their code in label_bits (see
+// sentenceLabelsV45).
 var labelNames = [...]string{"", domain.LabelFaithful, domain.LabelUnfaithful, domain.LabelBorderline}
 
 // setLabel copies a stored label into its cell.
 func setLabel(l *domain.ExportLabel, from *labelRow, types *typeLists) {
 	l.Labelled = true
 	bits := from.bits
-	l.Label, l.Explanation = labelNames[bits>>4&3], from.explanation
+	l.Label, l.Explanation = labelNames[bits&labelBitsLabel], from.explanation
 	if from.types != "" {
 		l.ErrorTypes = types.decode(from.types)
 	}
-	if amb := bits & 3; amb != 0 {
+	if amb := bits >> 4 & 3; amb != 0 {
 		v := amb == 2
 		l.Ambiguous = &v
 	}
-	l.AssistantVisible, l.ChangedAfterReveal = bits&4 != 0, bits&8 != 0
+	l.AssistantVisible, l.ChangedAfterReveal = bits&64 != 0, bits&128 != 0
 	l.FirstLabel = from.firstLabel
-	if first := bits >> 6 & 7; first < 4 {
-		l.FirstLabel = labelNames[first]
+	if bits&labelBitsOddFirst == 0 {
+		l.FirstLabel = labelNames[bits>>2&labelBitsLabel]
 	}
 	l.AmbiguityType, l.AmbiguityNote, l.UnsureNote, l.UpdatedAt = from.ambiguityType, from.ambiguityNote, from.unsureNote, from.updatedAt
 }

@@ -9,7 +9,7 @@ import (
 // labelRow is one row of the labels query (cellQueries["labels"]).
 type labelRow struct {
 	assignment, sentence int64
-	bits                 int    // see setLabel
+	bits                 int    // label_bits (see setLabel)
 	types                string // "" for none
 	explanation          string
 	ambiguityType        string
@@ -33,7 +33,7 @@ func scanLabel(rows *sql.Rows, l *labelRow, packed *int64, texts *sql.NullString
 	if err := rows.Scan(&l.assignment, packed, (*orEmpty)(&l.types), &l.updatedAt, texts); err != nil {
 		return err
 	}
-	l.sentence, l.bits = *packed>>9, int(*packed&511)
+	l.sentence, l.bits = *packed>>labelBitsWidth, int(*packed&(1<<labelBitsWidth-1))
 	l.explanation, l.ambiguityType, l.ambiguityNote, l.unsureNote, l.firstLabel = "", "", "", "", ""
 	if !texts.Valid {
 		return nil

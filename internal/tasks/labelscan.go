@@ -122,7 +122,7 @@ func reportLabelsOfList(ctx context.Context, tx *sql.Tx, args reportArgs, ids []
 	// 1.5M-label project).
 	list := JSONIDs(slices.Sorted(slices.Values(ids)))
 	return readReportLabels(ctx, tx, args, ids, newSlotTable(ids), 0, `
-		SELECT l.assignment_id, (l.sentence_id << 9) | `+labelColumns+`
+		SELECT l.assignment_id, `+labelSentence+labelColumns+`
 		FROM sentence_labels l WHERE l.assignment_id IN (SELECT value FROM json_each(?))`, []any{list}, d)
 }
 
@@ -206,7 +206,7 @@ func reportLabelsByScan(ctx context.Context, tx *sql.Tx, args reportArgs, ids []
 	// would otherwise send SQLite through the index and into the table
 	// for each row.
 	return readReportLabels(ctx, tx, args, ids, slots, int(span), `
-		SELECT l.assignment_id, (l.sentence_id << 9) | `+labelColumns+`
+		SELECT l.assignment_id, `+labelSentence+labelColumns+`
 		FROM sentence_labels l NOT INDEXED
 		WHERE l.assignment_id BETWEEN ?1 AND ?2`, []any{slots.lo, slots.hi}, d)
 }
@@ -255,7 +255,7 @@ func scanReportLabels(ctx context.Context, tx *sql.Tx, slots *slotTable, size in
 				return nil
 			}
 		}
-		l.SentenceID = packed >> 9
+		l.SentenceID = packed >> labelBitsWidth
 		if err := sc.local.decode(&l, packed, types, extra); err != nil {
 			return err
 		}
@@ -416,7 +416,7 @@ func reportLabelsByScanLater(ctx context.Context, tx *sql.Tx, args reportArgs, o
 		return err
 	}
 	sc, err := scanReportLabels(ctx, tx, nil, int(span), `
-		SELECT l.assignment_id, (l.sentence_id << 9) | `+labelColumns+`
+		SELECT l.assignment_id, `+labelSentence+labelColumns+`
 		FROM sentence_labels l NOT INDEXED`, nil)
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,13 +99,14 @@ func labelScanStore(t *testing.T, seed uint64) *Store {
 	order := rng.Perm(len(ids))
 	for i, id := range ids {
 		stmts = append(stmts, fmt.Sprintf(`UPDATE sentence_labels SET id = %d WHERE id = %d`, 1_000_000+order[i], id))
+		id := int64(1_000_000 + order[i]) // the label's id from here on
 		switch rng.IntN(8) {
 		case 0:
 			stmts = append(stmts, fmt.Sprintf(`UPDATE sentence_labels SET first_label = 'odd%d' WHERE id = %d`, rng.IntN(3), id))
 		case 1:
 			stmts = append(stmts, fmt.Sprintf(`UPDATE sentence_labels SET first_label = 'unfaithful' WHERE id = %d`, id))
 		case 2:
-			stmts = append(stmts, fmt.Sprintf(`UPDATE sentence_labels SET error_types = '["made up"' WHERE id = %d`, id))
+			stmts = append(stmts, fmt.Sprintf(`UPDATE sentence_labels SET error_types = '["made up"]' WHERE id = %d`, id))
 		}
 	}
 	// Gold for some sentences, of every provenance.
@@ -243,12 +245,12 @@ func TestReportLabelsScanSameAsJoin(t *testing.T) {
 	}
 }
 
-// Reading the sentences' gold on its own into a map gives exactly the data
-// the join with gold_sentences gives.
-func TestReportSentencesGoldMapSameAsJoin(t *testing.T) {
+// Reading the sentences' gold on its own gives exactly the data the join
+// with gold_sentences gives, its strings numbered alike.
+func TestReportSentencesGoldApartSameAsJoin(t *testing.T) {
 	filters := []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second"}}
-	set := func(way string) { reportGoldVia = map[string]string{"a": "join", "b": "map"}[way] }
-	eachReport(t, filters, set, func(where string, join, byMap *domain.ReportData) {
+	set := func(way string) { reportGoldVia = map[string]string{"a": "join", "b": "apart"}[way] }
+	eachReport(t, filters, set, func(where string, join, apart *domain.ReportData) {
 		gold := 0
 		for _, x := range join.Sentences {
 			if x.Gold != nil {
@@ -258,8 +260,8 @@ func TestReportSentencesGoldMapSameAsJoin(t *testing.T) {
 		if len(join.Sentences) == 0 || gold == 0 {
 			t.Fatalf("%s: %d sentences, %d with gold", where, len(join.Sentences), gold)
 		}
-		if !reflect.DeepEqual(comparable(join), comparable(byMap)) {
-			t.Errorf("%s: gold read into a map differs from the join", where)
+		if !reflect.DeepEqual(comparable(join), comparable(apart)) {
+			t.Errorf("%s: gold read apart differs from the join", where)
 		}
 	})
 }
@@ -272,7 +274,7 @@ func TestReportSentencesGoldAsStored(t *testing.T) {
 	defer func() { reportGoldVia = "" }()
 	kinds := map[string]bool{}
 	eachProject(t, []domain.ReportFilter{{}, {Round: "second"}}, func(where string, s *Store, p *domain.Project, f domain.ReportFilter) {
-		for _, way := range []string{"join", "map"} {
+		for _, way := range []string{"join", "apart"} {
 			reportGoldVia = way
 			d, err := s.reportData(context.Background(), p.ID, f, true)
 			if err != nil {
@@ -526,10 +528,11 @@ func wayFollowsCounts(t *testing.T, s *Store, slug string, count func(string, ..
 	}
 }
 
-// TestSparseGoldByTheSentencesRead checks when the report reads the gold
-// into a map: when the gold sentences are few beside the sentences the
-// report reads (all of them, or those of the summaries it lists), not
-// beside every sentence of the database.
+// TestSparseGoldByTheSentencesRead checks when a report that reads the
+// sentences summary by summary reads the gold apart: when the gold
+// sentences are few beside the sentences the report reads (all of them,
+// or those of the summaries it lists), not beside every sentence of the
+// database. A report that scans every sentence always does.
 func TestSparseGoldByTheSentencesRead(t *testing.T) {
 	s := labelScanStore(t, 5)
 	ctx := context.Background()
@@ -551,6 +554,7 @@ func TestSparseGoldByTheSentencesRead(t *testing.T) {
 	if gold == 0 || gold > len(sentences)/sparseGoldShare {
 		t.Fatalf("%d gold of %d sentences: not sparse", gold, len(sentences))
 	}
+	way := "summaries"
 	read := func(kept []int64) bool {
 		args := reportArgs{kept: &reportKept{summaries: newIDSet(kept)}}
 		tx, err := s.read.BeginTx(ctx, nil)
@@ -558,11 +562,11 @@ func TestSparseGoldByTheSentencesRead(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer tx.Rollback()
-		m, err := sparseGold(ctx, tx, args)
+		apart, err := readsGoldApart(ctx, tx, args, way)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return m != nil
+		return apart
 	}
 	defer func() { reportSummariesVia = "" }()
 	reportSummariesVia = "all" // the report reads every sentence
@@ -576,6 +580,10 @@ func TestSparseGoldByTheSentencesRead(t *testing.T) {
 	if read(summaries[:2]) {
 		t.Error("gold read whole for the sentences of two summaries")
 	}
+	way = "scan"
+	if !read(summaries[:2]) {
+		t.Error("gold joined to a scan of every sentence")
+	}
 }
 
 // Reading every sentence of the database, leaving out those of summaries
@@ -583,7 +591,7 @@ func TestSparseGoldByTheSentencesRead(t *testing.T) {
 // in the same order, though some sentence ids are not in summary order.
 func TestReportSentencesScanSameAsBySummary(t *testing.T) {
 	filters := []domain.ReportFilter{{}, {SubmittedOnly: true}, {Round: "second", SubmittedOnly: true}, {Round: "none"}}
-	for _, gold := range []string{"map", "join"} {
+	for _, gold := range []string{"apart", "join"} {
 		set := func(way string) {
 			reportSentencesVia = map[string]string{"a": "summaries", "b": "scan"}[way]
 			reportGoldVia = gold
@@ -789,6 +797,47 @@ func TestReportCountedAssignmentsReadTheIndexAlone(t *testing.T) {
 		plan := strings.Join(sqlplan.Of(t, conn, `SELECT `+cols+` FROM `+reportCountedAssignments, 1, 1, 0), "; ")
 		if !strings.Contains(plan, "COVERING INDEX assignments_round_user") {
 			t.Errorf("a round's counted assignments are not read from one index: %s", plan)
+		}
+	}
+}
+
+// TestGoldApartFindsEachSentence: looking sentences up in gold read apart
+// finds the gold of each, and none for the others, whether they are
+// asked for in increasing order, with repeats, or at random.
+func TestGoldApartFindsEachSentence(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 2))
+	for _, n := range []int{0, 1, 7, 500} {
+		a := &goldApart{}
+		want := map[int64]int32{}
+		id := int64(0)
+		for i := range n {
+			id += 1 + int64(rng.IntN(3))
+			a.sentences = append(a.sentences, id)
+			a.kindOf = append(a.kindOf, int32(i))
+			a.kinds = append(a.kinds, goldKind{text: fmt.Sprint(i)})
+			want[id] = int32(i)
+		}
+		asks := []int64{}
+		for x := range id + 3 {
+			asks = append(asks, x)
+			if rng.IntN(5) == 0 {
+				asks = append(asks, x)
+			}
+		}
+		shuffled := slices.Clone(asks)
+		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		for _, order := range [][]int64{asks, shuffled, append(slices.Clone(asks), asks...)} {
+			a.next = 0
+			for _, x := range order {
+				k := a.of(x)
+				w, ok := want[x]
+				switch {
+				case ok && (k == nil || k.text != fmt.Sprint(w)):
+					t.Fatalf("%d gold: sentence %d: got %v, want kind %d", n, x, k, w)
+				case !ok && k != nil:
+					t.Fatalf("%d gold: sentence %d: got %q, want none", n, x, k.text)
+				}
+			}
 		}
 	}
 }

@@ -325,6 +325,18 @@ ALTER TABLE study_participants ADD COLUMN timed_out INTEGER NOT NULL DEFAULT 0;`
 	// it alone (see reportCountedAssignments).
 	`DROP INDEX IF EXISTS assignments_round_user;
 CREATE INDEX assignments_round_user ON assignments(round_id, user_id, status, active_seconds, submitted_at, summary_id);`,
+	// 45: each sentence label keeps its values as one number, computed
+	// when it is written, for readers of many labels (see
+	// sentenceLabelsV45); made by migrationSteps.
+	``,
+}
+
+// migrationSteps are the migrations that SQL alone cannot make, by the
+// version they bring a database to; their entry in migrations is empty.
+var migrationSteps = map[int]func(context.Context, *sql.Tx) error{
+	45: func(ctx context.Context, tx *sql.Tx) error {
+		return rebuildTable(ctx, tx, "sentence_labels", sentenceLabelsV45)
+	},
 }
 
 // studyDealingSchema keeps, per study item, how many of the study round's
@@ -441,7 +453,13 @@ func (s *Store) migrate(ctx context.Context) error {
 			v = baseVersion
 		}
 		for ; v < CurrentSchemaVersion(); v++ {
-			if _, err := tx.ExecContext(ctx, migrations[v-baseVersion]); err != nil {
+			var err error
+			if step := migrationSteps[v+1]; step != nil {
+				err = step(ctx, tx)
+			} else {
+				_, err = tx.ExecContext(ctx, migrations[v-baseVersion])
+			}
+			if err != nil {
 				return fmt.Errorf("migration to version %d: %w", v+1, err)
 			}
 		}

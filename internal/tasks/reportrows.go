@@ -268,7 +268,7 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.Re
 	// A project that holds most of the assignments holds most of the
 	// labels: reading the table straight through is then quicker than
 	// finding each assignment's labels by the index (see labelscan.go).
-	if maxID < 1<<53 {
+	if maxID < 1<<(63-labelBitsWidth) {
 		switch labelsWay(args) {
 		case "scan":
 			if args.order != nil {
@@ -301,8 +301,8 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.Re
 		return err
 	}
 	d.Labels = make([]domain.ReportLabel, 0, n)
-	sentence := `(l.sentence_id << 9) | `
-	if maxID >= 1<<53 { // no room in the sentence id: a column of its own
+	sentence := labelSentence
+	if maxID >= 1<<(63-labelBitsWidth) { // no room in the sentence id: a column of its own
 		sentence = `l.sentence_id, `
 	}
 	dec := labelDecoder{in: args.in, extras: map[string][2]uint32{}}
@@ -314,11 +314,11 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.Re
 		FROM `+reportJoin+` JOIN sentence_labels l ON l.assignment_id = a.id
 		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
 		var err error
-		if maxID >= 1<<53 {
+		if maxID >= 1<<(63-labelBitsWidth) {
 			err = rows.Scan(&l.AssignmentID, &l.SentenceID, &packed, &types, &extra)
 		} else {
 			err = rows.Scan(&l.AssignmentID, &packed, &types, &extra)
-			l.SentenceID = packed >> 9
+			l.SentenceID = packed >> labelBitsWidth
 		}
 		if err != nil {
 			return err
@@ -331,24 +331,19 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.Re
 	})
 }
 
-// labelColumns are the columns of the labels queries after the
-// assignment and the sentence. Each label is four columns, two of them
-// integers: the sentence id with, in its low nine bits, the label (one of
-// four values: see the CHECK on sentence_labels.label; bit 8 marks any
-// other, an error), the first label when it is a label value, the
-// ambiguity flag and the assistant's flags; the error types unless there
-// are none; and the ambiguity type and first label where one is neither
-// empty nor a label value, each preceded by its length in bytes. The
-// strings are NULL otherwise, which costs no string. Few columns and
+// labelSentence and labelColumns are the columns of the labels queries
+// after the assignment: the sentence id shifted above the label's
+// label_bits (see sentenceLabelsV45) and those bits; the error types unless
+// there are none; and the ambiguity type and first label where one is
+// neither empty nor a label value, each preceded by its length in bytes.
+// The strings are NULL otherwise, which costs no string. Few columns and
 // little computed per row are what make millions of rows quick to read.
-const labelColumns = `(CASE l.label WHEN '' THEN 0 WHEN 'faithful' THEN 1 WHEN 'unfaithful' THEN 2 WHEN 'borderline' THEN 3 ELSE 256 END)
-			| (CASE l.first_label WHEN '' THEN 0 WHEN 'faithful' THEN 4 WHEN 'unfaithful' THEN 8 WHEN 'borderline' THEN 12 ELSE 0 END)
-			| (coalesce((l.ambiguous != 0) + 1, 0) << 4)
-			| ((l.assistant_visible != 0) << 6)
-			| ((l.changed_after_reveal != 0) << 7),
-			CASE WHEN length(l.error_types) > 2 THEN l.error_types END,
-			CASE WHEN l.ambiguity_type != '' OR (l.first_label != '' AND l.first_label NOT IN ('faithful', 'unfaithful', 'borderline'))
-			THEN length(CAST(l.ambiguity_type AS BLOB)) || ',' || l.ambiguity_type || l.first_label END`
+const (
+	labelSentence = `(l.sentence_id << 12) | `
+	labelColumns  = `l.label_bits,
+			CASE WHEN l.label_bits & 512 THEN l.error_types END,
+			CASE WHEN l.label_bits & 3072 THEN length(CAST(l.ambiguity_type AS BLOB)) || ',' || l.ambiguity_type || l.first_label END`
+)
 
 // labelDecoder turns the columns of a labels query (see labelColumns)
 // into a label, numbering its strings in its interner.
@@ -360,7 +355,7 @@ type labelDecoder struct {
 // decode fills l, whose ids are set, from the packed column and the two
 // strings.
 func (dec *labelDecoder) decode(l *domain.ReportLabel, packed int64, types, extra sql.NullString) error {
-	if packed&256 != 0 {
+	if packed&labelBitsNotLabel != 0 {
 		return fmt.Errorf("label of sentence %d in assignment %d: not a label value", l.SentenceID, l.AssignmentID)
 	}
 	l.Label, l.FirstLabel, l.AmbiguityType, l.ErrorTypes = uint32(packed&3), uint32(packed>>2&3), 0, 0
@@ -589,29 +584,33 @@ const (
 
 // sparseGoldShare: when the gold sentences (of every project) number
 // at most one in this many of the sentences the report reads, the report
-// reads them on their own into a map rather than looking each sentence up
-// in gold_sentences, a seek per sentence: on 500,000 sentences with 49,778
+// reads them on their own rather than looking each sentence up in
+// gold_sentences, a seek per sentence: on 500,000 sentences with 49,778
 // gold the join took 1.15-1.36 s and the map's two reads 0.7 s. Past a
-// quarter the map's reading and memory (a string per gold sentence)
-// outweigh the seeks: a report of a 2% round of that project reads 10,000
+// quarter reading all the gold costs more than the seeks for a report of
+// few sentences: a report of a 2% round of that project reads 10,000
 // sentences, and reading every gold sentence for them took 54 ms of its
-// 207.
+// 207. A report that reads most of the database's sentences (see
+// sentencesWay) reads the gold on its own whatever its share: on the same
+// project with 223,000 sentences of resolved gold, the join's seeks and
+// texts took 0.43 s beside 0.22 s for reading the gold alone.
 const sparseGoldShare = 4
 
 // reportGoldVia, when set by tests, chooses how the sentences' gold is
-// read: "map" or "join", whatever its share.
+// read: "apart" or "join", whatever its share.
 var reportGoldVia string
 
-// goldCell is a sentence's gold as reportGoldText and reportGoldDerived give it.
-type goldCell struct {
-	text    string
-	derived bool
-}
-
-// sparseGold returns the gold of every sentence that has some, by
-// sentence, when there is little of it (see sparseGoldShare); nil when
-// there is more, and the sentences query should join it.
-func sparseGold(ctx context.Context, tx *sql.Tx, args reportArgs) (map[int64]goldCell, error) {
+// readsGoldApart says whether the report reads the sentences' gold on its
+// own (readGoldApart) rather than joining it to the sentences read the
+// way way: always for a scan of every sentence, else when there is
+// little of it (see sparseGoldShare).
+func readsGoldApart(ctx context.Context, tx *sql.Tx, args reportArgs, way string) (bool, error) {
+	switch {
+	case reportGoldVia != "":
+		return reportGoldVia == "apart", nil
+	case way == "scan":
+		return true, nil
+	}
 	// The sentences the report reads: those of its summaries when it
 	// names them in a list (counted through the summaries' index), else
 	// as many as there are sentence ids.
@@ -627,39 +626,82 @@ func sparseGold(ctx context.Context, tx *sql.Tx, args reportArgs) (map[int64]gol
 	list, few := keptListArgs(args, args.kept.summaries, &args.kept.list)
 	if few {
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM summary_sentences WHERE summary_id IN (SELECT value FROM json_each(?))`, list[3]).Scan(&reads); err != nil {
-			return nil, err
+			return false, err
 		}
 		count, countArgs = `SELECT count(*) FROM (SELECT 1 FROM gold_sentences LIMIT ?)`, []any{reads/sparseGoldShare + 1}
 	} else if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM summary_sentences`).Scan(&reads); err != nil {
-		return nil, err
+		return false, err
 	}
 	var n int64
 	if err := tx.QueryRowContext(ctx, count, countArgs...).Scan(&n); err != nil {
-		return nil, err
+		return false, err
 	}
-	switch reportGoldVia {
-	case "join":
-		return nil, nil
-	case "map":
-	default:
-		if n > reads/sparseGoldShare {
-			return nil, nil
-		}
-	}
-	out := make(map[int64]goldCell, n)
+	return n <= reads/sparseGoldShare, nil
+}
+
+// goldApart is the gold of every sentence that has some (not
+// unresolved), read on its own, in sentence order. Each sentence holds
+// the number of its gold's kind, a text and whether it is derived (see
+// reportGoldText and reportGoldDerived); a kind is made into a
+// ReportGold when a sentence read has it, so that the report's strings
+// are numbered in the order its sentences use them, as the join's are,
+// and hold nothing of gold the report does not read.
+type goldApart struct {
+	sentences []int64
+	kindOf    []int32
+	kinds     []goldKind
+	next      int // where the search for a sentence starts
+}
+
+// goldKind is one text and derivation of gold, made into gold once.
+type goldKind struct {
+	text    string
+	derived bool
+	gold    *domain.ReportGold
+}
+
+// readGoldApart reads every sentence's gold (see goldApart).
+func readGoldApart(ctx context.Context, tx *sql.Tx) (*goldApart, error) {
+	a := &goldApart{}
+	seen := map[goldKind]int32{}
 	var id int64
-	var g goldCell
-	err := queryRows(ctx, tx, `SELECT g.sentence_id, `+reportGoldText+`, `+reportGoldDerived+` FROM gold_sentences g WHERE g.provenance != 'unresolved'`, func(rows *sql.Rows) error {
-		if err := rows.Scan(&id, &g.text, &g.derived); err != nil {
+	var k goldKind
+	err := queryRows(ctx, tx, `SELECT g.sentence_id, `+reportGoldText+`, `+reportGoldDerived+`
+		FROM gold_sentences g WHERE g.provenance != 'unresolved' ORDER BY g.sentence_id`, func(rows *sql.Rows) error {
+		if err := rows.Scan(&id, &k.text, &k.derived); err != nil {
 			return err
 		}
-		out[id] = g
+		n, ok := seen[k]
+		if !ok {
+			n = int32(len(a.kinds))
+			seen[k] = n
+			a.kinds = append(a.kinds, k)
+		}
+		a.sentences = append(a.sentences, id)
+		a.kindOf = append(a.kindOf, n)
 		return nil
 	})
-	if err != nil {
-		return nil, err
+	return a, err
+}
+
+// of returns the kind of sentence id's gold, nil for none; quickest for
+// sentences asked for in increasing order.
+func (a *goldApart) of(id int64) *goldKind {
+	s := a.sentences
+	i := a.next
+	switch {
+	case i < len(s) && s[i] == id:
+	case (i == len(s) || s[i] > id) && (i == 0 || s[i-1] < id):
+		return nil // between the gold before and the next
+	default:
+		var found bool
+		if i, found = slices.BinarySearch(s, id); !found {
+			a.next = i
+			return nil
+		}
 	}
-	return out, nil
+	a.next = i + 1
+	return &a.kinds[a.kindOf[i]]
 }
 
 // reportSentencesVia, when set by tests, chooses how the sentences are
@@ -691,13 +733,39 @@ func sentencesWay(ctx context.Context, tx *sql.Tx, args reportArgs) (string, err
 func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
 	// Equal gold labels share one ReportGold.
 	golds := map[string]*domain.ReportGold{}
-	sparse, err := sparseGold(ctx, tx, args)
-	if err != nil {
-		return err
+	intern := func(text string, derived bool) (*domain.ReportGold, error) {
+		key := text
+		if derived {
+			key = "derived:" + key
+		}
+		if g, ok := golds[key]; ok {
+			return g, nil
+		}
+		g, err := args.in.gold(text)
+		if err != nil {
+			return nil, err
+		}
+		if derived {
+			c := *g // the interned gold may be shared with independent gold
+			c.Derived = true
+			g = &c
+		}
+		golds[key] = g
+		return g, nil
 	}
 	way, err := sentencesWay(ctx, tx, args)
 	if err != nil {
 		return err
+	}
+	apart, err := readsGoldApart(ctx, tx, args, way)
+	if err != nil {
+		return err
+	}
+	var goldRead *goldApart
+	if apart {
+		if goldRead, err = readGoldApart(ctx, tx); err != nil {
+			return err
+		}
 	}
 	summaries, qargs := keptSummaries(args)
 	where := `WHERE ss.summary_id IN (` + summaries + `) ORDER BY ss.summary_id, ss.idx`
@@ -709,7 +777,7 @@ func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain
 	query := `SELECT ss.id, ss.summary_id, ss.idx, CASE WHEN g.sentence_id IS NOT NULL THEN ` + reportGoldText + ` END, ` + reportGoldDerived + `
 		FROM summary_sentences ss
 		LEFT JOIN gold_sentences g ON g.sentence_id = ss.id AND g.provenance != 'unresolved' ` + where
-	if sparse != nil {
+	if apart {
 		query = `SELECT ss.id, ss.summary_id, ss.idx FROM summary_sentences ss ` + where
 	}
 	var x domain.ReportSentence
@@ -718,7 +786,7 @@ func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain
 	return queryRows(ctx, tx, query, func(rows *sql.Rows) error {
 		x = domain.ReportSentence{}
 		var err error
-		if sparse != nil {
+		if apart {
 			err = rows.Scan(&x.ID, &x.SummaryID, &x.Index)
 		} else {
 			err = rows.Scan(&x.ID, &x.SummaryID, &x.Index, &gold, &derived)
@@ -726,29 +794,20 @@ func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain
 		if err != nil || !args.kept.summaries.has(x.SummaryID) {
 			return err
 		}
-		if sparse != nil {
-			c, ok := sparse[x.ID]
-			gold, derived = sql.NullString{String: c.text, Valid: ok}, c.derived
-		}
-		if gold.Valid {
-			key := gold.String
-			if derived {
-				key = "derived:" + key
-			}
-			g, ok := golds[key]
-			if !ok {
-				var err error
-				if g, err = args.in.gold(gold.String); err != nil {
-					return fmt.Errorf("gold of sentence %d: %w", x.ID, err)
+		switch {
+		case apart:
+			if k := goldRead.of(x.ID); k != nil {
+				if k.gold == nil {
+					if k.gold, err = intern(k.text, k.derived); err != nil {
+						return fmt.Errorf("gold of sentence %d: %w", x.ID, err)
+					}
 				}
-				if derived {
-					c := *g // the interned gold may be shared with independent gold
-					c.Derived = true
-					g = &c
-				}
-				golds[key] = g
+				x.Gold = k.gold
 			}
-			x.Gold = g
+		case gold.Valid:
+			if x.Gold, err = intern(gold.String, derived); err != nil {
+				return fmt.Errorf("gold of sentence %d: %w", x.ID, err)
+			}
 		}
 		d.Sentences = append(d.Sentences, x)
 		return nil
