@@ -4,9 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math/bits"
 	"reflect"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -193,5 +195,27 @@ func TestLabelBitsMigration(t *testing.T) {
 	db.QueryRow(`SELECT coalesce(sum(version), 0) FROM report_versions`).Scan(&v1After)
 	if v1After != v0+1 {
 		t.Fatalf("report version %d after a label changed, want %d", v1After, v0+1)
+	}
+}
+
+// TestLabelBitsQueriesUseTheLayout: the labels queries test label_bits
+// with the masks labelbits.go names, and shift the sentence above them.
+func TestLabelBitsQueriesUseTheLayout(t *testing.T) {
+	for _, c := range []struct{ query, want string }{
+		{labelSentence, fmt.Sprintf("<< %d)", labelBitsWidth)},
+		{labelColumns, fmt.Sprintf("label_bits & %d THEN l.error_types", labelBitsErrorTypes)},
+		{labelColumns, fmt.Sprintf("label_bits & %d THEN length(", labelBitsAmbiguity|labelBitsOddFirst)},
+		{cellQueries["labels"], fmt.Sprintf("label_bits & %d = %d THEN l.error_types", labelBitsErrorTypes|labelBitsLabel, labelBitsErrorTypes|2)},
+		{cellQueries["labels"], fmt.Sprintf("label_bits & %d OR (l.label_bits & %d = 2 AND", labelBitsAmbiguity|labelBitsOddFirst, labelBitsLabel)},
+		{sentenceLabelsV45, fmt.Sprintf("ELSE %d END)\n        | (CASE first_label", labelBitsNotLabel)},
+		{sentenceLabelsV45, fmt.Sprintf("ELSE %d END)\n        | (coalesce", labelBitsOddFirst)},
+		{sentenceLabelsV45, fmt.Sprintf("((length(error_types) > 2) << %d) | ((ambiguity_type != '') << %d)", bits.TrailingZeros(labelBitsErrorTypes), bits.TrailingZeros(labelBitsAmbiguity))},
+	} {
+		if !strings.Contains(c.query, c.want) {
+			t.Errorf("%q not in\n%s", c.want, c.query)
+		}
+	}
+	if 1<<labelBitsWidth <= labelBitsOddFirst {
+		t.Errorf("label_bits's widest bit %d does not fit in %d bits", labelBitsOddFirst, labelBitsWidth)
 	}
 }

@@ -663,9 +663,13 @@ type goldKind struct {
 // readGoldApart reads every sentence's gold (see goldApart).
 func readGoldApart(ctx context.Context, tx *sql.Tx) (*goldApart, error) {
 	a := &goldApart{}
-	seen := map[goldKind]int32{}
+	type key struct {
+		text    string
+		derived bool
+	}
+	seen := map[key]int32{}
 	var id int64
-	var k goldKind
+	var k key
 	err := queryRows(ctx, tx, `SELECT g.sentence_id, `+reportGoldText+`, `+reportGoldDerived+`
 		FROM gold_sentences g WHERE g.provenance != 'unresolved' ORDER BY g.sentence_id`, func(rows *sql.Rows) error {
 		if err := rows.Scan(&id, &k.text, &k.derived); err != nil {
@@ -675,7 +679,7 @@ func readGoldApart(ctx context.Context, tx *sql.Tx) (*goldApart, error) {
 		if !ok {
 			n = int32(len(a.kinds))
 			seen[k] = n
-			a.kinds = append(a.kinds, k)
+			a.kinds = append(a.kinds, goldKind{text: k.text, derived: k.derived})
 		}
 		a.sentences = append(a.sentences, id)
 		a.kindOf = append(a.kindOf, n)
