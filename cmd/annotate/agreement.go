@@ -134,7 +134,7 @@ func projectAgreement(ctx context.Context, e env, db, slug string, opt report.Op
 	if format != "text" && format != "json" && format != "csv" {
 		return fmt.Errorf("unknown report format %q (want text, json or csv)", format)
 	}
-	store, err := openExisting(ctx, db)
+	store, err := openExisting(ctx, e, db)
 	if err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ func runAssign(ctx context.Context, e env, args []string) error {
 		fmt.Fprintln(e.stderr, "annotate assign: --project, --round, --annotators and one of --calibration or --per-item K are required")
 		return errUsage
 	}
-	store, err := openExisting(ctx, *db)
+	store, err := openExisting(ctx, e, *db)
 	if err != nil {
 		return err
 	}

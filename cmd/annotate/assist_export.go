@@ -24,7 +24,7 @@ func runAssistExport(ctx context.Context, e env, args []string) error {
 	if err := parse(e, fs, args); err != nil {
 		return helpOK(err)
 	}
-	store, err := openExisting(ctx, *db)
+	store, err := openExisting(ctx, e, *db)
 	if err != nil {
 		return err
 	}

@@ -32,7 +32,7 @@ func runAssistImport(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer f.Close()
-	store, err := openExisting(ctx, *db)
+	store, err := openExisting(ctx, e, *db)
 	if err != nil {
 		return err
 	}

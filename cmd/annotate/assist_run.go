@@ -37,7 +37,7 @@ func runAssistRun(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	store, err := openExisting(ctx, *db)
+	store, err := openExisting(ctx, e, *db)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ func runBackup(ctx context.Context, e env, args []string) error {
 		fmt.Fprintf(e.stderr, "annotate backup: --out is required\n\nUsage: annotate %s\n", backupUsage)
 		return errUsage
 	}
-	store, err := openExisting(ctx, *db)
+	store, err := openExisting(ctx, e, *db)
 	if err != nil {
 		return err
 	}

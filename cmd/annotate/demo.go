@@ -13,7 +13,7 @@ func runDemo(ctx context.Context, e env, args []string) error {
 	if err := parse(e, fs, args); err != nil {
 		return helpOK(err)
 	}
-	store, err := tasks.Open(ctx, *db)
+	store, err := tasks.Open(ctx, *db, migrationNotice(e, *db))
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ output it is printed to standard error. See docs/export.md.`)
 		fmt.Fprintf(e.stderr, "annotate export: unexpected argument %q\n", fs.Arg(0))
 		return errUsage
 	}
-	store, err := openExisting(ctx, *db)
+	store, err := openExisting(ctx, e, *db)
 	if err != nil {
 		return err
 	}

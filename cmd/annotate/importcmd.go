@@ -56,7 +56,7 @@ func runImport(ctx context.Context, e env, args []string) error {
 		}
 		files = append(files, importer.File{Name: path, R: f, Size: size})
 	}
-	store, err := tasks.Open(ctx, *db)
+	store, err := tasks.Open(ctx, *db, migrationNotice(e, *db))
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ func runKeys(ctx context.Context, e env, args []string) error {
 		fmt.Fprintf(e.stderr, "Usage: annotate %s\n", keysUsage)
 		return errUsage
 	}
-	store, err := openExisting(ctx, *db)
+	store, err := openExisting(ctx, e, *db)
 	if err != nil {
 		return err
 	}

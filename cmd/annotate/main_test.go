@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -15,6 +17,8 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"annotate/internal/tasks"
 )
 
 // runCmd runs the program in-process and returns its output.
@@ -36,6 +40,35 @@ func TestHelp(t *testing.T) {
 	}
 	if _, _, err := runCmd(t, "", nil, "frobnicate"); err == nil {
 		t.Fatal("unknown command accepted")
+	}
+}
+
+// TestMigrationNoticeOnStandardError: a command that opens a database an
+// older build made says on standard error that it brings it up to date,
+// once, and its own output stays as it is.
+func TestMigrationNoticeOnStandardError(t *testing.T) {
+	ddl, err := os.ReadFile("../../internal/tasks/schema_v1.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "old.db")
+	raw, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{string(ddl), `PRAGMA user_version = 1`} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw.Close()
+	out, errs, err := runCmd(t, "", nil, "user", "list", "--db", db)
+	want := fmt.Sprintf("bringing %s from schema 1 to %d", db, tasks.CurrentSchemaVersion())
+	if err != nil || !strings.Contains(errs, want) || strings.Contains(out, "schema") {
+		t.Fatalf("user list on a version 1 database: %v\nstdout:\n%s\nstderr:\n%s", err, out, errs)
+	}
+	if _, errs, err = runCmd(t, "", nil, "user", "list", "--db", db); err != nil || strings.Contains(errs, "schema") {
+		t.Fatalf("second user list: %v\n%s", err, errs)
 	}
 }
 

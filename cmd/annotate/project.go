@@ -38,7 +38,7 @@ func runProject(ctx context.Context, e env, args []string) error {
 		fmt.Fprintf(e.stderr, "Usage: annotate %s\n", projectUsage)
 		return errUsage
 	}
-	store, err := tasks.Open(ctx, *db)
+	store, err := tasks.Open(ctx, *db, migrationNotice(e, *db))
 	if err != nil {
 		return err
 	}

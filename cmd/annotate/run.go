@@ -163,12 +163,21 @@ func dbFlag(e env, fs *flag.FlagSet) *string {
 // openExisting opens the database at path for a command that works on
 // what it already holds: a path where no database exists is an error,
 // and no empty file is left behind.
-func openExisting(ctx context.Context, path string) (*tasks.Store, error) {
-	store, err := tasks.Open(ctx, path, tasks.Existing())
+func openExisting(ctx context.Context, e env, path string) (*tasks.Store, error) {
+	store, err := tasks.Open(ctx, path, tasks.Existing(), migrationNotice(e, path))
 	if errors.Is(err, tasks.ErrNoDatabase) {
 		return nil, fmt.Errorf("database %s does not exist (check --db or ANNOTATE_DB; \"annotate serve\", \"annotate demo\" and \"annotate import --create\" make one)", path)
 	}
 	return store, err
+}
+
+// migrationNotice says on standard error, before the schema of a database
+// an older build made is brought up to date, that this happens and may
+// take a while: the first open after an upgrade can remake large tables.
+func migrationNotice(e env, path string) tasks.OpenOption {
+	return tasks.WithMigrationNotice(func(from, to int) {
+		fmt.Fprintf(e.stderr, "annotate: bringing %s from schema %d to %d, once; on a large database this takes a while\n", path, from, to)
+	})
 }
 
 // helpOK turns flag.ErrHelp into success.

@@ -59,7 +59,7 @@ func runServe(ctx context.Context, e env, args []string) error {
 		fmt.Fprintf(e.stderr, "annotate serve: --trusted-proxy: %v\n", err)
 		return errUsage
 	}
-	store, err := tasks.Open(ctx, *db, tasks.WithBusyTimeout(*busyTimeout))
+	store, err := tasks.Open(ctx, *db, tasks.WithBusyTimeout(*busyTimeout), migrationNotice(e, *db))
 	if err != nil {
 		return err
 	}

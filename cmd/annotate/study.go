@@ -74,7 +74,7 @@ func runStudy(ctx context.Context, e env, args []string) error {
 		fmt.Fprintf(e.stderr, "Usage: annotate %s\n", studyUsage)
 		return errUsage
 	}
-	store, err := openExisting(ctx, *db)
+	store, err := openExisting(ctx, e, *db)
 	if err != nil {
 		return err
 	}

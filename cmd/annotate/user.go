@@ -66,7 +66,7 @@ func runUser(ctx context.Context, e env, args []string) error {
 		fmt.Fprintf(e.stderr, "annotate user %s: unexpected argument %q\n", sub, pos[len(pos)-1])
 		return errUsage
 	}
-	store, err := tasks.Open(ctx, *db)
+	store, err := tasks.Open(ctx, *db, migrationNotice(e, *db))
 	if err != nil {
 		return err
 	}

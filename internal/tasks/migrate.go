@@ -423,7 +423,9 @@ const baseVersion = 1
 // CurrentSchemaVersion is the user_version this build brings databases to.
 func CurrentSchemaVersion() int { return baseVersion + len(migrations) }
 
-func (s *Store) migrate(ctx context.Context) error {
+// migrate brings the database to CurrentSchemaVersion, calling notice
+// (when not nil) first for a database an older build made.
+func (s *Store) migrate(ctx context.Context, notice func(from, to int)) error {
 	// A database already at this build's version needs nothing written:
 	// its version is read outside a transaction, so that opening it does
 	// not wait for (and, past the busy timeout, fail behind) another
@@ -443,6 +445,9 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 		if v > CurrentSchemaVersion() {
 			return fmt.Errorf("schema version %d is newer than this build knows (%d): use a newer annotate", v, CurrentSchemaVersion())
+		}
+		if v > 0 && v < CurrentSchemaVersion() && notice != nil {
+			notice(v, CurrentSchemaVersion())
 		}
 		if v == 0 {
 			// A fresh database: the first release's schema, then every

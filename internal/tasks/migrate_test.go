@@ -53,6 +53,35 @@ func TestMigrateFromVersionOne(t *testing.T) {
 	}
 }
 
+// TestMigrationNotice: opening a database an older build made calls the
+// migration notice once, with its version and this build's, before the
+// migrations; a new database and a current one do not call it.
+func TestMigrationNotice(t *testing.T) {
+	ctx := context.Background()
+	var got [][2]int
+	notice := tasks.WithMigrationNotice(func(from, to int) { got = append(got, [2]int{from, to}) })
+	old := openVersionOne(t)
+	s, err := tasks.Open(ctx, old, notice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if want := [][2]int{{1, tasks.CurrentSchemaVersion()}}; !slices.Equal(got, want) {
+		t.Fatalf("notices opening a version 1 database: %v, want %v", got, want)
+	}
+	got = nil
+	for _, path := range []string{old, filepath.Join(t.TempDir(), "new.db")} {
+		s, err := tasks.Open(ctx, path, notice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+	}
+	if len(got) != 0 {
+		t.Fatalf("notices opening a current and a new database: %v", got)
+	}
+}
+
 // TestMigratedSchemaIsFresh compares a database migrated from version 1
 // with a fresh one: the same tables with the same columns, the same
 // indexes on the same columns, the same triggers. Both are made by the

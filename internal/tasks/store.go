@@ -75,6 +75,7 @@ type OpenOption func(*openConfig)
 type openConfig struct {
 	busy     time.Duration
 	existing bool
+	migrate  func(from, to int)
 }
 
 // Existing makes [Open] refuse a path where no database file exists
@@ -92,6 +93,15 @@ func Existing() OpenOption {
 // positive.
 func WithBusyTimeout(d time.Duration) OpenOption {
 	return func(c *openConfig) { c.busy = d }
+}
+
+// WithMigrationNotice has [Open] call notice before it brings a database
+// made by an older build to this build's schema, with the two versions,
+// so that a command can say why its start takes long: remaking a large
+// table (migration 45 remakes the sentence labels') takes seconds per
+// million rows. It is not called for a new database.
+func WithMigrationNotice(notice func(from, to int)) OpenOption {
+	return func(c *openConfig) { c.migrate = notice }
 }
 
 // Open opens (creating if needed, readable by its owner only) the database
@@ -120,7 +130,7 @@ func Open(ctx context.Context, path string, opts ...OpenOption) (*Store, error) 
 	write.SetConnMaxLifetime(0)
 	s := &Store{write: write, path: path, busy: cfg.busy, now: time.Now, reportApart: make(chan struct{}, 1), owner: processOwner(),
 		goldKick: make(chan struct{}, 1)}
-	if err := s.migrate(ctx); err != nil {
+	if err := s.migrate(ctx, cfg.migrate); err != nil {
 		write.Close()
 		return nil, fmt.Errorf("database %s: %w", path, err)
 	}
