@@ -414,3 +414,58 @@ func sentenceText(c *tasks.ExportCells, id int64) string {
 	}
 	return ""
 }
+
+// TestLargeSentenceIDs: with sentence ids too large to share a number with
+// a label's bits (2^52 and above), the raw export's cells are still those
+// of the reference query, and the report still reads each label on its
+// sentence.
+func TestLargeSentenceIDs(t *testing.T) {
+	s, db, project, rounds := cellsProject(t)
+	ctx := context.Background()
+	const shift = int64(1) << 52
+	rows, err := db.Query(`SELECT m.name, f."from" FROM sqlite_schema m, pragma_foreign_key_list(m.name) f
+		WHERE m.type = 'table' AND f."table" = 'summary_sentences'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stmts []string
+	for rows.Next() {
+		var table, col string
+		if err := rows.Scan(&table, &col); err != nil {
+			t.Fatal(err)
+		}
+		stmts = append(stmts, fmt.Sprintf(`UPDATE %q SET %q = %q + %d`, table, col, col, shift))
+	}
+	rows.Close()
+	if len(stmts) < 5 {
+		t.Fatalf("only %d columns refer to sentences", len(stmts))
+	}
+	// The connection does not enforce foreign keys: the children first,
+	// then the sentences.
+	for _, q := range append(stmts, fmt.Sprintf(`UPDATE summary_sentences SET id = id + %d`, shift)) {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	eachScope(t, s, project, rounds, func(t *testing.T, scope domain.ExportScope) {
+		want := allOracleCells(t, s, db, scope)
+		if len(want) < 5 {
+			t.Fatalf("only %d cells", len(want))
+		}
+		compareCells(t, eachCells(t, s, scope), want)
+	})
+	d, err := s.ReportData(ctx, project, domain.ReportFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Labels) == 0 {
+		t.Fatal("the report read no label")
+	}
+	for _, l := range d.Labels {
+		var label string
+		err := db.QueryRow(`SELECT label FROM sentence_labels WHERE assignment_id = ? AND sentence_id = ?`, l.AssignmentID, l.SentenceID).Scan(&label)
+		if err != nil || l.SentenceID < shift || d.Strings[l.Label] != label {
+			t.Fatalf("report label of assignment %d on sentence %d: %q, stored %q (%v)", l.AssignmentID, l.SentenceID, d.Strings[l.Label], label, err)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 )
 
 // labelRow is one row of the labels query (cellQueries["labels"]).
@@ -20,20 +21,28 @@ type labelRow struct {
 }
 
 // scanLabels returns the function that scans a row of the labels query
-// into a labelRow. Its two scratch values are the closure's, made once:
-// as locals of each call they escape to the heap through Scan, two
+// into a labelRow; wide when the sentence id is a column of its own (see
+// openLabels). Its two scratch values are the closure's, made once: as
+// locals of each call they escape to the heap through Scan, two
 // allocations a label.
-func scanLabels() func(rows *sql.Rows, l *labelRow) error {
+func scanLabels(wide bool) func(rows *sql.Rows, l *labelRow) error {
 	var packed int64
 	var texts sql.NullString
-	return func(rows *sql.Rows, l *labelRow) error { return scanLabel(rows, l, &packed, &texts) }
+	return func(rows *sql.Rows, l *labelRow) error { return scanLabel(rows, l, wide, &packed, &texts) }
 }
 
-func scanLabel(rows *sql.Rows, l *labelRow, packed *int64, texts *sql.NullString) error {
-	if err := rows.Scan(&l.assignment, packed, (*orEmpty)(&l.types), &l.updatedAt, texts); err != nil {
-		return err
+func scanLabel(rows *sql.Rows, l *labelRow, wide bool, packed *int64, texts *sql.NullString) error {
+	if wide {
+		if err := rows.Scan(&l.assignment, &l.sentence, packed, (*orEmpty)(&l.types), &l.updatedAt, texts); err != nil {
+			return err
+		}
+		l.bits = int(*packed & (1<<labelBitsWidth - 1))
+	} else {
+		if err := rows.Scan(&l.assignment, packed, (*orEmpty)(&l.types), &l.updatedAt, texts); err != nil {
+			return err
+		}
+		l.sentence, l.bits = *packed>>labelBitsWidth, int(*packed&(1<<labelBitsWidth-1))
 	}
-	l.sentence, l.bits = *packed>>labelBitsWidth, int(*packed&(1<<labelBitsWidth-1))
 	l.explanation, l.ambiguityType, l.ambiguityNote, l.unsureNote, l.firstLabel = "", "", "", "", ""
 	if !texts.Valid {
 		return nil
@@ -56,5 +65,15 @@ var labelTextsColumn = packedText(`CASE WHEN l.label = 'unfaithful' THEN l.expla
 // openLabels opens the labels query, on a second connection when it can
 // (see openApart).
 func (r *ExportReader) openLabels(ctx context.Context) (rowSource[labelRow], error) {
-	return openApart(ctx, r, "labels", r.scoped(cellQueries["labels"]), scanLabels())
+	// The sentence id travels above label_bits unless the database's
+	// sentence ids leave no room there: then it is a column of its own.
+	var maxID int64
+	if err := r.tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM summary_sentences`).Scan(&maxID); err != nil {
+		return nil, fmt.Errorf("labels: %w", err)
+	}
+	query, wide := cellQueries["labels"], maxID >= 1<<(63-labelBitsWidth)
+	if wide {
+		query = strings.Replace(query, labelSentence, "l.sentence_id, ", 1)
+	}
+	return openApart(ctx, r, "labels", r.scoped(query), scanLabels(wide))
 }
