@@ -95,8 +95,8 @@ func tableObjects(t *testing.T, db *sql.DB, table string) []string {
 }
 
 // TestLabelBitsMigration: a database at version 44 with labels of every
-// kind (odd first labels, broken error type lists, every ambiguity
-// answer) keeps each label as it was, and its table's indexes and
+// kind (odd first labels, unknown error types, every ambiguity answer,
+// one whose assignment is gone) keeps each label as it was, and its table's indexes and
 // triggers, when migration 45 makes sentence_labels anew; each label's
 // label_bits is then what the columns say (labelBitsOracle), and the
 // triggers still fire.
@@ -139,6 +139,12 @@ func TestLabelBitsMigration(t *testing.T) {
 	db.QueryRow(`SELECT count(*) FROM pragma_table_xinfo('sentence_labels') WHERE name = 'label_bits'`).Scan(&hasBits)
 	if hasBits != 0 {
 		t.Fatal("label_bits still there at version 44")
+	}
+	// A label whose assignment is gone, as a tool writing with foreign
+	// keys off can leave: kept as it is, and no obstacle to the
+	// migration.
+	if _, err := db.Exec(`INSERT INTO sentence_labels (assignment_id, sentence_id, label) VALUES (987654321, (SELECT min(id) FROM summary_sentences), 'faithful')`); err != nil {
+		t.Fatal(err)
 	}
 	before, want := labelRows(t, db)
 	objects := tableObjects(t, db, "sentence_labels")
@@ -185,6 +191,10 @@ func TestLabelBitsMigration(t *testing.T) {
 			}
 		}
 		t.Fatal("label_bits differ")
+	}
+	// The store's writer checks foreign keys again.
+	if _, err := s2.write.ExecContext(ctx, `INSERT INTO sentence_labels (assignment_id, sentence_id, label) VALUES (987654322, (SELECT min(id) FROM summary_sentences), 'faithful')`); err == nil {
+		t.Fatal("a label of no assignment written after the migration")
 	}
 	// The report's counter still follows the labels.
 	var v0, v1After int64

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	_ "embed"
+	"errors"
 	"fmt"
 )
 
@@ -438,7 +439,37 @@ func (s *Store) migrate(ctx context.Context, notice func(from, to int)) error {
 	if v == CurrentSchemaVersion() {
 		return nil
 	}
-	return s.tx(ctx, func(tx *sql.Tx) error {
+	// The migrations run with foreign keys off, as SQLite's documentation
+	// has a table's definition changed (see rebuildTable): a table made
+	// anew keeps its rows as they were, also a row whose parent is gone
+	// (left by a tool that wrote with the keys off), which with the keys on
+	// would stop the copy and leave the database unopenable by this build.
+	// The pragma cannot change inside a transaction, so it is set on the
+	// writer's one connection around it.
+	conn, err := s.write.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA foreign_keys = OFF"); err != nil {
+		return err
+	}
+	err = migrateOn(ctx, conn, notice)
+	if _, on := conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA foreign_keys = ON"); on != nil {
+		return errors.Join(err, on) // Open then closes the connection
+	}
+	return err
+}
+
+// migrateOn brings the database to CurrentSchemaVersion in one
+// transaction on conn (see migrate).
+func migrateOn(ctx context.Context, conn *sql.Conn, notice func(from, to int)) error {
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	err = func() error {
 		var v int
 		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
 			return err
@@ -470,5 +501,9 @@ func (s *Store) migrate(ctx context.Context, notice func(from, to int)) error {
 		}
 		_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v))
 		return err
-	})
+	}()
+	if err != nil {
+		return txErr(ctx, err)
+	}
+	return txErr(ctx, tx.Commit())
 }
