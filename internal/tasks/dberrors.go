@@ -24,11 +24,7 @@ func init() { domain.RegisterClassifier(unavailable) }
 // unavailable describes a database error a user can act on, or returns
 // nil for any other error.
 func unavailable(err error) *domain.Error {
-	var se *sqlite.Error
-	if !errors.As(err, &se) {
-		return nil
-	}
-	switch se.Code() & 0xff {
+	switch sqliteCode(err) {
 	case sqliteFull:
 		return domain.Errorf(domain.EUnavailable, "The server's disk is full, so this change was not saved. Your earlier work is safe; tell the project's administrator.")
 	case sqliteBusy, sqliteLocked:
@@ -42,8 +38,18 @@ func unavailable(err error) *domain.Error {
 // busyError reports whether err is SQLite's busy or locked error: a lock
 // another connection holds.
 func busyError(err error) bool {
+	c := sqliteCode(err)
+	return c == sqliteBusy || c == sqliteLocked
+}
+
+// sqliteCode returns the primary result code of SQLite's error in err, 0
+// when err holds none.
+func sqliteCode(err error) int {
 	var se *sqlite.Error
-	return errors.As(err, &se) && (se.Code()&0xff == sqliteBusy || se.Code()&0xff == sqliteLocked)
+	if !errors.As(err, &se) {
+		return 0
+	}
+	return se.Code() & 0xff
 }
 
 // Canceled reports whether err is the end of a request whose caller went
@@ -53,6 +59,5 @@ func Canceled(err error) bool {
 	if errors.Is(err, context.Canceled) {
 		return true
 	}
-	var se *sqlite.Error
-	return errors.As(err, &se) && se.Code()&0xff == sqliteInterrupt
+	return sqliteCode(err) == sqliteInterrupt
 }

@@ -57,21 +57,22 @@ func scanLabel(rows *sql.Rows, l *labelRow, wide bool, packed *int64, texts *sql
 
 // labelTextsColumn is a label's explanation (an unfaithful label's
 // only), ambiguity type, ambiguity note, unsure note and first label
-// (when not a label value) in one text (see packedText).
-var labelTextsColumn = packedText(`CASE WHEN l.label = 'unfaithful' THEN l.explanation ELSE '' END`,
+// (when not a label value) in one text (see packedText), telling the
+// label and the first label apart by label_bits.
+var labelTextsColumn = packedText(`CASE WHEN l.label_bits & 3 = 2 THEN l.explanation ELSE '' END`,
 	"l.ambiguity_type", "l.ambiguity_note", "l.unsure_note",
-	`CASE WHEN l.first_label NOT IN ('', 'faithful', 'unfaithful', 'borderline') THEN l.first_label ELSE '' END`)
+	`CASE WHEN l.label_bits & 2048 THEN l.first_label ELSE '' END`)
 
 // openLabels opens the labels query, on a second connection when it can
 // (see openApart).
 func (r *ExportReader) openLabels(ctx context.Context) (rowSource[labelRow], error) {
 	// The sentence id travels above label_bits unless the database's
 	// sentence ids leave no room there: then it is a column of its own.
-	var maxID int64
-	if err := r.tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM summary_sentences`).Scan(&maxID); err != nil {
+	fit, err := sentencesFitAboveLabelBits(ctx, r.tx)
+	if err != nil {
 		return nil, fmt.Errorf("labels: %w", err)
 	}
-	query, wide := cellQueries["labels"], maxID >= 1<<(63-labelBitsWidth)
+	query, wide := cellQueries["labels"], !fit
 	if wide {
 		query = strings.Replace(query, labelSentence, "l.sentence_id, ", 1)
 	}

@@ -21,7 +21,10 @@ func TestLabelTexts(t *testing.T) {
 	}
 	defer db.Close()
 	ctx := context.Background()
-	if _, err := db.ExecContext(ctx, `CREATE TABLE l (label, explanation, ambiguity_type, ambiguity_note, unsure_note, first_label)`); err != nil {
+	// The labels table as the store makes it, whose label_bits tell the
+	// label and the first label apart (foreign keys are not enforced on
+	// this connection).
+	if _, err := db.ExecContext(ctx, sentenceLabelsV45); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -33,14 +36,15 @@ func TestLabelTexts(t *testing.T) {
 		{"unfaithful", "éà", "", "x,1", "", ",", []string{"éà", "", "x,1", "", ","}},
 		{"faithful", "kept only for unfaithful", "", "", "", "faithful", []string{"", "", "", "", ""}},
 	} {
-		if _, err := db.ExecContext(ctx, `DELETE FROM l`); err != nil {
+		if _, err := db.ExecContext(ctx, `DELETE FROM sentence_labels`); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.ExecContext(ctx, `INSERT INTO l VALUES (?, ?, ?, ?, ?, ?)`, c.label, c.explanation, c.ambType, c.ambNote, c.unsure, c.first); err != nil {
+		if _, err := db.ExecContext(ctx, `INSERT INTO sentence_labels (assignment_id, sentence_id, label, explanation, ambiguity_type, ambiguity_note,
+			unsure_note, first_label) VALUES (1, 1, ?, ?, ?, ?, ?, ?)`, c.label, c.explanation, c.ambType, c.ambNote, c.unsure, c.first); err != nil {
 			t.Fatal(err)
 		}
 		var v string
-		if err := db.QueryRowContext(ctx, `SELECT `+labelTextsColumn+` FROM l`).Scan(&v); err != nil {
+		if err := db.QueryRowContext(ctx, `SELECT `+labelTextsColumn+` FROM sentence_labels l`).Scan(&v); err != nil {
 			t.Fatal(err)
 		}
 		var got [5]string

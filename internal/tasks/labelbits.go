@@ -1,5 +1,10 @@
 package tasks
 
+import (
+	"context"
+	"database/sql"
+)
+
 // sentenceLabelsV45 is the sentence_labels table from version 45 on: the
 // first release's columns and label_bits, the label's values that readers
 // of many labels (the report, the raw export) want as one number, stored
@@ -53,3 +58,14 @@ const (
 	labelBitsOddFirst   = 2048
 	labelBitsWidth      = 12
 )
+
+// sentencesFitAboveLabelBits reports whether every sentence id of the
+// database leaves room for label_bits below it in one integer, as the
+// labels queries pack them (labelSentence); when one does not (SQLite
+// numbers every sentence after one inserted with a huge id above it),
+// they read the sentence id as a column of its own.
+func sentencesFitAboveLabelBits(ctx context.Context, tx *sql.Tx) (bool, error) {
+	var maxID int64
+	err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM summary_sentences`).Scan(&maxID)
+	return maxID < 1<<(63-labelBitsWidth), err
+}

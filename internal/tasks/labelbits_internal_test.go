@@ -229,3 +229,19 @@ func TestLabelBitsQueriesUseTheLayout(t *testing.T) {
 		t.Errorf("label_bits's widest bit %d does not fit in %d bits", labelBitsOddFirst, labelBitsWidth)
 	}
 }
+
+// TestMigrationStepsMatchTheirEntries: a migration made by a Go step has
+// an empty entry in migrations, and every empty entry has a step.
+func TestMigrationStepsMatchTheirEntries(t *testing.T) {
+	for i, q := range migrations {
+		version := baseVersion + i + 1
+		if step := migrationSteps[version]; (step != nil) != (q == "") {
+			t.Errorf("migration to version %d: step %v, SQL %q", version, step != nil, q)
+		}
+	}
+	for version := range migrationSteps {
+		if version <= baseVersion || version > CurrentSchemaVersion() {
+			t.Errorf("a step for version %d, which no migration makes", version)
+		}
+	}
+}

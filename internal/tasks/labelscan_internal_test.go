@@ -814,7 +814,7 @@ func TestGoldApartFindsEachSentence(t *testing.T) {
 			id += 1 + int64(rng.IntN(3))
 			a.sentences = append(a.sentences, id)
 			a.kindOf = append(a.kindOf, int32(i))
-			a.kinds = append(a.kinds, goldKind{text: fmt.Sprint(i)})
+			a.kinds = append(a.kinds, goldKind{goldKey: goldKey{text: fmt.Sprint(i)}})
 			want[id] = int32(i)
 		}
 		asks := []int64{}

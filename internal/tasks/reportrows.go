@@ -261,14 +261,14 @@ func reportAssignmentRows(ctx context.Context, tx *sql.Tx, args reportArgs, d *d
 }
 
 func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
-	var maxID int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM summary_sentences`).Scan(&maxID); err != nil {
+	fit, err := sentencesFitAboveLabelBits(ctx, tx)
+	if err != nil {
 		return err
 	}
 	// A project that holds most of the assignments holds most of the
 	// labels: reading the table straight through is then quicker than
 	// finding each assignment's labels by the index (see labelscan.go).
-	if maxID < 1<<(63-labelBitsWidth) {
+	if fit {
 		switch labelsWay(args) {
 		case "scan":
 			if args.order != nil {
@@ -302,7 +302,7 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.Re
 	}
 	d.Labels = make([]domain.ReportLabel, 0, n)
 	sentence := labelSentence
-	if maxID >= 1<<(63-labelBitsWidth) { // no room in the sentence id: a column of its own
+	if !fit { // no room in the sentence id: a column of its own
 		sentence = `l.sentence_id, `
 	}
 	dec := labelDecoder{in: args.in, extras: map[string][2]uint32{}}
@@ -314,7 +314,7 @@ func reportLabels(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.Re
 		FROM `+reportJoin+` JOIN sentence_labels l ON l.assignment_id = a.id
 		WHERE `+reportWhere, args, func(rows *sql.Rows) error {
 		var err error
-		if maxID >= 1<<(63-labelBitsWidth) {
+		if !fit {
 			err = rows.Scan(&l.AssignmentID, &l.SentenceID, &packed, &types, &extra)
 		} else {
 			err = rows.Scan(&l.AssignmentID, &packed, &types, &extra)
@@ -653,23 +653,25 @@ type goldApart struct {
 	next      int // where the search for a sentence starts
 }
 
-// goldKind is one text and derivation of gold, made into gold once.
-type goldKind struct {
+// goldKey is a sentence's gold as the report's queries give it: its text
+// (reportGoldText) and whether it is derived (reportGoldDerived).
+type goldKey struct {
 	text    string
 	derived bool
-	gold    *domain.ReportGold
+}
+
+// goldKind is one kind of gold, made into report gold once.
+type goldKind struct {
+	goldKey
+	gold *domain.ReportGold
 }
 
 // readGoldApart reads every sentence's gold (see goldApart).
 func readGoldApart(ctx context.Context, tx *sql.Tx) (*goldApart, error) {
 	a := &goldApart{}
-	type key struct {
-		text    string
-		derived bool
-	}
-	seen := map[key]int32{}
+	seen := map[goldKey]int32{}
 	var id int64
-	var k key
+	var k goldKey
 	err := queryRows(ctx, tx, `SELECT g.sentence_id, `+reportGoldText+`, `+reportGoldDerived+`
 		FROM gold_sentences g WHERE g.provenance != 'unresolved' ORDER BY g.sentence_id`, func(rows *sql.Rows) error {
 		if err := rows.Scan(&id, &k.text, &k.derived); err != nil {
@@ -679,7 +681,7 @@ func readGoldApart(ctx context.Context, tx *sql.Tx) (*goldApart, error) {
 		if !ok {
 			n = int32(len(a.kinds))
 			seen[k] = n
-			a.kinds = append(a.kinds, goldKind{text: k.text, derived: k.derived})
+			a.kinds = append(a.kinds, goldKind{goldKey: k})
 		}
 		a.sentences = append(a.sentences, id)
 		a.kindOf = append(a.kindOf, n)
@@ -736,13 +738,9 @@ func sentencesWay(ctx context.Context, tx *sql.Tx, args reportArgs) (string, err
 
 func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain.ReportData) error {
 	// Equal gold labels share one ReportGold.
-	golds := map[string]*domain.ReportGold{}
+	golds := map[goldKey]*domain.ReportGold{}
 	intern := func(text string, derived bool) (*domain.ReportGold, error) {
-		key := text
-		if derived {
-			key = "derived:" + key
-		}
-		if g, ok := golds[key]; ok {
+		if g, ok := golds[goldKey{text, derived}]; ok {
 			return g, nil
 		}
 		g, err := args.in.gold(text)
@@ -754,7 +752,7 @@ func reportSentences(ctx context.Context, tx *sql.Tx, args reportArgs, d *domain
 			c.Derived = true
 			g = &c
 		}
-		golds[key] = g
+		golds[goldKey{text, derived}] = g
 		return g, nil
 	}
 	way, err := sentencesWay(ctx, tx, args)
