@@ -3,6 +3,7 @@ package tasks
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 
 	"annotate/internal/domain"
 )
@@ -19,6 +20,17 @@ import (
 // Afterwards the setting is back to the default, so that the writer's
 // large sorts and temporary tables still go to files.
 func (s *Store) bulkTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return s.bulkTxKeys(ctx, true, fn)
+}
+
+// bulkTxKeys is bulkTx; with checkKeys false, SQLite does not check the
+// foreign keys of what fn writes, nor cascade its deletes. That is for a
+// transaction that deletes nothing and writes only rows whose parents it
+// made itself or read in the same transaction (an import that makes its
+// project: see ImportStream), where a check can only find what the
+// writing already knows. The checks are on again for the connection's
+// next transaction; a connection that cannot have them back is closed.
+func (s *Store) bulkTxKeys(ctx context.Context, checkKeys bool, fn func(tx *sql.Tx) error) error {
 	conn, err := s.write.Conn(ctx)
 	if err != nil {
 		return err
@@ -28,6 +40,19 @@ func (s *Store) bulkTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		return err
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA temp_store = DEFAULT") // a failure leaves it in memory until the connection closes
+	if !checkKeys {
+		// The pragma cannot change inside a transaction: it is set on the
+		// connection before the transaction begins, and set back after it
+		// ends (deferred calls run last first).
+		if _, err := conn.ExecContext(ctx, "PRAGMA foreign_keys = OFF"); err != nil {
+			return err
+		}
+		defer func() {
+			if _, err := conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA foreign_keys = ON"); err != nil {
+				conn.Raw(func(any) error { return driver.ErrBadConn }) // closes it: no later write goes unchecked
+			}
+		}()
+	}
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
