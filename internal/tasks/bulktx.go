@@ -31,6 +31,18 @@ func (s *Store) bulkTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // writing already knows. The checks are on again for the connection's
 // next transaction; a connection that cannot have them back is closed.
 func (s *Store) bulkTxKeys(ctx context.Context, checkKeys bool, fn func(tx *sql.Tx) error) error {
+	err := s.bulkTxOn(ctx, checkKeys, fn)
+	// The statements other transactions ran unprepared (see cachedTx) are
+	// prepared once the writer's one connection is back in the pool:
+	// preparing waits for a connection, and while bulkTxOn holds it, it
+	// would wait for itself until ctx ends (for ever, for an import that
+	// outlives its request), and every write of the server with it.
+	s.writeStmts.prepareWanted(ctx)
+	return err
+}
+
+// bulkTxOn is bulkTxKeys on a connection it holds until it returns.
+func (s *Store) bulkTxOn(ctx context.Context, checkKeys bool, fn func(tx *sql.Tx) error) error {
 	conn, err := s.write.Conn(ctx)
 	if err != nil {
 		return err
@@ -61,9 +73,7 @@ func (s *Store) bulkTxKeys(ctx context.Context, checkKeys bool, fn func(tx *sql.
 	if err := fn(tx); err != nil {
 		return txErr(ctx, err)
 	}
-	err = tx.Commit()
-	s.writeStmts.prepareWanted(ctx)
-	return txErr(ctx, err)
+	return txErr(ctx, tx.Commit())
 }
 
 // BulkWriteTx is WriteTx for a transaction that writes many rows, such as

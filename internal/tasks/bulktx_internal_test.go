@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"testing"
+	"time"
 
 	"annotate/internal/domain"
 )
@@ -132,5 +133,31 @@ func TestImportChecksForeignKeysUnlessItMakesItsProject(t *testing.T) {
 	var n int
 	if err := s.write.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM projects WHERE slug = 'early') + (SELECT count(*) FROM documents WHERE external_id = 'early')`).Scan(&n); err != nil || n != 0 {
 		t.Errorf("refused imports wrote %d rows (%v)", n, err)
+	}
+}
+
+// TestBulkTxPreparesWantedStatementsOnceItLetsTheWriterGo checks that a
+// bulk transaction that ends while another transaction's statement waits
+// to be prepared (see cachedTx) prepares it once it has given the
+// writer's one connection back, rather than waiting for that connection
+// while holding it until its context ends.
+func TestBulkTxPreparesWantedStatementsOnceItLetsTheWriterGo(t *testing.T) {
+	s := openTempStore(t)
+	const query = `SELECT count(*) FROM projects`
+	if st := s.writeStmts.lookup(query); st != nil {
+		t.Fatal("the statement is prepared before any transaction ran it")
+	}
+	// A deadline the fixed code is far from, and that ends the wait of a
+	// transaction that waits for itself.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := s.bulkTx(ctx, func(tx *sql.Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if ctx.Err() != nil {
+		t.Fatal("the bulk transaction returned only when its context ended: it waited for its own connection")
+	}
+	if st := s.writeStmts.lookup(query); st == nil {
+		t.Error("the statement another transaction wanted is not prepared after the bulk transaction")
 	}
 }
