@@ -6,9 +6,11 @@ import (
 	"annotate/internal/domain"
 )
 
-// Pseudonyms numbers the people of a project.
+// Pseudonyms numbers the people of a project, inside a Snapshot from the
+// snapshot's transaction: a page that holds one read connection must not
+// wait for a second (with every connection so held, none would come).
 func (s *Store) Pseudonyms(ctx context.Context, projectID int64) (domain.Pseudonyms, error) {
-	val, err := pseudonymsOf(ctx, s.read, projectID)
+	val, err := pseudonymsOf(ctx, s.reader(ctx), projectID)
 	return val, domain.Op("Store.Pseudonyms", err)
 }
 

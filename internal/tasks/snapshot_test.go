@@ -2,7 +2,10 @@ package tasks_test
 
 import (
 	"context"
+	"runtime"
+	"sync"
 	"testing"
+	"time"
 
 	"annotate/internal/domain"
 	"annotate/internal/testkit"
@@ -127,5 +130,64 @@ func TestQueueCounts(t *testing.T) {
 	f.label(0, 1, true, testkit.Faithful(), testkit.Faithful(), testkit.Faithful())
 	if got, _ := f.s.QueueCounts(f.ctx, f.p.ID, ann.ID); got.Done != 2 || got.NextOpen != 0 {
 		t.Fatalf("all submitted: %+v", got)
+	}
+}
+
+// TestPseudonymsReadInTheSnapshot checks that Store.Pseudonyms, which the
+// anonymous adjudication page calls inside its snapshot, reads from the
+// snapshot's transaction: a member added meanwhile is not named, and
+// pages holding every read connection of the pool still finish (each
+// waited for a second connection none of them would free, until its
+// deadline).
+func TestPseudonymsReadInTheSnapshot(t *testing.T) {
+	f := newGoldFixture(t)
+	late, err := f.s.CreateUser(f.ctx, "late", "", "a long enough password", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = f.s.Snapshot(f.ctx, func(ctx context.Context) error {
+		if _, err := f.s.Pseudonyms(ctx, f.p.ID); err != nil { // the snapshot's state is fixed by a first read
+			return err
+		}
+		if err := f.s.SetMember(f.ctx, f.p.ID, late.ID, domain.RoleAnnotator); err != nil {
+			return err
+		}
+		ps, err := f.s.Pseudonyms(ctx, f.p.ID)
+		if err != nil {
+			return err
+		}
+		if ps.ID(late.ID) != "" || ps.ID(f.users[0].ID) == "" {
+			t.Errorf("inside the snapshot: late member %q, first annotator %q; want none and a pseudonym", ps.ID(late.ID), ps.ID(f.users[0].ID))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// As many snapshots as the read pool has connections, each then
+	// asking for pseudonyms. The deadline only ends a wait that would
+	// otherwise never end.
+	ctx, cancel := context.WithTimeout(f.ctx, 20*time.Second)
+	defer cancel()
+	n := max(4, runtime.NumCPU()*2) // the read pool's size (Open)
+	var open, done sync.WaitGroup
+	open.Add(n)
+	errs := make([]error, n)
+	for i := range n {
+		done.Go(func() {
+			errs[i] = f.s.Snapshot(ctx, func(ctx context.Context) error {
+				open.Done()
+				open.Wait() // every snapshot holds its connection now
+				_, err := f.s.Pseudonyms(ctx, f.p.ID)
+				return err
+			})
+		})
+	}
+	done.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("page %d of %d holding a read connection: %v", i+1, n, err)
+		}
 	}
 }
