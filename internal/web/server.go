@@ -149,7 +149,7 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 	}
 	s := &Server{
 		app:      app.New(store),
-		entries:  newEntryLimiter(),
+		entries:  newEntryLimiter(cfg.Now, entryMaxKeys),
 		store:    store,
 		cfg:      cfg,
 		sessions: cs,

@@ -8,7 +8,8 @@ import (
 )
 
 // Login throttling limits failed password checks (logins, and the current
-// password asked for a password change) within a sliding window:
+// password asked for a password change) within a sliding window, counting
+// an IPv6 /64 as one address (see clientKey):
 //   - one account from one address: 5, after which that address waits;
 //   - any accounts from one address: 30, which stops guessing across names
 //     without locking out a whole office behind one address too early;
@@ -102,6 +103,7 @@ func (l *failLog) add(key string, now time.Time) {
 // blocked reports whether a password check for the account from the
 // address must wait, and for how long.
 func (t *throttle) blocked(account, address string) (bool, time.Duration) {
+	address = clientKey(address)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.now()
@@ -122,6 +124,7 @@ func (t *throttle) blocked(account, address string) (bool, time.Duration) {
 }
 
 func (t *throttle) fail(account, address string) {
+	address = clientKey(address)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.now()
@@ -133,6 +136,7 @@ func (t *throttle) fail(account, address string) {
 // succeed forgets the account's failures from the address and remembers
 // the address as one the account logs in from.
 func (t *throttle) succeed(account, address string) {
+	address = clientKey(address)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	key := pairKey(account, address)
