@@ -196,9 +196,12 @@ func decodeValidated(text string, out any) error {
 }
 
 // integralNumbers rewrites every number without a fractional part, within
-// the range where float64 holds integers exactly, in integer form.
+// the range where float64 holds integers exactly, in integer form, and
+// bounds every string (see boundAnswerText).
 func integralNumbers(v any) any {
 	switch x := v.(type) {
+	case string:
+		return boundAnswerText(x)
 	case json.Number:
 		if f, ok := asInteger(x); ok && math.Abs(f) <= 1<<53 {
 			return json.Number(strconv.FormatInt(int64(f), 10))
