@@ -51,7 +51,7 @@ func reportOptions(c echo.Context) (report.Options, error) {
 func (s *Server) cachedReport(c echo.Context, p *domain.Project, key reportKey) (*builtReport, error) {
 	// The build outlives a request that gives up: others may wait for it.
 	ctx := context.WithoutCancel(c.Request().Context())
-	return s.reports.get(key, s.reportBuilder(ctx, p, key, requesterID(c)))
+	return s.reports.get(c.Request().Context(), key, s.reportBuilder(ctx, p, key, requesterID(c)))
 }
 
 // reportBuilder returns the function that builds p's report for key, as

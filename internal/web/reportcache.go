@@ -12,6 +12,8 @@ import (
 
 	"annotate/internal/domain"
 	"annotate/internal/report"
+
+	"golang.org/x/sync/semaphore"
 )
 
 // maxCachedReports bounds the reports kept in memory; the oldest built is
@@ -79,6 +81,9 @@ type reportCache struct {
 	entries  map[reportKey]*builtReport
 	order    []reportKey // oldest first
 	building map[reportKey]*reportFlight
+
+	slotsOnce sync.Once
+	builds    *semaphore.Weighted // see slots
 }
 
 // reportFlight is a build in progress that later requests wait for.
@@ -109,23 +114,71 @@ func (k reportKey) etag() string {
 	return `"r` + hex.EncodeToString(h[:12]) + `"`
 }
 
+// maxReportBuilds bounds the report builds under way at once. A build
+// reads in a snapshot (a read connection) and outlives a request that
+// gives up, so without a bound a lead asking for many option combinations
+// could hold every read connection; two leave the rest of the pool (at
+// least four) to pages.
+const maxReportBuilds = 2
+
 // get returns the cached report of key, building it with build when it is
-// missing. A failed build is not cached.
-func (c *reportCache) get(key reportKey, build func() (*builtReport, error)) (*builtReport, error) {
+// missing. A failed build is not cached. A request waits for a build slot
+// and for the build with its own context: when it gives up it gets ctx's
+// error, and a build it had started goes on for the others waiting.
+func (c *reportCache) get(ctx context.Context, key reportKey, build func() (*builtReport, error)) (*builtReport, error) {
+	if b, f := c.lookup(key); b != nil {
+		return b, nil
+	} else if f != nil {
+		return f.wait(ctx)
+	}
+	if err := c.slots().Acquire(ctx, 1); err != nil {
+		return nil, err
+	}
 	c.mu.Lock()
 	if b, ok := c.entries[key]; ok {
 		c.mu.Unlock()
+		c.slots().Release(1)
 		return b, nil
 	}
 	if f, ok := c.building[key]; ok {
 		c.mu.Unlock()
-		<-f.done
-		return f.b, f.err
+		c.slots().Release(1)
+		return f.wait(ctx)
 	}
 	f := c.startLocked(key)
 	c.mu.Unlock()
-	c.finish(key, f, build)
-	return f.b, f.err
+	go func() {
+		defer c.slots().Release(1)
+		c.finish(key, f, build)
+	}()
+	return f.wait(ctx)
+}
+
+// lookup returns key's cached report, or its build under way.
+func (c *reportCache) lookup(key reportKey) (*builtReport, *reportFlight) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if b, ok := c.entries[key]; ok {
+		return b, nil
+	}
+	return nil, c.building[key]
+}
+
+// slots returns the semaphore of build slots, made on first use.
+func (c *reportCache) slots() *semaphore.Weighted {
+	c.slotsOnce.Do(func() { c.builds = semaphore.NewWeighted(maxReportBuilds) })
+	return c.builds
+}
+
+// wait returns the flight's report once built, or ctx's error if ctx ends
+// first.
+func (f *reportFlight) wait(ctx context.Context) (*builtReport, error) {
+	select {
+	case <-f.done:
+		return f.b, f.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // startLocked registers a build of key; c.mu is held.

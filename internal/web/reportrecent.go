@@ -58,22 +58,29 @@ func (c *reportCache) recent(key reportKey, now time.Time, maxAge func(*builtRep
 }
 
 // refresh builds key's report in the background unless a build of the
-// same report (any version) is under way.
+// same report (any version) is under way, or every build slot is taken
+// (the page shows the report it has; a later view asks again).
 func (c *reportCache) refresh(key reportKey, build func() (*builtReport, error)) {
+	if !c.slots().TryAcquire(1) {
+		return
+	}
 	c.mu.Lock()
 	for k := range c.building {
 		if k.sameReport(key) {
 			c.mu.Unlock()
+			c.slots().Release(1)
 			return
 		}
 	}
 	if _, ok := c.entries[key]; ok {
 		c.mu.Unlock()
+		c.slots().Release(1)
 		return
 	}
 	f := c.startLocked(key)
 	c.mu.Unlock()
 	go func() {
+		defer c.slots().Release(1)
 		c.finish(key, f, build)
 		if f.err != nil && c.failed != nil {
 			c.failed(key, f.err)
@@ -114,7 +121,9 @@ func (s *Server) pageReport(c echo.Context, p *domain.Project, key reportKey) (b
 		// Readers arriving while the report is being built wait for that
 		// build rather than start another for a newer version.
 		if f := s.reports.underway(key); f != nil {
-			<-f.done
+			if _, err := f.wait(c.Request().Context()); err != nil && c.Request().Context().Err() != nil {
+				return nil, false, err
+			}
 			if f.err == nil {
 				return f.b, f.b.version != key.version, nil
 			}
