@@ -77,7 +77,7 @@ func runImport(ctx context.Context, e env, args []string) error {
 	// The same operation as the Import page and the API: one transaction,
 	// the project made inside it.
 	res, st, changes, err := app.New(store).Import(ctx, req)
-	if err := saveDiff(e, *diff, changes, err); err != nil {
+	if err := saveDiff(e, *diff, changes, st.Changes, err); err != nil {
 		return err
 	}
 	if req.Create != nil {
@@ -86,7 +86,7 @@ func runImport(ctx context.Context, e env, args []string) error {
 	for _, w := range res.Warnings {
 		fmt.Fprintln(e.stderr, "warning:", w)
 	}
-	printChanges(e.stdout, changes)
+	printChanges(e.stdout, changes, st.Changes)
 	printStats(e.stdout, st)
 	return nil
 }
@@ -94,11 +94,11 @@ func runImport(ctx context.Context, e env, args []string) error {
 // saveDiff writes, when --diff names a file, the differences an import
 // found: those that refused it (err is a ChangesError) or those an update
 // applied. It returns the import's error, if any.
-func saveDiff(e env, path string, applied []domain.Change, err error) error {
+func saveDiff(e env, path string, applied []domain.Change, all int, err error) error {
 	var ce *domain.ChangesError
 	changes := applied
 	if errors.As(err, &ce) {
-		changes = ce.Changes
+		changes, all = ce.Changes, ce.All()
 	} else if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func saveDiff(e env, path string, applied []domain.Change, err error) error {
 	}
 	f, ferr := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if ferr == nil {
-		ferr = domain.WriteDiff(f, changes)
+		ferr = domain.WriteDiff(f, changes, max(0, all-len(changes)))
 		if cerr := f.Close(); ferr == nil {
 			ferr = cerr
 		}
@@ -115,19 +115,35 @@ func saveDiff(e env, path string, applied []domain.Change, err error) error {
 	if ferr != nil {
 		return errors.Join(err, fmt.Errorf("--diff %s: %w", path, ferr))
 	}
-	fmt.Fprintf(e.stderr, "%d differences written whole to %s\n", len(changes), path)
+	cut := 0
+	for _, c := range changes {
+		if c.Cut {
+			cut++
+		}
+	}
+	switch {
+	case all > len(changes) || cut > 0:
+		fmt.Fprintf(e.stderr, "%d of %d differences written to %s, %d of them cut to where they differ (the first %d MiB are kept whole, and at most %d differences)\n",
+			len(changes), all, path, cut, domain.MaxChangeBytes>>20, domain.MaxKeptChanges)
+	default:
+		fmt.Fprintf(e.stderr, "%d differences written whole to %s\n", len(changes), path)
+	}
 	return err
 }
 
-// printChanges lists the changes an update applied, saying loudly which
-// ones deleted annotators' labels.
-func printChanges(w io.Writer, changes []domain.Change) {
+// printChanges lists the changes an update applied (all of them, of which
+// changes holds those kept), saying loudly which ones deleted annotators'
+// labels.
+func printChanges(w io.Writer, changes []domain.Change, all int) {
 	for _, c := range changes {
 		prefix := "updated"
 		if c.Reason != "" {
 			prefix = "RELABEL"
 		}
 		fmt.Fprintf(w, "%s: %s\n", prefix, c)
+	}
+	if all > len(changes) {
+		fmt.Fprintf(w, "updated: %d more, not listed\n", all-len(changes))
 	}
 }
 

@@ -68,7 +68,7 @@ func runStudy(ctx context.Context, e env, args []string) error {
 		return helpOK(err)
 	}
 	if len(pos) == 1 && pos[0] == "plan" {
-		return studyPlan(e, *planFile, *sizes, *simulated)
+		return studyPlan(ctx, e, *planFile, *sizes, *simulated)
 	}
 	if len(pos) != 1 || !slices.Contains([]string{"create", "show", "close", "open", "new-link", "report", "exclude", "include", "answers"}, pos[0]) || *slug == "" || *name == "" || (pos[0] == "create" && *from == "") {
 		fmt.Fprintf(e.stderr, "Usage: annotate %s\n", studyUsage)
@@ -222,7 +222,7 @@ func num4(x float64) string {
 
 // studyPlan prints, for each number of participants, the power to detect
 // each condition's planted difference from none in accuracy.
-func studyPlan(e env, file, sizes string, studies int) error {
+func studyPlan(ctx context.Context, e env, file, sizes string, studies int) error {
 	if file == "" {
 		fmt.Fprintf(e.stderr, "Usage: annotate %s\n", studyUsage)
 		return errUsage
@@ -244,7 +244,7 @@ func studyPlan(e env, file, sizes string, studies int) error {
 	if err != nil {
 		return fmt.Errorf("--%w", err)
 	}
-	rows, err := app.PlanStudy(plan, ns, studies)
+	rows, err := app.PlanStudy(ctx, plan, ns, studies)
 	if err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}

@@ -439,7 +439,7 @@ func TestPlanStudy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := app.PlanStudy(plan, []int{12, 90}, 60)
+	rows, err := app.PlanStudy(context.Background(), plan, []int{12, 90}, 60)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -454,10 +454,10 @@ func TestPlanStudy(t *testing.T) {
 		t.Errorf("verdict, planted equal to none, detected in %.2f of studies", null)
 	}
 	bad, _ := experiment.ParsePlan([]byte(`{"participants":1,"accuracy":{"debate":0.9}}`))
-	if _, err := app.PlanStudy(bad, nil, 10); err == nil || !strings.Contains(err.Error(), "accuracy") {
+	if _, err := app.PlanStudy(context.Background(), bad, nil, 10); err == nil || !strings.Contains(err.Error(), "accuracy") {
 		t.Errorf("a plan without none: %v", err)
 	}
-	if _, err := app.PlanStudy(plan, []int{5000}, 10); err == nil || !strings.Contains(err.Error(), "participants[0]") {
+	if _, err := app.PlanStudy(context.Background(), plan, []int{5000}, 10); err == nil || !strings.Contains(err.Error(), "participants[0]") {
 		t.Errorf("5,000 participants: %v", err)
 	}
 }

@@ -28,6 +28,10 @@ type ImportStats struct {
 	// ErrorTypesAdded are error types annotators' labels used that the
 	// project's taxonomy lacked: they are kept, and added to it.
 	ErrorTypesAdded []string `json:"error_types_added,omitempty"`
+	// Changes counts the differences an update found with what the
+	// project held, every one (the list returned keeps at most
+	// MaxKeptChanges of them).
+	Changes int `json:"-"`
 }
 
 // Add sums two counts.
@@ -51,6 +55,7 @@ func (a *ImportStats) Add(b ImportStats) {
 	a.SummaryLabels += b.SummaryLabels
 	a.Scales += b.Scales
 	a.Scores += b.Scores
+	a.Changes += b.Changes
 }
 
 // ImportRequest is one import into a project.

@@ -11,6 +11,13 @@ import (
 	"strings"
 )
 
+// Bounds shared by study definitions and simulated plans: participants
+// per item, and items per participant.
+const (
+	MaxK                   = 50
+	MaxItemsPerParticipant = 10000
+)
+
 // Condition names a study may use.
 var ConditionNames = []string{"none", "verdict", "debate", "after"}
 
@@ -95,11 +102,11 @@ func (p *Plan) normalise() error {
 	if p.Participants <= 0 {
 		errs = append(errs, "participants: must be at least 1")
 	}
-	if p.ItemsPerParticipant < 0 {
-		errs = append(errs, "items_per_participant: must be positive")
+	if p.ItemsPerParticipant < 1 || p.ItemsPerParticipant > MaxItemsPerParticipant {
+		errs = append(errs, fmt.Sprintf("items_per_participant: %d is not between 1 and %d", p.ItemsPerParticipant, MaxItemsPerParticipant))
 	}
-	if p.K < 1 {
-		errs = append(errs, "k: must be at least 1")
+	if p.K < 1 || p.K > MaxK {
+		errs = append(errs, fmt.Sprintf("k: %d is not between 1 and %d", p.K, MaxK))
 	}
 	if _, err := ParseDesign(p.Randomise); err != nil {
 		errs = append(errs, err.Error())

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -86,9 +87,15 @@ func TestPowerGrowsWithParticipants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	small := Power(p, Accuracy, 40, 199, 0.05)
+	small, err := Power(context.Background(), p, Accuracy, 40, 199, 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
 	p.Participants = 60
-	large := Power(p, Accuracy, 40, 199, 0.05)
+	large, err := Power(context.Background(), p, Accuracy, 40, 199, 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("12 participants: %+v; 60: %+v", small, large)
 	if large[1].Condition != "debate" || large[1].Power <= small[1].Power || large[1].Power < 0.7 {
 		t.Errorf("debate power %.2f with 12, %.2f with 60", small[1].Power, large[1].Power)

@@ -8,8 +8,9 @@ import (
 	"annotate/internal/domain"
 )
 
-// maxRoundName bounds the name of a round given with imported labels.
-const maxRoundName = 100
+// maxRoundName bounds the name of a round given with imported labels, as
+// it bounds a round made by hand.
+const maxRoundName = domain.MaxNameLen
 
 // annotatorAndRound checks who gave a label and in which round.
 func (r *resolver) annotatorAndRound(user, round *string, at *Error, path string) {
@@ -20,8 +21,11 @@ func (r *resolver) annotatorAndRound(user, round *string, at *Error, path string
 		r.c.addf(at, joinField(path, "annotator"), "%q: %s", *user, domain.ErrorMessage(err))
 	}
 	*round = strings.TrimSpace(*round)
-	if len([]rune(*round)) > maxRoundName {
-		r.c.addf(at, joinField(path, "round"), "longer than %d characters", maxRoundName)
+	// The checks a round made on the Rounds page passes: a name is
+	// printed by the command line and shown on pages, so it holds no
+	// control characters (terminal escapes, line breaks).
+	if err := domain.CheckText("round", *round, maxRoundName, false); err != nil {
+		r.c.addf(at, joinField(path, "round"), "%s", strings.TrimPrefix(domain.ErrorMessage(err), "round: "))
 	}
 	if *round == "" {
 		*round = domain.ImportedRound

@@ -329,6 +329,12 @@ func TestNativeLabelErrors(t *testing.T) {
 			`x.jsonl:1: summaries[0].sentences[0].labels[1].annotator: w1 already labels this in round "imported"`},
 		{"relevance out of range", `{"id":"d","sentences":["A."],"summaries":[{"id":"s","sentences":[{"text":"A."}],"labels":[{"annotator":"w1","relevance":7}]}]}`,
 			`x.jsonl:1: summaries[0].labels[0].relevance: 7 is not between 1 and 5`},
+		{"round with a terminal escape", `{"id":"d","sentences":["A."],"summaries":[{"id":"s","sentences":[{"text":"A.","labels":[{"annotator":"w1","label":"faithful","round":"r\u001b[31m1"}]}]}]}`,
+			`x.jsonl:1: summaries[0].sentences[0].labels[0].round: holds a control character (U+001B)`},
+		{"round with a line break", `{"id":"d","sentences":["A."],"summaries":[{"id":"s","sentences":[{"text":"A."}],"labels":[{"annotator":"w1","relevance":3,"round":"one\ntwo"}]}]}`,
+			`x.jsonl:1: summaries[0].labels[0].round: holds a control character (U+000A)`},
+		{"raw row's round with an escape", `{"kind":"export","what":"raw"}` + "\n" + `{"round":"r\u001b]0;x\u0007","annotator":"w1","summary_id":"s","sentence_idx":1,"labelled":true,"label":"faithful"}`,
+			`x.jsonl:2: round: holds a control character (U+001B)`},
 		{"unknown field in a raw row", `{"kind":"export","what":"raw"}` + "\n" + `{"round":"r","annotator":"w1","summary_id":"s","sentence_idx":1,"labelled":true,"label":"faithful","colour":"red"}`,
 			`x.jsonl:2: colour: unknown field of a raw export row`},
 	}

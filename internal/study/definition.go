@@ -124,8 +124,6 @@ const (
 	maxQuestions = 50
 	maxText      = 2000
 	maxCodeLen   = 64
-	maxK         = 50
-	maxItems     = 10000
 )
 
 // Parse reads a study definition strictly: unknown fields, a second JSON
@@ -194,14 +192,14 @@ func (d *Definition) Normalise() error {
 	if _, err := experiment.ParseDesign(d.Randomise); err != nil {
 		add("%v", err)
 	}
-	if d.K < 1 || d.K > maxK {
-		add("k: %d is not between 1 and %d", d.K, maxK)
+	if d.K < 1 || d.K > experiment.MaxK {
+		add("k: %d is not between 1 and %d", d.K, experiment.MaxK)
 	}
 	if d.Randomise == "item" && d.K%len(d.Conditions) != 0 {
 		add("k: %d is not a multiple of the %d conditions, so items could not be seen in every condition equally often", d.K, len(d.Conditions))
 	}
-	if d.ItemsPerParticipant < 1 || d.ItemsPerParticipant > maxItems {
-		add("items_per_participant: %d is not between 1 and %d", d.ItemsPerParticipant, maxItems)
+	if d.ItemsPerParticipant < 1 || d.ItemsPerParticipant > experiment.MaxItemsPerParticipant {
+		add("items_per_participant: %d is not between 1 and %d", d.ItemsPerParticipant, experiment.MaxItemsPerParticipant)
 	}
 	if d.MaxParticipants < 0 {
 		add("max_participants: must not be negative")

@@ -107,13 +107,14 @@ func (s *Store) ImportStream(ctx context.Context, req domain.ImportRequest, fill
 			}
 		}
 		im := w.im
-		if len(im.changes) > 0 && !req.Update {
-			return &domain.ChangesError{Changes: im.changes}
+		if im.changes.Total > 0 && !req.Update {
+			return &domain.ChangesError{Changes: im.changes.Kept, Total: im.changes.Total}
 		}
-		if len(im.refused) > 0 {
-			return &domain.ChangesError{Changes: im.refused, Refused: true}
+		if im.refused.Total > 0 {
+			return &domain.ChangesError{Changes: im.refused.Kept, Total: im.refused.Total, Refused: true}
 		}
-		applied = im.changes
+		applied = im.changes.Kept
+		st.Changes = im.changes.Total
 		if req.DryRun {
 			return errCheckOnly
 		}
@@ -251,7 +252,7 @@ type importer struct {
 	now     func() time.Time
 	// changes are differences from data already there; refused are those
 	// an update cannot apply.
-	changes, refused []domain.Change
+	changes, refused domain.ChangeLog
 	// created holds the summaries the current document made, by external
 	// id, with their sentence ids by index-1: their labels need not look
 	// them up, nor look for assignments or labels already there.
@@ -270,7 +271,7 @@ type createdSummary struct {
 }
 
 // change notes a difference from data already there.
-func (im *importer) change(c domain.Change) { im.changes = append(im.changes, c) }
+func (im *importer) change(c domain.Change) { im.changes.Add(c) }
 
 func (im *importer) where(d *domain.DocumentInput) string {
 	if d.Source != "" {

@@ -265,7 +265,7 @@ func (im *importer) textChange(c *domain.Change, cond string, arg int64) (bool, 
 			people, domain.Plural(people, "annotator has", "annotators have"))
 		im.change(*c)
 		if im.opts.Update {
-			im.refused = append(im.refused, *c)
+			im.refused.Add(*c)
 		}
 		return false, nil
 	}

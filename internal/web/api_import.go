@@ -85,12 +85,11 @@ func (s *Server) apiImport(c echo.Context) error {
 	var ce *domain.ChangesError
 	if errors.As(err, &ce) {
 		p := problemf(http.StatusUnprocessableEntity, "invalid-import", "The files differ from what the project holds; nothing was written.")
-		for _, ch := range ce.Changes {
+		for _, ch := range ce.Changes[:min(len(ce.Changes), maxFieldErrors)] {
 			p.Errors = append(p.Errors, FieldError{Field: ch.Where, Message: ch.String()})
 		}
-		if len(p.Errors) > maxFieldErrors {
-			more := len(p.Errors) - maxFieldErrors
-			p.Errors = append(p.Errors[:maxFieldErrors], FieldError{Message: strconv.Itoa(more) + " more differences are not listed"})
+		if more := ce.All() - len(p.Errors); more > 0 {
+			p.Errors = append(p.Errors, FieldError{Message: strconv.Itoa(more) + " more differences are not listed"})
 		}
 		return p
 	}

@@ -84,7 +84,7 @@ func (s *Server) postImport(c echo.Context) error {
 	}
 	var ce *domain.ChangesError
 	if errors.As(err, &ce) {
-		v.Changes = importChanges(ce.Changes)
+		v.Changes, v.ChangesMore = importChanges(ce.Changes, ce.All())
 		return s.render(c, http.StatusConflict, templates.ImportPage(v))
 	}
 	if err != nil {
@@ -98,7 +98,8 @@ func (s *Server) postImport(c echo.Context) error {
 	if len(st.ErrorTypesAdded) > 0 {
 		v.Warnings = append(v.Warnings, "Error types the project's taxonomy lacked were kept and added to it: "+strings.Join(st.ErrorTypesAdded, ", ")+". Rename or define them in the settings.")
 	}
-	v.Changes, v.Applied = importChanges(applied), true
+	v.Changes, v.ChangesMore = importChanges(applied, st.Changes)
+	v.Applied = true
 	v.Result = []templates.Count{
 		{Label: "New documents", Value: st.Documents, TestID: "imported-documents"},
 		{Label: "Documents already there", Value: st.DocumentsExisting, TestID: "existing-documents"},
@@ -115,13 +116,21 @@ func (s *Server) postImport(c echo.Context) error {
 
 // importChanges shows a re-import's changes, marking those about
 // annotators' labels.
-func importChanges(cs []domain.Change) []templates.ImportChange {
-	out := make([]templates.ImportChange, len(cs))
-	for i, c := range cs {
+//
+// At most maxListedChanges are listed, with the count of the rest among
+// all, the differences found.
+func importChanges(cs []domain.Change, all int) ([]templates.ImportChange, int) {
+	shown := cs[:min(len(cs), maxListedChanges)]
+	out := make([]templates.ImportChange, len(shown))
+	for i, c := range shown {
 		out[i] = templates.ImportChange{Text: c.String(), Loud: c.Reason != ""}
 	}
-	return out
+	return out, max(0, all-len(shown))
 }
+
+// maxListedChanges bounds the differences the Import page lists, as the
+// API's problem lists at most maxFieldErrors.
+const maxListedChanges = maxFieldErrors
 
 // errorLines splits an error that joins several (one per bad record) into
 // lines for the page, at most 50.

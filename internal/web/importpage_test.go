@@ -2,8 +2,10 @@ package web_test
 
 import (
 	"bytes"
+	"fmt"
 	"mime/multipart"
 	"net/http"
+	"strings"
 	"testing"
 
 	"annotate/internal/domain"
@@ -77,4 +79,35 @@ func TestImportPageReimport(t *testing.T) {
 	if sum.Sentences[0].Text != "The council passed the budget." {
 		t.Fatalf("after relabel: %q", sum.Sentences[0].Text)
 	}
+}
+
+// TestImportPageListsBoundedChanges: a re-import that differs in more
+// places than the page lists shows the first ones and counts the rest.
+func TestImportPageListsBoundedChanges(t *testing.T) {
+	w := newWorkFixture(t)
+	b := w.browser()
+	b.login("lea", testPassword)
+	file := func(title string) string {
+		var s strings.Builder
+		for i := range 250 {
+			fmt.Fprintf(&s, `{"id":"many-%d","title":%q,"sentences":["A cat sat."],"summaries":[{"id":"many-s%d","sentences":[{"text":"A cat sat."}]}]}`+"\n", i, title, i)
+		}
+		return s.String()
+	}
+	if p := b.upload("alpha", "many.jsonl", file("")); p.status != http.StatusOK {
+		t.Fatalf("first import: %d\n%s", p.status, p.body)
+	}
+	p := b.upload("alpha", "many.jsonl", file("Cats"))
+	if p.status != http.StatusConflict {
+		t.Fatalf("re-import: %d", p.status)
+	}
+	if n := strings.Count(p.body, "title: metadata"); n != 200 {
+		t.Errorf("%d changes listed, want 200", n)
+	}
+	p.textIn(t, tid("import-changes-more"), "50 more differences")
+	p = b.upload("alpha", "many.jsonl", file("Cats"), "update")
+	if p.status != http.StatusOK {
+		t.Fatalf("update: %d", p.status)
+	}
+	p.textIn(t, tid("import-changes-more"), "50 more differences")
 }

@@ -74,7 +74,7 @@ func (s *Server) postStudyPlan(c echo.Context) error {
 	if err != nil {
 		return fail(err.Error())
 	}
-	rows, err := app.PlanStudy(plan, sizes, pageStudies)
+	rows, err := app.PlanStudy(c.Request().Context(), plan, sizes, pageStudies)
 	if in, ok := app.AsInvalid(err); ok {
 		for _, f := range in.Fields {
 			v.PlanErrors = append(v.PlanErrors, f.Field+": "+f.Message)

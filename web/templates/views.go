@@ -111,7 +111,9 @@ type ImportView struct {
 	// Changes lists how a re-import differs from the project: refused
 	// (nothing written) or, with Applied, what an update wrote.
 	Changes []ImportChange
-	Applied bool
+	// ChangesMore counts the differences found but not listed.
+	ChangesMore int
+	Applied     bool
 	// Update and Relabel are the form's re-import choices.
 	Update, Relabel bool
 }
