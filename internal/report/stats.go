@@ -65,12 +65,7 @@ func alphaStatistic(c *iaa.Coded, level iaa.Level, boot bootstrap) agreement.Sta
 	if err != nil {
 		return undefined(err)
 	}
-	st := agreement.Statistic{Value: ptr(b.Alpha), CI95: &[2]float64{b.Low, b.High},
-		Bootstrap: ptr(b.Replicates), BootstrapMethod: b.Method.String(), MinAlpha: ptr(minAlpha), PBelowMin: ptr(b.PBelow[0])}
-	if b.Method == iaa.BootstrapPairs {
-		st.BootstrapWarning = agreement.PairsWarning
-	}
-	return st
+	return agreement.AlphaBootStatistic(b, minAlpha)
 }
 
 func coefficient(c iaa.Coefficient, err error) agreement.Statistic {
