@@ -26,7 +26,9 @@ func statistics(rt ratings, boot bootstrap) (agreement.Statistics, []iaa.Pair) {
 	var s agreement.Statistics
 	c := rt.c
 	s.KrippendorffAlpha = alphaStatistic(c, rt.spec.iaaLevel(), boot)
-	cs := iaa.CountStatisticsCoded(c)
+	// Units rated once enter none of the statistics (their category
+	// shares included), as the page's unit counts say.
+	cs := iaa.PairableCountStatisticsCoded(c)
 	if f, err := cs.Fleiss, cs.FleissErr; err != nil {
 		s.FleissKappa = undefined(err)
 	} else {
