@@ -85,6 +85,9 @@ type Statistic struct {
 	NUnits  *int        `json:"n_units,omitempty"`          // units that entered the estimate
 	NPairs  *int        `json:"n_pairs,omitempty"`          // coder pairs averaged
 	PerUnit *int        `json:"ratings_per_unit,omitempty"` // ratings on each unit used (Fleiss' κ)
+	// LeftOut is the number of units with two or more ratings left out
+	// because their number of ratings is not ratings_per_unit (Fleiss' κ).
+	LeftOut *int `json:"n_units_left_out,omitempty"`
 	// Bootstrap is the number of bootstrap replicates behind ci95 and
 	// p_below_min: those drawn on which α is defined.
 	Bootstrap *int `json:"bootstrap,omitempty"`

@@ -32,7 +32,11 @@ func statistics(rt ratings, boot bootstrap) (agreement.Statistics, []iaa.Pair) {
 	if f, err := cs.Fleiss, cs.FleissErr; err != nil {
 		s.FleissKappa = undefined(err)
 	} else {
-		s.FleissKappa = agreement.Statistic{Value: ptr(f.Kappa), SE: ptr(f.SE), CI95: &[2]float64{f.Low, f.High}, NUnits: ptr(f.Units), PerUnit: ptr(f.Raters)}
+		// Fleiss' κ needs the same number of ratings on every unit: it is
+		// computed on the units with the most common number, and says how
+		// many units with two or more ratings it left out.
+		s.FleissKappa = agreement.Statistic{Value: ptr(f.Kappa), SE: ptr(f.SE), CI95: &[2]float64{f.Low, f.High}, NUnits: ptr(f.Units), PerUnit: ptr(f.Raters),
+			LeftOut: ptr(pairable(c) - f.Units)}
 	}
 	s.PercentAgreement = coefficient(cs.Percent, cs.PercentErr)
 	s.ScottPi = coefficient(cs.ScottPi, cs.ScottPiErr)
@@ -197,4 +201,15 @@ func meanInterval(n int, mean, ss float64) agreement.Statistic {
 	}
 	finite(&st)
 	return st
+}
+
+// pairable counts the units of c with two or more ratings.
+func pairable(c *iaa.Coded) int {
+	n := 0
+	for u := range c.Units() {
+		if c.Start[u+1]-c.Start[u] >= 2 {
+			n++
+		}
+	}
+	return n
 }

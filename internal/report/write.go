@@ -67,6 +67,9 @@ func (r *Report) WriteCSV(w io.Writer, table string) error {
 		// The bootstrap's replicates behind α's interval: those used, those
 		// left out with α undefined, and why the interval is withheld.
 		head = append(head, "krippendorff_alpha_replicates", "krippendorff_alpha_replicates_undefined", "krippendorff_alpha_ci_withheld")
+		// The units behind Fleiss' κ: those with the most common number of
+		// ratings, that number, and the pairable units left out.
+		head = append(head, "fleiss_kappa_n_units", "fleiss_kappa_ratings_per_unit", "fleiss_kappa_n_units_left_out")
 		writeRow(cw, head)
 		for _, d := range r.Dimensions {
 			rec := []string{d.Name, d.Level, d.Scale, itoa(d.Units), itoa(d.Pairable), itoa(d.Ratings)}
@@ -75,6 +78,8 @@ func (r *Report) WriteCSV(w io.Writer, table string) error {
 			}
 			a := &d.Statistics.KrippendorffAlpha
 			rec = append(rec, intCell(a.Bootstrap), intCell(a.BootstrapUndefined), a.CI95Withheld)
+			f := &d.Statistics.FleissKappa
+			rec = append(rec, intCell(f.NUnits), intCell(f.PerUnit), intCell(f.LeftOut))
 			writeRow(cw, rec)
 		}
 	case "pairwise":
@@ -245,6 +250,15 @@ func ReplicatesNote(s *agreement.Statistic) string {
 	return fmt.Sprintf(" (%d of %d replicates)", *s.Bootstrap, drawn)
 }
 
+// FleissBasis says which units Fleiss' κ rests on when it left some out:
+// " (8 units with 4 ratings; 3 left out)"; "" otherwise.
+func FleissBasis(s *agreement.Statistic) string {
+	if s.Value == nil || s.LeftOut == nil || *s.LeftOut == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d units with %d ratings; %d left out)", *s.NUnits, *s.PerUnit, *s.LeftOut)
+}
+
 // FormatRate writes a rate for people: "0.80 (8/10) [0.49, 0.94]".
 func FormatRate(r Rate) string {
 	if r.Value == nil {
@@ -285,7 +299,7 @@ func (r *Report) writeText(w io.Writer) error {
 	for _, d := range r.Dimensions {
 		s := &d.Statistics
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", d.Name, d.Level, d.Units, d.Ratings,
-			Format(&s.KrippendorffAlpha)+ReplicatesNote(&s.KrippendorffAlpha), short(&s.FleissKappa), short(&s.CohenKappaMean), short(&s.PercentAgreement), short(&s.GwetAC1))
+			Format(&s.KrippendorffAlpha)+ReplicatesNote(&s.KrippendorffAlpha), short(&s.FleissKappa)+FleissBasis(&s.FleissKappa), short(&s.CohenKappaMean), short(&s.PercentAgreement), short(&s.GwetAC1))
 	}
 	for _, d := range r.Dimensions {
 		if len(d.Pairwise) == 0 || (d.Name != "faithfulness" && len(r.Dimensions) > 2) {

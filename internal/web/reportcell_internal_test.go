@@ -28,3 +28,14 @@ func TestAlphaCellGivesReplicatesUsed(t *testing.T) {
 		}
 	}
 }
+
+// TestFleissCellGivesUnitsUsed checks that the page's Fleiss' κ cell says
+// how many units, with how many ratings, it rests on and how many
+// pairable units it left out.
+func TestFleissCellGivesUnitsUsed(t *testing.T) {
+	v, n, m, out := 0.4, 5, 3, 3
+	c := statCell("fleiss_kappa", &agreement.Statistic{Value: &v, NUnits: &n, PerUnit: &m, LeftOut: &out})
+	if c.Basis != "5 units × 3 ratings" || c.Note != "3 pairable units with another number of ratings left out" {
+		t.Errorf("basis %q, note %q", c.Basis, c.Note)
+	}
+}

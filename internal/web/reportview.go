@@ -171,6 +171,11 @@ func statCell(name string, st *agreement.Statistic) templates.StatCell {
 		}
 	}
 	switch {
+	case st.PerUnit != nil:
+		c.Basis = plural(*st.NUnits, "unit") + " × " + strconv.Itoa(*st.PerUnit) + " ratings"
+		if st.LeftOut != nil && *st.LeftOut > 0 {
+			c.Note = fmt.Sprintf("%d pairable units with another number of ratings left out", *st.LeftOut)
+		}
 	case st.NUnits != nil:
 		c.Basis = plural(*st.NUnits, "unit")
 	case st.NPairs != nil:
