@@ -187,10 +187,7 @@ func alphaStatistic(r codedRatings, level iaa.Level, method iaa.BootstrapMethod,
 	if err != nil {
 		return undefinedOr(err)
 	}
-	return Statistic{
-		Value: ptr(b.Alpha), CI95: &[2]float64{b.Low, b.High},
-		Bootstrap: ptr(b.Replicates), BootstrapMethod: b.Method.String(), BootstrapWarning: pairsWarning(b.Method), MinAlpha: ptr(opts.MinAlpha), PBelowMin: ptr(b.PBelow[0]),
-	}, nil
+	return AlphaBootStatistic(b, opts.MinAlpha), nil
 }
 
 func fleissStatistic(f iaa.Fleiss, err error) Statistic {

@@ -79,13 +79,25 @@ type namedStatistic struct {
 const PairsWarning = "the pairs bootstrap (Hayes & Krippendorff 2007) is known to give intervals that are too narrow: in simulation its 95% interval held the true alpha in 87% of studies (the units bootstrap: 95%); use it only to compare with figures published that way"
 
 type Statistic struct {
-	Value     *float64    `json:"value,omitempty"`            // nil when undefined
-	SE        *float64    `json:"se,omitempty"`               // large-sample standard error
-	CI95      *[2]float64 `json:"ci95,omitempty"`             // 95% confidence interval [low, high]
-	NUnits    *int        `json:"n_units,omitempty"`          // units that entered the estimate
-	NPairs    *int        `json:"n_pairs,omitempty"`          // coder pairs averaged
-	PerUnit   *int        `json:"ratings_per_unit,omitempty"` // ratings on each unit used (Fleiss' κ)
-	Bootstrap *int        `json:"bootstrap,omitempty"`        // bootstrap replicates behind ci95
+	Value   *float64    `json:"value,omitempty"`            // nil when undefined
+	SE      *float64    `json:"se,omitempty"`               // large-sample standard error
+	CI95    *[2]float64 `json:"ci95,omitempty"`             // 95% confidence interval [low, high]
+	NUnits  *int        `json:"n_units,omitempty"`          // units that entered the estimate
+	NPairs  *int        `json:"n_pairs,omitempty"`          // coder pairs averaged
+	PerUnit *int        `json:"ratings_per_unit,omitempty"` // ratings on each unit used (Fleiss' κ)
+	// LeftOut is the number of units with two or more ratings left out
+	// because their number of ratings is not ratings_per_unit (Fleiss' κ).
+	LeftOut *int `json:"n_units_left_out,omitempty"`
+	// Bootstrap is the number of bootstrap replicates behind ci95 and
+	// p_below_min: those drawn on which α is defined.
+	Bootstrap *int `json:"bootstrap,omitempty"`
+	// BootstrapUndefined is the number of replicates drawn on which α was
+	// undefined (every drawn value the same), left out of Bootstrap.
+	BootstrapUndefined *int `json:"bootstrap_undefined,omitempty"`
+	// CI95Withheld says why ci95 and p_below_min are not given although
+	// there was a bootstrap: α was undefined on more than
+	// MaxUndefinedShare of its replicates.
+	CI95Withheld string `json:"ci95_withheld,omitempty"`
 	// BootstrapMethod says what the bootstrap resampled: "units" (units
 	// with all their ratings; Zapf et al. 2016) or "pairs" (pairable
 	// values; Hayes & Krippendorff 2007).

@@ -103,8 +103,7 @@ func note(s *Statistic) string {
 		if s.BootstrapMethod == "pairs" {
 			over = "pairable values, known to be too narrow"
 		}
-		parts = append(parts, fmt.Sprintf("bootstrap %d over %s; P(alpha < %s) = %s", *s.Bootstrap, over,
-			strconv.FormatFloat(*s.MinAlpha, 'f', -1, 64), strconv.FormatFloat(*s.PBelowMin, 'f', 4, 64)))
+		parts = append(parts, BootstrapNote(s, over))
 	}
 	if s.PerUnit != nil {
 		parts = append(parts, fmt.Sprintf("%d units with %d ratings", *s.NUnits, *s.PerUnit))
@@ -115,4 +114,21 @@ func note(s *Statistic) string {
 		parts = append(parts, fmt.Sprintf("%d pairs", *s.NPairs))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// BootstrapNote says how many bootstrap replicates are behind α's interval
+// (over is what they drew), how many were left out with α undefined, and
+// P(α < min), or why the interval is withheld.
+func BootstrapNote(s *Statistic, over string) string {
+	out := fmt.Sprintf("bootstrap %d over %s", *s.Bootstrap, over)
+	if s.BootstrapUndefined != nil && *s.BootstrapUndefined > 0 {
+		out += fmt.Sprintf(" (%d more left out: alpha undefined on them)", *s.BootstrapUndefined)
+	}
+	if s.CI95Withheld != "" {
+		return out + "; interval withheld: " + s.CI95Withheld
+	}
+	if s.PBelowMin != nil {
+		out += fmt.Sprintf("; P(alpha < %s) = %s", strconv.FormatFloat(*s.MinAlpha, 'f', -1, 64), strconv.FormatFloat(*s.PBelowMin, 'f', 4, 64))
+	}
+	return out
 }

@@ -37,7 +37,7 @@ func TestWriteJSONShape(t *testing.T) {
 	}
 	stats := doc["statistics"].(map[string]any)
 	wantStats := map[string][]string{
-		"krippendorff_alpha": {"bootstrap", "bootstrap_method", "ci95", "min_alpha", "p_below_min", "value"},
+		"krippendorff_alpha": {"bootstrap", "bootstrap_method", "bootstrap_undefined", "ci95", "min_alpha", "p_below_min", "value"},
 		"fleiss_kappa":       {"ci95", "n_units", "ratings_per_unit", "se", "value"},
 		"cohen_kappa_mean":   {"n_pairs", "value"},
 		"percent_agreement":  {"ci95", "n_units", "se", "value"},

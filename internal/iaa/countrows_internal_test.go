@@ -61,8 +61,12 @@ func TestCountStatisticsGroupedSameAsFlat(t *testing.T) {
 		if p == nil {
 			continue
 		}
-		if got := fmt.Sprintf("%v", countStatistics(p)); got != want {
+		if got := fmt.Sprintf("%v", countStatistics(p, 0)); got != want {
 			t.Errorf("%s: rows by profile\n%s\nwant %s", tc.name, got, want)
+		}
+		wantPairable := fmt.Sprintf("%v", countStatistics(flatten(codedRows{tc.c}, tc.c.Ratings()), pairableUnits))
+		if got := fmt.Sprintf("%v", countStatistics(p, pairableUnits)); got != wantPairable {
+			t.Errorf("%s: pairable units, rows by profile\n%s\nwant %s", tc.name, got, wantPairable)
 		}
 		// Every unit's row is its profile's.
 		var a, b countRow

@@ -90,9 +90,17 @@ func manyCodersModels(c countRows, models []chance, onlyM int, stats []string) [
 	return out
 }
 
-// keepTotal says which units enter: those with a rating, and with exactly
-// onlyM ratings when onlyM > 0.
+// pairableUnits, given as onlyM, keeps the units with two or more
+// ratings only: a unit with one rating then adds nothing to π_k either.
+const pairableUnits = -1
+
+// keepTotal says which units enter: those with a rating, with exactly
+// onlyM ratings when onlyM > 0, and with two or more when onlyM is
+// pairableUnits.
 func keepTotal(onlyM int) func(int) bool {
+	if onlyM == pairableUnits {
+		return func(r int) bool { return r >= 2 }
+	}
 	return func(r int) bool { return r >= 1 && (onlyM == 0 || r == onlyM) }
 }
 

@@ -129,7 +129,7 @@ func (p *Profiled) coincidences() coincidence {
 // coefficients add up per unit are computed once per profile.
 func CountStatisticsProfiled(p *Profiled) CountStatistics {
 	p.check()
-	return countStatistics(&profileRows{flat: flatten(codedRows{p.Profiles}, p.Profiles.Ratings()), of: p.Of})
+	return countStatistics(&profileRows{flat: flatten(codedRows{p.Profiles}, p.Profiles.Ratings()), of: p.Of}, 0)
 }
 
 // profileRows gives every unit the count row of its profile.

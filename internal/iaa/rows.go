@@ -112,22 +112,39 @@ type CountStatistics struct {
 // the functions on the matrix, exactly. Units whose ratings count the
 // same (see countProfiles) share their terms, which are computed once.
 func CountStatisticsCoded(c *Coded) CountStatistics {
+	return countStatisticsOf(c, 0)
+}
+
+// PairableCountStatisticsCoded is [CountStatisticsCoded] with units rated
+// once left out, as they are of α: the category shares π_k of Scott's π
+// and Gwet's AC1 (and the standard errors of all three coefficients) come
+// from the units with two or more ratings, the units each coefficient
+// says it rests on (Coefficient.Units). [CountStatisticsCoded] follows
+// Gwet (2014) and irrCAC, whose π_k take every rated unit; the two agree
+// when no unit has a single rating. Fleiss' κ is the same in both.
+func PairableCountStatisticsCoded(c *Coded) CountStatistics {
+	return countStatisticsOf(c, pairableUnits)
+}
+
+func countStatisticsOf(c *Coded, onlyM int) CountStatistics {
 	if p := countProfiles(c); p != nil {
-		return countStatistics(p)
+		return countStatistics(p, onlyM)
 	}
-	return countStatisticsFlat(c)
+	return countStatistics(flatten(codedRows{c}, c.Ratings()), onlyM)
 }
 
 // countStatisticsFlat is CountStatisticsCoded with every unit's row
 // tallied on its own.
 func countStatisticsFlat(c *Coded) CountStatistics {
-	return countStatistics(flatten(codedRows{c}, c.Ratings()))
+	return countStatistics(flatten(codedRows{c}, c.Ratings()), 0)
 }
 
-func countStatistics(rows countRows) CountStatistics {
+// countStatistics computes the count statistics on rows; onlyM is 0 (every
+// rated unit enters π_k) or pairableUnits.
+func countStatistics(rows countRows, onlyM int) CountStatistics {
 	var s CountStatistics
 	s.Fleiss, s.FleissErr = fleissKappa(rows)
-	res := manyCodersModels(rows, []chance{chanceNone, chanceFleiss, chanceGwet}, 0,
+	res := manyCodersModels(rows, []chance{chanceNone, chanceFleiss, chanceGwet}, onlyM,
 		[]string{"percent agreement", "Scott's pi", "Gwet's AC1"})
 	s.Percent, s.PercentErr = res[0].c, res[0].err
 	s.ScottPi, s.ScottPiErr = res[1].c, res[1].err

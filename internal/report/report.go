@@ -11,7 +11,11 @@ type Report struct {
 	Round      string      `json:"round"`      // the round reported on; "" for all rounds
 	Rounds     []RoundInfo `json:"rounds"`     // every round of the project, oldest first
 	Annotators []string    `json:"annotators"` // usernames of the annotators with labels in scope, sorted
-	Bootstrap  int         `json:"bootstrap"`  // replicates behind each α interval (0: none)
+	// Bootstrap is the number of replicates drawn for each α interval (0:
+	// none); each α's own bootstrap and bootstrap_undefined give how many
+	// of them its interval used and how many were left out with α
+	// undefined on them.
+	Bootstrap int `json:"bootstrap"`
 	// BootstrapMethod is what the bootstrap resampled: "units" (units with
 	// all their labels; Zapf et al. 2016) or "pairs" (pairable values;
 	// Hayes & Krippendorff 2007); empty without a bootstrap.

@@ -26,11 +26,17 @@ func statistics(rt ratings, boot bootstrap) (agreement.Statistics, []iaa.Pair) {
 	var s agreement.Statistics
 	c := rt.c
 	s.KrippendorffAlpha = alphaStatistic(c, rt.spec.iaaLevel(), boot)
-	cs := iaa.CountStatisticsCoded(c)
+	// Units rated once enter none of the statistics (their category
+	// shares included), as the page's unit counts say.
+	cs := iaa.PairableCountStatisticsCoded(c)
 	if f, err := cs.Fleiss, cs.FleissErr; err != nil {
 		s.FleissKappa = undefined(err)
 	} else {
-		s.FleissKappa = agreement.Statistic{Value: ptr(f.Kappa), SE: ptr(f.SE), CI95: &[2]float64{f.Low, f.High}, NUnits: ptr(f.Units), PerUnit: ptr(f.Raters)}
+		// Fleiss' κ needs the same number of ratings on every unit: it is
+		// computed on the units with the most common number, and says how
+		// many units with two or more ratings it left out.
+		s.FleissKappa = agreement.Statistic{Value: ptr(f.Kappa), SE: ptr(f.SE), CI95: &[2]float64{f.Low, f.High}, NUnits: ptr(f.Units), PerUnit: ptr(f.Raters),
+			LeftOut: ptr(pairable(c) - f.Units)}
 	}
 	s.PercentAgreement = coefficient(cs.Percent, cs.PercentErr)
 	s.ScottPi = coefficient(cs.ScottPi, cs.ScottPiErr)
@@ -65,12 +71,7 @@ func alphaStatistic(c *iaa.Coded, level iaa.Level, boot bootstrap) agreement.Sta
 	if err != nil {
 		return undefined(err)
 	}
-	st := agreement.Statistic{Value: ptr(b.Alpha), CI95: &[2]float64{b.Low, b.High},
-		Bootstrap: ptr(b.Replicates), BootstrapMethod: b.Method.String(), MinAlpha: ptr(minAlpha), PBelowMin: ptr(b.PBelow[0])}
-	if b.Method == iaa.BootstrapPairs {
-		st.BootstrapWarning = agreement.PairsWarning
-	}
-	return st
+	return agreement.AlphaBootStatistic(b, minAlpha)
 }
 
 func coefficient(c iaa.Coefficient, err error) agreement.Statistic {
@@ -200,4 +201,15 @@ func meanInterval(n int, mean, ss float64) agreement.Statistic {
 	}
 	finite(&st)
 	return st
+}
+
+// pairable counts the units of c with two or more ratings.
+func pairable(c *iaa.Coded) int {
+	n := 0
+	for u := range c.Units() {
+		if c.Start[u+1]-c.Start[u] >= 2 {
+			n++
+		}
+	}
+	return n
 }

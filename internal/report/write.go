@@ -64,12 +64,22 @@ func (r *Report) WriteCSV(w io.Writer, table string) error {
 		for _, n := range statColumns {
 			head = append(head, n, n+"_ci_low", n+"_ci_high", n+"_undefined")
 		}
+		// The bootstrap's replicates behind α's interval: those used, those
+		// left out with α undefined, and why the interval is withheld.
+		head = append(head, "krippendorff_alpha_replicates", "krippendorff_alpha_replicates_undefined", "krippendorff_alpha_ci_withheld")
+		// The units behind Fleiss' κ: those with the most common number of
+		// ratings, that number, and the pairable units left out.
+		head = append(head, "fleiss_kappa_n_units", "fleiss_kappa_ratings_per_unit", "fleiss_kappa_n_units_left_out")
 		writeRow(cw, head)
 		for _, d := range r.Dimensions {
 			rec := []string{d.Name, d.Level, d.Scale, itoa(d.Units), itoa(d.Pairable), itoa(d.Ratings)}
 			for _, ns := range Named(&d.Statistics) {
 				rec = append(rec, statCells(ns.Stat)...)
 			}
+			a := &d.Statistics.KrippendorffAlpha
+			rec = append(rec, intCell(a.Bootstrap), intCell(a.BootstrapUndefined), a.CI95Withheld)
+			f := &d.Statistics.FleissKappa
+			rec = append(rec, intCell(f.NUnits), intCell(f.PerUnit), intCell(f.LeftOut))
 			writeRow(cw, rec)
 		}
 	case "pairwise":
@@ -186,6 +196,14 @@ func votes(vs []Vote) string {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
+// intCell formats an optional count, "" for none.
+func intCell(n *int) string {
+	if n == nil {
+		return ""
+	}
+	return itoa(*n)
+}
+
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 // num formats a number in full precision, "" for none.
@@ -217,6 +235,30 @@ func Format(s *agreement.Statistic) string {
 	return out
 }
 
+// ReplicatesNote says, for α with a bootstrap on which some replicates
+// had α undefined, how many replicates its interval rests on, or that the
+// interval is withheld: " (962 of 1000 replicates)", " (no interval: α
+// undefined on 380 of 1000 replicates)"; "" when every replicate counted.
+func ReplicatesNote(s *agreement.Statistic) string {
+	if s.Bootstrap == nil || s.BootstrapUndefined == nil || *s.BootstrapUndefined == 0 {
+		return ""
+	}
+	drawn := *s.Bootstrap + *s.BootstrapUndefined
+	if s.CI95Withheld != "" {
+		return fmt.Sprintf(" (no interval: alpha undefined on %d of %d replicates)", *s.BootstrapUndefined, drawn)
+	}
+	return fmt.Sprintf(" (%d of %d replicates)", *s.Bootstrap, drawn)
+}
+
+// FleissBasis says which units Fleiss' κ rests on when it left some out:
+// " (8 units with 4 ratings; 3 left out)"; "" otherwise.
+func FleissBasis(s *agreement.Statistic) string {
+	if s.Value == nil || s.LeftOut == nil || *s.LeftOut == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d units with %d ratings; %d left out)", *s.NUnits, *s.PerUnit, *s.LeftOut)
+}
+
 // FormatRate writes a rate for people: "0.80 (8/10) [0.49, 0.94]".
 func FormatRate(r Rate) string {
 	if r.Value == nil {
@@ -240,10 +282,11 @@ func (r *Report) writeText(w io.Writer) error {
 	fmt.Fprintf(tw, "annotators\t%s\n", strings.Join(r.Annotators, ", "))
 	switch r.BootstrapMethod {
 	case "pairs":
-		fmt.Fprintf(tw, "bootstrap\t%d replicates for alpha's 95%% interval, drawing pairable values (Hayes & Krippendorff 2007)\n", r.Bootstrap)
+		fmt.Fprintf(tw, "bootstrap\t%d replicates drawn for each alpha's 95%% interval, drawing pairable values (Hayes & Krippendorff 2007)\n", r.Bootstrap)
 		fmt.Fprintf(tw, "warning\t%s\n", agreement.PairsWarning)
 	case "units":
-		fmt.Fprintf(tw, "bootstrap\t%d replicates for alpha's 95%% interval, drawing units with all their labels (Zapf et al. 2016)\n", r.Bootstrap)
+		fmt.Fprintf(tw, "bootstrap\t%d replicates drawn for each alpha's 95%% interval, drawing units with all their labels (Zapf et al. 2016)\n", r.Bootstrap)
+		fmt.Fprintf(tw, "\treplicates on which alpha is undefined are left out; below, the number used where it is fewer, and no interval where more than %g%% were left out\n", agreement.MaxUndefinedShare*100)
 	default:
 		fmt.Fprintln(tw, "bootstrap\tnone")
 	}
@@ -256,7 +299,7 @@ func (r *Report) writeText(w io.Writer) error {
 	for _, d := range r.Dimensions {
 		s := &d.Statistics
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", d.Name, d.Level, d.Units, d.Ratings,
-			Format(&s.KrippendorffAlpha), short(&s.FleissKappa), short(&s.CohenKappaMean), short(&s.PercentAgreement), short(&s.GwetAC1))
+			Format(&s.KrippendorffAlpha)+ReplicatesNote(&s.KrippendorffAlpha), short(&s.FleissKappa)+FleissBasis(&s.FleissKappa), short(&s.CohenKappaMean), short(&s.PercentAgreement), short(&s.GwetAC1))
 	}
 	for _, d := range r.Dimensions {
 		if len(d.Pairwise) == 0 || (d.Name != "faithfulness" && len(r.Dimensions) > 2) {

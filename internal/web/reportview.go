@@ -162,7 +162,20 @@ func statCell(name string, st *agreement.Statistic) templates.StatCell {
 	if st.CI95 != nil {
 		c.CI = "[" + dec3(st.CI95[0]) + ", " + dec3(st.CI95[1]) + "]"
 	}
+	if st.BootstrapUndefined != nil && *st.BootstrapUndefined > 0 {
+		drawn := *st.Bootstrap + *st.BootstrapUndefined
+		if st.CI95Withheld != "" {
+			c.Note = fmt.Sprintf("no interval: α undefined on %d of %d bootstrap replicates", *st.BootstrapUndefined, drawn)
+		} else {
+			c.Note = fmt.Sprintf("interval from %d of %d replicates (α undefined on the rest)", *st.Bootstrap, drawn)
+		}
+	}
 	switch {
+	case st.PerUnit != nil:
+		c.Basis = plural(*st.NUnits, "unit") + " × " + strconv.Itoa(*st.PerUnit) + " ratings"
+		if st.LeftOut != nil && *st.LeftOut > 0 {
+			c.Note = fmt.Sprintf("%d pairable units with another number of ratings left out", *st.LeftOut)
+		}
 	case st.NUnits != nil:
 		c.Basis = plural(*st.NUnits, "unit")
 	case st.NPairs != nil:

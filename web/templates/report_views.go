@@ -58,10 +58,13 @@ type DimensionRow struct {
 // StatCell is a statistic as the page prints it: a value with its interval
 // and the units behind it, or the reason it is undefined.
 type StatCell struct {
-	Name      string // JSON name, for test ids
-	Value     string // "" when undefined
-	CI        string // "[low, high]" or ""
-	Basis     string // e.g. "12 units" or "3 pairs"
+	Name  string // JSON name, for test ids
+	Value string // "" when undefined
+	CI    string // "[low, high]" or ""
+	Basis string // e.g. "12 units" or "3 pairs"
+	// Note qualifies the figure in a sentence that may wrap, e.g. how many
+	// bootstrap replicates α's interval rests on.
+	Note      string
 	Undefined string // the reason, when Value is ""
 }
 
