@@ -69,16 +69,26 @@ func LightKappa(pairs []Pair) (mean float64, used int, err error) {
 // pair. Tables are allocated only for pairs that share a unit. With
 // skipDisjoint, pairs that never rated a unit in common are left out
 // instead of being returned with Err set.
+//
+// Weights come from the positions of the values observed (see
+// [Weighting.Matrix]); [PairwiseCohenScale] takes them from the scale.
 func PairwiseCohenCoded(c *Coded, w Weighting, skipDisjoint bool) []Pair {
-	return pairwiseCohen(c, nil, w, skipDisjoint)
+	return pairwiseCohen(c, nil, w, 0, skipDisjoint)
+}
+
+// PairwiseCohenScale is [PairwiseCohenCoded] on a scale whose values span
+// span (its maximum less its minimum), so that the weights are the
+// scale's whatever values were used.
+func PairwiseCohenScale(c *Coded, w Weighting, span float64, skipDisjoint bool) []Pair {
+	return pairwiseCohen(c, nil, w, span, skipDisjoint)
 }
 
 // pairwiseCohen is PairwiseCohenCoded where unit u of c stands for
 // times[u] units (nil: one each). The tables hold whole counts, which
 // float64 adds exactly in any order.
-func pairwiseCohen(c *Coded, times []int, w Weighting, skipDisjoint bool) []Pair {
+func pairwiseCohen(c *Coded, times []int, w Weighting, span float64, skipDisjoint bool) []Pair {
 	k := len(c.Values)
-	weights := w.Matrix(k)
+	weights := w.ValueMatrix(c.Values, span)
 	nc := c.Coders
 	tables := make([][]float64, nc*nc)
 	for u := range c.Units() {

@@ -245,7 +245,7 @@ func (p *profileRows) manyCodersModels(models []chance, onlyM int, stats []strin
 // profile adds to the contingency tables as many counts as units have it.
 func PairwiseCohenProfiled(p *Profiled, w Weighting, skipDisjoint bool) []Pair {
 	p.check()
-	return pairwiseCohen(p.Profiles, profileTimes(p.Of, p.Profiles.Units()), w, skipDisjoint)
+	return pairwiseCohen(p.Profiles, profileTimes(p.Of, p.Profiles.Units()), w, 0, skipDisjoint)
 }
 
 // ProfilesOf returns c stored by profile, the profiles in order of first

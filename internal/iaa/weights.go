@@ -44,6 +44,43 @@ func ParseWeighting(s string) (Weighting, error) {
 	return 0, fmt.Errorf("iaa: unknown weights %q (want none, linear or quadratic)", s)
 }
 
+// ValueMatrix returns the agreement weights of the scheme for categories
+// with the given numeric values (ascending) on a scale whose values span
+// span (its maximum less its minimum): linear 1 − |vᵢ−vⱼ|/span, quadratic
+// 1 − (vᵢ−vⱼ)²/span². A scale's unused values thus still count: on a 1–5
+// scale, 2 against 4 weighs the same whether or not anybody chose 3, as
+// it would in the k × k table of the whole scale. For the consecutive
+// values of a whole scale it equals Matrix(k). Without a scale (span 0 or
+// less) the weights are Matrix(k), by the values' positions, as R's irr
+// and most tools weigh the levels observed.
+func (w Weighting) ValueMatrix(values []float64, span float64) [][]float64 {
+	k := len(values)
+	if w == Unweighted || k < 2 || !(span > 0) {
+		return w.Matrix(k)
+	}
+	m := make([][]float64, k)
+	for i := range m {
+		m[i] = make([]float64, k)
+		for j := range m[i] {
+			d := values[i] - values[j]
+			if d < 0 {
+				d = -d
+			}
+			switch {
+			case i == j:
+				m[i][j] = 1
+			case w == Linear:
+				m[i][j] = 1 - d/span
+			case w == Quadratic:
+				m[i][j] = 1 - d*d/(span*span)
+			default:
+				panic(fmt.Sprintf("iaa: unknown Weighting %d", int(w)))
+			}
+		}
+	}
+	return m
+}
+
 // Matrix returns the k × k agreement weights of the scheme.
 func (w Weighting) Matrix(k int) [][]float64 {
 	m := make([][]float64, k)

@@ -101,7 +101,6 @@ func (t *coderTally) majority(x, best int32, k, n int) {
 func againstRest(rt ratings) ([]AnnotatorDimension, [][]DisagreementPattern) {
 	s := rt.spec
 	c := rt.c
-	k := len(c.Values)
 	masi := s.scale == scaleMASI
 	tallies := make([]coderTally, c.Coders)
 	if masi {
@@ -143,7 +142,7 @@ func againstRest(rt ratings) ([]AnnotatorDimension, [][]DisagreementPattern) {
 		case t.plural == 0:
 			ad.KappaMajority = agreement.Statistic{Undefined: "the others never had a single plurality value"}
 		default:
-			ad.KappaMajority = kappaStatistic(usedTable(t.vsMajor, k, s.weights()))
+			ad.KappaMajority = kappaStatistic(usedTable(t.vsMajor, c.Values, s.weights(), s.span))
 		}
 		switch {
 		case without == nil:
@@ -185,10 +184,13 @@ func strictMajority(codes []int32, cnt []int) (int32, bool) {
 	return 0, false
 }
 
-// usedTable computes Cohen's κ from a k × k table restricted to the
-// categories that occur in it, with weights over those: the categories
-// two columns of values would have on their own.
-func usedTable(flat []float64, k int, w iaa.Weighting) (iaa.Kappa, error) {
+// usedTable computes Cohen's κ from a k × k table (k the number of
+// values, codes by position) restricted to the categories that occur in
+// it: the categories two columns of values would have on their own. The
+// weights are over those values on the scale's span (see
+// iaa.Weighting.ValueMatrix).
+func usedTable(flat []float64, values []float64, w iaa.Weighting, span float64) (iaa.Kappa, error) {
+	k := len(values)
 	var used []int
 	for i := range k {
 		any := false
@@ -203,13 +205,15 @@ func usedTable(flat []float64, k int, w iaa.Weighting) (iaa.Kappa, error) {
 		}
 	}
 	table := make([][]float64, len(used))
+	usedValues := make([]float64, len(used))
 	for a, i := range used {
+		usedValues[a] = values[i]
 		table[a] = make([]float64, len(used))
 		for b, j := range used {
 			table[a][b] = flat[i*k+j]
 		}
 	}
-	return iaa.CohenKappaTable(table, w.Matrix(len(used)))
+	return iaa.CohenKappaTable(table, w.ValueMatrix(usedValues, span))
 }
 
 // goldAgreement reports labels against reference values from their
@@ -232,7 +236,7 @@ func goldAgreement(s *spec, conf iaa.Confusion) *GoldAgreement {
 			table[i][j] = float64(n)
 		}
 	}
-	g.Kappa = kappaStatistic(iaa.CohenKappaTable(table, s.weights().Matrix(len(table))))
+	g.Kappa = kappaStatistic(iaa.CohenKappaTable(table, s.weights().ValueMatrix(conf.Categories, s.span)))
 	for _, v := range conf.Categories {
 		g.Confusion.Values = append(g.Confusion.Values, s.valueName(v))
 	}

@@ -37,6 +37,10 @@ type spec struct {
 	// positive (unfaithful, yes, present), −1 when the dimension is not
 	// binary.
 	positive float64
+	// span is the range of a numeric scale (its maximum less its
+	// minimum), which weighted κ's weights are taken over; 0 when unknown
+	// (the values' own range).
+	span float64
 }
 
 func (s *spec) key() string { return s.name + "@" + s.level }
@@ -633,7 +637,7 @@ func (x *index) sources() []source {
 	}
 	if x.settings.Relevance {
 		out = append(out, source{
-			spec: &spec{name: "relevance", title: "Relevance (1–5)", level: LevelSummary, scale: scaleOrdinal, positive: -1},
+			spec: &spec{name: "relevance", title: "Relevance (1–5)", level: LevelSummary, scale: scaleOrdinal, positive: -1, span: 4},
 			keys: func() []unitKey { return x.summaryKeys },
 			collect: func(sc *scope, c *collector) {
 				for i, p := range sc.parts {

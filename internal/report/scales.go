@@ -22,8 +22,8 @@ func (x *index) scaleSources() []source {
 		if s.Numeric() {
 			title := s.Label() + " (" + strconv.Itoa(*s.Min) + "–" + strconv.Itoa(*s.Max) + ")"
 			specs = []*spec{
-				{name: s.Name, title: title, level: s.Level, scale: scaleOrdinal, positive: -1},
-				{name: s.Name + ":interval", title: title + ", interval", level: s.Level, scale: scaleInterval, positive: -1},
+				{name: s.Name, title: title, level: s.Level, scale: scaleOrdinal, positive: -1, span: float64(*s.Max - *s.Min)},
+				{name: s.Name + ":interval", title: title + ", interval", level: s.Level, scale: scaleInterval, positive: -1, span: float64(*s.Max - *s.Min)},
 			}
 		} else {
 			specs = []*spec{{name: s.Name, title: s.Label(), level: s.Level, scale: scaleNominal, values: s.Categories, positive: -1}}
