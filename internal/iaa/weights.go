@@ -54,44 +54,32 @@ func ParseWeighting(s string) (Weighting, error) {
 // less) the weights are Matrix(k), by the values' positions, as R's irr
 // and most tools weigh the levels observed.
 func (w Weighting) ValueMatrix(values []float64, span float64) [][]float64 {
-	k := len(values)
-	if w == Unweighted || k < 2 || !(span > 0) {
-		return w.Matrix(k)
+	if !(span > 0) {
+		return w.Matrix(len(values))
 	}
-	m := make([][]float64, k)
+	return w.over(values, span)
+}
+
+// Matrix returns the k × k agreement weights of the scheme, by category
+// positions 0..k−1.
+func (w Weighting) Matrix(k int) [][]float64 {
+	positions := make([]float64, k)
+	for i := range positions {
+		positions[i] = float64(i)
+	}
+	return w.over(positions, float64(k-1))
+}
+
+// over returns the weights of categories at values on a span.
+func (w Weighting) over(values []float64, span float64) [][]float64 {
+	m := make([][]float64, len(values))
 	for i := range m {
-		m[i] = make([]float64, k)
+		m[i] = make([]float64, len(values))
 		for j := range m[i] {
 			d := values[i] - values[j]
 			if d < 0 {
 				d = -d
 			}
-			switch {
-			case i == j:
-				m[i][j] = 1
-			case w == Linear:
-				m[i][j] = 1 - d/span
-			case w == Quadratic:
-				m[i][j] = 1 - d*d/(span*span)
-			default:
-				panic(fmt.Sprintf("iaa: unknown Weighting %d", int(w)))
-			}
-		}
-	}
-	return m
-}
-
-// Matrix returns the k × k agreement weights of the scheme.
-func (w Weighting) Matrix(k int) [][]float64 {
-	m := make([][]float64, k)
-	for i := range m {
-		m[i] = make([]float64, k)
-		for j := range m[i] {
-			d := float64(i - j)
-			if d < 0 {
-				d = -d
-			}
-			span := float64(k - 1)
 			switch {
 			case i == j:
 				m[i][j] = 1
