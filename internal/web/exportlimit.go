@@ -57,7 +57,7 @@ func newExportSemaphore(n int) *semaphore.Weighted { return semaphore.NewWeighte
 // free.
 func (s *Server) exportSlot(c echo.Context) (release func(), err error) {
 	if !s.exports.TryAcquire(1) {
-		s.requestLog(c).Warn("export refused: the most downloads at once are running", "limit", s.cfg.MaxConcurrentExports)
+		s.requestLog(c).Warn("export refused: too many downloads at once", "limit", s.cfg.MaxConcurrentExports)
 		c.Response().Header().Set("Retry-After", strconv.Itoa(exportRetryAfter))
 		return nil, errExportsBusy
 	}
