@@ -112,6 +112,8 @@ type Export struct {
 	opt        Options
 	header     Header
 	records    int
+	// reader is the snapshot Open started, until Write or Close ends it.
+	reader *tasks.ExportReader
 }
 
 // New checks the options against the project: a known kind and format,
@@ -217,14 +219,41 @@ func safeName(s string) string {
 	}, s)
 }
 
-// Write streams the export to w. It reads one snapshot of the database; an
-// error part-way leaves w with what was written so far.
-func (e *Export) Write(ctx context.Context, w io.Writer) error {
+// Open starts the export's read of the database (its snapshot), so that a
+// database that cannot serve it now fails before anything is sent: the
+// error is EUnavailable when no read connection frees up in time. Write
+// opens it itself when Open was not called; Write or Close ends it.
+func (e *Export) Open(ctx context.Context) error {
+	if e.reader != nil {
+		return nil
+	}
 	r, err := e.store.BeginExport(ctx, domain.ExportScope{ProjectID: e.project.ID, RoundID: e.roundID, OneConnection: e.opt.OneCore})
 	if err != nil {
 		return err
 	}
-	defer r.Close()
+	e.reader = r
+	return nil
+}
+
+// Close ends the read Open started, when Write has not.
+func (e *Export) Close() error {
+	if e.reader == nil {
+		return nil
+	}
+	r := e.reader
+	e.reader = nil
+	return r.Close()
+}
+
+// Write streams the export to w. It reads one snapshot of the database; an
+// error part-way leaves w with what was written so far.
+func (e *Export) Write(ctx context.Context, w io.Writer) error {
+	if err := e.Open(ctx); err != nil {
+		return err
+	}
+	r := e.reader
+	defer e.Close()
+	var err error
 	x := &run{Export: e, r: r}
 	if x.names, err = e.names(ctx, r); err != nil {
 		return err

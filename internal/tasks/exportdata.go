@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"annotate/internal/domain"
 )
@@ -19,6 +20,7 @@ import (
 // done.
 type ExportReader struct {
 	store *Store
+	conn  *sql.Conn
 	tx    *sql.Tx
 	scope domain.ExportScope
 	stmts map[string]*sql.Stmt
@@ -27,13 +29,25 @@ type ExportReader struct {
 	byRound bool
 }
 
-// BeginExport opens an ExportReader.
+// BeginExport opens an ExportReader. It waits for a free read connection
+// at most exportConnWait; when none frees up by then the error is
+// EUnavailable (try again later) rather than a wait without end.
 func (s *Store) BeginExport(ctx context.Context, scope domain.ExportScope) (*ExportReader, error) {
-	tx, err := s.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	wait, cancel := context.WithTimeout(ctx, exportConnWait)
+	conn, err := s.read.Conn(wait)
+	cancel()
 	if err != nil {
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			return nil, domain.Errorf(domain.EUnavailable, "The database is busy with other reads; please try the export again in a moment.")
+		}
 		return nil, domain.Op("Store.BeginExport", err)
 	}
-	r := &ExportReader{store: s, tx: tx, scope: scope, stmts: map[string]*sql.Stmt{}}
+	tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		conn.Close()
+		return nil, domain.Op("Store.BeginExport", err)
+	}
+	r := &ExportReader{store: s, conn: conn, tx: tx, scope: scope, stmts: map[string]*sql.Stmt{}}
 	if r.byRound, err = roundWalk(ctx, tx, scope); err != nil {
 		r.Close()
 		return nil, domain.Op("Store.BeginExport", err)
@@ -49,13 +63,23 @@ func (s *Store) BeginExport(ctx context.Context, scope domain.ExportScope) (*Exp
 	return r, nil
 }
 
-// Close ends the read transaction.
+// Close ends the read transaction and gives its connection back.
 func (r *ExportReader) Close() error {
 	for _, st := range r.stmts {
 		st.Close()
 	}
-	return domain.Op("ExportReader.Close", r.tx.Rollback())
+	err := r.tx.Rollback()
+	if cerr := r.conn.Close(); err == nil {
+		err = cerr
+	}
+	return domain.Op("ExportReader.Close", err)
 }
+
+// exportConnWait bounds how long BeginExport waits for a read connection.
+// An export holds its connection for as long as its download lasts, and
+// the web server keeps such downloads fewer than the read connections, so
+// a wait this long means the pool is held by something else.
+var exportConnWait = 30 * time.Second
 
 // An export of a round that covers few of the project's summaries (a
 // calibration round) walks that round's summaries, sorted, instead of

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"runtime"
 	"strings"
 	"time"
 
@@ -139,8 +138,8 @@ func Open(ctx context.Context, path string, opts ...OpenOption) (*Store, error) 
 		write.Close()
 		return nil, domain.Op("Open", err)
 	}
-	read.SetMaxOpenConns(max(4, runtime.NumCPU()*2))
-	read.SetMaxIdleConns(max(4, runtime.NumCPU()*2))
+	read.SetMaxOpenConns(readConns())
+	read.SetMaxIdleConns(readConns())
 	s.read = read
 	s.readStmts.db = read
 	s.writeStmts.db = write

@@ -25,7 +25,8 @@ func (s *Server) apiGold(c echo.Context) error { return s.apiExport(c, export.Go
 
 // apiExport checks an export's filters (round, provenance, since,
 // anonymise, format), answers 304 when the caller already has what they
-// would produce, and otherwise streams it.
+// would produce, and otherwise streams it, under the same bounds as the
+// export page's downloads (see exportlimit.go).
 func (s *Server) apiExport(c echo.Context, what string) error {
 	a, err := s.apiAccess(c, true)
 	if err != nil {
@@ -60,13 +61,28 @@ func (s *Server) apiExport(c echo.Context, what string) error {
 	if notModified(c, etag) {
 		return c.NoContent(http.StatusNotModified)
 	}
+	release, err := s.exportSlot(c)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if err := x.Open(ctx); err != nil {
+		return err
+	}
+	defer x.Close()
 	res := c.Response()
 	res.Header().Set(echo.HeaderContentType, x.ContentType())
 	setExportHeaders(res.Header(), h)
-	res.WriteHeader(http.StatusOK)
-	if err := x.Write(ctx, res); err != nil {
-		s.log.Error("api export failed part-way", "project", h.Project, "what", h.What, "err", err)
+	out := s.exportWriter(res)
+	if err := out.extend(); err != nil {
+		return err
 	}
+	res.WriteHeader(http.StatusOK)
+	if err := x.Write(ctx, out); err != nil {
+		s.exportStopped(c, h, err, out)
+		return nil
+	}
+	out.extend()
 	return nil
 }
 

@@ -89,12 +89,10 @@ func problemOf(err error) *Problem {
 // writeProblem is the API's branch of the error handler.
 func (s *Server) writeProblem(err error, c echo.Context) {
 	p := problemOf(err)
-	if p.Status >= 500 {
+	if p.Status >= 500 && !errors.Is(err, errExportsBusy) {
 		s.requestLog(c).Error("api request failed", "err", err)
 	}
-	if p.Status == http.StatusServiceUnavailable {
-		c.Response().Header().Set("Retry-After", "2")
-	}
+	setRetryAfter(c, p.Status)
 	if p.Instance == "" {
 		p.Instance = c.Request().URL.Path
 	}

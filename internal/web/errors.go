@@ -71,12 +71,10 @@ func (s *Server) handleError(err error, c echo.Context) {
 	// Middleware such as the request timeout may have cancelled the
 	// request's context by now; the error page must still render.
 	c.SetRequest(c.Request().WithContext(context.WithoutCancel(c.Request().Context())))
-	if status >= 500 {
+	if status >= 500 && !errors.Is(err, errExportsBusy) {
 		s.requestLog(c).Error("request failed", "status", status, "err", err)
 	}
-	if status == http.StatusServiceUnavailable {
-		c.Response().Header().Set("Retry-After", "2")
-	}
+	setRetryAfter(c, status)
 	if c.Request().Method == http.MethodHead {
 		c.NoContent(status)
 		return
@@ -97,5 +95,13 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if rerr := s.render(c, status, templates.ErrorPage(v)); rerr != nil {
 		s.log.Error("render error page", "err", rerr)
 		c.String(status, msg)
+	}
+}
+
+// setRetryAfter asks a client answered 503 to try again in 2 s, unless the
+// handler named a wait of its own.
+func setRetryAfter(c echo.Context, status int) {
+	if status == http.StatusServiceUnavailable && c.Response().Header().Get("Retry-After") == "" {
+		c.Response().Header().Set("Retry-After", "2")
 	}
 }

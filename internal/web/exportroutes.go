@@ -1,12 +1,10 @@
 package web
 
 import (
-	"errors"
 	"mime"
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -24,7 +22,7 @@ func (s *Server) exportRoutes(u *echo.Group) {
 
 // streamingRoute tells the request timeout to leave the export downloads
 // alone: they stream as long as the export takes, and stop when the client
-// goes away.
+// goes away or stops reading (see exportWriter).
 func streamingRoute(c echo.Context) bool {
 	return strings.HasSuffix(c.Path(), "/export/download")
 }
@@ -57,8 +55,10 @@ func (s *Server) getExport(c echo.Context) error {
 // in X-Export-* response headers as well as, for JSON Lines, in the file.
 //
 // The download is not subject to the request timeout nor the server's
-// write timeout. A complete download ends with the X-Export-Records and
-// X-Export-Complete trailers (and, in JSON Lines, the end record); one
+// write timeout; instead each chunk must reach the client within
+// ExportWriteTimeout, and at most MaxConcurrentExports downloads stream at
+// once (more get 503). A complete download ends with the X-Export-Records
+// and X-Export-Complete trailers (and, in JSON Lines, the end record); one
 // that fails part-way is cut off without the end of the chunked body, so
 // the client sees a broken transfer, never a short file that looks whole.
 func (s *Server) getExportDownload(c echo.Context) error {
@@ -78,6 +78,15 @@ func (s *Server) getExportDownload(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	release, err := s.exportSlot(c)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if err := x.Open(ctx); err != nil {
+		return err
+	}
+	defer x.Close()
 	h := x.Header()
 	res := c.Response()
 	res.Header().Set(echo.HeaderContentType, x.ContentType())
@@ -85,20 +94,20 @@ func (s *Server) getExportDownload(c echo.Context) error {
 	res.Header().Set("Cache-Control", "no-store")
 	setExportHeaders(res.Header(), h)
 	res.Header().Set("Trailer", "X-Export-Records, X-Export-Complete")
-	// No deadline on writing the body; a stalled client is still dropped
-	// by the TCP keepalive and the request context.
-	if err := http.NewResponseController(res).SetWriteDeadline(time.Time{}); err != nil && !errors.Is(err, http.ErrNotSupported) {
+	out := s.exportWriter(res)
+	if err := out.extend(); err != nil {
 		return err
 	}
 	res.WriteHeader(http.StatusOK)
-	if err := x.Write(ctx, res); err != nil {
+	if err := x.Write(ctx, out); err != nil {
 		// The status is sent: log why, and abort the response so the
 		// client's transfer fails instead of ending normally.
-		s.log.Error("export failed part-way", "project", h.Project, "what", h.What, "err", err)
+		s.exportStopped(c, h, err, out)
 		panic(http.ErrAbortHandler)
 	}
 	res.Header().Set("X-Export-Records", strconv.Itoa(x.Records()))
 	res.Header().Set("X-Export-Complete", "true")
+	out.extend()
 	return nil
 }
 

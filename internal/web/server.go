@@ -51,6 +51,17 @@ type Config struct {
 	// about 80 before "busy".
 	MaxConcurrentLogins int
 	LoginWait           time.Duration
+	// MaxConcurrentExports bounds export downloads (the export page's and
+	// the API's) streaming at once; more are answered 503 with
+	// Retry-After. Each holds a read connection of the database while it
+	// streams, so the bound is kept below the store's read connections
+	// (default: half of them, at least 1).
+	MaxConcurrentExports int
+	// ExportWriteTimeout is how long each chunk (64 KiB) of an export
+	// download may take to reach the client; a client that stops reading
+	// for longer is cut off, and its export's connection freed (default
+	// 60 s).
+	ExportWriteTimeout time.Duration
 	// ReportMaxAge lets the report page show a report built up to this
 	// long ago while labels keep changing, and build the current one in
 	// the background (see pageReport); 0 means every view is current.
@@ -86,6 +97,7 @@ type Server struct {
 	sessions   *dbStore
 	throttle   *throttle
 	logins     *semaphore.Weighted
+	exports    *semaphore.Weighted // export downloads streaming (exportlimit.go)
 	log        *slog.Logger
 	runs       *runManager
 	evidence   evidenceCache
@@ -127,6 +139,10 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 	if cfg.LoginWait <= 0 {
 		cfg.LoginWait = 3 * time.Second
 	}
+	cfg.MaxConcurrentExports = exportLimit(cfg.MaxConcurrentExports, store)
+	if cfg.ExportWriteTimeout <= 0 {
+		cfg.ExportWriteTimeout = defaultExportWriteTimeout
+	}
 	if cfg.SessionMaxAge == 0 {
 		cfg.SessionMaxAge = 14 * 24 * time.Hour
 	}
@@ -155,6 +171,7 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 		sessions: cs,
 		throttle: newThrottle(cfg.Now, throttleMaxKeys),
 		logins:   newLoginSemaphore(cfg.MaxConcurrentLogins),
+		exports:  newExportSemaphore(cfg.MaxConcurrentExports),
 		log:      cfg.Logger,
 		runs:     newRunManager(cfg.Assist, cfg.Logger),
 		webhooks: webhooks.New(store),
