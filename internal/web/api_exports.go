@@ -73,16 +73,13 @@ func (s *Server) apiExport(c echo.Context, what string) error {
 	res := c.Response()
 	res.Header().Set(echo.HeaderContentType, x.ContentType())
 	setExportHeaders(res.Header(), h)
+	res.Header().Set("Trailer", "X-Export-Records, X-Export-Complete")
 	out := s.exportWriter(res)
 	if err := out.extend(); err != nil {
 		return err
 	}
 	res.WriteHeader(http.StatusOK)
-	if err := x.Write(ctx, out); err != nil {
-		s.exportStopped(c, h, err, out)
-		return nil
-	}
-	out.extend()
+	s.streamExport(c, x, h, out)
 	return nil
 }
 

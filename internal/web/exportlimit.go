@@ -76,6 +76,14 @@ type exportWriter struct {
 	err error
 }
 
+// sink is where an export writes: w, or what the tests put before it.
+func (s *Server) sink(w *exportWriter) io.Writer {
+	if s.exportSink != nil {
+		return s.exportSink(w)
+	}
+	return w
+}
+
 func (s *Server) exportWriter(res *echo.Response) *exportWriter {
 	return &exportWriter{w: res, rc: http.NewResponseController(res), timeout: s.cfg.ExportWriteTimeout}
 }

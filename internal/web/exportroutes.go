@@ -24,6 +24,10 @@ func (s *Server) exportRoutes(u *echo.Group) {
 // alone: they stream as long as the export takes, and stop when the client
 // goes away or stops reading (see exportWriter).
 func streamingRoute(c echo.Context) bool {
+	switch c.Path() {
+	case apiPrefix + "/projects/:slug/labels", apiPrefix + "/projects/:slug/gold":
+		return true
+	}
 	return strings.HasSuffix(c.Path(), "/export/download")
 }
 
@@ -99,16 +103,24 @@ func (s *Server) getExportDownload(c echo.Context) error {
 		return err
 	}
 	res.WriteHeader(http.StatusOK)
-	if err := x.Write(ctx, out); err != nil {
-		// The status is sent: log why, and abort the response so the
-		// client's transfer fails instead of ending normally.
+	s.streamExport(c, x, h, out)
+	return nil
+}
+
+// streamExport writes an opened export to its download, whose status and
+// headers (with the Trailer header naming X-Export-Records and
+// X-Export-Complete) are sent, then the trailers. An export that fails
+// part-way is logged and its response aborted, so the client's transfer
+// fails instead of ending as if the file were whole.
+func (s *Server) streamExport(c echo.Context, x *export.Export, h export.Header, out *exportWriter) {
+	if err := x.Write(c.Request().Context(), s.sink(out)); err != nil {
 		s.exportStopped(c, h, err, out)
 		panic(http.ErrAbortHandler)
 	}
+	res := c.Response()
 	res.Header().Set("X-Export-Records", strconv.Itoa(x.Records()))
 	res.Header().Set("X-Export-Complete", "true")
 	out.extend()
-	return nil
 }
 
 // setExportHeaders names what an export holds in X-Export-* response

@@ -29,6 +29,7 @@ import (
 type stallFixture struct {
 	*workFixture
 	srv  *httptest.Server
+	s    *web.Server
 	logs *watchedLog
 	// cookie is the lead's session, token the lead's API token.
 	cookie, token string
@@ -81,7 +82,7 @@ func newStallFixture(t *testing.T, cfg web.Config) *stallFixture {
 	for _, c := range b.client.Jar.Cookies(u) {
 		cookies = append(cookies, c.Name+"="+c.Value)
 	}
-	return &stallFixture{workFixture: w, srv: srv, logs: logs, cookie: strings.Join(cookies, "; "),
+	return &stallFixture{workFixture: w, srv: srv, s: s, logs: logs, cookie: strings.Join(cookies, "; "),
 		token: newToken(t, w.fixture, lea, authn.TokenSpec{})}
 }
 

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"io"
 	"testing"
 	"time"
 
@@ -20,6 +21,9 @@ func (s *Server) HoldLoginSlotsForTest(n int) func() {
 // GoldRunsForTest makes g run the lead's long gold operations in place
 // of the store.
 func (s *Server) GoldRunsForTest(g goldRuns) { s.gold = g }
+
+// ExportSinkForTest puts f between every export and its download.
+func (s *Server) ExportSinkForTest(f func(io.Writer) io.Writer) { s.exportSink = f }
 
 // AfterEachRequestForTest calls f with each request's path once the
 // server has answered it.

@@ -6,6 +6,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -111,6 +112,9 @@ type Server struct {
 	authn    *authn.Store
 	// gold runs the lead's long gold operations (leadruns.go).
 	gold goldRuns
+	// exportSink, when set (by tests), stands between an export and its
+	// download's writer.
+	exportSink func(io.Writer) io.Writer
 }
 
 // New builds a server over an open store. Session keys are taken from the
