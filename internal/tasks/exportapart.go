@@ -3,7 +3,9 @@ package tasks
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"time"
 )
 
 // The largest reading of an export (the labels of a raw export, the
@@ -19,6 +21,10 @@ const (
 	apartChunk  = 1024 // rows handed over at a time
 	apartChunks = 4    // chunks in flight
 )
+
+// apartConnWait bounds how long an export waits for its second
+// connection before it reads everything on its own.
+var apartConnWait = 250 * time.Millisecond
 
 // exportApartBetween, when set (by tests), runs after an export has read
 // the version of its own transaction and before a second one starts.
@@ -71,14 +77,30 @@ func readApart[T any](ctx context.Context, r *ExportReader, name, query string, 
 		exportApartBetween()
 	}
 	actx, cancel := context.WithCancel(ctx)
-	atx, err := r.store.read.BeginTx(actx, &sql.TxOptions{ReadOnly: true})
+	// A second connection only speeds the export up: when none frees up
+	// at once the reading goes with the rest, rather than wait, holding
+	// the export's own, for as long as its caller would.
+	wait, waited := context.WithTimeout(actx, apartConnWait)
+	conn, err := r.store.read.Conn(wait)
+	waited()
 	if err != nil {
+		cancel()
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			return nil, nil
+		}
+		<-r.store.reportApart
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	atx, err := conn.BeginTx(actx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		conn.Close()
 		cancel()
 		<-r.store.reportApart
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if v, err := reportVersion(actx, atx, r.scope.ProjectID); err != nil || v != version {
 		atx.Rollback()
+		conn.Close()
 		cancel()
 		if err != nil {
 			<-r.store.reportApart
@@ -96,6 +118,7 @@ func readApart[T any](ctx context.Context, r *ExportReader, name, query string, 
 		}
 		<-s.done
 		atx.Rollback()
+		conn.Close()
 		<-r.store.reportApart
 	}
 	go func() {

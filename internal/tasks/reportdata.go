@@ -60,12 +60,10 @@ func (s *Store) ReportData(ctx context.Context, projectID int64, f domain.Report
 	}
 	select {
 	case s.reportApart <- struct{}{}:
-		defer func() { <-s.reportApart }()
-		for range 3 {
-			d, err := s.reportData(ctx, projectID, f, true)
-			if !errors.Is(err, errReportMoved) {
-				return d, domain.Op("Store.ReportData", err)
-			}
+		d, err := s.reportDataApart(ctx, projectID, f)
+		<-s.reportApart
+		if !errors.Is(err, errReportMoved) && !errors.Is(err, errNoSecondConn) {
+			return d, domain.Op("Store.ReportData", err)
 		}
 	default:
 	}
@@ -73,9 +71,26 @@ func (s *Store) ReportData(ctx context.Context, projectID int64, f domain.Report
 	return val, domain.Op("Store.ReportData", err)
 }
 
+// reportDataApart reads apart, up to three times while the data moves
+// between the start of its two transactions.
+func (s *Store) reportDataApart(ctx context.Context, projectID int64, f domain.ReportFilter) (*domain.ReportData, error) {
+	var err error
+	for range 3 {
+		var d *domain.ReportData
+		if d, err = s.reportData(ctx, projectID, f, true); !errors.Is(err, errReportMoved) {
+			return d, err
+		}
+	}
+	return nil, err
+}
+
 // errReportMoved says that the project's report data changed between the
 // start of two transactions reading it.
 var errReportMoved = errors.New("report data changed while being read")
+
+// errNoSecondConn says that no second read connection freed up within
+// apartConnWait: the reading goes on one.
+var errNoSecondConn = errors.New("no second read connection free")
 
 // reportDataBetween, when set (by tests), runs after the first
 // transaction of reportData has fixed what it sees and before the second
@@ -151,7 +166,20 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f domain.Report
 		if labelsWay(largs) == "scan" {
 			largs.order = newAssignmentOrder()
 		}
-		ltx, err := s.read.BeginTx(lctx, nil)
+		// A second connection only speeds the reading up: when none
+		// frees up at once, the report is read on one rather than wait,
+		// holding the first, for as long as its caller would.
+		wait, waited := context.WithTimeout(lctx, apartConnWait)
+		lconn, err := s.read.Conn(wait)
+		waited()
+		if err != nil {
+			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+				return nil, errNoSecondConn
+			}
+			return nil, err
+		}
+		defer lconn.Close()
+		ltx, err := lconn.BeginTx(lctx, nil)
 		if err != nil {
 			return nil, err
 		}
