@@ -286,12 +286,17 @@ func faithValue(l *label) float64 {
 
 // errorSet is the set of error types of a label; types count only on an
 // unfaithful or borderline label, and the set is undefined without one.
+// An unfaithful label that names no type (imported, or a draft) says
+// there is an error without saying which: its set is unknown, not the
+// empty set of a faithful label, with which it would otherwise agree.
 func errorSet(l *label) (float64, bool) {
 	switch {
 	case l.empty:
 		return 0, false
 	case l.faith == 0:
 		return 0, true
+	case l.faith == 1 && l.mask == 0:
+		return 0, false
 	}
 	return float64(l.mask), true
 }
