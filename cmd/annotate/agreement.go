@@ -5,10 +5,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"annotate/internal/agreement"
@@ -57,6 +59,7 @@ comparing with figures published that way.`)
 	db := dbFlag(e, fs)
 	level := fs.String("level", "nominal", "measurement level: nominal, ordinal, interval, ratio or masi (sets)")
 	weights := fs.String("weights", "none", "weights for Cohen's kappa: none, linear or quadratic")
+	span := fs.Float64("span", 0, "the range (maximum less minimum) of the scale linear or quadratic weights are taken over, so unused values of the scale count as steps; 0 weighs the values observed by their positions")
 	boot := fs.Int("bootstrap", 0, fmt.Sprintf("bootstrap replicates for alpha's 95%% interval (0 = none; %d with --project)", report.DefaultBootstrap))
 	seed := fs.Uint64("seed", 1, "bootstrap seed")
 	method := fs.String("bootstrap-method", "units", "what alpha's bootstrap resamples: units (with all their ratings; the default) or pairs (pairable values; known to give too narrow intervals)")
@@ -113,7 +116,17 @@ comparing with figures published that way.`)
 	if v := table.Meta[agreement.MetaWeights]; v != "" && !flagSet(fs, "weights") {
 		*weights = v
 	}
-	rep, err := agreement.Compute(table, agreement.Options{Level: *level, Weights: *weights, Bootstrap: *boot, BootstrapMethod: *method, Seed: *seed, MinAlpha: *minAlpha})
+	if v := table.Meta[agreement.MetaSpan]; v != "" && !flagSet(fs, "span") {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(f > 0) || math.IsInf(f, 0) {
+			return fmt.Errorf("%s: the comment \"# %s: %s\" is not a positive number", name, agreement.MetaSpan, v)
+		}
+		*span = f
+	}
+	if !(*span >= 0) || math.IsInf(*span, 0) {
+		return fmt.Errorf("--span must be a positive number (the scale's maximum less its minimum), or 0 for none")
+	}
+	rep, err := agreement.Compute(table, agreement.Options{Level: *level, Weights: *weights, Span: *span, Bootstrap: *boot, BootstrapMethod: *method, Seed: *seed, MinAlpha: *minAlpha})
 	if err != nil {
 		return err
 	}

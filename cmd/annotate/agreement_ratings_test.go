@@ -19,7 +19,9 @@ import (
 // TestRatingsFileFromDemo labels the demo's calibration round as its three
 // annotators would (one leaves sentences out), writes the faithfulness
 // labels as a ratings file with --table ratings, and checks that
-// "agreement --ratings" on that file gives the α of the project report.
+// "agreement --ratings" on that file gives the α, mean Cohen's κ and
+// Fleiss' κ of the project report: for relevance too, whose weighted κ
+// takes its weights from the 1–5 scale (the file says its span).
 func TestRatingsFileFromDemo(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "demo.db")
@@ -61,6 +63,12 @@ func TestRatingsFileFromDemo(t *testing.T) {
 				}
 				saved++
 			}
+			// Relevance from 1, 2 and 4 only: the weights of the 1–5 scale
+			// differ from those of the three values' positions.
+			rel := domain.SummaryLabel{Relevance: []int{1, 2, 4, 4, 1, 2, 2}[(int(a.SummaryID)*(i+2)+i)%7]}
+			if version, err = store.SaveSummaryLabel(ctx, a.ID, u.ID, version, rel); err != nil {
+				t.Fatalf("%s summary %d: %v", name, a.SummaryID, err)
+			}
 		}
 	}
 	store.Close()
@@ -68,7 +76,7 @@ func TestRatingsFileFromDemo(t *testing.T) {
 	// The labels saved above are drafts: count them. Each dimension's
 	// ratings file, read back with no flags, gives the report's figures:
 	// error-type sets at the masi level, which differs from nominal.
-	for _, dim := range []string{"faithfulness@sentence", "error_types@sentence"} {
+	for _, dim := range []string{"faithfulness@sentence", "error_types@sentence", "relevance@summary"} {
 		args := []string{"agreement", "--db", db, "--project", "demo", "--dimension", dim, "--drafts"}
 		out, errOut, err := runCmd(t, "", nil, append(args, "--format", "csv", "--table", "ratings")...)
 		if err != nil {

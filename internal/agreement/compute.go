@@ -22,6 +22,11 @@ type Options struct {
 	// quadratic weights run over the ordered distinct values and need a
 	// level other than nominal. Empty means none.
 	Weights string
+	// Span is the range (maximum less minimum) of the scale the values
+	// are on, which linear and quadratic weights are taken over, so that
+	// a value of the scale nobody used still counts as a step; 0 takes
+	// the weights from the positions of the values observed.
+	Span float64
 	// Bootstrap is the number of bootstrap replicates for α's confidence
 	// interval; 0 skips the bootstrap.
 	Bootstrap int
@@ -82,7 +87,7 @@ func Compute(t *Table, opts Options) (*Report, error) {
 
 	rep := &Report{
 		Units: len(t.Units), Coders: len(t.Coders), Ratings: t.rated,
-		Level: level.String(), Weights: weights.String(),
+		Level: level.String(), Weights: weights.String(), Span: opts.Span,
 		Pairwise: []Pair{},
 	}
 	// The statistics only read r, so they are computed at once, on two
@@ -95,7 +100,7 @@ func Compute(t *Table, opts Options) (*Report, error) {
 	)
 	wg.Go(func() { alpha, alphaErr = alphaStatistic(r, level, method, opts) })
 	wg.Go(func() { cs = r.counts() })
-	pairs := r.pairwise(weights)
+	pairs := r.pairwise(weights, opts.Span)
 	wg.Wait()
 	if alphaErr != nil {
 		return nil, alphaErr
@@ -274,11 +279,11 @@ func (r codedRatings) counts() iaa.CountStatistics {
 	return iaa.CountStatisticsCoded(r.c)
 }
 
-func (r codedRatings) pairwise(w iaa.Weighting) []iaa.Pair {
+func (r codedRatings) pairwise(w iaa.Weighting, span float64) []iaa.Pair {
 	if r.p != nil {
-		return iaa.PairwiseCohenProfiled(r.p, w, false)
+		return iaa.PairwiseCohenProfiledScale(r.p, w, span, false)
 	}
-	return iaa.PairwiseCohenCoded(r.c, w, false)
+	return iaa.PairwiseCohenScale(r.c, w, span, false)
 }
 
 // coded returns every unit's ratings spelled out.

@@ -23,11 +23,14 @@ package agreement
 // A statistic with no value on the data carries {"undefined": "reason"}
 // instead of "value", and so does a pair. No number is ever NaN or infinite.
 type Report struct {
-	Units      int        `json:"units"`      // distinct units in the file, rated or not
-	Coders     int        `json:"coders"`     // distinct coders in the file
-	Ratings    int        `json:"ratings"`    // rows with a value
-	Level      string     `json:"level"`      // nominal, ordinal, interval or ratio
-	Weights    string     `json:"weights"`    // Cohen's κ weights: none, linear or quadratic
+	Units   int    `json:"units"`   // distinct units in the file, rated or not
+	Coders  int    `json:"coders"`  // distinct coders in the file
+	Ratings int    `json:"ratings"` // rows with a value
+	Level   string `json:"level"`   // nominal, ordinal, interval or ratio
+	Weights string `json:"weights"` // Cohen's κ weights: none, linear or quadratic
+	// Span is the range of the scale the weights are taken over; absent
+	// when they are by the positions of the values observed.
+	Span       float64    `json:"span,omitempty"`
 	Statistics Statistics `json:"statistics"` // the coefficients
 	Pairwise   []Pair     `json:"pairwise"`   // Cohen's κ for every pair of coders, in file order
 }

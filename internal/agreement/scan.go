@@ -304,6 +304,7 @@ func (rr *recordReader) nextPlain() (blank, ok bool) {
 const (
 	MetaLevel   = "level"   // the level of measurement the values are written for
 	MetaWeights = "weights" // the Cohen's κ weights the project's report uses
+	MetaSpan    = "span"    // the range of the scale the weights are taken over
 )
 
 // maxComments bounds the comment lines before a header.

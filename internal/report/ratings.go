@@ -9,6 +9,7 @@ import (
 	"annotate/internal/agreement"
 	"annotate/internal/csvsafe"
 	"annotate/internal/domain"
+	"annotate/internal/iaa"
 )
 
 // WriteRatings writes the labels of one dimension at one level as a
@@ -54,6 +55,11 @@ func WriteRatings(w io.Writer, d *domain.ReportData, set domain.Settings, opt Op
 	lvl, wts := rt.spec.iaaLevel(), rt.spec.weights()
 	if _, err := fmt.Fprintf(w, "# dimension: %s\n# %s: %s\n# %s: %s\n", rt.spec.key(), agreement.MetaLevel, lvl, agreement.MetaWeights, wts); err != nil {
 		return err
+	}
+	if rt.spec.span > 0 && wts != iaa.Unweighted {
+		if _, err := fmt.Fprintf(w, "# %s: %s\n", agreement.MetaSpan, strconv.FormatFloat(rt.spec.span, 'f', -1, 64)); err != nil {
+			return err
+		}
 	}
 	cw := csvsafe.NewWriter(w)
 	writeRow(cw, []string{"unit", "coder", "value"})
