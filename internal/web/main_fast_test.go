@@ -9,8 +9,14 @@ import (
 
 // TestMain hashes test passwords at bcrypt's lowest cost: fixtures create
 // many accounts and log in often, and the default cost made hashing most
-// of the package's test time.
+// of the package's test time. It stops the browser tests' shared Chromium
+// (see newBrowser) when every test has run.
+// New databases are copies of one migrated once (see
+// tasks.UseSchemaTemplateForTests).
 func TestMain(m *testing.M) {
 	tasks.SetPasswordCostForTests(4)
-	os.Exit(m.Run())
+	tasks.UseSchemaTemplateForTests()
+	code := m.Run()
+	stopBrowser()
+	os.Exit(code)
 }
