@@ -1,15 +1,12 @@
 package importer_test
 
 import (
-	"os"
 	"testing"
 
-	"annotate/internal/tasks"
+	"annotate/internal/testkit"
 )
 
-// TestMain makes the package's new databases copies of one migrated once
-// (see tasks.UseSchemaTemplateForTests): its tests open many.
-func TestMain(m *testing.M) {
-	tasks.UseSchemaTemplateForTests()
-	os.Exit(m.Run())
-}
+// TestMain runs the tests with passwords hashed at bcrypt's lowest cost
+// and new databases copied from one migrated once (see testkit.Main):
+// the package's fixtures make many accounts and stores.
+func TestMain(m *testing.M) { testkit.Main(m, nil) }
