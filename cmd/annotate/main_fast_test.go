@@ -1,16 +1,12 @@
 package main
 
 import (
-	"os"
 	"testing"
 
-	"annotate/internal/tasks"
+	"annotate/internal/testkit"
 )
 
-// TestMain hashes test passwords at bcrypt's lowest cost: fixtures create
-// many accounts and log in often, and the default cost made hashing most
-// of the package's test time.
-func TestMain(m *testing.M) {
-	tasks.SetPasswordCostForTests(4)
-	os.Exit(m.Run())
-}
+// TestMain runs the tests with passwords hashed at bcrypt's lowest cost
+// and new databases copied from one migrated once (see testkit.Main):
+// the package's fixtures make many accounts and stores.
+func TestMain(m *testing.M) { testkit.Main(m, nil) }

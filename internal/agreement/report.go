@@ -51,7 +51,9 @@ type Statistics struct {
 	PercentAgreement Statistic `json:"percent_agreement"`
 	// ScottPi is Scott's π generalised to many coders and missing ratings.
 	ScottPi Statistic `json:"scott_pi"`
-	// GwetAC1 is Gwet's AC1 over the categories observed in the file.
+	// GwetAC1 is Gwet's AC1 over the categories observed: in the whole
+	// file for agreement --ratings, on the units with two or more ratings
+	// in a project's report (see iaa.PairableCountStatisticsCoded).
 	GwetAC1 Statistic `json:"gwet_ac1"`
 }
 

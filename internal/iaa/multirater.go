@@ -51,7 +51,7 @@ func manyCodersModels(c countRows, models []chance, onlyM int, stats []string) [
 	}
 	out := make([]coefficientResult, len(models))
 	keep := keepTotal(onlyM)
-	s := newChanceSums(c.categories())
+	s := newChanceSums(c.categories(), onlyM)
 	var row countRow
 	for u := range c.units() {
 		if c.row(u, &row); keep(row.total) {
@@ -111,10 +111,20 @@ type chanceSums struct {
 	q, n, n2 int
 	pi       []float64
 	used     []bool
+	// usedQ makes q, Gwet's number of categories, the categories the
+	// units that enter used, rather than every category column: so it is
+	// when only the pairable units enter (see newChanceSums).
+	usedQ bool
 }
 
-func newChanceSums(q int) *chanceSums {
-	return &chanceSums{q: q, pi: make([]float64, q), used: make([]bool, q)}
+// newChanceSums sums over q category columns for units kept by onlyM (see
+// keepTotal). When onlyM is pairableUnits, AC1's q is the number of
+// categories the pairable units use, as its π_k come from them alone: a
+// value given only on units rated once changes neither, and the result is
+// AC1 on the pairable units alone, as irrCAC computes it without
+// categ.labels.
+func newChanceSums(q, onlyM int) *chanceSums {
+	return &chanceSums{q: q, pi: make([]float64, q), used: make([]bool, q), usedQ: onlyM == pairableUnits}
 }
 
 // add counts one unit with at least one rating.
@@ -159,6 +169,9 @@ func (s *chanceSums) chances(models []chance, stats []string, out []coefficientR
 		if s.used[k] {
 			ncat++
 		}
+	}
+	if s.usedQ {
+		s.q = ncat
 	}
 	q := s.q
 	if fail(func(m chance) string {

@@ -76,3 +76,56 @@ func TestCountStatisticsPairableOnly(t *testing.T) {
 		t.Errorf("with units rated once %+v %+v %+v, without %+v %+v %+v", cs.ScottPi, cs.GwetAC1, cs.Percent, alone.ScottPi, alone.GwetAC1, alone.Percent)
 	}
 }
+
+// TestPairableAC1CountsThePairableCategories: Gwet's AC1 of
+// PairableCountStatisticsCoded takes q, its number of categories, from the
+// units with two or more ratings, as it takes π_k: a value given only on
+// units rated once changes neither. The 20 units of
+// TestCountStatisticsPairableOnly are rated "0" and "1"; units rated once
+// add the value "2" (one unit, and 30 units, which the tallied path
+// takes). On the 20 units q = 2 and AC1 = 0.205/0.505; with q = 3 it
+// would be (0.7 − 0.495/2)/(1 − 0.495/2) = 0.601329…
+func TestPairableAC1CountsThePairableCategories(t *testing.T) {
+	pairs := [][2]float64{}
+	for range 8 {
+		pairs = append(pairs, [2]float64{0, 0})
+	}
+	for range 6 {
+		pairs = append(pairs, [2]float64{1, 1})
+	}
+	for range 3 {
+		pairs = append(pairs, [2]float64{0, 1}, [2]float64{1, 0})
+	}
+	po := 14.0 / 20
+	pi0, pi1 := 22.0/40, 18.0/40
+	pe := pi0*(1-pi0) + pi1*(1-pi1) // q − 1 = 1
+	want := (po - pe) / (1 - pe)
+	for _, once := range []int{1, 30} {
+		b := iaa.NewCodedBuilder(2)
+		for u, p := range pairs {
+			b.Add(u, 0, p[0])
+			b.Add(u, 1, p[1])
+		}
+		for u := 20; u < 20+once; u++ {
+			b.Add(u, u%2, 2)
+		}
+		cs := iaa.PairableCountStatisticsCoded(b.Build(20 + once))
+		if cs.GwetAC1Err != nil {
+			t.Fatalf("%d units rated once: %v", once, cs.GwetAC1Err)
+		}
+		if !near(cs.GwetAC1.Value, want, 1e-12) || cs.GwetAC1.Units != 20 {
+			t.Errorf("%d units rated once \"2\": AC1 = %.6f on %d units, want %.6f on 20", once, cs.GwetAC1.Value, cs.GwetAC1.Units, want)
+		}
+	}
+	// A single value on every pairable unit leaves AC1 undefined, as it
+	// is on those units alone, whatever the units rated once say.
+	b := iaa.NewCodedBuilder(2)
+	for u := range 5 {
+		b.Add(u, 0, 1)
+		b.Add(u, 1, 1)
+	}
+	b.Add(5, 0, 0)
+	if cs := iaa.PairableCountStatisticsCoded(b.Build(6)); cs.GwetAC1Err == nil {
+		t.Errorf("AC1 = %v with one value on every pairable unit, want undefined", cs.GwetAC1.Value)
+	}
+}

@@ -167,7 +167,7 @@ func profileTimes(of []int32, n int) []int {
 func (p *profileRows) manyCodersModels(models []chance, onlyM int, stats []string) []coefficientResult {
 	out := make([]coefficientResult, len(models))
 	keep := keepTotal(onlyM)
-	s := newChanceSums(p.categories())
+	s := newChanceSums(p.categories(), onlyM)
 	f := p.flat
 	profiles := f.units()
 	kept := make([]bool, profiles)

@@ -117,11 +117,14 @@ func CountStatisticsCoded(c *Coded) CountStatistics {
 
 // PairableCountStatisticsCoded is [CountStatisticsCoded] with units rated
 // once left out, as they are of α: the category shares π_k of Scott's π
-// and Gwet's AC1 (and the standard errors of all three coefficients) come
-// from the units with two or more ratings, the units each coefficient
-// says it rests on (Coefficient.Units). [CountStatisticsCoded] follows
-// Gwet (2014) and irrCAC, whose π_k take every rated unit; the two agree
-// when no unit has a single rating. Fleiss' κ is the same in both.
+// and Gwet's AC1, AC1's number of categories q (the categories those units
+// use) and the standard errors of all three coefficients come from the
+// units with two or more ratings, the units each coefficient says it
+// rests on (Coefficient.Units): the results are irrCAC's on those units
+// alone. [CountStatisticsCoded] follows Gwet (2014) and irrCAC on every
+// rated unit, whose π_k take units rated once too and whose q counts
+// every category column of c; the two agree when no unit has a single
+// rating. Fleiss' κ is the same in both.
 func PairableCountStatisticsCoded(c *Coded) CountStatistics {
 	return countStatisticsOf(c, pairableUnits)
 }

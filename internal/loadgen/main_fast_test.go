@@ -4,17 +4,16 @@ import (
 	"os"
 	"testing"
 
-	"annotate/internal/tasks"
+	"annotate/internal/testkit"
 )
 
-// TestMain hashes test passwords at bcrypt's lowest cost (fixtures create
-// many accounts and log in often, and the default cost made hashing most
-// of the package's test time), and removes the binary the tests built.
+// TestMain runs the tests as testkit.Main does (fast password hashes, new
+// databases copied from one migrated once) and then removes the binary
+// they built.
 func TestMain(m *testing.M) {
-	tasks.SetPasswordCostForTests(4)
-	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
-	os.Exit(code)
+	testkit.Main(m, func() {
+		if buildDir != "" {
+			os.RemoveAll(buildDir)
+		}
+	})
 }

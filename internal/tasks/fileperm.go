@@ -13,19 +13,20 @@ import (
 // mode of the database file, so creating that one 0600 covers all three.
 const dbFileMode = 0o600
 
-// createPrivate creates path empty with mode 0600 if it does not exist.
-func createPrivate(path string) error {
+// createPrivate creates path empty with mode 0600 if it does not exist,
+// and says whether it made it.
+func createPrivate(path string) (bool, error) {
 	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
-		return nil
+		return false, nil
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, dbFileMode)
 	if errors.Is(err, fs.ErrExist) {
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return fmt.Errorf("create database %s: %w", path, err)
+		return false, fmt.Errorf("create database %s: %w", path, err)
 	}
-	return f.Close()
+	return true, f.Close()
 }
 
 // ErrNoDatabase is returned by [Open] with [Existing] when the path

@@ -7,9 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"annotate/internal/domain"
@@ -40,8 +43,55 @@ func bigStoreWith(t *testing.T, knob *int, v int) (*Store, *domain.Project) {
 // summaries' topics.
 func labelScanStore(t *testing.T, seed uint64) *Store {
 	t.Helper()
+	path := filepath.Join(t.TempDir(), "store.db")
+	if err := os.WriteFile(path, labelScanImage(t, seed), dbFileMode); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// labelScanImages are the database files labelScanStore copies, by seed:
+// made once each, as making one prepares some thousand statements.
+var labelScanImages = struct {
+	sync.Mutex
+	bySeed map[uint64][]byte
+}{bySeed: map[uint64][]byte{}}
+
+// labelScanImage returns the file of labelScanStore's database for seed,
+// making it the first time.
+func labelScanImage(t *testing.T, seed uint64) []byte {
+	t.Helper()
+	labelScanImages.Lock()
+	defer labelScanImages.Unlock()
+	if img, ok := labelScanImages.bySeed[seed]; ok {
+		return img
+	}
+	path := filepath.Join(t.TempDir(), "image.db")
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fillLabelScanStore(t, s, seed)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	img, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	labelScanImages.bySeed[seed] = img
+	return img
+}
+
+// fillLabelScanStore writes labelScanStore's projects into s.
+func fillLabelScanStore(t *testing.T, s *Store, seed uint64) {
+	t.Helper()
 	ctx := context.Background()
-	s := openTempStore(t)
 	rng := rand.New(rand.NewPCG(seed, 7))
 	set := domain.DefaultSettings()
 	set.Borderline = true
@@ -162,7 +212,6 @@ func labelScanStore(t *testing.T, seed uint64) *Store {
 	if err := s.tx(ctx, func(tx *sql.Tx) error { return recountProject(ctx, tx, 0) }); err != nil {
 		t.Fatal(err)
 	}
-	return s
 }
 
 // eachProject opens labelScanStore with three seeds and calls visit for

@@ -75,6 +75,9 @@ type openConfig struct {
 	busy     time.Duration
 	existing bool
 	migrate  func(from, to int)
+	// template: a new database file may be a copy of the tests' schema
+	// template (see UseSchemaTemplateForTests); false when making it.
+	template bool
 }
 
 // Existing makes [Open] refuse a path where no database file exists
@@ -106,7 +109,7 @@ func WithMigrationNotice(notice func(from, to int)) OpenOption {
 // Open opens (creating if needed, readable by its owner only) the database
 // file at path and brings its schema up to date.
 func Open(ctx context.Context, path string, opts ...OpenOption) (*Store, error) {
-	cfg := openConfig{busy: DefaultBusyTimeout}
+	cfg := openConfig{busy: DefaultBusyTimeout, template: true}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -117,8 +120,12 @@ func Open(ctx context.Context, path string, opts ...OpenOption) (*Store, error) 
 		if err := mustExist(path); err != nil {
 			return nil, domain.Op("Open", err)
 		}
-	} else if err := createPrivate(path); err != nil {
+	} else if created, err := createPrivate(path); err != nil {
 		return nil, domain.Op("Open", err)
+	} else if created && cfg.template {
+		if err := copySchemaTemplate(ctx, path); err != nil {
+			return nil, domain.Op("Open", err)
+		}
 	}
 	write, err := openPool(path, true, cfg.busy)
 	if err != nil {

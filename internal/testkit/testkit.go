@@ -111,3 +111,18 @@ func SampleDocs() []domain.DocumentInput {
 		},
 	}
 }
+
+// Main runs a test binary's tests (m.Run) the way the packages whose
+// fixtures open many stores and accounts want them, and exits with their
+// code: passwords hashed at bcrypt's lowest cost, and new databases copied
+// from one migrated once (see tasks.UseSchemaTemplateForTests). after, if
+// not nil, runs once the tests are done.
+func Main(m *testing.M, after func()) {
+	tasks.SetPasswordCostForTests(4)
+	tasks.UseSchemaTemplateForTests()
+	code := m.Run()
+	if after != nil {
+		after()
+	}
+	os.Exit(code)
+}

@@ -6,35 +6,43 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 )
 
-// newBrowser starts a headless Chromium for a test. Without Chromium the
-// test is skipped on a developer machine and fails in CI (CI=true), where
-// .ci/run installs it.
-func newBrowser(t *testing.T) context.Context {
-	t.Helper()
-	path := ""
+// browsers is the package's one headless Chromium, started by the first
+// browser test and stopped by TestMain: each test gets a tab in a browser
+// context of its own (cookies, storage and cache apart), so tests run in
+// parallel without starting a browser each (a start cost as much as many
+// of the tests themselves).
+var browsers struct {
+	once  sync.Once
+	ctx   context.Context // the browser's; tabs are made from it
+	stop  func()
+	err   error
+	found string // Chromium's path; empty when none is installed
+}
+
+// chromiumPath is the installed Chromium, or "".
+func chromiumPath() string {
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
-			path = p
-			break
+			return p
 		}
 	}
-	if path == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CI: Chromium is required for browser tests (apt-get install chromium)")
-		}
-		t.Skip("no Chromium on this machine")
-	}
+	return ""
+}
+
+// startBrowser starts the shared Chromium with its profile in dir.
+func startBrowser(path, dir string) (context.Context, func(), error) {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(dir),
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
@@ -42,11 +50,63 @@ func newBrowser(t *testing.T) context.Context {
 		chromedp.WindowSize(1280, 800),
 	)
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelC := chromedp.NewContext(actx)
+	bctx, cancelB := chromedp.NewContext(actx)
+	stop := func() { cancelB(); cancelA() }
+	// The browser lives as long as the context of its first run: bctx.
+	if err := chromedp.Do(bctx); err != nil {
+		stop()
+		return nil, nil, err
+	}
+	return bctx, stop, nil
+}
+
+// stopBrowser stops the shared Chromium, if a test started it, and removes
+// its profile.
+func stopBrowser() {
+	if browsers.stop != nil {
+		browsers.stop()
+	}
+}
+
+// newBrowser opens a tab for a test in a new browser context of the
+// shared headless Chromium, closed when the test ends. Without Chromium
+// the test is skipped on a developer machine and fails in CI (CI=true),
+// where .ci/run installs it.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	browsers.once.Do(func() {
+		browsers.found = chromiumPath()
+		if browsers.found == "" {
+			return
+		}
+		dir, err := os.MkdirTemp("", "annotate-chromium-")
+		if err != nil {
+			browsers.err = err
+			return
+		}
+		ctx, stop, err := startBrowser(browsers.found, dir)
+		if err != nil {
+			os.RemoveAll(dir)
+			browsers.err = err
+			return
+		}
+		browsers.ctx = ctx
+		browsers.stop = func() { stop(); os.RemoveAll(dir) }
+	})
+	if browsers.found == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI: Chromium is required for browser tests (apt-get install chromium)")
+		}
+		t.Skip("no Chromium on this machine")
+	}
+	if browsers.err != nil {
+		t.Fatalf("start Chromium: %v", browsers.err)
+	}
+	ctx, cancelC := chromedp.NewContext(browsers.ctx, chromedp.WithNewBrowserContext())
 	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
-	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	t.Cleanup(func() { cancelT(); cancelC() })
 	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start Chromium: %v", err)
+		t.Fatalf("open a tab: %v", err)
 	}
 	return ctx
 }

@@ -1,16 +1,12 @@
 package web_test
 
 import (
-	"os"
 	"testing"
 
-	"annotate/internal/tasks"
+	"annotate/internal/testkit"
 )
 
-// TestMain hashes test passwords at bcrypt's lowest cost: fixtures create
-// many accounts and log in often, and the default cost made hashing most
-// of the package's test time.
-func TestMain(m *testing.M) {
-	tasks.SetPasswordCostForTests(4)
-	os.Exit(m.Run())
-}
+// TestMain runs the tests as testkit.Main does (fast password hashes, new
+// databases copied from one migrated once) and then stops the browser
+// tests' shared Chromium (see newBrowser).
+func TestMain(m *testing.M) { testkit.Main(m, stopBrowser) }
