@@ -106,3 +106,32 @@ func BinaryRates(c Confusion, positive float64) (Binary, error) {
 	b.Accuracy = float64(b.TP+b.TN) / float64(c.N)
 	return b, nil
 }
+
+// BalancedAccuracy is the mean, over the reference's values that occur,
+// of the share of their items that the labels give the same value (the
+// recall of each value; scikit-learn's balanced_accuracy_score), so each
+// value weighs the same however rare it is. On two values it is
+// [BinaryRates]' balanced accuracy; on more, a reference value labelled
+// as another is a miss whichever other it is. Undefined when the
+// reference has fewer than two values.
+func BalancedAccuracy(c Confusion) (float64, error) {
+	const stat = "balanced accuracy"
+	sum, values := 0.0, 0
+	for i, row := range c.Counts {
+		n := 0
+		for _, x := range row {
+			n += x
+		}
+		if n > 0 {
+			sum += float64(row[i]) / float64(n)
+			values++
+		}
+	}
+	if values < 2 {
+		if c.N == 0 {
+			return 0, undefined(stat, "no item has both a reference and a label")
+		}
+		return 0, undefined(stat, "the reference has only one value")
+	}
+	return sum / float64(values), nil
+}

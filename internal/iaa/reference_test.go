@@ -59,3 +59,46 @@ func TestBinaryRatesUndefined(t *testing.T) {
 		t.Errorf("Accuracy on nothing: err = %v", err)
 	}
 }
+
+// TestBalancedAccuracyIsTheMeanRecallOfEachGoldValue: balanced accuracy
+// is the mean, over the gold values present, of the share of that value's
+// items labelled with it (scikit-learn's balanced_accuracy_score). Hand
+// counts, 0 faithful, 1 unfaithful, 2 borderline: gold faithful 8 items
+// (6 labelled faithful, 2 unfaithful), unfaithful 4 (3 unfaithful, 1
+// faithful), borderline 4 (3 faithful, 1 borderline), so
+// (6/8 + 3/4 + 1/4)/3 = 0.583…; taking unfaithful against the rest would
+// count the three borderline items labelled faithful as right (0.792).
+// On two values it is BinaryRates' balanced accuracy.
+func TestBalancedAccuracyIsTheMeanRecallOfEachGoldValue(t *testing.T) {
+	var gold, labels []float64
+	add := func(g, l float64, n int) {
+		for range n {
+			gold, labels = append(gold, g), append(labels, l)
+		}
+	}
+	add(0, 0, 6)
+	add(0, 1, 2)
+	add(1, 1, 3)
+	add(1, 0, 1)
+	add(2, 0, 3)
+	add(2, 2, 1)
+	got, err := iaa.BalancedAccuracy(iaa.ConfusionMatrix(gold, labels))
+	if want := (6.0/8 + 3.0/4 + 1.0/4) / 3; err != nil || !near(got, want, 1e-15) {
+		t.Errorf("balanced accuracy on three values = %v, %v; want %v", got, err, want)
+	}
+	two := iaa.ConfusionMatrix([]float64{1, 1, 1, 1, 0, 0, 0, 0, 0, 0}, []float64{1, 1, 1, 0, 1, 1, 0, 0, 0, 0})
+	b, _ := iaa.BinaryRates(two, 1)
+	if got, err := iaa.BalancedAccuracy(two); err != nil || !near(got, b.BalancedAccuracy, 1e-15) {
+		t.Errorf("balanced accuracy on two values = %v, %v; want BinaryRates' %v", got, err, b.BalancedAccuracy)
+	}
+	// A value labelled but never gold adds no recall; one gold value alone
+	// leaves it undefined, as does no item.
+	if got, err := iaa.BalancedAccuracy(iaa.ConfusionMatrix([]float64{0, 0, 1, 1}, []float64{0, 2, 1, 1})); err != nil || !near(got, (0.5+1)/2, 1e-15) {
+		t.Errorf("with a label value gold never has = %v, %v; want 0.75", got, err)
+	}
+	for _, c := range []iaa.Confusion{iaa.ConfusionMatrix([]float64{0, 0}, []float64{0, 1}), iaa.ConfusionMatrix(nil, nil)} {
+		if got, err := iaa.BalancedAccuracy(c); err == nil {
+			t.Errorf("balanced accuracy of %+v = %v, want undefined", c, got)
+		}
+	}
+}

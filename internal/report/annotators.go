@@ -242,8 +242,8 @@ func goldAgreement(s *spec, conf iaa.Confusion) *GoldAgreement {
 	}
 	g.Confusion.Counts = conf.Counts
 	if s.positive >= 0 && s.scale == scaleNominal {
-		b, err := iaa.BinaryRates(conf, s.positive)
-		st := agreement.Statistic{Value: ptr(b.BalancedAccuracy), NUnits: ptr(conf.N)}
+		ba, err := iaa.BalancedAccuracy(conf)
+		st := agreement.Statistic{Value: ptr(ba), NUnits: ptr(conf.N)}
 		if err != nil {
 			st = undefined(err)
 		}

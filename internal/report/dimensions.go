@@ -33,9 +33,9 @@ type spec struct {
 	values []string
 	// setNames names the labels of a set-valued dimension by bit.
 	setNames []string
-	// positive is the code of the class balanced accuracy treats as
-	// positive (unfaithful, yes, present), −1 when the dimension is not
-	// binary.
+	// positive is the code of the dimension's positive class
+	// (unfaithful, yes, present), −1 when it has none; balanced accuracy
+	// is shown on the dimensions that have one.
 	positive float64
 	// span is the range of a numeric scale (its maximum less its
 	// minimum), which weighted κ's weights are taken over; 0 when unknown

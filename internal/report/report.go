@@ -132,8 +132,10 @@ type GoldAgreement struct {
 	Unscored int                 `json:"unscored_own_gold"`
 	Accuracy Rate                `json:"accuracy"`
 	Kappa    agreement.Statistic `json:"cohen_kappa"`
-	// BalancedAccuracy is the mean of the recalls of the positive class
-	// (unfaithful, yes, present) and the rest; binary dimensions only.
+	// BalancedAccuracy is the mean, over the gold values present, of the
+	// share of units with that gold given that value (the recall of each;
+	// see iaa.BalancedAccuracy): on the dimensions with a positive class
+	// (faithfulness, yes/no, present) only.
 	BalancedAccuracy *agreement.Statistic `json:"balanced_accuracy,omitempty"`
 	Confusion        Confusion            `json:"confusion"`
 }
