@@ -43,7 +43,7 @@ func annotatorRows(rep *report.Report, focus string, titles map[string]string) (
 				row.GoldSources = goldSources(g)
 				row.GoldAccuracy = rateCell("gold_accuracy", g.Accuracy)
 				row.GoldKappa = statCell("gold_kappa", &g.Kappa)
-				row.Balanced = templates.StatCell{Name: "balanced_accuracy", Undefined: "only for two-valued dimensions"}
+				row.Balanced = templates.StatCell{Name: "balanced_accuracy", Undefined: "only for faithfulness and yes/no dimensions"}
 				if g.BalancedAccuracy != nil {
 					row.Balanced = statCell("balanced_accuracy", g.BalancedAccuracy)
 				}
