@@ -245,7 +245,9 @@ func goldAgreement(s *spec, conf iaa.Confusion) *GoldAgreement {
 		ba, err := iaa.BalancedAccuracy(conf)
 		st := agreement.Statistic{Value: ptr(ba), NUnits: ptr(conf.N)}
 		if err != nil {
-			st = undefined(err)
+			// Units with both a label and gold exist (conf.N > 0): gold
+			// has a single value on them.
+			st = agreement.Statistic{Undefined: "gold has only one value on these units"}
 		}
 		finite(&st)
 		g.BalancedAccuracy = &st
