@@ -42,7 +42,11 @@ func copySchemaTemplate(ctx context.Context, path string) error {
 	if !schemaTemplate.on.Load() {
 		return nil
 	}
-	schemaTemplate.once.Do(func() { schemaTemplate.image, schemaTemplate.err = makeSchemaTemplate(ctx) })
+	// The template outlives the call that makes it: a caller's
+	// cancellation must not leave every later open failing.
+	schemaTemplate.once.Do(func() {
+		schemaTemplate.image, schemaTemplate.err = makeSchemaTemplate(context.WithoutCancel(ctx))
+	})
 	if schemaTemplate.err != nil {
 		return fmt.Errorf("schema template: %w", schemaTemplate.err)
 	}
