@@ -281,9 +281,9 @@ func (r codedRatings) counts() iaa.CountStatistics {
 
 func (r codedRatings) pairwise(w iaa.Weighting, span float64) []iaa.Pair {
 	if r.p != nil {
-		return iaa.PairwiseCohenProfiledScale(r.p, w, span, false)
+		return iaa.PairwiseCohenProfiled(r.p, w, span, false)
 	}
-	return iaa.PairwiseCohenScale(r.c, w, span, false)
+	return iaa.PairwiseCohenCoded(r.c, w, span, false)
 }
 
 // coded returns every unit's ratings spelled out.

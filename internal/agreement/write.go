@@ -57,6 +57,9 @@ func (r *Report) writeText(w io.Writer) error {
 	fmt.Fprintf(tw, "ratings\t%d\n", r.Ratings)
 	fmt.Fprintf(tw, "level\t%s\n", r.Level)
 	fmt.Fprintf(tw, "weights\t%s\n", r.Weights)
+	if r.Span > 0 {
+		fmt.Fprintf(tw, "span\t%s\n", strconv.FormatFloat(r.Span, 'f', -1, 64))
+	}
 	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "statistic\tvalue\t95% CI\tSE\tnote")
 	for _, ns := range r.Statistics.named() {

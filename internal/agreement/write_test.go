@@ -141,3 +141,20 @@ func TestWriteUnknownFormat(t *testing.T) {
 		t.Error("yaml accepted")
 	}
 }
+
+// TestWriteTextGivesTheSpan: the text output names the scale's span the
+// weights are taken over, as the JSON does, and only when there is one.
+func TestWriteTextGivesTheSpan(t *testing.T) {
+	csv := "unit,coder,value\nu1,a,1\nu1,b,2\nu2,a,3\nu2,b,3\nu3,a,1\nu3,b,1\n"
+	for _, span := range []float64{0, 4} {
+		rep := compute(t, csv, agreement.Options{Level: "ordinal", Weights: "quadratic", Span: span})
+		var buf bytes.Buffer
+		if err := rep.Write(&buf, "text"); err != nil {
+			t.Fatal(err)
+		}
+		has := strings.Contains(buf.String(), "\nspan     4\n")
+		if has != (span > 0) {
+			t.Errorf("span %v: text output\n%s", span, buf.String())
+		}
+	}
+}

@@ -120,9 +120,15 @@ func AssistantShown(mode string, prev *SentenceLabel) bool {
 	return false
 }
 
+// The relevance scale of a summary label: RelevanceMin to RelevanceMax.
+const (
+	RelevanceMin = 1
+	RelevanceMax = 5
+)
+
 // SummaryLabel is an annotator's judgement of a whole summary.
 type SummaryLabel struct {
-	Relevance     int    `json:"relevance"` // 1..5, 0 = not given
+	Relevance     int    `json:"relevance"` // RelevanceMin..RelevanceMax, 0 = not given
 	NonSummary    bool   `json:"non_summary"`
 	TopicCategory string `json:"topic_category"` // "", main or marginal
 	Comment       string `json:"comment"`
@@ -130,8 +136,8 @@ type SummaryLabel struct {
 
 // Validate checks the values of a summary label.
 func (l SummaryLabel) Validate() error {
-	if l.Relevance < 0 || l.Relevance > 5 {
-		return Errorf(EInvalid, "relevance must be between 1 and 5")
+	if l.Relevance != 0 && (l.Relevance < RelevanceMin || l.Relevance > RelevanceMax) {
+		return Errorf(EInvalid, "relevance must be between %d and %d", RelevanceMin, RelevanceMax)
 	}
 	switch l.TopicCategory {
 	case "", "main", "marginal":

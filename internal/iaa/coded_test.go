@@ -68,7 +68,7 @@ func TestCodedAgreesWithMatrix(t *testing.T) {
 		}
 		for _, w := range []iaa.Weighting{iaa.Unweighted, iaa.Quadratic} {
 			want := iaa.PairwiseCohen(r, w)
-			got := iaa.PairwiseCohenCoded(c, w, false)
+			got := iaa.PairwiseCohenCoded(c, w, 0, false)
 			if len(got) != len(want) {
 				t.Fatalf("%s: %d pairs, want %d", name, len(got), len(want))
 			}

@@ -20,16 +20,7 @@ import (
 // reports.
 func TestCountStatisticsPairableOnly(t *testing.T) {
 	b := iaa.NewCodedBuilder(2)
-	pairs := [][2]float64{}
-	for range 8 {
-		pairs = append(pairs, [2]float64{0, 0})
-	}
-	for range 6 {
-		pairs = append(pairs, [2]float64{1, 1})
-	}
-	for range 3 {
-		pairs = append(pairs, [2]float64{0, 1}, [2]float64{1, 0})
-	}
+	pairs := twentyPairs()
 	for u, p := range pairs {
 		b.Add(u, 0, p[0])
 		b.Add(u, 1, p[1])
@@ -86,16 +77,7 @@ func TestCountStatisticsPairableOnly(t *testing.T) {
 // takes). On the 20 units q = 2 and AC1 = 0.205/0.505; with q = 3 it
 // would be (0.7 − 0.495/2)/(1 − 0.495/2) = 0.601329…
 func TestPairableAC1CountsThePairableCategories(t *testing.T) {
-	pairs := [][2]float64{}
-	for range 8 {
-		pairs = append(pairs, [2]float64{0, 0})
-	}
-	for range 6 {
-		pairs = append(pairs, [2]float64{1, 1})
-	}
-	for range 3 {
-		pairs = append(pairs, [2]float64{0, 1}, [2]float64{1, 0})
-	}
+	pairs := twentyPairs()
 	po := 14.0 / 20
 	pi0, pi1 := 22.0/40, 18.0/40
 	pe := pi0*(1-pi0) + pi1*(1-pi1) // q − 1 = 1
@@ -128,4 +110,20 @@ func TestPairableAC1CountsThePairableCategories(t *testing.T) {
 	if cs := iaa.PairableCountStatisticsCoded(b.Build(6)); cs.GwetAC1Err == nil {
 		t.Errorf("AC1 = %v with one value on every pairable unit, want undefined", cs.GwetAC1.Value)
 	}
+}
+
+// twentyPairs are the two coders' ratings of the 20 units of
+// TestCountStatisticsPairableOnly: 8 both "0", 6 both "1", 6 split.
+func twentyPairs() [][2]float64 {
+	pairs := [][2]float64{}
+	for range 8 {
+		pairs = append(pairs, [2]float64{0, 0})
+	}
+	for range 6 {
+		pairs = append(pairs, [2]float64{1, 1})
+	}
+	for range 3 {
+		pairs = append(pairs, [2]float64{0, 1}, [2]float64{1, 0})
+	}
+	return pairs
 }

@@ -70,16 +70,11 @@ func LightKappa(pairs []Pair) (mean float64, used int, err error) {
 // skipDisjoint, pairs that never rated a unit in common are left out
 // instead of being returned with Err set.
 //
-// Weights come from the positions of the values observed (see
-// [Weighting.Matrix]); [PairwiseCohenScale] takes them from the scale.
-func PairwiseCohenCoded(c *Coded, w Weighting, skipDisjoint bool) []Pair {
-	return pairwiseCohen(c, nil, w, 0, skipDisjoint)
-}
-
-// PairwiseCohenScale is [PairwiseCohenCoded] on a scale whose values span
-// span (its maximum less its minimum), so that the weights are the
-// scale's whatever values were used.
-func PairwiseCohenScale(c *Coded, w Weighting, span float64, skipDisjoint bool) []Pair {
+// The weights are those of a scale whose values span span (its maximum
+// less its minimum; see [Weighting.ValueMatrix]), so that a value of the
+// scale nobody used still counts as a step; with span 0 they come from the
+// positions of the values observed.
+func PairwiseCohenCoded(c *Coded, w Weighting, span float64, skipDisjoint bool) []Pair {
 	return pairwiseCohen(c, nil, w, span, skipDisjoint)
 }
 

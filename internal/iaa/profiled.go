@@ -243,13 +243,7 @@ func (p *profileRows) manyCodersModels(models []chance, onlyM int, stats []strin
 
 // PairwiseCohenProfiled is [PairwiseCohenCoded] on a [Profiled]: each
 // profile adds to the contingency tables as many counts as units have it.
-func PairwiseCohenProfiled(p *Profiled, w Weighting, skipDisjoint bool) []Pair {
-	return PairwiseCohenProfiledScale(p, w, 0, skipDisjoint)
-}
-
-// PairwiseCohenProfiledScale is [PairwiseCohenProfiled] on a scale whose
-// values span span (see [PairwiseCohenScale]).
-func PairwiseCohenProfiledScale(p *Profiled, w Weighting, span float64, skipDisjoint bool) []Pair {
+func PairwiseCohenProfiled(p *Profiled, w Weighting, span float64, skipDisjoint bool) []Pair {
 	p.check()
 	return pairwiseCohen(p.Profiles, profileTimes(p.Of, p.Profiles.Units()), w, span, skipDisjoint)
 }

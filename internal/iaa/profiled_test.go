@@ -62,7 +62,7 @@ func TestProfiledMatchesCoded(t *testing.T) {
 			}
 			for _, w := range []iaa.Weighting{iaa.Unweighted, iaa.Linear, iaa.Quadratic} {
 				for _, skip := range []bool{false, true} {
-					want, got := iaa.PairwiseCohenCoded(c, w, skip), iaa.PairwiseCohenProfiled(pp, w, skip)
+					want, got := iaa.PairwiseCohenCoded(c, w, 0, skip), iaa.PairwiseCohenProfiled(pp, w, 0, skip)
 					if len(got) != len(want) {
 						t.Fatalf("%s: %d pairs, coded %d", name, len(got), len(want))
 					}

@@ -62,8 +62,8 @@ func (r *resolver) sentenceLabel(l *domain.SentenceLabelInput, sentence int, at 
 // summaryLabel checks an annotator's summary-level label.
 func (r *resolver) summaryLabel(l *domain.SummaryLabelInput, at *Error, path string) {
 	r.annotatorAndRound(&l.Annotator, &l.Round, at, path)
-	if l.Relevance != nil && (*l.Relevance < 1 || *l.Relevance > 5) {
-		r.c.addf(at, joinField(path, "relevance"), "%d is not between 1 and 5", *l.Relevance)
+	if l.Relevance != nil && (*l.Relevance < domain.RelevanceMin || *l.Relevance > domain.RelevanceMax) {
+		r.c.addf(at, joinField(path, "relevance"), "%d is not between %d and %d", *l.Relevance, domain.RelevanceMin, domain.RelevanceMax)
 	}
 	l.TopicCategory = strings.ToLower(strings.TrimSpace(l.TopicCategory))
 	switch l.TopicCategory {

@@ -642,7 +642,8 @@ func (x *index) sources() []source {
 	}
 	if x.settings.Relevance {
 		out = append(out, source{
-			spec: &spec{name: "relevance", title: "Relevance (1–5)", level: LevelSummary, scale: scaleOrdinal, positive: -1, span: 4},
+			spec: &spec{name: "relevance", title: "Relevance (1–5)", level: LevelSummary, scale: scaleOrdinal, positive: -1,
+				span: domain.RelevanceMax - domain.RelevanceMin},
 			keys: func() []unitKey { return x.summaryKeys },
 			collect: func(sc *scope, c *collector) {
 				for i, p := range sc.parts {

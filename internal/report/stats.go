@@ -43,7 +43,7 @@ func statistics(rt ratings, boot bootstrap) (agreement.Statistics, []iaa.Pair) {
 	s.GwetAC1 = coefficient(cs.GwetAC1, cs.GwetAC1Err)
 	// Pairs of annotators who never labelled the same unit are left out:
 	// with many annotators in a production round they are most pairs.
-	pairs := iaa.PairwiseCohenScale(c, rt.spec.weights(), rt.spec.span, true)
+	pairs := iaa.PairwiseCohenCoded(c, rt.spec.weights(), rt.spec.span, true)
 	if mean, used, err := iaa.LightKappa(pairs); err != nil {
 		s.CohenKappaMean = undefined(err)
 		if len(pairs) == 0 && c.Coders >= 2 {

@@ -80,12 +80,10 @@ func readApart[T any](ctx context.Context, r *ExportReader, name, query string, 
 	// A second connection only speeds the export up: when none frees up
 	// at once the reading goes with the rest, rather than wait, holding
 	// the export's own, for as long as its caller would.
-	wait, waited := context.WithTimeout(actx, apartConnWait)
-	conn, err := r.store.read.Conn(wait)
-	waited()
+	conn, err := r.store.readConnWithin(actx, apartConnWait)
 	if err != nil {
 		cancel()
-		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		if errors.Is(err, errNoReadConn) {
 			return nil, nil
 		}
 		<-r.store.reportApart

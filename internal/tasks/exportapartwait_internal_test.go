@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"testing"
 	"time"
@@ -37,19 +36,7 @@ func TestExportReadsAloneWhenNoSecondConnectionIsFree(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	var held []*sql.Conn
-	for range s.ReadConns() - 1 {
-		c, err := s.read.Conn(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		held = append(held, c)
-	}
-	defer func() {
-		for _, c := range held {
-			c.Close()
-		}
-	}()
+	holdOtherReadConns(t, s)
 	sentences := 0
 	err = r.EachSummarySentences(bounded, func(_ *domain.ExportSummary, sents []domain.ExportSentence) error {
 		sentences += len(sents)
@@ -83,23 +70,24 @@ func TestReportReadsAloneWhenNoSecondConnectionIsFree(t *testing.T) {
 	}
 	defer func(d time.Duration) { apartConnWait = d }(apartConnWait)
 	apartConnWait = 20 * time.Millisecond
-	var held []*sql.Conn
-	for range s.ReadConns() - 1 {
-		c, err := s.read.Conn(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		held = append(held, c)
-	}
-	defer func() {
-		for _, c := range held {
-			c.Close()
-		}
-	}()
+	holdOtherReadConns(t, s)
 	bounded, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	d, err := s.ReportData(bounded, p.ID, domain.ReportFilter{})
 	if err != nil || d == nil {
 		t.Fatalf("with every other connection held: %v (want the report's data before the test's deadline)", err)
+	}
+}
+
+// holdOtherReadConns takes every read connection of s but one until the
+// test ends.
+func holdOtherReadConns(t *testing.T, s *Store) {
+	t.Helper()
+	for range s.ReadConns() - 1 {
+		c, err := s.read.Conn(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
 	}
 }

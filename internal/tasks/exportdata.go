@@ -33,11 +33,9 @@ type ExportReader struct {
 // at most exportConnWait; when none frees up by then the error is
 // EUnavailable (try again later) rather than a wait without end.
 func (s *Store) BeginExport(ctx context.Context, scope domain.ExportScope) (*ExportReader, error) {
-	wait, cancel := context.WithTimeout(ctx, exportConnWait)
-	conn, err := s.read.Conn(wait)
-	cancel()
+	conn, err := s.readConnWithin(ctx, exportConnWait)
 	if err != nil {
-		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		if errors.Is(err, errNoReadConn) {
 			return nil, domain.Errorf(domain.EUnavailable, "The database is busy with other reads; please try the export again in a moment.")
 		}
 		return nil, domain.Op("Store.BeginExport", err)

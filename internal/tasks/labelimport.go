@@ -487,8 +487,8 @@ func (w *labelWriter) summaryLabel(r *domain.LabelRecord, aid int64, user, round
 	l := domain.SummaryLabel{NonSummary: in.NonSummary, TopicCategory: in.TopicCategory, Comment: in.Comment}
 	if in.Relevance != nil {
 		l.Relevance = *in.Relevance
-		if l.Relevance < 1 {
-			return domain.Errorf(domain.EInvalid, "%s: relevance: must be between 1 and 5", r.Source)
+		if l.Relevance < domain.RelevanceMin {
+			return domain.Errorf(domain.EInvalid, "%s: relevance: must be between %d and %d", r.Source, domain.RelevanceMin, domain.RelevanceMax)
 		}
 	}
 	if err := l.Validate(); err != nil {

@@ -62,7 +62,7 @@ func (s *Store) ReportData(ctx context.Context, projectID int64, f domain.Report
 	case s.reportApart <- struct{}{}:
 		d, err := s.reportDataApart(ctx, projectID, f)
 		<-s.reportApart
-		if !errors.Is(err, errReportMoved) && !errors.Is(err, errNoSecondConn) {
+		if !errors.Is(err, errReportMoved) && !errors.Is(err, errNoReadConn) {
 			return d, domain.Op("Store.ReportData", err)
 		}
 	default:
@@ -87,10 +87,6 @@ func (s *Store) reportDataApart(ctx context.Context, projectID int64, f domain.R
 // errReportMoved says that the project's report data changed between the
 // start of two transactions reading it.
 var errReportMoved = errors.New("report data changed while being read")
-
-// errNoSecondConn says that no second read connection freed up within
-// apartConnWait: the reading goes on one.
-var errNoSecondConn = errors.New("no second read connection free")
 
 // reportDataBetween, when set (by tests), runs after the first
 // transaction of reportData has fixed what it sees and before the second
@@ -169,13 +165,8 @@ func (s *Store) reportData(ctx context.Context, projectID int64, f domain.Report
 		// A second connection only speeds the reading up: when none
 		// frees up at once, the report is read on one rather than wait,
 		// holding the first, for as long as its caller would.
-		wait, waited := context.WithTimeout(lctx, apartConnWait)
-		lconn, err := s.read.Conn(wait)
-		waited()
+		lconn, err := s.readConnWithin(lctx, apartConnWait)
 		if err != nil {
-			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-				return nil, errNoSecondConn
-			}
 			return nil, err
 		}
 		defer lconn.Close()

@@ -61,26 +61,7 @@ func (s *Server) apiExport(c echo.Context, what string) error {
 	if notModified(c, etag) {
 		return c.NoContent(http.StatusNotModified)
 	}
-	release, err := s.exportSlot(c)
-	if err != nil {
-		return err
-	}
-	defer release()
-	if err := x.Open(ctx); err != nil {
-		return err
-	}
-	defer x.Close()
-	res := c.Response()
-	res.Header().Set(echo.HeaderContentType, x.ContentType())
-	setExportHeaders(res.Header(), h)
-	res.Header().Set("Trailer", "X-Export-Records, X-Export-Complete")
-	out := s.exportWriter(res)
-	if err := out.extend(); err != nil {
-		return err
-	}
-	res.WriteHeader(http.StatusOK)
-	s.streamExport(c, x, h, out)
-	return nil
+	return s.streamExport(c, x, nil)
 }
 
 // apiReport is the agreement report as JSON: the document report.json

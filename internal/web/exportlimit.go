@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"golang.org/x/sync/semaphore"
 
 	"annotate/internal/domain"
 	"annotate/internal/export"
@@ -49,8 +48,6 @@ func exportLimit(configured int, store *tasks.Store) int {
 	}
 	return max(1, min(n, pool-1))
 }
-
-func newExportSemaphore(n int) *semaphore.Weighted { return semaphore.NewWeighted(int64(n)) }
 
 // exportSlot takes one of the export download slots for the request and
 // returns the function that gives it back; errExportsBusy when none is
@@ -131,13 +128,14 @@ func (s *Server) exportStopped(c echo.Context, h export.Header, err error, w *ex
 
 // endedByClient reports whether an export stopped with err because its
 // client went away: writing to it failed (a broken pipe, a reset or
-// closed connection, a write deadline passed), or the client cancelled
-// the request, which stops the export's reads.
+// closed connection), or the client cancelled the request, which stops
+// the export's reads. A write deadline that passed is exportStopped's
+// first case.
 func endedByClient(ctx context.Context, err, writeErr error) bool {
 	if writeErr != nil {
 		return true
 	}
-	for _, gone := range []error{syscall.EPIPE, syscall.ECONNRESET, os.ErrDeadlineExceeded, net.ErrClosed} {
+	for _, gone := range []error{syscall.EPIPE, syscall.ECONNRESET, net.ErrClosed} {
 		if errors.Is(err, gone) {
 			return true
 		}

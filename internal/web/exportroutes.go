@@ -82,20 +82,36 @@ func (s *Server) getExportDownload(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	return s.streamExport(c, x, func(hd http.Header) {
+		hd.Set(echo.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": x.Filename()}))
+		hd.Set("Cache-Control", "no-store")
+	})
+}
+
+// streamExport writes export x as the response, for the page's and the
+// API's downloads alike: it takes an export slot (see exportSlot), opens
+// the export, sends the status with its content type, headers (the
+// caller's, set by headers, and the X-Export-* ones) and the Trailer
+// header naming X-Export-Records and X-Export-Complete, then the body and
+// those trailers. An export that fails part-way is logged and its
+// response aborted, so the client's transfer fails instead of ending as
+// if the file were whole.
+func (s *Server) streamExport(c echo.Context, x *export.Export, headers func(http.Header)) error {
 	release, err := s.exportSlot(c)
 	if err != nil {
 		return err
 	}
 	defer release()
-	if err := x.Open(ctx); err != nil {
+	if err := x.Open(c.Request().Context()); err != nil {
 		return err
 	}
 	defer x.Close()
 	h := x.Header()
 	res := c.Response()
 	res.Header().Set(echo.HeaderContentType, x.ContentType())
-	res.Header().Set(echo.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": x.Filename()}))
-	res.Header().Set("Cache-Control", "no-store")
+	if headers != nil {
+		headers(res.Header())
+	}
 	setExportHeaders(res.Header(), h)
 	res.Header().Set("Trailer", "X-Export-Records, X-Export-Complete")
 	out := s.exportWriter(res)
@@ -103,24 +119,14 @@ func (s *Server) getExportDownload(c echo.Context) error {
 		return err
 	}
 	res.WriteHeader(http.StatusOK)
-	s.streamExport(c, x, h, out)
-	return nil
-}
-
-// streamExport writes an opened export to its download, whose status and
-// headers (with the Trailer header naming X-Export-Records and
-// X-Export-Complete) are sent, then the trailers. An export that fails
-// part-way is logged and its response aborted, so the client's transfer
-// fails instead of ending as if the file were whole.
-func (s *Server) streamExport(c echo.Context, x *export.Export, h export.Header, out *exportWriter) {
 	if err := x.Write(c.Request().Context(), s.sink(out)); err != nil {
 		s.exportStopped(c, h, err, out)
 		panic(http.ErrAbortHandler)
 	}
-	res := c.Response()
 	res.Header().Set("X-Export-Records", strconv.Itoa(x.Records()))
 	res.Header().Set("X-Export-Complete", "true")
 	out.extend()
+	return nil
 }
 
 // setExportHeaders names what an export holds in X-Export-* response

@@ -45,6 +45,7 @@ func (s *Server) reportView(c echo.Context, p *domain.Project, rep *report.Repor
 		Slug: p.Slug, Round: opt.Round, Dimension: opt.Dimension,
 		Annotators: len(rep.Annotators), Bootstrap: rep.Bootstrap, Anonymous: p.Settings.AnonymousAdjudication,
 		BootstrapMethod:    opt.BootstrapMethod.String(),
+		UndefinedLimit:     strconv.FormatFloat(agreement.MaxUndefinedShare*100, 'f', -1, 64),
 		DisagreementsTotal: rep.DisagreementsTotal,
 	}
 	if opt.IncludeDrafts {

@@ -175,7 +175,7 @@ func New(ctx context.Context, store *tasks.Store, cfg Config) (*Server, error) {
 		sessions: cs,
 		throttle: newThrottle(cfg.Now, throttleMaxKeys),
 		logins:   newLoginSemaphore(cfg.MaxConcurrentLogins),
-		exports:  newExportSemaphore(cfg.MaxConcurrentExports),
+		exports:  semaphore.NewWeighted(int64(cfg.MaxConcurrentExports)),
 		log:      cfg.Logger,
 		runs:     newRunManager(cfg.Assist, cfg.Logger),
 		webhooks: webhooks.New(store),

@@ -16,6 +16,9 @@ type ReportView struct {
 	Drafts string
 	// BootstrapMethod is what α's bootstrap resamples: units or pairs.
 	BootstrapMethod string
+	// UndefinedLimit is the share of replicates, in percent, on which α
+	// may be undefined for its interval to be shown (e.g. "5").
+	UndefinedLimit string
 	// ComputedAt says when the figures were computed.
 	ComputedAt string
 	// ComputedNote follows the time when the report shown is older than
