@@ -24,7 +24,9 @@ func TestUnitsJackknifeLeavesEachUnitOut(t *testing.T) {
 		}
 	}
 	for _, level := range []Level{Nominal, Ordinal, Interval, Ratio} {
-		got := unitsJackknife(CodedOf(r), level)
+		c := CodedOf(r)
+		_, pool := unitsReplicate(c, level)
+		got := pool.jackknife(c.Values, level)
 		var want []float64
 		for drop := range 40 {
 			sub := NewRatings(39, 4)

@@ -98,7 +98,7 @@ const replicatesPerChunk = 8
 // The units bootstrap gives the BCa interval (see bcaInterval), its
 // acceleration from α with each unit left out in turn, unless
 // opt.Percentile is set or the data have too many distinct values or
-// kinds of unit for that (see unitsJackknife); the pairs bootstrap, and
+// kinds of unit for that (see unitPool.jackknife); the pairs bootstrap, and
 // those, the percentile interval. On few units with a rare value the
 // percentile interval of α is too narrow; the BCa interval covers more
 // often (TestBootstrapIntervalCoverage gives the figures).
@@ -151,13 +151,14 @@ func AlphaBootstrapCoded(c *Coded, level Level, opt BootstrapOptions) (AlphaBoot
 		return AlphaBoot{}, err
 	}
 	var draw func(rng *rand.Rand) func() float64
+	var pool *unitPool // the units bootstrap's kinds of unit, when it pools them
 	res := AlphaBoot{Alpha: 1 - d.do/d.de, Method: opt.Method}
 	switch opt.Method {
 	case BootstrapPairs:
 		draw, err = pairsReplicate(c, level, d)
 		res.Draws = d.pairs
 	case BootstrapUnits:
-		draw = unitsReplicate(c, level)
+		draw, pool = unitsReplicate(c, level)
 		res.Draws = d.units
 	default:
 		return AlphaBoot{}, fmt.Errorf("iaa: unknown bootstrap method %d", int(opt.Method))
@@ -214,7 +215,7 @@ func AlphaBootstrapCoded(c *Coded, level Level, opt BootstrapOptions) (AlphaBoot
 	res.Low, res.High = PercentileInterval(reps, conf)
 	res.Interval = IntervalPercentile
 	if opt.Method == BootstrapUnits && !opt.Percentile {
-		if jack := unitsJackknife(c, level); jack != nil {
+		if jack := pool.jackknife(c.Values, level); jack != nil {
 			if lo, hi, ok := bcaInterval(reps, res.Alpha, jack, conf); ok {
 				res.Low, res.High, res.Interval = lo, hi, IntervalBCa
 			}
@@ -409,8 +410,18 @@ func codedKinds(c *Coded, n int) ([]unitKind, []float64) {
 	return sortedKinds, sortedWeight
 }
 
-// unitsReplicate prepares the bootstrap over units.
-func unitsReplicate(c *Coded, level Level) func(*rand.Rand) func() float64 {
+// unitPool is the units of a Coded with two or more ratings pooled by
+// kind (see codedKinds): count[t] units of kinds[t], n in all.
+type unitPool struct {
+	kinds []unitKind
+	count []float64
+	n     int
+}
+
+// unitsReplicate prepares the bootstrap over units, and returns the units
+// pooled by kind, or nil for data with more than maxCodedValues distinct
+// values, which it resamples unit by unit.
+func unitsReplicate(c *Coded, level Level) (func(*rand.Rand) func() float64, *unitPool) {
 	n := 0
 	for u := range c.Units() {
 		if c.Start[u+1]-c.Start[u] >= 2 {
@@ -454,12 +465,13 @@ func unitsReplicate(c *Coded, level Level) func(*rand.Rand) func() float64 {
 				}
 				return 1 - d.do/d.de
 			}
-		}
+		}, nil
 	}
-	kinds, weight := codedKinds(c, n)
+	kinds, count := codedKinds(c, n)
 	v := len(c.Values)
-	for i := range weight {
-		weight[i] /= float64(n)
+	weight := make([]float64, len(count))
+	for i, k := range count {
+		weight[i] = k / float64(n)
 	}
 	return func(rng *rand.Rand) func() float64 {
 		x := make([]int, len(kinds))
@@ -482,7 +494,7 @@ func unitsReplicate(c *Coded, level Level) func(*rand.Rand) func() float64 {
 			}
 			return 1 - d.do/d.de
 		}
-	}
+	}, &unitPool{kinds, count, n}
 }
 
 // add adds times units of the kind to the coincidence matrix o of v
@@ -503,56 +515,47 @@ func (kd *unitKind) add(o []float64, v int, times float64) {
 	}
 }
 
-// jackknifeBudget bounds the work of unitsJackknife, in cells of
+// jackknifeBudget bounds the work of unitPool.jackknife, in cells of
 // coincidence matrix read: about 40 ms.
 const jackknifeBudget = 40_000_000
 
 // weighted is a value that stands for n units.
 type weighted struct{ x, n float64 }
 
-// unitsJackknife returns α with each unit with two or more ratings left
-// out in turn, pooled by kind of unit (units alike give the same value):
-// what the BCa interval's acceleration is estimated from. Values where α
-// is undefined without the unit are left out. It returns nil, and the
-// units bootstrap gives the percentile interval, for data with more than
-// maxCodedValues distinct values, and where one α per kind would cost more
-// than jackknifeBudget cells of coincidence matrix (kinds × values²).
-func unitsJackknife(c *Coded, level Level) []weighted {
-	if len(c.Values) > maxCodedValues {
-		return nil
-	}
-	n := 0
-	for u := range c.Units() {
-		if c.Start[u+1]-c.Start[u] >= 2 {
-			n++
-		}
-	}
-	kinds, count := codedKinds(c, n)
-	v := len(c.Values)
-	if len(kinds)*v*v > jackknifeBudget {
+// jackknife returns α with each unit of the pool left out in turn, by
+// kind of unit (units alike give the same value), for the values of the
+// data: what the BCa interval's acceleration is estimated from. Values
+// where α is undefined without the unit are left out. It returns nil, and
+// the units bootstrap gives the percentile interval, for no pool (data
+// with more than maxCodedValues distinct values) and where one α per kind
+// would cost more than jackknifeBudget cells of coincidence matrix
+// (kinds × values²).
+func (p *unitPool) jackknife(values []float64, level Level) []weighted {
+	v := len(values)
+	if p == nil || len(p.kinds)*v*v > jackknifeBudget {
 		return nil
 	}
 	all := make([]float64, v*v)
-	for t := range kinds {
-		kinds[t].add(all, v, count[t])
+	for t := range p.kinds {
+		p.kinds[t].add(all, v, p.count[t])
 	}
 	o := make([]float64, v*v)
 	nc := make([]float64, v)
 	var out []weighted
-	for t := range kinds {
+	for t := range p.kinds {
 		copy(o, all)
-		kinds[t].add(o, v, -1)
+		p.kinds[t].add(o, v, -1)
 		for i, x := range o {
 			if math.Abs(x) < 1e-9 { // what the subtraction leaves of a cell it empties
 				o[i] = 0
 			}
 		}
-		d, err := alphaOf(o, c.Values, level, nc, n-1)
+		d, err := alphaOf(o, values, level, nc, p.n-1)
 		if err != nil {
 			continue
 		}
 		if a := 1 - d.do/d.de; a == a {
-			out = append(out, weighted{a, count[t]})
+			out = append(out, weighted{a, p.count[t]})
 		}
 	}
 	return out
