@@ -37,7 +37,7 @@ func rareStudy(rng *rand.Rand, units int) *iaa.Ratings {
 // where α was undefined on at most MaxUndefinedShare of the replicates.
 // Leaving undefined replicates out narrows the interval, so the intervals
 // shown must cover more often than all of them. Neither reaches 95%: with
-// so few units holding the rare value the percentile bootstrap stays too
+// so few units holding the rare value even the BCa interval stays too
 // narrow (docs/reports.md gives the figures). The seeds are fixed, so the
 // counts are too.
 func TestBootstrapCoverageRare(t *testing.T) {

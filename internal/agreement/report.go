@@ -107,6 +107,11 @@ type Statistic struct {
 	// with all their ratings; Zapf et al. 2016) or "pairs" (pairable
 	// values; Hayes & Krippendorff 2007).
 	BootstrapMethod string `json:"bootstrap_method,omitempty"`
+	// BootstrapInterval says how ci95 is taken from the replicates:
+	// "bca" (bias-corrected and accelerated; the units bootstrap) or
+	// "percentile" (the pairs bootstrap, and data with too many distinct
+	// values for BCa's jackknife); see iaa.AlphaBoot.Interval.
+	BootstrapInterval string `json:"bootstrap_interval,omitempty"`
 	// BootstrapWarning says when the method is known to give intervals
 	// that are too narrow (the pairs bootstrap; see PairsWarning).
 	BootstrapWarning string   `json:"bootstrap_warning,omitempty"`

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"annotate/internal/csvsafe"
+	"annotate/internal/iaa"
 	"annotate/internal/jsonindent"
 )
 
@@ -124,6 +125,12 @@ func note(s *Statistic) string {
 // P(α < min), or why the interval is withheld.
 func BootstrapNote(s *Statistic, over string) string {
 	out := fmt.Sprintf("bootstrap %d over %s", *s.Bootstrap, over)
+	switch s.BootstrapInterval {
+	case iaa.IntervalBCa:
+		out += ", BCa interval"
+	case iaa.IntervalPercentile:
+		out += ", percentile interval"
+	}
 	if s.BootstrapUndefined != nil && *s.BootstrapUndefined > 0 {
 		out += fmt.Sprintf(" (%d more left out: alpha undefined on them)", *s.BootstrapUndefined)
 	}

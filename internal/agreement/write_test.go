@@ -37,7 +37,7 @@ func TestWriteJSONShape(t *testing.T) {
 	}
 	stats := doc["statistics"].(map[string]any)
 	wantStats := map[string][]string{
-		"krippendorff_alpha": {"bootstrap", "bootstrap_method", "bootstrap_undefined", "ci95", "min_alpha", "p_below_min", "value"},
+		"krippendorff_alpha": {"bootstrap", "bootstrap_interval", "bootstrap_method", "bootstrap_undefined", "ci95", "min_alpha", "p_below_min", "value"},
 		"fleiss_kappa":       {"ci95", "n_units", "ratings_per_unit", "se", "value"},
 		"cohen_kappa_mean":   {"n_pairs", "value"},
 		"percent_agreement":  {"ci95", "n_units", "se", "value"},
@@ -127,7 +127,7 @@ func TestWriteText(t *testing.T) {
 	out := buf.String()
 	for _, want := range []string{
 		"units    12", "level    nominal", "krippendorff_alpha  0.7434",
-		"bootstrap 100 over units; P(alpha < 0.667)", "8 units with 4 ratings", "6 pairs", "A      B      9",
+		"bootstrap 100 over units, BCa interval; P(alpha < 0.667)", "8 units with 4 ratings", "6 pairs", "A      B      9",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text report lacks %q:\n%s", want, out)

@@ -226,7 +226,8 @@ func TestBootstrapKindTableSameDraws(t *testing.T) {
 		draws := func(table bool) []float64 {
 			kindTable = table
 			defer func() { kindTable = true }()
-			next := unitsReplicate(tc.c, Nominal)(rand.New(rand.NewPCG(44, 45)))
+			draw, _ := unitsReplicate(tc.c, Nominal)
+			next := draw(rand.New(rand.NewPCG(44, 45)))
 			out := make([]float64, 200)
 			for i := range out {
 				out[i] = next()

@@ -244,6 +244,16 @@ func TestReportRoundOne(t *testing.T) {
 		if a.CI95 == nil || *a.Bootstrap > 200 || *a.Bootstrap < 190 || !(a.CI95[0] <= *a.Value && *a.Value <= a.CI95[1]) {
 			t.Errorf("alpha interval = %v around %v, %d replicates", *a.CI95, *a.Value, *a.Bootstrap)
 		}
+		if a.BootstrapInterval != iaa.IntervalBCa {
+			t.Errorf("alpha interval is %q, want the units bootstrap's BCa interval", a.BootstrapInterval)
+		}
+		var text strings.Builder
+		if err := rep.Write(&text, "text"); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(text.String(), "drawing units with all their labels (Zapf et al. 2016), as BCa intervals") {
+			t.Errorf("the text report does not say the intervals are BCa:\n%s", text.String())
+		}
 		want, _ := iaa.FleissKappa(mustCounts(columns("ann_a", "ann_b", "ann_c")))
 		near(t, "fleiss", d.Statistics.FleissKappa.Value, want.Kappa)
 		// ann_a–ann_b: 3 FF, 1 FU, 2 UU: p_o = 5/6, p_e = 1/2, κ = 2/3.

@@ -285,7 +285,7 @@ func (r *Report) writeText(w io.Writer) error {
 		fmt.Fprintf(tw, "bootstrap\t%d replicates drawn for each alpha's 95%% interval, drawing pairable values (Hayes & Krippendorff 2007)\n", r.Bootstrap)
 		fmt.Fprintf(tw, "warning\t%s\n", agreement.PairsWarning)
 	case "units":
-		fmt.Fprintf(tw, "bootstrap\t%d replicates drawn for each alpha's 95%% interval, drawing units with all their labels (Zapf et al. 2016)\n", r.Bootstrap)
+		fmt.Fprintf(tw, "bootstrap\t%d replicates drawn for each alpha's 95%% interval, drawing units with all their labels (Zapf et al. 2016), as BCa intervals\n", r.Bootstrap)
 		fmt.Fprintf(tw, "\treplicates on which alpha is undefined are left out; below, the number used where it is fewer, and no interval where more than %g%% were left out\n", agreement.MaxUndefinedShare*100)
 	default:
 		fmt.Fprintln(tw, "bootstrap\tnone")
