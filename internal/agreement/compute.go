@@ -127,6 +127,7 @@ func Compute(t *Table, opts Options) (*Report, error) {
 		}
 		rep.Pairwise = append(rep.Pairwise, out)
 	}
+	rep.IntervalCaution = RareValueCaution(s, r.otherThanMostCommon())
 	for _, ns := range s.named() {
 		ns.stat.mustBeFinite()
 	}
@@ -263,6 +264,13 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 type codedRatings struct {
 	p *iaa.Profiled
 	c *iaa.Coded
+}
+
+func (r codedRatings) otherThanMostCommon() int {
+	if r.p != nil {
+		return iaa.OtherThanMostCommonProfiled(r.p)
+	}
+	return iaa.OtherThanMostCommon(r.c)
 }
 
 func (r codedRatings) alpha(level iaa.Level) (float64, error) {

@@ -32,14 +32,20 @@ type Report struct {
 	// when they are by the positions of the values observed.
 	Span       float64    `json:"span,omitempty"`
 	Statistics Statistics `json:"statistics"` // the coefficients
-	Pairwise   []Pair     `json:"pairwise"`   // Cohen's κ for every pair of coders, in file order
+	// IntervalCaution, when not empty, says that too few pairable ratings
+	// differ from the most common value for the intervals of α, Fleiss'
+	// κ, Scott's π and the pairwise Cohen's κ to be trusted (see
+	// RareValueRatings).
+	IntervalCaution string `json:"interval_caution,omitempty"`
+	Pairwise        []Pair `json:"pairwise"` // Cohen's κ for every pair of coders, in file order
 }
 
 // Statistics holds the report's coefficients under their JSON names.
 type Statistics struct {
 	// KrippendorffAlpha is α at the report's level over every unit with two
-	// or more ratings; with a bootstrap it carries the percentile ci95, the
-	// replicate count and the probability that α is below MinAlpha.
+	// or more ratings; with a bootstrap it carries the bootstrap's ci95
+	// (see BootstrapInterval), the replicate count and the probability
+	// that α is below MinAlpha.
 	KrippendorffAlpha Statistic `json:"krippendorff_alpha"`
 	// FleissKappa is Fleiss' κ over the units with the most common number of
 	// ratings (n_units of them, ratings_per_unit each), with Gwet's SE.

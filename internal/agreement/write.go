@@ -71,6 +71,9 @@ func (r *Report) writeText(w io.Writer) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", ns.name, dec(s.Value), interval(s.CI95), dec(s.SE), note(s))
 	}
+	if c := r.IntervalCaution; c != "" {
+		fmt.Fprintf(tw, "caution: %s\n", c)
+	}
 	if len(r.Pairwise) > 0 {
 		fmt.Fprintln(tw)
 		fmt.Fprintf(tw, "coder\tcoder\tn\tCohen's kappa\t95%% CI\n")

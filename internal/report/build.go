@@ -721,6 +721,7 @@ func dimension(rt ratings, coders []string, boot bootstrap) Dimension {
 	}
 	st, pairs := statistics(rt, boot)
 	d.Statistics = st
+	d.IntervalCaution = agreement.RareValueCaution(&st, iaa.OtherThanMostCommon(rt.c))
 	for _, p := range pairs {
 		out := agreement.Pair{Coders: [2]string{coders[p.A], coders[p.B]}, N: p.N}
 		if p.Err != nil {

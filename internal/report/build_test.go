@@ -3,9 +3,11 @@ package report_test
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -253,6 +255,32 @@ func TestReportRoundOne(t *testing.T) {
 		}
 		if !strings.Contains(text.String(), "drawing units with all their labels (Zapf et al. 2016), as BCa intervals") {
 			t.Errorf("the text report does not say the intervals are BCa:\n%s", text.String())
+		}
+		// 8 of the 18 ratings are U, fewer than 20: the κ-type intervals
+		// are flagged, in the JSON, the text and the dimensions CSV.
+		if !strings.Contains(d.IntervalCaution, "only 8 pairable ratings differ from the most common value") {
+			t.Errorf("interval caution = %q", d.IntervalCaution)
+		}
+		if !strings.Contains(text.String(), "caution, faithfulness@sentence: only 8 pairable ratings") {
+			t.Errorf("the text report lacks the caution:\n%s", text.String())
+		}
+		var csvOut strings.Builder
+		if err := rep.WriteCSV(&csvOut, "dimensions"); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(strings.NewReader(csvOut.String())).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := slices.Index(rows[0], "interval_caution")
+		found := false
+		for _, row := range rows[1:] {
+			if row[0] == "faithfulness" && row[1] == "sentence" {
+				found = col >= 0 && row[col] == d.IntervalCaution
+			}
+		}
+		if !found {
+			t.Errorf("the dimensions CSV does not give faithfulness's caution in interval_caution (header %v)", rows[0])
 		}
 		want, _ := iaa.FleissKappa(mustCounts(columns("ann_a", "ann_b", "ann_c")))
 		near(t, "fleiss", d.Statistics.FleissKappa.Value, want.Kappa)

@@ -67,6 +67,11 @@ type Dimension struct {
 	// agreement, Scott's π and Gwet's AC1. For sets the κ-type statistics
 	// compare whole sets (exact match); α uses the MASI distance.
 	Statistics agreement.Statistics `json:"statistics"`
+	// IntervalCaution, when not empty, says that too few pairable ratings
+	// differ from the most common value for the intervals of α, Fleiss'
+	// κ, Scott's π and the pairwise Cohen's κ to be trusted (see
+	// agreement.RareValueRatings).
+	IntervalCaution string `json:"interval_caution,omitempty"`
 	// Pairwise is Cohen's κ for every pair of annotators who labelled a
 	// unit in common, by username.
 	Pairwise []agreement.Pair `json:"pairwise"`

@@ -70,6 +70,9 @@ func (r *Report) WriteCSV(w io.Writer, table string) error {
 		// The units behind Fleiss' κ: those with the most common number of
 		// ratings, that number, and the pairable units left out.
 		head = append(head, "fleiss_kappa_n_units", "fleiss_kappa_ratings_per_unit", "fleiss_kappa_n_units_left_out")
+		// Why the κ-type and α intervals are too narrow, when a value is
+		// rare (see agreement.RareValueRatings).
+		head = append(head, "interval_caution")
 		writeRow(cw, head)
 		for _, d := range r.Dimensions {
 			rec := []string{d.Name, d.Level, d.Scale, itoa(d.Units), itoa(d.Pairable), itoa(d.Ratings)}
@@ -80,6 +83,7 @@ func (r *Report) WriteCSV(w io.Writer, table string) error {
 			rec = append(rec, intCell(a.Bootstrap), intCell(a.BootstrapUndefined), a.CI95Withheld)
 			f := &d.Statistics.FleissKappa
 			rec = append(rec, intCell(f.NUnits), intCell(f.PerUnit), intCell(f.LeftOut))
+			rec = append(rec, d.IntervalCaution)
 			writeRow(cw, rec)
 		}
 	case "pairwise":
@@ -300,6 +304,11 @@ func (r *Report) writeText(w io.Writer) error {
 		s := &d.Statistics
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", d.Name, d.Level, d.Units, d.Ratings,
 			Format(&s.KrippendorffAlpha)+ReplicatesNote(&s.KrippendorffAlpha), short(&s.FleissKappa)+FleissBasis(&s.FleissKappa), short(&s.CohenKappaMean), short(&s.PercentAgreement), short(&s.GwetAC1))
+	}
+	for _, d := range r.Dimensions {
+		if c := d.IntervalCaution; c != "" {
+			fmt.Fprintf(tw, "caution, %s@%s: %s\n", d.Name, d.Level, c)
+		}
 	}
 	for _, d := range r.Dimensions {
 		if len(d.Pairwise) == 0 || (d.Name != "faithfulness" && len(r.Dimensions) > 2) {

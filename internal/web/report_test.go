@@ -106,6 +106,7 @@ func TestReportPageShowsTheReportNumbers(t *testing.T) {
 				t.Fatalf("status %d: %s", p.status, p.body)
 			}
 			noBadNumbers(t, "the page", p.body)
+			cautions := 0
 			if strings.Contains(p.body, "secret-model-name") {
 				t.Error("the page shows a model name")
 			}
@@ -121,6 +122,19 @@ func TestReportPageShowsTheReportNumbers(t *testing.T) {
 				for _, ns := range report.Named(&d.Statistics) {
 					checkStat(t, d.Key(), row, ns.Name, ns.Stat)
 				}
+				caution := strings.Contains(p.body, `data-testid="caution-`+d.Key()+`"`)
+				if caution != (d.IntervalCaution != "") {
+					t.Errorf("%s: the page shows an interval caution: %v; the report has %q", d.Key(), caution, d.IntervalCaution)
+				}
+				if caution {
+					if got := html.UnescapeString(section(t, p.body, "caution-"+d.Key(), "</li>")); !strings.Contains(got, d.IntervalCaution) {
+						t.Errorf("%s caution: %q, want %q", d.Key(), got, d.IntervalCaution)
+					}
+					cautions++
+				}
+			}
+			if cautions == 0 {
+				t.Error("no dimension of the fixture has a caution: the check above tells nothing")
 			}
 			for _, a := range rep.PerAnnotator {
 				for _, d := range a.Dimensions {

@@ -132,7 +132,8 @@ func focusName(rep *report.Report, opt report.Options) string {
 const maxValueUses = 6
 
 func dimensionRow(d *report.Dimension) templates.DimensionRow {
-	row := templates.DimensionRow{Key: d.Key(), Title: d.Title, Scale: d.Scale, Units: d.Units, Pairable: d.Pairable, Ratings: d.Ratings}
+	row := templates.DimensionRow{Key: d.Key(), Title: d.Title, Scale: d.Scale, Units: d.Units, Pairable: d.Pairable, Ratings: d.Ratings,
+		Caution: d.IntervalCaution}
 	var uses []string
 	for i, u := range d.Values {
 		if i == maxValueUses {

@@ -56,6 +56,9 @@ type DimensionRow struct {
 	Ratings  int
 	Values   string // how often each value was given
 	Stats    []StatCell
+	// Caution says why the row's α, κ and π intervals are too narrow
+	// (a rare value), or is empty.
+	Caution string
 }
 
 // StatCell is a statistic as the page prints it: a value with its interval
