@@ -560,8 +560,9 @@ func Build(project string, d *domain.ReportData, set domain.Settings, opt Option
 		st := dm.Statistics
 		st.KrippendorffAlpha = pointAlpha(dm.Statistics.KrippendorffAlpha, rt)
 		ads, pats := againstRest(rt)
-		results[i] = result{dim: dm, point: TrendPoint{Dimension: dm.Name, Level: dm.Level, Units: dm.Units, Ratings: dm.Ratings, Statistics: st},
-			ads: ads, pats: pats}
+		point := TrendPoint{Dimension: dm.Name, Level: dm.Level, Units: dm.Units, Ratings: dm.Ratings, Statistics: st,
+			IntervalCaution: agreement.RareValueCaution(&st, iaa.OtherThanMostCommon(rt.c))}
+		results[i] = result{dim: dm, point: point, ads: ads, pats: pats}
 		rt.release()
 	})
 	points := make([]TrendPoint, len(srcs))
@@ -597,7 +598,8 @@ func Build(project string, d *domain.ReportData, set domain.Settings, opt Option
 			rt.c = ratedUnits(rt.c)
 			st, _ := statistics(rt, bootstrap{})
 			units, _, n := counts(rt)
-			tps[i] = TrendPoint{Dimension: rt.spec.name, Level: rt.spec.level, Units: units, Ratings: n, Statistics: st}
+			tps[i] = TrendPoint{Dimension: rt.spec.name, Level: rt.spec.level, Units: units, Ratings: n, Statistics: st,
+				IntervalCaution: agreement.RareValueCaution(&st, iaa.OtherThanMostCommon(rt.c))}
 			rt.release()
 		})
 		tr.Dimensions = append(tr.Dimensions, tps...)

@@ -238,6 +238,9 @@ type TrendPoint struct {
 	Units      int                  `json:"units"`
 	Ratings    int                  `json:"ratings"`
 	Statistics agreement.Statistics `json:"statistics"`
+	// IntervalCaution is as for Dimension: too few ratings differ from
+	// the most common value in this round for its intervals to be trusted.
+	IntervalCaution string `json:"interval_caution,omitempty"`
 }
 
 // Disagreement is one sentence the annotators split on.

@@ -136,6 +136,22 @@ func TestReportPageShowsTheReportNumbers(t *testing.T) {
 			if cautions == 0 {
 				t.Error("no dimension of the fixture has a caution: the check above tells nothing")
 			}
+			trendCautions := 0
+			for _, tr := range rep.Trend {
+				for _, pt := range tr.Dimensions {
+					if pt.Dimension != "faithfulness" || pt.IntervalCaution == "" || tr.Kind != domain.RoundCalibration {
+						continue
+					}
+					list := html.UnescapeString(section(t, p.body, "trend-cautions-trend-faithfulness-"+pt.Level, "</ul>"))
+					if !strings.Contains(list, tr.Round+"</strong>: "+pt.IntervalCaution) {
+						t.Errorf("trend %s %s: the page's cautions %q lack %q", tr.Round, pt.Level, list, pt.IntervalCaution)
+					}
+					trendCautions++
+				}
+			}
+			if trendCautions == 0 {
+				t.Error("no calibration round of the fixture has a caution on faithfulness: the check above tells nothing")
+			}
 			for _, a := range rep.PerAnnotator {
 				for _, d := range a.Dimensions {
 					if d.Dimension != "faithfulness" {

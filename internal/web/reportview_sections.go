@@ -106,7 +106,7 @@ func trends(rep *report.Report, focus, title string) []templates.TrendView {
 			st := report.Named(new(agreement.Statistics))
 			if point != nil {
 				found = true
-				row.Units, row.Ratings = point.Units, point.Ratings
+				row.Units, row.Ratings, row.Caution = point.Units, point.Ratings, point.IntervalCaution
 				st = report.Named(&point.Statistics)
 			}
 			for _, ns := range st {

@@ -128,6 +128,7 @@ type TrendRow struct {
 	Units   int
 	Ratings int
 	Stats   []StatCell
+	Caution string // why the round's α, κ and π intervals are too narrow, or ""
 }
 
 // DisagreementRow is one sentence the annotators split on.
