@@ -124,6 +124,7 @@ func Compute(t *Table, opts Options) (*Report, error) {
 		} else {
 			out.CohenKappa, out.SE = ptr(p.Kappa.Value), ptr(p.Kappa.SE)
 			out.CI95 = &[2]float64{p.Kappa.Low, p.Kappa.High}
+			out.CI95Caution = PairCaution(p.Kappa)
 		}
 		rep.Pairwise = append(rep.Pairwise, out)
 	}

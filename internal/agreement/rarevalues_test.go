@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"annotate/internal/iaa"
 )
 
 // TestRareValueCaution: the caution appears below RareValueRatings when
@@ -11,7 +13,7 @@ import (
 // when no interval is given.
 func TestRareValueCaution(t *testing.T) {
 	s := Statistics{FleissKappa: Statistic{Value: ptr(0.4), CI95: &[2]float64{0.1, 0.7}}}
-	if c := RareValueCaution(&s, 7); !strings.Contains(c, "only 7 pairable ratings differ") || !strings.Contains(c, "71%") {
+	if c := RareValueCaution(&s, 7); !strings.Contains(c, "the pairable ratings hold only 7 other") || !strings.Contains(c, "71%") {
 		t.Errorf("7 other ratings: caution %q", c)
 	}
 	if c := RareValueCaution(&s, RareValueRatings); c != "" {
@@ -57,8 +59,61 @@ func TestComputeCautionsOnRareValues(t *testing.T) {
 		if err := rep.Write(&text, "text"); err != nil {
 			t.Fatal(err)
 		}
-		if got := strings.Contains(text.String(), "caution: only "+strconv.Itoa(tc.rare)+" pairable ratings differ"); got != tc.caution {
+		if got := strings.Contains(text.String(), "caution: the pairable ratings hold only "+strconv.Itoa(tc.rare)+" other"); got != tc.caution {
 			t.Errorf("%d ratings of the rare value: the text output's caution line present %v:\n%s", tc.rare, got, text.String())
 		}
+	}
+}
+
+// TestPairCaution: a κ whose two sides hold fewer than RarePairRatings
+// ratings other than the value they gave most is flagged, with the
+// coverage measured at its count; from 10 it is not. Compute flags the
+// pairs of a file the same way.
+func TestPairCaution(t *testing.T) {
+	for _, tc := range []struct {
+		other float64
+		want  string
+	}{{3, "51%"}, {7, "78%"}, {10, ""}} {
+		c := PairCaution(iaa.Kappa{Other: tc.other})
+		if (c == "") != (tc.want == "") || !strings.Contains(c, tc.want) {
+			t.Errorf("Other %v: caution %q, want one naming %q", tc.other, c, tc.want)
+		}
+	}
+	// Coder a says "n" on all 12 units, b "y" on the first six and c on
+	// the even ones: a with b or c holds 6 ratings other than "n"
+	// (flagged), b with c 12 (not).
+	var b strings.Builder
+	b.WriteString("unit,coder,value\n")
+	for u := range 12 {
+		bv, cv := "n", "n"
+		if u < 6 {
+			bv = "y"
+		}
+		if u%2 == 0 {
+			cv = "y"
+		}
+		b.WriteString("u" + strconv.Itoa(u) + ",a,n\nu" + strconv.Itoa(u) + ",b," + bv + "\nu" + strconv.Itoa(u) + ",c," + cv + "\n")
+	}
+	table, err := ReadRatings(strings.NewReader(b.String()), "pairs.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Compute(table, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, p := range rep.Pairwise {
+		if p.CI95 == nil {
+			continue
+		}
+		checked++
+		flagged := p.CI95Caution != ""
+		if want := p.Coders != [2]string{"b", "c"}; flagged != want {
+			t.Errorf("pair %v: caution %q", p.Coders, p.CI95Caution)
+		}
+	}
+	if checked != 3 {
+		t.Errorf("%d pairs with an interval, want 3", checked)
 	}
 }

@@ -123,7 +123,10 @@ type Statistic struct {
 	BootstrapWarning string   `json:"bootstrap_warning,omitempty"`
 	MinAlpha         *float64 `json:"min_alpha,omitempty"`   // the minimum acceptable α
 	PBelowMin        *float64 `json:"p_below_min,omitempty"` // bootstrap P(α < min_alpha)
-	Undefined        string   `json:"undefined,omitempty"`   // why there is no value
+	// CI95Caution, for a Cohen's κ between two sides, says that its
+	// interval is too narrow (see RarePairRatings).
+	CI95Caution string `json:"ci95_caution,omitempty"`
+	Undefined   string `json:"undefined,omitempty"` // why there is no value
 }
 
 // Pair is Cohen's κ between two coders over the N units both rated.
@@ -133,7 +136,10 @@ type Pair struct {
 	CohenKappa *float64    `json:"cohen_kappa,omitempty"` // nil when undefined
 	SE         *float64    `json:"se,omitempty"`          // Fleiss–Cohen–Everitt asymptotic SE
 	CI95       *[2]float64 `json:"ci95,omitempty"`        // κ ± 1.96·SE, clipped to [−1, 1]
-	Undefined  string      `json:"undefined,omitempty"`   // why κ is undefined
+	// CI95Caution says that ci95 is too narrow: few of the pair's ratings
+	// differ from the value they gave most (see RarePairRatings).
+	CI95Caution string `json:"ci95_caution,omitempty"`
+	Undefined   string `json:"undefined,omitempty"` // why κ is undefined
 }
 
 func ptr[T any](v T) *T { return &v }

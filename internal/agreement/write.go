@@ -76,13 +76,17 @@ func (r *Report) writeText(w io.Writer) error {
 	}
 	if len(r.Pairwise) > 0 {
 		fmt.Fprintln(tw)
-		fmt.Fprintf(tw, "coder\tcoder\tn\tCohen's kappa\t95%% CI\n")
+		fmt.Fprintf(tw, "coder\tcoder\tn\tCohen's kappa\t95%% CI\tnote\n")
 		for _, p := range r.Pairwise {
 			k := dec(p.CohenKappa)
 			if p.CohenKappa == nil {
 				k = "undefined: " + p.Undefined
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", p.Coders[0], p.Coders[1], p.N, k, interval(p.CI95))
+			note := ""
+			if p.CI95Caution != "" {
+				note = "interval too narrow: " + p.CI95Caution
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", p.Coders[0], p.Coders[1], p.N, k, interval(p.CI95), note)
 		}
 	}
 	return tw.Flush()

@@ -1,6 +1,9 @@
 package iaa
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Kappa is Cohen's κ for two coders with its large-sample inference.
 type Kappa struct {
@@ -16,6 +19,10 @@ type Kappa struct {
 	Low, High float64
 	// N is the number of units both coders rated (the table total).
 	N float64
+	// Other is the number of the two coders' 2N ratings that are not the
+	// category both gave most; below about 10 the interval is too narrow
+	// (TestRareValueIntervalCoverage).
+	Other float64
 }
 
 // CohenKappaTable computes Cohen's κ from a k × k contingency table, where
@@ -103,10 +110,14 @@ func CohenKappaTable(table [][]float64, w [][]float64) (Kappa, error) {
 	if se0 > 0 {
 		z = kappa / se0
 	}
+	most := 0.0
+	for i := range k {
+		most = max(most, pr[i]+pc[i])
+	}
 	return Kappa{
 		Value: kappa, SE: se, SE0: se0, Z: z,
 		Low: clip1(kappa - z975*se), High: clip1(kappa + z975*se),
-		N: n,
+		N: n, Other: math.Round(n * (2 - most)),
 	}, nil
 }
 

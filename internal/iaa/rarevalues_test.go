@@ -28,6 +28,28 @@ func TestOtherThanMostCommon(t *testing.T) {
 	}
 }
 
+// TestKappaOther counts by hand: a 2×2 table of 10 units where coder A
+// gave the second value 3 times and coder B 2 times holds 5 ratings of it
+// among 20, so 5 other than the value given most; and on a 3×3 table the
+// most common value is taken over both coders' ratings.
+func TestKappaOther(t *testing.T) {
+	k, err := iaa.CohenKappaTable([][]float64{{6, 1}, {2, 1}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Other != 5 {
+		t.Errorf("2×2: Other = %v, want 5", k.Other)
+	}
+	// Row sums 4, 3, 3; column sums 2, 5, 3: values 6, 8, 6 of 20.
+	k, err = iaa.CohenKappaTable([][]float64{{2, 2, 0}, {0, 3, 0}, {0, 0, 3}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Other != 12 {
+		t.Errorf("3×3: Other = %v, want 12", k.Other)
+	}
+}
+
 // rareCoverageStats are the interval statistics TestRareValueIntervalCoverage
 // measures, each returning whether it gave an interval and whether it held
 // the value truth[name].
@@ -80,6 +102,10 @@ func TestRareValueIntervalCoverage(t *testing.T) {
 		names = append(names, s.name)
 	}
 	type tally struct{ n, held [5]int }
+	// Cohen's κ of coders 1 and 2 again, by the pair's own count of
+	// ratings other than the value they gave most (iaa.Kappa.Other), in
+	// the buckets 0–4, 5–9 and 10 or more.
+	var pairN, pairHeld [3]int
 	got := map[string]*tally{}
 	for _, n := range names {
 		got[n] = &tally{}
@@ -106,6 +132,13 @@ func TestRareValueIntervalCoverage(t *testing.T) {
 					r := twoValueStudy(rng, units, prev, acc)
 					k := bucket(iaa.OtherThanMostCommon(iaa.CodedOf(r)))
 					c, _ := iaa.CountsOf(r)
+					if k, err := iaa.CohenKappa(r, 0, 1, iaa.Unweighted); err == nil && k.SE > 0 {
+						b := min(int(k.Other)/5, 2)
+						pairN[b]++
+						if k.Low <= truth[rareCoverageStats[0].name] && truth[rareCoverageStats[0].name] <= k.High {
+							pairHeld[b]++
+						}
+					}
 					for _, s := range rareCoverageStats {
 						if _, lo, hi, ok := s.ci(r, c); ok {
 							got[s.name].n[k]++
@@ -126,6 +159,12 @@ func TestRareValueIntervalCoverage(t *testing.T) {
 		}
 	}
 	share := func(n string, k int) float64 { return float64(got[n].held[k]) / float64(max(got[n].n[k], 1)) }
+	pairShare := func(b int) float64 { return float64(pairHeld[b]) / float64(max(pairN[b], 1)) }
+	t.Logf("Cohen's κ by the pair's own count: [0, 5): %.3f of %d  [5, 10): %.3f of %d  [10, ...): %.3f of %d",
+		pairShare(0), pairN[0], pairShare(1), pairN[1], pairShare(2), pairN[2])
+	if pairShare(2) < 0.88 || pairShare(1) >= 0.85 || pairShare(0) >= 0.85 {
+		t.Errorf("Cohen's κ by the pair's own count of other ratings no longer splits at 10 (agreement.RarePairRatings)")
+	}
 	for _, n := range names {
 		var line strings.Builder
 		for k := range 5 {

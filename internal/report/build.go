@@ -731,6 +731,7 @@ func dimension(rt ratings, coders []string, boot bootstrap) Dimension {
 		} else if isFinite(p.Kappa.Value) && isFinite(p.Kappa.SE) {
 			out.CohenKappa, out.SE = ptr(p.Kappa.Value), ptr(p.Kappa.SE)
 			out.CI95 = &[2]float64{p.Kappa.Low, p.Kappa.High}
+			out.CI95Caution = agreement.PairCaution(p.Kappa)
 		} else {
 			out.Undefined = "not a finite number"
 		}

@@ -258,10 +258,10 @@ func TestReportRoundOne(t *testing.T) {
 		}
 		// 8 of the 18 ratings are U, fewer than 20: the κ-type intervals
 		// are flagged, in the JSON, the text and the dimensions CSV.
-		if !strings.Contains(d.IntervalCaution, "only 8 pairable ratings differ from the most common value") {
+		if !strings.Contains(d.IntervalCaution, "the pairable ratings hold only 8 other than the most common value") {
 			t.Errorf("interval caution = %q", d.IntervalCaution)
 		}
-		if !strings.Contains(text.String(), "caution, faithfulness@sentence: only 8 pairable ratings") {
+		if !strings.Contains(text.String(), "caution, faithfulness@sentence: the pairable ratings hold only 8 other") {
 			t.Errorf("the text report lacks the caution:\n%s", text.String())
 		}
 		var csvOut strings.Builder

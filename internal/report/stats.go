@@ -85,7 +85,8 @@ func kappaStatistic(k iaa.Kappa, err error) agreement.Statistic {
 	if err != nil {
 		return undefined(err)
 	}
-	st := agreement.Statistic{Value: ptr(k.Value), SE: ptr(k.SE), CI95: &[2]float64{k.Low, k.High}, NUnits: ptr(int(k.N))}
+	st := agreement.Statistic{Value: ptr(k.Value), SE: ptr(k.SE), CI95: &[2]float64{k.Low, k.High}, NUnits: ptr(int(k.N)),
+		CI95Caution: agreement.PairCaution(k)}
 	finite(&st)
 	return st
 }

@@ -87,10 +87,10 @@ func (r *Report) WriteCSV(w io.Writer, table string) error {
 			writeRow(cw, rec)
 		}
 	case "pairwise":
-		writeRow(cw, []string{"dimension", "level", "annotator_a", "annotator_b", "n", "cohen_kappa", "ci_low", "ci_high", "undefined"})
+		writeRow(cw, []string{"dimension", "level", "annotator_a", "annotator_b", "n", "cohen_kappa", "ci_low", "ci_high", "undefined", "ci_caution"})
 		for _, d := range r.Dimensions {
 			for _, p := range d.Pairwise {
-				rec := []string{d.Name, d.Level, p.Coders[0], p.Coders[1], itoa(p.N), num(p.CohenKappa), "", "", p.Undefined}
+				rec := []string{d.Name, d.Level, p.Coders[0], p.Coders[1], itoa(p.N), num(p.CohenKappa), "", "", p.Undefined, p.CI95Caution}
 				if p.CI95 != nil {
 					rec[6], rec[7] = num(&p.CI95[0]), num(&p.CI95[1])
 				}
@@ -102,7 +102,7 @@ func (r *Report) WriteCSV(w io.Writer, table string) error {
 		for _, n := range []string{"agreement_with_rest", "kappa_vs_majority", "alpha_without"} {
 			head = append(head, n, n+"_ci_low", n+"_ci_high", n+"_undefined")
 		}
-		head = append(head, "seconds_per_sentence")
+		head = append(head, "seconds_per_sentence", "kappa_vs_majority_ci_caution")
 		writeRow(cw, head)
 		for _, a := range r.PerAnnotator {
 			for _, d := range a.Dimensions {
@@ -110,13 +110,13 @@ func (r *Report) WriteCSV(w io.Writer, table string) error {
 				for _, st := range []*agreement.Statistic{&d.Agreement, &d.KappaMajority, &d.AlphaWithout} {
 					rec = append(rec, statCells(st)...)
 				}
-				rec = append(rec, num(a.SecondsPerSentence))
+				rec = append(rec, num(a.SecondsPerSentence), d.KappaMajority.CI95Caution)
 				writeRow(cw, rec)
 			}
 		}
 	case "gold":
 		writeRow(cw, []string{"annotator", "dimension", "level", "n", "accuracy", "accuracy_ci_low", "accuracy_ci_high",
-			"cohen_kappa", "cohen_kappa_ci_low", "cohen_kappa_ci_high", "cohen_kappa_undefined", "balanced_accuracy"})
+			"cohen_kappa", "cohen_kappa_ci_low", "cohen_kappa_ci_high", "cohen_kappa_undefined", "balanced_accuracy", "cohen_kappa_ci_caution"})
 		for _, a := range r.PerAnnotator {
 			for _, d := range a.Dimensions {
 				if g := d.Gold; g != nil {
@@ -128,6 +128,7 @@ func (r *Report) WriteCSV(w io.Writer, table string) error {
 					} else {
 						rec = append(rec, "")
 					}
+					rec = append(rec, g.Kappa.CI95Caution)
 					writeRow(cw, rec)
 				}
 			}
@@ -318,7 +319,11 @@ func (r *Report) writeText(w io.Writer) error {
 		fmt.Fprintln(tw, "annotator\tannotator\tn\tkappa [95% CI]")
 		for _, p := range d.Pairwise {
 			st := agreement.Statistic{Value: p.CohenKappa, CI95: p.CI95, Undefined: p.Undefined}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", p.Coders[0], p.Coders[1], p.N, Format(&st))
+			note := ""
+			if p.CI95Caution != "" {
+				note = " (interval too narrow: a rare value)"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", p.Coders[0], p.Coders[1], p.N, Format(&st)+note)
 		}
 	}
 	fmt.Fprintln(tw, "\nannotator\tdimension\tlevel\tagreement with rest\tkappa vs majority\talpha without\taccuracy vs gold")

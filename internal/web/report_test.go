@@ -61,6 +61,18 @@ func cell(t *testing.T, row, name string) (value, ci, undefined string) {
 	return value, ci, undefined
 }
 
+var noteRe = regexp.MustCompile(`data-testid="note">([^<]*)<`)
+
+// cellNote is cell with the cell's note.
+func cellNote(t *testing.T, row, name string) (value, ci, undefined, note string) {
+	t.Helper()
+	value, ci, undefined = cell(t, row, name)
+	if m := noteRe.FindStringSubmatch(section(t, row, "stat-"+name, "</td>")); m != nil {
+		note = html.UnescapeString(m[1])
+	}
+	return value, ci, undefined, note
+}
+
 func d3(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
 
 // checkStat compares a statistic cell with the report's statistic.
@@ -161,6 +173,9 @@ func TestReportPageShowsTheReportNumbers(t *testing.T) {
 					where := a.Name + " " + d.Level
 					checkStat(t, where, row, "agreement_with_rest", &d.Agreement)
 					checkStat(t, where, row, "kappa_vs_majority", &d.KappaMajority)
+					if _, _, _, note := cellNote(t, row, "kappa_vs_majority"); strings.Contains(note, "interval too narrow") != (d.KappaMajority.CI95Caution != "") {
+						t.Errorf("%s kappa_vs_majority: note %q, caution %q", where, note, d.KappaMajority.CI95Caution)
+					}
 					checkStat(t, where, row, "alpha_without", &d.AlphaWithout)
 					group := dimOf(t, rep, "faithfulness@"+d.Level).Statistics.KrippendorffAlpha.Value
 					lowers := d.AlphaWithout.Value != nil && group != nil && math.Round(*d.AlphaWithout.Value*1000) > math.Round(*group*1000)

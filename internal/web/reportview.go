@@ -172,6 +172,9 @@ func statCell(name string, st *agreement.Statistic) templates.StatCell {
 			c.Note = fmt.Sprintf("interval from %d of %d replicates (α undefined on the rest)", *st.Bootstrap, drawn)
 		}
 	}
+	if st.CI95Caution != "" {
+		c.Note = "interval too narrow: few ratings other than the most common value (see the CSV or JSON)"
+	}
 	switch {
 	case st.PerUnit != nil:
 		c.Basis = plural(*st.NUnits, "unit") + " × " + strconv.Itoa(*st.PerUnit) + " ratings"
