@@ -173,7 +173,7 @@ func statCell(name string, st *agreement.Statistic) templates.StatCell {
 		}
 	}
 	if st.CI95Caution != "" {
-		c.Note = "interval too narrow: few ratings other than the most common value (see the CSV or JSON)"
+		c.Note = "interval too narrow: a value is rare here"
 	}
 	switch {
 	case st.PerUnit != nil:
