@@ -1,6 +1,7 @@
 package agreement
 
 import (
+	"encoding/csv"
 	"strconv"
 	"strings"
 	"testing"
@@ -61,6 +62,20 @@ func TestComputeCautionsOnRareValues(t *testing.T) {
 		}
 		if got := strings.Contains(text.String(), "caution: the pairable ratings hold only "+strconv.Itoa(tc.rare)+" other"); got != tc.caution {
 			t.Errorf("%d ratings of the rare value: the text output's caution line present %v:\n%s", tc.rare, got, text.String())
+		}
+		var csvOut strings.Builder
+		if err := rep.Write(&csvOut, "csv"); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(strings.NewReader(csvOut.String())).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, row := range rows[1:] {
+			flagged := row[0] == "fleiss_kappa" || row[0] == "scott_pi" || (row[0] == "krippendorff_alpha" && row[2] != "")
+			if got := row[5] != ""; got != (flagged && tc.caution) {
+				t.Errorf("%d ratings of the rare value: CSV row %s has ci_caution %q", tc.rare, row[0], row[5])
+			}
 		}
 	}
 }

@@ -30,12 +30,15 @@ func (r *Report) Write(w io.Writer, format string) error {
 
 func (r *Report) writeCSV(w io.Writer) error {
 	cw := csvsafe.NewWriter(w)
-	_ = cw.Write([]string{"statistic", "value", "ci_low", "ci_high", "undefined"})
+	_ = cw.Write([]string{"statistic", "value", "ci_low", "ci_high", "undefined", "ci_caution"})
 	for _, ns := range r.Statistics.named() {
 		s := ns.stat
-		rec := []string{ns.name, num(s.Value), "", "", s.Undefined}
+		rec := []string{ns.name, num(s.Value), "", "", s.Undefined, ""}
 		if s.CI95 != nil {
 			rec[2], rec[3] = num(&s.CI95[0]), num(&s.CI95[1])
+			if s == &r.Statistics.KrippendorffAlpha || s == &r.Statistics.FleissKappa || s == &r.Statistics.ScottPi {
+				rec[5] = r.IntervalCaution // see RareValueCaution
+			}
 		}
 		_ = cw.Write(rec)
 	}

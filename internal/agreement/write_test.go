@@ -99,7 +99,7 @@ func TestWriteCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := recs[0], []string{"statistic", "value", "ci_low", "ci_high", "undefined"}; !slices.Equal(got, want) {
+	if got, want := recs[0], []string{"statistic", "value", "ci_low", "ci_high", "undefined", "ci_caution"}; !slices.Equal(got, want) {
 		t.Errorf("header = %q", got)
 	}
 	var names []string
