@@ -185,3 +185,96 @@ func TestRareValueIntervalCoverage(t *testing.T) {
 		}
 	}
 }
+
+// manyValueStudy draws units of 3 coders on a label of len(p) values,
+// the unit's truth drawn with probabilities p; each coder gives the truth
+// with probability acc and a value drawn uniformly otherwise.
+func manyValueStudy(rng *rand.Rand, units int, p []float64, acc float64) *iaa.Ratings {
+	r := iaa.NewRatings(units, 3)
+	for u := range units {
+		x, truth := rng.Float64(), 0
+		for truth < len(p)-1 && x >= p[truth] {
+			x -= p[truth]
+			truth++
+		}
+		for c := range 3 {
+			v := truth
+			if rng.Float64() >= acc {
+				v = rng.IntN(len(p))
+			}
+			r.Set(u, c, float64(v))
+		}
+	}
+	return r
+}
+
+// TestRareValueIntervalCoverageManyValues repeats the measurement of
+// TestRareValueIntervalCoverage on labels of four values (one common, or
+// two) and on a five-point scale with a common middle, read as nominal
+// (α, Fleiss' κ) and ordinal (α), over 100 studies in each of 24 shapes
+// (20, 30 or 50 units × 3 coders, coders right 95% or 85% of the time):
+// the count of pairable ratings other than the most common value
+// (iaa.OtherThanMostCommon) sorts the intervals as it does on two values.
+// It checks that from agreement.RareValueRatings (20) up every interval
+// covers at least 0.90, so that the caution is not needed there on these
+// shapes either; below, it logs the figures for docs/reports.md.
+func TestRareValueIntervalCoverageManyValues(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulation")
+	}
+	edges := []int{0, 10, 20, 1 << 30}
+	type tally struct{ n, held [3]int }
+	names := []string{"α nominal", "α ordinal", "Fleiss' κ"}
+	got := map[string]*tally{}
+	for _, n := range names {
+		got[n] = &tally{}
+	}
+	shapes := [][]float64{{0.9, 0.04, 0.03, 0.03}, {0.8, 0.1, 0.05, 0.05}, {0.5, 0.3, 0.1, 0.1}, {0.02, 0.08, 0.8, 0.08, 0.02}}
+	for _, acc := range []float64{0.95, 0.85} {
+		for _, units := range []int{20, 30, 50} {
+			for si, p := range shapes {
+				rng := rand.New(rand.NewPCG(uint64(units), uint64(acc*100)+uint64(si)))
+				big := manyValueStudy(rng, 200000, p, acc)
+				bigCounts, _ := iaa.CountsOf(big)
+				fleiss, _ := iaa.FleissKappa(bigCounts)
+				nominal, _ := iaa.Alpha(big, iaa.Nominal)
+				ordinal, _ := iaa.Alpha(big, iaa.Ordinal)
+				for study := range 100 {
+					r := manyValueStudy(rng, units, p, acc)
+					k := 0
+					for edges[k+1] <= iaa.OtherThanMostCommon(iaa.CodedOf(r)) {
+						k++
+					}
+					add := func(name string, lo, hi, truth float64) {
+						got[name].n[k]++
+						if lo <= truth && truth <= hi {
+							got[name].held[k]++
+						}
+					}
+					c, _ := iaa.CountsOf(r)
+					if f, err := iaa.FleissKappa(c); err == nil && f.SE > 0 {
+						add("Fleiss' κ", f.Low, f.High, fleiss.Kappa)
+					}
+					for _, lv := range []struct {
+						name  string
+						level iaa.Level
+						truth float64
+					}{{"α nominal", iaa.Nominal, nominal}, {"α ordinal", iaa.Ordinal, ordinal}} {
+						b, err := iaa.AlphaBootstrap(r, lv.level, iaa.BootstrapOptions{Replicates: 200, Seed: uint64(study), Workers: 1})
+						if err == nil && b.Undefined <= 10 {
+							add(lv.name, b.Low, b.High, lv.truth)
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, n := range names {
+		share := func(k int) float64 { return float64(got[n].held[k]) / float64(max(got[n].n[k], 1)) }
+		t.Logf("%-10s [0, 10): %.3f of %d  [10, 20): %.3f of %d  [20, ...): %.3f of %d",
+			n, share(0), got[n].n[0], share(1), got[n].n[1], share(2), got[n].n[2])
+		if share(2) < 0.90 {
+			t.Errorf("%s: from 20 ratings other than the most common value up, its intervals held the value in %.3f of studies", n, share(2))
+		}
+	}
+}
