@@ -123,8 +123,10 @@ type Statistic struct {
 	BootstrapWarning string   `json:"bootstrap_warning,omitempty"`
 	MinAlpha         *float64 `json:"min_alpha,omitempty"`   // the minimum acceptable α
 	PBelowMin        *float64 `json:"p_below_min,omitempty"` // bootstrap P(α < min_alpha)
-	// CI95Caution, for a Cohen's κ between two sides, says that its
-	// interval is too narrow (see RarePairRatings).
+	// CI95Caution says that ci95 is too narrow: for a Cohen's κ between
+	// two sides, few of their ratings differ from the value they gave
+	// most (see RarePairRatings); for an annotator's agreement with the
+	// rest, few units show any disagreement (report.FewDisagreements).
 	CI95Caution string `json:"ci95_caution,omitempty"`
 	Undefined   string `json:"undefined,omitempty"` // why there is no value
 }

@@ -102,7 +102,7 @@ func (r *Report) WriteCSV(w io.Writer, table string) error {
 		for _, n := range []string{"agreement_with_rest", "kappa_vs_majority", "alpha_without"} {
 			head = append(head, n, n+"_ci_low", n+"_ci_high", n+"_undefined")
 		}
-		head = append(head, "seconds_per_sentence", "kappa_vs_majority_ci_caution")
+		head = append(head, "seconds_per_sentence", "kappa_vs_majority_ci_caution", "agreement_with_rest_ci_caution")
 		writeRow(cw, head)
 		for _, a := range r.PerAnnotator {
 			for _, d := range a.Dimensions {
@@ -110,7 +110,7 @@ func (r *Report) WriteCSV(w io.Writer, table string) error {
 				for _, st := range []*agreement.Statistic{&d.Agreement, &d.KappaMajority, &d.AlphaWithout} {
 					rec = append(rec, statCells(st)...)
 				}
-				rec = append(rec, num(a.SecondsPerSentence), d.KappaMajority.CI95Caution)
+				rec = append(rec, num(a.SecondsPerSentence), d.KappaMajority.CI95Caution, d.Agreement.CI95Caution)
 				writeRow(cw, rec)
 			}
 		}

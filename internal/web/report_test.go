@@ -172,6 +172,9 @@ func TestReportPageShowsTheReportNumbers(t *testing.T) {
 					row := section(t, p.body, "annotator-"+a.Name+"-faithfulness@"+d.Level, "</tr>")
 					where := a.Name + " " + d.Level
 					checkStat(t, where, row, "agreement_with_rest", &d.Agreement)
+					if _, _, _, note := cellNote(t, row, "agreement_with_rest"); strings.Contains(note, "interval too narrow") != (d.Agreement.CI95Caution != "") {
+						t.Errorf("%s agreement_with_rest: note %q, caution %q", where, note, d.Agreement.CI95Caution)
+					}
 					checkStat(t, where, row, "kappa_vs_majority", &d.KappaMajority)
 					if _, _, _, note := cellNote(t, row, "kappa_vs_majority"); strings.Contains(note, "interval too narrow") != (d.KappaMajority.CI95Caution != "") {
 						t.Errorf("%s kappa_vs_majority: note %q, caution %q", where, note, d.KappaMajority.CI95Caution)
