@@ -128,7 +128,7 @@ func Compute(t *Table, opts Options) (*Report, error) {
 		}
 		rep.Pairwise = append(rep.Pairwise, out)
 	}
-	rep.IntervalCaution = RareValueCaution(s, r.otherThanMostCommon())
+	rep.IntervalCaution = RareValueCaution(s, r.rareCount())
 	for _, ns := range s.named() {
 		ns.stat.mustBeFinite()
 	}
@@ -267,11 +267,11 @@ type codedRatings struct {
 	c *iaa.Coded
 }
 
-func (r codedRatings) otherThanMostCommon() int {
+func (r codedRatings) rareCount() iaa.RareCount {
 	if r.p != nil {
-		return iaa.OtherThanMostCommonProfiled(r.p)
+		return iaa.RareCountOfProfiled(r.p)
 	}
-	return iaa.OtherThanMostCommon(r.c)
+	return iaa.RareCountOf(r.c)
 }
 
 func (r codedRatings) alpha(level iaa.Level) (float64, error) {

@@ -2,36 +2,56 @@ package agreement
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 
 	"annotate/internal/iaa"
 )
 
 // RareValueRatings is the number of pairable ratings other than the most
-// common value below which the intervals of α, Fleiss' κ, Scott's π and
-// the pairwise Cohen's κ are flagged as too narrow (Statistics.
-// Report.IntervalCaution). On two-valued labels of 3 coders
-// (TestRareValueIntervalCoverage in internal/iaa) their 95% intervals held
-// the population value in 8% (α) to 29% of simulated studies with fewer
-// than 5 such ratings, 71–78% with 5–9, 81–90% with 10–14, 88–93% with
-// 15–19 and 93–94% from 20 up; percent agreement's and Gwet's AC1's held
-// it in 92–95% at every count, and are not flagged.
+// common value, on units of three ratings, below which the intervals of
+// α, Fleiss' κ, Scott's π and the pairwise Cohen's κ are flagged as too
+// narrow (Report.IntervalCaution and report.Dimension.IntervalCaution).
+// On two-valued labels of 3 coders (TestRareValueIntervalCoverage in
+// internal/iaa) their 95% intervals held the population value in 8% (α)
+// to 29% of simulated studies with fewer than 5 such ratings, 71–78% with
+// 5–9, 81–90% with 10–14, 88–93% with 15–19 and 93–94% from 20 up;
+// percent agreement's and Gwet's AC1's held it in 92–95% at every count,
+// and are not flagged. What counts is units' worth of rare ratings: a unit
+// of m ratings with the rare truth gives about m of them, so with m
+// ratings a unit the threshold is RareValueRatings·m/3
+// (TestRareValueIntervalCoverageCoders checks 5 and 10).
 const RareValueRatings = 20
 
-// RareValueCaution says why the intervals of s are too narrow when other,
-// the pairable ratings other than the most common value (see
-// iaa.OtherThanMostCommon), are fewer than RareValueRatings and α, Fleiss'
-// κ or Scott's π has an interval; else it is "".
-func RareValueCaution(s *Statistics, other int) string {
-	if other >= RareValueRatings || (s.KrippendorffAlpha.CI95 == nil && s.FleissKappa.CI95 == nil && s.ScottPi.CI95 == nil) {
+// RareValueThreshold is the number of other ratings below which the
+// intervals are flagged, for units of perUnit ratings on average (see
+// RareValueRatings): 20 for three.
+func RareValueThreshold(perUnit float64) int {
+	return int(math.Ceil(RareValueRatings*perUnit/3 - 1e-9))
+}
+
+// RareValueCaution says why the intervals of s are too narrow when rc's
+// pairable ratings other than the most common value are fewer than
+// RareValueThreshold and α, Fleiss' κ or Scott's π has an interval; else
+// it is "".
+func RareValueCaution(s *Statistics, rc iaa.RareCount) string {
+	limit := RareValueThreshold(rc.PerUnit())
+	if rc.Other >= limit || (s.KrippendorffAlpha.CI95 == nil && s.FleissKappa.CI95 == nil && s.ScottPi.CI95 == nil) {
 		return ""
 	}
-	return fmt.Sprintf("the pairable ratings hold only %d other than the most common value (fewer than %d): the 95%% intervals of alpha, Fleiss' kappa, Scott's pi and Cohen's kappa are too narrow here, holding the true value in as few as %s of simulated studies",
-		other, RareValueRatings, rareCoverage(other))
+	fewer := fmt.Sprintf("fewer than %d", limit)
+	if limit != RareValueRatings {
+		fewer += fmt.Sprintf(" at %s ratings a unit", strconv.FormatFloat(math.Round(rc.PerUnit()*10)/10, 'f', -1, 64))
+	}
+	// The coverage measured at the same units' worth on three ratings.
+	equivalent := float64(rc.Other) * 3 / rc.PerUnit()
+	return fmt.Sprintf("the pairable ratings hold only %d other than the most common value (%s): the 95%% intervals of alpha, Fleiss' kappa, Scott's pi and Cohen's kappa are too narrow here, holding the true value in as few as %s of simulated studies",
+		rc.Other, fewer, rareCoverage(equivalent))
 }
 
 // rareCoverage is the lowest coverage measured at that many other
-// ratings (see RareValueRatings).
-func rareCoverage(other int) string {
+// ratings on units of three (see RareValueRatings).
+func rareCoverage(other float64) string {
 	switch {
 	case other < 5:
 		return "8%"

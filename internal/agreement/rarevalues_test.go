@@ -9,19 +9,30 @@ import (
 	"annotate/internal/iaa"
 )
 
-// TestRareValueCaution: the caution appears below RareValueRatings when
-// an interval it speaks of is given, names the count, and goes at 20 or
-// when no interval is given.
+// TestRareValueCaution: the caution appears below the threshold when an
+// interval it speaks of is given, names the count, and goes at the
+// threshold or when no interval is given; the threshold grows with the
+// ratings a unit has (20 at three, 34 at five).
 func TestRareValueCaution(t *testing.T) {
 	s := Statistics{FleissKappa: Statistic{Value: ptr(0.4), CI95: &[2]float64{0.1, 0.7}}}
-	if c := RareValueCaution(&s, 7); !strings.Contains(c, "the pairable ratings hold only 7 other") || !strings.Contains(c, "71%") {
+	three := func(other int) iaa.RareCount { return iaa.RareCount{Other: other, Ratings: 90, Units: 30} }
+	if c := RareValueCaution(&s, three(7)); !strings.Contains(c, "hold only 7 other") || !strings.Contains(c, "(fewer than 20)") || !strings.Contains(c, "71%") {
 		t.Errorf("7 other ratings: caution %q", c)
 	}
-	if c := RareValueCaution(&s, RareValueRatings); c != "" {
+	if c := RareValueCaution(&s, three(RareValueRatings)); c != "" {
 		t.Errorf("%d other ratings: caution %q", RareValueRatings, c)
 	}
-	if c := RareValueCaution(&Statistics{}, 0); c != "" { // every interval undefined
+	if c := RareValueCaution(&Statistics{}, three(0)); c != "" { // every interval undefined
 		t.Errorf("no interval: caution %q", c)
+	}
+	five := iaa.RareCount{Other: 30, Ratings: 150, Units: 30}
+	if got := RareValueThreshold(five.PerUnit()); got != 34 {
+		t.Errorf("threshold at 5 ratings a unit = %d, want 34", got)
+	}
+	// 30 other ratings on units of five are 18 units' worth at three:
+	// flagged, with the coverage measured at 15–19.
+	if c := RareValueCaution(&s, five); !strings.Contains(c, "(fewer than 34 at 5 ratings a unit)") || !strings.Contains(c, "88%") {
+		t.Errorf("30 other of 150 ratings on 30 units: caution %q", c)
 	}
 }
 

@@ -9,9 +9,9 @@ import (
 	"annotate/internal/iaa"
 )
 
-// TestOtherThanMostCommon counts by hand: units of one rating do not
-// count, and the most common value is taken over the pairable ratings.
-func TestOtherThanMostCommon(t *testing.T) {
+// TestRareCountOf counts by hand: units of one rating do not count, and
+// the most common value is taken over the pairable ratings.
+func TestRareCountOf(t *testing.T) {
 	nan := nan()
 	r := iaa.FromColumns(
 		[]float64{1, 1, 2, 3, 3},
@@ -20,11 +20,11 @@ func TestOtherThanMostCommon(t *testing.T) {
 	)
 	// Pairable units 0, 1, 2: values 1,1,1 / 1,2,1 / 2,2 → 1 ×5, 2 ×3.
 	// Units 3 and 4 have one rating each and do not count.
-	if got := iaa.OtherThanMostCommon(iaa.CodedOf(r)); got != 3 {
-		t.Errorf("OtherThanMostCommon = %d, want 3", got)
+	if got := iaa.RareCountOf(iaa.CodedOf(r)); got != (iaa.RareCount{Other: 3, Ratings: 8, Units: 3}) || got.PerUnit() != 8.0/3 {
+		t.Errorf("RareCountOf = %+v, want 3 other of 8 ratings on 3 units", got)
 	}
-	if got := iaa.OtherThanMostCommon(iaa.CodedOf(iaa.FromColumns([]float64{4}, []float64{nan}))); got != 0 {
-		t.Errorf("no pairable unit: %d, want 0", got)
+	if got := iaa.RareCountOf(iaa.CodedOf(iaa.FromColumns([]float64{4}, []float64{nan}))); got != (iaa.RareCount{}) || got.PerUnit() != 0 {
+		t.Errorf("no pairable unit: %+v", got)
 	}
 }
 
@@ -81,7 +81,7 @@ var rareCoverageStats = []struct {
 
 // TestRareValueIntervalCoverage measures how often each 95% interval the
 // reports give holds the population value, by how many ratings take the
-// rarer value (iaa.OtherThanMostCommon), over 200 simulated studies in
+// rarer value (iaa.RareCount.Other), over 200 simulated studies in
 // each of 36 shapes: 20, 30, 50 or 100 units × 3 coders on a two-valued
 // label whose rarer value has prevalence 3%, 10% or 30%, coders right
 // 97%, 90% or 80% of the time (population values from 200,000 units). α's
@@ -130,7 +130,7 @@ func TestRareValueIntervalCoverage(t *testing.T) {
 				}
 				for study := range 200 {
 					r := twoValueStudy(rng, units, prev, acc)
-					k := bucket(iaa.OtherThanMostCommon(iaa.CodedOf(r)))
+					k := bucket(iaa.RareCountOf(iaa.CodedOf(r)).Other)
 					c, _ := iaa.CountsOf(r)
 					if k, err := iaa.CohenKappa(r, 0, 1, iaa.Unweighted); err == nil && k.SE > 0 {
 						b := min(int(k.Other)/5, 2)
@@ -214,7 +214,7 @@ func manyValueStudy(rng *rand.Rand, units int, p []float64, acc float64) *iaa.Ra
 // (α, Fleiss' κ) and ordinal (α), over 100 studies in each of 24 shapes
 // (20, 30 or 50 units × 3 coders, coders right 95% or 85% of the time):
 // the count of pairable ratings other than the most common value
-// (iaa.OtherThanMostCommon) sorts the intervals as it does on two values.
+// (iaa.RareCount.Other) sorts the intervals as it does on two values.
 // It checks that from agreement.RareValueRatings (20) up every interval
 // covers at least 0.90, so that the caution is not needed there on these
 // shapes either; below, it logs the figures for docs/reports.md.
@@ -242,7 +242,7 @@ func TestRareValueIntervalCoverageManyValues(t *testing.T) {
 				for study := range 100 {
 					r := manyValueStudy(rng, units, p, acc)
 					k := 0
-					for edges[k+1] <= iaa.OtherThanMostCommon(iaa.CodedOf(r)) {
+					for edges[k+1] <= iaa.RareCountOf(iaa.CodedOf(r)).Other {
 						k++
 					}
 					add := func(name string, lo, hi, truth float64) {
@@ -275,6 +275,96 @@ func TestRareValueIntervalCoverageManyValues(t *testing.T) {
 			n, share(0), got[n].n[0], share(1), got[n].n[1], share(2), got[n].n[2])
 		if share(2) < 0.90 {
 			t.Errorf("%s: from 20 ratings other than the most common value up, its intervals held the value in %.3f of studies", n, share(2))
+		}
+	}
+}
+
+// manyCoderStudy is twoValueStudy with m coders on every unit.
+func manyCoderStudy(rng *rand.Rand, units, m int, prev, acc float64) *iaa.Ratings {
+	r := iaa.NewRatings(units, m)
+	for u := range units {
+		truth := 0.0
+		if rng.Float64() < prev {
+			truth = 1
+		}
+		for c := range m {
+			v := truth
+			if rng.Float64() >= acc {
+				v = 1 - truth
+			}
+			r.Set(u, c, v)
+		}
+	}
+	return r
+}
+
+// TestRareValueIntervalCoverageCoders measures α's and Fleiss' κ's
+// intervals on units of 5 and of 10 ratings (100 studies in each of 12
+// shapes per size: 20, 30 or 50 units, prevalence 3% or 10%, coders right
+// 97% or 90%), bucketing the studies two ways: by the raw count of
+// ratings other than the most common value, and by that count in units'
+// worth at three ratings (count × 3 / ratings per unit), which is what
+// agreement.RareValueThreshold scales by. From 20 units' worth up the
+// intervals must cover at least 0.88 (α) and 0.86 (Fleiss' κ) at both
+// sizes, as on three; by the raw count, 20 and more on units of 10 must
+// cover less than that, so that the scaling is needed.
+func TestRareValueIntervalCoverageCoders(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulation")
+	}
+	type tally struct{ n, held [2][3]int } // [α, Fleiss][bucket]
+	bucket := func(x float64) int {
+		switch {
+		case x < 10:
+			return 0
+		case x < 20:
+			return 1
+		}
+		return 2
+	}
+	for _, m := range []int{5, 10} {
+		var raw, scaled tally
+		for _, acc := range []float64{0.97, 0.9} {
+			for _, units := range []int{20, 30, 50} {
+				for _, prev := range []float64{0.03, 0.1} {
+					rng := rand.New(rand.NewPCG(uint64(units*m), uint64(prev*1000+acc*100)))
+					big := manyCoderStudy(rng, 100000, m, prev, acc)
+					alpha, _ := iaa.Alpha(big, iaa.Nominal)
+					bigCounts, _ := iaa.CountsOf(big)
+					fleiss, _ := iaa.FleissKappa(bigCounts)
+					for study := range 100 {
+						r := manyCoderStudy(rng, units, m, prev, acc)
+						rc := iaa.RareCountOf(iaa.CodedOf(r))
+						kr, ks := bucket(float64(rc.Other)), bucket(float64(rc.Other)*3/rc.PerUnit())
+						add := func(i int, lo, hi, truth float64) {
+							raw.n[i][kr]++
+							scaled.n[i][ks]++
+							if lo <= truth && truth <= hi {
+								raw.held[i][kr]++
+								scaled.held[i][ks]++
+							}
+						}
+						if b, err := iaa.AlphaBootstrap(r, iaa.Nominal, iaa.BootstrapOptions{Replicates: 200, Seed: uint64(study), Workers: 1}); err == nil && b.Undefined <= 10 {
+							add(0, b.Low, b.High, alpha)
+						}
+						c, _ := iaa.CountsOf(r)
+						if f, err := iaa.FleissKappa(c); err == nil && f.SE > 0 {
+							add(1, f.Low, f.High, fleiss.Kappa)
+						}
+					}
+				}
+			}
+		}
+		share := func(tl *tally, i, k int) float64 { return float64(tl.held[i][k]) / float64(max(tl.n[i][k], 1)) }
+		for i, name := range []string{"α", "Fleiss' κ"} {
+			t.Logf("%2d ratings a unit, %-9s by units' worth: [0, 10) %.3f of %d, [10, 20) %.3f of %d, 20+ %.3f of %d; by raw count 20+: %.3f of %d",
+				m, name, share(&scaled, i, 0), scaled.n[i][0], share(&scaled, i, 1), scaled.n[i][1], share(&scaled, i, 2), scaled.n[i][2], share(&raw, i, 2), raw.n[i][2])
+		}
+		if share(&scaled, 0, 2) < 0.88 || share(&scaled, 1, 2) < 0.86 {
+			t.Errorf("%d ratings a unit: from 20 units' worth up α covered %.3f and Fleiss' κ %.3f", m, share(&scaled, 0, 2), share(&scaled, 1, 2))
+		}
+		if m == 10 && share(&raw, 1, 2) >= 0.86 {
+			t.Errorf("10 ratings a unit: by the raw count, from 20 up Fleiss' κ covered %.3f: the scaling would not be needed", share(&raw, 1, 2))
 		}
 	}
 }

@@ -561,7 +561,7 @@ func Build(project string, d *domain.ReportData, set domain.Settings, opt Option
 		st.KrippendorffAlpha = pointAlpha(dm.Statistics.KrippendorffAlpha, rt)
 		ads, pats := againstRest(rt)
 		point := TrendPoint{Dimension: dm.Name, Level: dm.Level, Units: dm.Units, Ratings: dm.Ratings, Statistics: st,
-			IntervalCaution: agreement.RareValueCaution(&st, iaa.OtherThanMostCommon(rt.c))}
+			IntervalCaution: agreement.RareValueCaution(&st, iaa.RareCountOf(rt.c))}
 		results[i] = result{dim: dm, point: point, ads: ads, pats: pats}
 		rt.release()
 	})
@@ -599,7 +599,7 @@ func Build(project string, d *domain.ReportData, set domain.Settings, opt Option
 			st, _ := statistics(rt, bootstrap{})
 			units, _, n := counts(rt)
 			tps[i] = TrendPoint{Dimension: rt.spec.name, Level: rt.spec.level, Units: units, Ratings: n, Statistics: st,
-				IntervalCaution: agreement.RareValueCaution(&st, iaa.OtherThanMostCommon(rt.c))}
+				IntervalCaution: agreement.RareValueCaution(&st, iaa.RareCountOf(rt.c))}
 			rt.release()
 		})
 		tr.Dimensions = append(tr.Dimensions, tps...)
@@ -723,7 +723,7 @@ func dimension(rt ratings, coders []string, boot bootstrap) Dimension {
 	}
 	st, pairs := statistics(rt, boot)
 	d.Statistics = st
-	d.IntervalCaution = agreement.RareValueCaution(&st, iaa.OtherThanMostCommon(rt.c))
+	d.IntervalCaution = agreement.RareValueCaution(&st, iaa.RareCountOf(rt.c))
 	for _, p := range pairs {
 		out := agreement.Pair{Coders: [2]string{coders[p.A], coders[p.B]}, N: p.N}
 		if p.Err != nil {
