@@ -200,15 +200,23 @@ func TestReportPageShowsTheReportNumbers(t *testing.T) {
 			if faith.Key() != "faithfulness@sentence" {
 				t.Fatalf("first dimension %s", faith.Key())
 			}
+			marked := 0
 			for _, pr := range faith.Pairwise {
 				c := section(t, p.body, "heatmap-faithfulness-sentence-"+pr.Coders[0]+"-"+pr.Coders[1], "</g>")
 				want := "n/a"
 				if pr.CohenKappa != nil {
 					want = strconv.FormatFloat(*pr.CohenKappa, 'f', 2, 64)
 				}
+				if pr.CI95Caution != "" {
+					want += "†" // the mark of an interval too narrow
+					marked++
+				}
 				if !strings.Contains(c, ">"+want+"</text>") {
 					t.Errorf("heatmap %v prints %q, want %s", pr.Coders, c, want)
 				}
+			}
+			if note := strings.Contains(p.body, `data-testid="heatmap-note"`); note != (marked > 0) {
+				t.Errorf("%d heatmap cells marked; the caption explains the mark: %v", marked, note)
 			}
 			if round == "c1" && !strings.Contains(p.body, strconv.Itoa(rep.DisagreementsTotal)+" sentences with a split") {
 				t.Errorf("the page does not count %d disagreements", rep.DisagreementsTotal)

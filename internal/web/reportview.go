@@ -230,7 +230,8 @@ func heatmap(names []string, d *report.Dimension) templates.Heatmap {
 	measure := kappaMeasure(d)
 	var pairs []templates.HeatPair
 	for _, p := range d.Pairwise {
-		pairs = append(pairs, templates.HeatPair{A: p.Coders[0], B: p.Coders[1], Value: p.CohenKappa, CI: p.CI95, N: p.N, Undefined: p.Undefined})
+		pairs = append(pairs, templates.HeatPair{A: p.Coders[0], B: p.Coders[1], Value: p.CohenKappa, CI: p.CI95, N: p.N, Undefined: p.Undefined,
+			Narrow: p.CI95Caution != ""})
 	}
 	title := fmt.Sprintf("%s between annotators: %s, %s level", measure, d.Title, d.Level)
 	return templates.NewHeatmap("heatmap-"+svgID(d.Key()), title, measure, names, pairs)
@@ -287,7 +288,7 @@ func pairList(annotators int, d *report.Dimension, csv string) templates.PairLis
 		return cmp.Compare(b.N, a.N)
 	})
 	for _, p := range low[:min(len(low), lowPairsShown)] {
-		st := agreement.Statistic{Value: p.CohenKappa, CI95: p.CI95, NUnits: &p.N}
+		st := agreement.Statistic{Value: p.CohenKappa, CI95: p.CI95, NUnits: &p.N, CI95Caution: p.CI95Caution}
 		l.Rows = append(l.Rows, templates.PairRow{A: p.Coders[0], B: p.Coders[1], Kappa: statCell("cohen_kappa", &st)})
 	}
 	return l

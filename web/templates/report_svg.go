@@ -19,6 +19,9 @@ type Heatmap struct {
 	Cols            []AxisLabel // and above the columns
 	Cells           []HeatCell
 	Legend          Legend
+	// Note explains the mark on cells whose interval is too narrow, or is
+	// empty when no cell has one.
+	Note string
 }
 
 // AxisLabel is a text placed at X, Y; Full is the untruncated text.
@@ -58,7 +61,13 @@ type HeatPair struct {
 	CI        *[2]float64
 	N         int
 	Undefined string
+	// Narrow is whether the interval is too narrow: few of the pair's
+	// ratings differ from the value they gave most.
+	Narrow bool
 }
+
+// narrowMark follows the value of a cell whose interval is too narrow.
+const narrowMark = "†"
 
 const (
 	heatCell   = 58.0
@@ -135,6 +144,11 @@ func NewHeatmap(id, title, measure string, names []string, pairs []HeatPair) Hea
 					c.Title += " [" + fixed(p.CI[0], 3) + ", " + fixed(p.CI[1], 3) + "]"
 				}
 				c.Title += fmt.Sprintf(", %d units", p.N)
+				if p.Narrow {
+					c.Text += narrowMark
+					c.Title += "; interval too narrow: too few disagreements"
+					h.Note = narrowMark + " interval too narrow: too few ratings differ between the two (see the pairwise CSV)"
+				}
 			}
 			h.Cells = append(h.Cells, c)
 		}
