@@ -556,12 +556,12 @@ func Build(project string, d *domain.ReportData, set domain.Settings, opt Option
 	}
 	inParallel(workers(opt), len(srcs), func(i int) {
 		rt := x.ratings(srcs[i], sc)
-		dm := dimension(rt, sc.coders, boot)
+		dm, rare := dimension(rt, sc.coders, boot)
 		st := dm.Statistics
 		st.KrippendorffAlpha = pointAlpha(dm.Statistics.KrippendorffAlpha, rt)
 		ads, pats := againstRest(rt)
 		point := TrendPoint{Dimension: dm.Name, Level: dm.Level, Units: dm.Units, Ratings: dm.Ratings, Statistics: st,
-			IntervalCaution: agreement.RareValueCaution(&st, iaa.RareCountOf(rt.c))}
+			IntervalCaution: agreement.RareValueCaution(&st, rare)}
 		results[i] = result{dim: dm, point: point, ads: ads, pats: pats}
 		rt.release()
 	})
@@ -711,7 +711,10 @@ func counts(rt ratings) (units, pairable, n int) {
 	return units, pairable, n
 }
 
-func dimension(rt ratings, coders []string, boot bootstrap) Dimension {
+// dimension computes a dimension's figures, and returns with them how its
+// pairable ratings spread over the values, for the trend point of the
+// same labels.
+func dimension(rt ratings, coders []string, boot bootstrap) (Dimension, iaa.RareCount) {
 	d := Dimension{Name: rt.spec.name, Title: rt.spec.title, Level: rt.spec.level, Scale: rt.spec.scale, Values: []ValueUse{}, Pairwise: []agreement.Pair{}}
 	d.Units, d.Pairable, d.Ratings = counts(rt)
 	use := make([]int, len(rt.c.Values))
@@ -723,7 +726,8 @@ func dimension(rt ratings, coders []string, boot bootstrap) Dimension {
 	}
 	st, pairs := statistics(rt, boot)
 	d.Statistics = st
-	d.IntervalCaution = agreement.RareValueCaution(&st, iaa.RareCountOf(rt.c))
+	rare := iaa.RareCountOf(rt.c)
+	d.IntervalCaution = agreement.RareValueCaution(&st, rare)
 	for _, p := range pairs {
 		out := agreement.Pair{Coders: [2]string{coders[p.A], coders[p.B]}, N: p.N}
 		if p.Err != nil {
@@ -737,7 +741,7 @@ func dimension(rt ratings, coders []string, boot bootstrap) Dimension {
 		}
 		d.Pairwise = append(d.Pairwise, out)
 	}
-	return d
+	return d, rare
 }
 
 // DimensionNames lists the dimensions a project's report can show, each
