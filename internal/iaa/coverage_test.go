@@ -75,23 +75,10 @@ func TestBootstrapCoverage(t *testing.T) {
 
 // twoValueStudy draws units of 3 coders on a two-valued label whose
 // second value is a unit's truth with probability prev; each coder gives
-// the truth with probability acc and the other value otherwise.
+// the truth with probability acc and the other value otherwise (see
+// manyCoderStudy).
 func twoValueStudy(rng *rand.Rand, units int, prev, acc float64) *iaa.Ratings {
-	r := iaa.NewRatings(units, 3)
-	for u := range units {
-		truth := 0.0
-		if rng.Float64() < prev {
-			truth = 1
-		}
-		for c := range 3 {
-			v := truth
-			if rng.Float64() >= acc {
-				v = 1 - truth
-			}
-			r.Set(u, c, v)
-		}
-	}
-	return r
+	return manyCoderStudy(rng, units, 3, prev, acc)
 }
 
 // TestBootstrapIntervalCoverage measures how often the units bootstrap's

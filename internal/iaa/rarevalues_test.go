@@ -279,7 +279,9 @@ func TestRareValueIntervalCoverageManyValues(t *testing.T) {
 	}
 }
 
-// manyCoderStudy is twoValueStudy with m coders on every unit.
+// manyCoderStudy draws units of m coders on a two-valued label whose
+// second value is a unit's truth with probability prev; each coder gives
+// the truth with probability acc and the other value otherwise.
 func manyCoderStudy(rng *rand.Rand, units, m int, prev, acc float64) *iaa.Ratings {
 	r := iaa.NewRatings(units, m)
 	for u := range units {
