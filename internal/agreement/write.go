@@ -85,11 +85,7 @@ func (r *Report) writeText(w io.Writer) error {
 			if p.CohenKappa == nil {
 				k = "undefined: " + p.Undefined
 			}
-			note := ""
-			if p.CI95Caution != "" {
-				note = "interval too narrow: " + p.CI95Caution
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", p.Coders[0], p.Coders[1], p.N, k, interval(p.CI95), note)
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", p.Coders[0], p.Coders[1], p.N, k, interval(p.CI95), p.CI95Caution)
 		}
 	}
 	return tw.Flush()
