@@ -8,6 +8,15 @@
 //
 //	loadgen study --url http://127.0.0.1:8090 --db bench.db --project P --study S --plan plan.json
 //
+//	annotate export --db bench.db --project bench --what gold --out bench.jsonl
+//	loadgen potato-items --in bench.jsonl --out items.jsonl
+//	loadgen potato --url http://127.0.0.1:8077 --annotators 100 --think 300ms --duration 60s
+//
+// potato-items writes the seeded corpus as Potato items (document and
+// summary, one item per summary) and potato plays the same annotators, at
+// the same pace, against a Potato server labelling them, for a comparison
+// on one machine (see the README's performance section).
+//
 // study plays a plan (see docs/studies.md) through a crowd study's entry
 // link as simulated participants, reading the answers they are to give
 // from the database file (read-only).
@@ -45,7 +54,7 @@ func main() {
 
 func run(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("usage: loadgen seed|run|study [flags] (see -h)")
+		return errors.New("usage: loadgen seed|run|study|potato-items|potato [flags] (see -h)")
 	}
 	switch args[0] {
 	case "seed":
@@ -54,8 +63,12 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return load(ctx, args[1:], out)
 	case "study":
 		return study(ctx, args[1:], out)
+	case "potato-items":
+		return potatoItems(args[1:], out)
+	case "potato":
+		return potato(ctx, args[1:], out)
 	}
-	return fmt.Errorf("unknown subcommand %q (seed, run or study)", args[0])
+	return fmt.Errorf("unknown subcommand %q (seed, run, study, potato-items or potato)", args[0])
 }
 
 func seed(ctx context.Context, args []string, out io.Writer) error {
@@ -215,4 +228,54 @@ func writeTimeline(path string, res *loadgen.Result) error {
 		return err
 	}
 	return f.Close()
+}
+
+func potatoItems(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("potato-items", flag.ContinueOnError)
+	in := fs.String("in", "", "a native export of the project (annotate export --what gold), JSON Lines (required)")
+	to := fs.String("out", "", "the Potato data file to write, JSON Lines (required; must not exist)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *in == "" || *to == "" {
+		return errors.New("potato-items needs --in and --out")
+	}
+	f, err := os.Open(*in)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	w, err := os.OpenFile(*to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	n, err := loadgen.PotatoItems(f, w)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(*to)
+		return fmt.Errorf("%s: %w", *in, err)
+	}
+	fmt.Fprintf(out, "wrote %d items to %s\n", n, *to)
+	return nil
+}
+
+func potato(ctx context.Context, args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("potato", flag.ContinueOnError)
+	var o loadgen.Options
+	fs.StringVar(&o.BaseURL, "url", "http://127.0.0.1:8077", "Potato server to load (loopback only)")
+	fs.IntVar(&o.Annotators, "annotators", 100, "concurrent annotators")
+	fs.DurationVar(&o.Duration, "duration", 60*time.Second, "stop after this long")
+	fs.IntVar(&o.MaxRequests, "max-requests", 200000, "stop after this many requests")
+	fs.DurationVar(&o.Think, "think", 200*time.Millisecond, "mean pause between an annotator's actions")
+	fs.DurationVar(&o.Ramp, "ramp", 10*time.Second, "spread the annotators' logins over this time")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	res, err := loadgen.RunPotato(ctx, o)
+	if err != nil {
+		return err
+	}
+	return res.Write(out)
 }

@@ -142,11 +142,18 @@ var errBudget = errors.New("request budget spent")
 // Run plays opts.Annotators annotators until the time or request budget
 // runs out, and returns what it measured. It stops by itself.
 func Run(ctx context.Context, opts Options) (*Result, error) {
-	if err := CheckLoopback(opts.BaseURL); err != nil {
-		return nil, err
-	}
 	if opts.Project == "" {
 		opts.Project = "bench"
+	}
+	return play(ctx, opts, (*annotator).work)
+}
+
+// play runs work for opts.Annotators annotators, their starts spread over
+// opts.Ramp, and opts.Leads leads beside them, until the time or request
+// budget runs out; only against loopback addresses.
+func play(ctx context.Context, opts Options, work func(*annotator, context.Context)) (*Result, error) {
+	if err := CheckLoopback(opts.BaseURL); err != nil {
+		return nil, err
 	}
 	if opts.Duration <= 0 {
 		opts.Duration = 30 * time.Second
@@ -173,7 +180,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			case <-time.After(delay):
 			}
 			a := newAnnotator(opts, rec, AnnotatorName(i), uint64(i)+opts.Seed*1000)
-			a.work(ctx)
+			work(a, ctx)
 		}()
 	}
 	for i := 1; i <= opts.Leads; i++ {
@@ -227,21 +234,36 @@ func (a *annotator) do(ctx context.Context, route, method, path string, form url
 // (and the time the request was sent), so that answers of one URL that
 // cost the server differently are counted apart.
 func (a *annotator) doAs(ctx context.Context, routeOf func(body string, sent time.Time) string, method, path string, form url.Values, want int) (*http.Response, string, error) {
+	contentType, body := "", ""
+	if form != nil {
+		form.Set("_csrf", a.csrf)
+		contentType, body = "application/x-www-form-urlencoded", form.Encode()
+	}
+	return a.request(ctx, routeOf, method, path, contentType, body, want)
+}
+
+// send is do with a body of any type (none when contentType is "").
+func (a *annotator) send(ctx context.Context, route, method, path, contentType, body string, want int) (*http.Response, string, error) {
+	return a.request(ctx, func(string, time.Time) string { return route }, method, path, contentType, body, want)
+}
+
+// request sends one request, times it under the route routeOf names and
+// checks the status (want 0 takes any).
+func (a *annotator) request(ctx context.Context, routeOf func(body string, sent time.Time) string, method, path, contentType, body string, want int) (*http.Response, string, error) {
 	route := routeOf("", time.Time{})
 	if a.rec.requests.Add(1) > a.rec.max {
 		return nil, "", errBudget
 	}
-	var body io.Reader
-	if form != nil {
-		form.Set("_csrf", a.csrf)
-		body = strings.NewReader(form.Encode())
+	var rd io.Reader
+	if contentType != "" {
+		rd = strings.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, a.opts.BaseURL+path, body)
+	req, err := http.NewRequestWithContext(ctx, method, a.opts.BaseURL+path, rd)
 	if err != nil {
 		return nil, "", err
 	}
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
 	}
 	if method == http.MethodPost && (strings.Contains(route, "/s/") || strings.HasSuffix(route, "/summary")) {
 		req.Header.Set("HX-Request", "true")
