@@ -32,14 +32,16 @@ var potatoInstance = regexp.MustCompile(`name="instance_id" type="hidden" value=
 // potatoRecord is the part of a native export record the items are made
 // of: the document's text or turns and its summaries' sentences.
 type potatoRecord struct {
-	ID    string `json:"id"`
-	Text  string `json:"text"`
-	Turns []struct {
+	ID        string   `json:"id"`
+	Text      string   `json:"text"`
+	Sentences []string `json:"sentences"` // a document given sentence by sentence
+	Turns     []struct {
 		Speaker string `json:"speaker"`
 		Text    string `json:"text"`
 	} `json:"turns"`
 	Summaries []struct {
 		ID        string `json:"id"`
+		Text      string `json:"text"` // a summary given whole
 		Sentences []struct {
 			Text string `json:"text"`
 		} `json:"sentences"`
@@ -49,8 +51,10 @@ type potatoRecord struct {
 // PotatoItems writes one Potato item (JSON Lines: "id" and "text") for
 // each summary of a native export (annotate export --what gold), its text
 // the document followed by the summary, so that a Potato server shows the
-// same corpus as the seeded project. Records that are not documents (the
-// export's header and end records) are skipped. It returns the number of
+// same corpus as the seeded project. A record holding more summaries of
+// the document of the record before (no text of its own, as an export
+// writes them) gets that document's text. Records that are not documents
+// (the export's header and end records) are skipped. It returns the number of
 // items written.
 func PotatoItems(in io.Reader, out io.Writer) (int, error) {
 	sc := bufio.NewScanner(in)
@@ -58,6 +62,7 @@ func PotatoItems(in io.Reader, out io.Writer) (int, error) {
 	w := bufio.NewWriter(out)
 	enc := json.NewEncoder(w)
 	n, line := 0, 0
+	var lastID, lastDoc string // the document of the record before
 	for sc.Scan() {
 		line++
 		var head struct {
@@ -74,6 +79,9 @@ func PotatoItems(in io.Reader, out io.Writer) (int, error) {
 			return n, fmt.Errorf("line %d: %w", line, err)
 		}
 		doc := rec.Text
+		if len(rec.Sentences) > 0 {
+			doc = strings.Join(rec.Sentences, " ")
+		}
 		if len(rec.Turns) > 0 {
 			parts := make([]string, len(rec.Turns))
 			for i, t := range rec.Turns {
@@ -81,10 +89,22 @@ func PotatoItems(in io.Reader, out io.Writer) (int, error) {
 			}
 			doc = strings.Join(parts, "\n")
 		}
+		if doc == "" {
+			// More summaries of the document of the record before: an
+			// export writes a document's content once.
+			if rec.ID == "" || rec.ID != lastID {
+				return n, fmt.Errorf("line %d: document %q has no text, and the record before is not its", line, rec.ID)
+			}
+			doc = lastDoc
+		}
+		lastID, lastDoc = rec.ID, doc
 		for _, s := range rec.Summaries {
-			sents := make([]string, len(s.Sentences))
-			for i, x := range s.Sentences {
-				sents[i] = x.Text
+			sents := []string{s.Text}
+			if len(s.Sentences) > 0 {
+				sents = make([]string, len(s.Sentences))
+				for i, x := range s.Sentences {
+					sents[i] = x.Text
+				}
 			}
 			item := struct {
 				ID   string `json:"id"`

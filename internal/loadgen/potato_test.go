@@ -174,24 +174,31 @@ func TestRunPotatoLoopbackOnly(t *testing.T) {
 }
 
 // TestPotatoItems turns a native export's records into one item per
-// summary, the document (text, or turns with their speakers) before the
-// summary's sentences, skipping the header and end records.
+// summary, the document (text, sentences, or turns with their speakers;
+// for a record of more summaries, the record before's) ahead of the
+// summary (its sentences, or its text given whole), skipping the header
+// and end records; a record with no text that is not the document before
+// is an error naming its line.
 func TestPotatoItems(t *testing.T) {
 	in := strings.Join([]string{
 		`{"kind":"export","project":"p"}`,
 		`{"id":"d1","text":"The council met. It voted.","summaries":[{"id":"s1","sentences":[{"text":"The council voted."},{"text":"It met."}]},{"id":"s2","sentences":[{"text":"Nothing."}]}]}`,
 		`{"id":"d2","kind":"dialogue","turns":[{"speaker":"A","text":"Hello."},{"speaker":"B","text":"Hi."}],"summaries":[{"id":"s3","sentences":[{"text":"They greet."}]}]}`,
-		`{"kind":"end","records":2}`,
+		`{"id":"d3","sentences":["First.","Second."],"summaries":[{"id":"s4","text":"Both, whole."}]}`,
+		`{"id":"d3","summaries":[{"id":"s5","text":"More of d3."}]}`,
+		`{"kind":"end","records":4}`,
 	}, "\n") + "\n"
 	var out bytes.Buffer
 	n, err := loadgen.PotatoItems(strings.NewReader(in), &out)
-	if err != nil || n != 3 {
+	if err != nil || n != 5 {
 		t.Fatalf("%d items, %v", n, err)
 	}
 	want := []struct{ id, text string }{
 		{"s1", "DOCUMENT\nThe council met. It voted.\n\nSUMMARY\nThe council voted. It met."},
 		{"s2", "DOCUMENT\nThe council met. It voted.\n\nSUMMARY\nNothing."},
 		{"s3", "DOCUMENT\nA: Hello.\nB: Hi.\n\nSUMMARY\nThey greet."},
+		{"s4", "DOCUMENT\nFirst. Second.\n\nSUMMARY\nBoth, whole."},
+		{"s5", "DOCUMENT\nFirst. Second.\n\nSUMMARY\nMore of d3."},
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != len(want) {
@@ -203,7 +210,10 @@ func TestPotatoItems(t *testing.T) {
 			t.Errorf("item %d = %+v (%v), want %+v", i, item, err, want[i])
 		}
 	}
-	if _, err := loadgen.PotatoItems(strings.NewReader("{\"id\":\"d1\"}\nnot json\n"), &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "line 2") {
+	if _, err := loadgen.PotatoItems(strings.NewReader("{\"id\":\"d1\",\"text\":\"x\"}\nnot json\n"), &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Fatalf("bad line: %v", err)
+	}
+	if _, err := loadgen.PotatoItems(strings.NewReader("{\"id\":\"d1\",\"text\":\"x\"}\n{\"id\":\"d2\",\"summaries\":[]}\n"), &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), `line 2: document "d2" has no text`) {
+		t.Fatalf("a record without its document's text: %v", err)
 	}
 }
