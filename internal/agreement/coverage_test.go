@@ -6,28 +6,8 @@ import (
 
 	"annotate/internal/agreement"
 	"annotate/internal/iaa"
+	"annotate/internal/testkit"
 )
-
-// rareStudy draws units of 3 coders on a two-valued label whose rare
-// value is a unit's truth with probability 0.03; each coder gives the
-// truth with probability 0.97 and the other value otherwise.
-func rareStudy(rng *rand.Rand, units int) *iaa.Ratings {
-	r := iaa.NewRatings(units, 3)
-	for u := range units {
-		truth := 0.0
-		if rng.Float64() < 0.03 {
-			truth = 1
-		}
-		for c := range 3 {
-			v := truth
-			if rng.Float64() >= 0.97 {
-				v = 1 - truth
-			}
-			r.Set(u, c, v)
-		}
-	}
-	return r
-}
 
 // TestBootstrapCoverageRare measures, over 500 simulated studies of 30
 // units with a value of 3% prevalence, how often α's 95% units-bootstrap
@@ -45,14 +25,14 @@ func TestBootstrapCoverageRare(t *testing.T) {
 		t.Skip("simulation")
 	}
 	rng := rand.New(rand.NewPCG(3, 30))
-	truth, err := iaa.Alpha(rareStudy(rng, 400000), iaa.Nominal)
+	truth, err := iaa.Alpha(testkit.TwoValueStudy(rng, 400000, 3, 0.03, 0.97), iaa.Nominal)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const studies = 500
 	var withInterval, coveredAll, shown, coveredShown, undefinedStudies int
 	for s := range studies {
-		r := rareStudy(rng, 30)
+		r := testkit.TwoValueStudy(rng, 30, 3, 0.03, 0.97)
 		b, err := iaa.AlphaBootstrap(r, iaa.Nominal, iaa.BootstrapOptions{Replicates: 1000, Seed: uint64(s), Min: []float64{0.667}, Workers: 1})
 		if err != nil {
 			undefinedStudies++ // α undefined on the data (no rare value given)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"annotate/internal/iaa"
+	"annotate/internal/testkit"
 )
 
 // coverageStudy draws units of 3 coders who each give a unit's true
@@ -73,14 +74,6 @@ func TestBootstrapCoverage(t *testing.T) {
 	}
 }
 
-// twoValueStudy draws units of 3 coders on a two-valued label whose
-// second value is a unit's truth with probability prev; each coder gives
-// the truth with probability acc and the other value otherwise (see
-// manyCoderStudy).
-func twoValueStudy(rng *rand.Rand, units int, prev, acc float64) *iaa.Ratings {
-	return manyCoderStudy(rng, units, 3, prev, acc)
-}
-
 // TestBootstrapIntervalCoverage measures how often the units bootstrap's
 // 95% BCa and percentile intervals, taken from the same replicates, hold
 // the population α (estimated on 300,000 units), over 300 simulated
@@ -102,13 +95,13 @@ func TestBootstrapIntervalCoverage(t *testing.T) {
 		for _, units := range []int{30, 50, 100} {
 			for _, prev := range []float64{0.03, 0.1} {
 				rng := rand.New(rand.NewPCG(uint64(units), uint64(prev*1000+acc*100)))
-				truth, err := iaa.Alpha(twoValueStudy(rng, 300000, prev, acc), iaa.Nominal)
+				truth, err := iaa.Alpha(testkit.TwoValueStudy(rng, 300000, 3, prev, acc), iaa.Nominal)
 				if err != nil {
 					t.Fatal(err)
 				}
 				var n, bca, pct int
 				for s := range studies {
-					r := twoValueStudy(rng, units, prev, acc)
+					r := testkit.TwoValueStudy(rng, units, 3, prev, acc)
 					opt := iaa.BootstrapOptions{Replicates: reps, Seed: uint64(s), Workers: 1}
 					b, err := iaa.AlphaBootstrap(r, iaa.Nominal, opt)
 					if err != nil || b.Undefined > reps/20 {

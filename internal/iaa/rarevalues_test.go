@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"annotate/internal/iaa"
+	"annotate/internal/testkit"
 )
 
 // TestRareCountOf counts by hand: units of one rating do not count, and
@@ -121,7 +122,7 @@ func TestRareValueIntervalCoverage(t *testing.T) {
 		for _, units := range []int{20, 30, 50, 100} {
 			for _, prev := range []float64{0.03, 0.1, 0.3} {
 				rng := rand.New(rand.NewPCG(uint64(units), uint64(prev*1000+acc*100)))
-				big := twoValueStudy(rng, 200000, prev, acc)
+				big := testkit.TwoValueStudy(rng, 200000, 3, prev, acc)
 				bigCounts, _ := iaa.CountsOf(big)
 				truth := map[string]float64{}
 				truth["alpha"], _ = iaa.Alpha(big, iaa.Nominal)
@@ -129,7 +130,7 @@ func TestRareValueIntervalCoverage(t *testing.T) {
 					truth[s.name], _, _, _ = s.ci(big, bigCounts)
 				}
 				for study := range 200 {
-					r := twoValueStudy(rng, units, prev, acc)
+					r := testkit.TwoValueStudy(rng, units, 3, prev, acc)
 					k := bucket(iaa.RareCountOf(iaa.CodedOf(r)).Other)
 					c, _ := iaa.CountsOf(r)
 					if k, err := iaa.CohenKappa(r, 0, 1, iaa.Unweighted); err == nil && k.SE > 0 {
@@ -279,27 +280,6 @@ func TestRareValueIntervalCoverageManyValues(t *testing.T) {
 	}
 }
 
-// manyCoderStudy draws units of m coders on a two-valued label whose
-// second value is a unit's truth with probability prev; each coder gives
-// the truth with probability acc and the other value otherwise.
-func manyCoderStudy(rng *rand.Rand, units, m int, prev, acc float64) *iaa.Ratings {
-	r := iaa.NewRatings(units, m)
-	for u := range units {
-		truth := 0.0
-		if rng.Float64() < prev {
-			truth = 1
-		}
-		for c := range m {
-			v := truth
-			if rng.Float64() >= acc {
-				v = 1 - truth
-			}
-			r.Set(u, c, v)
-		}
-	}
-	return r
-}
-
 // TestRareValueIntervalCoverageCoders measures α's and Fleiss' κ's
 // intervals on units of 5 and of 10 ratings (100 studies in each of 12
 // shapes per size: 20, 30 or 50 units, prevalence 3% or 10%, coders right
@@ -330,12 +310,12 @@ func TestRareValueIntervalCoverageCoders(t *testing.T) {
 			for _, units := range []int{20, 30, 50} {
 				for _, prev := range []float64{0.03, 0.1} {
 					rng := rand.New(rand.NewPCG(uint64(units*m), uint64(prev*1000+acc*100)))
-					big := manyCoderStudy(rng, 100000, m, prev, acc)
+					big := testkit.TwoValueStudy(rng, 100000, m, prev, acc)
 					alpha, _ := iaa.Alpha(big, iaa.Nominal)
 					bigCounts, _ := iaa.CountsOf(big)
 					fleiss, _ := iaa.FleissKappa(bigCounts)
 					for study := range 100 {
-						r := manyCoderStudy(rng, units, m, prev, acc)
+						r := testkit.TwoValueStudy(rng, units, m, prev, acc)
 						rc := iaa.RareCountOf(iaa.CodedOf(r))
 						kr, ks := bucket(float64(rc.Other)), bucket(float64(rc.Other)*3/rc.PerUnit())
 						add := func(i int, lo, hi, truth float64) {
