@@ -173,7 +173,7 @@ func statCell(name string, st *agreement.Statistic) templates.StatCell {
 		}
 	}
 	if st.CI95Caution != "" {
-		c.Note = "interval too narrow: too few disagreements"
+		c.Note = templates.NarrowNote
 	}
 	switch {
 	case st.PerUnit != nil:

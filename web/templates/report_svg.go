@@ -69,6 +69,10 @@ type HeatPair struct {
 // narrowMark follows the value of a cell whose interval is too narrow.
 const narrowMark = "†"
 
+// NarrowNote is what the page says of a κ or agreement interval that is
+// too narrow (the statistic's ci95_caution gives the figures).
+const NarrowNote = "interval too narrow: too few disagreements"
+
 const (
 	heatCell   = 58.0
 	heatLeft   = 130.0
@@ -146,7 +150,7 @@ func NewHeatmap(id, title, measure string, names []string, pairs []HeatPair) Hea
 				c.Title += fmt.Sprintf(", %d units", p.N)
 				if p.Narrow {
 					c.Text += narrowMark
-					c.Title += "; interval too narrow: too few disagreements"
+					c.Title += "; " + NarrowNote
 					h.Note = narrowMark + " interval too narrow: too few ratings differ between the two (see the pairwise CSV)"
 				}
 			}
